@@ -1,0 +1,69 @@
+/**
+ * Chat completions. `send` streams whatever the request asks for (stream, plain or deferred): the
+ * renderer always sees the same chunk kinds, and the run is recorded in history either way.
+ */
+import { z } from 'zod';
+import { stream } from './define';
+import type { ChatToolCall, ChatUsage, LogprobEntry } from '../wire/chat';
+import type { WorkbenchError } from './errors';
+import type { CapturedRequest, RunRecord } from './runs';
+
+const ContentPartSchema = z.looseObject({ type: z.string().min(1).max(64) });
+
+export const ChatMessageSchema = z.looseObject({
+  role: z.enum(['system', 'user', 'assistant', 'tool', 'developer']),
+  content: z.union([z.string(), z.array(ContentPartSchema), z.null()]).optional(),
+  name: z.string().max(256).optional(),
+  tool_call_id: z.string().max(256).optional(),
+  tool_calls: z.array(z.looseObject({ id: z.string(), type: z.string(), function: z.looseObject({ name: z.string(), arguments: z.string() }) })).nullable().optional(),
+});
+
+/**
+ * Structure only: types of the fields the app itself reads. The spec's limits are checked by
+ * `validateChatRequest` (shared/validate), which words each rule for a person; unknown extra
+ * parameters pass through, so the workbench can send what the service may newly accept.
+ */
+export const ChatRequestSchema = z.looseObject({
+  model: z.string().min(1, 'choose a model').max(200),
+  messages: z.array(ChatMessageSchema).min(1, 'add at least one message').max(10_000),
+  stream: z.boolean().nullable().optional(),
+  deferred: z.boolean().nullable().optional(),
+  n: z.number().nullable().optional(),
+});
+
+export const ChatSendSchema = z
+  .object({
+    /** Defaults to the active connection. */
+    connectionId: z.string().max(64).optional(),
+    request: ChatRequestSchema,
+    /** Caller-made stream id (see StreamIdSchema); filled in by the bridge. */
+  })
+  .strict();
+
+export type ChatSendInput = z.input<typeof ChatSendSchema>;
+
+/** What the renderer sees while a chat runs. Deltas are coalesced (about one message a frame). */
+export type ChatStreamChunk =
+  | { type: 'started'; runId: string; request: CapturedRequest; isSandbox: boolean }
+  | { type: 'retry'; attempt: number; delayMs: number; reason: string }
+  | { type: 'response'; status: number; ttfbMs: number; requestId: string | null }
+  | {
+      type: 'delta';
+      choice: number;
+      content?: string;
+      reasoning?: string;
+      toolCalls?: ChatToolCall[];
+      logprobs?: LogprobEntry[];
+      finishReason?: string | null;
+    }
+  | { type: 'usage'; usage: ChatUsage }
+  | { type: 'deferred'; requestId: string; state: 'pending'; polls: number };
+
+/** The end of a run: the whole record as history keeps it (status says how it ended). */
+export type ChatRunResult = RunRecord;
+
+export type { WorkbenchError };
+
+export const chatContract = {
+  send: stream<ChatStreamChunk, ChatRunResult>()(ChatSendSchema),
+};

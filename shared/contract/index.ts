@@ -1,0 +1,24 @@
+/**
+ * The whole contract: every operation the renderer may ask of main, and every event main pushes.
+ * Channel names are derived (`family.method`); see define.ts.
+ */
+import { appContract, streamsContract } from './app';
+import { chatContract } from './chat';
+import { connectionsContract } from './connections';
+import { historyContract } from './history';
+import { modelsContract } from './models';
+
+export const contract = {
+  app: appContract,
+  streams: streamsContract,
+  connections: connectionsContract,
+  models: modelsContract,
+  chat: chatContract,
+  history: historyContract,
+} as const;
+
+export type WorkbenchContract = typeof contract;
+
+export * from './define';
+export * from './errors';
+export type { WorkbenchApi, StreamHandle } from './api';

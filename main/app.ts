@@ -1,0 +1,100 @@
+/**
+ * The composition root: builds every service once, for both shells. Electron and browser mode
+ * differ only in their transport and their KeyStore; everything else is made here, in order, and
+ * disposed in reverse.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { WorkbenchContract } from '../shared/contract';
+import type { EmitEvent, HandlersFor } from './host/handlers';
+import { startSandbox } from './sandbox';
+import { ChatService } from './services/chat-service';
+import { ConnectionsService } from './services/connections-service';
+import { DeferredResumer } from './services/deferred-resume';
+import { HistoryService } from './services/history-service';
+import { ModelsService } from './services/models-service';
+import { closeDatabase, openDatabase } from './store/db';
+import type { KeyStore } from './store/key-store';
+import { markInterruptedRuns } from './store/runs';
+
+export interface AppOptions {
+  dataDir: string;
+  shell: 'electron' | 'browser';
+  keyStore: KeyStore;
+  emit: EmitEvent;
+  log: (line: string) => void;
+  version: string;
+  /** Pacing of the embedded sandbox's streams (default: like a real model). */
+  sandboxTokenDelayMs?: number;
+}
+
+export interface App {
+  handlers: HandlersFor<WorkbenchContract>;
+  dispose(): Promise<void>;
+}
+
+export async function createApp(options: AppOptions): Promise<App> {
+  const disposers: Array<() => void | Promise<void>> = [];
+  try {
+    mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+    const db = openDatabase(join(options.dataDir, 'workbench.db'), { log: options.log });
+    disposers.push(() => closeDatabase(db));
+    const interrupted = markInterruptedRuns(db, Date.now());
+    if (interrupted > 0) options.log(`${interrupted} run(s) were interrupted by the last shutdown; marked incomplete`);
+
+    const sandboxKey = `sk-sandbox-${randomBytes(16).toString('hex')}`;
+    const sandbox = await startSandbox({ keys: [sandboxKey], tokenDelayMs: options.sandboxTokenDelayMs, log: options.log });
+    disposers.push(() => sandbox.close());
+
+    const connections = new ConnectionsService({
+      db,
+      keyStore: options.keyStore,
+      sandbox: { url: sandbox.url, key: sandboxKey },
+      emit: options.emit,
+    });
+    disposers.push(() => connections.dispose());
+    const models = new ModelsService(connections);
+    const chat = new ChatService({ db, connections, models });
+    const history = new HistoryService(db);
+    const resumer = new DeferredResumer(db, connections, options.log);
+    disposers.push(() => resumer.dispose());
+    resumer.resumeAll();
+
+    const handlers: HandlersFor<WorkbenchContract> = {
+      app: {
+        info: () => ({ version: options.version, shell: options.shell, platform: process.platform, dataDir: options.dataDir }),
+      },
+      connections: {
+        list: () => connections.state(),
+        save: (input) => connections.save(input),
+        remove: ({ id }) => connections.remove(id),
+        select: ({ id }) => connections.select(id),
+        test: ({ id }) => connections.test(id),
+      },
+      models: {
+        catalogue: (input) => models.catalogue(input?.connectionId, input?.refresh ?? false),
+      },
+      chat: {
+        send: (input, ctx) => chat.send(input, ctx),
+      },
+      history: {
+        search: (input) => history.search(input),
+        get: ({ id }) => history.get(id),
+        facets: () => history.facets(),
+        remove: ({ id }) => history.remove(id),
+      },
+    };
+
+    return { handlers, dispose: () => runDisposers(disposers) };
+  } catch (error) {
+    await runDisposers(disposers);
+    throw error;
+  }
+}
+
+async function runDisposers(disposers: Array<() => void | Promise<void>>): Promise<void> {
+  for (const dispose of disposers.splice(0).reverse()) {
+    await dispose();
+  }
+}

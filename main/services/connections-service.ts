@@ -1,0 +1,187 @@
+/**
+ * Connections: the built-in sandbox and the user's profiles. This service is the only code that
+ * reads API keys (through a KeyStore) and it hands out one ApiClient per profile; keys never leave
+ * main. The active connection is a setting; the sandbox is the default on first launch.
+ */
+import { randomBytes } from 'node:crypto';
+import { ApiClient } from '../api/client';
+import { listModels } from '../api/models';
+import { toWorkbenchError } from '../api/errors';
+import {
+  SANDBOX_CONNECTION_ID,
+  type ConnectionProfile,
+  type ConnectionsState,
+  type ConnectionTestResult,
+  type SaveConnectionInput,
+} from '../../shared/contract/connections';
+import { WorkbenchFailure } from '../../shared/contract/errors';
+import type { EmitEvent } from '../host/handlers';
+import type { Db } from '../store/db';
+import { deleteConnection, getConnection, listConnections, upsertConnection } from '../store/connections';
+import { getSetting, setSetting } from '../store/settings';
+import type { KeyStore } from '../store/key-store';
+
+const ACTIVE_SETTING = 'connections.active';
+
+/** Where the embedded sandbox listens, and the key it accepts. */
+export interface SandboxEndpoint {
+  url: string;
+  key: string;
+}
+
+export interface ResolvedConnection {
+  profile: ConnectionProfile;
+  client: ApiClient;
+  isSandbox: boolean;
+}
+
+export interface ConnectionsServiceOptions {
+  db: Db;
+  keyStore: KeyStore;
+  sandbox: SandboxEndpoint;
+  emit: EmitEvent;
+  now?: () => number;
+  /** Builds clients; tests pass one with a fast retry policy. */
+  createClient?: (baseUrl: string, apiKey: string | null) => ApiClient;
+}
+
+const KEY_STORAGE_WARNINGS: Partial<Record<KeyStore['backend'], string>> = {
+  basic_text:
+    'API keys are stored with a plain-text fallback because no system keyring was found (Electron safeStorage backend "basic_text"). Install and unlock a keyring (GNOME Keyring or KWallet) to encrypt them.',
+  unavailable: 'Encryption is not available on this system, so API keys cannot be saved. Use the sandbox, or fix the system keyring.',
+};
+
+export class ConnectionsService {
+  private readonly clients = new Map<string, ApiClient>();
+  private readonly now: () => number;
+
+  constructor(private readonly options: ConnectionsServiceOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  state(): ConnectionsState {
+    const profiles = this.profiles();
+    const stored = getSetting<string>(this.options.db, ACTIVE_SETTING);
+    const activeId = stored && profiles.some((p) => p.id === stored) ? stored : SANDBOX_CONNECTION_ID;
+    const backend = this.options.keyStore.backend;
+    return { activeId, profiles, keyStorage: { backend, warning: KEY_STORAGE_WARNINGS[backend] ?? null } };
+  }
+
+  save(input: SaveConnectionInput): ConnectionProfile {
+    if (input.id === SANDBOX_CONNECTION_ID) {
+      throw new WorkbenchFailure({ code: 'invalid_input', message: 'The built-in sandbox cannot be edited.' });
+    }
+    if (input.id && !getConnection(this.options.db, input.id)) {
+      throw new WorkbenchFailure({ code: 'not_found', message: `No connection with id "${input.id}".` });
+    }
+    const id = input.id ?? `conn-${randomBytes(6).toString('hex')}`;
+    const apiKey = input.apiKey?.trim();
+    if (apiKey) {
+      if (this.options.keyStore.backend === 'unavailable') {
+        throw new WorkbenchFailure({ code: 'config', message: KEY_STORAGE_WARNINGS.unavailable! });
+      }
+      this.options.keyStore.set(id, apiKey);
+    }
+    const baseUrl = input.baseUrl.replace(/\/+$/, '');
+    upsertConnection(this.options.db, { id, name: input.name, baseUrl }, this.now());
+    this.dropClient(id);
+    this.changed();
+    return this.profile(id);
+  }
+
+  remove(id: string): ConnectionsState {
+    if (id === SANDBOX_CONNECTION_ID) {
+      throw new WorkbenchFailure({ code: 'invalid_input', message: 'The built-in sandbox cannot be removed.' });
+    }
+    if (!deleteConnection(this.options.db, id)) {
+      throw new WorkbenchFailure({ code: 'not_found', message: `No connection with id "${id}".` });
+    }
+    this.options.keyStore.delete(id);
+    this.dropClient(id);
+    if (getSetting<string>(this.options.db, ACTIVE_SETTING) === id) setSetting(this.options.db, ACTIVE_SETTING, SANDBOX_CONNECTION_ID);
+    return this.changed();
+  }
+
+  select(id: string): ConnectionsState {
+    this.profile(id);
+    setSetting(this.options.db, ACTIVE_SETTING, id);
+    return this.changed();
+  }
+
+  /** Lists the models with the profile's key: the cheapest request that proves URL and key work. */
+  async test(id: string): Promise<ConnectionTestResult> {
+    const { client } = this.resolve(id);
+    const started = performance.now();
+    const result = await listModels(client);
+    if (!result.ok) throw new WorkbenchFailure(toWorkbenchError(result.error));
+    return {
+      ok: true,
+      models: result.value.data.map((m) => m.id),
+      latencyMs: Math.round(performance.now() - started),
+    };
+  }
+
+  /** The profile to use (the active one when id is omitted) with its client. */
+  resolve(id?: string): ResolvedConnection {
+    const profile = this.profile(id ?? this.state().activeId);
+    let client = this.clients.get(profile.id);
+    if (!client) {
+      const isSandbox = profile.kind === 'sandbox';
+      const key = isSandbox ? this.options.sandbox.key : this.options.keyStore.get(profile.id);
+      if (!key && !isSandbox) {
+        throw new WorkbenchFailure({
+          code: 'config',
+          message: `The connection "${profile.name}" has no API key. Add one in Connections.`,
+        });
+      }
+      const create = this.options.createClient ?? ((baseUrl, apiKey) => new ApiClient({ baseUrl, apiKey }));
+      client = create(profile.baseUrl, key);
+      this.clients.set(profile.id, client);
+    }
+    return { profile, client, isSandbox: profile.kind === 'sandbox' };
+  }
+
+  async dispose(): Promise<void> {
+    const clients = [...this.clients.values()];
+    this.clients.clear();
+    await Promise.all(clients.map((c) => c.dispose()));
+  }
+
+  private profiles(): ConnectionProfile[] {
+    const sandbox: ConnectionProfile = {
+      id: SANDBOX_CONNECTION_ID,
+      name: 'Sandbox',
+      kind: 'sandbox',
+      baseUrl: this.options.sandbox.url,
+      hasKey: true,
+    };
+    const stored = listConnections(this.options.db).map(
+      (c): ConnectionProfile => ({
+        id: c.id,
+        name: c.name,
+        kind: 'remote',
+        baseUrl: c.baseUrl,
+        hasKey: this.options.keyStore.get(c.id) !== null,
+      }),
+    );
+    return [sandbox, ...stored];
+  }
+
+  private profile(id: string): ConnectionProfile {
+    const found = this.profiles().find((p) => p.id === id);
+    if (!found) throw new WorkbenchFailure({ code: 'not_found', message: `No connection with id "${id}".` });
+    return found;
+  }
+
+  private dropClient(id: string): void {
+    const client = this.clients.get(id);
+    this.clients.delete(id);
+    void client?.dispose();
+  }
+
+  private changed(): ConnectionsState {
+    const state = this.state();
+    this.options.emit('connections.changed', state);
+    return state;
+  }
+}

@@ -25,7 +25,7 @@ export interface AppOptions {
   emit: EmitEvent;
   log: (line: string) => void;
   version: string;
-  /** Pacing of the embedded sandbox's streams (default: like a real model). */
+  /** Pacing of the embedded sandbox's streams (default: WORKBENCH_SANDBOX_TOKEN_DELAY_MS, else like a real model). */
   sandboxTokenDelayMs?: number;
 }
 
@@ -44,7 +44,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     if (interrupted > 0) options.log(`${interrupted} run(s) were interrupted by the last shutdown; marked incomplete`);
 
     const sandboxKey = `sk-sandbox-${randomBytes(16).toString('hex')}`;
-    const sandbox = await startSandbox({ keys: [sandboxKey], tokenDelayMs: options.sandboxTokenDelayMs, log: options.log });
+    const envDelay = Number(process.env.WORKBENCH_SANDBOX_TOKEN_DELAY_MS);
+    const tokenDelayMs = options.sandboxTokenDelayMs ?? (Number.isFinite(envDelay) && envDelay >= 0 ? envDelay : undefined);
+    const sandbox = await startSandbox({ keys: [sandboxKey], tokenDelayMs, log: options.log });
     disposers.push(() => sandbox.close());
 
     const connections = new ConnectionsService({

@@ -38,6 +38,22 @@ export interface ChatServiceOptions {
 
 const CHAT_PATH = '/v1/chat/completions';
 
+interface RunOptions {
+  connection: ResolvedConnection;
+  body: ChatRequest;
+  recorder: RunRecorder;
+  ctx: ChatRunContext;
+  startedAt: number;
+  headers: Record<string, string>;
+}
+
+/** Header values that look secret are never recorded. */
+function redactHeaders(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(headers).map(([k, v]) => [k.toLowerCase(), /key|token|secret|auth|cookie/i.test(k) ? '***' : v]),
+  );
+}
+
 function joinUrl(baseUrl: string, path: string): string {
   const base = baseUrl.replace(/\/+$/, '');
   return base.endsWith('/v1') ? `${base}${path.slice(3)}` : `${base}${path}`;
@@ -65,7 +81,7 @@ export class ChatService {
     const captured: CapturedRequest = {
       method: 'POST',
       url: joinUrl(connection.profile.baseUrl, CHAT_PATH),
-      headers: { 'content-type': 'application/json', authorization: 'Bearer ***' },
+      headers: { 'content-type': 'application/json', authorization: 'Bearer ***', ...redactHeaders(input.headers ?? {}) },
       body,
     };
     const startedAt = this.now();
@@ -93,17 +109,12 @@ export class ChatService {
       return recorder.finish({ status: 'error', error, timings: { startedAt, ttfbMs: null, totalMs: 0 } });
     }
 
-    if (mode === 'stream') return this.runStream(connection, body, recorder, ctx, startedAt);
-    return this.runPlain(connection, body, recorder, ctx, startedAt, mode === 'deferred');
+    const run: RunOptions = { connection, body, recorder, ctx, startedAt, headers: input.headers ?? {} };
+    if (mode === 'stream') return this.runStream(run);
+    return this.runPlain(run, mode === 'deferred');
   }
 
-  private async runStream(
-    connection: ResolvedConnection,
-    body: ChatRequest,
-    recorder: RunRecorder,
-    ctx: ChatRunContext,
-    startedAt: number,
-  ): Promise<RunRecord> {
+  private async runStream({ connection, body, recorder, ctx, startedAt, headers }: RunOptions): Promise<RunRecord> {
     const assembler = new ChatAssembler();
     const batcher = new DeltaBatcher(ctx.emit);
     let ttfbMs: number | null = null;
@@ -147,7 +158,7 @@ export class ChatService {
           recorder.checkpoint(partial);
         },
       },
-      { signal: ctx.signal, onRetry: (info) => ctx.emit({ type: 'retry', ...info }) },
+      { signal: ctx.signal, headers, onRetry: (info) => ctx.emit({ type: 'retry', ...info }) },
     );
     batcher.dispose();
     const output = chunks > 0 ? assembler.result() : null;
@@ -166,16 +177,11 @@ export class ChatService {
     });
   }
 
-  private async runPlain(
-    connection: ResolvedConnection,
-    body: ChatRequest,
-    recorder: RunRecorder,
-    ctx: ChatRunContext,
-    startedAt: number,
-    deferred: boolean,
-  ): Promise<RunRecord> {
+  private async runPlain(run: RunOptions, deferred: boolean): Promise<RunRecord> {
+    const { connection, body, recorder, ctx, startedAt, headers } = run;
     const result = await createChatCompletion(connection.client, body, {
       signal: ctx.signal,
+      headers,
       onRetry: (info) => ctx.emit({ type: 'retry', ...info }),
     });
     const timings = { startedAt, ttfbMs: result.meta?.ttfbMs ?? null, totalMs: Math.round(result.totalMs) };
@@ -206,18 +212,14 @@ export class ChatService {
         timings,
       });
     }
-    return this.awaitDeferred(connection, body, recorder, ctx, (result.value as DeferredCreated).request_id, response, result.retries, startedAt);
+    return this.awaitDeferred(run, (result.value as DeferredCreated).request_id, response, result.retries);
   }
 
   private async awaitDeferred(
-    connection: ResolvedConnection,
-    body: ChatRequest,
-    recorder: RunRecorder,
-    ctx: ChatRunContext,
+    { connection, body, recorder, ctx, startedAt }: RunOptions,
     requestId: string,
     response: RunUpdate['response'],
     retries: number,
-    startedAt: number,
   ): Promise<RunRecord> {
     recorder.update({ deferredRequestId: requestId, response });
     ctx.emit({ type: 'deferred', requestId, state: 'pending', polls: 0 });

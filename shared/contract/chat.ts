@@ -36,7 +36,20 @@ export const ChatSendSchema = z
     /** Defaults to the active connection. */
     connectionId: z.string().max(64).optional(),
     request: ChatRequestSchema,
-    /** Caller-made stream id (see StreamIdSchema); filled in by the bridge. */
+    /**
+     * Extra request headers (e.g. the sandbox's `x-sandbox-fault`, or `x-svc-conv-id`). Auth and
+     * framing headers are the client's own and cannot be set here.
+     */
+    headers: z
+      .record(
+        z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'header names are letters, digits and dashes'),
+        z.string().max(2048).regex(/^[^\r\n]*$/, 'header values cannot contain line breaks'),
+      )
+      .refine(
+        (h) => Object.keys(h).every((k) => !/^(authorization|host|content-length|content-type|connection|transfer-encoding|cookie)$/i.test(k)),
+        'authorization, host, cookie and framing headers cannot be set',
+      )
+      .optional(),
   })
   .strict();
 

@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, streamedText, type Harness } from './harness';
+
+const MODEL = 'svc-4';
+const CTX = { sessionId: 'test' };
+const ask = (text: string, extra: Record<string, unknown> = {}) => ({
+  request: { model: MODEL, messages: [{ role: 'user' as const, content: text }], stream: true, stream_options: { include_usage: true }, ...extra },
+});
+
+describe('ChatService against the sandbox', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  describe('send() streaming', () => {
+    it('records a completed run with the streamed text, every SSE event, usage and cost', async () => {
+      const { record, chunks } = await h.send(ask('Tell me about otters'));
+      expect(record.status).toBe('completed');
+      expect(record.error).toBeNull();
+      const text = streamedText(chunks);
+      expect(text.length).toBeGreaterThan(20);
+      expect(record.output?.choices[0].message.content).toBe(text);
+      expect(record.events.at(-1)?.data).toBe('[DONE]');
+      expect(record.usage?.total_tokens).toBeGreaterThan(0);
+      expect(record.costTicks).toBe(record.usage?.cost_in_usd_ticks);
+      expect(record.costTicks).toBeGreaterThan(0);
+      expect(record.timings.ttfbMs).not.toBeNull();
+      expect(record.isSandbox).toBe(true);
+      expect(JSON.stringify(record)).not.toMatch(/sk-sandbox-/);
+      const page = h.app.handlers.history.search({ query: 'otters', limit: 50 }, CTX) as { items: Array<{ id: string }> };
+      expect(page.items.map((i) => i.id)).toContain(record.id);
+    });
+
+    it('keeps the partial output and marks the run incomplete when the stream is dropped', async () => {
+      const { record, chunks } = await h.send({ ...ask('Tell me about rivers'), headers: { 'x-sandbox-fault': 'drop-after=5' } });
+      expect(record.status).toBe('incomplete');
+      expect(record.error?.code).toBe('stream_incomplete');
+      expect(record.error?.message).toMatch(/ended|partial/i);
+      const partial = streamedText(chunks);
+      expect(partial.length).toBeGreaterThan(0);
+      expect(record.output?.choices[0].message.content).toBe(partial);
+      expect(h.app.handlers.history.get({ id: record.id }, CTX)).toMatchObject({ status: 'incomplete' });
+    });
+
+    it('marks a malformed chunk as a protocol error and keeps what came before', async () => {
+      const { record, chunks } = await h.send({ ...ask('Tell me about lakes'), headers: { 'x-sandbox-fault': 'malformed-after=3' } });
+      expect(record.error?.code).toBe('protocol');
+      expect(['incomplete', 'error']).toContain(record.status);
+      expect(streamedText(chunks).length).toBeGreaterThan(0);
+    });
+
+    it('retries a 503 once and completes, counting the retry', async () => {
+      const { record, chunks } = await h.send({ ...ask('Tell me about hills'), headers: { 'x-sandbox-fault': 'status=503;times=1' } });
+      expect(record.status).toBe('completed');
+      expect(record.retries).toBe(1);
+      expect(chunks.filter((c) => c.type === 'retry')).toHaveLength(1);
+    });
+
+    it('honours Retry-After on a 429 and completes', async () => {
+      const { record, chunks } = await h.send({ ...ask('Tell me about clouds'), headers: { 'x-sandbox-fault': 'status=429;retry-after=1;times=1' } });
+      expect(record.status).toBe('completed');
+      expect(record.retries).toBe(1);
+      const retry = chunks.find((c) => c.type === 'retry');
+      expect(retry).toMatchObject({ type: 'retry', delayMs: 1000 });
+    });
+
+    it('gives up after two retries of a persistent 503 with the status and request id', async () => {
+      const { record } = await h.send({ ...ask('Tell me about storms'), headers: { 'x-sandbox-fault': 'status=503' } });
+      expect(record.status).toBe('error');
+      expect(record.retries).toBe(2);
+      expect(record.error).toMatchObject({ code: 'api_error', status: 503 });
+      expect(record.error?.requestId).toBeTruthy();
+      expect(record.response?.status).toBe(503);
+    });
+
+    it('ends as cancelled with the partial text when the caller stops', async () => {
+      const slow = await startHarness({ tokenDelayMs: 5 });
+      try {
+        const { record, chunks } = await slow.send(ask('Write a long essay about mountains', { max_completion_tokens: 4000 }), { abortAfterDeltas: 3 });
+        expect(record.status).toBe('cancelled');
+        expect(record.error).toBeNull();
+        expect(streamedText(chunks).length).toBeGreaterThan(0);
+        expect(record.output?.choices[0].message.content?.length).toBeGreaterThan(0);
+      } finally {
+        await slow.close();
+      }
+    });
+  });
+
+  describe('send() plain and deferred', () => {
+    it('returns n choices in one plain completion', async () => {
+      const { record, chunks } = await h.send(ask('Name a colour', { stream: false, n: 2 }));
+      expect(record.status).toBe('completed');
+      expect(record.output?.choices).toHaveLength(2);
+      expect(streamedText(chunks, 1)).toBe(record.output?.choices[1].message.content);
+    });
+
+    it('polls a deferred completion while pending, then records it', async () => {
+      const { record, chunks } = await h.send(ask('Summarise the weather', { stream: false, deferred: true }));
+      expect(record.status).toBe('completed');
+      expect(record.deferredRequestId).toBeTruthy();
+      expect(chunks.some((c) => c.type === 'deferred')).toBe(true);
+      expect(record.output?.choices[0].message.content).toBeTruthy();
+    });
+  });
+
+  describe('send() refusals', () => {
+    it('explains an invalid parameter and records the run without sending it', async () => {
+      const { record } = await h.send(ask('hi', { temperature: 5 }));
+      expect(record.status).toBe('error');
+      expect(record.error?.code).toBe('invalid_input');
+      expect(record.error?.message).toContain('temperature must be between 0 and 2');
+      expect(record.response).toBeNull();
+    });
+
+    it('reports a wrong key with the service message and keeps the key out of the record', async () => {
+      const sandboxUrl = (h.app.handlers.connections.list(undefined, CTX) as { profiles: Array<{ baseUrl: string }> }).profiles[0].baseUrl;
+      const profile = await h.app.handlers.connections.save({ name: 'Wrong key', baseUrl: sandboxUrl, apiKey: 'sk-wrong-key-123456' }, CTX);
+      const { record } = await h.send({ ...ask('hello'), connectionId: profile.id });
+      expect(record.status).toBe('error');
+      expect(record.error?.code).toBe('api_error');
+      expect(record.error?.status).toBe(400);
+      expect(record.error?.message).toMatch(/API key/i);
+      expect(JSON.stringify(record)).not.toContain('sk-wrong-key-123456');
+    });
+  });
+});

@@ -1,0 +1,66 @@
+/**
+ * Builds the real services (store in a temp folder, API client, embedded sandbox) the way
+ * main/app.ts does, for integration tests. The sandbox streams without pacing.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp, type App } from '../../../main/app';
+import type { ChatSendInput, ChatStreamChunk } from '../../../shared/contract/chat';
+import type { RunRecord } from '../../../shared/contract/runs';
+import { createFileKeyStore } from '../../../main/store/key-file';
+
+export interface Harness {
+  app: App;
+  dataDir: string;
+  events: Array<{ channel: string; payload: unknown }>;
+  /** Runs chat.send like the host would, collecting chunks; `abortAfter` cancels after that many deltas. */
+  send(input: ChatSendInput, options?: { abortAfterDeltas?: number }): Promise<{ record: RunRecord; chunks: ChatStreamChunk[] }>;
+  close(): Promise<void>;
+}
+
+export async function startHarness(options: { tokenDelayMs?: number } = {}): Promise<Harness> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'wb-int-'));
+  const events: Harness['events'] = [];
+  const app = await createApp({
+    dataDir,
+    shell: 'browser',
+    keyStore: createFileKeyStore(join(dataDir, 'keys.json')),
+    emit: (channel, payload) => events.push({ channel, payload }),
+    log: () => {},
+    version: 'test',
+    sandboxTokenDelayMs: options.tokenDelayMs ?? 0,
+  });
+  return {
+    app,
+    dataDir,
+    events,
+    async send(input, sendOptions = {}) {
+      const controller = new AbortController();
+      const chunks: ChatStreamChunk[] = [];
+      let deltas = 0;
+      const record = await app.handlers.chat.send(input as never, {
+        sessionId: 'test',
+        streamId: 'test-stream-1',
+        signal: controller.signal,
+        emit: (chunk) => {
+          chunks.push(chunk);
+          if (chunk.type === 'delta' && ++deltas === sendOptions.abortAfterDeltas) controller.abort();
+        },
+      });
+      return { record, chunks };
+    },
+    async close() {
+      await app.dispose();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The assistant text of choice 0 as the renderer would have assembled it from deltas. */
+export function streamedText(chunks: ChatStreamChunk[], choice = 0): string {
+  return chunks
+    .filter((c): c is Extract<ChatStreamChunk, { type: 'delta' }> => c.type === 'delta' && c.choice === choice)
+    .map((c) => c.content ?? '')
+    .join('');
+}

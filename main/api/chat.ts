@@ -1,0 +1,135 @@
+/**
+ * The chat family: `POST /v1/chat/completions` (plain, deferred and streamed) and
+ * `GET /v1/chat/deferred-completion/{id}`. Decides what ends a chat stream: `data: [DONE]`.
+ */
+import type { ChatCompletion, ChatCompletionChunk, ChatRequest, DeferredCreated } from '../../shared/wire/chat';
+import { parseErrorBody } from '../../shared/wire/errors';
+import type { ApiClient, ApiResult, RequestOptions, ResponseMeta, StreamOutcome } from './client';
+import type { ApiError } from './errors';
+import type { SseEvent } from './sse';
+
+const PATH = '/v1/chat/completions';
+
+/** Per-call options: cancellation and retry notifications. */
+export interface ChatCallOptions {
+  signal?: AbortSignal;
+  onRetry?: RequestOptions['onRetry'];
+}
+
+/** Non-streamed completion; with `deferred: true` the answer is `{request_id}` instead. */
+export function createChatCompletion(
+  client: ApiClient,
+  body: ChatRequest,
+  opts: ChatCallOptions = {},
+): Promise<ApiResult<ChatCompletion | DeferredCreated>> {
+  // A stream flag here would get an event stream back where JSON is expected.
+  const { stream: _stream, stream_options: _streamOptions, ...plain } = body;
+  return client.json<ChatCompletion | DeferredCreated>({ method: 'POST', path: PATH, body: plain, ...opts });
+}
+
+export interface ChatStreamHandlers {
+  onOpen?(meta: ResponseMeta): void;
+  onChunk(chunk: ChatCompletionChunk, raw: SseEvent, atMs: number): void;
+  /** Every event as it arrived, including `[DONE]` and malformed ones (for the inspector). */
+  onRawEvent?(raw: SseEvent, atMs: number): void;
+}
+
+function incomplete(meta: ResponseMeta | null, cause: string): ApiError {
+  return {
+    kind: 'stream_incomplete',
+    status: meta?.status ?? null,
+    code: null,
+    message: `The stream ended before it finished (${cause}). The partial output is kept.`,
+    requestId: meta?.requestId ?? null,
+  };
+}
+
+/**
+ * Streams a completion (forces `stream: true`). Ends ok only after `data: [DONE]`. A clean end
+ * without it, or a connection dropped after the stream opened, -> 'stream_incomplete'. A data
+ * line that is not JSON -> 'protocol' (reading stops; earlier chunks were delivered). An
+ * `{"error": ...}` frame mid-stream -> 'http' with the service's message.
+ */
+export async function streamChatCompletion(
+  client: ApiClient,
+  body: ChatRequest,
+  handlers: ChatStreamHandlers,
+  opts: ChatCallOptions = {},
+): Promise<StreamOutcome> {
+  let done = false;
+  let failure: ApiError | null = null;
+  let meta: ResponseMeta | null = null;
+  const outcome = await client.sse(
+    { method: 'POST', path: PATH, body: { ...body, stream: true }, ...opts },
+    {
+      onOpen(m) {
+        meta = m;
+        handlers.onOpen?.(m);
+      },
+      onEvent(event, atMs) {
+        handlers.onRawEvent?.(event, atMs);
+        const data = event.data.trim();
+        if (data === '[DONE]') {
+          done = true;
+          return false;
+        }
+        if (data === '') return true; // keep-alive
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(data);
+        } catch {
+          failure = {
+            kind: 'protocol',
+            status: meta?.status ?? null,
+            code: null,
+            message: `The service sent a stream chunk that is not JSON: ${data.slice(0, 120)}`,
+            requestId: meta?.requestId ?? null,
+            body: event.data,
+          };
+          return false;
+        }
+        const serviceError = chunkError(parsed);
+        if (serviceError) {
+          failure = { ...serviceError, status: meta?.status ?? null, requestId: meta?.requestId ?? null, body: parsed };
+          return false;
+        }
+        handlers.onChunk(parsed as ChatCompletionChunk, event, atMs);
+        return true;
+      },
+    },
+  );
+  if (failure) return { ...outcome, ok: false, error: failure };
+  if (!outcome.ok) {
+    const e = outcome.error;
+    if (e && e.kind === 'network' && outcome.meta) {
+      return { ...outcome, error: { ...incomplete(outcome.meta, `connection lost: ${e.message}`), code: e.code } };
+    }
+    return outcome;
+  }
+  if (!done) return { ...outcome, ok: false, error: incomplete(outcome.meta, 'no [DONE] marker arrived') };
+  return outcome;
+}
+
+/** An error object sent as a stream frame (OpenAI does this), or null for an ordinary chunk. */
+function chunkError(parsed: unknown): Pick<ApiError, 'kind' | 'code' | 'message'> | null {
+  if (!parsed || typeof parsed !== 'object' || 'choices' in parsed) return null;
+  const e = parseErrorBody(parsed);
+  if (!e) return null;
+  return { kind: 'http', code: e.code, message: `The service reported an error mid-stream: ${e.message}` };
+}
+
+/** Polls a deferred completion: HTTP 202 -> pending, 200 -> done with the completion. */
+export async function getDeferredCompletion(
+  client: ApiClient,
+  requestId: string,
+  opts: { signal?: AbortSignal } = {},
+): Promise<ApiResult<{ state: 'pending' } | { state: 'done'; completion: ChatCompletion }>> {
+  const result = await client.json<ChatCompletion>({
+    method: 'GET',
+    path: `/v1/chat/deferred-completion/${encodeURIComponent(requestId)}`,
+    signal: opts.signal,
+  });
+  if (!result.ok) return result;
+  if (result.meta.status === 202) return { ...result, value: { state: 'pending' } };
+  return { ...result, value: { state: 'done', completion: result.value } };
+}

@@ -1,0 +1,102 @@
+/**
+ * Maps `runs` rows to the contract's RunSummary and RunRecord. The column lists live here so the
+ * summary query never selects the large JSON blobs.
+ */
+import type { CapturedEvent, CapturedRequest, CapturedResponse, Endpoint, RunRecord, RunStatus, RunSummary, RunTimings } from '../../shared/contract/runs';
+import type { WorkbenchError } from '../../shared/contract/errors';
+import type { ChatCompletion, ChatUsage } from '../../shared/wire/chat';
+
+/** The columns a RunSummary needs, qualified with the `runs` table name. */
+export const SUMMARY_COLUMNS = [
+  'id',
+  'created_at',
+  'endpoint',
+  'model',
+  'status',
+  'connection_id',
+  'connection_name',
+  'is_sandbox',
+  'prompt_preview',
+  'output_preview',
+  'cost_ticks',
+  'total_ms',
+  'total_tokens',
+  'deferred_request_id',
+]
+  .map((c) => `runs.${c}`)
+  .join(', ');
+
+/** The extra columns a full RunRecord needs. */
+export const RECORD_COLUMNS = `${SUMMARY_COLUMNS}, runs.retries, runs.timings_json, runs.usage_json, runs.error_json, runs.request_json, runs.response_json, runs.output_json, runs.events_json`;
+
+export interface SummaryRow {
+  id: string;
+  created_at: number;
+  endpoint: string;
+  model: string;
+  status: string;
+  connection_id: string;
+  connection_name: string;
+  is_sandbox: number;
+  prompt_preview: string;
+  output_preview: string;
+  cost_ticks: number | null;
+  total_ms: number | null;
+  total_tokens: number | null;
+  deferred_request_id: string | null;
+}
+
+export interface RecordRow extends SummaryRow {
+  retries: number;
+  timings_json: string;
+  usage_json: string | null;
+  error_json: string | null;
+  request_json: string;
+  response_json: string | null;
+  output_json: string | null;
+  events_json: string;
+}
+
+/** A summary row as the renderer sees it. */
+export function toSummary(row: SummaryRow): RunSummary {
+  return {
+    id: row.id,
+    createdAt: row.created_at,
+    endpoint: row.endpoint as Endpoint,
+    model: row.model,
+    status: row.status as RunStatus,
+    connectionId: row.connection_id,
+    connectionName: row.connection_name,
+    isSandbox: row.is_sandbox === 1,
+    promptPreview: row.prompt_preview,
+    outputPreview: row.output_preview,
+    costTicks: row.cost_ticks,
+    totalMs: row.total_ms,
+    totalTokens: row.total_tokens,
+    deferredRequestId: row.deferred_request_id,
+  };
+}
+
+/** A full row, JSON columns parsed. */
+export function toRecord(row: RecordRow): RunRecord {
+  return {
+    ...toSummary(row),
+    request: JSON.parse(row.request_json) as CapturedRequest,
+    response: parseOrNull<CapturedResponse>(row.response_json),
+    events: JSON.parse(row.events_json) as CapturedEvent[],
+    output: parseOrNull<ChatCompletion>(row.output_json),
+    error: parseOrNull<WorkbenchError>(row.error_json),
+    timings: JSON.parse(row.timings_json) as RunTimings,
+    usage: parseOrNull<ChatUsage>(row.usage_json),
+    retries: row.retries,
+  };
+}
+
+/** JSON for a nullable column: null stays SQL NULL. */
+export function jsonOrNull(value: unknown): string | null {
+  return value === null || value === undefined ? null : JSON.stringify(value);
+}
+
+function parseOrNull<T>(text: string | null): T | null {
+  return text === null ? null : (JSON.parse(text) as T);
+}

@@ -1,0 +1,158 @@
+/**
+ * The history repository: every request the app makes is a run, inserted as it starts and
+ * updated as it streams and finishes. Full-text indexing of prompt and output is kept in step by
+ * triggers (migration 0002); searching lives in run-search.ts and is re-exported here.
+ */
+import type { WorkbenchError } from '../../shared/contract/errors';
+import type { CapturedEvent, CapturedRequest, CapturedResponse, Endpoint, RunRecord, RunStatus, RunSummary, RunTimings } from '../../shared/contract/runs';
+import type { ChatCompletion, ChatUsage } from '../../shared/wire/chat';
+import type { Db } from './db';
+import { prepare, timed } from './query';
+import { outputPreviewOf, promptPreviewOf } from './run-previews';
+import { jsonOrNull, RECORD_COLUMNS, SUMMARY_COLUMNS, toRecord, toSummary, type RecordRow, type SummaryRow } from './run-rows';
+
+export { runModels, searchRuns } from './run-search';
+
+/** A run as it starts, before anything has come back. */
+export interface NewRun {
+  id: string;
+  createdAt: number;
+  endpoint: Endpoint;
+  model: string;
+  connectionId: string;
+  connectionName: string;
+  isSandbox: boolean;
+  request: CapturedRequest;
+  /** What full-text search indexes as the prompt: all message texts joined. */
+  promptText: string;
+  /** Usually 'pending'. */
+  status: RunStatus;
+  deferredRequestId?: string | null;
+}
+
+/** The parts of a run that change as it progresses; omitted fields are left as they are. */
+export interface RunUpdate {
+  status?: RunStatus;
+  response?: CapturedResponse | null;
+  events?: CapturedEvent[];
+  output?: ChatCompletion | null;
+  /** What full-text search indexes as the output: the assembled text including reasoning. */
+  outputText?: string;
+  error?: WorkbenchError | null;
+  timings?: RunTimings;
+  usage?: ChatUsage | null;
+  costTicks?: number | null;
+  retries?: number;
+  deferredRequestId?: string | null;
+  model?: string;
+}
+
+/** What a run left pending by a crash is marked with at the next start. */
+export const INTERRUPTED_ERROR: WorkbenchError = {
+  code: 'stream_incomplete',
+  message: 'The app stopped while this run was in progress, so its answer may be missing or cut short. Send it again to get a full answer.',
+};
+
+/** Records a new run. Throws if a run with the same id exists. */
+export function insertRun(db: Db, run: NewRun): void {
+  const timings: RunTimings = { startedAt: run.createdAt, ttfbMs: null, totalMs: null };
+  timed(db, 'insertRun', () =>
+    prepare(
+      db,
+      `INSERT INTO runs (id, created_at, updated_at, endpoint, model, status, connection_id, connection_name,
+         is_sandbox, deferred_request_id, prompt_preview, timings_json, prompt_text, request_json)
+       VALUES (@id, @createdAt, @createdAt, @endpoint, @model, @status, @connectionId, @connectionName,
+         @isSandbox, @deferredRequestId, @promptPreview, @timings, @promptText, @request)`,
+    ).run({
+      id: run.id,
+      createdAt: run.createdAt,
+      endpoint: run.endpoint,
+      model: run.model,
+      status: run.status,
+      connectionId: run.connectionId,
+      connectionName: run.connectionName,
+      isSandbox: run.isSandbox ? 1 : 0,
+      deferredRequestId: run.deferredRequestId ?? null,
+      promptPreview: promptPreviewOf(run.request.body, run.promptText),
+      timings: JSON.stringify(timings),
+      promptText: run.promptText,
+      request: JSON.stringify(run.request),
+    }),
+  );
+}
+
+/**
+ * Applies `update` to run `id` in one statement (atomic, full-text index included).
+ * Returns false when there is no such run (for example the user deleted it mid-stream).
+ */
+export function updateRun(db: Db, id: string, update: RunUpdate, now: number = Date.now()): boolean {
+  const sets: string[] = ['updated_at = @now'];
+  const params: Record<string, unknown> = { id, now };
+  const set = (column: string, value: unknown): void => {
+    sets.push(`${column} = @${column}`);
+    params[column] = value;
+  };
+  if (update.status !== undefined) set('status', update.status);
+  if (update.model !== undefined) set('model', update.model);
+  if (update.response !== undefined) set('response_json', jsonOrNull(update.response));
+  if (update.events !== undefined) set('events_json', JSON.stringify(update.events));
+  if (update.output !== undefined) set('output_json', jsonOrNull(update.output));
+  if (update.outputText !== undefined) set('output_text', update.outputText);
+  if (update.output !== undefined || update.outputText !== undefined) {
+    set('output_preview', outputPreviewOf(update.output, update.outputText));
+  }
+  if (update.error !== undefined) set('error_json', jsonOrNull(update.error));
+  if (update.timings !== undefined) {
+    set('timings_json', JSON.stringify(update.timings));
+    set('total_ms', update.timings.totalMs);
+  }
+  if (update.usage !== undefined) {
+    set('usage_json', jsonOrNull(update.usage));
+    set('total_tokens', update.usage?.total_tokens ?? null);
+  }
+  if (update.costTicks !== undefined) set('cost_ticks', update.costTicks);
+  if (update.retries !== undefined) set('retries', update.retries);
+  if (update.deferredRequestId !== undefined) set('deferred_request_id', update.deferredRequestId);
+  const sql = `UPDATE runs SET ${sets.join(', ')} WHERE id = @id`;
+  return timed(db, 'updateRun', () => prepare(db, sql).run(params).changes > 0);
+}
+
+/** The whole record of run `id`, or null. */
+export function getRun(db: Db, id: string): RunRecord | null {
+  const row = timed(db, 'getRun', () =>
+    prepare<[string], RecordRow>(db, `SELECT ${RECORD_COLUMNS} FROM runs WHERE id = ?`).get(id),
+  );
+  return row ? toRecord(row) : null;
+}
+
+/** Deletes run `id` (and its search entry). Returns whether it existed. */
+export function deleteRun(db: Db, id: string): boolean {
+  return timed(db, 'deleteRun', () => prepare(db, 'DELETE FROM runs WHERE id = ?').run(id).changes > 0);
+}
+
+/**
+ * At start-up: runs left 'pending' by a crash (not deferred ones, which the poller resumes)
+ * become 'incomplete' with an error saying the app stopped during the run. Returns how many.
+ */
+export function markInterruptedRuns(db: Db, now: number): number {
+  return timed(db, 'markInterruptedRuns', () =>
+    prepare(
+      db,
+      `UPDATE runs SET status = 'incomplete', updated_at = ?, error_json = ?
+       WHERE status = 'pending' AND deferred_request_id IS NULL`,
+    ).run(now, JSON.stringify(INTERRUPTED_ERROR)).changes,
+  );
+}
+
+/** Deferred runs still waiting for their result, oldest first, for the poller to resume. */
+export function pendingDeferredRuns(db: Db): RunSummary[] {
+  const rows = timed(db, 'pendingDeferredRuns', () =>
+    prepare<[], SummaryRow>(
+      db,
+      `SELECT ${SUMMARY_COLUMNS} FROM runs
+       WHERE status = 'pending' AND deferred_request_id IS NOT NULL
+       ORDER BY created_at, id`,
+    ).all(),
+  );
+  return rows.map(toSummary);
+}

@@ -10,10 +10,11 @@ import type { SseEvent } from './sse';
 
 const PATH = '/v1/chat/completions';
 
-/** Per-call options: cancellation and retry notifications. */
+/** Per-call options: cancellation, retry notifications and extra request headers (routing keys, test faults). */
 export interface ChatCallOptions {
   signal?: AbortSignal;
   onRetry?: RequestOptions['onRetry'];
+  headers?: Record<string, string>;
 }
 
 /** Non-streamed completion; with `deferred: true` the answer is `{request_id}` instead. */

@@ -1,0 +1,206 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RunRecord } from '../../../../shared/contract/runs';
+import { closeDatabase, openDatabase, type Db } from '../../../../main/store/db';
+import {
+  deleteRun,
+  getRun,
+  insertRun,
+  INTERRUPTED_ERROR,
+  markInterruptedRuns,
+  pendingDeferredRuns,
+  searchRuns,
+  updateRun,
+} from '../../../../main/store/runs';
+import { completion, newRun, usage } from './run-fixtures';
+
+describe('runs', () => {
+  let db: Db;
+  beforeEach(() => {
+    db = openDatabase(':memory:');
+  });
+  afterEach(() => closeDatabase(db));
+
+  describe('insertRun()', () => {
+    it('records a pending run with previews and empty results', () => {
+      const run = newRun('r1', 1_000, 'What is the capital of France?');
+      insertRun(db, run);
+      expect(getRun(db, 'r1')).toEqual({
+        id: 'r1',
+        createdAt: 1_000,
+        endpoint: 'chat.completions',
+        model: 'grok-4',
+        status: 'pending',
+        connectionId: 'sandbox',
+        connectionName: 'Sandbox',
+        isSandbox: true,
+        promptPreview: 'What is the capital of France?',
+        outputPreview: '',
+        costTicks: null,
+        totalMs: null,
+        totalTokens: null,
+        deferredRequestId: null,
+        request: run.request,
+        response: null,
+        events: [],
+        output: null,
+        error: null,
+        timings: { startedAt: 1_000, ttfbMs: null, totalMs: null },
+        usage: null,
+        retries: 0,
+      } satisfies RunRecord);
+    });
+
+    it('refuses a second run with the same id', () => {
+      insertRun(db, newRun('r1', 1_000, 'first'));
+      expect(() => insertRun(db, newRun('r1', 2_000, 'second'))).toThrow(/UNIQUE/);
+      expect(getRun(db, 'r1')?.promptPreview).toBe('first');
+    });
+  });
+
+  describe('updateRun()', () => {
+    it('round-trips every field of a finished run', () => {
+      const run = newRun('r1', 1_000, 'Say hi', { connectionId: 'work', connectionName: 'Work', isSandbox: false });
+      insertRun(db, run);
+      const output = completion('Hi there!', 'The user wants a greeting.');
+      const events = [
+        { t: 120, data: '{"choices":[{"delta":{"content":"Hi"}}]}' },
+        { t: 180, data: '[DONE]' },
+      ];
+      const updated = updateRun(db, 'r1', {
+        status: 'completed',
+        model: 'grok-4-0709',
+        response: { status: 200, headers: { 'x-request-id': 'req-9' }, body: null },
+        events,
+        output,
+        outputText: 'The user wants a greeting.\nHi there!',
+        timings: { startedAt: 1_000, ttfbMs: 120, totalMs: 180 },
+        usage: usage(10, 5),
+        costTicks: 1234,
+        retries: 1,
+      });
+      expect(updated).toBe(true);
+      expect(getRun(db, 'r1')).toEqual({
+        id: 'r1',
+        createdAt: 1_000,
+        endpoint: 'chat.completions',
+        model: 'grok-4-0709',
+        status: 'completed',
+        connectionId: 'work',
+        connectionName: 'Work',
+        isSandbox: false,
+        promptPreview: 'Say hi',
+        outputPreview: 'Hi there!',
+        costTicks: 1234,
+        totalMs: 180,
+        totalTokens: 15,
+        deferredRequestId: null,
+        request: run.request,
+        response: { status: 200, headers: { 'x-request-id': 'req-9' }, body: null },
+        events,
+        output,
+        error: null,
+        timings: { startedAt: 1_000, ttfbMs: 120, totalMs: 180 },
+        usage: usage(10, 5),
+        retries: 1,
+      } satisfies RunRecord);
+    });
+
+    it('leaves fields it is not given as they were', () => {
+      insertRun(db, newRun('r1', 1_000, 'keep'));
+      updateRun(db, 'r1', { status: 'completed', outputText: 'kept answer', costTicks: 7 });
+      updateRun(db, 'r1', { retries: 2 });
+      const record = getRun(db, 'r1');
+      expect(record).toMatchObject({ status: 'completed', outputPreview: 'kept answer', costTicks: 7, retries: 2 });
+    });
+
+    it('clears nullable fields set to null', () => {
+      insertRun(db, newRun('r1', 1_000, 'clear'));
+      updateRun(db, 'r1', { error: { code: 'network', message: 'refused' }, usage: usage(1, 1) });
+      updateRun(db, 'r1', { error: null, usage: null });
+      expect(getRun(db, 'r1')).toMatchObject({ error: null, usage: null, totalTokens: null });
+    });
+
+    it('records an error run with its service details', () => {
+      insertRun(db, newRun('r1', 1_000, 'fail'));
+      const error = { code: 'api_error' as const, message: 'Rate limited; retry in 3 s.', status: 429, requestId: 'req-1' };
+      updateRun(db, 'r1', { status: 'error', error, response: { status: 429, headers: { 'retry-after': '3' }, body: { error: 'slow down' } } });
+      expect(getRun(db, 'r1')).toMatchObject({ status: 'error', error, response: { status: 429, body: { error: 'slow down' } } });
+    });
+
+    it('returns false and writes nothing when the run does not exist', () => {
+      expect(updateRun(db, 'missing', { status: 'completed' })).toBe(false);
+      expect(getRun(db, 'missing')).toBeNull();
+    });
+
+    it('makes the new output searchable and the replaced output unsearchable', () => {
+      insertRun(db, newRun('r1', 1_000, 'tell me a colour'));
+      updateRun(db, 'r1', { outputText: 'turquoise so far' });
+      updateRun(db, 'r1', { outputText: 'vermilion in the end' });
+      expect(searchRuns(db, { query: 'vermilion' }).items.map((r) => r.id)).toEqual(['r1']);
+      expect(searchRuns(db, { query: 'turquoise' }).items).toEqual([]);
+    });
+  });
+
+  describe('getRun()', () => {
+    it('returns null for an unknown id', () => {
+      expect(getRun(db, 'nope')).toBeNull();
+    });
+  });
+
+  describe('deleteRun()', () => {
+    it('removes the run from the record, the list and full-text search', () => {
+      insertRun(db, newRun('r1', 1_000, 'ephemeral aardvark'));
+      insertRun(db, newRun('r2', 2_000, 'lasting aardvark'));
+      expect(deleteRun(db, 'r1')).toBe(true);
+      expect(getRun(db, 'r1')).toBeNull();
+      expect(searchRuns(db, {}).items.map((r) => r.id)).toEqual(['r2']);
+      expect(searchRuns(db, { query: 'aardvark' }).items.map((r) => r.id)).toEqual(['r2']);
+      expect(searchRuns(db, { query: 'ephemeral' }).items).toEqual([]);
+    });
+
+    it('returns false when there was nothing to delete', () => {
+      expect(deleteRun(db, 'never')).toBe(false);
+    });
+  });
+
+  describe('markInterruptedRuns()', () => {
+    it('marks runs left pending by a crash as incomplete, but not deferred or finished ones', () => {
+      insertRun(db, newRun('crashed', 1_000, 'a'));
+      insertRun(db, newRun('deferred', 2_000, 'b', { deferredRequestId: 'def-1' }));
+      insertRun(db, newRun('done', 3_000, 'c'));
+      updateRun(db, 'done', { status: 'completed' });
+
+      expect(markInterruptedRuns(db, 9_000)).toBe(1);
+      expect(getRun(db, 'crashed')).toMatchObject({ status: 'incomplete', error: INTERRUPTED_ERROR });
+      expect(getRun(db, 'deferred')).toMatchObject({ status: 'pending', error: null });
+      expect(getRun(db, 'done')).toMatchObject({ status: 'completed', error: null });
+      expect(INTERRUPTED_ERROR.message).toMatch(/app stopped/);
+    });
+
+    it('finds nothing to mark on a second start', () => {
+      insertRun(db, newRun('crashed', 1_000, 'a'));
+      markInterruptedRuns(db, 9_000);
+      expect(markInterruptedRuns(db, 10_000)).toBe(0);
+    });
+  });
+
+  describe('pendingDeferredRuns()', () => {
+    it('lists deferred runs still waiting, oldest first', () => {
+      insertRun(db, newRun('late', 3_000, 'a', { deferredRequestId: 'def-3' }));
+      insertRun(db, newRun('early', 1_000, 'b', { deferredRequestId: 'def-1' }));
+      insertRun(db, newRun('finished', 2_000, 'c', { deferredRequestId: 'def-2' }));
+      insertRun(db, newRun('plain', 2_500, 'd'));
+      updateRun(db, 'finished', { status: 'completed' });
+      expect(pendingDeferredRuns(db).map((r) => [r.id, r.deferredRequestId])).toEqual([
+        ['early', 'def-1'],
+        ['late', 'def-3'],
+      ]);
+    });
+
+    it('includes a run whose deferred id arrived after it was inserted', () => {
+      insertRun(db, newRun('r1', 1_000, 'a'));
+      updateRun(db, 'r1', { deferredRequestId: 'def-9' });
+      expect(pendingDeferredRuns(db).map((r) => r.id)).toEqual(['r1']);
+    });
+  });
+});

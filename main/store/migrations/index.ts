@@ -29,8 +29,18 @@ export function migrateTo(
   target: number = LATEST_VERSION,
   log?: (line: string) => void,
 ): number[] {
+  return applyMigrations(db, MIGRATIONS, target, log);
+}
+
+/** migrateTo over an explicit list (ascending versions); exported for the runner's own tests. */
+export function applyMigrations(
+  db: BetterSqlite3.Database,
+  migrations: readonly Migration[],
+  target: number,
+  log?: (line: string) => void,
+): number[] {
   const applied: number[] = [];
-  for (const migration of MIGRATIONS) {
+  for (const migration of migrations) {
     if (migration.version > target) break;
     if (migration.version <= schemaVersion(db)) continue;
     // IMMEDIATE takes the write lock first; the re-check inside covers another process that

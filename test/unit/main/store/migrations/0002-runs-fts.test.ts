@@ -1,0 +1,46 @@
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { migrateTo, schemaVersion } from '../../../../../main/store/migrations/index';
+import { deleteRun, getRun, searchRuns, updateRun } from '../../../../../main/store/runs';
+
+function insertV1Run(db: Database.Database, id: string, createdAt: number, prompt: string, output: string): void {
+  db.prepare(
+    `INSERT INTO runs (id, created_at, updated_at, endpoint, model, status, connection_id, connection_name,
+       prompt_preview, output_preview, timings_json, prompt_text, output_text, request_json)
+     VALUES (?, ?, ?, 'chat.completions', 'grok-4', 'completed', 'sandbox', 'Sandbox', ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    id,
+    createdAt,
+    createdAt,
+    prompt,
+    output,
+    JSON.stringify({ startedAt: createdAt, ttfbMs: 5, totalMs: 9 }),
+    prompt,
+    output,
+    JSON.stringify({ method: 'POST', url: 'http://x', headers: {}, body: { messages: [{ role: 'user', content: prompt }] } }),
+  );
+}
+
+describe('migrations/0002-runs-fts', () => {
+  it('indexes runs recorded at version 1 and keeps the index in step afterwards', () => {
+    const db = new Database(':memory:');
+    migrateTo(db, 1);
+    insertV1Run(db, 'old-1', 1_000, 'how do glaciers move', 'they creep under their own weight');
+    insertV1Run(db, 'old-2', 2_000, 'name a prime number', 'seven is prime');
+
+    migrateTo(db, 2);
+    expect(schemaVersion(db)).toBe(2);
+    expect(getRun(db, 'old-1')).toMatchObject({ id: 'old-1', promptPreview: 'how do glaciers move', timings: { totalMs: 9 } });
+    expect(searchRuns(db, { query: 'glaciers' }).items.map((r) => r.id)).toEqual(['old-1']);
+    expect(searchRuns(db, { query: 'prime' }).items.map((r) => r.id)).toEqual(['old-2']);
+
+    updateRun(db, 'old-2', { outputText: 'eleven works too' });
+    expect(searchRuns(db, { query: 'seven' }).items).toEqual([]);
+    expect(searchRuns(db, { query: 'eleven' }).items.map((r) => r.id)).toEqual(['old-2']);
+    deleteRun(db, 'old-1');
+    expect(searchRuns(db, { query: 'glaciers' }).items).toEqual([]);
+    // The FTS index agrees with its content table after all of that.
+    expect(() => db.exec("INSERT INTO runs_fts (runs_fts, rank) VALUES ('integrity-check', 1)")).not.toThrow();
+    db.close();
+  });
+});

@@ -27,6 +27,10 @@ function lineStarts(text: string): number[] {
   return starts;
 }
 
+function lastLineBreakEnd(text: string): number {
+  return Math.max(text.lastIndexOf('\n'), text.lastIndexOf('\r')) + 1;
+}
+
 const normalise = (text: string): string => text.replace(/\r\n?/g, '\n').replace(/\0/g, '\uFFFD');
 
 /** Could `line` close a fence opened with `marker`? Loose on purpose: a false yes only costs a parse. */
@@ -93,34 +97,46 @@ export class BlockSplitter {
   }
 
   private split(final: boolean): string[] {
-    const raw = this.buffer;
+    const buffer = this.buffer;
+    // While streaming only complete lines are judged: a partial line can still change what it is
+    // ("2" is a paragraph, "2) item" continues the list above it).
+    const raw = final ? buffer : buffer.slice(0, lastLineBreakEnd(buffer));
     const lines = lineStarts(raw);
     const src = normalise(raw);
     const tokens: Token[] = [];
     this.md.block.parse(src, this.md, {}, tokens);
     const top = tokens.filter((t) => t.level === 0 && t.nesting !== -1 && t.map);
-    const starts = top.map((t) => t.map![0]);
+    const srcLines = src.split('\n');
     const offset = (line: number): number => (line < lines.length ? lines[line] : raw.length);
+    // Lines between two blocks (blank lines, reference definitions, which make no token): blank ones
+    // stay with the block before, the rest go with the block after, so the cut is the same however
+    // the text arrived.
+    const boundary = (i: number): number => {
+      let line = top[i].map![1];
+      const next = i + 1 < top.length ? top[i + 1].map![0] : srcLines.length;
+      while (line < next && /^[ \t]*$/.test(srcLines[line])) line++;
+      return offset(line);
+    };
 
     const added: string[] = [];
-    const keep = final ? starts.length : starts.length - 1;
+    const keep = final ? top.length : top.length - 1;
     let from = 0;
     for (let i = 0; i < keep; i++) {
-      const to = i + 1 < starts.length ? offset(starts[i + 1]) : raw.length;
+      const to = boundary(i);
       added.push(raw.slice(from, to));
       from = to;
     }
     if (final && from < raw.length) {
-      // Trailing blank lines, or a text of only reference definitions (no tokens): keep them with the
-      // last block so the sources still add up to the text and the definitions still resolve links.
+      // Trailing reference definitions (no token) form their own block, as they would had they
+      // streamed in after the last block was complete; trailing blank lines join the last block.
       const rest = raw.slice(from);
-      if (added.length > 0) added[added.length - 1] += rest;
-      else if (rest.trim() !== '') added.push(rest);
+      if (rest.trim() !== '' || added.length === 0) added.push(rest);
+      else added[added.length - 1] += rest;
       from = raw.length;
     }
-    this.buffer = raw.slice(from);
+    this.buffer = buffer.slice(from);
     this.done.push(...added);
-    this.openFence = final ? undefined : this.unterminatedFence(top[top.length - 1], raw, src, lines, from);
+    this.openFence = final ? undefined : this.unterminatedFence(top[top.length - 1], raw, srcLines, lines, from);
     return added;
   }
 
@@ -128,7 +144,7 @@ export class BlockSplitter {
   private unterminatedFence(
     last: Token | undefined,
     raw: string,
-    src: string,
+    srcLines: string[],
     lines: number[],
     tailStart: number,
   ): { marker: string; scanFrom: number } | undefined {
@@ -137,7 +153,6 @@ export class BlockSplitter {
     // markdown-it does not count the empty "line" after a final line break.
     const lineCount = lines[lines.length - 1] === raw.length ? lines.length - 1 : lines.length;
     if (end < lineCount) return undefined;
-    const srcLines = src.split('\n');
     const lastLine = srcLines[end - 1] ?? '';
     const closed = end - 1 > first && lastLine.trim().startsWith(last.markup) && /^[`~]+$/.test(lastLine.trim());
     if (closed) return undefined;

@@ -1,0 +1,34 @@
+/**
+ * Time for the sandbox: a wall clock that tests can replace (`now`), and a sleep that can be
+ * cancelled so streams stop pacing the moment their client goes away.
+ */
+
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+  /** Unix seconds, as the wire's `created` fields use. */
+  seconds(): number;
+  /** Resolves after `ms`, or at once (without throwing) when `signal` aborts; 0 yields a turn. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+/** A clock over `now` (default Date.now); sleeping always uses real timers. */
+export function createClock(now: () => number = Date.now): Clock {
+  return {
+    now,
+    seconds: () => Math.floor(now() / 1000),
+    sleep(ms, signal) {
+      if (signal?.aborted) return Promise.resolve();
+      return new Promise((resolve) => {
+        const done = (): void => {
+          if (ms > 0) clearTimeout(timer as NodeJS.Timeout);
+          else clearImmediate(timer as NodeJS.Immediate);
+          signal?.removeEventListener('abort', done);
+          resolve();
+        };
+        const timer: NodeJS.Timeout | NodeJS.Immediate = ms > 0 ? setTimeout(done, ms) : setImmediate(done);
+        signal?.addEventListener('abort', done, { once: true });
+      });
+    },
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * The sandbox: a local, deterministic implementation of the service on loopback. startSandbox()
+ * wires the key ring, the shared state and the route modules into the HTTP server and listens.
+ */
+import type { AddressInfo } from 'node:net';
+import { createKeyRing, type KeySpec } from './auth';
+import { PrefixCache } from './chat/prefix-cache';
+import { createClock } from './clock';
+import { DeferredStore } from './deferred';
+import type { SandboxEnv } from './env';
+import { FaultBook } from './faults';
+import { chatRoutes } from './routes/chat';
+import { modelRoutes } from './routes/models';
+import { createSandboxHttpServer } from './server';
+
+export interface SandboxOptions {
+  /** 0 / undefined = random free port. */
+  port?: number;
+  /** Default '127.0.0.1'; anything that is not loopback is refused. */
+  host?: string;
+  /** Accepted API keys; default one generated key 'sk-sandbox-<random>' for team 'team-sandbox'. */
+  keys?: KeySpec[];
+  /** Pacing between streamed tokens; default 20 (about 50 tokens/s). Tests pass 0. */
+  tokenDelayMs?: number;
+  /** How long a deferred completion stays pending; default 1500. */
+  deferredDelayMs?: number;
+  /** Clock in ms (tests move it). */
+  now?: () => number;
+  log?: (line: string) => void;
+}
+
+export interface SandboxServer {
+  /** 'http://127.0.0.1:<port>' (no /v1; clients append /v1/...). */
+  readonly url: string;
+  readonly port: number;
+  readonly keys: string[];
+  /** Closes the server and ends open streams. */
+  close(): Promise<void>;
+}
+
+const LOOPBACK = /^(127(\.\d{1,3}){3}|localhost|::1|\[::1\])$/i;
+
+/** Starts the sandbox and resolves once it listens. */
+export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxServer> {
+  const host = options.host ?? '127.0.0.1';
+  if (!LOOPBACK.test(host)) {
+    throw new Error(`The sandbox only listens on loopback addresses (127.0.0.1, ::1, localhost); refusing "${host}".`);
+  }
+  const log = options.log ?? (() => undefined);
+  const keyRing = createKeyRing(options.keys);
+  const clock = createClock(options.now);
+  const env: SandboxEnv = {
+    clock,
+    tokenDelayMs: options.tokenDelayMs ?? 20,
+    deferredDelayMs: options.deferredDelayMs ?? 1500,
+    deferred: new DeferredStore(),
+    prefixCache: new PrefixCache(),
+    log,
+  };
+  const faults = new FaultBook();
+  const http = createSandboxHttpServer({
+    routes: [...modelRoutes(), ...chatRoutes(env)],
+    keyRing,
+    faults,
+    clock,
+    log,
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.server.once('error', reject);
+    http.server.listen(options.port ?? 0, host.replace(/^\[|\]$/g, ''), () => {
+      http.server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (http.server.address() as AddressInfo).port;
+  const urlHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  log(`sandbox listening on http://${urlHost}:${port}`);
+  let closing: Promise<void> | null = null;
+  return {
+    url: `http://${urlHost}:${port}`,
+    port,
+    keys: keyRing.keys,
+    close() {
+      closing ??= http.close().then(() => {
+        env.deferred.clear();
+        env.prefixCache.clear();
+        faults.clear();
+      });
+      return closing;
+    },
+  };
+}
+
+export type { KeySpec } from './auth';

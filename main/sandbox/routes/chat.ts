@@ -1,0 +1,117 @@
+/**
+ * POST /v1/chat/completions (plain, streamed, deferred) and GET
+ * /v1/chat/deferred-completion/{request_id}. Requests are checked with the shared validator
+ * (422 for a body of the wrong shape, 400 for a broken rule), then planned once and rendered.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ChatRequest } from '../../../shared/wire/chat';
+import { describeViolations, validateChatRequest } from '../../../shared/validate/chat';
+import { findLanguageModel, type LanguageEntry } from '../catalogue';
+import { planChoices, type ChoicePlan } from '../chat/plan';
+import { countPrompt } from '../chat/prompt';
+import { interleave, toChunk, toCompletion, type CompletionMeta } from '../chat/render';
+import { buildUsage } from '../chat/usage';
+import type { SandboxEnv } from '../env';
+import { modelNotFound, SandboxError } from '../errors';
+import { sendJson, type RequestContext, type Route } from '../route';
+import { SseWriter } from '../sse';
+import type { ChatUsage } from '../../../shared/wire/chat';
+
+interface Prepared {
+  meta: CompletionMeta;
+  choices: ChoicePlan[];
+  usage: ChatUsage;
+}
+
+/** Validates, resolves the model and plans the whole answer. */
+function prepare(body: unknown, team: string, env: SandboxEnv): { req: ChatRequest; prepared: Prepared } {
+  const modelId = typeof body === 'object' && body !== null ? (body as { model?: unknown }).model : undefined;
+  const model = typeof modelId === 'string' ? findLanguageModel(modelId) : undefined;
+  const violations = validateChatRequest(body, { reasoningModel: model?.reasoning });
+  if (violations.length > 0) {
+    throw new SandboxError(violations.some((v) => v.kind === 'shape') ? 422 : 400, describeViolations(violations));
+  }
+  if (!model) throw modelNotFound(String(modelId));
+  const req = body as ChatRequest;
+  checkModelFit(req, model);
+  const prompt = countPrompt(req);
+  const promptTokens = prompt.textTokens + prompt.imageTokens;
+  if (promptTokens > model.context_length) {
+    throw new SandboxError(
+      400,
+      `This model's maximum prompt length is ${model.context_length} tokens but the request contains ${promptTokens} tokens. Shorten the messages.`,
+    );
+  }
+  const cached = env.prefixCache.lookupAndStore(`${team}:${model.id}`, req.messages, prompt.prefixTokens);
+  const choices = planChoices(req, model);
+  const meta: CompletionMeta = {
+    id: randomUUID(),
+    created: env.clock.seconds(),
+    model: model.id,
+    systemFingerprint: model.fingerprint,
+    serviceTier: req.service_tier ?? 'default',
+  };
+  return { req, prepared: { meta, choices, usage: buildUsage(model, prompt, cached, choices) } };
+}
+
+function checkModelFit(req: ChatRequest, model: LanguageEntry): void {
+  if (model.input_modalities.includes('image')) return;
+  const hasImage = req.messages.some((m) => Array.isArray(m.content) && m.content.some((p) => p.type === 'image_url'));
+  if (hasImage) {
+    throw new SandboxError(400, `The model ${model.id} does not accept image input; remove the image parts or pick a model with image input.`);
+  }
+}
+
+async function stream(ctx: RequestContext, env: SandboxEnv, p: Prepared, includeUsage: boolean): Promise<void> {
+  const writer = new SseWriter(ctx.res, { clock: env.clock, tokenDelayMs: env.tokenDelayMs, signal: ctx.signal, fault: ctx.fault });
+  for (const round of interleave(p.choices)) {
+    for (const choice of round) {
+      await writer.send(toChunk(p.meta, [choice], includeUsage ? null : undefined));
+    }
+    await writer.pace();
+    if (!writer.open) return;
+  }
+  if (includeUsage) await writer.send(toChunk(p.meta, [], p.usage));
+  await writer.send('[DONE]');
+  writer.end();
+}
+
+/** The chat routes. */
+export function chatRoutes(env: SandboxEnv): Route[] {
+  return [
+    {
+      method: 'POST',
+      path: '/v1/chat/completions',
+      async handle(ctx) {
+        const { req, prepared } = prepare(ctx.body, ctx.team, env);
+        if (req.deferred === true) {
+          const completion = toCompletion(prepared.meta, prepared.choices, prepared.usage);
+          const id = env.deferred.add(ctx.team, env.clock.now() + env.deferredDelayMs, completion);
+          sendJson(ctx.res, 200, { request_id: id });
+          return;
+        }
+        if (req.stream === true) {
+          await stream(ctx, env, prepared, req.stream_options?.include_usage === true);
+          return;
+        }
+        sendJson(ctx.res, 200, toCompletion(prepared.meta, prepared.choices, prepared.usage));
+      },
+    },
+    {
+      method: 'GET',
+      path: '/v1/chat/deferred-completion/:id',
+      handle(ctx) {
+        const state = env.deferred.get(ctx.params.id, ctx.team, env.clock.now());
+        if (state.state === 'unknown') {
+          throw new SandboxError(404, `No deferred completion with request id ${ctx.params.id} exists for your team.`);
+        }
+        if (state.state === 'pending') {
+          ctx.res.writeHead(202, { 'content-length': 0 });
+          ctx.res.end();
+          return;
+        }
+        sendJson(ctx.res, 200, state.result);
+      },
+    },
+  ];
+}

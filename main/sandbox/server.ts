@@ -1,0 +1,124 @@
+/**
+ * The sandbox's HTTP server: request ids, routing (404 unknown path, 405 wrong method), auth,
+ * body reading, status and delay faults, then the route. Any error becomes the service-native
+ * error body; a thrown non-SandboxError is a 500 and is logged. close() ends open streams.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { KeyRing } from './auth';
+import { DEFAULT_MAX_BODY_BYTES, readJsonBody, readRawBody } from './body';
+import type { Clock } from './clock';
+import { SandboxError, sendError } from './errors';
+import { FAULT_HEADER, faultError, parseFault, type Fault, type FaultBook } from './faults';
+import { compileRoute, matchPath, type Route } from './route';
+
+export interface HttpServerOptions {
+  routes: Route[];
+  keyRing: KeyRing;
+  faults: FaultBook;
+  clock: Clock;
+  log: (line: string) => void;
+  maxBodyBytes?: number;
+}
+
+export interface SandboxHttpServer {
+  readonly server: Server;
+  /** Stops accepting, aborts open requests and streams, destroys their sockets. */
+  close(): Promise<void>;
+}
+
+/** Builds (but does not listen on) the server. */
+export function createSandboxHttpServer(opts: HttpServerOptions): SandboxHttpServer {
+  const routes = opts.routes.map(compileRoute);
+  const maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const open = new Set<AbortController>();
+  const sockets = new Set<Socket>();
+
+  async function handle(req: IncomingMessage, res: ServerResponse, signal: AbortSignal): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://sandbox');
+    const method = (req.method ?? 'GET').toUpperCase();
+    const matches = matchPath(routes, url.pathname);
+    if (matches.length === 0) {
+      throw new SandboxError(404, `Unknown endpoint: ${method} ${url.pathname}. The sandbox serves the paths of the service's API under /v1.`);
+    }
+    const match = matches.find((m) => m.route.method === method);
+    if (!match) {
+      const allow = [...new Set(matches.map((m) => m.route.method))].join(', ');
+      throw new SandboxError(405, `Method ${method} is not allowed on ${url.pathname}; use ${allow}.`, { allow });
+    }
+    const team = opts.keyRing.authenticate(req.headers.authorization);
+    const mode = match.route.body ?? (method === 'GET' || method === 'DELETE' ? 'none' : 'json');
+    let body: unknown;
+    let rawText = '';
+    if (mode === 'json') ({ json: body, raw: rawText } = await readJsonBody(req, maxBody));
+    else if (mode === 'raw') body = await readRawBody(req, maxBody);
+    else req.resume();
+
+    const streaming = typeof body === 'object' && body !== null && (body as { stream?: unknown }).stream === true;
+    const fault = await applyFaults(req, res, signal, `${method} ${url.pathname} ${rawText}`, team, streaming);
+    if (fault === 'dropped') return;
+    const requestId = res.getHeader('x-request-id') as string;
+    await match.route.handle({ req, res, requestId, team, params: match.params, query: url.searchParams, body, fault, signal });
+  }
+
+  /** Delay and status faults happen here; stream faults travel on to the route. */
+  async function applyFaults(
+    req: IncomingMessage,
+    res: ServerResponse,
+    signal: AbortSignal,
+    key: string,
+    team: string,
+    streaming: boolean,
+  ): Promise<Fault | null | 'dropped'> {
+    const header = req.headers[FAULT_HEADER];
+    if (typeof header !== 'string' || header.trim() === '') return null;
+    const fault = parseFault(header);
+    if (!opts.faults.applies(fault, `${header}\n${key}`)) return null;
+    opts.log(`fault ${header} on ${key.slice(0, 80)}`);
+    if (fault.delay) await opts.clock.sleep(fault.delay, signal);
+    if (fault.status !== undefined) throw faultError({ ...fault, status: fault.status }, team);
+    if (fault.dropAfter !== undefined && !streaming) {
+      res.destroy();
+      return 'dropped';
+    }
+    return fault;
+  }
+
+  const server = createServer((req, res) => {
+    const requestId = randomUUID();
+    res.setHeader('x-request-id', requestId);
+    res.setHeader('x-trace-id', requestId);
+    const controller = new AbortController();
+    open.add(controller);
+    // 'close' on the response fires when it finished or when the client went away mid-way.
+    res.on('close', () => {
+      controller.abort();
+      open.delete(controller);
+    });
+    handle(req, res, controller.signal).catch((err: unknown) => {
+      if (err instanceof SandboxError) {
+        if (err.status >= 500) opts.log(`${requestId} ${err.status} ${err.message}`);
+        sendError(res, err);
+        return;
+      }
+      opts.log(`${requestId} internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      sendError(res, new SandboxError(500, `The sandbox hit an internal error (request ${requestId}). See the sandbox log.`));
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+
+  return {
+    server,
+    close() {
+      return new Promise<void>((resolve) => {
+        for (const c of open) c.abort();
+        server.close(() => resolve());
+        for (const s of sockets) s.destroy();
+      });
+    },
+  };
+}

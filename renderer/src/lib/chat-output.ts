@@ -1,0 +1,68 @@
+/**
+ * Assembling a run's choices from stream deltas (or from a finished completion), one object per
+ * choice. These objects are mutated in place and kept out of deep reactivity: the store triggers
+ * a shallow ref once per frame instead of Vue tracking every appended character.
+ */
+import type { ChatCompletion, ChatToolCall, LogprobEntry } from '@shared/wire/chat';
+import type { ChatStreamChunk } from '@shared/contract/chat';
+
+export interface ChoiceOutput {
+  index: number;
+  content: string;
+  reasoning: string;
+  toolCalls: ChatToolCall[];
+  logprobs: LogprobEntry[];
+  finishReason: string | null;
+}
+
+export type DeltaChunk = Extract<ChatStreamChunk, { type: 'delta' }>;
+
+export function emptyChoice(index: number): ChoiceOutput {
+  return { index, content: '', reasoning: '', toolCalls: [], logprobs: [], finishReason: null };
+}
+
+/**
+ * Adds tool-call deltas: the service sends each call whole, but OpenAI-style fragments (same
+ * index, later pieces carry only `arguments`) are accepted too.
+ */
+function mergeToolCalls(into: ChatToolCall[], incoming: ChatToolCall[]): void {
+  for (const call of incoming) {
+    const existing = call.index !== undefined ? into.find((c) => c.index === call.index) : undefined;
+    if (existing && (!call.id || call.id === existing.id)) {
+      existing.function.arguments += call.function?.arguments ?? '';
+      if (call.function?.name) existing.function.name = call.function.name;
+    } else {
+      into.push({ ...call, function: { name: call.function?.name ?? '', arguments: call.function?.arguments ?? '' } });
+    }
+  }
+}
+
+/** Applies one delta to the choice list (growing it for `n` > 1), mutating in place. */
+export function applyDelta(choices: ChoiceOutput[], delta: DeltaChunk): void {
+  while (choices.length <= delta.choice) choices.push(emptyChoice(choices.length));
+  const target = choices[delta.choice]!;
+  if (delta.reasoning) target.reasoning += delta.reasoning;
+  if (delta.content) target.content += delta.content;
+  if (delta.toolCalls?.length) mergeToolCalls(target.toolCalls, delta.toolCalls);
+  if (delta.logprobs?.length) target.logprobs.push(...delta.logprobs);
+  if (delta.finishReason !== undefined && delta.finishReason !== null) target.finishReason = delta.finishReason;
+}
+
+/** The choices of a finished (or partial) completion as the playground shows them. */
+export function choicesFromCompletion(completion: ChatCompletion): ChoiceOutput[] {
+  return [...completion.choices]
+    .sort((a, b) => a.index - b.index)
+    .map((c) => ({
+      index: c.index,
+      content: c.message?.content ?? '',
+      reasoning: c.message?.reasoning_content ?? '',
+      toolCalls: c.message?.tool_calls ?? [],
+      logprobs: c.logprobs?.content ?? [],
+      finishReason: c.finish_reason ?? null,
+    }));
+}
+
+/** Total characters of output, to decide which of two sources of the same run has more. */
+export function outputSize(choices: ChoiceOutput[]): number {
+  return choices.reduce((n, c) => n + c.content.length + c.reasoning.length + c.toolCalls.length, 0);
+}

@@ -1,0 +1,48 @@
+/**
+ * Turns whatever a call rejected with into a WorkbenchError value, and words it for a person
+ * (toasts and inline error blocks show the same text).
+ */
+import { WorkbenchFailure, isWorkbenchError, type WorkbenchError } from '@shared/contract/errors';
+
+/** Any thrown value -> WorkbenchError (a bridge failure keeps its code, status and request id). */
+export function toWorkbenchError(err: unknown): WorkbenchError {
+  if (err instanceof WorkbenchFailure) return err.error;
+  if (err && typeof err === 'object' && 'error' in err && isWorkbenchError((err as { error: unknown }).error)) {
+    return (err as { error: WorkbenchError }).error;
+  }
+  if (isWorkbenchError(err)) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  return { code: 'internal', message };
+}
+
+/** `api_error 429 · request abc123` — the facts someone reporting a problem needs. */
+export function errorFacts(error: WorkbenchError): string {
+  const parts: string[] = [error.code];
+  if (error.status !== undefined) parts.push(`HTTP ${error.status}`);
+  if (error.serviceCode) parts.push(error.serviceCode);
+  if (error.requestId) parts.push(`request ${error.requestId}`);
+  return parts.join(' · ');
+}
+
+/** What to try next, by error code: the message says what went wrong, this says what to do. */
+export function errorHint(error: WorkbenchError): string | null {
+  switch (error.code) {
+    case 'network':
+      return 'Check the base URL and that the service is reachable, then try again.';
+    case 'timeout':
+      return 'The service took too long; try again or lower max_completion_tokens.';
+    case 'config':
+      return 'Open Connections and check the profile (API key, base URL).';
+    case 'invalid_input':
+      return 'Fix the highlighted fields and send again.';
+    case 'stream_incomplete':
+      return 'The stream was cut off; the partial output is kept above. Try again.';
+    case 'api_error':
+      if (error.status === 401 || error.status === 403) return 'The API key was refused: update it in Connections.';
+      if (error.status === 429) return 'Rate limited: wait a moment and try again.';
+      if (error.status !== undefined && error.status >= 500) return 'The service failed; try again shortly.';
+      return null;
+    default:
+      return null;
+  }
+}

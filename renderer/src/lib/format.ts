@@ -1,0 +1,32 @@
+/** Display formatting for times, durations and token counts (money is in shared/pricing.ts). */
+
+/** `1.2 s`, `850 ms`, or an em dash when unknown. */
+export function formatMs(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined) return '—';
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
+}
+
+/** Local date and time of a run, short enough for a table row. */
+export function formatTime(epochMs: number): string {
+  const d = new Date(epochMs);
+  return d.toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'medium' });
+}
+
+/** `128,000` style integer, or an em dash. */
+export function formatCount(n: number | null | undefined): string {
+  if (n === null || n === undefined) return '—';
+  return n.toLocaleString('en-US');
+}
+
+/** Pretty JSON for display; strings that hold JSON are parsed first so arguments read well. */
+export function prettyJson(value: unknown): string {
+  if (typeof value === 'string') {
+    try {
+      return JSON.stringify(JSON.parse(value), null, 2);
+    } catch {
+      return value;
+    }
+  }
+  return JSON.stringify(value, null, 2) ?? String(value);
+}

@@ -1,0 +1,95 @@
+/**
+ * The Chat playground's editable form: model, system prompt, messages and parameters, and what
+ * is wrong with them. `violations` drives the inline messages and the disabled Send button.
+ */
+import { defineStore } from 'pinia';
+import { computed, ref } from 'vue';
+import { ChatRequestSchema } from '@shared/contract/chat';
+import type { LimitViolation } from '@shared/limits';
+import { validateChatRequest } from '@shared/validate/chat';
+import {
+  buildChatRequest,
+  defaultParams,
+  formFromRequest,
+  type ChatParams,
+  type EditableRole,
+  type FormMessage,
+} from '../lib/chat-form';
+
+export const useChatFormStore = defineStore('chat-form', () => {
+  let lastId = 0;
+  const nextId = (): number => ++lastId;
+
+  const model = ref('');
+  const systemPrompt = ref('');
+  const messages = ref<FormMessage[]>([{ id: nextId(), role: 'user', content: '' }]);
+  const params = ref<ChatParams>(defaultParams());
+
+  const built = computed(() =>
+    buildChatRequest({ model: model.value, systemPrompt: systemPrompt.value, messages: messages.value, params: params.value }),
+  );
+  const request = computed(() => built.value.request);
+
+  const violations = computed<LimitViolation[]>(() => {
+    const found: LimitViolation[] = [...built.value.violations];
+    const parsed = ChatRequestSchema.safeParse(request.value);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) found.push({ field: issue.path.join('.') || 'request', message: issue.message });
+    }
+    found.push(...validateChatRequest(request.value));
+    if (messages.value.length > 0 && messages.value.every((m) => !m.content.trim())) {
+      found.push({ field: 'messages', message: 'write a message to send' });
+    }
+    const seen = new Set<string>();
+    return found.filter((v) => (seen.has(v.message) ? false : (seen.add(v.message), true)));
+  });
+
+  /** Violations of one field (and its sub-paths), for the inline message under that control. */
+  function violationsFor(field: string): LimitViolation[] {
+    return violations.value.filter((v) => v.field === field || v.field.startsWith(`${field}.`) || v.field.startsWith(`${field}[`));
+  }
+
+  /** Why Send is disabled, or null when the request can go. */
+  const blockedReason = computed(() => violations.value[0]?.message ?? null);
+
+  function addMessage(role: EditableRole = 'user', content = ''): void {
+    messages.value.push({ id: nextId(), role, content });
+  }
+
+  function removeMessage(id: number): void {
+    messages.value = messages.value.filter((m) => m.id !== id);
+  }
+
+  /** Moves a message one place up (-1) or down (+1); out-of-range moves do nothing. */
+  function moveMessage(id: number, by: -1 | 1): void {
+    const i = messages.value.findIndex((m) => m.id === id);
+    const j = i + by;
+    if (i < 0 || j < 0 || j >= messages.value.length) return;
+    const list = [...messages.value];
+    [list[i], list[j]] = [list[j]!, list[i]!];
+    messages.value = list;
+  }
+
+  function setRole(id: number, role: EditableRole): void {
+    const m = messages.value.find((x) => x.id === id);
+    if (m) m.role = role;
+  }
+
+  /** Fills the form from a recorded request (Re-run in playground). */
+  function loadRequest(body: unknown): void {
+    const form = formFromRequest(body, nextId);
+    model.value = form.model;
+    systemPrompt.value = form.systemPrompt;
+    messages.value = form.messages.length ? form.messages : [{ id: nextId(), role: 'user', content: '' }];
+    params.value = form.params;
+  }
+
+  function resetParams(): void {
+    params.value = defaultParams();
+  }
+
+  return {
+    model, systemPrompt, messages, params, request, violations, blockedReason,
+    violationsFor, addMessage, removeMessage, moveMessage, setRole, loadRequest, resetParams,
+  };
+});

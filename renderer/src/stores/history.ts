@@ -1,0 +1,131 @@
+/**
+ * History: the searchable list of recorded runs (paged by cursor, full-text query debounced,
+ * model/status filters) and the one entry open at /history/:id.
+ */
+import { defineStore } from 'pinia';
+import { ref, shallowRef } from 'vue';
+import type { HistorySearchInput } from '@shared/contract/history';
+import type { WorkbenchError } from '@shared/contract/errors';
+import type { RunRecord, RunStatus, RunSummary } from '@shared/contract/runs';
+import { useWorkbench } from '../api';
+import { toWorkbenchError } from '../lib/errors';
+
+/** How long typing must pause before the query is searched. */
+export const SEARCH_DEBOUNCE_MS = 300;
+export const PAGE_SIZE = 50;
+
+export const useHistoryStore = defineStore('history', () => {
+  const items = shallowRef<RunSummary[]>([]);
+  const nextCursor = ref<string | null>(null);
+  const loading = ref(false);
+  const loaded = ref(false);
+  const error = ref<WorkbenchError | null>(null);
+  const query = ref('');
+  const model = ref<string | null>(null);
+  const status = ref<RunStatus | null>(null);
+  const models = ref<string[]>([]);
+  const current = shallowRef<RunRecord | null>(null);
+  const currentLoading = ref(false);
+  const currentError = ref<WorkbenchError | null>(null);
+  let debounce: ReturnType<typeof setTimeout> | null = null;
+  /** Bumped per new search so a slow older page can't overwrite a newer result. */
+  let generation = 0;
+
+  function filters(): HistorySearchInput {
+    const input: HistorySearchInput = { limit: PAGE_SIZE };
+    if (query.value.trim()) input.query = query.value.trim();
+    if (model.value) input.model = model.value;
+    if (status.value) input.status = status.value;
+    return input;
+  }
+
+  async function fetchPage(cursor: string | null): Promise<void> {
+    const gen = cursor ? generation : ++generation;
+    loading.value = true;
+    try {
+      const page = await useWorkbench().history.search({ ...filters(), ...(cursor ? { cursor } : {}) });
+      if (gen !== generation) return;
+      items.value = cursor ? [...items.value, ...page.items] : page.items;
+      nextCursor.value = page.nextCursor;
+      error.value = null;
+      loaded.value = true;
+    } catch (err) {
+      if (gen === generation) error.value = toWorkbenchError(err);
+    } finally {
+      if (gen === generation) loading.value = false;
+    }
+  }
+
+  /** First page for the current query and filters (replaces the list). */
+  function search(): Promise<void> {
+    if (debounce) clearTimeout(debounce);
+    debounce = null;
+    return fetchPage(null);
+  }
+
+  /** Next page, appended; does nothing at the end of the list or while a page is loading. */
+  async function loadMore(): Promise<void> {
+    if (!nextCursor.value || loading.value) return;
+    await fetchPage(nextCursor.value);
+  }
+
+  /** Sets the query as the user types; the search runs once typing pauses. */
+  function setQuery(text: string): void {
+    query.value = text;
+    if (debounce) clearTimeout(debounce);
+    debounce = setTimeout(() => {
+      debounce = null;
+      void fetchPage(null);
+    }, SEARCH_DEBOUNCE_MS);
+  }
+
+  function setModel(next: string | null): Promise<void> {
+    model.value = next;
+    return search();
+  }
+
+  function setStatus(next: RunStatus | null): Promise<void> {
+    status.value = next;
+    return search();
+  }
+
+  async function loadFacets(): Promise<void> {
+    try {
+      models.value = (await useWorkbench().history.facets()).models;
+    } catch {
+      // Facets only feed a filter; the list itself reports errors.
+      models.value = [];
+    }
+  }
+
+  /** Loads one whole record for the entry view. */
+  async function open(id: string): Promise<void> {
+    currentLoading.value = true;
+    currentError.value = null;
+    if (current.value?.id !== id) current.value = null;
+    try {
+      current.value = await useWorkbench().history.get({ id });
+    } catch (err) {
+      currentError.value = toWorkbenchError(err);
+    } finally {
+      currentLoading.value = false;
+    }
+  }
+
+  /** Deletes a run (rejects with WorkbenchFailure); it leaves the list at once. */
+  async function remove(id: string): Promise<void> {
+    await useWorkbench().history.remove({ id });
+    items.value = items.value.filter((r) => r.id !== id);
+    if (current.value?.id === id) current.value = null;
+  }
+
+  function dispose(): void {
+    if (debounce) clearTimeout(debounce);
+    debounce = null;
+  }
+
+  return {
+    items, nextCursor, loading, loaded, error, query, model, status, models, current, currentLoading, currentError,
+    search, loadMore, setQuery, setModel, setStatus, loadFacets, open, remove, dispose,
+  };
+});

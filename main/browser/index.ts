@@ -1,0 +1,75 @@
+/**
+ * Browser-mode entry (`node out/main/browser.js [--port N] [--data-dir DIR] [--open]`): the same
+ * app as Electron, served to a local browser tab. Prints exactly one line to stdout (the address
+ * with its token); every diagnostic goes to stderr. Runs until SIGINT/SIGTERM, then shuts down
+ * cleanly (server, streams, app and database) and exits 0.
+ */
+import { join } from 'node:path';
+import { createApp, type App } from '../app';
+import { contract } from '../../shared/contract/index';
+import { appPaths, readVersion } from '../host/app-paths';
+import { startBrowserServer, type BrowserServer } from '../host/browser-server';
+import { resolveDataDir } from '../host/data-dir';
+import { createHost, type Host } from '../host/host';
+import { createFileKeyStore } from '../store/key-file';
+import { parseBrowserArgs } from './args';
+import { openInBrowser } from './open-browser';
+
+function log(line: string): void {
+  process.stderr.write(`${new Date().toISOString()} ${line}\n`);
+}
+
+async function main(): Promise<void> {
+  let args;
+  try {
+    args = parseBrowserArgs(process.argv.slice(2));
+  } catch (err) {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(2);
+  }
+  const paths = appPaths(import.meta.url);
+  const dataDir = resolveDataDir(args.dataDir);
+  let host: Host | null = null;
+  const app: App = await createApp({
+    dataDir,
+    shell: 'browser',
+    keyStore: createFileKeyStore(join(dataDir, 'keys.json')),
+    emit: (channel, payload) => host?.emit(channel, payload),
+    log,
+    version: readVersion(paths.packageJson),
+  });
+  host = createHost({ contract, handlers: app.handlers, log });
+  let server: BrowserServer;
+  try {
+    server = await startBrowserServer({ host, staticDir: paths.rendererDir, port: args.port, log });
+  } catch (err) {
+    log(`Could not start the server: ${err instanceof Error ? err.message : String(err)}`);
+    host.dispose();
+    await app.dispose();
+    process.exit(1);
+  }
+  process.stdout.write(`Workbench: ${server.url}\n`);
+  log(`data folder: ${dataDir}`);
+  if (args.open) openInBrowser(server.url, log);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) {
+      log(`${signal} again: exiting without a clean shutdown`);
+      process.exit(1);
+    }
+    stopping = true;
+    log(`${signal}: shutting down`);
+    await server.close();
+    host?.dispose();
+    await app.dispose();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((err: unknown) => {
+  log(`Workbench failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  process.exit(1);
+});

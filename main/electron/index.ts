@@ -1,0 +1,93 @@
+/**
+ * Electron entry (out/main/electron.js). The start-up order is the wiring diagram: scheme before
+ * ready, single-instance lock, then menu, protocol, app services, host, window, IPC gate. Quitting
+ * disposes in reverse (streams cancelled, database closed) before the process exits.
+ */
+import { app, type BrowserWindow } from 'electron';
+import { join } from 'node:path';
+import { createApp, type App } from '../app';
+import { contract } from '../../shared/contract/index';
+import { appPaths } from '../host/app-paths';
+import { resolveDataDir } from '../host/data-dir';
+import { createHost, type Host } from '../host/host';
+import { setupIpc } from './ipc';
+import { createSafeStorageKeyStore } from './key-store';
+import { setupMenu } from './menu';
+import { registerAppScheme, setupAppProtocol } from './protocol';
+import { createMainWindow } from './window';
+
+function log(line: string): void {
+  process.stderr.write(`${new Date().toISOString()} ${line}\n`);
+}
+
+/** `--data-dir DIR` / `--data-dir=DIR` from the command line, if given. */
+function dataDirFlag(argv: readonly string[]): string | undefined {
+  const i = argv.findIndex((a) => a === '--data-dir' || a.startsWith('--data-dir='));
+  if (i < 0) return undefined;
+  return argv[i].includes('=') ? argv[i].slice('--data-dir='.length) : argv[i + 1];
+}
+
+async function start(): Promise<void> {
+  const paths = appPaths(import.meta.url);
+  const dataDir = resolveDataDir(dataDirFlag(process.argv));
+  const disposers: Array<() => void | Promise<void>> = [];
+  let host: Host | null = null;
+  let window: BrowserWindow | null = null;
+
+  app.on('second-instance', () => {
+    if (!window) return;
+    if (window.isMinimized()) window.restore();
+    window.focus();
+  });
+
+  await app.whenReady();
+  setupMenu();
+  disposers.push(setupAppProtocol(paths.rendererDir));
+  const workbench: App = await createApp({
+    dataDir,
+    shell: 'electron',
+    keyStore: createSafeStorageKeyStore(join(dataDir, 'keys.enc.json')),
+    emit: (channel, payload) => host?.emit(channel, payload),
+    log,
+    version: app.getVersion(),
+  });
+  disposers.push(() => workbench.dispose());
+  host = createHost({ contract, handlers: workbench.handlers, log });
+  const liveHost = host;
+  disposers.push(() => liveHost.dispose());
+
+  window = createMainWindow({ preloadFile: paths.preloadFile, log });
+  disposers.push(setupIpc({ host, contract, window, log }));
+  window.on('closed', () => {
+    window = null;
+  });
+
+  app.on('window-all-closed', () => app.quit());
+  let disposed = false;
+  app.on('will-quit', (event) => {
+    if (disposed) return;
+    // Hold the quit until the database is closed; then quit for real.
+    event.preventDefault();
+    disposed = true;
+    void (async () => {
+      for (const dispose of disposers.splice(0).reverse()) {
+        try {
+          await dispose();
+        } catch (err) {
+          log(`shutdown: ${err instanceof Error ? err.message : String(err)}`);
+        }
+      }
+      app.quit();
+    })();
+  });
+}
+
+registerAppScheme();
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  start().catch((err: unknown) => {
+    log(`Workbench failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    app.exit(1);
+  });
+}

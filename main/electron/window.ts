@@ -1,0 +1,94 @@
+/**
+ * The main window and its guards: isolated, sandboxed renderer with only our preload; navigation
+ * away from app:// refused; new windows refused (http(s) links go to the user's browser after
+ * they confirm); every permission request and check denied except writing to the clipboard from
+ * our own page (the "copy as curl" buttons).
+ */
+import { BrowserWindow, dialog, shell, type Session, type WebContents } from 'electron';
+import { APP_ENTRY_URL, isAppUrl, isExternalWebUrl } from './app-origin';
+
+export interface MainWindowOptions {
+  preloadFile: string;
+  log: (line: string) => void;
+}
+
+/** The one permission granted, and only to our own origin. */
+const ALLOWED_PERMISSIONS = new Set(['clipboard-sanitized-write']);
+
+/** The BrowserWindow options; exported so a test can pin every security setting. */
+export function mainWindowOptions(preloadFile: string): Electron.BrowserWindowConstructorOptions {
+  return {
+    width: 1440,
+    height: 920,
+    minWidth: 900,
+    minHeight: 600,
+    show: false,
+    title: 'Inference Workbench',
+    webPreferences: {
+      preload: preloadFile,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      navigateOnDragDrop: false,
+      spellcheck: false,
+    },
+  };
+}
+
+/** Asks before handing a link to the system browser. */
+async function confirmExternal(window: BrowserWindow, url: string, log: (line: string) => void): Promise<void> {
+  const { response } = await dialog.showMessageBox(window, {
+    type: 'question',
+    buttons: ['Open in browser', 'Cancel'],
+    defaultId: 0,
+    cancelId: 1,
+    message: 'Open this link in your web browser?',
+    detail: url,
+  });
+  if (response === 0) await shell.openExternal(url).catch((err: Error) => log(`[window] could not open ${url}: ${err.message}`));
+}
+
+/** Refuses navigation, redirects and pop-ups away from our origin. */
+export function guardNavigation(window: BrowserWindow, contents: WebContents, log: (line: string) => void): void {
+  contents.on('will-navigate', (event) => {
+    if (isAppUrl(event.url)) return;
+    event.preventDefault();
+    log(`[window] refused navigation to ${event.url}`);
+  });
+  contents.on('will-redirect', (event) => {
+    if (isAppUrl(event.url)) return;
+    event.preventDefault();
+    log(`[window] refused redirect to ${event.url}`);
+  });
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+  contents.setWindowOpenHandler(({ url }) => {
+    if (isExternalWebUrl(url)) void confirmExternal(window, url, log);
+    else log(`[window] refused to open ${url}`);
+    return { action: 'deny' };
+  });
+}
+
+/** Denies every permission except ALLOWED_PERMISSIONS for our own origin. */
+export function denyPermissions(session: Session): void {
+  session.setPermissionRequestHandler((_contents, permission, callback, details) => {
+    callback(ALLOWED_PERMISSIONS.has(permission) && isAppUrl(details.requestingUrl));
+  });
+  session.setPermissionCheckHandler((_contents, permission, requestingOrigin) => {
+    return ALLOWED_PERMISSIONS.has(permission) && isAppUrl(requestingOrigin);
+  });
+}
+
+/** Creates the window, installs its guards and loads the app. */
+export function createMainWindow(options: MainWindowOptions): BrowserWindow {
+  const window = new BrowserWindow(mainWindowOptions(options.preloadFile));
+  guardNavigation(window, window.webContents, options.log);
+  denyPermissions(window.webContents.session);
+  window.once('ready-to-show', () => window.show());
+  window.loadURL(APP_ENTRY_URL).catch((err: Error) => options.log(`[window] could not load the app: ${err.message}`));
+  return window;
+}

@@ -1,0 +1,149 @@
+/**
+ * Browser mode's transport: a loopback-only HTTP server that serves the built renderer under a
+ * strict CSP, and a WebSocket at /ws that carries the contract. Guards, in order: the Host header
+ * must name our loopback address (DNS rebinding), the WebSocket's Origin must be ours (other
+ * sites), and a 256-bit token must be offered as a subprotocol (other local users and programs).
+ */
+import { createReadStream } from 'node:fs';
+import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { MAX_MESSAGE_BYTES } from '../../shared/contract/protocol';
+import { securityHeaders } from './csp';
+import type { Host } from './host';
+import { resolveStaticFile } from './static-files';
+import { newAccessToken, tokenFromAuthorization, tokenFromProtocols, tokensMatch, WS_PROTOCOL } from './token';
+import { attachSocket } from './ws-session';
+
+export interface BrowserServerOptions {
+  host: Host;
+  /** The built renderer (out/renderer). */
+  staticDir: string;
+  /** 0 or omitted: any free port. */
+  port?: number;
+  /** Omitted: a fresh random token. */
+  token?: string;
+  log?: (line: string) => void;
+  /** Largest accepted WebSocket message; defaults to MAX_MESSAGE_BYTES. */
+  maxMessageBytes?: number;
+}
+
+export interface BrowserServer {
+  /** `http://127.0.0.1:<port>/#token=<token>`: what the user opens. */
+  readonly url: string;
+  readonly port: number;
+  readonly token: string;
+  close(): Promise<void>;
+}
+
+const LOOPBACK = '127.0.0.1';
+
+export async function startBrowserServer(options: BrowserServerOptions): Promise<BrowserServer> {
+  const log = options.log ?? (() => {});
+  const token = options.token ?? newAccessToken();
+  let port = 0;
+  let allowedHosts = new Set<string>();
+  let allowedOrigins = new Set<string>();
+  let headers: Record<string, string> = {};
+  let nextSession = 1;
+
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: options.maxMessageBytes ?? MAX_MESSAGE_BYTES,
+    handleProtocols: (protocols) => (protocols.has(WS_PROTOCOL) ? WS_PROTOCOL : false),
+  });
+
+  const hostAllowed = (req: IncomingMessage) => allowedHosts.has((req.headers.host ?? '').toLowerCase());
+
+  function reply(res: ServerResponse, status: number, body: string, extra: Record<string, string> = {}): void {
+    res.writeHead(status, { ...headers, 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', ...extra });
+    res.end(body);
+  }
+
+  async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!hostAllowed(req)) return reply(res, 403, 'Forbidden: unexpected Host header.');
+    const url = new URL(req.url ?? '/', `http://${LOOPBACK}`);
+    if (url.pathname === '/ws') return reply(res, 426, 'This address takes WebSocket connections only.');
+    if (url.pathname === '/health') {
+      if (!tokensMatch(token, tokenFromAuthorization(req.headers.authorization))) return reply(res, 401, 'Unauthorized.');
+      return reply(res, 200, JSON.stringify({ ok: true }), { 'Content-Type': 'application/json' });
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') return reply(res, 405, 'Method not allowed.', { Allow: 'GET, HEAD' });
+    const found = await resolveStaticFile(options.staticDir, url.pathname);
+    if (!found.ok) return reply(res, found.status, STATUS_CODES[found.status] ?? 'Error');
+    res.writeHead(200, {
+      ...headers,
+      'Content-Type': found.contentType,
+      'Cache-Control': found.isIndex ? 'no-store' : 'no-cache',
+    });
+    if (req.method === 'HEAD') return void res.end();
+    createReadStream(found.path)
+      .on('error', (err) => {
+        log(`[http] reading ${found.path}: ${err.message}`);
+        res.destroy();
+      })
+      .pipe(res);
+  }
+
+  function refuseUpgrade(socket: Duplex, status: number, body: string): void {
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+  }
+
+  function onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    socket.on('error', (err) => log(`[ws] upgrade socket: ${err.message}`));
+    if (!hostAllowed(req)) return refuseUpgrade(socket, 403, 'Forbidden: unexpected Host header.');
+    const url = new URL(req.url ?? '/', `http://${LOOPBACK}`);
+    if (url.pathname !== '/ws') return refuseUpgrade(socket, 404, 'Not found.');
+    if (!allowedOrigins.has(req.headers.origin ?? '')) return refuseUpgrade(socket, 403, 'Forbidden: unexpected Origin.');
+    const offered = tokenFromProtocols(req.headers['sec-websocket-protocol']);
+    if (!tokensMatch(token, offered)) return refuseUpgrade(socket, 401, 'Unauthorized: the access token is missing or wrong.');
+    wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
+      const id = `tab-${nextSession++}`;
+      attachSocket(options.host, ws, { id, log });
+    });
+  }
+
+  const server = createServer((req, res) => {
+    onRequest(req, res).catch((err: unknown) => {
+      log(`[http] ${req.url}: ${err instanceof Error ? err.message : String(err)}`);
+      if (!res.headersSent) reply(res, 500, 'Internal error.');
+      else res.destroy();
+    });
+  });
+  server.on('upgrade', onUpgrade);
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, LOOPBACK, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  port = typeof address === 'object' && address ? address.port : 0;
+  allowedHosts = new Set([`${LOOPBACK}:${port}`, `localhost:${port}`]);
+  allowedOrigins = new Set([`http://${LOOPBACK}:${port}`, `http://localhost:${port}`]);
+  headers = securityHeaders([`ws://${LOOPBACK}:${port}`, `ws://localhost:${port}`]);
+  server.on('error', (err) => log(`[http] ${err.message}`));
+
+  let closing: Promise<void> | null = null;
+  return {
+    url: `http://${LOOPBACK}:${port}/#token=${token}`,
+    port,
+    token,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        for (const client of wss.clients) client.close(1001, 'The workbench is shutting down.');
+        wss.close();
+        server.close(() => resolve());
+        server.closeAllConnections();
+        // Sockets that never finish their close handshake must not hold the process open.
+        for (const client of wss.clients) client.terminate();
+      });
+      return closing;
+    },
+  };
+}

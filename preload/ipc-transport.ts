@@ -1,0 +1,74 @@
+/**
+ * The Electron side of BridgeTransport: `invoke` per contract channel, and one listener each for
+ * stream chunks and stream ends (sent by main/electron/ipc.ts in order on the same channel
+ * family, so a stream's end never overtakes its chunks). Callbacks never see the IpcRendererEvent.
+ */
+import type { BridgeTransport } from '../shared/contract/bridge';
+import { IPC_STREAM_CHUNK, IPC_STREAM_END, type CallReply } from '../shared/contract/protocol';
+
+/** The part of `ipcRenderer` used here. */
+export interface IpcRendererLike {
+  invoke(channel: string, ...args: unknown[]): Promise<unknown>;
+  on(channel: string, listener: (event: unknown, ...args: unknown[]) => void): unknown;
+  removeListener(channel: string, listener: (event: unknown, ...args: unknown[]) => void): unknown;
+}
+
+function refused(err: unknown): CallReply {
+  const message = err instanceof Error ? err.message : String(err);
+  return { ok: false, error: { code: 'internal', message: `The workbench process refused the request: ${message}` } };
+}
+
+function asReply(value: unknown): CallReply {
+  if (typeof value === 'object' && value !== null && typeof (value as { ok?: unknown }).ok === 'boolean') return value as CallReply;
+  return { ok: false, error: { code: 'protocol', message: 'The workbench process sent a malformed reply.' } };
+}
+
+export function createIpcTransport(ipc: IpcRendererLike): BridgeTransport {
+  const streams = new Map<string, { onChunk(chunk: unknown): void; resolve(reply: CallReply): void }>();
+
+  ipc.on(IPC_STREAM_CHUNK, (_event, streamId, chunk) => {
+    if (typeof streamId === 'string') streams.get(streamId)?.onChunk(chunk);
+  });
+  ipc.on(IPC_STREAM_END, (_event, streamId, reply) => {
+    if (typeof streamId !== 'string') return;
+    const entry = streams.get(streamId);
+    if (!entry) return;
+    streams.delete(streamId);
+    entry.resolve(asReply(reply));
+  });
+
+  return {
+    async call(channel, input) {
+      try {
+        return asReply(await ipc.invoke(channel, input));
+      } catch (err) {
+        return refused(err);
+      }
+    },
+    stream(channel, input, streamId, onChunk) {
+      return new Promise<CallReply>((resolve) => {
+        streams.set(streamId, { onChunk, resolve });
+        // The invoke only acknowledges the start; the end arrives on IPC_STREAM_END.
+        ipc.invoke(channel, input, streamId).then(
+          (ack) => {
+            const reply = asReply(ack);
+            if (!reply.ok && streams.get(streamId)?.resolve === resolve) {
+              streams.delete(streamId);
+              resolve(reply);
+            }
+          },
+          (err: unknown) => {
+            if (streams.get(streamId)?.resolve !== resolve) return;
+            streams.delete(streamId);
+            resolve(refused(err));
+          },
+        );
+      });
+    },
+    subscribe(channel, callback) {
+      const listener = (_event: unknown, payload: unknown) => callback(payload);
+      ipc.on(channel, listener);
+      return () => void ipc.removeListener(channel, listener);
+    },
+  };
+}

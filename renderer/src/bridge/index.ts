@@ -1,0 +1,50 @@
+/**
+ * The renderer's one door to the workbench process: `workbench` is the preload's
+ * `window.workbench` in Electron, or the same API built over a WebSocket in browser mode.
+ *
+ * `bridgeStatus` is a read-only Vue shallowRef of the connection ('connecting' | 'connected' |
+ * 'disconnected' | 'no-token'); in Electron it is always 'connected'. Show "Disconnected from the
+ * workbench process" while it is 'disconnected'.
+ *
+ * Import this module before the router is created: it removes `#token=...` from the URL.
+ */
+import { readonly, shallowRef, type ShallowRef } from 'vue';
+import { createWorkbenchApi } from '../../../shared/contract/bridge';
+import type { WorkbenchApi } from '../../../shared/contract/api';
+import { takeAccessToken } from './access-token';
+import { createWsTransport, type BridgeStatus, type SocketLike } from './ws-transport';
+
+export type { BridgeStatus } from './ws-transport';
+
+function sessionStorageOrNull(): Storage | null {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return null;
+  }
+}
+
+function createBridge(): { api: WorkbenchApi; status: ShallowRef<BridgeStatus>; kind: 'electron' | 'websocket' } {
+  if (window.workbench) return { api: window.workbench, status: shallowRef<BridgeStatus>('connected'), kind: 'electron' };
+  const token = takeAccessToken({ location: window.location, history: window.history, storage: sessionStorageOrNull() });
+  const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
+  const transport = createWsTransport({
+    url: `${scheme}://${window.location.host}/ws`,
+    token: token ?? '',
+    connect: (url, protocols) => new WebSocket(url, protocols) as unknown as SocketLike,
+  });
+  const status = shallowRef<BridgeStatus>(token ? transport.status() : 'no-token');
+  transport.onStatus((next) => {
+    status.value = token ? next : 'no-token';
+  });
+  return { api: createWorkbenchApi(transport), status, kind: 'websocket' };
+}
+
+const bridge = createBridge();
+
+/** The typed contract API (see shared/contract/api.ts). */
+export const workbench: WorkbenchApi = bridge.api;
+/** Connection state for the UI (read-only). */
+export const bridgeStatus: Readonly<ShallowRef<BridgeStatus>> = readonly(bridge.status) as Readonly<ShallowRef<BridgeStatus>>;
+/** Which transport is in use. */
+export const bridgeKind: 'electron' | 'websocket' = bridge.kind;

@@ -28,7 +28,7 @@ describe('retry', () => {
 
   describe('retryDelayMs()', () => {
     // random 0 -> the full backoff, random ~1 -> 75% of it.
-    it.each([
+    it.each<{ attempt: number; headers: Record<string, string> | null; random: number; expected: number | null; why: string }>([
       { attempt: 1, headers: null, random: 0, expected: 500, why: 'first backoff' },
       { attempt: 2, headers: null, random: 0, expected: 1000, why: 'doubles' },
       { attempt: 2, headers: null, random: 0.999999, expected: 750, why: 'jitter takes off at most 25%' },

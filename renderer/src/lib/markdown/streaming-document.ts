@@ -1,7 +1,7 @@
 // One message's markdown as it streams: completed blocks are rendered once and never again, only
 // the unfinished tail is re-rendered. Owns the block splitter and the document's link references.
 import { BlockSplitter } from './block-splitter';
-import { renderBlock, type RenderEnv } from './render-block';
+import { renderBlock, type BlockRenderer, type RenderEnv } from './render-block';
 
 /** A completed block's HTML. `key` is stable for the life of the text, so views can keep its DOM. */
 export interface RenderedBlock {
@@ -25,7 +25,7 @@ export interface DocumentChange {
 /** Options for {@link StreamingDocument}. */
 export interface StreamingDocumentOptions {
   /** Renders one block to sanitised HTML; defaults to {@link renderBlock}. */
-  render?: (source: string, env: RenderEnv) => string;
+  render?: BlockRenderer;
 }
 
 // How much of the consumed text is compared to tell an append from a replacement: a full compare
@@ -34,7 +34,7 @@ const PROBE = 64;
 
 /** Incremental renderer for one streamed markdown text. */
 export class StreamingDocument {
-  private readonly render: (source: string, env: RenderEnv) => string;
+  private readonly render: BlockRenderer;
   private splitter = new BlockSplitter();
   private env: RenderEnv = {};
   /** Reference count each block was rendered with, to find blocks a later definition affects. */

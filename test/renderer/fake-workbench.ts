@@ -1,0 +1,244 @@
+/**
+ * An in-memory WorkbenchApi for renderer tests (and the screenshot harness): connections,
+ * catalogue and history held in arrays, chat streams either scripted (auto) or driven step by
+ * step by the test (manual). Calls are recorded so tests can assert what was sent.
+ */
+import type { WorkbenchApi, StreamHandle } from '../../shared/contract/api';
+import type { ChatSendInput, ChatStreamChunk } from '../../shared/contract/chat';
+import type { ConnectionProfile, ConnectionsState, SaveConnectionInput } from '../../shared/contract/connections';
+import { WorkbenchFailure, type WorkbenchError } from '../../shared/contract/errors';
+import type { HistorySearchInput } from '../../shared/contract/history';
+import type { CatalogueEntry } from '../../shared/contract/models';
+import type { RunRecord, RunStatus } from '../../shared/contract/runs';
+import type { ChatRequest } from '../../shared/wire/chat';
+import { makeCompletion, makeRecord, makeUsage, sampleCatalogueEntries } from './fake-data';
+
+/** A chat stream the test drives: emit chunks, then finish or fail it. */
+export interface FakeStream {
+  readonly input: ChatSendInput;
+  readonly cancelled: boolean;
+  emit(chunk: ChatStreamChunk): void;
+  /** Ends the run with a record (status completed unless given). */
+  finish(over?: Partial<RunRecord>): void;
+  fail(error: WorkbenchError): void;
+}
+
+export interface FakeWorkbenchOptions {
+  entries?: CatalogueEntry[];
+  history?: RunRecord[];
+  /** 'auto' streams a scripted answer; 'manual' leaves each stream to the test. */
+  chatMode?: 'auto' | 'manual';
+  keyWarning?: string | null;
+  /** Cancel rejects the run with a `cancelled` error instead of resolving a cancelled record. */
+  cancelRejects?: boolean;
+  /** Makes models.catalogue reject with this error. */
+  catalogueError?: WorkbenchError;
+}
+
+export interface FakeWorkbench extends WorkbenchApi {
+  readonly controls: {
+    calls: { method: string; input: unknown }[];
+    streams: FakeStream[];
+    history: RunRecord[];
+    entries: CatalogueEntry[];
+    catalogueError: WorkbenchError | undefined;
+    /** The `connections.changed` listeners (emit to simulate another window). */
+    emitConnectionsChanged(state: ConnectionsState): void;
+  };
+}
+
+const SANDBOX: ConnectionProfile = { id: 'sandbox', name: 'Sandbox', kind: 'sandbox', baseUrl: 'http://127.0.0.1:4010', hasKey: false };
+
+function streamRecord(input: ChatSendInput, text: string[], status: RunStatus, over: Partial<RunRecord> = {}): RunRecord {
+  const req = input.request as unknown as ChatRequest;
+  const first = req.messages.find((m) => m.role === 'user');
+  return makeRecord({
+    model: req.model,
+    status,
+    promptPreview: typeof first?.content === 'string' ? first.content : '',
+    request: { method: 'POST', url: 'http://127.0.0.1:4010/v1/chat/completions', headers: { 'content-type': 'application/json' }, body: req },
+    output: makeCompletion(text, { model: req.model }),
+    ...over,
+  });
+}
+
+export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbench {
+  const calls: { method: string; input: unknown }[] = [];
+  const streams: FakeStream[] = [];
+  const history = [...(opts.history ?? [])];
+  const entries = [...(opts.entries ?? sampleCatalogueEntries())];
+  const listeners = new Set<(s: ConnectionsState) => void>();
+  let profiles: ConnectionProfile[] = [SANDBOX];
+  let activeId = 'sandbox';
+  let nextProfile = 1;
+  const controls: FakeWorkbench['controls'] = {
+    calls,
+    streams,
+    history,
+    entries,
+    catalogueError: opts.catalogueError,
+    emitConnectionsChanged: (s) => listeners.forEach((l) => l(s)),
+  };
+  const state = (): ConnectionsState => ({
+    activeId,
+    profiles: profiles.map((p) => ({ ...p })),
+    keyStorage: { backend: opts.keyWarning ? 'basic_text' : 'safeStorage', warning: opts.keyWarning ?? null },
+  });
+  const record = (method: string, input: unknown): void => {
+    calls.push({ method, input });
+  };
+  const notFound = (what: string): WorkbenchFailure => new WorkbenchFailure({ code: 'not_found', message: `${what} not found` });
+
+  function send(input: ChatSendInput, onChunk: (c: ChatStreamChunk) => void): StreamHandle<RunRecord> {
+    record('chat.send', input);
+    let settle!: { resolve: (r: RunRecord) => void; reject: (e: unknown) => void };
+    const result = new Promise<RunRecord>((resolve, reject) => (settle = { resolve, reject }));
+    const texts: string[] = [];
+    let done = false;
+    let cancelled = false;
+    const stream: FakeStream = {
+      input,
+      get cancelled() {
+        return cancelled;
+      },
+      emit(chunk) {
+        if (done) return;
+        if (chunk.type === 'delta' && chunk.content) texts[chunk.choice] = (texts[chunk.choice] ?? '') + chunk.content;
+        onChunk(chunk);
+      },
+      finish(over = {}) {
+        if (done) return;
+        done = true;
+        settle.resolve(streamRecord(input, texts.map((t) => t ?? ''), 'completed', over));
+      },
+      fail(error) {
+        if (done) return;
+        done = true;
+        settle.reject(new WorkbenchFailure(error));
+      },
+    };
+    streams.push(stream);
+    const streamId = `fake-stream-${streams.length.toString().padStart(4, '0')}`;
+    if ((opts.chatMode ?? 'manual') === 'auto') void autoStream(stream);
+    return {
+      streamId,
+      result,
+      cancel: async () => {
+        record('streams.cancel', { streamId });
+        if (done) return;
+        cancelled = true;
+        done = true;
+        if (opts.cancelRejects) {
+          settle.reject(new WorkbenchFailure({ code: 'cancelled', message: 'cancelled by the user' }));
+          return;
+        }
+        settle.resolve(streamRecord(input, texts.map((t) => t ?? ''), 'cancelled', { usage: null, costTicks: null }));
+      },
+    };
+  }
+
+  const api: WorkbenchApi = {
+    app: {
+      info: async () => ({ version: '0.1.0-test', shell: 'browser', platform: 'linux', dataDir: '/tmp/workbench-test' }),
+    },
+    streams: {
+      cancel: async (input) => {
+        record('streams.cancel', input);
+        return { cancelled: false };
+      },
+    },
+    connections: {
+      list: async () => (record('connections.list', undefined), state()),
+      save: async (input: SaveConnectionInput) => {
+        record('connections.save', input);
+        const existing = input.id ? profiles.find((p) => p.id === input.id) : undefined;
+        const profile: ConnectionProfile = existing
+          ? { ...existing, name: input.name, baseUrl: input.baseUrl, hasKey: existing.hasKey || Boolean(input.apiKey) }
+          : { id: `remote-${nextProfile++}`, name: input.name, kind: 'remote', baseUrl: input.baseUrl, hasKey: Boolean(input.apiKey) };
+        profiles = existing ? profiles.map((p) => (p.id === profile.id ? profile : p)) : [...profiles, profile];
+        return profile;
+      },
+      remove: async ({ id }) => {
+        record('connections.remove', { id });
+        profiles = profiles.filter((p) => p.id !== id);
+        if (activeId === id) activeId = 'sandbox';
+        return state();
+      },
+      select: async ({ id }) => {
+        record('connections.select', { id });
+        if (!profiles.some((p) => p.id === id)) throw notFound(`connection ${id}`);
+        activeId = id;
+        return state();
+      },
+      test: async ({ id }) => {
+        record('connections.test', { id });
+        return { ok: true as const, models: entries.map((e) => e.id), latencyMs: 42 };
+      },
+      onChanged: (cb) => {
+        listeners.add(cb);
+        return () => listeners.delete(cb);
+      },
+    },
+    models: {
+      catalogue: async (input) => {
+        record('models.catalogue', input);
+        if (controls.catalogueError) throw new WorkbenchFailure(controls.catalogueError);
+        return { connectionId: activeId, isSandbox: activeId === 'sandbox', fetchedAt: 1_760_000_000_000, entries: [...entries] };
+      },
+    },
+    chat: { send },
+    history: {
+      search: async (input: HistorySearchInput) => {
+        record('history.search', input);
+        const q = input.query?.toLowerCase();
+        const matches = history.filter(
+          (r) =>
+            (!q || r.promptPreview.toLowerCase().includes(q) || r.outputPreview.toLowerCase().includes(q)) &&
+            (!input.model || r.model === input.model) &&
+            (!input.status || r.status === input.status),
+        );
+        const start = input.cursor ? Number(input.cursor) : 0;
+        const limit = input.limit ?? 50;
+        const page = matches.slice(start, start + limit);
+        const next = start + limit < matches.length ? String(start + limit) : null;
+        return { items: page.map(({ request: _r, response: _s, events: _e, output: _o, error: _x, timings: _t, usage: _u, retries: _n, ...summary }) => summary), nextCursor: next };
+      },
+      get: async ({ id }) => {
+        record('history.get', { id });
+        const found = history.find((r) => r.id === id);
+        if (!found) throw notFound(`run ${id}`);
+        return found;
+      },
+      facets: async () => ({ models: [...new Set(history.map((r) => r.model))].sort() }),
+      remove: async ({ id }) => {
+        record('history.remove', { id });
+        const i = history.findIndex((r) => r.id === id);
+        if (i >= 0) history.splice(i, 1);
+        return { removed: i >= 0 };
+      },
+    },
+  };
+  return Object.assign(api, { controls }) as FakeWorkbench;
+}
+
+const SCRIPT =
+  'Here is a **short answer** with a list:\n\n1. Streams arrive as deltas.\n2. Markdown renders as it grows.\n\n```ts\nconst total = 40 + 2;\n```\n\nDone.';
+
+/** Auto mode: a sandbox-like stream (started, response, reasoning, words, usage, finish). */
+async function autoStream(stream: FakeStream): Promise<void> {
+  const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 15));
+  const req = stream.input.request as unknown as ChatRequest;
+  const n = req.n ?? 1;
+  stream.emit({ type: 'started', runId: 'run-live', request: { method: 'POST', url: 'http://127.0.0.1:4010/v1/chat/completions', headers: { 'content-type': 'application/json' }, body: req }, isSandbox: true });
+  await tick();
+  stream.emit({ type: 'response', status: 200, ttfbMs: 95, requestId: 'req-live' });
+  for (let c = 0; c < n; c++) stream.emit({ type: 'delta', choice: c, reasoning: 'The user wants a short demo answer; keep it structured.' });
+  for (const word of SCRIPT.split(/(?<= )/)) {
+    if (stream.cancelled) return;
+    for (let c = 0; c < n; c++) stream.emit({ type: 'delta', choice: c, content: word });
+    await tick();
+  }
+  for (let c = 0; c < n; c++) stream.emit({ type: 'delta', choice: c, finishReason: 'stop' });
+  stream.emit({ type: 'usage', usage: makeUsage({ completion_tokens_details: { reasoning_tokens: 12, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 } }) });
+  stream.finish();
+}

@@ -1,0 +1,165 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { createPinia, setActivePinia } from 'pinia';
+import { provideWorkbench } from '@/api';
+import { useChatFormStore } from '@/stores/chat-form';
+import { useChatRunStore } from '@/stores/chat-run';
+import { createFakeWorkbench, type FakeWorkbench } from '../fake-workbench';
+import { makeUsage } from '../fake-data';
+
+let fake: FakeWorkbench;
+
+beforeEach(() => {
+  setActivePinia(createPinia());
+  fake = createFakeWorkbench({ chatMode: 'manual' });
+  provideWorkbench(fake);
+});
+
+function fillForm(): ReturnType<typeof useChatFormStore> {
+  const form = useChatFormStore();
+  form.model = 'svc-4';
+  form.systemPrompt = 'Be brief.';
+  form.messages[0]!.content = 'Hello?';
+  form.params.temperature = 0.7;
+  return form;
+}
+
+describe('chat-run store', () => {
+  describe('send()', () => {
+    it('sends the request built from the form', async () => {
+      const form = fillForm();
+      const run = useChatRunStore();
+      const done = run.send(form.request);
+      fake.controls.streams[0]!.finish();
+      await done;
+      expect(fake.controls.calls.find((c) => c.method === 'chat.send')?.input).toEqual({
+        request: {
+          model: 'svc-4',
+          messages: [
+            { role: 'system', content: 'Be brief.' },
+            { role: 'user', content: 'Hello?' },
+          ],
+          temperature: 0.7,
+          stream: true,
+          stream_options: { include_usage: true },
+        },
+      });
+    });
+
+    it('appends content and reasoning deltas while the run streams', async () => {
+      const run = useChatRunStore();
+      const done = run.send(fillForm().request);
+      const s = fake.controls.streams[0]!;
+      s.emit({ type: 'started', runId: 'r1', request: { method: 'POST', url: 'u', headers: {}, body: {} }, isSandbox: true });
+      s.emit({ type: 'delta', choice: 0, reasoning: 'Think' });
+      s.emit({ type: 'delta', choice: 0, content: 'Hel' });
+      s.emit({ type: 'delta', choice: 0, content: 'lo' });
+      run.flush();
+      expect(run.phase).toBe('running');
+      expect(run.isSandbox).toBe(true);
+      expect(run.choices.map((c) => [c.reasoning, c.content])).toEqual([['Think', 'Hello']]);
+      s.emit({ type: 'usage', usage: makeUsage({ cost_in_usd_ticks: 123 }) });
+      s.finish();
+      await done;
+      expect(run.phase).toBe('completed');
+      expect(run.costTicks).toBe(7_920_000);
+      expect(run.record?.id).toMatch(/^run-/);
+    });
+
+    it('keeps one column per choice when n > 1', async () => {
+      const form = fillForm();
+      form.params.n = 2;
+      const run = useChatRunStore();
+      const done = run.send(form.request);
+      const s = fake.controls.streams[0]!;
+      s.emit({ type: 'delta', choice: 1, content: 'second' });
+      s.emit({ type: 'delta', choice: 0, content: 'first' });
+      s.emit({ type: 'delta', choice: 1, content: '!', finishReason: 'stop' });
+      s.finish();
+      await done;
+      expect(run.choices.map((c) => ({ index: c.index, content: c.content }))).toEqual([
+        { index: 0, content: 'first' },
+        { index: 1, content: 'second!' },
+      ]);
+    });
+
+    it('assembles tool calls sent whole or in fragments', async () => {
+      const run = useChatRunStore();
+      const done = run.send(fillForm().request);
+      const s = fake.controls.streams[0]!;
+      s.emit({ type: 'delta', choice: 0, toolCalls: [{ id: 'call_1', type: 'function', index: 0, function: { name: 'weather', arguments: '{"loc' } }] });
+      s.emit({ type: 'delta', choice: 0, toolCalls: [{ id: '', type: 'function', index: 0, function: { name: '', arguments: 'ation":"SF"}' } }] });
+      run.flush();
+      expect(run.choices[0]!.toolCalls).toEqual([{ id: 'call_1', type: 'function', index: 0, function: { name: 'weather', arguments: '{"location":"SF"}' } }]);
+      s.fail({ code: 'network', message: 'reset' });
+      await done;
+    });
+
+    it('shows a deferred run as pending with its poll count until the answer arrives', async () => {
+      const form = fillForm();
+      form.params.deferred = true;
+      const run = useChatRunStore();
+      const done = run.send(form.request);
+      const s = fake.controls.streams[0]!;
+      s.emit({ type: 'deferred', requestId: 'req-9', state: 'pending', polls: 3 });
+      expect(run.phase).toBe('pending');
+      expect(run.polls).toBe(3);
+      s.emit({ type: 'delta', choice: 0, content: 'late answer' });
+      expect(run.phase).toBe('running');
+      s.finish();
+      await done;
+      expect(run.phase).toBe('completed');
+      expect(run.choices[0]!.content).toBe('late answer');
+    });
+
+    it('ends as an error with code, status and request id and keeps the partial output', async () => {
+      const run = useChatRunStore();
+      const done = run.send(fillForm().request);
+      const s = fake.controls.streams[0]!;
+      s.emit({ type: 'delta', choice: 0, content: 'partial ans' });
+      s.fail({ code: 'stream_incomplete', message: 'the stream ended early', status: 200, requestId: 'req-42' });
+      await done;
+      expect(run.phase).toBe('error');
+      expect(run.error).toEqual({ code: 'stream_incomplete', message: 'the stream ended early', status: 200, requestId: 'req-42' });
+      expect(run.choices[0]!.content).toBe('partial ans');
+    });
+
+    it('ignores a second send while a run is in progress', async () => {
+      const run = useChatRunStore();
+      const request = fillForm().request;
+      const first = run.send(request);
+      await run.send(request);
+      expect(fake.controls.streams).toHaveLength(1);
+      fake.controls.streams[0]!.finish();
+      await first;
+    });
+  });
+
+  describe('stop()', () => {
+    it('cancels the stream: the run ends cancelled with its partial text kept', async () => {
+      const run = useChatRunStore();
+      const done = run.send(fillForm().request);
+      const s = fake.controls.streams[0]!;
+      s.emit({ type: 'delta', choice: 0, content: 'Once upon' });
+      await run.stop();
+      await done;
+      expect(s.cancelled).toBe(true);
+      expect(run.phase).toBe('cancelled');
+      expect(run.busy).toBe(false);
+      expect(run.choices[0]!.content).toBe('Once upon');
+    });
+
+    it('reports cancelled (not an error) when the stream rejects with a cancelled error', async () => {
+      fake = createFakeWorkbench({ chatMode: 'manual', cancelRejects: true });
+      provideWorkbench(fake);
+      const run = useChatRunStore();
+      const done = run.send(fillForm().request);
+      const s = fake.controls.streams[0]!;
+      s.emit({ type: 'delta', choice: 0, content: 'Half' });
+      await run.stop();
+      await done;
+      expect(run.phase).toBe('cancelled');
+      expect(run.error).toBeNull();
+      expect(run.choices[0]!.content).toBe('Half');
+    });
+  });
+});

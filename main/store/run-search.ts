@@ -1,29 +1,58 @@
 /**
- * History search: newest-first pages of run summaries with keyset pagination, optionally
- * narrowed by a full-text query over prompt and output and by model, status and endpoint.
+ * History search: newest-first pages of run summaries with keyset pagination over
+ * (created_at, id), optionally narrowed by a full-text query over prompt and output and by
+ * model, status and endpoint.
+ *
+ * A full-text query is answered one of two ways, so neither rare nor common words are slow:
+ * - few matches (at most SPARSE_MATCHES): join them to `runs` and sort — cheap because few;
+ * - many matches: walk `runs` newest first through the (filter, created_at, id) index in growing
+ *   chunks and keep the candidates the FTS index confirms within the chunk's rowid range. A page
+ *   fills after a few chunks because matches are dense; sorting them all would read every row.
  */
 import type { HistoryPage, HistorySearchInput } from '../../shared/contract/history';
 import type { Db } from './db';
 import { ftsMatchQuery } from './fts-query';
-import { decodeCursor, encodeCursor } from './history-cursor';
+import { decodeCursor, encodeCursor, type CursorKey } from './history-cursor';
 import { prepare, timed } from './query';
 import { SUMMARY_COLUMNS, toSummary, type SummaryRow } from './run-rows';
 
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 200;
+/** Up to this many matches, sorting them is cheaper than scanning history in order. */
+const SPARSE_MATCHES = 1_000;
+const MAX_CHUNK = 8_192;
+
+interface Filters {
+  where: string[];
+  params: Record<string, unknown>;
+}
 
 /** One page of runs matching `input`, newest first, and the cursor of the next page (or null). */
 export function searchRuns(db: Db, input: HistorySearchInput): HistoryPage {
   const limit = Math.min(Math.max(Math.trunc(input.limit ?? DEFAULT_LIMIT), 1), MAX_LIMIT);
-  const where: string[] = [];
-  const params: Record<string, unknown> = { limit: limit + 1 };
-  let from = 'runs';
+  const after = input.cursor ? decodeCursor(input.cursor) : null;
   const match = input.query ? ftsMatchQuery(input.query) : null;
-  if (match) {
-    from = 'runs_fts JOIN runs ON runs.seq = runs_fts.rowid';
-    where.push('runs_fts MATCH @match');
-    params.match = match;
-  }
+  const rows = timed(db, 'searchRuns', () => {
+    if (!match) return listPage(db, filtersOf(input, after), limit + 1);
+    if (countMatches(db, match, SPARSE_MATCHES + 1) <= SPARSE_MATCHES) return sortedMatches(db, filtersOf(input, after), match, limit + 1);
+    return scanForMatches(db, input, after, match, limit + 1);
+  });
+  const items = rows.slice(0, limit).map(toSummary);
+  const last = items[items.length - 1];
+  const nextCursor = rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null;
+  return { items, nextCursor };
+}
+
+/** Every model that appears in history, sorted, for the History filter. */
+export function runModels(db: Db): string[] {
+  return timed(db, 'runModels', () =>
+    prepare<[], { model: string }>(db, 'SELECT DISTINCT model FROM runs ORDER BY model').all(),
+  ).map((row) => row.model);
+}
+
+function filtersOf(input: HistorySearchInput, after: CursorKey | null): Filters {
+  const where: string[] = [];
+  const params: Record<string, unknown> = {};
   if (input.model) {
     where.push('runs.model = @model');
     params.model = input.model;
@@ -36,26 +65,85 @@ export function searchRuns(db: Db, input: HistorySearchInput): HistoryPage {
     where.push('runs.endpoint = @endpoint');
     params.endpoint = input.endpoint;
   }
-  if (input.cursor) {
-    const after = decodeCursor(input.cursor);
+  if (after) {
     where.push('(runs.created_at < @afterCreatedAt OR (runs.created_at = @afterCreatedAt AND runs.id < @afterId))');
     params.afterCreatedAt = after.createdAt;
     params.afterId = after.id;
   }
-  const sql =
-    `SELECT ${SUMMARY_COLUMNS} FROM ${from}` +
-    (where.length ? ` WHERE ${where.join(' AND ')}` : '') +
-    ' ORDER BY runs.created_at DESC, runs.id DESC LIMIT @limit';
-  const rows = timed(db, 'searchRuns', () => prepare<[Record<string, unknown>], SummaryRow>(db, sql).all(params));
-  const items = rows.slice(0, limit).map(toSummary);
-  const last = items[items.length - 1];
-  const nextCursor = rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null;
-  return { items, nextCursor };
+  return { where, params };
 }
 
-/** Every model that appears in history, sorted, for the History filter. */
-export function runModels(db: Db): string[] {
-  return timed(db, 'runModels', () =>
-    prepare<[], { model: string }>(db, 'SELECT DISTINCT model FROM runs ORDER BY model').all(),
-  ).map((row) => row.model);
+const ORDER = ' ORDER BY runs.created_at DESC, runs.id DESC LIMIT @limit';
+
+function whereClause(where: string[]): string {
+  return where.length ? ` WHERE ${where.join(' AND ')}` : '';
+}
+
+function listPage(db: Db, filters: Filters, limit: number): SummaryRow[] {
+  const sql = `SELECT ${SUMMARY_COLUMNS} FROM runs${whereClause(filters.where)}${ORDER}`;
+  return prepare<[Record<string, unknown>], SummaryRow>(db, sql).all({ ...filters.params, limit });
+}
+
+function countMatches(db: Db, match: string, cap: number): number {
+  const row = prepare<[string, number], { n: number }>(
+    db,
+    'SELECT count(*) AS n FROM (SELECT rowid FROM runs_fts WHERE runs_fts MATCH ? LIMIT ?)',
+  ).get(match, cap);
+  return row?.n ?? 0;
+}
+
+function sortedMatches(db: Db, filters: Filters, match: string, limit: number): SummaryRow[] {
+  const where = ['runs_fts MATCH @match', ...filters.where];
+  const sql = `SELECT ${SUMMARY_COLUMNS} FROM runs_fts JOIN runs ON runs.seq = runs_fts.rowid${whereClause(where)}${ORDER}`;
+  return prepare<[Record<string, unknown>], SummaryRow>(db, sql).all({ ...filters.params, match, limit });
+}
+
+interface Candidate {
+  seq: number;
+  created_at: number;
+  id: string;
+}
+
+function scanForMatches(db: Db, input: HistorySearchInput, after: CursorKey | null, match: string, limit: number): SummaryRow[] {
+  const found: number[] = [];
+  let position = after;
+  let chunk = limit * 4;
+  for (;;) {
+    const filters = filtersOf(input, position);
+    const candidates = prepare<[Record<string, unknown>], Candidate>(
+      db,
+      `SELECT runs.seq, runs.created_at, runs.id FROM runs${whereClause(filters.where)}${ORDER}`,
+    ).all({ ...filters.params, limit: chunk });
+    if (candidates.length === 0) break;
+    let low = Infinity;
+    let high = -Infinity;
+    for (const c of candidates) {
+      low = Math.min(low, c.seq);
+      high = Math.max(high, c.seq);
+    }
+    const matched = new Set(
+      prepare<[string, number, number], number>(db, 'SELECT rowid FROM runs_fts WHERE runs_fts MATCH ? AND rowid BETWEEN ? AND ?')
+        .pluck()
+        .all(match, low, high),
+    );
+    for (const c of candidates) {
+      if (matched.has(c.seq)) found.push(c.seq);
+      if (found.length === limit) break;
+    }
+    if (found.length === limit || candidates.length < chunk) break;
+    const last = candidates[candidates.length - 1];
+    position = { createdAt: last.created_at, id: last.id };
+    chunk = Math.min(chunk * 2, MAX_CHUNK);
+  }
+  return summariesInOrder(db, found);
+}
+
+function summariesInOrder(db: Db, seqs: number[]): SummaryRow[] {
+  if (seqs.length === 0) return [];
+  const rows = prepare<[string], SummaryRow & { seq: number }>(
+    db,
+    `SELECT runs.seq, ${SUMMARY_COLUMNS} FROM runs WHERE runs.seq IN (SELECT value FROM json_each(?))`,
+  ).all(JSON.stringify(seqs));
+  const bySeq = new Map(rows.map((row) => [row.seq, row]));
+  return seqs.flatMap((seq) => bySeq.get(seq) ?? []);
 }

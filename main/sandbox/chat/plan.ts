@@ -78,8 +78,7 @@ function planChoice(req: ChatRequest, model: LanguageEntry, rng: Rng, index: num
     return { ...base, content: null, contentTokens: [], toolCalls, finishReason: 'tool_calls', logprobs: null };
   }
   const full = answerText(req, lastUser, rng.fork('answer'));
-  const { text, finishReason } = truncate(full, req);
-  const contentTokens = tokenize(text);
+  const { text, tokens: contentTokens, finishReason } = truncate(full, req);
   const logprobs = req.logprobs ? logprobsFor(contentTokens, rng.fork('logprobs'), req.top_logprobs ?? 0) : null;
   return { ...base, content: text, contentTokens, toolCalls: [], finishReason, logprobs };
 }
@@ -103,14 +102,20 @@ function answerText(req: ChatRequest, lastUser: string, rng: Rng): string {
   return echoRequest(lastUser) ?? synthAnswer(lastUser, rng, rng.int(40, 180));
 }
 
-/** Cuts before the first stop sequence (finish `stop`), then at the token limit (finish `length`). */
-function truncate(full: string, req: ChatRequest): { text: string; finishReason: FinishReason } {
+/**
+ * Cuts before the first stop sequence (finish `stop`), then at the token limit (finish `length`).
+ * Returns the tokens as cut: re-tokenizing a cut text could merge a split word into fewer tokens.
+ */
+function truncate(full: string, req: ChatRequest): { text: string; tokens: string[]; finishReason: FinishReason } {
   let text = full;
   const stops = typeof req.stop === 'string' ? [req.stop] : (req.stop ?? []);
   const cut = Math.min(...stops.map((s) => text.indexOf(s)).filter((i) => i >= 0), Infinity);
   if (cut !== Infinity) text = text.slice(0, cut);
   const limit = req.max_completion_tokens ?? req.max_tokens ?? LIMITS.defaultMaxOutputTokens;
   const tokens = tokenize(text);
-  if (tokens.length > limit) return { text: tokens.slice(0, limit).join(''), finishReason: 'length' };
-  return { text, finishReason: 'stop' };
+  if (tokens.length > limit) {
+    const kept = tokens.slice(0, limit);
+    return { text: kept.join(''), tokens: kept, finishReason: 'length' };
+  }
+  return { text, tokens, finishReason: 'stop' };
 }

@@ -64,12 +64,16 @@ function checkModelFit(req: ChatRequest, model: LanguageEntry): void {
 
 async function stream(ctx: RequestContext, env: SandboxEnv, p: Prepared, includeUsage: boolean): Promise<void> {
   const writer = new SseWriter(ctx.res, { clock: env.clock, tokenDelayMs: env.tokenDelayMs, signal: ctx.signal, fault: ctx.fault });
-  for (const round of interleave(p.choices)) {
+  const rounds = interleave(p.choices);
+  for (const [i, round] of rounds.entries()) {
     for (const choice of round) {
       await writer.send(toChunk(p.meta, [choice], includeUsage ? null : undefined));
     }
     await writer.pace();
-    if (!writer.open) return;
+    if (!writer.open) {
+      env.log(`${ctx.requestId} stream stopped after ${i + 1} of ${rounds.length} rounds: the connection closed`);
+      return;
+    }
   }
   if (includeUsage) await writer.send(toChunk(p.meta, [], p.usage));
   await writer.send('[DONE]');

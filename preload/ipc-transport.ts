@@ -15,6 +15,10 @@ export interface IpcRendererLike {
 
 function refused(err: unknown): CallReply {
   const message = err instanceof Error ? err.message : String(err);
+  // Electron's own rejection for a channel main does not serve (a renderer newer than main).
+  if (message.includes('No handler registered')) {
+    return { ok: false, error: { code: 'unknown_method', message: 'The workbench process does not offer this operation.' } };
+  }
   return { ok: false, error: { code: 'internal', message: `The workbench process refused the request: ${message}` } };
 }
 

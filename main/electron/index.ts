@@ -56,8 +56,10 @@ async function start(): Promise<void> {
   const liveHost = host;
   disposers.push(() => liveHost.dispose());
 
+  const gate = setupIpc({ host, contract, log });
+  disposers.push(() => gate.dispose());
   window = createMainWindow({ preloadFile: paths.preloadFile, log });
-  disposers.push(setupIpc({ host, contract, window, log }));
+  gate.addWindow(window);
   window.on('closed', () => {
     window = null;
   });

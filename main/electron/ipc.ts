@@ -1,7 +1,7 @@
 /**
  * The one IPC gate: one `ipcMain.handle` per call and stream operation of the contract (any
  * previous handler removed first), each accepting only our window's main frame on our app://
- * origin. The window is one host session: stream chunks and ends go back with
+ * origin. Each window is one host session: stream chunks and ends go back with
  * `webContents.send` (in order, on IPC_STREAM_CHUNK / IPC_STREAM_END), events on their own
  * channel names. Reloading or closing the window cancels its streams.
  */
@@ -15,8 +15,14 @@ import { isAppUrl } from './app-origin';
 export interface IpcGateOptions {
   host: Host;
   contract: Contract;
-  window: BrowserWindow;
   log: (line: string) => void;
+}
+
+export interface IpcGate {
+  /** Serves `window` (one host session); returns a disposer. Closing or reloading it cancels its streams. */
+  addWindow(window: BrowserWindow): () => void;
+  /** Removes every handler and detaches every window. */
+  dispose(): void;
 }
 
 /** True only for a message from `contents`' main frame showing our own page. */
@@ -31,60 +37,80 @@ export function isTrustedSender(event: IpcMainInvokeEvent, contents: WebContents
 
 const STREAM_STARTED: CallReply = { ok: true, value: null };
 
-/** Installs the handlers; returns the disposer that removes them and cancels the window's streams. */
-export function setupIpc(options: IpcGateOptions): () => void {
-  const { host, window, log } = options;
-  const contents = window.webContents;
-  const send = (channel: string, ...args: unknown[]) => {
-    if (!contents.isDestroyed()) contents.send(channel, ...args);
-  };
-  const session: HostSession = {
-    id: `window-${contents.id}`,
-    sendChunk: (streamId, chunk) => send(IPC_STREAM_CHUNK, streamId, chunk),
-    sendEvent: (channel, payload) => send(channel, payload),
-  };
-  let detach = host.attach(session);
+interface WindowEntry {
+  contents: WebContents;
+  session: HostSession;
+  send(channel: string, ...args: unknown[]): void;
+}
 
-  const refuse = (event: IpcMainInvokeEvent, channel: string) => {
+/** Installs one handler per operation; windows are added with `addWindow`. */
+export function setupIpc(options: IpcGateOptions): IpcGate {
+  const { host, log } = options;
+  const windows = new Map<WebContents, WindowEntry>();
+  const disposers = new Set<() => void>();
+
+  /** The window a message came from, if it is one of ours and the message passes the frame check. */
+  const trusted = (event: IpcMainInvokeEvent, channel: string): WindowEntry => {
+    const entry = windows.get(event.sender);
+    if (entry && isTrustedSender(event, entry.contents)) return entry;
     log(`[ipc] refused ${channel} from ${event.senderFrame?.url ?? 'a destroyed frame'}`);
-    return new Error(`${channel} is only available to the workbench window.`);
+    throw new Error(`${channel} is only available to the workbench window.`);
   };
 
   const channels = operationChannels(options.contract);
   for (const { channel, kind } of channels) {
     ipcMain.removeHandler(channel);
     if (kind === 'call') {
-      ipcMain.handle(channel, (event, input: unknown) => {
-        if (!isTrustedSender(event, contents)) throw refuse(event, channel);
-        return host.call(session, channel, input);
-      });
+      ipcMain.handle(channel, (event, input: unknown) => host.call(trusted(event, channel).session, channel, input));
     } else {
       ipcMain.handle(channel, (event, input: unknown, streamId: unknown) => {
-        if (!isTrustedSender(event, contents)) throw refuse(event, channel);
+        const entry = trusted(event, channel);
         if (typeof streamId !== 'string') {
           return { ok: false, error: { code: 'invalid_input', message: `${channel} needs a stream id.` } } satisfies CallReply;
         }
-        void host.stream(session, channel, input, streamId).then((reply) => send(IPC_STREAM_END, streamId, reply));
+        void host.stream(entry.session, channel, input, streamId).then((reply) => entry.send(IPC_STREAM_END, streamId, reply));
         return STREAM_STARTED;
       });
     }
   }
 
-  // A reload is a new page: the old page's streams have no one left to read them.
-  const onNavigate = () => {
-    detach();
-    detach = host.attach(session);
-  };
-  const onGone = () => detach();
-  contents.on('did-navigate', onNavigate);
-  contents.on('render-process-gone', onGone);
-  contents.on('destroyed', onGone);
+  function addWindow(window: BrowserWindow): () => void {
+    const contents = window.webContents;
+    const send = (channel: string, ...args: unknown[]) => {
+      if (!contents.isDestroyed()) contents.send(channel, ...args);
+    };
+    const session: HostSession = {
+      id: `window-${contents.id}`,
+      sendChunk: (streamId, chunk) => send(IPC_STREAM_CHUNK, streamId, chunk),
+      sendEvent: (channel, payload) => send(channel, payload),
+    };
+    windows.set(contents, { contents, session, send });
+    let detach = host.attach(session);
+    // A reload is a new page: the old page's streams have no one left to read them.
+    const onNavigate = () => {
+      detach();
+      detach = host.attach(session);
+    };
+    const remove = () => {
+      if (!disposers.delete(remove)) return;
+      contents.off('did-navigate', onNavigate);
+      contents.off('render-process-gone', remove);
+      contents.off('destroyed', remove);
+      windows.delete(contents);
+      detach();
+    };
+    contents.on('did-navigate', onNavigate);
+    contents.on('render-process-gone', remove);
+    contents.on('destroyed', remove);
+    disposers.add(remove);
+    return remove;
+  }
 
-  return () => {
-    for (const { channel } of channels) ipcMain.removeHandler(channel);
-    contents.off('did-navigate', onNavigate);
-    contents.off('render-process-gone', onGone);
-    contents.off('destroyed', onGone);
-    detach();
+  return {
+    addWindow,
+    dispose() {
+      for (const { channel } of channels) ipcMain.removeHandler(channel);
+      for (const remove of [...disposers]) remove();
+    },
   };
 }

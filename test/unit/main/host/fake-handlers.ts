@@ -1,0 +1,110 @@
+/**
+ * A small handler set typed HandlersFor<WorkbenchContract>, for the host and transport tests:
+ * constants, a stream of three deltas, a stream that waits for cancellation, one handler that
+ * fails with a WorkbenchFailure and one that crashes.
+ */
+import type { AppInfo } from '../../../../shared/contract/app';
+import type { ChatStreamChunk } from '../../../../shared/contract/chat';
+import type { ConnectionsState } from '../../../../shared/contract/connections';
+import { WorkbenchFailure } from '../../../../shared/contract/errors';
+import type { WorkbenchContract } from '../../../../shared/contract/index';
+import type { RunRecord, RunStatus } from '../../../../shared/contract/runs';
+import type { HandlersFor } from '../../../../main/host/handlers';
+
+export const FAKE_INFO: AppInfo = { version: '9.9.9', shell: 'browser', platform: 'test', dataDir: '/data' };
+
+export const FAKE_STATE: ConnectionsState = {
+  activeId: 'sandbox',
+  profiles: [{ id: 'sandbox', name: 'Sandbox', kind: 'sandbox', baseUrl: 'http://127.0.0.1:1', hasKey: true }],
+  keyStorage: { backend: 'file', warning: null },
+};
+
+/** Model name that makes chat.send wait until it is cancelled. */
+export const WAIT_FOR_CANCEL = 'wait-for-cancel';
+/** The detail the crashing handler throws; must never reach a caller. */
+export const SECRET_DETAIL = 'disk full at /home/alice/.secret';
+
+export function fakeRun(status: RunStatus, model: string): RunRecord {
+  return {
+    id: 'run-1',
+    createdAt: 0,
+    endpoint: 'chat.completions',
+    model,
+    status,
+    connectionId: 'sandbox',
+    connectionName: 'Sandbox',
+    isSandbox: true,
+    promptPreview: 'hi',
+    outputPreview: status === 'completed' ? 'abc' : '',
+    costTicks: null,
+    totalMs: null,
+    totalTokens: null,
+    deferredRequestId: null,
+    request: { method: 'POST', url: '/v1/chat/completions', headers: {}, body: {} },
+    response: null,
+    events: [],
+    output: null,
+    error: null,
+    timings: { startedAt: 0, ttfbMs: null, totalMs: null },
+    usage: null,
+    retries: 0,
+  };
+}
+
+export interface FakeHandlers {
+  handlers: HandlersFor<WorkbenchContract>;
+  /** Signals handed to chat.send, in call order. */
+  signals: AbortSignal[];
+  /** Session ids seen by handlers, in call order. */
+  sessions: string[];
+}
+
+export function createFakeHandlers(): FakeHandlers {
+  const signals: AbortSignal[] = [];
+  const sessions: string[] = [];
+  const handlers: HandlersFor<WorkbenchContract> = {
+    app: {
+      info: (_input, ctx) => {
+        sessions.push(ctx.sessionId);
+        return FAKE_INFO;
+      },
+    },
+    connections: {
+      list: () => FAKE_STATE,
+      save: () => {
+        throw new WorkbenchFailure({ code: 'config', message: 'No key store is available on this system.' });
+      },
+      remove: () => {
+        throw new Error(SECRET_DETAIL);
+      },
+      select: ({ id }) => ({ ...FAKE_STATE, activeId: id }),
+      test: () => ({ ok: true, models: ['m'], latencyMs: 1 }),
+    },
+    models: {
+      catalogue: (input) => ({ connectionId: input?.connectionId ?? 'sandbox', isSandbox: true, fetchedAt: 0, entries: [] }),
+    },
+    chat: {
+      send: async (input, ctx) => {
+        signals.push(ctx.signal);
+        const model = input.request.model;
+        ctx.emit({ type: 'started', runId: 'run-1', request: fakeRun('pending', model).request, isSandbox: true });
+        if (model === WAIT_FOR_CANCEL) {
+          await new Promise<void>((resolve) => {
+            if (ctx.signal.aborted) resolve();
+            else ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+          });
+          return fakeRun('cancelled', model);
+        }
+        for (const content of ['a', 'b', 'c']) ctx.emit({ type: 'delta', choice: 0, content } satisfies ChatStreamChunk);
+        return fakeRun('completed', model);
+      },
+    },
+    history: {
+      search: () => ({ items: [], nextCursor: null }),
+      get: ({ id }) => ({ ...fakeRun('completed', 'm'), id }),
+      facets: () => ({ models: [] }),
+      remove: () => ({ removed: true }),
+    },
+  };
+  return { handlers, signals, sessions };
+}

@@ -1,0 +1,34 @@
+// Type-level guarantees of the handler registry, checked by `tsc -p tsconfig.node.json`, plus the
+// run-time twin (a registry built from an incomplete map refuses to start).
+import { describe, expect, it } from 'vitest';
+import { contract, type WorkbenchContract } from '../../../../shared/contract/index';
+import type { HandlersFor } from '../../../../main/host/handlers';
+import { createHost } from '../../../../main/host/host';
+import { createFakeHandlers } from './fake-handlers';
+
+const complete = createFakeHandlers().handlers;
+
+// @ts-expect-error: history.remove is missing, so this is not a HandlersFor<WorkbenchContract>.
+const missingOne: HandlersFor<WorkbenchContract> = {
+  ...complete,
+  history: { search: complete.history.search, get: complete.history.get, facets: complete.history.facets },
+};
+
+const wrongOutput: HandlersFor<WorkbenchContract> = {
+  ...complete,
+  // @ts-expect-error: app.info must return an AppInfo, not a string.
+  app: { info: () => 'not an AppInfo' },
+};
+
+describe('handlers', () => {
+  describe('HandlersFor<WorkbenchContract>', () => {
+    it('refuses at start-up a handler map missing an operation', () => {
+      expect(() => createHost({ contract, handlers: missingOne })).toThrow(/No handler registered for history\.remove/);
+    });
+
+    it('accepts the complete map', () => {
+      expect(() => createHost({ contract, handlers: complete })).not.toThrow();
+      expect(typeof wrongOutput.app.info).toBe('function');
+    });
+  });
+});

@@ -210,6 +210,16 @@ describe('client', () => {
     });
   });
 
+  describe('ApiClient.dispose()', () => {
+    it('closes the pool: a later request fails as a value instead of hanging or throwing', async () => {
+      const { client } = await setup((_req, res) => sendJson(res, 200, {}));
+      expect((await client.json({ method: 'GET', path: '/v1/models' })).ok).toBe(true);
+      await client.dispose();
+      const after = await client.json({ method: 'GET', path: '/v1/models' });
+      expect(after).toMatchObject({ ok: false, error: { kind: 'network' } });
+    });
+  });
+
   describe('ApiClient.sse()', () => {
     function collect() {
       const events: SseEvent[] = [];

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { headersToRecord, redactHeaders, scrubSecret } from '../../../../main/api/http-headers';
+
+describe('http-headers', () => {
+  describe('redactHeaders()', () => {
+    it('hides the bearer key and every secret-looking header, keeping the rest', () => {
+      expect(
+        redactHeaders({
+          authorization: 'Bearer sk-123',
+          'x-api-key': 'sk-123',
+          'x-session-token': 't',
+          'x-client-secret': 's',
+          cookie: 'a=b',
+          'content-type': 'application/json',
+          'x-svc-conv-id': 'conv-1',
+        }),
+      ).toEqual({
+        authorization: 'Bearer ***',
+        'x-api-key': '***',
+        'x-session-token': '***',
+        'x-client-secret': '***',
+        cookie: '***',
+        'content-type': 'application/json',
+        'x-svc-conv-id': 'conv-1',
+      });
+    });
+
+    it('hides a non-bearer Authorization entirely', () => {
+      expect(redactHeaders({ Authorization: 'Basic dXNlcjpwYXNz' })).toEqual({ Authorization: '***' });
+    });
+  });
+
+  describe('headersToRecord()', () => {
+    it('lower-cases names and joins repeated values', () => {
+      expect(headersToRecord({ 'X-Request-Id': 'r', 'set-cookie': ['a=1', 'b=2'], gone: undefined })).toEqual({ 'x-request-id': 'r', 'set-cookie': 'a=1, b=2' });
+    });
+  });
+
+  describe('scrubSecret()', () => {
+    it('replaces the key wherever it appears in nested strings', () => {
+      expect(scrubSecret({ error: { message: 'bad key sk-abcdef here', list: ['sk-abcdef'] }, n: 1 }, 'sk-abcdef')).toEqual({
+        error: { message: 'bad key *** here', list: ['***'] },
+        n: 1,
+      });
+    });
+
+    it('leaves values alone when there is no key', () => {
+      const v = { a: 'text' };
+      expect(scrubSecret(v, null)).toBe(v);
+    });
+  });
+});

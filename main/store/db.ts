@@ -44,7 +44,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
     return db;
   } catch (error) {
     db.close();
-    throw error;
+    throw isDamaged(error) ? damagedDatabase(path) : error;
   }
 }
 
@@ -58,6 +58,18 @@ export function closeDatabase(db: Db): void {
     setQueryLog(db, undefined);
     db.close();
   }
+}
+
+function isDamaged(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT';
+}
+
+function damagedDatabase(path: string): WorkbenchFailure {
+  return new WorkbenchFailure({
+    code: 'config',
+    message: `The history database at ${path} is damaged or is not a database. Move that file aside to start with an empty history.`,
+  });
 }
 
 function newerDatabase(path: string, found: number): WorkbenchFailure {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -67,6 +67,14 @@ describe('db', () => {
       expect(check.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION + 5);
       expect(check.prepare("SELECT name FROM sqlite_master WHERE name = 'runs'").get()).toBeUndefined();
       check.close();
+    });
+
+    it('refuses a file that is not a database with an error saying what to do, leaving it as it was', () => {
+      const path = join(dir, 'notes.db');
+      const junk = 'these are my notes, not a database\n'.repeat(50);
+      writeFileSync(path, junk);
+      expect(() => openDatabase(path)).toThrow(/not a database\. Move that file aside/);
+      expect(readFileSync(path, 'utf8')).toBe(junk);
     });
   });
 

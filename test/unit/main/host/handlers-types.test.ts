@@ -8,9 +8,9 @@ import { createFakeHandlers } from './fake-handlers';
 
 const complete = createFakeHandlers().handlers;
 
-// @ts-expect-error: history.remove is missing, so this is not a HandlersFor<WorkbenchContract>.
 const missingOne: HandlersFor<WorkbenchContract> = {
   ...complete,
+  // @ts-expect-error: history.remove is missing, so this is not a HandlersFor<WorkbenchContract>.
   history: { search: complete.history.search, get: complete.history.get, facets: complete.history.facets },
 };
 

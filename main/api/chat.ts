@@ -57,21 +57,20 @@ export async function streamChatCompletion(
   handlers: ChatStreamHandlers,
   opts: ChatCallOptions = {},
 ): Promise<StreamOutcome> {
-  let done = false;
-  let failure: ApiError | null = null;
-  let meta: ResponseMeta | null = null;
+  // Written from the event callback; an object so the compiler does not narrow it to its initial value.
+  const state: { done: boolean; failure: ApiError | null; meta: ResponseMeta | null } = { done: false, failure: null, meta: null };
   const outcome = await client.sse(
     { method: 'POST', path: PATH, body: { ...body, stream: true }, ...opts },
     {
       onOpen(m) {
-        meta = m;
+        state.meta = m;
         handlers.onOpen?.(m);
       },
       onEvent(event, atMs) {
         handlers.onRawEvent?.(event, atMs);
         const data = event.data.trim();
         if (data === '[DONE]') {
-          done = true;
+          state.done = true;
           return false;
         }
         if (data === '') return true; // keep-alive
@@ -79,19 +78,19 @@ export async function streamChatCompletion(
         try {
           parsed = JSON.parse(data);
         } catch {
-          failure = {
+          state.failure = {
             kind: 'protocol',
-            status: meta?.status ?? null,
+            status: state.meta?.status ?? null,
             code: null,
             message: `The service sent a stream chunk that is not JSON: ${data.slice(0, 120)}`,
-            requestId: meta?.requestId ?? null,
+            requestId: state.meta?.requestId ?? null,
             body: event.data,
           };
           return false;
         }
         const serviceError = chunkError(parsed);
         if (serviceError) {
-          failure = { ...serviceError, status: meta?.status ?? null, requestId: meta?.requestId ?? null, body: parsed };
+          state.failure = { ...serviceError, status: state.meta?.status ?? null, requestId: state.meta?.requestId ?? null, body: parsed };
           return false;
         }
         handlers.onChunk(parsed as ChatCompletionChunk, event, atMs);
@@ -99,7 +98,7 @@ export async function streamChatCompletion(
       },
     },
   );
-  if (failure) return { ...outcome, ok: false, error: failure };
+  if (state.failure) return { ...outcome, ok: false, error: state.failure };
   if (!outcome.ok) {
     const e = outcome.error;
     if (e && e.kind === 'network' && outcome.meta) {
@@ -107,7 +106,7 @@ export async function streamChatCompletion(
     }
     return outcome;
   }
-  if (!done) return { ...outcome, ok: false, error: incomplete(outcome.meta, 'no [DONE] marker arrived') };
+  if (!state.done) return { ...outcome, ok: false, error: incomplete(outcome.meta, 'no [DONE] marker arrived') };
   return outcome;
 }
 

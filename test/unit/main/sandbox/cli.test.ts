@@ -1,0 +1,49 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parseArgs } from '../../../../main/sandbox/cli';
+
+const root = fileURLToPath(new URL('../../../../', import.meta.url));
+
+describe('sandbox/cli', () => {
+  describe('parseArgs()', () => {
+    it('reads port, host, repeated keys and delays', () => {
+      expect(parseArgs(['--port', '8080', '--key', 'a', '--key=b', '--token-delay', '0', '--deferred-delay=10', '--host', '::1'])).toEqual({
+        options: { port: 8080, keys: ['a', 'b'], tokenDelayMs: 0, deferredDelayMs: 10, host: '::1' },
+        quiet: false,
+      });
+      expect(parseArgs([])).toEqual({ options: {}, quiet: false });
+    });
+
+    it('refuses unknown flags and bad numbers with the usage line', () => {
+      expect(() => parseArgs(['--prot', '1'])).toThrow(/unknown argument "--prot"\nusage: npm run sandbox/);
+      expect(() => parseArgs(['--port', 'x'])).toThrow(/--port needs a non-negative integer/);
+      expect(() => parseArgs(['--key'])).toThrow(/--key needs a value/);
+    });
+  });
+
+  describe('npm run sandbox', () => {
+    it('prints the base URL and the keys, serves, and exits cleanly on SIGTERM', async () => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'main/sandbox/cli.ts', '--port', '0', '--key', 'sk-cli-one', '--key', 'sk-cli-two', '--quiet'], {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      let out = '';
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (d: Buffer) => {
+          out += d.toString();
+          if (out.split('\n').length >= 4) resolve();
+        });
+        child.on('exit', () => reject(new Error(`cli exited early: ${out}`)));
+      });
+      const [url, ...keys] = out.trim().split('\n');
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(keys).toEqual(['sk-cli-one', 'sk-cli-two']);
+      const res = await fetch(`${url}/v1/models/svc-4`, { headers: { authorization: 'Bearer sk-cli-two' } });
+      expect(res.status).toBe(200);
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    });
+  });
+});

@@ -1,0 +1,124 @@
+/**
+ * An in-memory ipcMain/ipcRenderer pair standing in for Electron: `invoke` runs the handler with
+ * a sender and sender frame, arguments and results are structured-cloned like real IPC, and every
+ * message to the page (webContents.send and invoke replies) is delivered through one FIFO so
+ * ordering matches Electron's single pipe per frame.
+ */
+import { EventEmitter } from 'node:events';
+import type { BrowserWindow } from 'electron';
+import type { IpcRendererLike } from '../../../preload/ipc-transport';
+
+type MainHandler = (event: unknown, ...args: unknown[]) => unknown;
+
+export class FakeIpcMain {
+  readonly handlers = new Map<string, MainHandler>();
+  handle(channel: string, handler: MainHandler): void {
+    if (this.handlers.has(channel)) throw new Error(`Attempted to register a second handler for '${channel}'`);
+    this.handlers.set(channel, handler);
+  }
+  removeHandler(channel: string): void {
+    this.handlers.delete(channel);
+  }
+}
+
+/** The one ipcMain every test shares (vi.mock('electron') hands this out). */
+export const fakeIpcMain = new FakeIpcMain();
+
+export interface FakeFrame {
+  processId: number;
+  routingId: number;
+  url: string;
+}
+
+type RendererListener = (event: unknown, ...args: unknown[]) => void;
+
+export class FakeWebContents extends EventEmitter {
+  readonly mainFrame: FakeFrame;
+  readonly renderer: FakeIpcRenderer;
+  private destroyed = false;
+  constructor(
+    readonly id: number,
+    url: string,
+  ) {
+    super();
+    this.mainFrame = { processId: id, routingId: 1, url };
+    this.renderer = new FakeIpcRenderer(this);
+  }
+  isDestroyed(): boolean {
+    return this.destroyed;
+  }
+  send(channel: string, ...args: unknown[]): void {
+    this.renderer.deliver(channel, structuredClone(args));
+  }
+  destroy(): void {
+    this.destroyed = true;
+    this.emit('destroyed');
+  }
+}
+
+export class FakeIpcRenderer implements IpcRendererLike {
+  private readonly listeners = new Map<string, Set<RendererListener>>();
+  private pipe: Promise<void> = Promise.resolve();
+  /** What page code would get as the IpcRendererEvent; the preload must never pass it on. */
+  static readonly EVENT = Object.freeze({ sender: 'ipc-renderer-event' });
+
+  constructor(private readonly contents: FakeWebContents) {}
+
+  /** Queues a message to this page behind everything already in flight. */
+  enqueue(run: () => void): void {
+    this.pipe = this.pipe.then(() => new Promise<void>((resolve) => setImmediate(() => (run(), resolve()))));
+  }
+
+  deliver(channel: string, args: unknown[]): void {
+    this.enqueue(() => {
+      for (const listener of [...(this.listeners.get(channel) ?? [])]) listener(FakeIpcRenderer.EVENT, ...args);
+    });
+  }
+
+  invoke(channel: string, ...args: unknown[]): Promise<unknown> {
+    return this.invokeFrom(this.contents.mainFrame, channel, ...args);
+  }
+
+  /** Like invoke, but as if sent by `frame` (a sub-frame, or a page on another origin). */
+  invokeFrom(frame: FakeFrame | null, channel: string, ...args: unknown[]): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      const handler = fakeIpcMain.handlers.get(channel);
+      if (!handler) {
+        reject(new Error(`Error invoking remote method '${channel}': Error: No handler registered for '${channel}'`));
+        return;
+      }
+      const event = { sender: this.contents, senderFrame: frame };
+      Promise.resolve()
+        .then(() => handler(event, ...structuredClone(args)))
+        .then(
+          (value) => this.enqueue(() => resolve(structuredClone(value))),
+          (err: unknown) => this.enqueue(() => reject(new Error(`Error invoking remote method '${channel}': ${String(err)}`))),
+        );
+    });
+  }
+
+  on(channel: string, listener: RendererListener): this {
+    let set = this.listeners.get(channel);
+    if (!set) this.listeners.set(channel, (set = new Set()));
+    set.add(listener);
+    return this;
+  }
+
+  removeListener(channel: string, listener: RendererListener): this {
+    this.listeners.get(channel)?.delete(listener);
+    return this;
+  }
+
+  listenerCount(channel: string): number {
+    return this.listeners.get(channel)?.size ?? 0;
+  }
+}
+
+let nextId = 1;
+
+/** A window showing `url` (our app by default), as far as the IPC gate can tell. */
+export function createFakeWindow(url = 'app://workbench/index.html') {
+  const webContents = new FakeWebContents(nextId++, url);
+  const window = { webContents } as unknown as BrowserWindow;
+  return { window, webContents, ipcRenderer: webContents.renderer };
+}

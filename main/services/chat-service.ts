@@ -77,7 +77,7 @@ export class ChatService {
     const connection = this.options.connections.resolve(input.connectionId);
     const request = input.request as unknown as ChatRequest;
     const mode = request.deferred ? 'deferred' : request.stream ? 'stream' : 'plain';
-    const body: ChatRequest = mode === 'stream' ? request : { ...request, stream: false };
+    const body: ChatRequest = mode === 'stream' ? request : withoutStreamOptions(request);
     const captured: CapturedRequest = {
       method: 'POST',
       url: joinUrl(connection.profile.baseUrl, CHAT_PATH),
@@ -280,6 +280,12 @@ export class ChatService {
       completionTokens: usage.completion_tokens + (usage.completion_tokens_details?.reasoning_tokens ?? 0),
     });
   }
+}
+
+/** A plain or deferred request: `stream_options` only belongs with `stream: true`. */
+function withoutStreamOptions(request: ChatRequest): ChatRequest {
+  const { stream_options: _dropped, ...rest } = request;
+  return { ...rest, stream: false };
 }
 
 function usageOrNull(usage: ChatUsage | null | undefined): ChatUsage | null {

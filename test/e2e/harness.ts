@@ -1,0 +1,77 @@
+/**
+ * Starts the app the way a user does — `npm start -- --browser` — in a temporary data folder, and
+ * drives Debian's Chromium with playwright-core. Screenshots go to test-results/e2e/.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+export const ROOT = resolve(__dirname, '../..');
+export const SHOTS = join(ROOT, 'test-results', 'e2e');
+
+export interface RunningApp {
+  url: string;
+  dataDir: string;
+  output: () => string;
+  stop(): Promise<number | null>;
+}
+
+/** Spawns `npm start -- --browser` and waits for its one `Workbench: <url>` line. */
+export async function startApp(options: { dataDir?: string; tokenDelayMs?: number } = {}): Promise<RunningApp> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'wb-e2e-'));
+  let output = '';
+  const child: ChildProcess = spawn('npm', ['start', '--silent', '--', '--browser', '--data-dir', dataDir], {
+    cwd: ROOT,
+    env: { ...process.env, WORKBENCH_SANDBOX_TOKEN_DELAY_MS: String(options.tokenDelayMs ?? 15) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    const timer = setTimeout(() => reject(new Error(`app did not print its URL within 120 s:\n${output}`)), 120_000);
+    child.stdout!.on('data', (data: Buffer) => {
+      output += data.toString();
+      const match = /^Workbench: (http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]+)$/m.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolveUrl(match[1]);
+      }
+    });
+    child.stderr!.on('data', (data: Buffer) => {
+      output += data.toString();
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`app exited with ${code} before printing its URL:\n${output}`));
+    });
+  });
+  return {
+    url,
+    dataDir,
+    output: () => output,
+    stop: () =>
+      new Promise((resolveStop) => {
+        if (child.exitCode !== null) return resolveStop(child.exitCode);
+        child.once('exit', (code) => resolveStop(code));
+        process.kill(-child.pid!, 'SIGINT');
+      }),
+  };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+  });
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}

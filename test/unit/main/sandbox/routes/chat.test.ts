@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { costInTicks } from '../../../../../shared/cost';
 import type { ChatCompletion } from '../../../../../shared/wire/chat';
 import { findLanguageModel } from '../../../../../main/sandbox/catalogue';
-import { parseSse, startHarness, streamPayloads, type Harness } from '../harness';
+import { startHarness, type Harness } from '../harness';
 import { schemaErrors } from '../schema-check';
 
 let h: Harness;

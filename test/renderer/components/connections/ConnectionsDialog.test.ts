@@ -1,0 +1,92 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { flushPromises } from '@vue/test-utils';
+import { defineComponent, h } from 'vue';
+import ConnectionsDialog from '@/components/connections/ConnectionsDialog.vue';
+import { useConnectionsStore } from '@/stores/connections';
+import { button, mountWithApp, type Mounted } from '../../mount-app';
+
+let m: Mounted;
+afterEach(() => {
+  m?.wrapper.unmount();
+  document.body.innerHTML = '';
+});
+
+const Host = defineComponent({ setup: () => () => h(ConnectionsDialog, { visible: true }) });
+
+async function open(keyWarning: string | null = null): Promise<Mounted> {
+  m = await mountWithApp(Host, { fake: { keyWarning } });
+  await useConnectionsStore().load();
+  await flushPromises();
+  return m;
+}
+
+function input(id: string): HTMLInputElement {
+  return document.querySelector<HTMLInputElement>(`#${id}`)!;
+}
+
+async function type(id: string, value: string): Promise<void> {
+  const el = input(id);
+  el.value = value;
+  el.dispatchEvent(new Event('input'));
+  await flushPromises();
+}
+
+describe('ConnectionsDialog', () => {
+  it('warns when keys are stored without OS encryption', async () => {
+    await open('Keys are stored as plain text (basic_text): anyone with access to your files can read them.');
+    expect(document.body.textContent).toContain('Keys are stored as plain text');
+  });
+
+  it('adds a profile with its key, then shows "Key stored" and never the key', async () => {
+    await open();
+    button(m.wrapper, 'Add connection').click();
+    await flushPromises();
+    await type('conn-name', 'Production');
+    await type('conn-url', 'https://api.example.com');
+    await type('conn-key', 'sk-live-123');
+    button(m.wrapper, 'Add connection').click();
+    await flushPromises();
+    expect(m.fake.controls.calls.find((c) => c.method === 'connections.save')?.input).toEqual({
+      name: 'Production',
+      baseUrl: 'https://api.example.com',
+      apiKey: 'sk-live-123',
+    });
+    expect(document.body.textContent).toContain('Key stored');
+    expect(document.body.innerHTML).not.toContain('sk-live-123');
+  });
+
+  it('keeps the stored key when an existing profile is saved with the key field empty', async () => {
+    await open();
+    await useConnectionsStore().save({ name: 'Staging', baseUrl: 'https://staging.example.com', apiKey: 'sk-1' });
+    await flushPromises();
+    button(m.wrapper, 'Edit Staging').click();
+    await flushPromises();
+    expect(input('conn-key').value).toBe('');
+    expect(input('conn-key').placeholder).toContain('key stored');
+    await type('conn-name', 'Staging EU');
+    button(m.wrapper, 'Save changes').click();
+    await flushPromises();
+    expect(m.fake.controls.calls.filter((c) => c.method === 'connections.save').at(-1)?.input).toEqual({
+      id: 'remote-1',
+      name: 'Staging EU',
+      baseUrl: 'https://staging.example.com',
+    });
+  });
+
+  it('refuses a base URL without a scheme, with the reason', async () => {
+    await open();
+    button(m.wrapper, 'Add connection').click();
+    await flushPromises();
+    await type('conn-name', 'Bad');
+    await type('conn-url', 'api.example.com');
+    expect(document.body.textContent).toContain('base URL must be a URL such as https://api.example.com');
+    expect((document.querySelector('button[type="submit"]') as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('tests a connection and shows the model count and latency', async () => {
+    await open();
+    button(m.wrapper, 'Test connection').click();
+    await flushPromises();
+    expect(document.body.textContent).toContain('4 models · 42 ms');
+  });
+});

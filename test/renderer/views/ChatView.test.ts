@@ -1,0 +1,88 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { flushPromises } from '@vue/test-utils';
+import ChatView from '@/views/ChatView.vue';
+import { useChatFormStore } from '@/stores/chat-form';
+import { useChatRunStore } from '@/stores/chat-run';
+import { button, mountWithApp, type Mounted } from '../mount-app';
+
+let m: Mounted;
+afterEach(() => m?.wrapper.unmount());
+
+async function typeMessage(text: string): Promise<void> {
+  await m.wrapper.find('textarea[aria-label="Message 1"]').setValue(text);
+}
+
+describe('ChatView', () => {
+  it('picks the first language model and disables Send until a message is written', async () => {
+    m = await mountWithApp(ChatView);
+    expect(useChatFormStore().model).toBe('svc-4');
+    expect(button(m.wrapper, 'Send').disabled).toBe(true);
+    expect(m.wrapper.text()).toContain("Can't send: write a message to send");
+    await typeMessage('Hello');
+    expect(button(m.wrapper, 'Send').disabled).toBe(false);
+  });
+
+  it('explains an out-of-range temperature inline and blocks Send with the reason', async () => {
+    m = await mountWithApp(ChatView);
+    await typeMessage('Hello');
+    useChatFormStore().params.temperature = 2.5;
+    await flushPromises();
+    expect(button(m.wrapper, 'Send').disabled).toBe(true);
+    expect(m.wrapper.find('#param-temperature-error').text()).toBe('temperature must be between 0 and 2');
+    expect(m.wrapper.text()).toContain("Can't send: temperature must be between 0 and 2");
+  });
+
+  it('streams the answer with the sandbox label, stops on Esc, and keeps the partial text', async () => {
+    m = await mountWithApp(ChatView);
+    await typeMessage('Tell me a story');
+    window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', ctrlKey: true }));
+    await flushPromises();
+    const stream = m.fake.controls.streams[0]!;
+    stream.emit({ type: 'started', runId: 'r', request: { method: 'POST', url: 'u', headers: {}, body: {} }, isSandbox: true });
+    stream.emit({ type: 'delta', choice: 0, content: 'Once upon a time' });
+    useChatRunStore().flush();
+    await flushPromises();
+    expect(m.wrapper.text()).toContain('Once upon a time');
+    expect(m.wrapper.text()).toContain('Sandbox — synthetic outputs');
+    expect(button(m.wrapper, 'Stop')).toBeTruthy();
+    window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }));
+    await flushPromises();
+    expect(stream.cancelled).toBe(true);
+    expect(m.wrapper.find('.run-status').text()).toBe('cancelled');
+    expect(m.wrapper.text()).toContain('Once upon a time');
+  });
+
+  it('appends the reply to the conversation so the user can continue', async () => {
+    m = await mountWithApp(ChatView);
+    await typeMessage('Hi');
+    button(m.wrapper, 'Send').click();
+    await flushPromises();
+    const stream = m.fake.controls.streams[0]!;
+    stream.emit({ type: 'delta', choice: 0, content: 'Hello there' });
+    stream.finish();
+    await flushPromises();
+    button(m.wrapper, 'Add to conversation').click();
+    await flushPromises();
+    expect(useChatFormStore().messages.map((x) => [x.role, x.content])).toEqual([
+      ['user', 'Hi'],
+      ['assistant', 'Hello there'],
+      ['user', ''],
+    ]);
+  });
+
+  it('shows an error with its code, status and request id below the partial output', async () => {
+    m = await mountWithApp(ChatView);
+    await typeMessage('Hi');
+    button(m.wrapper, 'Send').click();
+    await flushPromises();
+    const stream = m.fake.controls.streams[0]!;
+    stream.emit({ type: 'delta', choice: 0, content: 'Partial' });
+    stream.fail({ code: 'api_error', message: 'rate limited', status: 429, requestId: 'req-7' });
+    await flushPromises();
+    const alert = m.wrapper.find('[role="alert"]');
+    expect(alert.text()).toContain('rate limited');
+    expect(alert.text()).toContain('api_error · HTTP 429 · request req-7');
+    expect(alert.text()).toContain('wait a moment');
+    expect(m.wrapper.text()).toContain('Partial');
+  });
+});

@@ -1,0 +1,83 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { defineComponent, h } from 'vue';
+import ConfirmDialog from 'primevue/confirmdialog';
+import { flushPromises } from '@vue/test-utils';
+import HistoryEntryView from '@/views/HistoryEntryView.vue';
+import { useChatFormStore } from '@/stores/chat-form';
+import { button, mountWithApp, type Mounted } from '../mount-app';
+import { makeCompletion, makeRecord } from '../fake-data';
+
+let m: Mounted;
+afterEach(() => {
+  m?.wrapper.unmount();
+  document.body.innerHTML = '';
+});
+
+const failed = makeRecord({
+  id: 'run-failed',
+  status: 'error',
+  model: 'svc-3-mini',
+  output: makeCompletion(['Le présent contrat']),
+  error: { code: 'stream_incomplete', message: 'the stream ended before [DONE]', requestId: 'req-err-1' },
+  request: {
+    method: 'POST',
+    url: 'http://127.0.0.1:4010/v1/chat/completions',
+    headers: { 'content-type': 'application/json' },
+    body: { model: 'svc-3-mini', messages: [{ role: 'system', content: 'Translate.' }, { role: 'user', content: 'The contract' }], temperature: 0.3, stream: true },
+  },
+});
+
+/** The view plus the app-level confirm dialog it asks through. */
+const WithConfirm = defineComponent({
+  props: { id: { type: String, required: true } },
+  setup: (props) => () => [h(HistoryEntryView, { id: props.id }), h(ConfirmDialog)],
+});
+
+describe('HistoryEntryView', () => {
+  it('shows the conversation, the partial output above the error, and the sandbox label offline', async () => {
+    m = await mountWithApp(HistoryEntryView, { fake: { history: [failed] }, route: '/history/run-failed', props: { id: 'run-failed' } });
+    const text = m.wrapper.text();
+    expect(text).toContain('The contract');
+    expect(text).toContain('Le présent contrat');
+    expect(text).toContain('the stream ended before [DONE]');
+    expect(text).toContain('Sandbox — synthetic outputs');
+    expect(text.indexOf('Le présent contrat')).toBeLessThan(text.indexOf('the stream ended before [DONE]'));
+  });
+
+  it('re-runs in the playground with model, messages and parameters loaded', async () => {
+    m = await mountWithApp(HistoryEntryView, { fake: { history: [failed] }, route: '/history/run-failed', props: { id: 'run-failed' } });
+    button(m.wrapper, 'Re-run in playground').click();
+    await flushPromises();
+    const form = useChatFormStore();
+    await vi.waitFor(() => expect(m.router.currentRoute.value.path).toBe('/chat'), { timeout: 10_000 });
+    expect(form.request).toEqual({
+      model: 'svc-3-mini',
+      messages: [
+        { role: 'system', content: 'Translate.' },
+        { role: 'user', content: 'The contract' },
+      ],
+      temperature: 0.3,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+  });
+
+  it('deletes the run after confirmation and returns to the list', async () => {
+    m = await mountWithApp(WithConfirm, { fake: { history: [failed] }, route: '/history/run-failed', props: { id: 'run-failed' } });
+    button(m.wrapper, 'Delete').click();
+    await flushPromises();
+    expect(m.fake.controls.history).toHaveLength(1);
+    const dialog = document.querySelector('[role="alertdialog"], [role="dialog"]')!;
+    expect(dialog.textContent).toContain('cannot be undone');
+    [...dialog.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Delete')!.click();
+    await flushPromises();
+    expect(m.fake.controls.history).toHaveLength(0);
+    await vi.waitFor(() => expect(m.router.currentRoute.value.path).toBe('/history'));
+  });
+
+  it('explains a run that no longer exists', async () => {
+    m = await mountWithApp(HistoryEntryView, { route: '/history/gone', props: { id: 'gone' } });
+    expect(m.wrapper.text()).toContain('Could not open this run');
+    expect(m.wrapper.text()).toContain('not_found');
+  });
+});

@@ -70,6 +70,16 @@ export class SseWriter {
   }
 
   private write(text: string): Promise<void> {
+    if (this.opts.fault?.dropAfter !== undefined) {
+      // A drop must come after the frames before it reached the socket, or they could be lost with it.
+      return new Promise((resolve) => {
+        this.res.once('close', resolve);
+        this.res.write(text, () => {
+          this.res.off('close', resolve);
+          resolve();
+        });
+      });
+    }
     if (this.res.write(text)) return Promise.resolve();
     return new Promise((resolve) => {
       const done = (): void => {

@@ -20,7 +20,13 @@ export function safeStorageBackend(platform: NodeJS.Platform = process.platform)
 
 function readBlobs(path: string): Record<string, string> {
   if (!existsSync(path)) return {};
-  const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    // A damaged file holds no key we could read; the user re-enters keys and the file is rewritten.
+    return {};
+  }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return {};
   return Object.fromEntries(Object.entries(parsed).filter((e): e is [string, string] => typeof e[1] === 'string'));
 }

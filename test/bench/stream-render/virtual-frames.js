@@ -1,13 +1,13 @@
 // Virtual animation frames for the benchmark page. Headless Chromium paces requestAnimationFrame at
 // ~60 Hz, so streaming 200 KB at real pace takes minutes; this replaces rAF with back-to-back
 // frames, each one macrotask: run the queued callbacks, let Vue flush, then force style and layout
-// as a real frame would. Paint is not included (it is not script work).
-
-type Callback = (time: number) => void;
+// as a real frame would. Paint is not included (it is not script work). Plain JS: it is page code,
+// and the node type-check project (which covers test/**/*.ts) has no DOM types.
 
 /** Installs the virtual frame clock on `window` (for the benchmark page only). */
-export function installVirtualFrames(): void {
-  let queue = new Map<number, Callback>();
+export function installVirtualFrames() {
+  /** @type {Map<number, FrameRequestCallback>} */
+  let queue = new Map();
   let nextId = 1;
   let pending = false;
   const channel = new MessageChannel();
@@ -22,7 +22,7 @@ export function installVirtualFrames(): void {
     queueMicrotask(() => void document.body.offsetHeight);
   };
 
-  window.requestAnimationFrame = (callback: Callback): number => {
+  window.requestAnimationFrame = (callback) => {
     const id = nextId++;
     queue.set(id, callback);
     if (!pending) {
@@ -31,7 +31,7 @@ export function installVirtualFrames(): void {
     }
     return id;
   };
-  window.cancelAnimationFrame = (id: number): void => {
+  window.cancelAnimationFrame = (id) => {
     queue.delete(id);
   };
 }

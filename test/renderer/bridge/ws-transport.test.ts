@@ -1,0 +1,169 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { CallReply, ServerMessage } from '../../../shared/contract/protocol';
+import { createWsTransport, type SocketLike, type WsTransport } from '../../../renderer/src/bridge/ws-transport';
+
+class FakeSocket implements SocketLike {
+  readyState = 0;
+  readonly sent: unknown[] = [];
+  onopen: ((event: unknown) => void) | null = null;
+  onmessage: ((event: { data: unknown }) => void) | null = null;
+  onclose: ((event: unknown) => void) | null = null;
+  onerror: ((event: unknown) => void) | null = null;
+  constructor(
+    readonly url: string,
+    readonly protocols: string[],
+  ) {}
+  send(data: string) {
+    this.sent.push(JSON.parse(data));
+  }
+  close() {
+    this.drop();
+  }
+  open() {
+    this.readyState = 1;
+    this.onopen?.({});
+  }
+  receive(message: ServerMessage) {
+    this.onmessage?.({ data: JSON.stringify(message) });
+  }
+  drop() {
+    if (this.readyState === 3) return;
+    this.readyState = 3;
+    this.onclose?.({});
+  }
+}
+
+let sockets: FakeSocket[];
+let transport: WsTransport;
+const last = () => sockets[sockets.length - 1];
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  sockets = [];
+  transport = createWsTransport({
+    url: 'ws://127.0.0.1:9/ws',
+    token: 'T0KEN',
+    connect: (url, protocols) => {
+      const socket = new FakeSocket(url, protocols);
+      sockets.push(socket);
+      return socket;
+    },
+  });
+});
+
+afterEach(() => {
+  transport.dispose();
+  vi.useRealTimers();
+});
+
+const ok = (value: unknown): CallReply => ({ ok: true, value });
+
+describe('ws-transport', () => {
+  describe('createWsTransport()', () => {
+    it('offers the token as a subprotocol, never in the URL', () => {
+      expect(last().url).toBe('ws://127.0.0.1:9/ws');
+      expect(last().protocols).toEqual(['workbench', 'token.T0KEN']);
+    });
+
+    it('holds calls until the socket opens, then matches replies by id', async () => {
+      const first = transport.call('app.info', undefined);
+      const second = transport.call('history.facets', {});
+      expect(last().sent).toEqual([]);
+      last().open();
+      expect(last().sent).toEqual([
+        { t: 'call', id: 1, method: 'app.info' },
+        { t: 'call', id: 2, method: 'history.facets', input: {} },
+      ]);
+      last().receive({ t: 'reply', id: 2, reply: ok('two') });
+      last().receive({ t: 'reply', id: 1, reply: ok('one') });
+      expect([await first, await second]).toEqual([ok('one'), ok('two')]);
+    });
+
+    it('delivers a stream’s chunks, then resolves with its end', async () => {
+      last().open();
+      const chunks: unknown[] = [];
+      const result = transport.stream('chat.send', { x: 1 }, 'stream-0001', (c) => chunks.push(c));
+      last().receive({ t: 'chunk', streamId: 'stream-0001', chunk: 1 });
+      last().receive({ t: 'chunk', streamId: 'other-stream', chunk: 'not mine' });
+      last().receive({ t: 'chunk', streamId: 'stream-0001', chunk: 2 });
+      last().receive({ t: 'end', streamId: 'stream-0001', reply: ok('done') });
+      expect(await result).toEqual(ok('done'));
+      expect(chunks).toEqual([1, 2]);
+    });
+
+    it('fails calls and streams in flight with a network error when the socket drops, then reconnects', async () => {
+      const statuses: string[] = [];
+      transport.onStatus((s) => statuses.push(s));
+      last().open();
+      const call = transport.call('app.info', undefined);
+      const stream = transport.stream('chat.send', {}, 'stream-0001', () => {});
+      last().drop();
+      for (const reply of [await call, await stream]) {
+        expect(reply).toMatchObject({ ok: false, error: { code: 'network', message: expect.stringMatching(/Disconnected from the workbench process/) } });
+      }
+      expect(transport.status()).toBe('disconnected');
+      vi.advanceTimersByTime(250);
+      expect(sockets).toHaveLength(2);
+      last().open();
+      expect(statuses).toEqual(['connected', 'disconnected', 'connecting', 'connected']);
+      const again = transport.call('app.info', undefined);
+      last().receive({ t: 'reply', id: 3, reply: ok('back') });
+      expect(await again).toEqual(ok('back'));
+    });
+
+    it('fails waiting calls when a connection attempt fails, instead of hanging', async () => {
+      const call = transport.call('app.info', undefined);
+      last().drop();
+      expect(await call).toMatchObject({ ok: false, error: { code: 'network', message: expect.stringMatching(/Cannot reach/) } });
+    });
+
+    it('backs off between attempts, doubling up to a ceiling', () => {
+      const gaps: number[] = [];
+      for (let attempt = 0; attempt < 7; attempt++) {
+        last().drop();
+        const before = sockets.length;
+        let waited = 0;
+        while (sockets.length === before) {
+          vi.advanceTimersByTime(50);
+          waited += 50;
+        }
+        gaps.push(waited);
+      }
+      expect(gaps).toEqual([250, 500, 1000, 2000, 4000, 5000, 5000]);
+    });
+
+    it('keeps event subscriptions across reconnects and stops after unsubscribe', () => {
+      const seen: unknown[] = [];
+      const off = transport.subscribe('connections.changed', (p) => seen.push(p));
+      last().open();
+      last().receive({ t: 'event', channel: 'connections.changed', payload: 1 });
+      last().receive({ t: 'event', channel: 'other.event', payload: 'x' });
+      last().drop();
+      vi.advanceTimersByTime(250);
+      last().open();
+      last().receive({ t: 'event', channel: 'connections.changed', payload: 2 });
+      off();
+      last().receive({ t: 'event', channel: 'connections.changed', payload: 3 });
+      expect(seen).toEqual([1, 2]);
+    });
+
+    it('ignores garbage from the server', async () => {
+      last().open();
+      const call = transport.call('app.info', undefined);
+      last().onmessage?.({ data: 'not json' });
+      last().onmessage?.({ data: new ArrayBuffer(2) });
+      last().receive({ t: 'reply', id: 1, reply: ok(1) });
+      expect(await call).toEqual(ok(1));
+    });
+
+    it('dispose fails what is pending and stops reconnecting', async () => {
+      last().open();
+      const call = transport.call('app.info', undefined);
+      transport.dispose();
+      expect(await call).toMatchObject({ ok: false, error: { code: 'network' } });
+      vi.advanceTimersByTime(10_000);
+      expect(sockets).toHaveLength(1);
+      expect(await transport.call('app.info', undefined)).toMatchObject({ ok: false, error: { code: 'network' } });
+    });
+  });
+});

@@ -8,10 +8,20 @@ import PrimeVue from 'primevue/config';
 import ToastService from 'primevue/toastservice';
 import ConfirmationService from 'primevue/confirmationservice';
 import { createMemoryHistory, type Router } from 'vue-router';
-import type { Component } from 'vue';
+import { defineComponent, h, type Component } from 'vue';
 import { provideWorkbench } from '@/api';
 import { createAppRouter } from '@/router';
 import { createFakeWorkbench, type FakeWorkbench, type FakeWorkbenchOptions } from './fake-workbench';
+
+/**
+ * Stand-in for the markdown engineer's component (tested on its own): renders the text plainly
+ * and shows whether it is still streaming, so these tests see exactly what was passed to it.
+ */
+export const StreamingMarkdownStub = defineComponent({
+  name: 'StreamingMarkdown',
+  props: { text: { type: String, required: true }, streaming: { type: Boolean, required: true } },
+  setup: (props) => () => h('div', { class: 'markdown-stub', 'data-streaming': String(props.streaming) }, props.text),
+});
 
 export interface Mounted {
   wrapper: VueWrapper;
@@ -31,7 +41,10 @@ export async function mountWithApp(component: Component, opts: { fake?: FakeWork
   const wrapper = mount(component, {
     props: opts.props,
     attachTo: document.body,
-    global: { plugins: [pinia, [PrimeVue, { theme: 'none' }], ToastService, ConfirmationService, router] },
+    global: {
+      plugins: [pinia, [PrimeVue, { theme: 'none' }], ToastService, ConfirmationService, router],
+      stubs: { StreamingMarkdown: StreamingMarkdownStub },
+    },
   });
   await flushPromises();
   return { wrapper, fake, router, pinia };

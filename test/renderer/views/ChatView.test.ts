@@ -42,14 +42,16 @@ describe('ChatView', () => {
     stream.emit({ type: 'delta', choice: 0, content: 'Once upon a time' });
     useChatRunStore().flush();
     await flushPromises();
-    expect(m.wrapper.text()).toContain('Once upon a time');
+    expect(m.wrapper.find('.markdown-stub').text()).toBe('Once upon a time');
+    expect(m.wrapper.find('.markdown-stub').attributes('data-streaming')).toBe('true');
     expect(m.wrapper.text()).toContain('Sandbox — synthetic outputs');
     expect(button(m.wrapper, 'Stop')).toBeTruthy();
     window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }));
     await flushPromises();
     expect(stream.cancelled).toBe(true);
     expect(m.wrapper.find('.run-status').text()).toBe('cancelled');
-    expect(m.wrapper.text()).toContain('Once upon a time');
+    expect(m.wrapper.find('.markdown-stub').text()).toBe('Once upon a time');
+    expect(m.wrapper.find('.markdown-stub').attributes('data-streaming')).toBe('false');
   });
 
   it('appends the reply to the conversation so the user can continue', async () => {

@@ -1,0 +1,56 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createPinia, setActivePinia } from 'pinia';
+import { nextTick } from 'vue';
+import { DARK_CLASS, THEME_STORAGE_KEY, useThemeStore } from '@/stores/theme';
+
+let osDark = false;
+let listener: ((e: { matches: boolean }) => void) | null = null;
+
+beforeEach(() => {
+  localStorage.clear();
+  document.documentElement.classList.remove(DARK_CLASS);
+  osDark = false;
+  vi.stubGlobal('matchMedia', () => ({
+    matches: osDark,
+    addEventListener: (_: string, cb: (e: { matches: boolean }) => void) => (listener = cb),
+    removeEventListener: () => (listener = null),
+  }));
+  setActivePinia(createPinia());
+});
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('theme store', () => {
+  it('follows the OS until the user picks a theme', async () => {
+    osDark = true;
+    const theme = useThemeStore();
+    expect(document.documentElement.classList.contains(DARK_CLASS)).toBe(true);
+    listener?.({ matches: false });
+    await nextTick();
+    expect(theme.isDark).toBe(false);
+    expect(document.documentElement.classList.contains(DARK_CLASS)).toBe(false);
+  });
+
+  describe('toggle()', () => {
+    it('pins the opposite theme and remembers it across restarts', async () => {
+      useThemeStore().toggle();
+      await nextTick();
+      expect(localStorage.getItem(THEME_STORAGE_KEY)).toBe('dark');
+      expect(document.documentElement.classList.contains(DARK_CLASS)).toBe(true);
+      setActivePinia(createPinia());
+      const again = useThemeStore();
+      expect(again.choice).toBe('dark');
+      listener?.({ matches: false });
+      expect(again.isDark).toBe(true);
+    });
+  });
+
+  describe('setChoice()', () => {
+    it("forgets the pin on 'system'", () => {
+      const theme = useThemeStore();
+      theme.setChoice('light');
+      theme.setChoice('system');
+      expect(localStorage.getItem(THEME_STORAGE_KEY)).toBeNull();
+    });
+  });
+});

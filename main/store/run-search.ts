@@ -11,7 +11,7 @@
  */
 import type { HistoryPage, HistorySearchInput } from '../../shared/contract/history';
 import type { Db } from './db';
-import { ftsMatchQuery } from './fts-query';
+import { matchExpression, parseSearch, prefixToken } from './fts-query';
 import { decodeCursor, encodeCursor, type CursorKey } from './history-cursor';
 import { prepare, timed } from './query';
 import { SUMMARY_COLUMNS, toSummary, type SummaryRow } from './run-rows';
@@ -21,6 +21,8 @@ const MAX_LIMIT = 200;
 /** Up to this many matches, sorting them is cheaper than scanning history in order. */
 const SPARSE_MATCHES = 1_000;
 const MAX_CHUNK = 8_192;
+/** A typed prefix standing for more words than this is left to FTS's own (slower) prefix match. */
+const MAX_PREFIX_TERMS = 64;
 
 interface Filters {
   where: string[];
@@ -31,8 +33,8 @@ interface Filters {
 export function searchRuns(db: Db, input: HistorySearchInput): HistoryPage {
   const limit = Math.min(Math.max(Math.trunc(input.limit ?? DEFAULT_LIMIT), 1), MAX_LIMIT);
   const after = input.cursor ? decodeCursor(input.cursor) : null;
-  const match = input.query ? ftsMatchQuery(input.query) : null;
   const rows = timed(db, 'searchRuns', () => {
+    const match = input.query ? resolveMatch(db, input.query) : null;
     if (!match) return listPage(db, filtersOf(input, after), limit + 1);
     if (countMatches(db, match, SPARSE_MATCHES + 1) <= SPARSE_MATCHES) return sortedMatches(db, filtersOf(input, after), match, limit + 1);
     return scanForMatches(db, input, after, match, limit + 1);
@@ -48,6 +50,22 @@ export function runModels(db: Db): string[] {
   return timed(db, 'runModels', () =>
     prepare<[], { model: string }>(db, 'SELECT DISTINCT model FROM runs ORDER BY model').all(),
   ).map((row) => row.model);
+}
+
+/** The MATCH expression for the user's text, with a typed prefix expanded to concrete terms. */
+function resolveMatch(db: Db, query: string): string | null {
+  const search = parseSearch(query);
+  if (!search) return null;
+  const token = search.prefix === null ? null : prefixToken(search.prefix);
+  if (token === null) return matchExpression(search);
+  const terms = prepare<[string, string, number], string>(
+    db,
+    'SELECT term FROM runs_fts_vocab WHERE term >= ? AND term < ? ORDER BY term LIMIT ?',
+  )
+    .pluck()
+    .all(token, `${token}\u{10FFFF}`, MAX_PREFIX_TERMS + 1);
+  // No terms may mean our folding differs from the tokenizer's for this script: let FTS decide.
+  return matchExpression(search, terms.length > 0 && terms.length <= MAX_PREFIX_TERMS ? terms : undefined);
 }
 
 function filtersOf(input: HistorySearchInput, after: CursorKey | null): Filters {
@@ -122,7 +140,11 @@ function scanForMatches(db: Db, input: HistorySearchInput, after: CursorKey | nu
       high = Math.max(high, c.seq);
     }
     const matched = new Set(
-      prepare<[string, number, number], number>(db, 'SELECT rowid FROM runs_fts WHERE runs_fts MATCH ? AND rowid BETWEEN ? AND ?')
+      // CAST: better-sqlite3 binds numbers as REAL, and FTS5 only seeks on integer rowid bounds.
+      prepare<[string, number, number], number>(
+        db,
+        'SELECT rowid FROM runs_fts WHERE runs_fts MATCH ? AND rowid BETWEEN CAST(? AS INTEGER) AND CAST(? AS INTEGER)',
+      )
         .pluck()
         .all(match, low, high),
     );

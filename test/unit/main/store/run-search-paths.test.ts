@@ -52,6 +52,7 @@ describe('run-search', () => {
         const words = ['common'];
         if (random() < 0.8) words.push('frequent');
         if (random() < 0.3) words.push('occasional');
+        if (random() < 0.1) words.push('frequently');
         if (i % 97 === 0) words.push('rare');
         const model = MODELS[i % MODELS.length];
         const status = STATUSES[Math.floor(random() * STATUSES.length)];
@@ -65,9 +66,10 @@ describe('run-search', () => {
   });
   afterAll(() => closeDatabase(db));
 
-  function expected(words: string[], model?: string, status?: RunStatus): string[] {
+  function expected(words: string[], model?: string, status?: RunStatus, prefix?: string): string[] {
+    const hasPrefix = (r: Seeded): boolean => !prefix || [...r.words, 'filler'].some((w) => w.startsWith(prefix));
     return seeded
-      .filter((r) => words.every((w) => r.words.has(w)) && (!model || r.model === model) && (!status || r.status === status))
+      .filter((r) => words.every((w) => r.words.has(w)) && hasPrefix(r) && (!model || r.model === model) && (!status || r.status === status))
       .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1))
       .map((r) => r.id);
   }
@@ -83,6 +85,22 @@ describe('run-search', () => {
           (words, model, status, limit) => {
             const got = allPages(db, { query: `${words.join(' ')} `, model, status, limit });
             expect(got).toEqual(expected(words, model, status));
+          },
+        ),
+        { numRuns: 25 },
+      );
+    });
+
+    it('pages through prefix matches (the typed last word) exactly like a brute-force search', () => {
+      fc.assert(
+        fc.property(
+          fc.subarray(['common', 'occasional', 'rare'], { minLength: 0 }),
+          fc.constantFrom('fre', 'freq', 'frequently', 'occ', 'rar', 'com', 'fil', 'zzz'),
+          fc.option(fc.constantFrom(...MODELS), { nil: undefined }),
+          fc.integer({ min: 1, max: 200 }),
+          (words, prefix, model, limit) => {
+            const query = [...words, prefix].join(' ');
+            expect(allPages(db, { query, model, limit })).toEqual(expected(words, model, undefined, prefix));
           },
         ),
         { numRuns: 25 },

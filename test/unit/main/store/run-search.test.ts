@@ -59,6 +59,14 @@ describe('run-search', () => {
       expect(ids(searchRuns(db, { query: 'entang ' }))).toEqual([]);
     });
 
+    it('matches a prefix standing for many different words', () => {
+      for (let i = 0; i < 80; i++) insertRun(db, newRun(`p${i}`, 1_000 + i, `word pre${i}fix`));
+      insertRun(db, newRun('other', 5_000, 'word prompt'));
+      const page = searchRuns(db, { query: 'word pre', limit: 200 });
+      expect(page.items).toHaveLength(80);
+      expect(page.items.map((r) => r.id)).not.toContain('other');
+    });
+
     it('is case and accent insensitive', () => {
       seed();
       expect(ids(searchRuns(db, { query: 'CAFE resume' }))).toEqual(['e']);

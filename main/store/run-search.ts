@@ -3,7 +3,8 @@
  * (created_at, id), optionally narrowed by a full-text query over prompt and output and by
  * model, status and endpoint.
  *
- * A full-text query is answered one of two ways, so neither rare nor common words are slow:
+ * A full-text query (a typed prefix already expanded to its words, see resolveMatch) is answered
+ * one of two ways, so neither rare nor common words are slow:
  * - few matches (at most SPARSE_MATCHES): join them to `runs` and sort — cheap because few;
  * - many matches: walk `runs` newest first through the (filter, created_at, id) index in growing
  *   chunks and keep the candidates the FTS index confirms within the chunk's rowid range. A page

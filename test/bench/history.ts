@@ -3,8 +3,8 @@
  * outputs from a few hundred characters to a few KB, several models and statuses, streamed runs
  * with their events), inserted the way the app records them (insert, then the finishing update)
  * in batched transactions. Then p50/p95 latency of the History queries a user triggers: the first
- * page, page 3 by cursor, full-text search (common word, rare word, prefix) and a model filter
- * with a query. Run alone with `npx tsx test/bench/history.ts`.
+ * page, page 3 by cursor, full-text search (common, rare and short words, a typed prefix, two
+ * words, page 3 of a search), a model filter with a query, a status filter, and the model list. Run alone with `npx tsx test/bench/history.ts`.
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +14,7 @@ import type { HistorySearchInput } from '../../shared/contract/history';
 import type { RunStatus } from '../../shared/contract/runs';
 import type { ChatCompletion } from '../../shared/wire/chat';
 import { closeDatabase, openDatabase, type Db } from '../../main/store/db';
-import { insertRun, searchRuns, updateRun } from '../../main/store/runs';
+import { insertRun, runModels, searchRuns, updateRun } from '../../main/store/runs';
 
 const RUNS = 100_000;
 const BATCH = 1_000;
@@ -126,13 +126,13 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-function measure(db: Db, input: HistorySearchInput): { p50Ms: number; p95Ms: number; items: number } {
+function measure(fn: () => number): { p50Ms: number; p95Ms: number; items: number } {
   let items = 0;
-  for (let i = 0; i < WARMUP; i++) items = searchRuns(db, input).items.length;
+  for (let i = 0; i < WARMUP; i++) items = fn();
   const times: number[] = [];
   for (let i = 0; i < SAMPLES; i++) {
     const started = performance.now();
-    searchRuns(db, input);
+    fn();
     times.push(performance.now() - started);
   }
   times.sort((a, b) => a - b);
@@ -164,12 +164,17 @@ export async function run(options: { runs?: number } = {}): Promise<Record<strin
     db.pragma('wal_checkpoint(TRUNCATE)');
     db.pragma('optimize');
 
-    const first = searchRuns(db, { limit: PAGE });
-    const second = searchRuns(db, { limit: PAGE, cursor: first.nextCursor ?? undefined });
+    const page3 = (input: HistorySearchInput): HistorySearchInput => {
+      const first = searchRuns(db, input);
+      const second = searchRuns(db, { ...input, cursor: first.nextCursor ?? undefined });
+      return { ...input, cursor: second.nextCursor ?? undefined };
+    };
     const queries: Record<string, HistorySearchInput> = {
       firstPage: { limit: PAGE },
-      page3ByCursor: { limit: PAGE, cursor: second.nextCursor ?? undefined },
-      ftsCommonWord: { limit: PAGE, query: 'the' },
+      page3ByCursor: page3({ limit: PAGE }),
+      ftsCommonWord: { limit: PAGE, query: 'the ' },
+      ftsCommonWordPage3: page3({ limit: PAGE, query: 'the ' }),
+      ftsShortWord: { limit: PAGE, query: 'a' },
       ftsTopicWord: { limit: PAGE, query: 'database ' },
       ftsRareWord: { limit: PAGE, query: RARE_WORD },
       ftsPrefix: { limit: PAGE, query: 'optim' },
@@ -178,13 +183,15 @@ export async function run(options: { runs?: number } = {}): Promise<Record<strin
       statusFilter: { limit: PAGE, status: 'cancelled' },
     };
     const latency: Record<string, unknown> = {};
-    for (const [name, input] of Object.entries(queries)) latency[name] = measure(db, input);
+    for (const [name, input] of Object.entries(queries)) latency[name] = measure(() => searchRuns(db, input).items.length);
+    latency.runModels = measure(() => runModels(db).length);
     return {
       runs,
       insert: { totalMs: Math.round(insertMs), runsPerSecond: Math.round(runs / (insertMs / 1000)), batch: BATCH },
       databaseMb: Math.round(statSync(path).size / 2 ** 20),
       pageSize: PAGE,
       samples: SAMPLES,
+      queries: Object.fromEntries(Object.entries(queries).map(([name, input]) => [name, { ...input, cursor: input.cursor ? '(page 3)' : undefined }])),
       latency,
     };
   } finally {

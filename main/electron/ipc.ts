@@ -36,6 +36,10 @@ export function isTrustedSender(event: IpcMainInvokeEvent, contents: WebContents
 }
 
 const STREAM_STARTED: CallReply = { ok: true, value: null };
+const UNSENDABLE: CallReply = {
+  ok: false,
+  error: { code: 'internal', message: 'The workbench produced a result it could not send to this window.' },
+};
 
 interface WindowEntry {
   contents: WebContents;
@@ -68,7 +72,15 @@ export function setupIpc(options: IpcGateOptions): IpcGate {
         if (typeof streamId !== 'string') {
           return { ok: false, error: { code: 'invalid_input', message: `${channel} needs a stream id.` } } satisfies CallReply;
         }
-        void host.stream(entry.session, channel, input, streamId).then((reply) => entry.send(IPC_STREAM_END, streamId, reply));
+        void host.stream(entry.session, channel, input, streamId).then((reply) => {
+          try {
+            entry.send(IPC_STREAM_END, streamId, reply);
+          } catch (err) {
+            // The result could not be cloned across IPC; the page must still learn the stream ended.
+            log(`[ipc] ${channel} result not sendable: ${err instanceof Error ? err.message : String(err)}`);
+            entry.send(IPC_STREAM_END, streamId, UNSENDABLE);
+          }
+        });
         return STREAM_STARTED;
       });
     }

@@ -3,7 +3,7 @@ import { contract } from '../../../../shared/contract/index';
 import { IPC_STREAM_END } from '../../../../shared/contract/protocol';
 import { createHost } from '../../../../main/host/host';
 import { setupIpc, type IpcGate } from '../../../../main/electron/ipc';
-import { createFakeHandlers, FAKE_INFO, WAIT_FOR_CANCEL } from '../host/fake-handlers';
+import { createFakeHandlers, FAKE_INFO, fakeRun, WAIT_FOR_CANCEL } from '../host/fake-handlers';
 import { createFakeWindow, fakeIpcMain } from '../../../integration/transports/fake-electron';
 
 vi.mock('electron', async () => ({ ipcMain: (await import('../../../integration/transports/fake-electron')).fakeIpcMain }));
@@ -91,6 +91,20 @@ describe('ipc', () => {
       expect(signals[0].aborted).toBe(true);
       expect(await ended).toMatchObject({ ok: true, value: { status: 'cancelled' } });
       expect(await ours.ipcRenderer.invoke('app.info')).toEqual({ ok: true, value: FAKE_INFO });
+    });
+
+    it('still ends a stream whose result cannot cross IPC, with an internal error', async () => {
+      const fake = createFakeHandlers();
+      const host = createHost({
+        contract,
+        handlers: { ...fake.handlers, chat: { send: async () => ({ ...fakeRun('completed', 'm'), notCloneable: () => 1 }) } },
+      });
+      gate = setupIpc({ host, contract, log: () => {} });
+      const ours = createFakeWindow();
+      gate.addWindow(ours.window);
+      const ended = new Promise<unknown>((resolve) => ours.ipcRenderer.on(IPC_STREAM_END, (_e, _id, reply) => resolve(reply)));
+      await ours.ipcRenderer.invoke('chat.send', chat('m'), 'stream-0001');
+      expect(await ended).toMatchObject({ ok: false, error: { code: 'internal' } });
     });
 
     it('answers a stream started without a stream id with invalid_input', async () => {

@@ -1,0 +1,33 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { flushPromises } from '@vue/test-utils';
+import ModelsView from '@/views/ModelsView.vue';
+import { button, mountWithApp, type Mounted } from '../mount-app';
+
+let m: Mounted;
+afterEach(() => m?.wrapper.unmount());
+
+describe('ModelsView', () => {
+  it('lists the catalogue with USD prices per 1M tokens, the long-context tier and the sandbox label', async () => {
+    m = await mountWithApp(ModelsView, { route: '/models' });
+    const rows = m.wrapper.findAll('tbody tr').map((r) => r.text());
+    expect(rows).toHaveLength(4);
+    const svc4 = rows.find((r) => r.startsWith('svc-4'))!;
+    expect(svc4).toContain('$3.00');
+    expect(svc4).toContain('$15.00');
+    expect(svc4).toContain('≥ 128,000 tokens');
+    expect(svc4).toContain('out $30.00');
+    expect(rows.find((r) => r.startsWith('svc-image-1'))).toContain('$0.07');
+    expect(m.wrapper.text()).toContain('Sandbox — synthetic outputs');
+  });
+
+  it('shows what to do when the catalogue cannot be loaded, and recovers on Refresh', async () => {
+    m = await mountWithApp(ModelsView, { route: '/models', fake: { catalogueError: { code: 'network', message: 'connection refused' } } });
+    expect(m.wrapper.find('[role="alert"]').text()).toContain('connection refused');
+    expect(m.wrapper.text()).toContain('press Refresh');
+    m.fake.controls.catalogueError = undefined;
+    button(m.wrapper, 'Refresh').click();
+    await flushPromises();
+    expect(m.wrapper.find('[role="alert"]').exists()).toBe(false);
+    expect(m.wrapper.findAll('tbody tr')).toHaveLength(4);
+  });
+});

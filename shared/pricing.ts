@@ -8,7 +8,9 @@ export function formatUsd(usd: number): string {
   if (usd === 0) return '$0';
   const abs = Math.abs(usd);
   const digits = abs >= 1 ? 2 : Math.min(8, Math.max(2, 1 - Math.floor(Math.log10(abs)) + 2));
-  return `${usd < 0 ? '-' : ''}$${abs.toFixed(digits).replace(/(\.\d*?[1-9])0+$/, '$1')}`;
+  // Trailing zeros go, but never below cents: `$0.30`, `$0.000123`, `$12.50`.
+  const text = abs.toFixed(digits).replace(/(\.\d{2}\d*?)0+$/, '$1');
+  return `${usd < 0 ? '-' : ''}$${text}`;
 }
 
 export function formatTicks(ticks: number | null | undefined): string {

@@ -70,6 +70,8 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return reply(res, 405, 'Method not allowed.', { Allow: 'GET, HEAD' });
     const found = await resolveStaticFile(options.staticDir, url.pathname);
+    // Browsers ask for /favicon.ico on their own; "nothing" keeps a 404 out of the console.
+    if (!found.ok && url.pathname === '/favicon.ico') return reply(res, 204, '');
     if (!found.ok) return reply(res, found.status, STATUS_CODES[found.status] ?? 'Error');
     res.writeHead(200, {
       ...headers,

@@ -136,6 +136,10 @@ describe('browser-server', () => {
       expect(res.status).toBe(403);
     });
 
+    it('answers the browser’s own favicon request with no content rather than an error', async () => {
+      expect((await get('/favicon.ico')).status).toBe(204);
+    });
+
     it('accepts localhost:<port> as Host', async () => {
       expect((await get('/', { Host: `localhost:${server.port}` })).status).toBe(200);
     });

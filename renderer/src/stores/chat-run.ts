@@ -1,10 +1,10 @@
 /**
  * The Chat playground's current run: streaming it, stopping it, and what came back (choices,
- * usage, cost, timings, the recorded RunRecord for the inspector). Streamed text lives in plain
- * objects behind a shallowRef that is triggered once per frame.
+ * usage, cost, timings, the recorded RunRecord for the inspector). Streamed text is folded into
+ * plain objects and published to a shallowRef once per frame.
  */
 import { defineStore } from 'pinia';
-import { computed, ref, shallowRef, triggerRef } from 'vue';
+import { computed, ref, shallowRef } from 'vue';
 import type { ChatSendInput, ChatStreamChunk } from '@shared/contract/chat';
 import type { StreamHandle } from '@shared/contract/api';
 import type { WorkbenchError } from '@shared/contract/errors';
@@ -36,7 +36,13 @@ export const useChatRunStore = defineStore('chat-run', () => {
   let handle: StreamHandle<RunRecord> | null = null;
   let stopping = false;
 
-  const frame = createFrameScheduler(() => triggerRef(choices));
+  // Deltas fold into `working` (plain objects); once a frame a fresh snapshot is published, so
+  // child components that receive a choice as a prop see a new object and re-render.
+  let working: ChoiceOutput[] = [];
+  const publish = (): void => {
+    choices.value = working.map((c) => ({ ...c, toolCalls: [...c.toolCalls], logprobs: [...c.logprobs] }));
+  };
+  const frame = createFrameScheduler(publish);
   const busy = computed(() => phase.value === 'running' || phase.value === 'pending');
   const costTicks = computed(() => usage.value?.cost_in_usd_ticks ?? record.value?.costTicks ?? null);
 
@@ -66,7 +72,7 @@ export const useChatRunStore = defineStore('chat-run', () => {
         break;
       case 'delta':
         if (phase.value === 'pending') phase.value = 'running';
-        applyDelta(choices.value, chunk);
+        applyDelta(working, chunk);
         frame.request();
         break;
     }
@@ -74,6 +80,7 @@ export const useChatRunStore = defineStore('chat-run', () => {
 
   function reset(): void {
     frame.cancel();
+    working = [];
     choices.value = [];
     usage.value = null;
     error.value = null;
@@ -97,13 +104,13 @@ export const useChatRunStore = defineStore('chat-run', () => {
     if (result.usage) usage.value = result.usage;
     if (result.output) {
       const fromRecord = choicesFromCompletion(result.output);
-      if (outputSize(fromRecord) >= outputSize(choices.value)) choices.value = fromRecord;
+      if (outputSize(fromRecord) >= outputSize(working)) working = fromRecord;
     }
+    publish();
     error.value = result.error;
     retries.value = result.retries;
     if (result.timings.ttfbMs !== null) ttfbMs.value = result.timings.ttfbMs;
     phase.value = result.status;
-    triggerRef(choices);
   }
 
   /**
@@ -129,7 +136,7 @@ export const useChatRunStore = defineStore('chat-run', () => {
         error.value = failure;
         phase.value = 'error';
       }
-      triggerRef(choices);
+      publish();
     } finally {
       if (handle === current) handle = null;
     }

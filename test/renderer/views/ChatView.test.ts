@@ -54,6 +54,25 @@ describe('ChatView', () => {
     expect(m.wrapper.find('.markdown-stub').attributes('data-streaming')).toBe('false');
   });
 
+  it('shows the answer growing while it streams, not only at the end', async () => {
+    m = await mountWithApp(ChatView);
+    await typeMessage('Tell me a story');
+    button(m.wrapper, 'Send').click();
+    await flushPromises();
+    const stream = m.fake.controls.streams[0]!;
+    const shown = async (): Promise<string> => {
+      useChatRunStore().flush();
+      await flushPromises();
+      return m.wrapper.find('.markdown-stub').text();
+    };
+    stream.emit({ type: 'delta', choice: 0, content: 'Once' });
+    expect(await shown()).toBe('Once');
+    stream.emit({ type: 'delta', choice: 0, content: ' upon' });
+    expect(await shown()).toBe('Once upon');
+    stream.emit({ type: 'delta', choice: 0, content: ' a time' });
+    expect(await shown()).toBe('Once upon a time');
+  });
+
   it('appends the reply to the conversation so the user can continue', async () => {
     m = await mountWithApp(ChatView);
     await typeMessage('Hi');

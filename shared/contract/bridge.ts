@@ -23,7 +23,8 @@ function unwrap(reply: CallReply): unknown {
 /** 128 random bits, URL-safe: a stream id no other caller can guess or collide with. */
 export function newStreamId(): string {
   const bytes = new Uint8Array(16);
-  globalThis.crypto.getRandomValues(bytes);
+  // Web Crypto exists in every runtime we ship to (renderer, preload, Node 20); shared/ has no DOM types.
+  (globalThis as unknown as { crypto: { getRandomValues(array: Uint8Array): Uint8Array } }).crypto.getRandomValues(bytes);
   let out = '';
   for (const b of bytes) out += b.toString(16).padStart(2, '0');
   return out;

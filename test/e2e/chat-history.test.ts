@@ -1,0 +1,101 @@
+/**
+ * The first slice as a user meets it: open the app (browser mode), see the sandbox label, send a
+ * chat and watch it stream, stop a second one mid-stream, reload, find the first in History.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, removeDir, screenshot, startApp, type RunningApp } from './harness';
+
+const FIRST_PROMPT = 'Tell me about otters and kelp forests';
+const SECOND_PROMPT = 'Write a very long essay about glaciers';
+
+describe('Workbench in the browser (npm start -- --browser)', () => {
+  let app: RunningApp;
+  let browser: Browser;
+  let page: Page;
+
+  const output = () => page.getByRole('region', { name: 'Output' });
+  const outputText = async () => (await output().innerText()).trim();
+  const status = () => output().locator('.run-status');
+
+  async function send(prompt: string): Promise<void> {
+    await page.getByRole('link', { name: 'Chat' }).click();
+    await page.getByRole('textbox', { name: 'Message 1' }).fill(prompt);
+    await page.getByRole('button', { name: 'Send' }).click();
+  }
+
+  beforeAll(async () => {
+    app = await startApp({ tokenDelayMs: 15 });
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    const code = await app?.stop();
+    expect(code).toBe(0);
+    removeDir(app.dataDir);
+  });
+
+  it('prints one URL line, opens on the sandbox and labels it as synthetic', async () => {
+    expect(app.output().match(/^Workbench: /gm)).toHaveLength(1);
+    await page.goto(app.url);
+    await expect.poll(() => page.getByText('Sandbox — synthetic outputs').first().isVisible()).toBe(true);
+    for (const name of ['Chat', 'Models', 'History']) {
+      expect(await page.getByRole('navigation').getByRole('link', { name }).isVisible()).toBe(true);
+    }
+    // The token leaves the address bar once the app has it.
+    expect(page.url()).not.toContain('token=');
+    await screenshot(page, '01-first-launch');
+  });
+
+  it('streams a chat answer: the text grows while it runs, then the run completes with usage and cost', async () => {
+    await send(FIRST_PROMPT);
+    await expect.poll(() => status().innerText(), { timeout: 10_000 }).toBe('running');
+    await expect.poll(async () => (await outputText()).length, { timeout: 10_000 }).toBeGreaterThan(80);
+    const early = await outputText();
+    await screenshot(page, '02-chat-streaming');
+    await expect.poll(() => status().innerText(), { timeout: 30_000 }).toBe('completed');
+    const done = await outputText();
+    expect(done.length).toBeGreaterThan(early.length);
+    expect(done).toContain('otters');
+    expect(done).toMatch(/Cost\s*\$0\.\d+/);
+    await screenshot(page, '03-chat-completed');
+  });
+
+  it('stops a second chat mid-stream and keeps its partial text as cancelled', async () => {
+    await send(SECOND_PROMPT);
+    await expect.poll(async () => (await outputText()).length, { timeout: 10_000 }).toBeGreaterThan(120);
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await expect.poll(() => status().innerText(), { timeout: 10_000 }).toBe('cancelled');
+    const partial = await outputText();
+    expect(partial).toContain('partial output kept');
+    await screenshot(page, '04-chat-cancelled');
+
+    await page.getByRole('link', { name: 'History' }).click();
+    const newest = page.getByRole('row').nth(1);
+    await expect.poll(() => newest.innerText(), { timeout: 10_000 }).toContain('glaciers');
+    expect(await newest.innerText()).toContain('cancelled');
+    await newest.getByRole('link').click();
+    await expect.poll(() => page.getByText('cancelled').first().isVisible()).toBe(true);
+    expect((await page.locator('main').innerText()).length).toBeGreaterThan(200);
+    await screenshot(page, '05-history-cancelled-entry');
+  });
+
+  it('finds the first run by History search after a reload and opens it offline', async () => {
+    await page.reload();
+    await page.getByRole('link', { name: 'History' }).click();
+    await page.getByRole('textbox', { name: 'Search history' }).fill('kelp');
+    const rows = page.getByRole('row').filter({ hasText: 'kelp' });
+    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(1);
+    expect(await page.getByRole('row').filter({ hasText: 'glaciers' }).count()).toBe(0);
+    await screenshot(page, '06-history-search');
+    await rows.first().getByRole('link').click();
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).innerText()).toMatch(/svc-/);
+    const entry = await page.locator('main').innerText();
+    expect(entry).toContain(FIRST_PROMPT);
+    expect(entry).toContain('completed');
+    expect(entry).toContain('otters');
+    await screenshot(page, '07-history-entry');
+  });
+});

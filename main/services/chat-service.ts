@@ -162,7 +162,9 @@ export class ChatService {
     );
     batcher.dispose();
     const output = chunks > 0 ? assembler.result() : null;
-    const usage = output?.usage ?? null;
+    // Only a usage chunk says what was used; a cut or cancelled stream has none, and that is
+    // shown as unknown rather than as zero.
+    const usage = assembler.usage();
     const response = outcome.meta ?? opened;
     return recorder.finish({
       status: outcome.ok ? 'completed' : statusForError(outcome.error!, chunks > 0),

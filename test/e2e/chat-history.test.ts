@@ -2,6 +2,8 @@
  * The first slice as a user meets it: open the app (browser mode), see the sandbox label, send a
  * chat and watch it stream, stop a second one mid-stream, reload, find the first in History.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, removeDir, screenshot, startApp, type RunningApp } from './harness';
@@ -34,6 +36,8 @@ describe('Workbench in the browser (npm start -- --browser)', () => {
     await browser?.close();
     const code = await app?.stop();
     expect(code).toBe(0);
+    expect(app.output()).toMatch(/shutting down/);
+    expect(existsSync(join(app.dataDir, 'workbench.db-wal'))).toBe(false);
     removeDir(app.dataDir);
   });
 
@@ -66,7 +70,7 @@ describe('Workbench in the browser (npm start -- --browser)', () => {
   it('stops a second chat mid-stream and keeps its partial text as cancelled', async () => {
     await send(SECOND_PROMPT);
     await expect.poll(async () => (await outputText()).length, { timeout: 10_000 }).toBeGreaterThan(120);
-    await page.getByRole('button', { name: 'Stop' }).click();
+    await page.getByRole('button', { name: 'Stop', exact: true }).click();
     await expect.poll(() => status().innerText(), { timeout: 10_000 }).toBe('cancelled');
     const partial = await outputText();
     expect(partial).toContain('partial output kept');
@@ -87,8 +91,9 @@ describe('Workbench in the browser (npm start -- --browser)', () => {
     await page.getByRole('link', { name: 'History' }).click();
     await page.getByRole('textbox', { name: 'Search history' }).fill('kelp');
     const rows = page.getByRole('row').filter({ hasText: 'kelp' });
-    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(1);
-    expect(await page.getByRole('row').filter({ hasText: 'glaciers' }).count()).toBe(0);
+    // The search runs after a short debounce: wait for the other run to leave the list.
+    await expect.poll(() => page.getByRole('row').filter({ hasText: 'glaciers' }).count(), { timeout: 10_000 }).toBe(0);
+    expect(await rows.count()).toBe(1);
     await screenshot(page, '06-history-search');
     await rows.first().getByRole('link').click();
     await expect.poll(() => page.getByRole('heading', { level: 1 }).innerText()).toMatch(/svc-/);

@@ -18,11 +18,13 @@ export interface RunningApp {
   stop(): Promise<number | null>;
 }
 
-/** Spawns `npm start -- --browser` and waits for its one `Workbench: <url>` line. */
+/** Starts the app as `npm start -- --browser` does and waits for its one `Workbench: <url>` line. */
 export async function startApp(options: { dataDir?: string; tokenDelayMs?: number } = {}): Promise<RunningApp> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'wb-e2e-'));
   let output = '';
-  const child: ChildProcess = spawn('npm', ['start', '--silent', '--', '--browser', '--data-dir', dataDir], {
+  // `npm start` is `node scripts/start.mjs`; spawning that directly lets the test read its exit code
+  // (npm itself dies of the SIGINT that Ctrl+C sends to the whole group).
+  const child: ChildProcess = spawn(process.execPath, ['scripts/start.mjs', '--browser', '--data-dir', dataDir], {
     cwd: ROOT,
     env: { ...process.env, WORKBENCH_SANDBOX_TOKEN_DELAY_MS: String(options.tokenDelayMs ?? 15) },
     stdio: ['ignore', 'pipe', 'pipe'],

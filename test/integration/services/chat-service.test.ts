@@ -85,6 +85,9 @@ describe('ChatService against the sandbox', () => {
         expect(record.error).toBeNull();
         expect(streamedText(chunks).length).toBeGreaterThan(0);
         expect(record.output?.choices[0].message.content?.length).toBeGreaterThan(0);
+        // No usage chunk arrived: usage and cost are unknown, not zero.
+        expect(record.usage).toBeNull();
+        expect(record.costTicks).toBeNull();
       } finally {
         await slow.close();
       }

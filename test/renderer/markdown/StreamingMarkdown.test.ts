@@ -25,8 +25,8 @@ describe('StreamingMarkdown', () => {
     const { wrapper } = setup({ text: '# Title\n\nSome *text*.\n\n- a\n- b\n', streaming: false });
     mounted = wrapper;
     expect(wrapper.find('.md-root').element.innerHTML.replace(/<!--.*?-->/g, '')).toBe(
-      '<div class="md-block"><h1>Title</h1>\n</div><div class="md-block"><p>Some <em>text</em>.</p>\n</div>' +
-        '<div class="md-block"><ul>\n<li>a</li>\n<li>b</li>\n</ul>\n</div>',
+      '<div class="md-page"><div class="md-block"><h1>Title</h1>\n</div><div class="md-block"><p>Some <em>text</em>.</p>\n</div>' +
+        '<div class="md-block"><ul>\n<li>a</li>\n<li>b</li>\n</ul>\n</div></div>',
     );
   });
 

@@ -85,6 +85,8 @@ describe('ChatService against the sandbox', () => {
         expect(record.error).toBeNull();
         expect(streamedText(chunks).length).toBeGreaterThan(0);
         expect(record.output?.choices[0].message.content?.length).toBeGreaterThan(0);
+        // Stop really cancels: the service saw the connection close and stopped generating.
+        await expect.poll(() => slow.logs.join('\n')).toMatch(/stream stopped after \d+ of \d+ rounds: the connection closed/);
         // No usage chunk arrived: usage and cost are unknown, not zero.
         expect(record.usage).toBeNull();
         expect(record.costTicks).toBeNull();

@@ -13,6 +13,8 @@ import { createFileKeyStore } from '../../../main/store/key-file';
 export interface Harness {
   app: App;
   dataDir: string;
+  /** Everything main and the embedded sandbox logged. */
+  logs: string[];
   events: Array<{ channel: string; payload: unknown }>;
   /** Runs chat.send like the host would, collecting chunks; `abortAfter` cancels after that many deltas. */
   send(input: ChatSendInput, options?: { abortAfterDeltas?: number }): Promise<{ record: RunRecord; chunks: ChatStreamChunk[] }>;
@@ -22,18 +24,20 @@ export interface Harness {
 export async function startHarness(options: { tokenDelayMs?: number } = {}): Promise<Harness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'wb-int-'));
   const events: Harness['events'] = [];
+  const logs: string[] = [];
   const app = await createApp({
     dataDir,
     shell: 'browser',
     keyStore: createFileKeyStore(join(dataDir, 'keys.json')),
     emit: (channel, payload) => events.push({ channel, payload }),
-    log: () => {},
+    log: (line) => logs.push(line),
     version: 'test',
     sandboxTokenDelayMs: options.tokenDelayMs ?? 0,
   });
   return {
     app,
     dataDir,
+    logs,
     events,
     async send(input, sendOptions = {}) {
       const controller = new AbortController();

@@ -9,7 +9,7 @@
 // the page; scripting time from CDP Performance.getMetrics (ScriptDuration, TaskDuration) read
 // before and after each run. The naive baseline is capped in wall time (it is quadratic) and says so.
 //
-// Run alone: npx tsx test/bench/stream-render.ts
+// Run alone: npx tsx test/bench/stream-render.ts [baseKb]   (default 200: 200 KB and 400 KB)
 import type { CDPSession, Page } from 'playwright-core';
 import { startHarness } from './stream-render/harness';
 
@@ -53,30 +53,47 @@ async function measure(page: Page, cdp: CDPSession, mode: 'incremental' | 'naive
   };
 }
 
+/** Options for {@link run}; the defaults are the benchmark as specified. */
+export interface StreamRenderOptions {
+  /** Size of the first reply in KB; the second is twice as big. */
+  baseKb?: number;
+  /** Wall-time cap for the naive baseline. */
+  naiveCapMs?: number;
+  /** Progress lines (to stderr when run alone). */
+  log?: (line: string) => void;
+}
+
 /** Runs the benchmark and returns its figures (it reports; it does not assert timings). */
-export async function run(): Promise<Record<string, unknown>> {
+export async function run(options: StreamRenderOptions = {}): Promise<Record<string, unknown>> {
+  const baseKb = options.baseKb ?? 200;
+  const log = options.log ?? (() => {});
   const harness = await startHarness(['--disable-frame-rate-limit', '--disable-gpu-vsync']);
   try {
     const { page } = harness;
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Performance.enable');
     await measure(page, cdp, 'incremental', 16 * KB, 60_000); // warm-up: JIT, fonts, styles
-    const at200 = await measure(page, cdp, 'incremental', 200 * KB, 600_000);
-    const at400 = await measure(page, cdp, 'incremental', 400 * KB, 1_200_000);
-    const naive = await measure(page, cdp, 'naive', 200 * KB, 30_000);
+    log('warm-up done');
+    const at200 = await measure(page, cdp, 'incremental', baseKb * KB, 1_800_000);
+    log(`incremental ${baseKb} KB: ${JSON.stringify(at200)}`);
+    const at400 = await measure(page, cdp, 'incremental', 2 * baseKb * KB, 3_600_000);
+    log(`incremental ${2 * baseKb} KB: ${JSON.stringify(at400)}`);
+    const naive = await measure(page, cdp, 'naive', baseKb * KB, options.naiveCapMs ?? 30_000);
+    log(`naive: ${JSON.stringify(naive)}`);
     const ratio = Math.round((at400.scriptMs / at200.scriptMs) * 100) / 100;
     const maxLongTask = Math.max(at200.longTaskMaxMs, at400.longTaskMaxMs);
     return {
       method:
         '4-char tokens at 100 tokens/s on a virtual 60 Hz clock (one frame of text per animation frame, frames unthrottled); ' +
         'long tasks via PerformanceObserver, scripting via CDP Performance.getMetrics',
+      sizesKb: [baseKb, 2 * baseKb],
       incremental200k: at200,
       incremental400k: at400,
       scriptRatio400over200: ratio,
       naive200k: {
         ...naive,
         note: naive.capped
-          ? `capped after ${Math.round(naive.wallMs)} ms wall time at ${naive.chars} of ${200 * KB} characters (re-rendering the whole message per chunk is quadratic)`
+          ? `capped after ${Math.round(naive.wallMs)} ms wall time at ${naive.chars} of ${baseKb * KB} characters (re-rendering the whole message per chunk is quadratic)`
           : 'ran to completion',
       },
       targets: {
@@ -90,7 +107,8 @@ export async function run(): Promise<Record<string, unknown>> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  run().then(
+  const baseKb = Number(process.argv[2] ?? 200);
+  run({ baseKb, log: (line) => process.stderr.write(`${line}\n`) }).then(
     (figures) => process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`),
     (error: unknown) => {
       process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);

@@ -32,12 +32,15 @@ export class RunRecorder {
     updateRun(this.db, this.id, update);
   }
 
-  /** Writes the partial state at most once a second; cheap to call on every chunk. */
+  /**
+   * Writes the partial output at most once a second; cheap to call on every chunk. The raw events
+   * (megabytes on a long stream) are written once, at the end: a crash keeps the text, not the log.
+   */
   checkpoint(build: () => RunUpdate): void {
     const t = this.now();
     if (t - this.lastCheckpoint < CHECKPOINT_MS) return;
     this.lastCheckpoint = t;
-    updateRun(this.db, this.id, { ...build(), events: this.events });
+    updateRun(this.db, this.id, build());
   }
 
   finish(update: RunUpdate): RunRecord {

@@ -65,7 +65,7 @@ describe('Models and Connections (browser mode)', () => {
 
   it('switches to the dark theme', async () => {
     await page.getByRole('button', { name: /dark theme/i }).click();
-    await expect.poll(() => page.evaluate(() => document.documentElement.classList.contains('app-dark'))).toBe(true);
+    await expect.poll(async () => (await page.locator('html').getAttribute('class')) ?? '').toContain('app-dark');
     await page.getByRole('link', { name: 'Chat' }).click();
     await screenshot(page, '12-chat-dark');
   });

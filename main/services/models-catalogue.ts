@@ -18,6 +18,21 @@ function zeroAsNull(value: number | null | undefined): number | null {
   return value ? value : null;
 }
 
+/** The fields every typed listing (language, image, video) carries. */
+type TypedListing = Pick<LanguageModel, 'aliases' | 'owned_by' | 'created' | 'version' | 'input_modalities' | 'output_modalities'>;
+
+function applyTyped(e: CatalogueEntry, m: TypedListing): CatalogueEntry {
+  Object.assign(e, {
+    aliases: m.aliases,
+    ownedBy: m.owned_by,
+    created: m.created,
+    version: m.version,
+    inputModalities: m.input_modalities,
+    outputModalities: m.output_modalities,
+  });
+  return e;
+}
+
 export function mergeCatalogue(listings: Listings): CatalogueEntry[] {
   const byId = new Map<string, CatalogueEntry>();
   const entry = (id: string, kind: ModelKind): CatalogueEntry => {
@@ -57,15 +72,7 @@ export function mergeCatalogue(listings: Listings): CatalogueEntry[] {
     };
   }
   for (const m of listings.language) {
-    const e = entry(m.id, 'language');
-    Object.assign(e, {
-      aliases: m.aliases,
-      ownedBy: m.owned_by,
-      created: m.created,
-      version: m.version,
-      inputModalities: m.input_modalities,
-      outputModalities: m.output_modalities,
-    });
+    const e = applyTyped(entry(m.id, 'language'), m);
     e.prices = {
       ...e.prices,
       prompt_text_token_price: m.prompt_text_token_price,
@@ -80,28 +87,10 @@ export function mergeCatalogue(listings: Listings): CatalogueEntry[] {
     };
   }
   for (const m of listings.image) {
-    const e = entry(m.id, 'image');
-    Object.assign(e, {
-      aliases: m.aliases,
-      ownedBy: m.owned_by,
-      created: m.created,
-      version: m.version,
-      inputModalities: m.input_modalities,
-      outputModalities: m.output_modalities,
-    });
+    const e = applyTyped(entry(m.id, 'image'), m);
     e.prices = { ...e.prices, image_price: m.image_price, prompt_image_token_price: m.prompt_image_token_price ?? e.prices.prompt_image_token_price };
   }
-  for (const m of listings.video) {
-    const e = entry(m.id, 'video');
-    Object.assign(e, {
-      aliases: m.aliases,
-      ownedBy: m.owned_by,
-      created: m.created,
-      version: m.version,
-      inputModalities: m.input_modalities,
-      outputModalities: m.output_modalities,
-    });
-  }
+  for (const m of listings.video) applyTyped(entry(m.id, 'video'), m);
   const order: Record<ModelKind, number> = { language: 0, image: 1, video: 2, other: 3 };
   return [...byId.values()].sort((a, b) => order[a.kind] - order[b.kind] || a.id.localeCompare(b.id));
 }

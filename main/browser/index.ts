@@ -52,13 +52,16 @@ async function main(): Promise<void> {
   log(`data folder: ${dataDir}`);
   if (args.open) openInBrowser(server.url, log);
 
-  let stopping = false;
+  let stoppingSince = 0;
   const stop = async (signal: string) => {
-    if (stopping) {
+    if (stoppingSince) {
+      // Ctrl+C reaches both `npm start` (which forwards it) and us: a second signal right after the
+      // first is that echo. Only a later one means "stop now".
+      if (Date.now() - stoppingSince < 1000) return;
       log(`${signal} again: exiting without a clean shutdown`);
       process.exit(1);
     }
-    stopping = true;
+    stoppingSince = Date.now();
     log(`${signal}: shutting down`);
     await server.close();
     host?.dispose();

@@ -56,7 +56,12 @@ export async function startApp(options: { dataDir?: string; tokenDelayMs?: numbe
       new Promise((resolveStop) => {
         if (child.exitCode !== null) return resolveStop(child.exitCode);
         child.once('exit', (code) => resolveStop(code));
+        // Ctrl+C in a terminal signals the whole process group, and start.mjs forwards it as well,
+        // so the server sees it more than once; a quick second press must still shut down cleanly.
         process.kill(-child.pid!, 'SIGINT');
+        setTimeout(() => {
+          if (child.exitCode === null) process.kill(-child.pid!, 'SIGINT');
+        }, 20);
       }),
   };
 }

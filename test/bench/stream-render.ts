@@ -20,6 +20,8 @@ interface PageRun {
   capped: boolean;
   longTasks: number;
   longTaskMaxMs: number;
+  /** Each long task with the characters streamed by then (-1: before the stream started). */
+  longTaskAt: Array<{ durationMs: number; sent: number }>;
   renderedChars: number;
 }
 

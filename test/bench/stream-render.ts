@@ -22,6 +22,8 @@ interface PageRun {
   longTaskMaxMs: number;
   /** Each long task with the characters streamed by then (-1: before the stream started). */
   longTaskAt: Array<{ durationMs: number; sent: number }>;
+  /** Our work per virtual frame (callbacks, Vue flush, style, layout) as the page timed it. */
+  frameWork: { p50Ms: number; p99Ms: number; maxMs: number; over16Ms: number };
   renderedChars: number;
 }
 

@@ -12,6 +12,10 @@ export function installVirtualFrames() {
   let pending = false;
   const channel = new MessageChannel();
 
+  /** Work per frame (callbacks, Vue's flush, style and layout), ms; read and reset by the page. */
+  const frameTimes = [];
+  window.__frameTimes = frameTimes;
+
   channel.port1.onmessage = () => {
     pending = false;
     const callbacks = queue;
@@ -19,7 +23,10 @@ export function installVirtualFrames() {
     const now = performance.now();
     for (const callback of callbacks.values()) callback(now);
     // Queued after the callbacks' own microtasks (Vue's flush), so the layout sees the new DOM.
-    queueMicrotask(() => void document.body.offsetHeight);
+    queueMicrotask(() => {
+      void document.body.offsetHeight;
+      frameTimes.push(performance.now() - now);
+    });
   };
 
   window.requestAnimationFrame = (callback) => {

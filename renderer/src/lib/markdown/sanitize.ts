@@ -4,7 +4,7 @@
 import DOMPurify, { type DOMPurify as Purifier } from 'dompurify';
 
 let purifier: Purifier | undefined;
-let holder: HTMLElement | undefined;
+let inert: Document | undefined;
 
 function instance(): Purifier {
   if (purifier) return purifier;
@@ -15,30 +15,34 @@ function instance(): Purifier {
       node.setAttribute('rel', 'noopener noreferrer');
     }
   });
+  // Parsed once: passing a config to every sanitize() call re-parses it each time (it showed in
+  // profiles of streaming, where the tail is sanitised every frame).
+  p.setConfig({
+    IN_PLACE: true,
+    USE_PROFILES: { html: true },
+    FORBID_TAGS: ['style', 'form', 'input', 'textarea', 'select', 'iframe', 'object', 'embed'],
+  });
   purifier = p;
   return p;
 }
 
 /**
- * An element of the inert document behind <template>: parsing there runs no script and loads
- * nothing, and reusing it spares a new DOMParser document per call (the tail is sanitised every
- * frame while streaming; those throw-away documents made long garbage-collection pauses).
+ * The inert document behind <template>: parsing there runs no script and loads nothing, and
+ * reusing it spares a new DOMParser document per call (the tail is sanitised every frame while
+ * streaming; those throw-away documents made long garbage-collection pauses).
  */
-function inertHolder(): HTMLElement {
-  holder ??= document.createElement('template').content.ownerDocument.createElement('div');
-  return holder;
+function inertDocument(): Document {
+  inert ??= document.createElement('template').content.ownerDocument;
+  return inert;
 }
 
 /** Returns `html` with anything executable removed (script/style/iframe/form, on* attributes, script URLs). */
 export function sanitizeHtml(html: string): string {
-  const node = inertHolder();
+  // A fresh element each call: emptying a reused one made the browser notify every NodeIterator
+  // DOMPurify had created on this document (they live until GC) of each removed node, so the cost
+  // of a call grew with the number of calls since the last collection.
+  const node = inertDocument().createElement('div');
   node.innerHTML = html;
-  instance().sanitize(node, {
-    IN_PLACE: true,
-    USE_PROFILES: { html: true },
-    FORBID_TAGS: ['style', 'form', 'input', 'textarea', 'select', 'iframe', 'object', 'embed'],
-  });
-  const clean = node.innerHTML;
-  node.textContent = '';
-  return clean;
+  instance().sanitize(node);
+  return node.innerHTML;
 }

@@ -222,6 +222,14 @@ export class ApiClient {
   }
 
   /** Closes the connection pool; in-flight requests fail with a network error. */
+  /**
+   * The request as it will be sent and recorded (URL resolved, secrets redacted), without sending
+   * it: callers record a run before the first byte leaves.
+   */
+  describe(options: RequestOptions, stream = false): CapturedRequest {
+    return this.prepare(options, stream ? 'text/event-stream' : 'application/json').captured;
+  }
+
   async dispose(): Promise<void> {
     if (!this.agent.destroyed) await this.agent.destroy();
   }

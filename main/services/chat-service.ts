@@ -9,7 +9,7 @@ import type { ApiError } from '../api/errors';
 import { toWorkbenchError } from '../api/errors';
 import type { ChatSendInput, ChatStreamChunk } from '../../shared/contract/chat';
 import type { WorkbenchError } from '../../shared/contract/errors';
-import type { CapturedRequest, RunRecord, RunStatus } from '../../shared/contract/runs';
+import type { RunRecord, RunStatus } from '../../shared/contract/runs';
 import { costInTicks } from '../../shared/cost';
 import { validateChatRequest } from '../../shared/validate/chat';
 import type { ChatCompletion, ChatRequest, ChatUsage, DeferredCreated } from '../../shared/wire/chat';
@@ -47,18 +47,6 @@ interface RunOptions {
   headers: Record<string, string>;
 }
 
-/** Header values that look secret are never recorded. */
-function redactHeaders(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(headers).map(([k, v]) => [k.toLowerCase(), /key|token|secret|auth|cookie/i.test(k) ? '***' : v]),
-  );
-}
-
-function joinUrl(baseUrl: string, path: string): string {
-  const base = baseUrl.replace(/\/+$/, '');
-  return base.endsWith('/v1') ? `${base}${path.slice(3)}` : `${base}${path}`;
-}
-
 /** How a failed run is classed: output cut short after the answer began is `incomplete`. */
 function statusForError(error: ApiError, answered: boolean): RunStatus {
   if (error.kind === 'cancelled') return 'cancelled';
@@ -78,12 +66,8 @@ export class ChatService {
     const request = input.request as unknown as ChatRequest;
     const mode = request.deferred ? 'deferred' : request.stream ? 'stream' : 'plain';
     const body: ChatRequest = mode === 'stream' ? request : withoutStreamOptions(request);
-    const captured: CapturedRequest = {
-      method: 'POST',
-      url: joinUrl(connection.profile.baseUrl, CHAT_PATH),
-      headers: { 'content-type': 'application/json', authorization: 'Bearer ***', ...redactHeaders(input.headers ?? {}) },
-      body,
-    };
+    const headers = input.headers ?? {};
+    const captured = connection.client.describe({ method: 'POST', path: CHAT_PATH, body, headers }, mode === 'stream');
     const startedAt = this.now();
     const recorder = RunRecorder.start(this.options.db, {
       id: newRunId(),
@@ -109,7 +93,7 @@ export class ChatService {
       return recorder.finish({ status: 'error', error, timings: { startedAt, ttfbMs: null, totalMs: 0 } });
     }
 
-    const run: RunOptions = { connection, body, recorder, ctx, startedAt, headers: input.headers ?? {} };
+    const run: RunOptions = { connection, body, recorder, ctx, startedAt, headers };
     if (mode === 'stream') return this.runStream(run);
     return this.runPlain(run, mode === 'deferred');
   }
@@ -273,7 +257,7 @@ export class ChatService {
   private cost(connection: ResolvedConnection, model: string, usage: ChatUsage | null): number | null {
     if (!usage) return null;
     if (typeof usage.cost_in_usd_ticks === 'number') return usage.cost_in_usd_ticks;
-    const entry = this.options.models.cachedEntry(connection.profile.id, model);
+    const entry = this.options.models.cachedEntry(connection.client, model);
     if (!entry) return null;
     return costInTicks(entry.prices, {
       promptTokens: usage.prompt_tokens,

@@ -41,8 +41,6 @@ export interface ConnectionsServiceOptions {
   sandbox: SandboxEndpoint;
   emit: EmitEvent;
   now?: () => number;
-  /** Builds clients; tests pass one with a fast retry policy. */
-  createClient?: (baseUrl: string, apiKey: string | null) => ApiClient;
 }
 
 const KEY_STORAGE_WARNINGS: Partial<Record<KeyStore['backend'], string>> = {
@@ -134,8 +132,7 @@ export class ConnectionsService {
           message: `The connection "${profile.name}" has no API key. Add one in Connections.`,
         });
       }
-      const create = this.options.createClient ?? ((baseUrl, apiKey) => new ApiClient({ baseUrl, apiKey }));
-      client = create(profile.baseUrl, key);
+      client = new ApiClient({ baseUrl: profile.baseUrl, apiKey: key });
       this.clients.set(profile.id, client);
     }
     return { profile, client, isSandbox: profile.kind === 'sandbox' };

@@ -1,7 +1,10 @@
 /**
  * The model catalogue of a connection, merged from the four listings and cached for a few
- * minutes (the chat form and the Models view both ask for it).
+ * minutes (the chat form and the Models view both ask for it). The cache is keyed by the
+ * connection's client, which is replaced whenever the profile's URL or key changes, so an edited
+ * profile never serves the old service's catalogue.
  */
+import type { ApiClient } from '../api/client';
 import { toWorkbenchError } from '../api/errors';
 import {
   listImageGenerationModels,
@@ -17,7 +20,7 @@ import { mergeCatalogue } from './models-catalogue';
 const CACHE_MS = 5 * 60_000;
 
 export class ModelsService {
-  private readonly cache = new Map<string, Catalogue>();
+  private readonly cache = new WeakMap<ApiClient, Catalogue>();
 
   constructor(
     private readonly connections: ConnectionsService,
@@ -26,7 +29,7 @@ export class ModelsService {
 
   async catalogue(connectionId?: string, refresh = false): Promise<Catalogue> {
     const { profile, client, isSandbox } = this.connections.resolve(connectionId);
-    const cached = this.cache.get(profile.id);
+    const cached = this.cache.get(client);
     if (!refresh && cached && this.now() - cached.fetchedAt < CACHE_MS) return cached;
 
     const [models, language, image, video] = await Promise.all([
@@ -48,16 +51,12 @@ export class ModelsService {
         video: video.ok ? video.value.models : [],
       }),
     };
-    this.cache.set(profile.id, catalogue);
+    this.cache.set(client, catalogue);
     return catalogue;
   }
 
-  /** The cached entry for a model id or alias, if the catalogue was fetched. */
-  cachedEntry(connectionId: string, model: string): CatalogueEntry | undefined {
-    return this.cache.get(connectionId)?.entries.find((e) => e.id === model || e.aliases.includes(model));
-  }
-
-  forget(connectionId: string): void {
-    this.cache.delete(connectionId);
+  /** The cached entry for a model id or alias, if this client's catalogue was fetched. */
+  cachedEntry(client: ApiClient, model: string): CatalogueEntry | undefined {
+    return this.cache.get(client)?.entries.find((e) => e.id === model || e.aliases.includes(model));
   }
 }

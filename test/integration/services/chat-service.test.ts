@@ -18,7 +18,7 @@ describe('ChatService against the sandbox', () => {
 
   describe('send() streaming', () => {
     it('records a completed run with the streamed text, every SSE event, usage and cost', async () => {
-      const { record, chunks } = await h.send(ask('Tell me about otters'));
+      const { record, chunks } = await h.send({ ...ask('Tell me about otters'), headers: { 'x-svc-conv-id': 'conv-1', 'x-api-token': 'tok-secret-42' } });
       expect(record.status).toBe('completed');
       expect(record.error).toBeNull();
       const text = streamedText(chunks);
@@ -30,7 +30,10 @@ describe('ChatService against the sandbox', () => {
       expect(record.costTicks).toBeGreaterThan(0);
       expect(record.timings.ttfbMs).not.toBeNull();
       expect(record.isSandbox).toBe(true);
-      expect(JSON.stringify(record)).not.toMatch(/sk-sandbox-/);
+      expect(JSON.stringify(record)).not.toMatch(/sk-sandbox-|tok-secret-42/);
+      // The recorded request is the one the client sent: resolved URL, extra headers, secrets redacted.
+      expect(record.request.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions$/);
+      expect(record.request.headers).toMatchObject({ authorization: 'Bearer ***', 'x-svc-conv-id': 'conv-1', 'x-api-token': '***', accept: 'text/event-stream' });
       const page = h.app.handlers.history.search({ query: 'otters', limit: 50 }, CTX) as { items: Array<{ id: string }> };
       expect(page.items.map((i) => i.id)).toContain(record.id);
     });

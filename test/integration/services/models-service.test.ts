@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../../main/sandbox';
 import type { Catalogue } from '../../../shared/contract/models';
 import { startHarness, type Harness } from './harness';
 
@@ -41,5 +42,21 @@ describe('ModelsService against the sandbox', () => {
     expect(again.fetchedAt).toBe(catalogue.fetchedAt);
     const fresh = await h.app.handlers.models.catalogue({ refresh: true }, CTX);
     expect(fresh.entries).toEqual(catalogue.entries);
+  });
+
+  it('fetches a fresh catalogue after the profile is edited, not the old one from the cache', async () => {
+    const other = await startSandbox({ keys: ['sk-other-sandbox-key'], tokenDelayMs: 0 });
+    try {
+      const profile = await h.app.handlers.connections.save({ name: 'Other', baseUrl: other.url, apiKey: 'sk-other-sandbox-key' }, CTX);
+      const first = await h.app.handlers.models.catalogue({ connectionId: profile.id }, CTX);
+      expect(first.isSandbox).toBe(false);
+      expect(await h.app.handlers.models.catalogue({ connectionId: profile.id }, CTX)).toBe(first);
+      await h.app.handlers.connections.save({ id: profile.id, name: 'Other', baseUrl: `${other.url}/v1` }, CTX);
+      const afterEdit = await h.app.handlers.models.catalogue({ connectionId: profile.id }, CTX);
+      expect(afterEdit).not.toBe(first);
+      expect(afterEdit.entries).toEqual(first.entries);
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -83,10 +83,11 @@ describe('ConnectionsDialog', () => {
     expect((document.querySelector('button[type="submit"]') as HTMLButtonElement).disabled).toBe(true);
   });
 
-  it('tests a connection and shows the model count and latency', async () => {
+  it('tests a connection and shows the model count, latency and the models it lists', async () => {
     await open();
     button(m.wrapper, 'Test connection').click();
     await flushPromises();
-    expect(document.body.textContent).toContain('4 models · 42 ms');
+    expect(document.body.textContent).toContain('4 models · 42 ms: ');
+    expect(document.body.textContent).toContain('svc-4');
   });
 });

@@ -81,8 +81,12 @@ describe('Workbench in the browser (npm start -- --browser)', () => {
     await expect.poll(() => newest.innerText(), { timeout: 10_000 }).toContain('glaciers');
     expect(await newest.innerText()).toContain('cancelled');
     await newest.getByRole('link').click();
-    await expect.poll(() => page.getByText('cancelled').first().isVisible()).toBe(true);
-    expect((await page.locator('main').innerText()).length).toBeGreaterThan(200);
+    // Wait for the entry itself (not the list it came from) before reading it.
+    await expect.poll(() => page.getByRole('button', { name: 'Re-run in playground' }).isVisible(), { timeout: 10_000 }).toBe(true);
+    await expect.poll(async () => (await page.locator('main').innerText()).length, { timeout: 10_000 }).toBeGreaterThan(200);
+    const entry = await page.locator('main').innerText();
+    expect(entry).toContain(SECOND_PROMPT);
+    expect(entry).toContain('cancelled');
     await screenshot(page, '05-history-cancelled-entry');
   });
 

@@ -6,6 +6,7 @@
 import { checkIntRange, checkRange, LIMITS, type LimitViolation } from '../limits';
 import { validateMessages } from './chat-messages';
 import { validateTools, validateToolChoice } from './chat-tools';
+import { validateSearchParameters, validateWebSearchOptions } from './search';
 import {
   collect,
   expectEnum,
@@ -24,8 +25,6 @@ export interface ChatValidationOptions {
   /** The target model is a reasoning model: penalties and stop are refused, reasoning_effort allowed. */
   reasoningModel?: boolean;
 }
-
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
  * All rule violations of a chat request body, in field order; empty when the body is valid.
@@ -60,7 +59,7 @@ export function validateChatRequest(body: unknown, opts: ChatValidationOptions =
     validateTools(b.tools),
     validateToolChoice(b.tool_choice, b.tools),
     expectType('user', b.user, 'string'),
-    expectType('web_search_options', b.web_search_options, 'object'),
+    validateWebSearchOptions(b.web_search_options),
   );
 }
 
@@ -137,26 +136,6 @@ function validateResponseFormat(format: unknown): RequestViolation[] {
       ? shape('response_format.json_schema.schema', 'response_format.json_schema.schema is required: a JSON Schema object')
       : expectType('response_format.json_schema.schema', js.schema, 'object'),
     expectType('response_format.json_schema.strict', js.strict, 'boolean'),
-  );
-}
-
-function validateSearchParameters(sp: unknown): RequestViolation[] {
-  const type = expectType('search_parameters', sp, 'object');
-  if (type || isUnset(sp)) return collect(type);
-  const s = sp as Record<string, unknown>;
-  const date = (field: string, v: unknown): RequestViolation | null =>
-    expectType(field, v, 'string') ??
-    (typeof v === 'string' && !DATE.test(v) ? value(field, `${field} must be a date written YYYY-MM-DD`) : null);
-  return collect(
-    date('search_parameters.from_date', s.from_date),
-    date('search_parameters.to_date', s.to_date),
-    expectType('search_parameters.max_search_results', s.max_search_results, 'integer') ??
-      (typeof s.max_search_results === 'number' && s.max_search_results < 1
-        ? value('search_parameters.max_search_results', 'search_parameters.max_search_results must be a positive integer')
-        : null),
-    expectEnum('search_parameters.mode', s.mode, ['off', 'on', 'auto']),
-    expectType('search_parameters.return_citations', s.return_citations, 'boolean'),
-    expectType('search_parameters.sources', s.sources, 'array'),
   );
 }
 

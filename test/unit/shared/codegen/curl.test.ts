@@ -40,7 +40,7 @@ describe('codegen/curl', () => {
 
     it('omits --data-raw for a request without a body', () => {
       const argv = argvOf(toCurl({ method: 'GET', url: 'https://api.example.com/v1/models', headers: {}, body: null }));
-      expect(argv).toEqual(['-X', 'GET', 'https://api.example.com/v1/models', '-H', 'Authorization: Bearer ']);
+      expect(argv).toEqual(['-X', 'GET', 'https://api.example.com/v1/models', '-sS', '-H', 'Authorization: Bearer ']);
     });
   });
 });

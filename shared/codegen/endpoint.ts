@@ -1,0 +1,86 @@
+/**
+ * Which text endpoint a recorded request went to, from its URL path and method: it decides how a
+ * snippet reads the answer, which SDK (if any) can send it, and how a tool loop continues.
+ */
+import type { CapturedRequest } from '../contract/runs';
+import { bodyObject } from './request-parts';
+
+export type EndpointKind =
+  | 'chat'
+  | 'responses'
+  | 'responses-compact'
+  | 'responses-get'
+  | 'responses-delete'
+  | 'messages'
+  | 'completions'
+  | 'complete'
+  | 'other';
+
+/** The SDK family that covers an endpoint, or null for plain HTTP only. */
+export type SdkFamily = 'openai' | 'anthropic';
+
+/** The URL's path, or '' when it does not parse. */
+function pathOf(url: string): string {
+  try {
+    return new URL(url).pathname.replace(/\/+$/, '');
+  } catch {
+    return '';
+  }
+}
+
+/** The endpoint a request was sent to; anything unrecognised is 'other'. */
+export function endpointKind(method: string, url: string): EndpointKind {
+  const path = pathOf(url);
+  const verb = method.toUpperCase();
+  if (verb === 'POST') {
+    if (path.endsWith('/v1/chat/completions')) return 'chat';
+    if (path.endsWith('/v1/responses/compact')) return 'responses-compact';
+    if (path.endsWith('/v1/responses')) return 'responses';
+    if (path.endsWith('/v1/messages')) return 'messages';
+    if (path.endsWith('/v1/completions')) return 'completions';
+    if (path.endsWith('/v1/complete')) return 'complete';
+    return 'other';
+  }
+  if (/\/v1\/responses\/[^/]+$/.test(path) && !path.endsWith('/compact')) {
+    if (verb === 'GET') return 'responses-get';
+    if (verb === 'DELETE') return 'responses-delete';
+  }
+  return 'other';
+}
+
+/** The official SDK that has a method for the endpoint. */
+export function sdkFamily(kind: EndpointKind): SdkFamily | null {
+  if (kind === 'messages' || kind === 'complete') return 'anthropic';
+  if (kind === 'other') return null;
+  return 'openai';
+}
+
+/** Endpoints whose answers can call tools the snippet runs (a tool loop). */
+export function supportsToolLoop(kind: EndpointKind): boolean {
+  return kind === 'chat' || kind === 'responses' || kind === 'messages';
+}
+
+/** The response id in a /v1/responses/{id} URL. */
+export function responseIdOf(url: string): string {
+  return decodeURIComponent(pathOf(url).split('/').pop() ?? '');
+}
+
+/**
+ * The SDK's base URL: the OpenAI SDK is given the prefix up to and including /v1; the Anthropic
+ * SDK appends /v1 itself, so it gets the prefix before /v1 (the origin when the service is at root).
+ */
+export function sdkBaseUrl(url: string, family: SdkFamily): string {
+  const parsed = new URL(url);
+  const at = parsed.pathname.indexOf('/v1/');
+  const prefix = at >= 0 ? parsed.pathname.slice(0, at) : '';
+  return `${parsed.origin}${prefix}${family === 'openai' ? '/v1' : ''}`;
+}
+
+/** Why there is no SDK snippet for the request, or null when there is one. */
+export function sdkGap(request: CapturedRequest): string | null {
+  const kind = endpointKind(request.method, request.url);
+  if (kind === 'other') return 'No official SDK method covers this endpoint: use curl or plain HTTP.';
+  const needsBody = kind !== 'responses-get' && kind !== 'responses-delete';
+  if (needsBody && bodyObject(request.body) === null) return 'The SDK takes a JSON object body; this request has none.';
+  return null;
+}

@@ -1,0 +1,46 @@
+/**
+ * One entry point for the inspector's code export: a recorded request in the chosen language, or
+ * the reason that language cannot express it (no SDK method, a tool loop asked of curl).
+ */
+import type { CapturedRequest } from '../contract/runs';
+import { toCurl } from './curl';
+import { endpointKind, supportsToolLoop } from './endpoint';
+import { toPython } from './python';
+import { toPythonSdk } from './python-sdk';
+import { hasTools, type CodegenOptions } from './request-parts';
+import { toTypeScript } from './typescript';
+import { toTypeScriptSdk } from './typescript-sdk';
+
+export const EXPORT_LANGS = ['curl', 'python', 'python-sdk', 'typescript', 'typescript-sdk'] as const;
+export type ExportLang = (typeof EXPORT_LANGS)[number];
+
+export interface ExportOptions extends CodegenOptions {
+  lang: ExportLang;
+  /** Write a loop that runs the requested tools and sends their results back. */
+  toolLoop?: boolean;
+}
+
+export type ExportResult = { code: string } | { unsupported: string };
+
+/** True when the request can be exported as a tool loop (an endpoint with tool calls, and tools in the body). */
+export function canToolLoop(request: CapturedRequest): boolean {
+  return supportsToolLoop(endpointKind(request.method, request.url)) && hasTools(request.body);
+}
+
+/** The request as code in `opts.lang`; the key is read from `$WORKBENCH_API_KEY` (or `apiKeyEnv`), never inlined. */
+export function exportCode(request: CapturedRequest, opts: ExportOptions): ExportResult {
+  const loop = opts.toolLoop === true && canToolLoop(request);
+  const program = { apiKeyEnv: opts.apiKeyEnv, toolLoop: loop };
+  switch (opts.lang) {
+    case 'curl':
+      return loop ? { unsupported: 'A tool loop needs a program: choose Python or TypeScript.' } : { code: toCurl(request, opts) };
+    case 'python':
+      return { code: toPython(request, program) };
+    case 'typescript':
+      return { code: toTypeScript(request, program) };
+    case 'python-sdk':
+      return toPythonSdk(request, program);
+    case 'typescript-sdk':
+      return toTypeScriptSdk(request, program);
+  }
+}

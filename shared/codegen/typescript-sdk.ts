@@ -1,0 +1,87 @@
+/**
+ * "Copy as TypeScript (SDK)": the recorded request with the official SDK (openai for chat,
+ * responses and completions; @anthropic-ai/sdk for messages and complete), key from the environment.
+ * Same output as the fetch snippet: text, streamed deltas, or a tool loop.
+ */
+import type { CapturedRequest } from '../contract/runs';
+import { endpointKind, responseIdOf, sdkBaseUrl, sdkFamily, sdkGap, supportsToolLoop, type EndpointKind } from './endpoint';
+import { stringLiteral, tsLiteral } from './literals';
+import { apiKeyEnv, hasTools, isStreaming, sdkHeaders } from './request-parts';
+import { loopBody, toolNames } from './tool-loop';
+import { tsDeltaExpression, tsOutputTextFunction } from './ts-readers';
+import { tsToolStubs, tsToolTurns } from './ts-tool-loop';
+import type { ProgramOptions } from './typescript';
+
+/** The SDK method per endpoint (`client.<method>(...)`). */
+const METHOD: Record<Exclude<EndpointKind, 'other'>, string> = {
+  chat: 'chat.completions.create',
+  responses: 'responses.create',
+  'responses-compact': 'responses.compact',
+  'responses-get': 'responses.retrieve',
+  'responses-delete': 'responses.delete',
+  messages: 'messages.create',
+  completions: 'completions.create',
+  // The Anthropic SDK no longer has a method for the legacy endpoint: its generic post() does.
+  complete: 'post',
+};
+
+function clientLines(request: CapturedRequest, env: string, kind: EndpointKind): string[] {
+  const family = sdkFamily(kind)!;
+  const lines =
+    family === 'openai'
+      ? ['import OpenAI from "openai";', '', 'const client = new OpenAI({', `  apiKey: process.env[${stringLiteral(env)}],`]
+      : [
+          'import Anthropic from "@anthropic-ai/sdk";',
+          '',
+          'const client = new Anthropic({',
+          '  // The service takes the key as a Bearer token (Authorization), not x-api-key.',
+          '  apiKey: null,',
+          `  authToken: process.env[${stringLiteral(env)}],`,
+        ];
+  lines.push(`  baseURL: ${stringLiteral(sdkBaseUrl(request.url, family))},`);
+  const headers = sdkHeaders(request.headers);
+  if (headers.length > 0) {
+    lines.push('  defaultHeaders: {');
+    for (const [name, value] of headers) lines.push(`    ${stringLiteral(name)}: ${stringLiteral(value)},`);
+    lines.push('  },');
+  }
+  lines.push('});');
+  return lines;
+}
+
+/** A runnable TypeScript program using the official SDK, or the reason there is none. */
+export function toTypeScriptSdk(request: CapturedRequest, opts: ProgramOptions = {}): { code: string } | { unsupported: string } {
+  const gap = sdkGap(request);
+  if (gap !== null) return { unsupported: gap };
+  const env = apiKeyEnv(opts);
+  const kind = endpointKind(request.method, request.url) as Exclude<EndpointKind, 'other'>;
+  const method = `client.${METHOD[kind]}`;
+  const lines = [`// ${request.method.toUpperCase()} ${request.url}`, `// Run: ${env}=<your key> npx tsx snippet.mts`];
+  lines.push(...clientLines(request, env, kind), '');
+  if (opts.toolLoop === true && supportsToolLoop(kind) && hasTools(request.body)) {
+    const body = loopBody(request.body);
+    lines.push(`const body: any = ${tsLiteral(body)};`, '');
+    lines.push(`const send = (payload: any): Promise<any> => ${method}(payload);`, '');
+    lines.push(...tsOutputTextFunction(kind), '', ...tsToolStubs(toolNames(kind, body)), '', ...tsToolTurns(kind));
+    return { code: lines.join('\n') };
+  }
+  const args =
+    kind === 'responses-get' || kind === 'responses-delete'
+      ? stringLiteral(responseIdOf(request.url))
+      : kind === 'complete'
+        ? `"/v1/complete", { body: ${tsLiteral(request.body)} }`
+        : tsLiteral(request.body);
+  if (isStreaming(request.body)) {
+    lines.push(`const stream = await ${method}(${args});`);
+    lines.push('for await (const event of stream as any) {');
+    lines.push(`  const text = ${tsDeltaExpression(kind)};`);
+    lines.push('  if (text) process.stdout.write(text);', '}', 'process.stdout.write("\\n");');
+    return { code: lines.join('\n') };
+  }
+  if (kind === 'responses-delete') {
+    lines.push(`await ${method}(${args});`, `console.log(${stringLiteral(`deleted ${responseIdOf(request.url)}`)});`);
+    return { code: lines.join('\n') };
+  }
+  lines.push(`const data = await ${method}(${args});`, '', ...tsOutputTextFunction(kind), '', 'console.log(outputText(data));');
+  return { code: lines.join('\n') };
+}

@@ -4,9 +4,9 @@
  */
 import { z } from 'zod';
 import { stream } from './define';
-import type { ChatToolCall, ChatUsage, LogprobEntry } from '../wire/chat';
 import type { WorkbenchError } from './errors';
-import type { CapturedRequest, RunRecord } from './runs';
+import type { RunRecord } from './runs';
+import { textSendSchema, type TextStreamChunk } from './text';
 
 const ContentPartSchema = z.looseObject({ type: z.string().min(1).max(64) });
 
@@ -31,46 +31,12 @@ export const ChatRequestSchema = z.looseObject({
   n: z.number().nullable().optional(),
 });
 
-export const ChatSendSchema = z
-  .object({
-    /** Defaults to the active connection. */
-    connectionId: z.string().max(64).optional(),
-    request: ChatRequestSchema,
-    /**
-     * Extra request headers (e.g. the sandbox's `x-sandbox-fault`, or `x-svc-conv-id`). Auth and
-     * framing headers are the client's own and cannot be set here.
-     */
-    headers: z
-      .record(
-        z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'header names are letters, digits and dashes'),
-        z.string().max(2048).regex(/^[^\r\n]*$/, 'header values cannot contain line breaks'),
-      )
-      .refine(
-        (h) => Object.keys(h).every((k) => !/^(authorization|host|content-length|content-type|connection|transfer-encoding|cookie)$/i.test(k)),
-        'authorization, host, cookie and framing headers cannot be set',
-      )
-      .optional(),
-  })
-  .strict();
+export const ChatSendSchema = textSendSchema(ChatRequestSchema);
 
 export type ChatSendInput = z.input<typeof ChatSendSchema>;
 
-/** What the renderer sees while a chat runs. Deltas are coalesced (about one message a frame). */
-export type ChatStreamChunk =
-  | { type: 'started'; runId: string; request: CapturedRequest; isSandbox: boolean }
-  | { type: 'retry'; attempt: number; delayMs: number; reason: string }
-  | { type: 'response'; status: number; ttfbMs: number; requestId: string | null }
-  | {
-      type: 'delta';
-      choice: number;
-      content?: string;
-      reasoning?: string;
-      toolCalls?: ChatToolCall[];
-      logprobs?: LogprobEntry[];
-      finishReason?: string | null;
-    }
-  | { type: 'usage'; usage: ChatUsage }
-  | { type: 'deferred'; requestId: string; state: 'pending'; polls: number };
+/** What the renderer sees while a chat runs (shared by every text interface). */
+export type ChatStreamChunk = TextStreamChunk;
 
 /** The end of a run: the whole record as history keeps it (status says how it ended). */
 export type ChatRunResult = RunRecord;

@@ -4,9 +4,12 @@
  */
 import { appContract, streamsContract } from './app';
 import { chatContract } from './chat';
+import { completionsContract } from './completions';
 import { connectionsContract } from './connections';
 import { historyContract } from './history';
+import { messagesContract } from './messages';
 import { modelsContract } from './models';
+import { responsesContract } from './responses';
 
 export const contract = {
   app: appContract,
@@ -14,6 +17,9 @@ export const contract = {
   connections: connectionsContract,
   models: modelsContract,
   chat: chatContract,
+  responses: responsesContract,
+  messages: messagesContract,
+  completions: completionsContract,
   history: historyContract,
 } as const;
 

@@ -7,7 +7,20 @@ import type { WorkbenchError } from './errors';
 export const RUN_STATUSES = ['pending', 'completed', 'cancelled', 'incomplete', 'error'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
-export const ENDPOINTS = ['chat.completions'] as const;
+/**
+ * Every kind of request a run records. `responses.retrieve` / `responses.delete` are the stored
+ * response's GET and DELETE; `complete` is the legacy `/v1/complete`.
+ */
+export const ENDPOINTS = [
+  'chat.completions',
+  'responses',
+  'responses.compact',
+  'responses.retrieve',
+  'responses.delete',
+  'messages',
+  'completions',
+  'complete',
+] as const;
 export type Endpoint = (typeof ENDPOINTS)[number];
 
 /** The request as sent, with secrets redacted (Authorization is never kept). */
@@ -58,10 +71,22 @@ export interface RunRecord extends RunSummary {
   request: CapturedRequest;
   response: CapturedResponse | null;
   events: CapturedEvent[];
-  /** The assembled completion (from the body, or from the stream's chunks, partial if cut). */
-  output: ChatCompletion | null;
+  /**
+   * The interface's own answer object, assembled from the body or from the stream's events
+   * (partial if cut): a ChatCompletion for chat, a Response (`responses*`), a Message, a text
+   * completion or a Complete object, a Compaction, a deleted-response body. Read it through
+   * shared/text-output.ts, which normalises any of them by `endpoint`.
+   */
+  output: RunOutput | null;
   error: WorkbenchError | null;
   timings: RunTimings;
+  /** Usage normalised to the chat shape for every interface (the raw usage is in `output`). */
   usage: ChatUsage | null;
   retries: number;
 }
+
+/** A JSON object as the service sent it. */
+export type JsonObject = { [key: string]: unknown };
+
+/** See RunRecord.output. */
+export type RunOutput = ChatCompletion | JsonObject;

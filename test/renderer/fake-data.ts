@@ -5,6 +5,7 @@
 import type { CatalogueEntry } from '../../shared/contract/models';
 import type { RunRecord } from '../../shared/contract/runs';
 import type { ChatCompletion, ChatUsage } from '../../shared/wire/chat';
+import { choicesOf } from '../../shared/text-output';
 
 export function makeEntry(over: Partial<CatalogueEntry> & { id: string }): CatalogueEntry {
   return {
@@ -107,7 +108,7 @@ export function makeRecord(over: Partial<RunRecord> = {}): RunRecord {
     connectionName: 'Sandbox',
     isSandbox: true,
     promptPreview: prompt,
-    outputPreview: output?.choices[0]?.message.content ?? '',
+    outputPreview: choicesOf(over.endpoint ?? 'chat.completions', output)[0]?.content ?? '',
     costTicks: 7_920_000,
     totalMs: 840,
     totalTokens: 72,

@@ -9,12 +9,15 @@ import type { ConnectionProfile, ConnectionsState, SaveConnectionInput } from '.
 import { WorkbenchFailure, type WorkbenchError } from '../../shared/contract/errors';
 import type { HistorySearchInput } from '../../shared/contract/history';
 import type { CatalogueEntry } from '../../shared/contract/models';
-import type { RunRecord, RunStatus } from '../../shared/contract/runs';
+import type { Endpoint, RunRecord, RunStatus } from '../../shared/contract/runs';
+import type { ResponseNode } from '../../shared/contract/responses';
 import type { ChatRequest } from '../../shared/wire/chat';
 import { makeCompletion, makeRecord, makeUsage, sampleCatalogueEntries } from './fake-data';
 
-/** A chat stream the test drives: emit chunks, then finish or fail it. */
+/** A text stream (any family) the test drives: emit chunks, then finish or fail it. */
 export interface FakeStream {
+  /** `chat.send`, `responses.create`, `messages.send`, `completions.send`, `completions.complete`. */
+  readonly method: string;
   readonly input: ChatSendInput;
   readonly cancelled: boolean;
   emit(chunk: ChatStreamChunk): void;
@@ -44,20 +47,60 @@ export interface FakeWorkbench extends WorkbenchApi {
     catalogueError: WorkbenchError | undefined;
     /** The `connections.changed` listeners (emit to simulate another window). */
     emitConnectionsChanged(state: ConnectionsState): void;
+    /** Response-chain nodes the `responses.*` calls read and write. */
+    responseNodes: ResponseNode[];
   };
 }
 
 const SANDBOX: ConnectionProfile = { id: 'sandbox', name: 'Sandbox', kind: 'sandbox', baseUrl: 'http://127.0.0.1:4010', hasKey: false };
 
-function streamRecord(input: ChatSendInput, text: string[], status: RunStatus, over: Partial<RunRecord> = {}): RunRecord {
-  const req = input.request as unknown as ChatRequest;
-  const first = req.messages.find((m) => m.role === 'user');
+const FAMILY_ENDPOINTS: Record<string, { endpoint: Endpoint; path: string }> = {
+  'chat.send': { endpoint: 'chat.completions', path: '/v1/chat/completions' },
+  'responses.create': { endpoint: 'responses', path: '/v1/responses' },
+  'messages.send': { endpoint: 'messages', path: '/v1/messages' },
+  'completions.send': { endpoint: 'completions', path: '/v1/completions' },
+  'completions.complete': { endpoint: 'complete', path: '/v1/complete' },
+};
+
+/** The interface's own answer object for the streamed texts (choice i = texts[i]). */
+function outputFor(endpoint: Endpoint, model: string, text: string[], status: RunStatus): RunRecord['output'] {
+  const joined = text.join('');
+  switch (endpoint) {
+    case 'responses':
+      return {
+        id: 'resp-fake-1', object: 'response', created_at: 1_760_000_000, model, status: status === 'completed' ? 'completed' : 'incomplete', store: true,
+        previous_response_id: null,
+        output: [{ id: 'msg_resp-fake-1', type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: joined, annotations: [], logprobs: [] }] }],
+      };
+    case 'messages':
+      return { id: 'msg-fake-1', type: 'message', role: 'assistant', model, content: [{ type: 'text', text: joined }], stop_reason: 'end_turn', stop_sequence: null };
+    case 'completions':
+      return { id: 'cmpl-fake-1', object: 'text_completion', created: 1_760_000_000, model, choices: text.map((t, index) => ({ index, text: t ?? '', finish_reason: 'stop' })) };
+    case 'complete':
+      return { type: 'completion', id: 'compl-fake-1', completion: joined, model, stop_reason: 'stop_sequence' };
+    default:
+      return makeCompletion(text, { model });
+  }
+}
+
+function promptOf(body: Record<string, unknown>): string {
+  if (typeof body.prompt === 'string') return body.prompt;
+  if (typeof body.input === 'string') return body.input;
+  const messages = Array.isArray(body.messages) ? (body.messages as { role?: string; content?: unknown }[]) : Array.isArray(body.input) ? (body.input as { role?: string; content?: unknown }[]) : [];
+  const first = messages.find((m) => m.role === 'user');
+  return typeof first?.content === 'string' ? first.content : '';
+}
+
+function streamRecord(method: string, input: ChatSendInput, text: string[], status: RunStatus, over: Partial<RunRecord> = {}): RunRecord {
+  const { endpoint, path } = FAMILY_ENDPOINTS[method] ?? FAMILY_ENDPOINTS['chat.send']!;
+  const req = input.request as unknown as Record<string, unknown> & { model: string };
   return makeRecord({
+    endpoint,
     model: req.model,
     status,
-    promptPreview: typeof first?.content === 'string' ? first.content : '',
-    request: { method: 'POST', url: 'http://127.0.0.1:4010/v1/chat/completions', headers: { 'content-type': 'application/json' }, body: req },
-    output: makeCompletion(text, { model: req.model }),
+    promptPreview: promptOf(req),
+    request: { method: 'POST', url: `http://127.0.0.1:4010${path}`, headers: { 'content-type': 'application/json' }, body: req },
+    output: outputFor(endpoint, req.model, text, status),
     ...over,
   });
 }
@@ -78,6 +121,7 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
     entries,
     catalogueError: opts.catalogueError,
     emitConnectionsChanged: (s) => listeners.forEach((l) => l(s)),
+    responseNodes: [],
   };
   const state = (): ConnectionsState => ({
     activeId,
@@ -89,14 +133,17 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
   };
   const notFound = (what: string): WorkbenchFailure => new WorkbenchFailure({ code: 'not_found', message: `${what} not found` });
 
-  function send(input: ChatSendInput, onChunk: (c: ChatStreamChunk) => void): StreamHandle<RunRecord> {
-    record('chat.send', input);
+  const send = (input: ChatSendInput, onChunk: (c: ChatStreamChunk) => void): StreamHandle<RunRecord> => textStream('chat.send', input, onChunk);
+
+  function textStream(method: string, input: ChatSendInput, onChunk: (c: ChatStreamChunk) => void): StreamHandle<RunRecord> {
+    record(method, input);
     let settle!: { resolve: (r: RunRecord) => void; reject: (e: unknown) => void };
     const result = new Promise<RunRecord>((resolve, reject) => (settle = { resolve, reject }));
     const texts: string[] = [];
     let done = false;
     let cancelled = false;
     const stream: FakeStream = {
+      method,
       input,
       get cancelled() {
         return cancelled;
@@ -109,7 +156,7 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
       finish(over = {}) {
         if (done) return;
         done = true;
-        settle.resolve(streamRecord(input, texts.map((t) => t ?? ''), 'completed', over));
+        settle.resolve(streamRecord(method, input, texts.map((t) => t ?? ''), 'completed', over));
       },
       fail(error) {
         if (done) return;
@@ -132,7 +179,7 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
           settle.reject(new WorkbenchFailure({ code: 'cancelled', message: 'cancelled by the user' }));
           return;
         }
-        settle.resolve(streamRecord(input, texts.map((t) => t ?? ''), 'cancelled', { usage: null, costTicks: null }));
+        settle.resolve(streamRecord(method, input, texts.map((t) => t ?? ''), 'cancelled', { usage: null, costTicks: null }));
       },
     };
   }
@@ -187,6 +234,44 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
       },
     },
     chat: { send },
+    responses: {
+      create: (input, onChunk) => textStream('responses.create', input as unknown as ChatSendInput, onChunk),
+      retrieve: async (input) => {
+        record('responses.retrieve', input);
+        const found = history.find((r) => r.endpoint === 'responses' && (r.output as { id?: string } | null)?.id === input.id);
+        if (!found) throw notFound(`response ${input.id}`);
+        return { ...found, endpoint: 'responses.retrieve' };
+      },
+      remove: async (input) => {
+        record('responses.remove', input);
+        const node = controls.responseNodes.find((n) => n.id === input.id);
+        if (!node) throw notFound(`response ${input.id}`);
+        node.serverState = 'deleted';
+        return makeRecord({ endpoint: 'responses.delete', output: { id: input.id, object: 'response', deleted: true } });
+      },
+      compact: async (input) => {
+        record('responses.compact', input);
+        return makeRecord({ endpoint: 'responses.compact', output: { id: 'cmp_fake', object: 'response.compaction', output: [{ type: 'compaction', id: 'cmp_fake', encrypted_content: 'x' }], usage: { dropped_message_count: 2 } } });
+      },
+      tree: async (input) => {
+        record('responses.tree', input);
+        const node = controls.responseNodes.find((n) => n.id === input.id);
+        if (!node) throw notFound(`response ${input.id}`);
+        let root = node;
+        while (root.parentId) root = controls.responseNodes.find((n) => n.id === root.parentId) ?? root;
+        const inTree = (n: ResponseNode): boolean => n.id === root.id || (!!n.parentId && inTree(controls.responseNodes.find((p) => p.id === n.parentId) ?? { ...n, parentId: null, id: '' }));
+        return { rootId: root.id, nodes: controls.responseNodes.filter(inTree) };
+      },
+      chains: async (input) => {
+        record('responses.chains', input);
+        return controls.responseNodes.filter((n) => !n.parentId);
+      },
+    },
+    messages: { send: (input, onChunk) => textStream('messages.send', input as unknown as ChatSendInput, onChunk) },
+    completions: {
+      send: (input, onChunk) => textStream('completions.send', input as unknown as ChatSendInput, onChunk),
+      complete: (input, onChunk) => textStream('completions.complete', input as unknown as ChatSendInput, onChunk),
+    },
     history: {
       search: async (input: HistorySearchInput) => {
         record('history.search', input);
@@ -229,7 +314,8 @@ async function autoStream(stream: FakeStream): Promise<void> {
   const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 15));
   const req = stream.input.request as unknown as ChatRequest;
   const n = req.n ?? 1;
-  stream.emit({ type: 'started', runId: 'run-live', request: { method: 'POST', url: 'http://127.0.0.1:4010/v1/chat/completions', headers: { 'content-type': 'application/json' }, body: req }, isSandbox: true });
+  const path = FAMILY_ENDPOINTS[stream.method]?.path ?? '/v1/chat/completions';
+  stream.emit({ type: 'started', runId: 'run-live', request: { method: 'POST', url: `http://127.0.0.1:4010${path}`, headers: { 'content-type': 'application/json' }, body: req }, isSandbox: true });
   await tick();
   stream.emit({ type: 'response', status: 200, ttfbMs: 95, requestId: 'req-live' });
   for (let c = 0; c < n; c++) stream.emit({ type: 'delta', choice: c, reasoning: 'The user wants a short demo answer; keep it structured.' });

@@ -1,25 +1,19 @@
 /**
- * Assembling a run's choices from stream deltas (or from a finished completion), one object per
- * choice. These objects are mutated in place and kept out of deep reactivity: the store triggers
- * a shallow ref once per frame instead of Vue tracking every appended character.
+ * Assembling a run's choices from stream deltas (or from a finished answer of any text
+ * interface), one object per choice. These objects are mutated in place and kept out of deep
+ * reactivity: the store triggers a shallow ref once per frame instead of Vue tracking every
+ * appended character.
  */
-import type { ChatCompletion, ChatToolCall, LogprobEntry } from '@shared/wire/chat';
-import type { ChatStreamChunk } from '@shared/contract/chat';
+import type { ChatToolCall } from '@shared/wire/chat';
+import type { TextStreamChunk } from '@shared/contract/text';
+import type { RunRecord } from '@shared/contract/runs';
+import { choicesOf, emptyTextChoice, textOutputSize, type TextChoice } from '@shared/text-output';
 
-export interface ChoiceOutput {
-  index: number;
-  content: string;
-  reasoning: string;
-  toolCalls: ChatToolCall[];
-  logprobs: LogprobEntry[];
-  finishReason: string | null;
-}
+export type ChoiceOutput = TextChoice;
 
-export type DeltaChunk = Extract<ChatStreamChunk, { type: 'delta' }>;
+export type DeltaChunk = Extract<TextStreamChunk, { type: 'delta' }>;
 
-export function emptyChoice(index: number): ChoiceOutput {
-  return { index, content: '', reasoning: '', toolCalls: [], logprobs: [], finishReason: null };
-}
+export const emptyChoice = emptyTextChoice;
 
 /**
  * Adds tool-call deltas: the service sends each call whole, but OpenAI-style fragments (same
@@ -48,21 +42,10 @@ export function applyDelta(choices: ChoiceOutput[], delta: DeltaChunk): void {
   if (delta.finishReason !== undefined && delta.finishReason !== null) target.finishReason = delta.finishReason;
 }
 
-/** The choices of a finished (or partial) completion as the playground shows them. */
-export function choicesFromCompletion(completion: ChatCompletion): ChoiceOutput[] {
-  return [...completion.choices]
-    .sort((a, b) => a.index - b.index)
-    .map((c) => ({
-      index: c.index,
-      content: c.message?.content ?? '',
-      reasoning: c.message?.reasoning_content ?? '',
-      toolCalls: c.message?.tool_calls ?? [],
-      logprobs: c.logprobs?.content ?? [],
-      finishReason: c.finish_reason ?? null,
-    }));
+/** The choices of a recorded run of any text interface, as the playground shows them. */
+export function choicesFromRecord(record: Pick<RunRecord, 'endpoint' | 'output'>): ChoiceOutput[] {
+  return choicesOf(record.endpoint, record.output);
 }
 
 /** Total characters of output, to decide which of two sources of the same run has more. */
-export function outputSize(choices: ChoiceOutput[]): number {
-  return choices.reduce((n, c) => n + c.content.length + c.reasoning.length + c.toolCalls.length, 0);
-}
+export const outputSize = textOutputSize;

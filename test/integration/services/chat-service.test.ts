@@ -1,3 +1,4 @@
+import type { ChatCompletion } from '../../../shared/wire/chat';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, streamedText, type Harness } from './harness';
 
@@ -23,7 +24,7 @@ describe('ChatService against the sandbox', () => {
       expect(record.error).toBeNull();
       const text = streamedText(chunks);
       expect(text.length).toBeGreaterThan(20);
-      expect(record.output?.choices[0].message.content).toBe(text);
+      expect((record.output as ChatCompletion | null)?.choices[0].message.content).toBe(text);
       expect(record.events.at(-1)?.data).toBe('[DONE]');
       expect(record.usage?.total_tokens).toBeGreaterThan(0);
       expect(record.costTicks).toBe(record.usage?.cost_in_usd_ticks);
@@ -45,7 +46,7 @@ describe('ChatService against the sandbox', () => {
       expect(record.error?.message).toMatch(/ended|partial/i);
       const partial = streamedText(chunks);
       expect(partial.length).toBeGreaterThan(0);
-      expect(record.output?.choices[0].message.content).toBe(partial);
+      expect((record.output as ChatCompletion | null)?.choices[0].message.content).toBe(partial);
       expect(h.app.handlers.history.get({ id: record.id }, CTX)).toMatchObject({ status: 'incomplete' });
     });
 
@@ -87,7 +88,7 @@ describe('ChatService against the sandbox', () => {
         expect(record.status).toBe('cancelled');
         expect(record.error).toBeNull();
         expect(streamedText(chunks).length).toBeGreaterThan(0);
-        expect(record.output?.choices[0].message.content?.length).toBeGreaterThan(0);
+        expect((record.output as ChatCompletion | null)?.choices[0].message.content?.length).toBeGreaterThan(0);
         // Stop really cancels: the service saw the connection close and stopped generating.
         await expect.poll(() => slow.logs.join('\n')).toMatch(/stream stopped after \d+ of \d+ rounds: the connection closed/);
         // No usage chunk arrived: usage and cost are unknown, not zero.
@@ -103,8 +104,8 @@ describe('ChatService against the sandbox', () => {
     it('returns n choices in one plain completion', async () => {
       const { record, chunks } = await h.send(ask('Name a colour', { stream: false, n: 2 }));
       expect(record.status).toBe('completed');
-      expect(record.output?.choices).toHaveLength(2);
-      expect(streamedText(chunks, 1)).toBe(record.output?.choices[1].message.content);
+      expect((record.output as ChatCompletion | null)?.choices).toHaveLength(2);
+      expect(streamedText(chunks, 1)).toBe((record.output as ChatCompletion | null)?.choices[1].message.content);
     });
 
     it('polls a deferred completion while pending, then records it', async () => {
@@ -112,7 +113,7 @@ describe('ChatService against the sandbox', () => {
       expect(record.status).toBe('completed');
       expect(record.deferredRequestId).toBeTruthy();
       expect(chunks.some((c) => c.type === 'deferred')).toBe(true);
-      expect(record.output?.choices[0].message.content).toBeTruthy();
+      expect((record.output as ChatCompletion | null)?.choices[0].message.content).toBeTruthy();
     });
   });
 

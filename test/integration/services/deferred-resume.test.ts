@@ -1,3 +1,4 @@
+import type { ChatCompletion } from '../../../shared/wire/chat';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxServer } from '../../../main/sandbox';
 import { ConnectionsService } from '../../../main/services/connections-service';
@@ -48,6 +49,6 @@ describe('DeferredResumer', () => {
     resumer = new DeferredResumer(db, connections, () => {});
     expect(resumer.resumeAll()).toBe(1);
     await expect.poll(() => getRun(db, 'run-before-restart')?.status, { timeout: 10_000 }).toBe('completed');
-    expect(getRun(db, 'run-before-restart')?.output?.choices[0].message.content).toBe('resumed');
+    expect((getRun(db, 'run-before-restart')?.output as ChatCompletion | null)?.choices[0].message.content).toBe('resumed');
   });
 });

@@ -1,0 +1,191 @@
+/**
+ * One text run of any interface (chat, Responses, Messages, legacy completions): starting it,
+ * stopping it, and what came back — choices, usage, cost, timings, interface meta (response id,
+ * stop reason, citations) and the recorded RunRecord for the inspector. Streamed text is folded
+ * into plain objects and published to a shallowRef once per frame.
+ *
+ *   const run = useTextRun((input, onChunk) => useWorkbench().responses.create(input, onChunk));
+ *   await run.send({ request });   // never rejects; failures land in run.error
+ *
+ * Playground stores wrap one of these; Compare makes one per column.
+ */
+import { computed, ref, shallowRef } from 'vue';
+import type { StreamHandle } from '@shared/contract/api';
+import type { WorkbenchError } from '@shared/contract/errors';
+import type { CapturedRequest, RunRecord, RunStatus } from '@shared/contract/runs';
+import type { TextRunMeta, TextStreamChunk } from '@shared/contract/text';
+import type { ChatUsage } from '@shared/wire/chat';
+import { metaOf } from '@shared/text-output';
+import { toWorkbenchError } from '../lib/errors';
+import { applyDelta, choicesFromRecord, outputSize, type ChoiceOutput } from '../lib/chat-output';
+import { createFrameScheduler } from '../lib/frame';
+
+/** idle before the first run; running/pending while it lasts; then how it ended. */
+export type RunPhase = 'idle' | 'running' | 'pending' | RunStatus;
+
+/** Starts one run on the bridge: the family's stream method with this input. */
+export type TextRunStarter<I> = (input: I, onChunk: (chunk: TextStreamChunk) => void) => StreamHandle<RunRecord>;
+
+export function useTextRun<I>(start: TextRunStarter<I>) {
+  const phase = ref<RunPhase>('idle');
+  const choices = shallowRef<ChoiceOutput[]>([]);
+  const usage = shallowRef<ChatUsage | null>(null);
+  const meta = shallowRef<TextRunMeta>({});
+  const error = shallowRef<WorkbenchError | null>(null);
+  const record = shallowRef<RunRecord | null>(null);
+  const captured = shallowRef<CapturedRequest | null>(null);
+  const runId = ref<string | null>(null);
+  const isSandbox = ref(false);
+  const httpStatus = ref<number | null>(null);
+  const ttfbMs = ref<number | null>(null);
+  const retries = ref(0);
+  const retryNote = ref<string | null>(null);
+  const polls = ref(0);
+  const deferredRequestId = ref<string | null>(null);
+  let handle: StreamHandle<RunRecord> | null = null;
+  let stopping = false;
+
+  // Deltas fold into `working` (plain objects); once a frame a fresh snapshot is published, so
+  // child components that receive a choice as a prop see a new object and re-render.
+  let working: ChoiceOutput[] = [];
+  const publish = (): void => {
+    choices.value = working.map((c) => ({ ...c, toolCalls: [...c.toolCalls], logprobs: [...c.logprobs] }));
+  };
+  const frame = createFrameScheduler(publish);
+  const busy = computed(() => phase.value === 'running' || phase.value === 'pending');
+  const costTicks = computed(() => record.value?.costTicks ?? usage.value?.cost_in_usd_ticks ?? null);
+
+  function onChunk(chunk: TextStreamChunk): void {
+    switch (chunk.type) {
+      case 'started':
+        runId.value = chunk.runId;
+        captured.value = chunk.request;
+        isSandbox.value = chunk.isSandbox;
+        break;
+      case 'retry':
+        retries.value = chunk.attempt;
+        retryNote.value = `Retrying (attempt ${chunk.attempt}) in ${Math.round(chunk.delayMs)} ms: ${chunk.reason}`;
+        break;
+      case 'response':
+        httpStatus.value = chunk.status;
+        ttfbMs.value = chunk.ttfbMs;
+        retryNote.value = null;
+        break;
+      case 'deferred':
+        phase.value = 'pending';
+        polls.value = chunk.polls;
+        deferredRequestId.value = chunk.requestId;
+        break;
+      case 'usage':
+        usage.value = chunk.usage;
+        break;
+      case 'meta':
+        meta.value = { ...meta.value, ...chunk.meta };
+        break;
+      case 'delta':
+        if (phase.value === 'pending') phase.value = 'running';
+        applyDelta(working, chunk);
+        frame.request();
+        break;
+    }
+  }
+
+  function reset(): void {
+    frame.cancel();
+    working = [];
+    choices.value = [];
+    usage.value = null;
+    meta.value = {};
+    error.value = null;
+    record.value = null;
+    captured.value = null;
+    runId.value = null;
+    isSandbox.value = false;
+    httpStatus.value = null;
+    ttfbMs.value = null;
+    retries.value = 0;
+    retryNote.value = null;
+    polls.value = 0;
+    deferredRequestId.value = null;
+  }
+
+  /** Takes the finished record; its output wins unless the stream showed more (a cut run). */
+  function finish(result: RunRecord): void {
+    frame.flush();
+    record.value = result;
+    isSandbox.value = result.isSandbox;
+    if (result.usage) usage.value = result.usage;
+    if (result.output) {
+      const fromRecord = choicesFromRecord(result);
+      if (outputSize(fromRecord) >= outputSize(working)) working = fromRecord;
+      meta.value = { ...meta.value, ...metaOf(result.endpoint, result.output) };
+    }
+    publish();
+    error.value = result.error;
+    retries.value = result.retries;
+    if (result.timings.ttfbMs !== null) ttfbMs.value = result.timings.ttfbMs;
+    phase.value = result.status;
+  }
+
+  /**
+   * Starts a run. Resolves with the record when it has ended, or null when it failed before one
+   * existed (never rejects: failures become `error`, with any partial output kept in `choices`).
+   */
+  async function send(input: I): Promise<RunRecord | null> {
+    if (busy.value) return null;
+    reset();
+    phase.value = 'running';
+    stopping = false;
+    const current = start(input, onChunk);
+    handle = current;
+    try {
+      const result = await current.result;
+      finish(result);
+      return result;
+    } catch (err) {
+      frame.flush();
+      const failure = toWorkbenchError(err);
+      if (failure.code === 'cancelled' || stopping) {
+        phase.value = 'cancelled';
+      } else {
+        error.value = failure;
+        phase.value = 'error';
+      }
+      publish();
+      return null;
+    } finally {
+      if (handle === current) handle = null;
+    }
+  }
+
+  /** Stops the running stream; the run ends as cancelled with its partial text kept. */
+  async function stop(): Promise<void> {
+    if (!handle || stopping) return;
+    stopping = true;
+    try {
+      await handle.cancel();
+    } catch (err) {
+      // The run may have ended between the click and the cancel; its own result says how.
+      if (toWorkbenchError(err).code !== 'not_found') error.value = toWorkbenchError(err);
+    }
+  }
+
+  /** Shows a recorded run (e.g. one opened from History or by id) as if it had just finished. */
+  function show(result: RunRecord): void {
+    reset();
+    working = [];
+    finish(result);
+  }
+
+  /** Frame flush for the end of a burst (tests, and before reading text synchronously). */
+  function flush(): void {
+    frame.flush();
+  }
+
+  return {
+    phase, choices, usage, meta, error, record, captured, runId, isSandbox, httpStatus, ttfbMs, retries, retryNote,
+    polls, deferredRequestId, busy, costTicks, send, stop, show, flush, reset,
+  };
+}
+
+export type TextRun<I> = ReturnType<typeof useTextRun<I>>;

@@ -5,6 +5,8 @@
 import type { PrefixCache } from './chat/prefix-cache';
 import type { Clock } from './clock';
 import type { DeferredStore } from './deferred';
+import type { CompactionCodec } from './responses/compaction';
+import type { ResponseStore } from './responses/store';
 
 export interface SandboxEnv {
   clock: Clock;
@@ -12,5 +14,9 @@ export interface SandboxEnv {
   deferredDelayMs: number;
   deferred: DeferredStore;
   prefixCache: PrefixCache;
+  /** Stored responses (per team, 30 days on `clock`). */
+  responses: ResponseStore;
+  /** Signs and reads compaction items. */
+  compaction: CompactionCodec;
   log: (line: string) => void;
 }

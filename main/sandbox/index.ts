@@ -10,6 +10,9 @@ import { DeferredStore } from './deferred';
 import type { SandboxEnv } from './env';
 import { FaultBook } from './faults';
 import { chatRoutes } from './routes/chat';
+import { responsesRoutes } from './routes/responses';
+import { CompactionCodec } from './responses/compaction';
+import { ResponseStore } from './responses/store';
 import { modelRoutes } from './routes/models';
 import { createSandboxHttpServer } from './server';
 
@@ -55,11 +58,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     deferredDelayMs: options.deferredDelayMs ?? 1500,
     deferred: new DeferredStore(),
     prefixCache: new PrefixCache(),
+    responses: new ResponseStore(),
+    compaction: new CompactionCodec(),
     log,
   };
   const faults = new FaultBook();
   const http = createSandboxHttpServer({
-    routes: [...modelRoutes(), ...chatRoutes(env)],
+    routes: [...modelRoutes(), ...chatRoutes(env), ...responsesRoutes(env)],
     keyRing,
     faults,
     clock,
@@ -84,6 +89,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       closing ??= http.close().then(() => {
         env.deferred.clear();
         env.prefixCache.clear();
+        env.responses.clear();
         faults.clear();
       });
       return closing;

@@ -1,34 +1,74 @@
 import { describe, expect, it } from 'vitest';
 import { toPython } from '../../../../shared/codegen/python';
-import { toTypeScript } from '../../../../shared/codegen/typescript';
-import type { CapturedRequest } from '../../../../shared/contract/runs';
+import { toPythonSdk } from '../../../../shared/codegen/python-sdk';
+import { requests } from './fixtures';
 
-const request: CapturedRequest = {
-  method: 'POST',
-  url: 'https://api.example.com/v1/chat/completions',
-  headers: { 'content-type': 'application/json', authorization: 'Bearer sk-secret-123' },
-  body: { model: 'svc-4', messages: [{ role: 'user', content: 'say "hi"' }] },
-};
+function sdk(request: Parameters<typeof toPythonSdk>[0]): string {
+  const result = toPythonSdk(request);
+  if (!('code' in result)) throw new Error(result.unsupported);
+  return result.code;
+}
 
 describe('codegen/python', () => {
   describe('toPython()', () => {
-    it('reads the key from the environment and embeds the body as JSON', () => {
-      const code = toPython(request);
-      expect(code).not.toContain('sk-secret-123');
-      expect(code).toContain('os.environ["WORKBENCH_API_KEY"]');
-      const literal = /json\.loads\((".*")\)/.exec(code)![1]!;
-      expect(JSON.parse(JSON.parse(literal))).toEqual(request.body);
+    it('uses only the standard library and reads the key from the environment', () => {
+      const code = toPython(requests.chat);
+      expect(code).toContain('import urllib.request');
+      expect(code).not.toMatch(/^import requests/m);
+      expect(code).toContain('"Bearer " + os.environ["WORKBENCH_API_KEY"]');
+      expect(code).toContain('"x-svc-conv-id": "conv-7"');
+      expect(code).toContain('"content": "say \\"hi\\""');
+    });
+
+    it('reads a stream line by line, printing deltas and stopping at [DONE]', () => {
+      const code = toPython(requests.chatStream);
+      expect(code).toContain('if payload == "[DONE]":');
+      expect(code).toContain('print(text, end="", flush=True)');
+      expect(code).toContain('"delta"');
+    });
+
+    it('picks the delta of each endpoint\'s stream', () => {
+      const stream = (r: typeof requests.chat) => toPython({ ...r, body: { ...(r.body as object), stream: true } });
+      expect(stream(requests.responses)).toContain('"response.output_text.delta"');
+      expect(stream(requests.messages)).toContain('"content_block_delta"');
     });
   });
 });
 
-describe('codegen/typescript', () => {
-  describe('toTypeScript()', () => {
-    it('reads the key from process.env and never inlines it', () => {
-      const code = toTypeScript(request);
-      expect(code).not.toContain('sk-secret-123');
-      expect(code).toContain('process.env["WORKBENCH_API_KEY"]');
-      expect(code).toContain('"say \\"hi\\""');
+describe('codegen/python-sdk', () => {
+  describe('toPythonSdk()', () => {
+    it('builds an OpenAI client on <origin>/v1 with the key from the environment', () => {
+      const code = sdk(requests.chat);
+      expect(code).toContain('from openai import OpenAI');
+      expect(code).toContain('api_key=os.environ["WORKBENCH_API_KEY"]');
+      expect(code).toContain('base_url="http://127.0.0.1:4000/v1"');
+      expect(code).toContain('client.chat.completions.create(');
+    });
+
+    it('passes parameters the SDK does not name in extra_body', () => {
+      const code = sdk(requests.chat);
+      expect(code).toMatch(/extra_body=\{\s+"search_parameters": \{\s+"mode": "off",/);
+      expect(code).toMatch(/\n {4}model="svc-4",/);
+    });
+
+    it('authenticates the Anthropic SDK with a Bearer token on the origin', () => {
+      const code = sdk(requests.messages);
+      expect(code).toContain('from anthropic import Anthropic');
+      expect(code).toContain('auth_token=os.environ["WORKBENCH_API_KEY"]');
+      expect(code).toContain('base_url="http://127.0.0.1:4000"');
+      expect(code).toContain('client.messages.create(');
+    });
+
+    it('retrieves and deletes a stored response by the id in the URL', () => {
+      expect(sdk(requests.responseGet)).toContain('client.responses.retrieve("resp-42")');
+      expect(sdk(requests.responseDelete)).toContain('client.responses.delete("resp-42")');
+    });
+
+    it('iterates the SDK stream printing text deltas', () => {
+      const code = sdk(requests.chatStream);
+      expect(code).toContain('for event in stream:');
+      expect(code).toContain('event.choices[0].delta.content');
+      expect(code).toContain('stream=True');
     });
   });
 });

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { toTypeScript } from '../../../../shared/codegen/typescript';
+import { toTypeScriptSdk } from '../../../../shared/codegen/typescript-sdk';
+import { requests } from './fixtures';
+
+function sdk(request: Parameters<typeof toTypeScriptSdk>[0]): string {
+  const result = toTypeScriptSdk(request);
+  if (!('code' in result)) throw new Error(result.unsupported);
+  return result.code;
+}
+
+describe('codegen/typescript', () => {
+  describe('toTypeScript()', () => {
+    it('reads the key from process.env and embeds the body as a literal', () => {
+      const code = toTypeScript(requests.chat);
+      expect(code).toContain('process.env["WORKBENCH_API_KEY"]');
+      expect(code).toContain('"content": "say \\"hi\\""');
+      expect(code).toContain('body: JSON.stringify(body)');
+    });
+
+    it('splits the SSE body into frames and stops at [DONE]', () => {
+      const code = toTypeScript(requests.chatStream);
+      expect(code).toContain('if (data === "[DONE]") break read;');
+      expect(code).toContain('event.choices?.[0]?.delta?.content');
+      expect(code).toContain('process.stdout.write(text)');
+    });
+
+    it('sends a GET without a body', () => {
+      const code = toTypeScript(requests.responseGet);
+      expect(code).toContain('await fetch(url, { method: "GET", headers })');
+      expect(code).not.toContain('const body');
+    });
+  });
+});
+
+describe('codegen/typescript-sdk', () => {
+  describe('toTypeScriptSdk()', () => {
+    it('uses the openai SDK on <origin>/v1 for chat, responses and completions', () => {
+      for (const [request, method] of [
+        [requests.chat, 'client.chat.completions.create('],
+        [requests.responses, 'client.responses.create('],
+        [requests.compact, 'client.responses.compact('],
+        [requests.completions, 'client.completions.create('],
+      ] as const) {
+        const code = sdk(request);
+        expect(code).toContain('import OpenAI from "openai";');
+        expect(code).toContain('baseURL: "http://127.0.0.1:4000/v1"');
+        expect(code).toContain(method);
+      }
+    });
+
+    it('uses the Anthropic SDK with a Bearer token for messages, and its generic post for complete', () => {
+      const code = sdk(requests.messages);
+      expect(code).toContain('import Anthropic from "@anthropic-ai/sdk";');
+      expect(code).toContain('authToken: process.env["WORKBENCH_API_KEY"]');
+      expect(code).toContain('apiKey: null');
+      expect(code).toContain('baseURL: "http://127.0.0.1:4000"');
+      expect(sdk(requests.complete)).toContain('client.post("/v1/complete", { body: {');
+    });
+
+    it('passes extra request headers as default headers', () => {
+      expect(sdk(requests.chat)).toMatch(/defaultHeaders: \{\n\s+"x-svc-conv-id": "conv-7",/);
+    });
+
+    it('iterates the stream with for await', () => {
+      const code = sdk(requests.chatStream);
+      expect(code).toContain('for await (const event of stream');
+      expect(code).toContain('"stream": true');
+    });
+  });
+});

@@ -4,6 +4,15 @@ import { createRouter, createWebHashHistory, type RouteRecordRaw, type Router, t
 export const routes: RouteRecordRaw[] = [
   { path: '/', redirect: '/chat' },
   { path: '/chat', name: 'chat', component: () => import('./views/ChatView.vue'), meta: { title: 'Chat' } },
+  {
+    path: '/responses',
+    name: 'responses',
+    component: () => import('./views/ResponsesView.vue'),
+    meta: { title: 'Responses' },
+  },
+  { path: '/messages', name: 'messages', component: () => import('./views/MessagesView.vue'), meta: { title: 'Messages' } },
+  { path: '/legacy', name: 'legacy', component: () => import('./views/LegacyView.vue'), meta: { title: 'Legacy completions' } },
+  { path: '/compare', name: 'compare', component: () => import('./views/CompareView.vue'), meta: { title: 'Compare' } },
   { path: '/models', name: 'models', component: () => import('./views/ModelsView.vue'), meta: { title: 'Models' } },
   { path: '/history', name: 'history', component: () => import('./views/HistoryView.vue'), meta: { title: 'History' } },
   {

@@ -87,3 +87,9 @@ export function citeSources(text: string, sources: readonly SyntheticSource[]): 
   }
   return { text: out, annotations };
 }
+
+/** Decides and runs a search for a request: the sources used (empty when it does not search). */
+export function searchFor(req: SearchInput, prompt: string, rng: Rng): { decision: SearchDecision | null; sources: SyntheticSource[] } {
+  const decision = decideSearch(req, prompt);
+  return { decision, sources: decision ? syntheticSources(prompt, decision, rng) : [] };
+}

@@ -7,12 +7,15 @@ import { randomUUID } from 'node:crypto';
 import type { ChatRequest } from '../../../shared/wire/chat';
 import { describeViolations, validateChatRequest } from '../../../shared/validate/chat';
 import { findLanguageModel, type LanguageEntry } from '../catalogue';
-import { planChoices, type ChoicePlan } from '../chat/plan';
+import { planChoices, requestSeed, type ChoicePlan } from '../chat/plan';
 import { countPrompt } from '../chat/prompt';
 import { interleave, toChunk, toCompletion, type CompletionMeta } from '../chat/render';
 import { buildUsage } from '../chat/usage';
 import type { SandboxEnv } from '../env';
 import { modelNotFound, SandboxError } from '../errors';
+import { hashSeed, Rng } from '../generate/rng';
+import { searchFor, type SearchInput } from '../generate/search';
+import { messageText } from '../generate/tool-calls';
 import { sendJson, type RequestContext, type Route } from '../route';
 import { SseWriter } from '../sse';
 import type { ChatUsage } from '../../../shared/wire/chat';
@@ -21,6 +24,8 @@ interface Prepared {
   meta: CompletionMeta;
   choices: ChoicePlan[];
   usage: ChatUsage;
+  /** URLs of the (synthetic) sources a search used, when citations are returned. */
+  citations: string[] | null;
 }
 
 /** Validates, resolves the model and plans the whole answer. */
@@ -51,7 +56,14 @@ function prepare(body: unknown, team: string, env: SandboxEnv): { req: ChatReque
     systemFingerprint: model.fingerprint,
     serviceTier: req.service_tier ?? 'default',
   };
-  return { req, prepared: { meta, choices, usage: buildUsage(model, prompt, cached, choices) } };
+  const usage = buildUsage(model, prompt, cached, choices);
+  const lastUser = messageText([...req.messages].reverse().find((m) => m.role === 'user'));
+  // Validated above, so the loose chat wire type holds the search.ts shapes.
+  const search = searchFor(req as SearchInput, lastUser, new Rng(hashSeed(String(requestSeed(req, model)), 'search')));
+  usage.num_sources_used = search.sources.length;
+  usage.cost_in_usd_ticks += search.sources.length * (model.search_price ?? 0);
+  const citations = search.decision?.returnCitations ? search.sources.map((s) => s.url) : null;
+  return { req, prepared: { meta, choices, usage, citations } };
 }
 
 function checkModelFit(req: ChatRequest, model: LanguageEntry): void {
@@ -67,7 +79,10 @@ async function stream(ctx: RequestContext, env: SandboxEnv, p: Prepared, include
   const rounds = interleave(p.choices);
   for (const [i, round] of rounds.entries()) {
     for (const choice of round) {
-      await writer.send(toChunk(p.meta, [choice], includeUsage ? null : undefined));
+      const chunk = toChunk(p.meta, [choice], includeUsage ? null : undefined);
+      // Citations ride on the stream's last chunk (wire-notes §1.2).
+      const last = !includeUsage && i === rounds.length - 1 && choice === round[round.length - 1];
+      await writer.send(last && p.citations ? { ...chunk, citations: p.citations } : chunk);
     }
     await writer.pace();
     if (!writer.open) {
@@ -75,7 +90,7 @@ async function stream(ctx: RequestContext, env: SandboxEnv, p: Prepared, include
       return;
     }
   }
-  if (includeUsage) await writer.send(toChunk(p.meta, [], p.usage));
+  if (includeUsage) await writer.send({ ...toChunk(p.meta, [], p.usage), ...(p.citations ? { citations: p.citations } : {}) });
   await writer.send('[DONE]');
   writer.end();
 }
@@ -89,7 +104,7 @@ export function chatRoutes(env: SandboxEnv): Route[] {
       async handle(ctx) {
         const { req, prepared } = prepare(ctx.body, ctx.team, env);
         if (req.deferred === true) {
-          const completion = toCompletion(prepared.meta, prepared.choices, prepared.usage);
+          const completion = { ...toCompletion(prepared.meta, prepared.choices, prepared.usage), citations: prepared.citations };
           const id = env.deferred.add(ctx.team, env.clock.now() + env.deferredDelayMs, completion);
           sendJson(ctx.res, 200, { request_id: id });
           return;
@@ -98,7 +113,7 @@ export function chatRoutes(env: SandboxEnv): Route[] {
           await stream(ctx, env, prepared, req.stream_options?.include_usage === true);
           return;
         }
-        sendJson(ctx.res, 200, toCompletion(prepared.meta, prepared.choices, prepared.usage));
+        sendJson(ctx.res, 200, { ...toCompletion(prepared.meta, prepared.choices, prepared.usage), citations: prepared.citations });
       },
     },
     {

@@ -1,0 +1,97 @@
+/**
+ * POST /v1/messages (plain and streamed), the Anthropic-style Messages interface. Requests are
+ * checked with the shared validator (422 for a body of the wrong shape, 400 for a broken rule,
+ * 404 for an unknown model), planned once, and rendered as a message or as `event:` + `data:`
+ * frames ending with `data: [DONE]` (wire-notes §1.1, §1.4).
+ */
+import { randomUUID } from 'node:crypto';
+import { describeViolations } from '../../../shared/validate/chat';
+import { validateMessagesRequest } from '../../../shared/validate/messages';
+import type { MessagesRequest, MessagesUsage } from '../../../shared/wire/messages';
+import { findLanguageModel, type LanguageEntry } from '../catalogue';
+import { countPrompt } from '../chat/prompt';
+import type { SandboxEnv } from '../env';
+import { modelNotFound, SandboxError } from '../errors';
+import { planMessage, type MessagesPlan } from '../messages/plan';
+import { streamFrames, toMessage, type MessageMeta } from '../messages/render';
+import { toChatRequest } from '../messages/to-chat';
+import { sendJson, type RequestContext, type Route } from '../route';
+import { SseWriter } from '../sse';
+
+interface Prepared {
+  req: MessagesRequest;
+  meta: MessageMeta;
+  plan: MessagesPlan;
+  usage: MessagesUsage;
+}
+
+function resolveModel(body: unknown): { id: unknown; model: LanguageEntry | undefined } {
+  const id = typeof body === 'object' && body !== null ? (body as { model?: unknown }).model : undefined;
+  return { id, model: typeof id === 'string' ? findLanguageModel(id) : undefined };
+}
+
+/** Validates, resolves the model, counts the prompt and plans the reply. */
+function prepare(body: unknown, team: string, env: SandboxEnv): Prepared {
+  const { id, model } = resolveModel(body);
+  const violations = validateMessagesRequest(body, { reasoningModel: model?.reasoning });
+  if (violations.length > 0) {
+    throw new SandboxError(violations.some((v) => v.kind === 'shape') ? 422 : 400, describeViolations(violations));
+  }
+  if (!model) throw modelNotFound(String(id));
+  const req = body as MessagesRequest;
+  const chatReq = toChatRequest(req, model.id);
+  const hasImage = chatReq.messages.some((m) => Array.isArray(m.content) && m.content.some((p) => p.type === 'image_url'));
+  if (hasImage && !model.input_modalities.includes('image')) {
+    throw new SandboxError(400, `The model ${model.id} does not accept image input; remove the image blocks or pick a model with image input.`);
+  }
+  const prompt = countPrompt(chatReq);
+  const promptTokens = prompt.textTokens + prompt.imageTokens;
+  if (promptTokens > model.context_length) {
+    throw new SandboxError(
+      400,
+      `This model's maximum prompt length is ${model.context_length} tokens but the request contains ${promptTokens} tokens. Shorten the messages.`,
+    );
+  }
+  const cached = Math.min(env.prefixCache.lookupAndStore(`${team}:${model.id}`, chatReq.messages, prompt.prefixTokens), prompt.textTokens);
+  const plan = planMessage(req, model);
+  const usage: MessagesUsage = {
+    input_tokens: promptTokens - cached,
+    output_tokens: plan.outputTokens,
+    cache_read_input_tokens: cached,
+    cache_creation_input_tokens: 0,
+  };
+  return { req, meta: { id: randomUUID(), model: model.id }, plan, usage };
+}
+
+async function stream(ctx: RequestContext, env: SandboxEnv, p: Prepared): Promise<void> {
+  const writer = new SseWriter(ctx.res, { clock: env.clock, tokenDelayMs: env.tokenDelayMs, signal: ctx.signal, fault: ctx.fault });
+  const frames = streamFrames(p.meta, p.plan, p.usage);
+  for (const [i, frame] of frames.entries()) {
+    await writer.send(frame.event, frame.event.type);
+    if (frame.paced) await writer.pace();
+    if (!writer.open) {
+      env.log(`${ctx.requestId} messages stream stopped after ${i + 1} of ${frames.length} events: the connection closed`);
+      return;
+    }
+  }
+  await writer.send('[DONE]');
+  writer.end();
+}
+
+/** The Messages route. */
+export function messagesRoutes(env: SandboxEnv): Route[] {
+  return [
+    {
+      method: 'POST',
+      path: '/v1/messages',
+      async handle(ctx) {
+        const prepared = prepare(ctx.body, ctx.team, env);
+        if (prepared.req.stream === true) {
+          await stream(ctx, env, prepared);
+          return;
+        }
+        sendJson(ctx.res, 200, toMessage(prepared.meta, prepared.plan, prepared.usage));
+      },
+    },
+  ];
+}

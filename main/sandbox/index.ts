@@ -10,6 +10,8 @@ import { DeferredStore } from './deferred';
 import type { SandboxEnv } from './env';
 import { FaultBook } from './faults';
 import { chatRoutes } from './routes/chat';
+import { completionsRoutes } from './routes/completions';
+import { messagesRoutes } from './routes/messages';
 import { responsesRoutes } from './routes/responses';
 import { CompactionCodec } from './responses/compaction';
 import { ResponseStore } from './responses/store';
@@ -64,7 +66,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
   const faults = new FaultBook();
   const http = createSandboxHttpServer({
-    routes: [...modelRoutes(), ...chatRoutes(env), ...responsesRoutes(env)],
+    routes: [...modelRoutes(), ...chatRoutes(env), ...messagesRoutes(env), ...completionsRoutes(env), ...responsesRoutes(env)],
     keyRing,
     faults,
     clock,

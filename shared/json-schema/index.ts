@@ -4,3 +4,4 @@ export { validateJson, jsonEqual, jsonType, type Violation } from './validate';
 export { checkSchema, describeSchemaProblem } from './check-schema';
 export { childPointer, pointerTokens, resolvePointer, escapePointerToken } from './pointer';
 export { readSchemaText, formatJsonText, type SchemaText } from './schema-text';
+export * from './response-format';

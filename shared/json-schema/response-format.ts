@@ -3,9 +3,9 @@
  * flag and schema text) and its two wire forms: chat `response_format` (schema nested under
  * `json_schema`) and Responses `text.format` (flat).
  */
-import { readSchemaText } from '@shared/json-schema/schema-text';
-import type { ChatResponseFormat } from '@shared/wire/chat';
-import type { ResponseTextFormat } from '@shared/wire/responses';
+import { readSchemaText } from './schema-text';
+import type { ChatResponseFormat } from '../wire/chat';
+import type { ResponseTextFormat } from '../wire/responses';
 
 export type ResponseFormatType = 'text' | 'json_object' | 'json_schema';
 

@@ -3,8 +3,16 @@
  * form -> wire request (what Send posts) and wire request -> form (Re-run from History).
  * JSON text fields are parsed here so their mistakes become violations, not exceptions.
  */
-import type { ChatFunctionTool, ChatMessage, ChatRequest, ChatResponseFormat } from '@shared/wire/chat';
+import type { ChatMessage, ChatRequest, ChatToolCall } from '@shared/wire/chat';
 import type { LimitViolation } from '@shared/limits';
+import { toChatToolChoice, toChatTools, toolChoiceFromChat, toolSpecsFromChat, type ToolChoiceSpec, type ToolSpec } from '@shared/tools/tool-spec';
+import { validateToolSpecs } from '@shared/tools/validate-specs';
+import {
+  responseFormatFromChat,
+  responseFormatProblems,
+  toChatResponseFormat,
+  type ResponseFormatSpec,
+} from '@shared/json-schema/response-format';
 
 export type EditableRole = 'user' | 'assistant' | 'system' | 'tool';
 
@@ -14,6 +22,8 @@ export interface FormMessage {
   role: EditableRole;
   content: string;
   toolCallId?: string;
+  /** An assistant turn's tool calls (the tool loop appends them); sent as `tool_calls`. */
+  toolCalls?: ChatToolCall[];
 }
 
 export type ResponseFormatType = 'text' | 'json_object' | 'json_schema';
@@ -35,7 +45,10 @@ export interface ChatParams {
   responseFormat: ResponseFormatType;
   jsonSchemaName: string;
   jsonSchemaText: string;
-  toolsText: string;
+  jsonSchemaStrict: boolean;
+  tools: ToolSpec[];
+  toolChoice: ToolChoiceSpec;
+  parallelToolCalls: boolean;
   stream: boolean;
   includeUsage: boolean;
   deferred: boolean;
@@ -65,7 +78,10 @@ export function defaultParams(): ChatParams {
     responseFormat: 'text',
     jsonSchemaName: 'response',
     jsonSchemaText: '',
-    toolsText: '',
+    jsonSchemaStrict: true,
+    tools: [],
+    toolChoice: 'auto',
+    parallelToolCalls: true,
     stream: true,
     includeUsage: true,
     deferred: false,
@@ -78,50 +94,22 @@ export interface BuiltRequest {
   violations: LimitViolation[];
 }
 
-function parseJsonField(field: string, text: string, violations: LimitViolation[]): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    violations.push({ field, message: `${field} is not valid JSON: ${(err as Error).message}` });
-    return undefined;
-  }
+/** The structured-output part of the params as the SchemaEditor edits it. */
+export function formatSpecOf(p: ChatParams): ResponseFormatSpec {
+  return { type: p.responseFormat, name: p.jsonSchemaName, strict: p.jsonSchemaStrict, schemaText: p.jsonSchemaText };
 }
 
-function buildTools(text: string, violations: LimitViolation[]): ChatFunctionTool[] | undefined {
-  if (!text.trim()) return undefined;
-  const parsed = parseJsonField('tools', text, violations);
-  if (parsed === undefined) return undefined;
-  if (!Array.isArray(parsed)) {
-    violations.push({ field: 'tools', message: 'tools must be a JSON array of function tools' });
-    return undefined;
-  }
-  parsed.forEach((tool, i) => {
-    const fn = (tool as ChatFunctionTool | null)?.function;
-    if ((tool as ChatFunctionTool | null)?.type !== 'function' || typeof fn?.name !== 'string' || !fn.name) {
-      violations.push({ field: 'tools', message: `tools[${i}] must be {"type":"function","function":{"name":...}}` });
-    }
-  });
-  return parsed as ChatFunctionTool[];
-}
-
-function buildResponseFormat(p: ChatParams, violations: LimitViolation[]): ChatResponseFormat | undefined {
-  if (p.responseFormat === 'text') return undefined;
-  if (p.responseFormat === 'json_object') return { type: 'json_object' };
-  if (!p.jsonSchemaName.trim()) violations.push({ field: 'response_format', message: 'the JSON schema needs a name' });
-  const schema = p.jsonSchemaText.trim()
-    ? parseJsonField('response_format', p.jsonSchemaText, violations)
-    : (violations.push({ field: 'response_format', message: 'paste a JSON schema for json_schema output' }), undefined);
-  if (schema !== undefined && (typeof schema !== 'object' || schema === null || Array.isArray(schema))) {
-    violations.push({ field: 'response_format', message: 'the JSON schema must be a JSON object' });
-  }
-  return {
-    type: 'json_schema',
-    json_schema: { name: p.jsonSchemaName.trim(), schema: (schema ?? {}) as Record<string, unknown>, strict: true },
-  };
+/** Writes a SchemaEditor value back into the params. */
+export function applyFormatSpec(p: ChatParams, spec: ResponseFormatSpec): void {
+  p.responseFormat = spec.type;
+  p.jsonSchemaName = spec.name;
+  p.jsonSchemaStrict = spec.strict;
+  p.jsonSchemaText = spec.schemaText;
 }
 
 function toWireMessage(m: FormMessage): ChatMessage {
   if (m.role === 'tool') return { role: 'tool', content: m.content, tool_call_id: m.toolCallId ?? '' };
+  if (m.role === 'assistant' && m.toolCalls?.length) return { role: 'assistant', content: m.content || null, tool_calls: m.toolCalls };
   return { role: m.role, content: m.content };
 }
 
@@ -150,8 +138,18 @@ export function buildChatRequest(form: ChatForm): BuiltRequest {
     set('top_logprobs', p.topLogprobs);
   }
   set('reasoning_effort', p.reasoningEffort);
-  set('response_format', buildResponseFormat(p, violations));
-  set('tools', buildTools(p.toolsText, violations));
+  const format = formatSpecOf(p);
+  for (const message of responseFormatProblems(format)) violations.push({ field: 'response_format', message });
+  set('response_format', toChatResponseFormat(format));
+  if (p.tools.length) {
+    for (const problem of validateToolSpecs(p.tools)) {
+      // The tools editor words parameter problems with JSON positions; it reports them itself.
+      if (problem.field !== 'parameters') violations.push({ field: 'tools', message: problem.message });
+    }
+    request.tools = toChatTools(p.tools);
+    if (p.toolChoice !== 'auto') request.tool_choice = toChatToolChoice(p.toolChoice);
+    if (!p.parallelToolCalls) request.parallel_tool_calls = false;
+  }
   if (p.deferred) request.deferred = true;
   else {
     request.stream = p.stream;
@@ -179,6 +177,7 @@ export function formFromRequest(body: unknown, nextId: () => number): ChatForm {
     role: m.role === 'developer' ? 'system' : m.role,
     content: contentText(m.content),
     ...(m.role === 'tool' ? { toolCallId: m.tool_call_id ?? '' } : {}),
+    ...(m.role === 'assistant' && m.tool_calls?.length ? { toolCalls: m.tool_calls } : {}),
   }));
   params.temperature = req.temperature ?? null;
   params.topP = req.top_p ?? null;
@@ -191,15 +190,10 @@ export function formFromRequest(body: unknown, nextId: () => number): ChatForm {
   params.logprobs = req.logprobs ?? false;
   params.topLogprobs = req.top_logprobs ?? null;
   params.reasoningEffort = req.reasoning_effort ?? null;
-  const rf = req.response_format;
-  if (rf) {
-    params.responseFormat = rf.type;
-    if (rf.type === 'json_schema') {
-      params.jsonSchemaName = rf.json_schema.name;
-      params.jsonSchemaText = JSON.stringify(rf.json_schema.schema, null, 2);
-    }
-  }
-  params.toolsText = req.tools?.length ? JSON.stringify(req.tools, null, 2) : '';
+  applyFormatSpec(params, responseFormatFromChat(req.response_format));
+  params.tools = toolSpecsFromChat(req.tools);
+  params.toolChoice = toolChoiceFromChat(req.tool_choice);
+  params.parallelToolCalls = req.parallel_tool_calls !== false;
   params.deferred = req.deferred === true;
   params.stream = req.deferred === true ? true : req.stream === true;
   params.includeUsage = req.stream_options?.include_usage ?? true;

@@ -7,6 +7,8 @@ import { computed, ref } from 'vue';
 import { ChatRequestSchema } from '@shared/contract/chat';
 import type { LimitViolation } from '@shared/limits';
 import { validateChatRequest } from '@shared/validate/chat';
+import type { ChatToolCall } from '@shared/wire/chat';
+import type { ToolReply } from '@shared/tools/replies';
 import {
   buildChatRequest,
   defaultParams,
@@ -24,6 +26,8 @@ export const useChatFormStore = defineStore('chat-form', () => {
   const systemPrompt = ref('');
   const messages = ref<FormMessage[]>([{ id: nextId(), role: 'user', content: '' }]);
   const params = ref<ChatParams>(defaultParams());
+  /** What the tools editor found wrong (JSON positions, schema checks); set by the view. */
+  const toolEditorErrors = ref<string[]>([]);
 
   const built = computed(() =>
     buildChatRequest({ model: model.value, systemPrompt: systemPrompt.value, messages: messages.value, params: params.value }),
@@ -32,6 +36,7 @@ export const useChatFormStore = defineStore('chat-form', () => {
 
   const violations = computed<LimitViolation[]>(() => {
     const found: LimitViolation[] = [...built.value.violations];
+    if (params.value.tools.length) found.push(...toolEditorErrors.value.map((message) => ({ field: 'tools', message })));
     const parsed = ChatRequestSchema.safeParse(request.value);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) found.push({ field: issue.path.join('.') || 'request', message: issue.message });
@@ -85,11 +90,34 @@ export const useChatFormStore = defineStore('chat-form', () => {
   }
 
   function resetParams(): void {
-    params.value = defaultParams();
+    // Tools are edited in their own panel; Reset of the parameters leaves them alone.
+    const { tools, toolChoice, parallelToolCalls } = params.value;
+    params.value = { ...defaultParams(), tools, toolChoice, parallelToolCalls };
+  }
+
+  function setToolEditorErrors(list: string[]): void {
+    toolEditorErrors.value = list;
+  }
+
+  /**
+   * Continues the conversation after tool calls: the assistant turn with its calls, then one
+   * tool message per reply, in the calls' order. An empty trailing user message is dropped first
+   * (it would otherwise sit between the question and the answer).
+   */
+  function appendToolTurn(assistant: { content: string; toolCalls: ChatToolCall[] }, replies: ToolReply[]): void {
+    const last = messages.value.at(-1);
+    if (last && last.role === 'user' && !last.content.trim() && messages.value.length > 1) messages.value.pop();
+    messages.value.push({
+      id: nextId(),
+      role: 'assistant',
+      content: assistant.content,
+      toolCalls: assistant.toolCalls.map((c) => ({ id: c.id, type: c.type || 'function', function: { name: c.function.name, arguments: c.function.arguments } })),
+    });
+    for (const r of replies) messages.value.push({ id: nextId(), role: 'tool', content: r.output, toolCallId: r.callId });
   }
 
   return {
-    model, systemPrompt, messages, params, request, violations, blockedReason,
-    violationsFor, addMessage, removeMessage, moveMessage, setRole, loadRequest, resetParams,
+    model, systemPrompt, messages, params, request, violations, blockedReason, toolEditorErrors,
+    violationsFor, addMessage, removeMessage, moveMessage, setRole, loadRequest, resetParams, setToolEditorErrors, appendToolTurn,
   };
 });

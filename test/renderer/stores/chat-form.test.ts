@@ -31,10 +31,13 @@ describe('chat-form store', () => {
       expect(form.blockedReason).toMatch(/stop/);
     });
 
-    it('explains an unparseable tools field', () => {
+    it('blocks Send with the tools editor\'s reason and with an invalid tool name', () => {
       const form = ready();
-      form.params.toolsText = '[{"type":"function",';
-      expect(form.violationsFor('tools')[0]?.message).toMatch(/^tools is not valid JSON/);
+      form.params.tools = [{ name: 'get weather', description: '', parameters: { type: 'object' } }];
+      expect(form.violationsFor('tools')[0]?.message).toMatch(/a name is 1-64 letters/);
+      form.params.tools = [{ name: 'f', description: '', parameters: { type: 'object' } }];
+      form.setToolEditorErrors(['"f" parameters: Not valid JSON: Unexpected end of input']);
+      expect(form.blockedReason).toBe('"f" parameters: Not valid JSON: Unexpected end of input');
     });
 
     it('asks for a model and for a message before sending', () => {
@@ -52,7 +55,7 @@ describe('chat-form store', () => {
       form.params.responseFormat = 'json_schema';
       form.params.jsonSchemaName = 'answer';
       form.params.jsonSchemaText = '{"type":"object"}';
-      form.params.toolsText = '[{"type":"function","function":{"name":"f"}}]';
+      form.params.tools = [{ name: 'f', description: '', parameters: { type: 'object' } }];
       form.params.stream = false;
       expect(form.request).toEqual({
         model: 'svc-4',
@@ -60,7 +63,7 @@ describe('chat-form store', () => {
         max_completion_tokens: 100,
         stop: ['END'],
         response_format: { type: 'json_schema', json_schema: { name: 'answer', schema: { type: 'object' }, strict: true } },
-        tools: [{ type: 'function', function: { name: 'f' } }],
+        tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object' } } }],
         stream: false,
       });
     });

@@ -46,7 +46,8 @@ function validateBlock(
   const out = collect(expectType(`${at}.cache_control`, b.cache_control, 'object'));
   if (!allowed.includes(b.type as string)) {
     const belongs = role === 'user' ? 'assistant' : 'user';
-    out.push(value(`${at}.type`, `${at} is a ${String(b.type)} block, which belongs in ${belongs} turns, not ${role} turns`));
+    const article = b.type === 'image' ? 'an' : 'a';
+    out.push(value(`${at}.type`, `${at} is ${article} ${String(b.type)} block, which belongs in ${belongs} turns, not ${role} turns`));
     return out;
   }
   switch (b.type) {

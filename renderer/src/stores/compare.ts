@@ -1,0 +1,128 @@
+/**
+ * The Compare view: one prompt (system + user message, shared parameters) sent to 2–4 columns at
+ * once, each with its own model and optional overrides. Each column owns a text run over
+ * `chat.send` (see use-text-run.ts); Run all starts them together and waits for all of them.
+ */
+import { defineStore } from 'pinia';
+import { computed, effectScope, ref, type EffectScope } from 'vue';
+import type { ChatSendInput } from '@shared/contract/chat';
+import { LIMITS } from '@shared/limits';
+import { validateChatRequest } from '@shared/validate/chat';
+import type { ChatRequest } from '@shared/wire/chat';
+import { useWorkbench } from '../api';
+import { useTextRun, type TextRun } from '../composables/use-text-run';
+
+export const MIN_COLUMNS = 2;
+export const MAX_COLUMNS = 4;
+
+export type ReasoningEffort = (typeof LIMITS.reasoningEffort)[number];
+
+/** Parameters shared by every column; a column's own value (not null) wins. */
+export interface CompareParams {
+  temperature: number | null;
+  maxTokens: number | null;
+  reasoningEffort: ReasoningEffort | null;
+}
+
+export interface CompareColumn extends CompareParams {
+  id: string;
+  model: string;
+}
+
+function emptyParams(): CompareParams {
+  return { temperature: null, maxTokens: null, reasoningEffort: null };
+}
+
+export const useCompareStore = defineStore('compare', () => {
+  const system = ref('');
+  const user = ref('');
+  const shared = ref<CompareParams>(emptyParams());
+  const columns = ref<CompareColumn[]>([]);
+  const runs = new Map<string, TextRun<ChatSendInput>>();
+  // Each column's run lives in its own scope, stopped when the column is removed.
+  const scopes = new Map<string, EffectScope>();
+  let nextId = 1;
+
+  function addColumn(model = ''): void {
+    if (columns.value.length >= MAX_COLUMNS) return;
+    const id = `col-${nextId++}`;
+    const scope = effectScope(true);
+    const run = scope.run(() => useTextRun<ChatSendInput>((input, onChunk) => useWorkbench().chat.send(input, onChunk)))!;
+    scopes.set(id, scope);
+    runs.set(id, run);
+    columns.value = [...columns.value, { id, model, ...emptyParams() }];
+  }
+
+  /** Removes a column (never below two); a run still going in it is stopped. */
+  function removeColumn(id: string): void {
+    if (columns.value.length <= MIN_COLUMNS) return;
+    void runs.get(id)?.stop();
+    runs.delete(id);
+    scopes.get(id)?.stop();
+    scopes.delete(id);
+    columns.value = columns.value.filter((c) => c.id !== id);
+  }
+
+  /** The run of a column (exists for every column in `columns`). */
+  function runOf(id: string): TextRun<ChatSendInput> {
+    const run = runs.get(id);
+    if (!run) throw new Error(`no compare column ${id}`);
+    return run;
+  }
+
+  /** The chat request a column sends: the shared prompt, its model, its overrides over the shared values. */
+  function requestFor(column: CompareColumn): ChatRequest {
+    const messages: ChatRequest['messages'] = [];
+    if (system.value.trim()) messages.push({ role: 'system', content: system.value });
+    messages.push({ role: 'user', content: user.value });
+    const request: ChatRequest = { model: column.model, messages, stream: true, stream_options: { include_usage: true } };
+    const temperature = column.temperature ?? shared.value.temperature;
+    const maxTokens = column.maxTokens ?? shared.value.maxTokens;
+    const effort = column.reasoningEffort ?? shared.value.reasoningEffort;
+    if (temperature !== null) request.temperature = temperature;
+    if (maxTokens !== null) request.max_completion_tokens = maxTokens;
+    if (effort !== null) request.reasoning_effort = effort;
+    return request;
+  }
+
+  /** Why a column cannot run (first problem, in words), or null. */
+  function problemOf(column: CompareColumn): string | null {
+    if (!column.model) return 'choose a model';
+    const violation = validateChatRequest(requestFor(column))[0];
+    return violation ? `${violation.field}: ${violation.message}` : null;
+  }
+
+  const busy = computed(() => columns.value.some((c) => runs.get(c.id)?.busy.value === true));
+
+  /** Why Run all is not possible right now, or null. */
+  const blockedReason = computed(() => {
+    if (!user.value.trim()) return 'write a user message';
+    for (const [i, column] of columns.value.entries()) {
+      const problem = problemOf(column);
+      if (problem) return `column ${i + 1}: ${problem}`;
+    }
+    return null;
+  });
+
+  /** Starts every column at once; resolves when all have ended (never rejects). */
+  async function runAll(): Promise<void> {
+    if (busy.value || blockedReason.value) return;
+    await Promise.all(
+      columns.value.map((c) => runOf(c.id).send({ request: requestFor(c) as unknown as ChatSendInput['request'] })),
+    );
+  }
+
+  /** Stops every running column; each keeps its partial text. */
+  async function stopAll(): Promise<void> {
+    await Promise.all(columns.value.map((c) => runOf(c.id).stop()));
+  }
+
+  /** Gives the first columns distinct models from the catalogue where they have none yet. */
+  function fillModels(available: string[]): void {
+    columns.value = columns.value.map((c, i) => (c.model || available.length === 0 ? c : { ...c, model: available[i % available.length]! }));
+  }
+
+  while (columns.value.length < MIN_COLUMNS) addColumn();
+
+  return { system, user, shared, columns, busy, blockedReason, addColumn, removeColumn, runOf, requestFor, problemOf, runAll, stopAll, fillModels };
+});

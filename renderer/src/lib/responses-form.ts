@@ -1,0 +1,101 @@
+/**
+ * The Responses playground's form as plain data, and form -> wire request. Where the request
+ * continues from decides its shape: a new chain sends the text (and instructions); a stored
+ * response is continued by `previous_response_id` (the service refuses instructions with it); a
+ * compaction is continued by passing its item back as input, with no previous_response_id.
+ */
+import type { ResponseFormatSpec } from '@shared/json-schema/response-format';
+import { defaultResponseFormat, toResponsesTextFormat } from '@shared/json-schema/response-format';
+import { toResponsesToolChoice, toResponsesTools, type ToolChoiceSpec, type ToolSpec } from '@shared/tools/tool-spec';
+import type { ReasoningEffort, ResponseCreateRequest, ResponseInputItem } from '@shared/wire/responses';
+
+/** Everything the user edits; null numbers mean "leave unset" (the service default applies). */
+export interface ResponsesForm {
+  model: string;
+  input: string;
+  instructions: string;
+  store: boolean;
+  stream: boolean;
+  maxOutputTokens: number | null;
+  temperature: number | null;
+  topP: number | null;
+  reasoningEffort: ReasoningEffort | null;
+  search: boolean;
+  format: ResponseFormatSpec;
+  tools: ToolSpec[];
+  toolChoice: ToolChoiceSpec;
+  parallelToolCalls: boolean;
+}
+
+/** What the next request continues from. */
+export type Continuation =
+  | { kind: 'new' }
+  | { kind: 'previous'; id: string }
+  | { kind: 'compaction'; id: string; item: Record<string, unknown> };
+
+/** The reasoning model of the service (the catalogue does not flag reasoning). */
+export const REASONING_MODEL = 'svc-3-mini';
+
+/** A fresh form: store and stream on, everything else unset. */
+export function defaultResponsesForm(): ResponsesForm {
+  return {
+    model: '',
+    input: '',
+    instructions: '',
+    store: true,
+    stream: true,
+    maxOutputTokens: null,
+    temperature: null,
+    topP: null,
+    reasoningEffort: null,
+    search: false,
+    format: defaultResponseFormat(),
+    tools: [],
+    toolChoice: 'auto',
+    parallelToolCalls: true,
+  };
+}
+
+/** Whether a model id (or one of its aliases) names the reasoning model. */
+export function isReasoningModel(model: string, aliases: readonly string[] = []): boolean {
+  return [model, ...aliases].some((name) => name === REASONING_MODEL || name.startsWith(`${REASONING_MODEL}-`));
+}
+
+/** Why instructions cannot be sent with this continuation, or null when they can. */
+export function instructionsBlockedReason(c: Continuation): string | null {
+  return c.kind === 'previous'
+    ? 'Instructions are not sent when continuing: the service refuses them with previous_response_id (the first response of the chain keeps its own).'
+    : null;
+}
+
+function inputFor(form: ResponsesForm, c: Continuation): ResponseCreateRequest['input'] {
+  if (c.kind === 'compaction') {
+    return [c.item as unknown as ResponseInputItem, { role: 'user', content: form.input }];
+  }
+  return form.input;
+}
+
+/**
+ * The request Send posts. Unset parameters are left out, so the request shows (and the code
+ * export copies) only what the user chose.
+ */
+export function buildResponsesRequest(form: ResponsesForm, c: Continuation, opts: { reasoningModel?: boolean } = {}): ResponseCreateRequest {
+  const req: ResponseCreateRequest = { model: form.model, input: inputFor(form, c) };
+  if (c.kind === 'previous') req.previous_response_id = c.id;
+  else if (form.instructions.trim()) req.instructions = form.instructions;
+  req.store = form.store;
+  req.stream = form.stream;
+  if (form.maxOutputTokens !== null) req.max_output_tokens = form.maxOutputTokens;
+  if (form.temperature !== null) req.temperature = form.temperature;
+  if (form.topP !== null) req.top_p = form.topP;
+  if (opts.reasoningModel && form.reasoningEffort) req.reasoning = { effort: form.reasoningEffort, summary: 'auto' };
+  if (form.search) req.search_parameters = { mode: 'on', return_citations: true };
+  const format = toResponsesTextFormat(form.format);
+  if (format) req.text = { format };
+  if (form.tools.length) {
+    req.tools = toResponsesTools(form.tools);
+    req.tool_choice = toResponsesToolChoice(form.toolChoice);
+    if (!form.parallelToolCalls) req.parallel_tool_calls = false;
+  }
+  return req;
+}

@@ -1,0 +1,211 @@
+/**
+ * The Responses playground's run and chain: the current text run (over `responses.create`), the
+ * tree of the chain it belongs to, the selected node (what is shown, and what Continue continues
+ * from), and the chain actions: open a node or a response by id, delete on the service, compact,
+ * answer tool calls, list recent chains. Every action leaves errors in `actionError`, never throws.
+ */
+import { defineStore } from 'pinia';
+import { computed, ref, shallowRef } from 'vue';
+import type { ResponseNode, ResponseTree, ResponsesCreateInput } from '@shared/contract/responses';
+import type { RunRecord } from '@shared/contract/runs';
+import type { WorkbenchError } from '@shared/contract/errors';
+import { pendingFromResponses, type PendingCall } from '@shared/tools/pending-calls';
+import { nextResponsesRequest } from '@shared/tools/next-request';
+import type { ToolReply } from '@shared/tools/replies';
+import type { ResponseCreateRequest, ResponseOutputItem } from '@shared/wire/responses';
+import { useWorkbench } from '../api';
+import { useTextRun } from '../composables/use-text-run';
+import { toWorkbenchError } from '../lib/errors';
+import { continueBlockedReason } from '../lib/responses-tree';
+import type { Continuation } from '../lib/responses-form';
+import { useResponsesFormStore } from './responses-form';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The response id a finished run created (from its meta or its recorded output). */
+function responseIdOf(record: RunRecord | null, metaId: string | undefined): string | null {
+  if (metaId) return metaId;
+  const out = record?.output;
+  return isObj(out) && typeof out.id === 'string' && out.id ? out.id : null;
+}
+
+export const useResponsesRunStore = defineStore('responses-run', () => {
+  const run = useTextRun<ResponsesCreateInput>((input, onChunk) => useWorkbench().responses.create(input, onChunk));
+  const form = useResponsesFormStore();
+  const tree = shallowRef<ResponseTree | null>(null);
+  const selectedId = ref<string | null>(null);
+  const chains = shallowRef<ResponseNode[]>([]);
+  const chainsLoaded = ref(false);
+  /** The last chain action that failed (open, delete, compact...); the run's own errors are run.error. */
+  const actionError = shallowRef<WorkbenchError | null>(null);
+  /** Something an action did that the user should know (e.g. a node not in the local tree). */
+  const note = ref<string | null>(null);
+  const working = ref(false);
+  /** Bumped per node open, so a slow earlier open cannot overwrite a newer one. */
+  let openGen = 0;
+
+  const selectedNode = computed(() => tree.value?.nodes.find((n) => n.id === selectedId.value) ?? null);
+  const pendingCalls = computed<PendingCall[]>(() => {
+    const rec = run.record.value;
+    if (!rec || rec.endpoint !== 'responses' || rec.status !== 'completed' || !isObj(rec.output)) return [];
+    return pendingFromResponses(rec.output.output as ResponseOutputItem[] | undefined);
+  });
+
+  function continuationFor(node: ResponseNode): Continuation {
+    if (node.kind === 'compaction') return { kind: 'compaction', id: node.id, item: node.compactionItem ?? {} };
+    return { kind: 'previous', id: node.id };
+  }
+
+  /** Makes a node the one shown and continued from (null: the next Send starts a new chain). */
+  function select(id: string | null): void {
+    selectedId.value = id;
+    const node = selectedNode.value;
+    if (!node) form.setTarget({ kind: 'new' });
+    else form.setTarget(continuationFor(node), continueBlockedReason(node, Date.now()));
+  }
+
+  /** Loads the tree containing a node; false (with actionError set) when the app has no record of it. */
+  async function loadTree(id: string): Promise<boolean> {
+    try {
+      tree.value = await useWorkbench().responses.tree({ id });
+      return true;
+    } catch (err) {
+      actionError.value = toWorkbenchError(err);
+      return false;
+    }
+  }
+
+  async function guarded<T>(work: () => Promise<T>): Promise<T | null> {
+    working.value = true;
+    actionError.value = null;
+    note.value = null;
+    try {
+      return await work();
+    } catch (err) {
+      actionError.value = toWorkbenchError(err);
+      return null;
+    } finally {
+      working.value = false;
+    }
+  }
+
+  /** After a run: the new response joins the tree and becomes the node to continue from. */
+  async function afterRun(result: RunRecord | null, from: Continuation): Promise<void> {
+    const newId = responseIdOf(result, run.meta.value.responseId);
+    if (result && newId && result.status !== 'error') {
+      if (await loadTree(newId)) select(newId);
+      else note.value = 'The new response is not in the local chain record.';
+      if (result.status === 'completed' || result.status === 'incomplete') form.clearInput();
+      void loadChains();
+      return;
+    }
+    // A failed continuation (e.g. the previous response was deleted or expired on the service):
+    // main records what it learnt on the node; refresh it so Send says why. The input is kept.
+    if (from.kind !== 'new' && (await loadTree(from.id))) select(from.id);
+  }
+
+  async function post(request: ResponseCreateRequest, from: Continuation): Promise<void> {
+    actionError.value = null;
+    note.value = null;
+    const result = await run.send({ request: request as unknown as ResponsesCreateInput['request'] });
+    await afterRun(result, from);
+  }
+
+  /** Sends the form: a new chain, or a continuation of the selected node. Resolves when it has ended. */
+  async function send(): Promise<void> {
+    if (run.busy.value || form.blockedReason) return;
+    await post(form.request, form.target);
+  }
+
+  /** Answers the pending tool calls: the function_call_output items, chained to the response that asked. */
+  async function answerTools(replies: ToolReply[]): Promise<void> {
+    const rec = run.record.value;
+    const id = responseIdOf(rec, run.meta.value.responseId);
+    if (!rec || !id || run.busy.value) return;
+    const prev = rec.request.body as ResponseCreateRequest;
+    const stored = run.meta.value.stored !== false;
+    const output = isObj(rec.output) ? (rec.output.output as ResponseOutputItem[]) : [];
+    const next = nextResponsesRequest(prev, id, replies, { stored, output });
+    // The service refuses instructions beside previous_response_id; the chain keeps the first ones.
+    if (next.previous_response_id) delete next.instructions;
+    await post(next, stored ? { kind: 'previous', id } : { kind: 'new' });
+  }
+
+  /** Opens a node of the current tree: selects it and shows its recorded run. */
+  async function openNode(id: string): Promise<void> {
+    const gen = ++openGen;
+    select(id);
+    const node = selectedNode.value;
+    if (!node?.runId || run.busy.value) return;
+    await guarded(async () => {
+      const record = await useWorkbench().history.get({ id: node.runId! });
+      if (gen === openGen) run.show(record);
+    });
+  }
+
+  /** Opens the tree containing a node (`/responses?node=…`, a recent chain) at that node. */
+  async function loadNode(id: string): Promise<void> {
+    actionError.value = null;
+    if (await loadTree(id)) await openNode(id);
+  }
+
+  /** GET /v1/responses/{id}: shows it (also one made outside the app) and its tree. */
+  async function openById(id: string): Promise<boolean> {
+    const record = await guarded(() => useWorkbench().responses.retrieve({ id: id.trim() }));
+    if (!record) return false;
+    run.show(record);
+    if (await loadTree(id.trim())) select(id.trim());
+    return true;
+  }
+
+  /** DELETE on the service; the node stays in the tree, marked deleted. */
+  async function remove(id: string): Promise<void> {
+    const done = await guarded(() => useWorkbench().responses.remove({ id }));
+    if (!done) return;
+    await loadTree(id);
+    // Whatever the refreshed record says, the service has just confirmed the deletion.
+    if (tree.value) tree.value = { ...tree.value, nodes: tree.value.nodes.map((n) => (n.id === id ? { ...n, serverState: 'deleted' } : n)) };
+    if (selectedId.value) select(selectedId.value);
+  }
+
+  /** Compacts the chain ending at a response; the compaction node is selected to continue from. */
+  async function compact(id: string): Promise<void> {
+    const node = tree.value?.nodes.find((n) => n.id === id);
+    const model = form.form.model || node?.model || '';
+    const record = await guarded(() => useWorkbench().responses.compact({ model, responseId: id }));
+    if (!record) return;
+    if (record.error) {
+      actionError.value = record.error;
+      return;
+    }
+    const cmpId = isObj(record.output) && typeof record.output.id === 'string' ? record.output.id : null;
+    if (cmpId && (await loadTree(cmpId))) {
+      actionError.value = null;
+      select(cmpId);
+    } else {
+      await loadTree(id);
+      note.value = 'The compaction is not in the local chain record.';
+    }
+  }
+
+  /** The most recent chains (their roots), for reopening one. */
+  async function loadChains(): Promise<void> {
+    try {
+      chains.value = await useWorkbench().responses.chains({ limit: 20 });
+      chainsLoaded.value = true;
+    } catch (err) {
+      actionError.value = toWorkbenchError(err);
+    }
+  }
+
+  /** The next Send starts a new chain (instructions allowed again). */
+  function newChain(): void {
+    select(null);
+  }
+
+  return {
+    ...run, tree, selectedId, selectedNode, chains, chainsLoaded, actionError, note, working, pendingCalls,
+    select, send, answerTools, openNode, loadNode, openById, remove, compact, loadChains, newChain,
+  };
+});

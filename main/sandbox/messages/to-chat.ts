@@ -33,7 +33,9 @@ function userTurn(content: Exclude<MessagesInputMessage['content'], string>): Ch
   const out: ChatMessage[] = [];
   let parts: ChatContentPart[] = [];
   const flush = (): void => {
-    if (parts.length > 0) out.push({ role: 'user', content: parts });
+    // Text-only turns become plain strings, so a turn means the same whichever form it was sent in.
+    const textOnly = parts.every((p) => p.type === 'text');
+    if (parts.length > 0) out.push({ role: 'user', content: textOnly ? parts.map((p) => (p as { text: string }).text).join('\n') : parts });
     parts = [];
   };
   for (const block of content) {

@@ -167,12 +167,12 @@ class Validator {
     if (Array.isArray(s.allOf)) for (const sub of s.allOf as Schema[]) out.push(...this.run(value, sub, path));
     if (Array.isArray(s.anyOf)) {
       const results = (s.anyOf as Schema[]).map((sub) => this.run(value, sub, path));
-      if (!results.some((r) => r.length === 0)) out.push({ path, message: `must match at least one of the ${results.length} anyOf schemas${closest(results)}` });
+      if (!results.some((r) => r.length === 0)) out.push({ path, message: `must match at least one of the ${results.length} anyOf schemas${closest(results, path)}` });
     }
     if (Array.isArray(s.oneOf)) {
       const results = (s.oneOf as Schema[]).map((sub) => this.run(value, sub, path));
       const passing = results.filter((r) => r.length === 0).length;
-      if (passing === 0) out.push({ path, message: `must match exactly one of the ${results.length} oneOf schemas, matches none${closest(results)}` });
+      if (passing === 0) out.push({ path, message: `must match exactly one of the ${results.length} oneOf schemas, matches none${closest(results, path)}` });
       else if (passing > 1) out.push({ path, message: `must match exactly one of the ${results.length} oneOf schemas, matches ${passing}` });
     }
     if (s.not !== undefined && this.run(value, s.not as Schema, path).length === 0) out.push({ path, message: 'must not match the schema under "not"' });
@@ -180,9 +180,13 @@ class Validator {
   }
 }
 
-/** The first problem of the closest alternative, so "matches none" says what to fix. */
-function closest(results: Violation[][]): string {
-  const best = [...results].sort((a, b) => a.length - b.length)[0];
+/**
+ * The first problem of the closest alternative, so "matches none" says what to fix. A branch of
+ * the wrong type is the farthest: the value was plainly meant for another branch.
+ */
+function closest(results: Violation[][], path: string): string {
+  const distance = (r: Violation[]): number => r.length + (r.some((v) => v.path === path && v.message.startsWith('expected ')) ? 1000 : 0);
+  const best = [...results].sort((a, b) => distance(a) - distance(b))[0];
   const first = best?.[0];
   return first ? ` (closest: ${first.path || 'value'} ${first.message})` : '';
 }

@@ -11,6 +11,8 @@ import { validateChatRequest } from '@shared/validate/chat';
 import type { ChatRequest } from '@shared/wire/chat';
 import { useWorkbench } from '../api';
 import { useTextRun, type TextRun } from '../composables/use-text-run';
+import { isReasoningModel } from '../lib/legacy-reasoning';
+import { useModelsStore } from './models';
 
 export const MIN_COLUMNS = 2;
 export const MAX_COLUMNS = 4;
@@ -88,7 +90,8 @@ export const useCompareStore = defineStore('compare', () => {
   /** Why a column cannot run (first problem, in words), or null. */
   function problemOf(column: CompareColumn): string | null {
     if (!column.model) return 'choose a model';
-    const violation = validateChatRequest(requestFor(column))[0];
+    const reasoningModel = isReasoningModel(column.model, useModelsStore().languageModels);
+    const violation = validateChatRequest(requestFor(column), { reasoningModel })[0];
     return violation ? `${violation.field}: ${violation.message}` : null;
   }
 

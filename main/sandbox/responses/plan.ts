@@ -118,6 +118,9 @@ function applyLimit(choice: ChoicePlan, annotations: UrlCitation[], limit: numbe
 export function planResponse(req: ResponseCreateRequest, model: LanguageEntry, messages: ChatMessage[]): ResponsePlan {
   const chatReq = asChatRequest(req, model, messages);
   let choice = planChoices(chatReq, model)[0];
+  if (req.max_tool_calls && choice.toolCalls.length > req.max_tool_calls) {
+    choice = { ...choice, toolCalls: choice.toolCalls.slice(0, req.max_tool_calls) };
+  }
   const lastUser = messageText([...messages].reverse().find((m) => m.role === 'user'));
   const search = decideSearch(req, lastUser);
   const rng = new Rng(hashSeed(String(requestSeed(chatReq, model)), 'responses'));

@@ -95,6 +95,14 @@ describe('validate/responses', () => {
       ['reasoning_effort', 'max', 'reasoning_effort must be one of "none", "low", "medium", "high"'],
       ['context_management', {}, 'context_management must be an array'],
       ['user', 1, 'user must be a string'],
+      ['safety_identifier', 1, 'safety_identifier must be a string'],
+      ['prompt_cache_key', 1, 'prompt_cache_key must be a string'],
+      ['model', 5, 'model must be a string'],
+      ['max_turns', '3', 'max_turns must be an integer'],
+      ['min_p', 'low', 'min_p must be a number'],
+      ['background', 'no', 'background must be a boolean'],
+      ['logprobs', 'yes', 'logprobs must be a boolean'],
+      ['top_logprobs', 1.5, 'top_logprobs must be an integer'],
     ])('reports a shape error when %s is %j', (field, bad, message) => {
       expect(check({ [field]: bad }, true)).toEqual([expect.objectContaining({ message, kind: 'shape' })]);
     });
@@ -103,6 +111,9 @@ describe('validate/responses', () => {
       expect(check({ reasoning: { effort: 'max', summary: 'long' } }, true).map((v) => v.message)).toEqual([
         'reasoning.effort must be one of "none", "low", "medium", "high"',
         'reasoning.summary must be one of "auto", "concise", "detailed"',
+      ]);
+      expect(check({ reasoning: { generate_summary: 'all' } }, true).map((v) => v.message)).toEqual([
+        'reasoning.generate_summary must be one of "auto", "concise", "detailed"',
       ]);
     });
 

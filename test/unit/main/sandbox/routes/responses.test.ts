@@ -173,6 +173,21 @@ describe('sandbox/routes/responses', () => {
       expect(text(second)).toContain('The `get_weather` tool returned: {"temperature": 21, "sky": "clear"}');
     });
 
+    it('accepts prior output items passed back verbatim instead of previous_response_id', async () => {
+      const first = await create({ input: 'Check the weather please', tools: [weather], tool_choice: 'required' });
+      const call = first.output[0];
+      if (call.type !== 'function_call') throw new Error('expected function_call');
+      const second = await create({
+        tools: [weather],
+        input: [
+          { role: 'user', content: 'Check the weather please' },
+          ...first.output,
+          { type: 'function_call_output', call_id: call.call_id, output: 'sunny' },
+        ],
+      });
+      expect(text(second)).toContain('The `get_weather` tool returned: sunny');
+    });
+
     it('refuses a function_call_output whose call_id is not in the conversation', async () => {
       const r = await refused({ input: [{ type: 'function_call_output', call_id: 'call_nope', output: 'x' }] });
       expect(r.status).toBe(400);
@@ -188,6 +203,9 @@ describe('sandbox/routes/responses', () => {
       const one = await create({ input: 'get_weather and get_time for Paris', tools: [weather, time], parallel_tool_calls: false });
       expect(one.output).toHaveLength(1);
       expect(one.parallel_tool_calls).toBe(false);
+      const capped = await create({ input: 'get_weather and get_time for Paris', tools: [weather, time], max_tool_calls: 1 });
+      expect(capped.output.map((i) => (i.type === 'function_call' ? i.name : i.type))).toEqual(['get_weather']);
+      expect(capped.max_tool_calls).toBe(1);
       const named = await create({ input: 'Hello', tools: [weather, time], tool_choice: { type: 'function', name: 'get_time' } });
       expect(named.output.map((i) => (i.type === 'function_call' ? i.name : i.type))).toEqual(['get_time']);
     });

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { assistantBlocks, buildMessagesRequest, conversationIsEmpty, defaultMessagesParams, type MessagesForm } from '@/lib/messages-form';
+
+const form = (over: Partial<MessagesForm> = {}): MessagesForm => ({
+  model: 'svc-4',
+  systemMode: 'text',
+  systemText: '',
+  systemBlocks: [''],
+  turns: [{ id: 1, role: 'user', blocks: [{ id: 2, kind: 'text', text: 'Hi' }] }],
+  params: defaultMessagesParams(),
+  ...over,
+});
+
+describe('messages-form', () => {
+  describe('buildMessagesRequest()', () => {
+    it('sends a picked file as a base64 image and a tool result with is_error', () => {
+      const { request } = buildMessagesRequest(
+        form({
+          turns: [
+            {
+              id: 1,
+              role: 'user',
+              blocks: [
+                { id: 2, kind: 'image', source: 'base64', url: '', mediaType: 'image/png', data: 'iVBORw0KGgo=', fileName: 'a.png' },
+                { id: 3, kind: 'tool_result', toolUseId: 'toolu_1', content: 'boom', isError: true },
+              ],
+            },
+          ],
+        }),
+      );
+      expect(request.messages).toEqual([
+        {
+          role: 'user',
+          content: [
+            { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
+            { type: 'tool_result', tool_use_id: 'toolu_1', content: 'boom', is_error: true },
+          ],
+        },
+      ]);
+    });
+
+    it('leaves tools out for the "none" choice and sends disable_parallel_tool_use when parallel calls are off', () => {
+      const tools = [{ name: 'f', description: '', parameters: { type: 'object', properties: {} } }];
+      expect(buildMessagesRequest(form({ params: { ...defaultMessagesParams(), tools, toolChoice: 'none' } })).request.tools).toBeUndefined();
+      const { request } = buildMessagesRequest(form({ params: { ...defaultMessagesParams(), tools, parallelToolCalls: false } }));
+      expect(request.tool_choice).toEqual({ type: 'auto', disable_parallel_tool_use: true });
+    });
+
+    it('reports tool names the service would refuse', () => {
+      const tools = [{ name: 'bad name', description: '', parameters: { type: 'object', properties: {} } }];
+      const { violations } = buildMessagesRequest(form({ params: { ...defaultMessagesParams(), tools } }));
+      expect(violations[0]?.message).toMatch(/1-64 letters/);
+    });
+  });
+
+  describe('assistantBlocks()', () => {
+    it('keeps text editable, the model blocks verbatim, and drops empty text', () => {
+      let id = 0;
+      const blocks = assistantBlocks(
+        [
+          { type: 'thinking', thinking: 'hmm', signature: 's' },
+          { type: 'text', text: '' },
+          { type: 'tool_use', id: 't1', name: 'f', input: {} },
+        ],
+        () => ++id,
+      );
+      expect(blocks.map((b) => b.kind)).toEqual(['model', 'model']);
+      expect(conversationIsEmpty([{ id: 9, role: 'assistant', blocks }])).toBe(false);
+    });
+  });
+});

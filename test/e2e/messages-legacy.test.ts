@@ -1,0 +1,102 @@
+/**
+ * The Messages and legacy playgrounds as a user meets them in the built app (browser mode,
+ * sandbox): a streamed Messages run whose text grows, then completes with its stop reason and
+ * the streaming-event timeline; a legacy completion with n = 2 labelled per choice; both found in
+ * History afterwards.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, removeDir, screenshot, startApp, type RunningApp } from './harness';
+
+const MESSAGES_PROMPT = 'Tell me about lighthouses in the fog';
+const LEGACY_PROMPT = 'The old harbour at dawn was';
+
+describe('Messages and legacy playgrounds in the browser', () => {
+  let app: RunningApp;
+  let browser: Browser;
+  let page: Page;
+
+  const output = () => page.getByRole('region', { name: 'Output' });
+  const outputText = async () => (await output().innerText()).trim();
+  const status = () => output().locator('.run-status');
+
+  beforeAll(async () => {
+    app = await startApp({ tokenDelayMs: 15 });
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(app.url);
+    await expect.poll(() => page.getByText('Sandbox — synthetic outputs').first().isVisible()).toBe(true);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+    if (app) removeDir(app.dataDir);
+  });
+
+  it('streams a Messages answer, then shows the stop reason and the event timeline', async () => {
+    await page.getByRole('navigation').getByRole('link', { name: 'Messages' }).click();
+    await page.getByRole('textbox', { name: 'Message 1' }).fill(MESSAGES_PROMPT);
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => status().innerText(), { timeout: 10_000 }).toBe('running');
+    await expect.poll(async () => (await outputText()).length, { timeout: 10_000 }).toBeGreaterThan(60);
+    const early = await outputText();
+    await screenshot(page, 'messages-streaming');
+    await expect.poll(() => status().innerText(), { timeout: 30_000 }).toBe('completed');
+    expect((await outputText()).length).toBeGreaterThan(early.length);
+    const stop = await page.locator('[aria-label="Stop reason"]').innerText();
+    expect(stop).toMatch(/stop_reason\s*end_turn/);
+    const timeline = page.getByRole('region', { name: 'Streaming events' });
+    await expect.poll(() => timeline.isVisible()).toBe(true);
+    const lines = await timeline.innerText();
+    expect(lines).toContain('message_start');
+    expect(lines).toMatch(/block 0 · text/);
+    expect(lines).toMatch(/\d+ text_delta/);
+    expect(lines).toContain('message_stop');
+    expect(await outputText()).toMatch(/Cost\s*\$0\.\d+/);
+    await screenshot(page, 'messages-completed');
+  });
+
+  it('runs a legacy completion with n = 2 and labels both choices', async () => {
+    await page.getByRole('navigation').getByRole('link', { name: 'Legacy' }).click();
+    await page.getByRole('textbox', { name: 'Prompt' }).fill(LEGACY_PROMPT);
+    const n = page.getByLabel('n', { exact: true });
+    await n.click();
+    await n.pressSequentially('2');
+    await n.press('Tab');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => status().innerText(), { timeout: 30_000 }).toBe('completed');
+    const text = await outputText();
+    expect(text).toContain('prompt 1, choice 1');
+    expect(text).toContain('prompt 1, choice 2');
+    await screenshot(page, 'legacy-completed');
+
+    await page.getByRole('tab', { name: 'Complete (/v1/complete)' }).click();
+    await page.getByLabel('Model').click();
+    await page.getByRole('option', { name: /svc-3-mini/ }).first().click();
+    await expect.poll(() => page.getByText('svc-3-mini is a reasoning model: the legacy endpoints do not support it.').first().isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Send' }).isDisabled()).toBe(true);
+    await screenshot(page, 'legacy-reasoning-refused');
+  });
+
+  it('finds both runs in History and opens them', async () => {
+    await page.getByRole('navigation').getByRole('link', { name: 'History' }).click();
+    const messagesRow = page.getByRole('row').filter({ hasText: 'lighthouses' });
+    const legacyRow = page.getByRole('row').filter({ hasText: 'harbour' });
+    await expect.poll(() => messagesRow.count(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => legacyRow.count(), { timeout: 10_000 }).toBe(1);
+
+    await messagesRow.getByRole('link').first().click();
+    await expect.poll(() => page.getByRole('button', { name: 'Re-run in playground' }).isVisible(), { timeout: 10_000 }).toBe(true);
+    await expect.poll(async () => page.locator('main').innerText(), { timeout: 10_000 }).toContain('completed');
+    expect(await page.locator('main').innerText()).toContain(MESSAGES_PROMPT);
+    await screenshot(page, 'messages-history-entry');
+
+    await page.getByRole('navigation').getByRole('link', { name: 'History' }).click();
+    await page.getByRole('row').filter({ hasText: 'harbour' }).getByRole('link').first().click();
+    await expect.poll(() => page.getByRole('button', { name: 'Re-run in playground' }).isVisible(), { timeout: 10_000 }).toBe(true);
+    await expect.poll(async () => page.locator('main').innerText(), { timeout: 10_000 }).toContain('completed');
+    expect(await page.locator('main').innerText()).toContain('/v1/completions');
+    await screenshot(page, 'legacy-history-entry');
+  });
+});

@@ -54,9 +54,15 @@ export function planMessage(req: MessagesRequest, model: LanguageEntry): Message
   if (choice.toolCalls.length > 0) {
     let used = req.max_tokens - budget;
     for (const call of choice.toolCalls) {
+      const cost = toolUseTokens(call.name, call.arguments);
+      // A call that does not fit is never half-sent: the reply ends at the budget without it.
+      if (used + cost > req.max_tokens) {
+        if (blocks.length === 0) blocks.push({ type: 'text', tokens: [] });
+        return { blocks, stopReason: 'max_tokens', stopSequence: null, outputTokens: req.max_tokens };
+      }
       const id = `toolu_01${hashSeed(String(seed), call.id).toString(16).padStart(8, '0')}${call.id.replace(/\D/g, '')}`;
       blocks.push({ type: 'tool_use', id, name: call.name, arguments: call.arguments });
-      used += toolUseTokens(call.name, call.arguments);
+      used += cost;
     }
     return { blocks, stopReason: 'tool_use', stopSequence: null, outputTokens: used };
   }

@@ -152,6 +152,13 @@ describe('sandbox/routes/messages', () => {
       expect((failed.content[0] as TextBlock).text).toContain('city not found');
     });
 
+    it('ends with max_tokens, without a half-written tool_use, when the call does not fit', async () => {
+      const m = await message({ max_tokens: 3, tools: [weather], tool_choice: { type: 'any' } });
+      expect(m.content).toEqual([{ type: 'text', text: '' }]);
+      expect(m.stop_reason).toBe('max_tokens');
+      expect(m.usage.output_tokens).toBe(3);
+    });
+
     it('refuses a tool_choice naming an undefined tool with 400', async () => {
       expect(await errorOf({ tools: [weather], tool_choice: { type: 'tool', name: 'get_tides' } })).toEqual({
         status: 400,

@@ -10,6 +10,9 @@ import type { WorkbenchContract } from '../shared/contract';
 import type { EmitEvent, HandlersFor } from './host/handlers';
 import { startSandbox } from './sandbox';
 import { ChatService } from './services/chat-service';
+import { CompletionsService } from './services/completions-service';
+import { MessagesService } from './services/messages-service';
+import { ResponsesService } from './services/responses-service';
 import { ConnectionsService } from './services/connections-service';
 import { DeferredResumer } from './services/deferred-resume';
 import { HistoryService } from './services/history-service';
@@ -27,6 +30,8 @@ export interface AppOptions {
   version: string;
   /** Pacing of the embedded sandbox's streams (default: WORKBENCH_SANDBOX_TOKEN_DELAY_MS, else like a real model). */
   sandboxTokenDelayMs?: number;
+  /** The embedded sandbox's clock (tests move it to see stored responses expire). */
+  sandboxNow?: () => number;
 }
 
 export interface App {
@@ -46,7 +51,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     const sandboxKey = `sk-sandbox-${randomBytes(16).toString('hex')}`;
     const envDelay = Number(process.env.WORKBENCH_SANDBOX_TOKEN_DELAY_MS);
     const tokenDelayMs = options.sandboxTokenDelayMs ?? (Number.isFinite(envDelay) && envDelay >= 0 ? envDelay : undefined);
-    const sandbox = await startSandbox({ keys: [sandboxKey], tokenDelayMs, log: options.log });
+    const sandbox = await startSandbox({ keys: [sandboxKey], tokenDelayMs, now: options.sandboxNow, log: options.log });
     disposers.push(() => sandbox.close());
 
     const connections = new ConnectionsService({
@@ -58,6 +63,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     disposers.push(() => connections.dispose());
     const models = new ModelsService(connections);
     const chat = new ChatService({ db, connections, models });
+    const responses = new ResponsesService({ db, connections, models });
+    const messages = new MessagesService({ db, connections, models });
+    const completions = new CompletionsService({ db, connections, models });
     const history = new HistoryService(db);
     const resumer = new DeferredResumer(db, connections, options.log);
     disposers.push(() => resumer.dispose());
@@ -79,6 +87,21 @@ export async function createApp(options: AppOptions): Promise<App> {
       },
       chat: {
         send: (input, ctx) => chat.send(input, ctx),
+      },
+      responses: {
+        create: (input, ctx) => responses.create(input, ctx),
+        retrieve: (input) => responses.retrieve(input),
+        remove: (input) => responses.remove(input),
+        compact: (input) => responses.compact(input),
+        tree: (input) => responses.tree(input),
+        chains: (input) => responses.chains(input),
+      },
+      messages: {
+        send: (input, ctx) => messages.send(input, ctx),
+      },
+      completions: {
+        send: (input, ctx) => completions.send(input, ctx),
+        complete: (input, ctx) => completions.complete(input, ctx),
       },
       history: {
         search: (input) => history.search(input),

@@ -4,11 +4,11 @@
  * triggers (migration 0002); searching lives in run-search.ts and is re-exported here.
  */
 import type { WorkbenchError } from '../../shared/contract/errors';
-import type { CapturedEvent, CapturedRequest, CapturedResponse, Endpoint, RunRecord, RunStatus, RunSummary, RunTimings } from '../../shared/contract/runs';
+import type { CapturedEvent, CapturedRequest, CapturedResponse, Endpoint, RunOutput, RunRecord, RunStatus, RunSummary, RunTimings } from '../../shared/contract/runs';
 import type { ChatCompletion, ChatUsage } from '../../shared/wire/chat';
 import type { Db } from './db';
 import { prepare, timed } from './query';
-import { outputPreviewOf, promptPreviewOf } from './run-previews';
+import { outputPreviewOf, previewOf, promptPreviewOf } from './run-previews';
 import { jsonOrNull, RECORD_COLUMNS, SUMMARY_COLUMNS, toRecord, toSummary, type RecordRow, type SummaryRow } from './run-rows';
 
 export { runModels, searchRuns } from './run-search';
@@ -25,6 +25,8 @@ export interface NewRun {
   request: CapturedRequest;
   /** What full-text search indexes as the prompt: all message texts joined. */
   promptText: string;
+  /** What History lists as the prompt; default: the last user message of a chat body, else promptText. */
+  promptPreview?: string;
   /** Usually 'pending'. */
   status: RunStatus;
   deferredRequestId?: string | null;
@@ -35,9 +37,12 @@ export interface RunUpdate {
   status?: RunStatus;
   response?: CapturedResponse | null;
   events?: CapturedEvent[];
-  output?: ChatCompletion | null;
+  /** The interface's own answer object (a ChatCompletion for chat). */
+  output?: RunOutput | null;
   /** What full-text search indexes as the output: the assembled text including reasoning. */
   outputText?: string;
+  /** The text History lists as the answer's start, for interfaces whose output is not a chat completion. */
+  outputPreview?: string;
   error?: WorkbenchError | null;
   timings?: RunTimings;
   usage?: ChatUsage | null;
@@ -73,7 +78,7 @@ export function insertRun(db: Db, run: NewRun): void {
       connectionName: run.connectionName,
       isSandbox: run.isSandbox ? 1 : 0,
       deferredRequestId: run.deferredRequestId ?? null,
-      promptPreview: promptPreviewOf(run.request.body, run.promptText),
+      promptPreview: run.promptPreview !== undefined ? previewOf(run.promptPreview) : promptPreviewOf(run.request.body, run.promptText),
       timings: JSON.stringify(timings),
       promptText: run.promptText,
       request: JSON.stringify(run.request),
@@ -98,8 +103,9 @@ export function updateRun(db: Db, id: string, update: RunUpdate, now: number = D
   if (update.events !== undefined) set('events_json', JSON.stringify(update.events));
   if (update.output !== undefined) set('output_json', jsonOrNull(update.output));
   if (update.outputText !== undefined) set('output_text', update.outputText);
-  if (update.output !== undefined || update.outputText !== undefined) {
-    set('output_preview', outputPreviewOf(update.output, update.outputText));
+  if (update.outputPreview !== undefined) set('output_preview', previewOf(update.outputPreview));
+  else if (update.output !== undefined || update.outputText !== undefined) {
+    set('output_preview', outputPreviewOf(update.output as ChatCompletion | null | undefined, update.outputText));
   }
   if (update.error !== undefined) set('error_json', jsonOrNull(update.error));
   if (update.timings !== undefined) {

@@ -99,6 +99,21 @@ export function createFakeHandlers(): FakeHandlers {
         return fakeRun('completed', model);
       },
     },
+    responses: {
+      create: async (input) => fakeRun('completed', input.request.model),
+      retrieve: ({ id }) => ({ ...fakeRun('completed', 'm'), endpoint: 'responses.retrieve', id }),
+      remove: ({ id }) => ({ ...fakeRun('completed', 'm'), endpoint: 'responses.delete', id }),
+      compact: (input) => ({ ...fakeRun('completed', input.model), endpoint: 'responses.compact' }),
+      tree: ({ id }) => ({ rootId: id, nodes: [] }),
+      chains: () => [],
+    },
+    messages: {
+      send: async (input) => ({ ...fakeRun('completed', input.request.model), endpoint: 'messages' }),
+    },
+    completions: {
+      send: async (input) => ({ ...fakeRun('completed', input.request.model), endpoint: 'completions' }),
+      complete: async (input) => ({ ...fakeRun('completed', input.request.model), endpoint: 'complete' }),
+    },
     history: {
       search: () => ({ items: [], nextCursor: null }),
       get: ({ id }) => ({ ...fakeRun('completed', 'm'), id }),

@@ -1,0 +1,101 @@
+/**
+ * The Messages interface (`POST /v1/messages`), streamed or plain, recorded either way. The
+ * renderer sees the chat chunk kinds: thinking -> reasoning, text -> content, a tool_use block ->
+ * one tool call once its input is complete, and the stop reason as meta.
+ */
+import { createMessage, MESSAGES_PATH, streamMessage } from '../api/messages';
+import { MessagesAssembler } from '../api/messages-assembler';
+import type { RunRecord } from '../../shared/contract/runs';
+import { chatUsageOf } from '../../shared/text-output';
+import { validateMessagesRequest } from '../../shared/validate/messages';
+import type { MessagesRequest, MessagesStreamEvent } from '../../shared/wire/messages';
+import type { ConnectionsService } from './connections-service';
+import { TextRun, type TextRunContext, type TextServiceDeps } from './text-run';
+
+export interface MessagesServiceOptions extends TextServiceDeps {
+  connections: ConnectionsService;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+interface ToolBlock {
+  id: string;
+  name: string;
+  json: string[];
+}
+
+export class MessagesService {
+  constructor(private readonly options: MessagesServiceOptions) {}
+
+  async send(input: { connectionId?: string; request: Obj; headers?: Record<string, string> }, ctx: TextRunContext): Promise<RunRecord> {
+    const connection = this.options.connections.resolve(input.connectionId);
+    const stream = input.request.stream === true;
+    const body = { ...input.request, stream } as unknown as MessagesRequest;
+    const headers = input.headers ?? {};
+    const request = connection.client.describe({ method: 'POST', path: MESSAGES_PATH, body, headers }, stream);
+    const run = TextRun.begin(this.options, { connection, endpoint: 'messages', model: String(body.model ?? ''), request, ctx });
+    const violations = validateMessagesRequest(body);
+    if (violations.length > 0) return run.reject(violations);
+    const opts = { signal: ctx.signal, headers, onRetry: run.onRetry };
+    if (!stream) return run.finishPlain(await createMessage(connection.client, body, opts));
+
+    const assembler = new MessagesAssembler();
+    const tools = new Map<number, ToolBlock>();
+    const outcome = await streamMessage(
+      connection.client,
+      body,
+      {
+        onOpen: run.onOpen,
+        onRawEvent: run.onRawEvent,
+        onEvent: (event) => {
+          assembler.push(event);
+          emitEvent(run, event, tools, () => assembler.result().usage);
+          run.checkpoint(() => assembler.result());
+        },
+      },
+      opts,
+    );
+    const output = assembler.events > 0 ? assembler.result() : null;
+    return run.finishStream(outcome, output, output?.usage ?? null);
+  }
+}
+
+function emitEvent(run: TextRun, event: MessagesStreamEvent, tools: Map<number, ToolBlock>, usage: () => unknown): void {
+  const e = event as unknown as Obj;
+  const index = typeof e.index === 'number' ? e.index : 0;
+  switch (e.type) {
+    case 'content_block_start':
+      if (isObj(e.content_block) && e.content_block.type === 'tool_use') {
+        const b = e.content_block;
+        const initial = isObj(b.input) && Object.keys(b.input).length > 0 ? [JSON.stringify(b.input)] : [];
+        tools.set(index, { id: String(b.id ?? ''), name: String(b.name ?? ''), json: initial });
+      }
+      break;
+    case 'content_block_delta': {
+      const d = isObj(e.delta) ? e.delta : {};
+      if (d.type === 'text_delta' && typeof d.text === 'string') run.delta({ type: 'delta', choice: 0, content: d.text });
+      else if (d.type === 'thinking_delta' && typeof d.thinking === 'string') run.delta({ type: 'delta', choice: 0, reasoning: d.thinking });
+      else if (d.type === 'input_json_delta' && typeof d.partial_json === 'string') tools.get(index)?.json.push(d.partial_json);
+      break;
+    }
+    case 'content_block_stop': {
+      const tool = tools.get(index);
+      if (tool) {
+        tools.delete(index);
+        run.delta({ type: 'delta', choice: 0, toolCalls: [{ id: tool.id, type: 'function', function: { name: tool.name, arguments: tool.json.join('') || '{}' } }] });
+      }
+      break;
+    }
+    case 'message_delta': {
+      const d = isObj(e.delta) ? e.delta : {};
+      const stopReason = typeof d.stop_reason === 'string' ? d.stop_reason : null;
+      if (stopReason) run.delta({ type: 'delta', choice: 0, finishReason: stopReason });
+      run.meta({ stopReason, stopSequence: typeof d.stop_sequence === 'string' ? d.stop_sequence : null });
+      run.usage(chatUsageOf('messages', usage()));
+      break;
+    }
+    default:
+      break;
+  }
+}

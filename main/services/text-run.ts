@@ -1,0 +1,256 @@
+/**
+ * One recorded run of a text interface (Responses, Messages, legacy completions), from the
+ * pending record written before the request leaves to the finished one: the `started`,
+ * `response`, `retry`, coalesced `delta`, `meta` and `usage` chunks the renderer sees, checkpoints
+ * while a stream runs, pre-flight violations recorded as `invalid_input` (nothing sent), and the
+ * end state with the partial output kept and the cost (the service's figure, else an estimate).
+ */
+import type { ApiResult, ResponseMeta, StreamOutcome } from '../api/client';
+import { toWorkbenchError, type ApiError } from '../api/errors';
+import type { WorkbenchError } from '../../shared/contract/errors';
+import type { CapturedRequest, CapturedResponse, Endpoint, RunOutput, RunRecord, RunStatus } from '../../shared/contract/runs';
+import type { TextRunMeta, TextStreamChunk } from '../../shared/contract/text';
+import { costInTicks } from '../../shared/cost';
+import { chatUsageOf, choicesOf, hasServiceCost, metaOf } from '../../shared/text-output';
+import type { RequestViolation } from '../../shared/validate/violations';
+import type { ChatUsage } from '../../shared/wire/chat';
+import type { Db } from '../store/db';
+import type { RunUpdate } from '../store/runs';
+import { outputPreviewText, outputTextOf, requestPreview, requestText } from './chat-text';
+import type { ResolvedConnection } from './connections-service';
+import { DeltaBatcher } from './delta-batcher';
+import type { ModelsService } from './models-service';
+import { newRunId, RunRecorder } from './run-recorder';
+
+/** What a stream handler gets from the host: cancellation and a way to send chunks. */
+export interface TextRunContext {
+  signal: AbortSignal;
+  emit(chunk: TextStreamChunk): void;
+}
+
+/** What every text service is built with. */
+export interface TextServiceDeps {
+  db: Db;
+  models: ModelsService;
+  now?: () => number;
+}
+
+export interface TextRunStart {
+  connection: ResolvedConnection;
+  endpoint: Endpoint;
+  model: string;
+  /** The request as the client will send it (ApiClient.describe). */
+  request: CapturedRequest;
+  ctx: TextRunContext;
+  /** What History lists as the prompt when the body has none (a GET or DELETE by id). */
+  promptPreview?: string;
+}
+
+type Delta = Extract<TextStreamChunk, { type: 'delta' }>;
+
+/** How a failed run is classed: output cut short after the answer began is `incomplete`. */
+export function statusForError(error: ApiError, answered: boolean): RunStatus {
+  if (error.kind === 'cancelled') return 'cancelled';
+  if (error.kind === 'stream_incomplete') return 'incomplete';
+  return answered && error.kind !== 'http' ? 'incomplete' : 'error';
+}
+
+/** The error a run records: none for a cancel (the status says it). */
+function recordedError(error: ApiError): WorkbenchError | null {
+  return error.kind === 'cancelled' ? null : toWorkbenchError(error);
+}
+
+export class TextRun {
+  readonly recorder: RunRecorder;
+  readonly startedAt: number;
+  private readonly batcher: DeltaBatcher;
+  private ttfbMs: number | null = null;
+  private opened: ResponseMeta | null = null;
+
+  private constructor(
+    private readonly deps: TextServiceDeps,
+    private readonly start: TextRunStart,
+  ) {
+    const now = deps.now ?? Date.now;
+    this.startedAt = now();
+    const body = start.request.body;
+    this.recorder = RunRecorder.start(deps.db, {
+      id: newRunId(),
+      createdAt: this.startedAt,
+      endpoint: start.endpoint,
+      model: start.model,
+      connectionId: start.connection.profile.id,
+      connectionName: start.connection.profile.name,
+      isSandbox: start.connection.isSandbox,
+      request: start.request,
+      promptText: requestText(start.endpoint, body),
+      promptPreview: start.promptPreview ?? requestPreview(start.endpoint, body),
+      status: 'pending',
+    });
+    this.batcher = new DeltaBatcher(start.ctx.emit);
+    start.ctx.emit({ type: 'started', runId: this.recorder.id, request: start.request, isSandbox: start.connection.isSandbox });
+  }
+
+  /** Records the run as pending and tells the renderer it started. */
+  static begin(deps: TextServiceDeps, start: TextRunStart): TextRun {
+    return new TextRun(deps, start);
+  }
+
+  get id(): string {
+    return this.recorder.id;
+  }
+
+  /** Pre-flight violations: the run is recorded with `invalid_input` and nothing is sent. */
+  reject(violations: readonly RequestViolation[]): RunRecord {
+    const error: WorkbenchError = {
+      code: 'invalid_input',
+      message: violations.map((v) => v.message).join('; '),
+      issues: violations.map((v) => ({ path: v.field, message: v.message })),
+    };
+    return this.recorder.finish({ status: 'error', error, timings: { startedAt: this.startedAt, ttfbMs: null, totalMs: 0 } });
+  }
+
+  /** Retry notifications, for the request options. */
+  readonly onRetry = (info: { attempt: number; delayMs: number; reason: string }): void => {
+    this.start.ctx.emit({ type: 'retry', ...info });
+  };
+
+  /** The stream opened (or a plain answer arrived). */
+  readonly onOpen = (meta: ResponseMeta): void => {
+    this.ttfbMs = meta.ttfbMs;
+    this.opened = meta;
+    this.start.ctx.emit({ type: 'response', status: meta.status, ttfbMs: meta.ttfbMs, requestId: meta.requestId });
+  };
+
+  /** Keeps every SSE event as it arrived (unknown ones too) for the inspector. */
+  readonly onRawEvent = (raw: { data: string }, atMs: number): void => {
+    this.recorder.events.push({ t: Math.round(atMs), data: raw.data });
+  };
+
+  /** The model the service answered with, when the request did not name one (GET by id). */
+  setModel(model: string): void {
+    if (model) this.recorder.update({ model });
+  }
+
+  delta(delta: Delta): void {
+    this.batcher.push(delta);
+  }
+
+  meta(meta: TextRunMeta): void {
+    if (Object.keys(meta).length === 0) return;
+    this.batcher.flush();
+    this.start.ctx.emit({ type: 'meta', meta });
+  }
+
+  usage(usage: ChatUsage | null): void {
+    if (!usage) return;
+    this.batcher.flush();
+    this.start.ctx.emit({ type: 'usage', usage });
+  }
+
+  /** Writes the partial output at most once a second. */
+  checkpoint(output: () => object): void {
+    this.recorder.checkpoint(() => this.outputUpdate(output() as RunOutput));
+  }
+
+  /** A whole answer goes to the renderer as the same chunks a stream gives. */
+  emitAnswer(output: object): void {
+    const answer = output as RunOutput;
+    const endpoint = this.start.endpoint;
+    for (const c of choicesOf(endpoint, answer)) {
+      this.start.ctx.emit({
+        type: 'delta',
+        choice: c.index,
+        ...(c.reasoning ? { reasoning: c.reasoning } : {}),
+        ...(c.content ? { content: c.content } : {}),
+        ...(c.toolCalls.length ? { toolCalls: c.toolCalls } : {}),
+        ...(c.logprobs.length ? { logprobs: c.logprobs } : {}),
+        finishReason: c.finishReason,
+      });
+    }
+    this.meta(metaOf(endpoint, answer));
+    this.usage(chatUsageOf(endpoint, (output as { usage?: unknown }).usage));
+  }
+
+  /**
+   * Ends a streamed run. `output` is the assembled answer (null when nothing arrived), `rawUsage`
+   * the interface's own usage (null when unknown: a cut stream is shown as unknown, not zero).
+   */
+  finishStream(outcome: StreamOutcome, output: object | null, rawUsage: unknown): RunRecord {
+    this.batcher.dispose();
+    const error = outcome.ok ? null : outcome.error!;
+    const meta = outcome.meta ?? this.opened;
+    return this.finish({
+      status: error ? statusForError(error, output !== null) : 'completed',
+      error: error ? recordedError(error) : null,
+      response: meta ? { status: meta.status, headers: meta.headers, body: error?.body ?? null } : null,
+      output,
+      rawUsage,
+      retries: outcome.retries,
+      totalMs: outcome.totalMs,
+    });
+  }
+
+  /** Ends a plain run: a success is emitted as chunks (unless `emit` is false) and recorded. */
+  finishPlain<T extends object>(result: ApiResult<T>, emit = true): RunRecord {
+    if (result.meta) this.onOpen(result.meta);
+    const response: CapturedResponse | null = result.meta
+      ? { status: result.meta.status, headers: result.meta.headers, body: result.ok ? result.value : (result.error.body ?? null) }
+      : null;
+    if (!result.ok) {
+      return this.finish({ status: statusForError(result.error, false), error: recordedError(result.error), response, output: null, rawUsage: null, retries: result.retries, totalMs: result.totalMs });
+    }
+    if (emit && result.value) this.emitAnswer(result.value);
+    const value = result.value ?? null;
+    return this.finish({
+      status: 'completed',
+      error: null,
+      response,
+      output: value,
+      rawUsage: value ? (value as { usage?: unknown }).usage : null,
+      retries: result.retries,
+      totalMs: result.totalMs,
+    });
+  }
+
+  private finish(end: {
+    status: RunStatus;
+    error: WorkbenchError | null;
+    response: CapturedResponse | null;
+    output: object | null;
+    rawUsage: unknown;
+    retries: number;
+    totalMs: number;
+  }): RunRecord {
+    const usage = chatUsageOf(this.start.endpoint, end.rawUsage);
+    return this.recorder.finish({
+      status: end.status,
+      error: end.error,
+      response: end.response,
+      ...(end.output !== null ? this.outputUpdate(end.output as RunOutput) : { output: null, outputText: '' }),
+      usage,
+      costTicks: this.cost(usage, end.rawUsage),
+      retries: end.retries,
+      timings: { startedAt: this.startedAt, ttfbMs: this.ttfbMs, totalMs: Math.round(end.totalMs) },
+    });
+  }
+
+  private outputUpdate(output: RunOutput): RunUpdate {
+    const endpoint = this.start.endpoint;
+    return { output, outputText: outputTextOf(endpoint, output), outputPreview: outputPreviewText(endpoint, output) };
+  }
+
+  /** The service's own figure when it gives one; else an estimate from the catalogue's prices. */
+  private cost(usage: ChatUsage | null, rawUsage: unknown): number | null {
+    if (!usage) return null;
+    if (hasServiceCost(rawUsage)) return (rawUsage as { cost_in_usd_ticks: number }).cost_in_usd_ticks;
+    const entry = this.deps.models.cachedEntry(this.start.connection.client, this.start.model);
+    if (!entry) return null;
+    return costInTicks(entry.prices, {
+      promptTokens: usage.prompt_tokens,
+      cachedTokens: usage.prompt_tokens_details?.cached_tokens,
+      imageTokens: usage.prompt_tokens_details?.image_tokens,
+      completionTokens: usage.completion_tokens + (usage.completion_tokens_details?.reasoning_tokens ?? 0),
+    });
+  }
+}

@@ -2,6 +2,7 @@
  * Wire shapes of `POST /v1/chat/completions`, its stream chunks (wire-notes §1.2) and the
  * deferred endpoint. Request fields follow the spec's parameter table.
  */
+import type { SearchParameters, WebSearchOptions } from './search';
 
 export type ChatRole = 'system' | 'user' | 'assistant' | 'tool' | 'developer';
 
@@ -38,14 +39,7 @@ export type ChatResponseFormat =
   | { type: 'json_object' }
   | { type: 'json_schema'; json_schema: { name: string; schema: Record<string, unknown>; strict?: boolean } };
 
-export interface SearchParameters {
-  from_date?: string | null;
-  to_date?: string | null;
-  max_search_results?: number;
-  mode?: 'off' | 'on' | 'auto';
-  return_citations?: boolean;
-  sources?: unknown[];
-}
+export type { SearchParameters, WebSearchOptions } from './search';
 
 export interface ChatRequest {
   model: string;
@@ -74,7 +68,7 @@ export interface ChatRequest {
   tool_choice?: ChatToolChoice;
   tools?: ChatFunctionTool[] | null;
   user?: string | null;
-  web_search_options?: Record<string, unknown>;
+  web_search_options?: WebSearchOptions;
 }
 
 export interface TopLogprob {

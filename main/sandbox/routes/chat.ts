@@ -14,7 +14,7 @@ import { buildUsage } from '../chat/usage';
 import type { SandboxEnv } from '../env';
 import { modelNotFound, SandboxError } from '../errors';
 import { hashSeed, Rng } from '../generate/rng';
-import { searchFor, type SearchInput } from '../generate/search';
+import { searchFor } from '../generate/search';
 import { messageText } from '../generate/tool-calls';
 import { sendJson, type RequestContext, type Route } from '../route';
 import { SseWriter } from '../sse';
@@ -59,7 +59,7 @@ function prepare(body: unknown, team: string, env: SandboxEnv): { req: ChatReque
   const usage = buildUsage(model, prompt, cached, choices);
   const lastUser = messageText([...req.messages].reverse().find((m) => m.role === 'user'));
   // Validated above, so the loose chat wire type holds the search.ts shapes.
-  const search = searchFor(req as SearchInput, lastUser, new Rng(hashSeed(String(requestSeed(req, model)), 'search')));
+  const search = searchFor(req, lastUser, new Rng(hashSeed(String(requestSeed(req, model)), 'search')));
   usage.num_sources_used = search.sources.length;
   usage.cost_in_usd_ticks += search.sources.length * (model.search_price ?? 0);
   const citations = search.decision?.returnCitations ? search.sources.map((s) => s.url) : null;

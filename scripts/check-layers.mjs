@@ -11,11 +11,16 @@ const SOURCE_DIRS = ['shared', 'main', 'preload', 'renderer'];
 const EXTENSIONS = /\.(ts|mts|cts|tsx|vue|js|mjs)$/;
 const BUILTINS = new Set(builtinModules);
 
-/** Replaces comments with spaces (keeping newlines and string contents), so commented-out imports don't count. */
+/**
+ * Replaces comments with spaces (keeping newlines), so commented-out imports don't count; so are
+ * string literals with whitespace in them (code written as text, e.g. a generated snippet's
+ * `import OpenAI from "openai"`). A module specifier never contains whitespace, so those stay.
+ */
 export function stripComments(source) {
   let out = '';
   let i = 0;
   let quote = null;
+  let literalStart = 0;
   while (i < source.length) {
     const c = source[i];
     const next = source[i + 1];
@@ -26,7 +31,11 @@ export function stripComments(source) {
         i += 2;
         continue;
       }
-      if (c === quote) quote = null;
+      if (c === quote) {
+        quote = null;
+        const body = out.slice(literalStart, -1);
+        if (/\s/.test(body)) out = out.slice(0, literalStart) + body.replace(/[^\n]/g, ' ') + c;
+      }
       i++;
     } else if (c === '/' && next === '/') {
       while (i < source.length && source[i] !== '\n') (out += ' '), i++;
@@ -36,7 +45,10 @@ export function stripComments(source) {
       out += source.slice(i, stop).replace(/[^\n]/g, ' ');
       i = stop;
     } else {
-      if (c === '"' || c === "'" || c === '`') quote = c;
+      if (c === '"' || c === "'" || c === '`') {
+        quote = c;
+        literalStart = out.length + 1;
+      }
       out += c;
       i++;
     }

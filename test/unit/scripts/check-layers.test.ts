@@ -76,5 +76,10 @@ describe('check-layers', () => {
         { specifier: 'w', line: 7 },
       ]);
     });
+
+    it('ignores import statements written as text inside strings (generated code), not the specifiers themselves', () => {
+      const source = "const line = 'import OpenAI from \"openai\";';\nconst t = `import x from 'y'`;\nimport { a } from 'zod';";
+      expect(findImports(source)).toEqual([{ specifier: 'zod', line: 3 }]);
+    });
   });
 });

@@ -38,9 +38,13 @@ export interface CapturedResponse {
   body: unknown;
 }
 
-/** One SSE event as it arrived: milliseconds since the request started, and its raw data line. */
+/**
+ * One SSE event as it arrived: milliseconds since the request started, its `event:` name when
+ * the frame had one (Responses, Messages), and its raw data line.
+ */
 export interface CapturedEvent {
   t: number;
+  event?: string;
   data: string;
 }
 

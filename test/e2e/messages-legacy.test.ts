@@ -20,12 +20,15 @@ describe('Messages and legacy playgrounds in the browser', () => {
   const outputText = async () => (await output().innerText()).trim();
   const status = () => output().locator('.run-status');
 
+  async function chooseModel(id: string): Promise<void> {
+    await page.getByRole('combobox', { name: 'Model' }).click();
+    await page.getByRole('option', { name: new RegExp(`^${id}`) }).first().click();
+  }
+
   beforeAll(async () => {
     app = await startApp({ tokenDelayMs: 15 });
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    await page.goto(app.url);
-    await expect.poll(() => page.getByText('Sandbox — synthetic outputs').first().isVisible()).toBe(true);
   });
 
   afterAll(async () => {
@@ -35,7 +38,10 @@ describe('Messages and legacy playgrounds in the browser', () => {
   });
 
   it('streams a Messages answer, then shows the stop reason and the event timeline', async () => {
+    await page.goto(app.url);
+    await expect.poll(() => page.getByText('Sandbox — synthetic outputs').first().isVisible()).toBe(true);
     await page.getByRole('navigation').getByRole('link', { name: 'Messages' }).click();
+    await chooseModel('svc-3-mini');
     await page.getByRole('textbox', { name: 'Message 1' }).fill(MESSAGES_PROMPT);
     await page.getByRole('button', { name: 'Send' }).click();
     await expect.poll(() => status().innerText(), { timeout: 10_000 }).toBe('running');
@@ -50,7 +56,10 @@ describe('Messages and legacy playgrounds in the browser', () => {
     await expect.poll(() => timeline.isVisible()).toBe(true);
     const lines = await timeline.innerText();
     expect(lines).toContain('message_start');
-    expect(lines).toMatch(/block 0 · text/);
+    // The reasoning model thinks first (block 0), then writes (block 1); its thinking is in the output.
+    expect(lines).toMatch(/block 0 · thinking/);
+    expect(lines).toMatch(/block 1 · text/);
+    expect(await output().getByRole('button', { name: /Reasoning/ }).isVisible()).toBe(true);
     expect(lines).toMatch(/\d+ text_delta/);
     expect(lines).toContain('message_stop');
     expect(await outputText()).toMatch(/Cost\s*\$0\.\d+/);
@@ -59,6 +68,8 @@ describe('Messages and legacy playgrounds in the browser', () => {
 
   it('runs a legacy completion with n = 2 and labels both choices', async () => {
     await page.getByRole('navigation').getByRole('link', { name: 'Legacy' }).click();
+    // The catalogue lists the reasoning model first; the legacy view starts on one it can use.
+    expect(await page.getByRole('combobox', { name: 'Model' }).innerText()).not.toContain('svc-3-mini');
     await page.getByRole('textbox', { name: 'Prompt' }).fill(LEGACY_PROMPT);
     const n = page.getByLabel('n', { exact: true });
     await n.click();
@@ -72,10 +83,11 @@ describe('Messages and legacy playgrounds in the browser', () => {
     await screenshot(page, 'legacy-completed');
 
     await page.getByRole('tab', { name: 'Complete (/v1/complete)' }).click();
-    await page.getByLabel('Model').click();
-    await page.getByRole('option', { name: /svc-3-mini/ }).first().click();
+    await chooseModel('svc-3-mini');
     await expect.poll(() => page.getByText('svc-3-mini is a reasoning model: the legacy endpoints do not support it.').first().isVisible()).toBe(true);
     expect(await page.getByRole('button', { name: 'Send' }).isDisabled()).toBe(true);
+    // Let the closing dropdown and the notice's fade finish before the picture.
+    await page.waitForFunction(() => document.getAnimations().length === 0 && !document.querySelector('[role="listbox"]'));
     await screenshot(page, 'legacy-reasoning-refused');
   });
 
@@ -90,6 +102,7 @@ describe('Messages and legacy playgrounds in the browser', () => {
     await expect.poll(() => page.getByRole('button', { name: 'Re-run in playground' }).isVisible(), { timeout: 10_000 }).toBe(true);
     await expect.poll(async () => page.locator('main').innerText(), { timeout: 10_000 }).toContain('completed');
     expect(await page.locator('main').innerText()).toContain(MESSAGES_PROMPT);
+    expect(await page.getByRole('region', { name: 'Streaming events' }).innerText()).toContain('message_stop');
     await screenshot(page, 'messages-history-entry');
 
     await page.getByRole('navigation').getByRole('link', { name: 'History' }).click();

@@ -66,6 +66,19 @@ export const useLegacyFormStore = defineStore('legacy-form', () => {
 
   const blockedReason = computed(() => (tab.value === 'completions' ? completionsViolations.value : completeViolations.value)[0]?.message ?? null);
 
+  let defaulted = false;
+  /**
+   * Once per session: a fresh form (or one the model picker filled with the catalogue's first
+   * entry) moves off a reasoning model to the first model the legacy endpoints accept.
+   */
+  function pickDefaultModel(): void {
+    if (defaulted || rows.value.length === 0) return;
+    defaulted = true;
+    if (model.value && !reasoning.value) return;
+    const usable = rows.value.find((r) => r.kind === 'language' && !isReasoningModel(r.id, rows.value));
+    if (usable) model.value = usable.id;
+  }
+
   function addPrompt(): void {
     completions.value.prompts.push('');
   }
@@ -76,6 +89,6 @@ export const useLegacyFormStore = defineStore('legacy-form', () => {
 
   return {
     tab, model, completions, complete, reasoning, reasoningNotice, completionsRequest, completeRequest,
-    completionsViolations, completeViolations, blockedReason, violationsFor, addPrompt, removePrompt,
+    completionsViolations, completeViolations, blockedReason, violationsFor, pickDefaultModel, addPrompt, removePrompt,
   };
 });

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
 import LegacyView from '@/views/LegacyView.vue';
 import { useLegacyFormStore } from '@/stores/legacy-form';
+import { sampleCatalogueEntries } from '../fake-data';
 import type { FakeStream } from '../fake-workbench';
 import { button, mountWithApp, type Mounted } from '../mount-app';
 
@@ -59,6 +60,13 @@ describe('LegacyView', () => {
       'prompt 2, choice 2 · index 3',
     ]);
     expect(m.wrapper.find('[aria-label="prompt 2, choice 1"]').text()).toContain('blue');
+  });
+
+  it('starts on a model the endpoints accept when the catalogue lists the reasoning model first', async () => {
+    const entries = sampleCatalogueEntries().sort((a, b) => (a.id === 'svc-3-mini' ? -1 : b.id === 'svc-3-mini' ? 1 : 0));
+    m = await mountWithApp(LegacyView, { route: '/legacy', fake: { entries } });
+    expect(useLegacyFormStore().model).toBe('svc-4');
+    expect(m.wrapper.find('.reasoning-notice').exists()).toBe(false);
   });
 
   it('blocks both endpoints for the reasoning model with a notice saying what to use instead', async () => {

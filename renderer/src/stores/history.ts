@@ -6,7 +6,7 @@ import { defineStore } from 'pinia';
 import { ref, shallowRef } from 'vue';
 import type { HistorySearchInput } from '@shared/contract/history';
 import type { WorkbenchError } from '@shared/contract/errors';
-import type { RunRecord, RunStatus, RunSummary } from '@shared/contract/runs';
+import type { Endpoint, RunRecord, RunStatus, RunSummary } from '@shared/contract/runs';
 import { useWorkbench } from '../api';
 import { toWorkbenchError } from '../lib/errors';
 
@@ -23,6 +23,7 @@ export const useHistoryStore = defineStore('history', () => {
   const query = ref('');
   const model = ref<string | null>(null);
   const status = ref<RunStatus | null>(null);
+  const endpoint = ref<Endpoint | null>(null);
   const models = ref<string[]>([]);
   const current = shallowRef<RunRecord | null>(null);
   const currentLoading = ref(false);
@@ -36,6 +37,7 @@ export const useHistoryStore = defineStore('history', () => {
     if (query.value.trim()) input.query = query.value.trim();
     if (model.value) input.model = model.value;
     if (status.value) input.status = status.value;
+    if (endpoint.value) input.endpoint = endpoint.value;
     return input;
   }
 
@@ -89,6 +91,11 @@ export const useHistoryStore = defineStore('history', () => {
     return search();
   }
 
+  function setEndpoint(next: Endpoint | null): Promise<void> {
+    endpoint.value = next;
+    return search();
+  }
+
   async function loadFacets(): Promise<void> {
     try {
       models.value = (await useWorkbench().history.facets()).models;
@@ -125,7 +132,7 @@ export const useHistoryStore = defineStore('history', () => {
   }
 
   return {
-    items, nextCursor, loading, loaded, error, query, model, status, models, current, currentLoading, currentError,
-    search, loadMore, setQuery, setModel, setStatus, loadFacets, open, remove, dispose,
+    items, nextCursor, loading, loaded, error, query, model, status, endpoint, models, current, currentLoading, currentError,
+    search, loadMore, setQuery, setModel, setStatus, setEndpoint, loadFacets, open, remove, dispose,
   };
 });

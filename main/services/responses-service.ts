@@ -172,11 +172,14 @@ export class ResponsesService {
     });
   }
 
-  /** The service no longer has `id` (404): expired when past its expiry, else missing; deleted stays deleted. */
+  /**
+   * The service no longer has `id` (404): expired when past its expiry, else missing. A node known
+   * to be deleted or never stored keeps that state: it says more than "missing".
+   */
   private noteGone(connection: ResolvedConnection, id: string, error: Pick<ApiError, 'status'>): void {
     if (error.status !== 404) return;
     const node = getResponseNode(this.options.db, connection.profile.id, id, this.now());
-    if (!node || node.serverState === 'deleted') return;
+    if (!node || node.serverState === 'deleted' || node.serverState === 'not_stored') return;
     const state: ResponseServerState = node.expiresAt !== null && this.now() > node.expiresAt ? 'expired' : 'missing';
     setResponseNodeState(this.options.db, connection.profile.id, id, state);
   }

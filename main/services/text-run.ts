@@ -122,9 +122,9 @@ export class TextRun {
     this.start.ctx.emit({ type: 'response', status: meta.status, ttfbMs: meta.ttfbMs, requestId: meta.requestId });
   };
 
-  /** Keeps every SSE event as it arrived (unknown ones too) for the inspector. */
-  readonly onRawEvent = (raw: { data: string }, atMs: number): void => {
-    this.recorder.events.push({ t: Math.round(atMs), data: raw.data });
+  /** Keeps every SSE event as it arrived (unknown ones too, with its `event:` name) for the inspector. */
+  readonly onRawEvent = (raw: { event: string | null; data: string }, atMs: number): void => {
+    this.recorder.events.push({ t: Math.round(atMs), ...(raw.event ? { event: raw.event } : {}), data: raw.data });
   };
 
   /** The model the service answered with, when the request did not name one (GET by id). */

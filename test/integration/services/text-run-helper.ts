@@ -1,0 +1,42 @@
+/**
+ * Runs a text stream handler (responses.create, messages.send, completions.send/complete) the way
+ * the host would, collecting its chunks; `abortAfterDeltas` cancels after that many deltas.
+ */
+import type { StreamContext } from '../../../main/host/handlers';
+import type { RunRecord } from '../../../shared/contract/runs';
+import type { TextStreamChunk } from '../../../shared/contract/text';
+
+type StreamHandler<I> = (input: I, ctx: StreamContext<TextStreamChunk>) => Promise<RunRecord>;
+
+export async function runText<I>(
+  handler: StreamHandler<I>,
+  input: unknown,
+  options: { abortAfterDeltas?: number } = {},
+): Promise<{ record: RunRecord; chunks: TextStreamChunk[] }> {
+  const controller = new AbortController();
+  const chunks: TextStreamChunk[] = [];
+  let deltas = 0;
+  const record = await handler(input as I, {
+    sessionId: 'test',
+    streamId: 'text-stream',
+    signal: controller.signal,
+    emit: (chunk) => {
+      chunks.push(chunk);
+      if (chunk.type === 'delta' && ++deltas === options.abortAfterDeltas) controller.abort();
+    },
+  });
+  return { record, chunks };
+}
+
+/** Text of one field of a choice as the renderer would assemble it from deltas. */
+export function deltaText(chunks: TextStreamChunk[], field: 'content' | 'reasoning' = 'content', choice = 0): string {
+  return chunks
+    .filter((c): c is Extract<TextStreamChunk, { type: 'delta' }> => c.type === 'delta' && c.choice === choice)
+    .map((c) => c[field] ?? '')
+    .join('');
+}
+
+/** Every meta chunk merged (later values win), as the renderer keeps it. */
+export function mergedMeta(chunks: TextStreamChunk[]): Record<string, unknown> {
+  return Object.assign({}, ...chunks.filter((c) => c.type === 'meta').map((c) => (c as { meta: object }).meta));
+}

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { toPython } from '../../../../shared/codegen/python';
 import { toPythonSdk } from '../../../../shared/codegen/python-sdk';
@@ -70,5 +71,27 @@ describe('codegen/python-sdk', () => {
       expect(code).toContain('event.choices[0].delta.content');
       expect(code).toContain('stream=True');
     });
+  });
+});
+
+describe('codegen/python (syntax)', () => {
+  it('writes scripts Python compiles, for every endpoint, plain, streamed and as a tool loop, with and without the SDK', () => {
+    const sources: string[] = [];
+    for (const request of Object.values(requests)) {
+      for (const toolLoop of [false, true]) {
+        sources.push(toPython(request, { toolLoop }));
+        const viaSdk = toPythonSdk(request, { toolLoop });
+        if ('code' in viaSdk) sources.push(viaSdk.code);
+        const streamed = { ...request, body: request.body && typeof request.body === 'object' ? { ...request.body, stream: true } : request.body };
+        sources.push(toPython(streamed, { toolLoop }));
+        const sdkStreamed = toPythonSdk(streamed, { toolLoop });
+        if ('code' in sdkStreamed) sources.push(sdkStreamed.code);
+      }
+    }
+    // One interpreter compiles them all (no imports run) and names any that fail.
+    const script = `import json, sys\nfailed = []\nfor i, src in enumerate(json.load(sys.stdin)):\n    try:\n        compile(src, f"snippet{i}", "exec")\n    except SyntaxError as e:\n        failed.append(f"{i}: {e}")\nprint(json.dumps(failed))`;
+    const out = execFileSync('python3', ['-c', script], { input: JSON.stringify(sources) }).toString();
+    expect(sources.length).toBeGreaterThan(40);
+    expect(JSON.parse(out)).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { toTypeScript } from '../../../../shared/codegen/typescript';
 import { toTypeScriptSdk } from '../../../../shared/codegen/typescript-sdk';
@@ -67,5 +68,26 @@ describe('codegen/typescript-sdk', () => {
       expect(code).toContain('for await (const event of stream');
       expect(code).toContain('"stream": true');
     });
+  });
+});
+
+describe('codegen/typescript (syntax)', () => {
+  it('writes programs that parse, for every endpoint, plain, streamed and as a tool loop, with and without the SDK', () => {
+    let checked = 0;
+    for (const request of Object.values(requests)) {
+      for (const toolLoop of [false, true]) {
+        const streamed = { ...request, body: request.body && typeof request.body === 'object' ? { ...request.body, stream: true } : request.body };
+        for (const r of [request, streamed]) {
+          const viaSdk = toTypeScriptSdk(r, { toolLoop });
+          for (const source of [toTypeScript(r, { toolLoop }), 'code' in viaSdk ? viaSdk.code : null]) {
+            if (source === null) continue;
+            const { diagnostics } = ts.transpileModule(source, { reportDiagnostics: true, compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
+            expect(diagnostics?.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n')) ?? []).toEqual([]);
+            checked += 1;
+          }
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(40);
   });
 });

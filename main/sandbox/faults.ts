@@ -1,7 +1,8 @@
 /**
  * Fault injection for client tests, asked for with the request header `x-sandbox-fault`
  * (documented in README.md): `status=503`, `status=429;retry-after=2`, `delay=300`,
- * `drop-after=5`, `malformed-after=3`, and `times=N` to fault only the first N identical requests.
+ * `drop-after=5`, `malformed-after=3`, `error-after=4` (a mid-stream service error in the
+ * endpoint's own form), and `times=N` to fault only the first N identical requests.
  */
 import { SandboxError } from './errors';
 
@@ -18,6 +19,8 @@ export interface Fault {
   dropAfter?: number;
   /** Streams: after this many frames, send one frame whose JSON is cut short. */
   malformedAfter?: number;
+  /** Streams: after this many frames, send the endpoint's error frame and end without `[DONE]`. */
+  errorAfter?: number;
   /** Apply only to the first N requests with the same header value, method, path and body. */
   times?: number;
 }
@@ -28,6 +31,7 @@ const KEYS: Record<string, keyof Fault> = {
   delay: 'delay',
   'drop-after': 'dropAfter',
   'malformed-after': 'malformedAfter',
+  'error-after': 'errorAfter',
   times: 'times',
 };
 
@@ -49,7 +53,15 @@ export function parseFault(header: string): Fault {
   if (fault.status !== undefined && (!Number.isInteger(fault.status) || fault.status < 400 || fault.status > 599)) {
     throw new SandboxError(400, `${FAULT_HEADER}: status must be an HTTP error status between 400 and 599.`);
   }
+  if (fault.errorAfter !== undefined && !Number.isInteger(fault.errorAfter)) {
+    throw new SandboxError(400, `${FAULT_HEADER}: error-after must be a whole number of stream events (0 or more), like error-after=4.`);
+  }
   return fault;
+}
+
+/** The message of the error an `error-after=N` fault injects into a stream. */
+export function errorAfterMessage(n: number): string {
+  return `The sandbox injected an overload after ${n} events (${FAULT_HEADER}: error-after)`;
 }
 
 /** Counts faulted requests so `times=N` stops after N; bounded so a long run cannot grow it forever. */

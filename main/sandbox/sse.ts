@@ -1,11 +1,30 @@
 /**
  * Server-sent events for streaming endpoints: `data: <json>\n\n` frames (plus an optional
  * `event:` line for the families that need one, wire-notes §1.1), back-pressure, token pacing,
- * client disconnects, and the stream faults (drop-after, malformed-after).
+ * client disconnects, and the stream faults (drop-after, malformed-after, error-after).
  */
 import type { ServerResponse } from 'node:http';
+import type { OpenAiErrorBody } from '../../shared/wire/errors';
 import type { Clock } from './clock';
-import type { Fault } from './faults';
+import { errorAfterMessage, type Fault } from './faults';
+
+/** One frame of a mid-stream error. */
+export interface ErrorFrame {
+  data: unknown;
+  event?: string;
+}
+
+/**
+ * How an endpoint family writes a service error inside a stream (wire-notes §1.2-1.4);
+ * `sent` is how many frames went before it (the Responses `sequence_number`).
+ */
+export type StreamErrorForm = (message: string, sent: number) => ErrorFrame[];
+
+/** Chat and legacy completions: an OpenAI-style `{"error": {...}}` frame with no event line. */
+export const openAiStreamError: StreamErrorForm = (message) => {
+  const body: OpenAiErrorBody = { error: { message, type: 'service_unavailable', code: 'overloaded', param: null } };
+  return [{ data: body }];
+};
 
 export interface SseOptions {
   clock: Clock;
@@ -15,6 +34,8 @@ export interface SseOptions {
   signal: AbortSignal;
   fault?: Fault | null;
   headers?: Record<string, string>;
+  /** The family's mid-stream error, for the error-after fault; OpenAI-style when not given. */
+  errorForm?: StreamErrorForm;
 }
 
 /** One SSE response. Every method is a no-op once the stream is closed. */
@@ -49,6 +70,10 @@ export class SseWriter {
       this.res.destroy();
       return;
     }
+    if (fault?.errorAfter !== undefined && this.frames >= fault.errorAfter) {
+      await this.fail(errorAfterMessage(fault.errorAfter));
+      return;
+    }
     const payload = typeof data === 'string' ? data : JSON.stringify(data);
     if (fault?.malformedAfter !== undefined && this.frames === fault.malformedAfter) {
       await this.write(`data: ${payload.slice(0, Math.max(1, Math.floor(payload.length / 2)))}\n\n`);
@@ -67,6 +92,18 @@ export class SseWriter {
     if (this.ended) return;
     this.ended = true;
     if (!this.res.destroyed) this.res.end();
+  }
+
+  /** Sends the family's error frames and ends the response cleanly, without `[DONE]`. */
+  private async fail(message: string): Promise<void> {
+    const form = this.opts.errorForm ?? openAiStreamError;
+    for (const frame of form(message, this.frames)) {
+      if (!this.open) return;
+      this.frames += 1;
+      const payload = typeof frame.data === 'string' ? frame.data : JSON.stringify(frame.data);
+      await this.write(`${frame.event ? `event: ${frame.event}\n` : ''}data: ${payload}\n\n`);
+    }
+    this.end();
   }
 
   private write(text: string): Promise<void> {

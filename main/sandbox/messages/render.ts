@@ -9,9 +9,11 @@ import type {
   ContentBlockDelta,
   MessagesContentBlock,
   MessagesResponse,
+  MessagesStreamErrorEvent,
   MessagesStreamEvent,
   MessagesUsage,
 } from '../../../shared/wire/messages';
+import type { StreamErrorForm } from '../sse';
 import type { MessagesPlan, PlannedBlock } from './plan';
 
 export interface MessageMeta {
@@ -115,3 +117,9 @@ export function streamFrames(meta: MessageMeta, plan: MessagesPlan, usage: Messa
   );
   return frames;
 }
+
+/** A service error mid-stream (wire-notes §1.4): `event: error` with an Anthropic overloaded_error. */
+export const messagesStreamError: StreamErrorForm = (message) => {
+  const event: MessagesStreamErrorEvent = { type: 'error', error: { type: 'overloaded_error', message } };
+  return [{ event: event.type, data: event }];
+};

@@ -9,6 +9,7 @@ import type { ResponseStreamEvent } from '../../../shared/wire/responses';
 import type { ResponsePlan } from './plan';
 import { functionCallItems, messageItem, outputItems, reasoningItem, responseObject, textPart, webSearchItem, type ResponseMeta } from './render';
 import type { ResponseUsage } from '../../../shared/wire/responses';
+import type { StreamErrorForm } from '../sse';
 
 export interface StreamStep {
   event: ResponseStreamEvent;
@@ -78,3 +79,9 @@ export function streamSteps(meta: ResponseMeta, plan: ResponsePlan, usage: Respo
   push({ type: plan.incomplete ? 'response.incomplete' : 'response.completed', response: end });
   return steps;
 }
+
+/** A service error mid-stream (wire-notes §1.3): the bare `error` event, numbered after the events sent. */
+export const responsesStreamError: StreamErrorForm = (message, sent) => {
+  const event: ResponseStreamEvent = { type: 'error', code: 'overloaded', message, param: null, sequence_number: sent };
+  return [{ event: event.type, data: event }];
+};

@@ -13,7 +13,7 @@ import { countPrompt } from '../chat/prompt';
 import type { SandboxEnv } from '../env';
 import { modelNotFound, SandboxError } from '../errors';
 import { planMessage, type MessagesPlan } from '../messages/plan';
-import { streamFrames, toMessage, type MessageMeta } from '../messages/render';
+import { messagesStreamError, streamFrames, toMessage, type MessageMeta } from '../messages/render';
 import { toChatRequest } from '../messages/to-chat';
 import { sendJson, type RequestContext, type Route } from '../route';
 import { SseWriter } from '../sse';
@@ -64,7 +64,13 @@ function prepare(body: unknown, team: string, env: SandboxEnv): Prepared {
 }
 
 async function stream(ctx: RequestContext, env: SandboxEnv, p: Prepared): Promise<void> {
-  const writer = new SseWriter(ctx.res, { clock: env.clock, tokenDelayMs: env.tokenDelayMs, signal: ctx.signal, fault: ctx.fault });
+  const writer = new SseWriter(ctx.res, {
+    clock: env.clock,
+    tokenDelayMs: env.tokenDelayMs,
+    signal: ctx.signal,
+    fault: ctx.fault,
+    errorForm: messagesStreamError,
+  });
   const frames = streamFrames(p.meta, p.plan, p.usage);
   for (const [i, frame] of frames.entries()) {
     await writer.send(frame.event, frame.event.type);

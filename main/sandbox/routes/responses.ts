@@ -19,7 +19,7 @@ import { checkCallOutputs, inputToMessages, outputToMessages } from '../response
 import { asChatRequest, effectiveEffort, planResponse, type ResponsePlan } from '../responses/plan';
 import { outputItems, responseObject, type ResponseMeta } from '../responses/render';
 import { goneMessage } from '../responses/store';
-import { streamSteps } from '../responses/stream';
+import { responsesStreamError, streamSteps } from '../responses/stream';
 import { toResponseUsage } from '../responses/usage';
 import { sendJson, type RequestContext, type Route } from '../route';
 import { SseWriter } from '../sse';
@@ -100,7 +100,13 @@ function create(ctx: RequestContext, env: SandboxEnv): Prepared {
 }
 
 async function stream(ctx: RequestContext, env: SandboxEnv, p: Prepared): Promise<void> {
-  const writer = new SseWriter(ctx.res, { clock: env.clock, tokenDelayMs: env.tokenDelayMs, signal: ctx.signal, fault: ctx.fault });
+  const writer = new SseWriter(ctx.res, {
+    clock: env.clock,
+    tokenDelayMs: env.tokenDelayMs,
+    signal: ctx.signal,
+    fault: ctx.fault,
+    errorForm: responsesStreamError,
+  });
   const usage = p.response.usage;
   if (!usage) throw new Error('a planned response always has usage');
   const steps = streamSteps(p.meta, p.plan, usage, p.response.completed_at ?? env.clock.seconds());

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FaultBook, parseFault } from '../../../../main/sandbox/faults';
+import { errorAfterMessage, FaultBook, parseFault } from '../../../../main/sandbox/faults';
 import { SandboxError } from '../../../../main/sandbox/errors';
 import { parseSse, startHarness, type Harness } from './harness';
 
@@ -23,6 +23,22 @@ describe('sandbox/faults', () => {
         expect(() => parseFault(bad)).toThrow(SandboxError);
       }
       expect(() => parseFault('explode=1')).toThrow(/Use name=number pairs/);
+    });
+
+    it('reads error-after and refuses a fraction, a negative or a word with a 400 that says what to write', () => {
+      expect(parseFault('error-after=4;times=1')).toEqual({ errorAfter: 4, times: 1 });
+      expect(parseFault('error-after=0')).toEqual({ errorAfter: 0 });
+      for (const bad of ['error-after=1.5', 'error-after=-1', 'error-after=soon', 'error-after']) {
+        expect(() => parseFault(bad)).toThrow(SandboxError);
+      }
+      expect(() => parseFault('error-after=1.5')).toThrow(/error-after must be a whole number .* like error-after=4/);
+      expect(() => parseFault('error-after=-1')).toThrow(/cannot read "error-after=-1"/);
+    });
+  });
+
+  describe('errorAfterMessage()', () => {
+    it('names the event count and the fault that caused the error', () => {
+      expect(errorAfterMessage(7)).toBe('The sandbox injected an overload after 7 events (x-sandbox-fault: error-after)');
     });
   });
 
@@ -102,6 +118,12 @@ describe('sandbox/faults', () => {
       expect(frames.slice(0, 3).every((f) => JSON.parse(f.data))).toBeTruthy();
       expect(() => JSON.parse(frames[3].data)).toThrow();
       expect(frames.at(-1)!.data).toBe('[DONE]');
+    });
+
+    it('refuses a fractional error-after with 400 naming it', async () => {
+      const res = await h.chat({ stream: true }, fault('error-after=2.5'));
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { error: string }).error).toContain('error-after must be a whole number');
     });
 
     it('refuses an unreadable fault header with 400', async () => {

@@ -19,13 +19,15 @@ export type EndpointKind =
 /** The SDK family that covers an endpoint, or null for plain HTTP only. */
 export type SdkFamily = 'openai' | 'anthropic';
 
-/** The URL's path, or '' when it does not parse. */
+/** Scheme + authority, and the path, of an absolute URL (shared/ has no URL class: no DOM, no Node). */
+function splitUrl(url: string): { origin: string; path: string } | null {
+  const match = /^([a-z][a-z0-9+.-]*:\/\/[^/?#]+)([^?#]*)/i.exec(url.trim());
+  return match ? { origin: match[1]!, path: match[2] || '/' } : null;
+}
+
+/** The URL's path without a trailing slash, or '' when it does not parse. */
 function pathOf(url: string): string {
-  try {
-    return new URL(url).pathname.replace(/\/+$/, '');
-  } catch {
-    return '';
-  }
+  return splitUrl(url)?.path.replace(/\/+$/, '') ?? '';
 }
 
 /** The endpoint a request was sent to; anything unrecognised is 'other'. */
@@ -70,9 +72,9 @@ export function responseIdOf(url: string): string {
  * SDK appends /v1 itself, so it gets the prefix before /v1 (the origin when the service is at root).
  */
 export function sdkBaseUrl(url: string, family: SdkFamily): string {
-  const parsed = new URL(url);
-  const at = parsed.pathname.indexOf('/v1/');
-  const prefix = at >= 0 ? parsed.pathname.slice(0, at) : '';
+  const parsed = splitUrl(url) ?? { origin: url, path: '' };
+  const at = parsed.path.indexOf('/v1/');
+  const prefix = at >= 0 ? parsed.path.slice(0, at) : '';
   return `${parsed.origin}${prefix}${family === 'openai' ? '/v1' : ''}`;
 }
 

@@ -25,6 +25,11 @@ describe('codegen/endpoint', () => {
     it('answers other for a URL that does not parse', () => {
       expect(endpointKind('POST', 'not a url')).toBe('other');
     });
+
+    it('ignores a query string, a fragment and a trailing slash', () => {
+      expect(endpointKind('GET', `${base}/v1/responses/resp-9?include=x#top`)).toBe('responses-get');
+      expect(endpointKind('POST', `${base}/v1/messages/`)).toBe('messages');
+    });
   });
 
   describe('sdkFamily()', () => {

@@ -1,7 +1,8 @@
 /**
  * The tool loop as a user meets it in Chat: define a tool, ask something that makes the sandbox
  * call it, see the call with its arguments checked, answer it by hand, get the final answer, then
- * find the whole exchange in History.
+ * find the whole exchange in History. Then structured output shown as a checked tree, and the
+ * logprobs view.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -91,5 +92,35 @@ describe('Chat tools in the browser', () => {
     expect(entry).toContain('get_weather');
     expect(entry).toContain('completed');
     await screenshot(page, 'chat-tools-04-history');
+  });
+
+  it('shows a json_schema reply as a tree checked against the schema, and the logprobs of its tokens', async () => {
+    await page.reload();
+    await page.getByRole('link', { name: 'Chat' }).click();
+    await page.getByRole('textbox', { name: 'Message 1' }).fill('Describe a city as JSON');
+    await page.getByRole('button', { name: 'json_schema', exact: true }).click();
+    await page.getByRole('textbox', { name: 'JSON schema' }).fill(
+      '{"type": "object", "properties": {"city": {"type": "string"}, "population": {"type": "integer"}, "districts": {"type": "array", "items": {"type": "string"}}}, "required": ["city", "population", "districts"], "additionalProperties": false}',
+    );
+    await page.locator('label[for="param-logprobs"]').click();
+    await page.locator('#param-top_logprobs').fill('3');
+    await expect.poll(() => page.getByRole('button', { name: 'Send', exact: true }).isEnabled()).toBe(true);
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await expect.poll(() => status().innerText(), { timeout: 30_000 }).toBe('completed');
+    const tree = output().getByRole('tree', { name: 'Reply as a tree' });
+    await expect.poll(() => tree.isVisible(), { timeout: 10_000 }).toBe(true);
+    expect(await output().innerText()).toContain('Matches the schema.');
+    expect(await tree.innerText()).toContain('population:');
+    await screenshot(page, 'chat-tools-05-structured-tree');
+
+    await output().getByRole('button', { name: 'Logprobs' }).click();
+    const tokens = output().getByRole('group', { name: 'Tokens' });
+    await expect.poll(() => tokens.isVisible()).toBe(true);
+    await tokens.locator('.token').first().focus();
+    await page.keyboard.press('ArrowRight');
+    const detail = await output().getByRole('list', { name: 'Top alternatives' }).innerText();
+    expect(detail).toContain('(chosen)');
+    expect(detail.split('\n').filter((l) => l.trim())).toHaveLength(3);
+    await screenshot(page, 'chat-tools-06-logprobs');
   });
 });

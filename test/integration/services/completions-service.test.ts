@@ -43,7 +43,7 @@ describe('CompletionsService against the sandbox', () => {
     it('includes the prompt in the text with echo, plain, and sends no stream_options', async () => {
       const { record, chunks } = await send({ prompt: 'Once upon a time', echo: true, stream_options: { include_usage: true } });
       expect(record.status).toBe('completed');
-      const text = (record.output as TextCompletion).choices[0].text;
+      const text = (record.output as unknown as TextCompletion).choices[0].text;
       expect(text.startsWith('Once upon a time')).toBe(true);
       expect(deltaText(chunks)).toBe(text);
       expect(record.request.body).toEqual({ model: MODEL, max_tokens: 40, prompt: 'Once upon a time', echo: true, stream: false });

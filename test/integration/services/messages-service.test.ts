@@ -29,10 +29,10 @@ describe('MessagesService against the sandbox', () => {
         stream: true,
       });
       expect(record).toMatchObject({ status: 'completed', endpoint: 'messages', error: null });
-      const message = record.output as MessagesResponse;
+      const message = record.output as unknown as MessagesResponse;
       expect(message.content.map((b) => b.type)).toEqual(['thinking', 'tool_use']);
       expect(message.stop_reason).toBe('tool_use');
-      const [choice] = choicesOf('messages', message);
+      const [choice] = choicesOf('messages', record.output);
       expect(deltaText(chunks, 'reasoning')).toBe(choice.reasoning);
       expect(choice.reasoning.length).toBeGreaterThan(10);
       const calls = chunks.flatMap((c) => (c.type === 'delta' ? (c.toolCalls ?? []) : []));

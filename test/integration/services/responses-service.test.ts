@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../../main/app';
 import { createFileKeyStore } from '../../../main/store/key-file';
-import type { ResponseNode } from '../../../shared/contract/responses';
+import type { ResponseNode, ResponseTree } from '../../../shared/contract/responses';
 import { choicesOf, RESPONSE_RETENTION_MS } from '../../../shared/text-output';
 import { startHarness, type Harness } from './harness';
 import { deltaText, mergedMeta, runText } from './text-run-helper';
@@ -84,7 +84,7 @@ describe('ResponsesService against the sandbox', () => {
       const cmpId = idOf(compacted.output);
       expect(cmpId).toMatch(/^cmp_/);
 
-      const tree = h.app.handlers.responses.tree({ id: id3 }, CTX);
+      const tree = h.app.handlers.responses.tree({ id: id3 }, CTX) as ResponseTree;
       const compaction = tree.nodes.find((n) => n.id === cmpId) as ResponseNode;
       expect(compaction).toMatchObject({ kind: 'compaction', parentId: id3, droppedMessageCount: 6, serverState: 'not_stored' });
       expect(compaction.droppedMessages?.[0]).toEqual({ role: 'user', preview: 'Tell me about herons' });
@@ -97,7 +97,7 @@ describe('ResponsesService against the sandbox', () => {
       expect(cont.record.status).toBe('completed');
       const idC = idOf(cont.record.output);
 
-      const full = h.app.handlers.responses.tree({ id: id1 }, CTX);
+      const full = h.app.handlers.responses.tree({ id: id1 }, CTX) as ResponseTree;
       expect(full.rootId).toBe(id1);
       expect(full.nodes.map((n) => [n.id, n.parentId, n.kind])).toEqual([
         [id1, null, 'response'],
@@ -108,8 +108,8 @@ describe('ResponsesService against the sandbox', () => {
         [idC, cmpId, 'response'],
       ]);
       expect(full.nodes.find((n) => n.id === id2)).toMatchObject({ serverState: 'stored', status: 'completed', runId: r2.record.id, inputPreview: 'What do they eat?' });
-      expect(h.app.handlers.responses.tree({ id: idC }, CTX)).toEqual(full);
-      expect(h.app.handlers.responses.chains({ limit: 50 }, CTX).map((n) => n.id)).toContain(id1);
+      expect(h.app.handlers.responses.tree({ id: idC }, CTX) as ResponseTree).toEqual(full);
+      expect((h.app.handlers.responses.chains({ limit: 50 }, CTX) as ResponseNode[]).map((n) => n.id)).toContain(id1);
 
       // Compacting a chain that starts at a compaction sends the compaction item once, then the turns after it.
       const again = await h.app.handlers.responses.compact({ model: MODEL, responseId: idC }, CTX);
@@ -128,7 +128,7 @@ describe('ResponsesService against the sandbox', () => {
 
       const removed = await h.app.handlers.responses.remove({ id }, CTX);
       expect(removed).toMatchObject({ endpoint: 'responses.delete', status: 'completed', output: { id, deleted: true } });
-      expect(h.app.handlers.responses.tree({ id }, CTX).nodes[0]).toMatchObject({ id, serverState: 'deleted' });
+      expect((h.app.handlers.responses.tree({ id }, CTX) as ResponseTree).nodes[0]).toMatchObject({ id, serverState: 'deleted' });
 
       const cont = await create({ input: 'And their eyes?', previous_response_id: id, stream: true });
       expect(cont.record.status).toBe('error');
@@ -136,7 +136,7 @@ describe('ResponsesService against the sandbox', () => {
       expect(cont.record.error?.requestId).toBeTruthy();
       const gone = await h.app.handlers.responses.retrieve({ id }, CTX);
       expect(gone.status).toBe('error');
-      expect(h.app.handlers.responses.tree({ id }, CTX).nodes[0].serverState).toBe('deleted');
+      expect((h.app.handlers.responses.tree({ id }, CTX) as ResponseTree).nodes[0].serverState).toBe('deleted');
     });
 
     it('adds a response opened by id to its chain, and records an unknown previous id with the service message', async () => {
@@ -149,8 +149,8 @@ describe('ResponsesService against the sandbox', () => {
       const childId = idOf(child.record.output);
       const opened = await h.app.handlers.responses.retrieve({ id: childId }, CTX);
       expect(opened.status).toBe('completed');
-      expect(h.app.handlers.responses.tree({ id: childId }, CTX).nodes.map((n) => n.id)).toEqual([id, childId]);
-      expect(() => h.app.handlers.responses.tree({ id: 'never-seen' }, CTX)).toThrow(/not in the local chains/);
+      expect((h.app.handlers.responses.tree({ id: childId }, CTX) as ResponseTree).nodes.map((n) => n.id)).toEqual([id, childId]);
+      expect(() => (h.app.handlers.responses.tree({ id: 'never-seen' }, CTX) as ResponseTree)).toThrow(/not in the local chains/);
     });
 
     it('keeps a store: false response as not stored when the service cannot retrieve it', async () => {
@@ -159,7 +159,7 @@ describe('ResponsesService against the sandbox', () => {
       expect(mergedMeta(made.chunks)).toMatchObject({ responseId: id, stored: false, expiresAt: null });
       const got = await h.app.handlers.responses.retrieve({ id }, CTX);
       expect(got.error).toMatchObject({ status: 404, message: expect.stringContaining('store: false') });
-      expect(h.app.handlers.responses.tree({ id }, CTX).nodes[0].serverState).toBe('not_stored');
+      expect((h.app.handlers.responses.tree({ id }, CTX) as ResponseTree).nodes[0].serverState).toBe('not_stored');
     });
   });
 
@@ -208,10 +208,10 @@ describe('ResponsesService after a restart (the embedded sandbox forgot its resp
 
       const after = await appAt(dataDir);
       try {
-        expect(after.handlers.responses.tree({ id }, CTX).nodes[0]).toMatchObject({ id, serverState: 'stored', inputPreview: 'Tell me about cranes' });
+        expect((after.handlers.responses.tree({ id }, CTX) as ResponseTree).nodes[0]).toMatchObject({ id, serverState: 'stored', inputPreview: 'Tell me about cranes' });
         const got = await after.handlers.responses.retrieve({ id }, CTX);
         expect(got.error).toMatchObject({ code: 'api_error', status: 404 });
-        expect(after.handlers.responses.tree({ id }, CTX).nodes[0].serverState).toBe('missing');
+        expect((after.handlers.responses.tree({ id }, CTX) as ResponseTree).nodes[0].serverState).toBe('missing');
       } finally {
         await after.dispose();
       }
@@ -237,14 +237,14 @@ describe('ResponsesService with a sandbox clock 31 days behind', () => {
   it('shows a response past its 30 days as expired offline, then records the service saying so', async () => {
     const { record } = await runText(app.handlers.responses.create, { request: { model: MODEL, input: 'Remember the password is heron' } });
     const id = (record.output as { id: string }).id;
-    expect(app.handlers.responses.tree({ id }, CTX).nodes[0]).toMatchObject({ id, serverState: 'expired' });
-    expect(app.handlers.responses.chains({ limit: 10 }, CTX)[0]).toMatchObject({ id, serverState: 'expired' });
+    expect((app.handlers.responses.tree({ id }, CTX) as ResponseTree).nodes[0]).toMatchObject({ id, serverState: 'expired' });
+    expect((app.handlers.responses.chains({ limit: 10 }, CTX) as ResponseNode[])[0]).toMatchObject({ id, serverState: 'expired' });
 
     offset = 0;
     const cont = await runText(app.handlers.responses.create, { request: { model: MODEL, input: 'What was it?', previous_response_id: id } });
     expect(cont.record.error).toMatchObject({ status: 404, message: expect.stringContaining('expired') });
     const got = await app.handlers.responses.retrieve({ id }, CTX);
     expect(got.error?.status).toBe(404);
-    expect(app.handlers.responses.tree({ id }, CTX).nodes[0].serverState).toBe('expired');
+    expect((app.handlers.responses.tree({ id }, CTX) as ResponseTree).nodes[0].serverState).toBe('expired');
   });
 });

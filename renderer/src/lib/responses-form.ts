@@ -3,11 +3,12 @@
  * continues from decides its shape: a new chain sends the text (and instructions); a stored
  * response is continued by `previous_response_id` (the service refuses instructions with it); a
  * compaction is continued by passing its item back as input, with no previous_response_id.
+ * The reverse (a recorded request -> the form) serves Re-run from History.
  */
 import type { ResponseFormatSpec } from '@shared/json-schema/response-format';
-import { defaultResponseFormat, toResponsesTextFormat } from '@shared/json-schema/response-format';
+import { defaultResponseFormat, responseFormatFromResponses, toResponsesTextFormat } from '@shared/json-schema/response-format';
 import { toResponsesToolChoice, toResponsesTools, type ToolChoiceSpec, type ToolSpec } from '@shared/tools/tool-spec';
-import type { ReasoningEffort, ResponseCreateRequest, ResponseInputItem } from '@shared/wire/responses';
+import type { ReasoningEffort, ResponseCreateRequest, ResponseInputItem, ResponseTextFormat } from '@shared/wire/responses';
 
 /** Everything the user edits; null numbers mean "leave unset" (the service default applies). */
 export interface ResponsesForm {
@@ -98,4 +99,60 @@ export function buildResponsesRequest(form: ResponsesForm, c: Continuation, opts
     if (!form.parallelToolCalls) req.parallel_tool_calls = false;
   }
   return req;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const numOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+/** The text of the last user message of an input (a string input is that text). */
+function lastUserText(input: unknown): string {
+  if (typeof input === 'string') return input;
+  if (!Array.isArray(input)) return '';
+  for (const item of [...input].reverse()) {
+    if (!isObj(item) || item.role !== 'user') continue;
+    if (typeof item.content === 'string') return item.content;
+    if (Array.isArray(item.content)) {
+      return item.content.filter(isObj).map((p) => (typeof p.text === 'string' ? p.text : '')).join('');
+    }
+  }
+  return '';
+}
+
+/**
+ * The form back from a recorded request (Re-run from History), and what it continued from:
+ * the previous response, or the compaction whose item it carried.
+ */
+export function formFromResponsesRequest(body: unknown): { form: ResponsesForm; from: string | null } {
+  const form = defaultResponsesForm();
+  if (!isObj(body)) return { form, from: null };
+  form.model = typeof body.model === 'string' ? body.model : '';
+  form.input = lastUserText(body.input);
+  form.instructions = typeof body.instructions === 'string' ? body.instructions : '';
+  form.store = body.store !== false;
+  form.stream = body.stream !== false;
+  form.maxOutputTokens = numOrNull(body.max_output_tokens);
+  form.temperature = numOrNull(body.temperature);
+  form.topP = numOrNull(body.top_p);
+  const effort = isObj(body.reasoning) ? body.reasoning.effort : body.reasoning_effort;
+  form.reasoningEffort = typeof effort === 'string' ? (effort as ReasoningEffort) : null;
+  form.search = isObj(body.search_parameters) && body.search_parameters.mode !== 'off';
+  if (isObj(body.text) && isObj(body.text.format)) form.format = responseFormatFromResponses(body.text.format as unknown as ResponseTextFormat);
+  if (Array.isArray(body.tools)) {
+    form.tools = body.tools
+      .filter((t): t is Obj => isObj(t) && t.type === 'function' && typeof t.name === 'string')
+      .map((t) => ({
+        name: t.name as string,
+        description: typeof t.description === 'string' ? t.description : '',
+        parameters: isObj(t.parameters) ? t.parameters : { type: 'object', properties: {} },
+        ...(typeof t.strict === 'boolean' ? { strict: t.strict } : {}),
+      }));
+  }
+  const choice = body.tool_choice;
+  if (typeof choice === 'string' && ['auto', 'none', 'required'].includes(choice)) form.toolChoice = choice as ToolChoiceSpec;
+  else if (isObj(choice) && typeof choice.name === 'string') form.toolChoice = { name: choice.name };
+  form.parallelToolCalls = body.parallel_tool_calls !== false;
+  const compaction = Array.isArray(body.input) ? body.input.find((i) => isObj(i) && i.type === 'compaction' && typeof i.id === 'string') : undefined;
+  const from = typeof body.previous_response_id === 'string' ? body.previous_response_id : isObj(compaction) ? (compaction.id as string) : null;
+  return { form, from };
 }

@@ -12,6 +12,7 @@ import { useModelsStore } from './models';
 import {
   buildResponsesRequest,
   defaultResponsesForm,
+  formFromResponsesRequest,
   instructionsBlockedReason,
   isReasoningModel,
   type Continuation,
@@ -67,6 +68,13 @@ export const useResponsesFormStore = defineStore('responses-form', () => {
     form.value.input = '';
   }
 
+  /** Fills the form from a recorded request (Re-run); returns the node it continued from, if any. */
+  function loadRequest(body: unknown): string | null {
+    const loaded = formFromResponsesRequest(body);
+    form.value = loaded.form;
+    return loaded.from;
+  }
+
   function setToolEditorErrors(list: string[]): void {
     toolEditorErrors.value = list;
   }
@@ -77,6 +85,6 @@ export const useResponsesFormStore = defineStore('responses-form', () => {
 
   return {
     form, target, targetBlocked, reasoningModel, request, instructionsBlocked, violations, blockedReason,
-    violationsFor, setTarget, clearInput, setToolEditorErrors, setFormatErrors,
+    violationsFor, setTarget, clearInput, loadRequest, setToolEditorErrors, setFormatErrors,
   };
 });

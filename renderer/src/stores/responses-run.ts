@@ -199,6 +199,16 @@ export const useResponsesRunStore = defineStore('responses-run', () => {
     }
   }
 
+  /**
+   * Re-run from History: the form takes the recorded request. Returns the node it continued from
+   * (the view opens it from `/responses?node=…`, so Send makes a sibling); null starts a new chain.
+   */
+  function rerun(body: unknown): string | null {
+    const from = form.loadRequest(body);
+    if (!from) select(null);
+    return from;
+  }
+
   /** The next Send starts a new chain (instructions allowed again). */
   function newChain(): void {
     select(null);
@@ -206,6 +216,6 @@ export const useResponsesRunStore = defineStore('responses-run', () => {
 
   return {
     ...run, tree, selectedId, selectedNode, chains, chainsLoaded, actionError, note, working, pendingCalls,
-    select, send, answerTools, openNode, loadNode, openById, remove, compact, loadChains, newChain,
+    select, send, answerTools, openNode, loadNode, openById, remove, compact, loadChains, rerun, newChain,
   };
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildResponsesRequest, defaultResponsesForm, instructionsBlockedReason, isReasoningModel, type ResponsesForm } from '@/lib/responses-form';
+import { buildResponsesRequest, defaultResponsesForm, formFromResponsesRequest, instructionsBlockedReason, isReasoningModel, type ResponsesForm } from '@/lib/responses-form';
 
 const form = (over: Partial<ResponsesForm> = {}): ResponsesForm => ({ ...defaultResponsesForm(), model: 'svc-4', input: 'Hello', ...over });
 
@@ -67,6 +67,24 @@ describe('responses-form', () => {
       expect(instructionsBlockedReason({ kind: 'previous', id: 'r' })).toMatch(/refuses them with previous_response_id/);
       expect(instructionsBlockedReason({ kind: 'new' })).toBeNull();
       expect(instructionsBlockedReason({ kind: 'compaction', id: 'c', item: {} })).toBeNull();
+    });
+  });
+
+  describe('formFromResponsesRequest()', () => {
+    it('reads back every field the form builds, so a re-run sends the same request', () => {
+      const f = form({
+        instructions: 'Be brief', store: false, stream: false, maxOutputTokens: 64, temperature: 0.3, topP: 0.9, reasoningEffort: 'low', search: true,
+        tools: [{ name: 'lookup', description: 'Find', parameters: { type: 'object', properties: {} } }], toolChoice: 'required', parallelToolCalls: false,
+        format: { type: 'json_schema', name: 'answer', strict: true, schemaText: JSON.stringify({ type: 'object' }, null, 2) },
+      });
+      const sent = buildResponsesRequest(f, { kind: 'new' }, { reasoningModel: true });
+      expect(formFromResponsesRequest(JSON.parse(JSON.stringify(sent)))).toEqual({ form: f, from: null });
+    });
+
+    it('names what a continuation continued from: the previous response or the compaction it carried', () => {
+      expect(formFromResponsesRequest({ model: 'm', input: 'next', previous_response_id: 'resp-1' })).toMatchObject({ form: { input: 'next' }, from: 'resp-1' });
+      const viaCompaction = formFromResponsesRequest({ model: 'm', input: [{ type: 'compaction', id: 'cmp_1', encrypted_content: 'x' }, { role: 'user', content: 'after' }] });
+      expect(viaCompaction).toMatchObject({ form: { input: 'after' }, from: 'cmp_1' });
     });
   });
 });

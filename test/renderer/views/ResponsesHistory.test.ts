@@ -1,10 +1,11 @@
 // History as it concerns Responses runs: the endpoint filter (rows themselves live in a virtual
 // scroller that happy-dom does not lay out; the e2e test covers them) and the chain link of an entry.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
 import type { ResponseNode } from '@shared/contract/responses';
 import HistoryView from '@/views/HistoryView.vue';
 import HistoryEntryView from '@/views/HistoryEntryView.vue';
+import { useResponsesFormStore } from '@/stores/responses-form';
 import { makeRecord } from '../fake-data';
 import { mountWithApp, type Mounted } from '../mount-app';
 
@@ -58,5 +59,16 @@ describe('HistoryEntryView', () => {
     m = await mountWithApp(HistoryEntryView, { fake: { history: [record] }, route: '/history/run-resp-7', props: { id: 'run-resp-7' } });
     expect(m.wrapper.find('[aria-label="Response chain"]').text()).toBe('Response resp-7 is not in the local chain record.');
     expect(m.wrapper.find('[aria-label="Response chain"] a').exists()).toBe(false);
+  });
+
+  it('re-runs a continuation in the Responses playground, reopened at the response it continued from', async () => {
+    const body = { model: 'svc-4', input: 'And then?', previous_response_id: 'resp-7', store: true, stream: true };
+    const record = makeRecord({ id: 'run-resp-8', endpoint: 'responses', output: { ...output, id: 'resp-8' } });
+    record.request = { ...record.request, url: 'http://127.0.0.1:4010/v1/responses', body };
+    m = await mountWithApp(HistoryEntryView, { fake: { history: [record] }, route: '/history/run-resp-8', props: { id: 'run-resp-8' } });
+    (m.wrapper.findAll('button').find((b) => b.text() === 'Re-run in playground')!.element as HTMLButtonElement).click();
+    await flushPromises();
+    await vi.waitFor(() => expect(m.router.currentRoute.value.fullPath).toBe('/responses?node=resp-7'), { timeout: 10_000 });
+    expect(useResponsesFormStore().form.input).toBe('And then?');
   });
 });

@@ -84,7 +84,12 @@ describe('ChatView tools', () => {
     expect(sentRequest(2).messages.filter((x) => x.role === 'tool').map((x) => x.tool_call_id)).toEqual(['call_1', 'call_2']);
     await answer(2, 'Done.');
     expect(m.wrapper.text()).toContain('Done after 2 turns: the model answered without calling a tool.');
+    expect(m.wrapper.text()).not.toContain('Send replies');
     expect(m.fake.controls.streams).toHaveLength(3);
+    // A new prompt clears the loop's outcome.
+    button(m.wrapper, 'Send').click();
+    await flushPromises();
+    expect(m.wrapper.text()).not.toContain('Done after 2 turns');
   });
 
   it('shows a json_schema reply as a checked tree', async () => {

@@ -7,6 +7,7 @@ import { parseErrorBody } from '../../shared/wire/errors';
 import type { ApiClient, ApiResult, RequestOptions, ResponseMeta, StreamOutcome } from './client';
 import type { ApiError } from './errors';
 import type { SseEvent } from './sse';
+import { streamTextFrames } from './text-stream';
 
 const PATH = '/v1/chat/completions';
 
@@ -35,87 +36,31 @@ export interface ChatStreamHandlers {
   onRawEvent?(raw: SseEvent, atMs: number): void;
 }
 
-function incomplete(meta: ResponseMeta | null, cause: string): ApiError {
-  return {
-    kind: 'stream_incomplete',
-    status: meta?.status ?? null,
-    code: null,
-    message: `The stream ended before it finished (${cause}). The partial output is kept.`,
-    requestId: meta?.requestId ?? null,
-  };
-}
-
 /**
  * Streams a completion (forces `stream: true`). Ends ok only after `data: [DONE]`. A clean end
  * without it, or a connection dropped after the stream opened, -> 'stream_incomplete'. A data
  * line that is not JSON -> 'protocol' (reading stops; earlier chunks were delivered). An
- * `{"error": ...}` frame mid-stream -> 'http' with the service's message.
+ * `{"error": ...}` frame mid-stream -> 'http' with the service's message. (text-stream.ts)
  */
-export async function streamChatCompletion(
+export function streamChatCompletion(
   client: ApiClient,
   body: ChatRequest,
   handlers: ChatStreamHandlers,
   opts: ChatCallOptions = {},
 ): Promise<StreamOutcome> {
-  // Written from the event callback; an object so the compiler does not narrow it to its initial value.
-  const state: { done: boolean; failure: ApiError | null; meta: ResponseMeta | null } = { done: false, failure: null, meta: null };
-  const outcome = await client.sse(
-    { method: 'POST', path: PATH, body: { ...body, stream: true }, ...opts },
-    {
-      onOpen(m) {
-        state.meta = m;
-        handlers.onOpen?.(m);
-      },
-      onEvent(event, atMs) {
-        handlers.onRawEvent?.(event, atMs);
-        const data = event.data.trim();
-        if (data === '[DONE]') {
-          state.done = true;
-          return false;
-        }
-        if (data === '') return true; // keep-alive
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(data);
-        } catch {
-          state.failure = {
-            kind: 'protocol',
-            status: state.meta?.status ?? null,
-            code: null,
-            message: `The service sent a stream chunk that is not JSON: ${data.slice(0, 120)}`,
-            requestId: state.meta?.requestId ?? null,
-            body: event.data,
-          };
-          return false;
-        }
-        const serviceError = chunkError(parsed);
-        if (serviceError) {
-          state.failure = { ...serviceError, status: state.meta?.status ?? null, requestId: state.meta?.requestId ?? null, body: parsed };
-          return false;
-        }
-        handlers.onChunk(parsed as ChatCompletionChunk, event, atMs);
-        return true;
-      },
-    },
-  );
-  if (state.failure) return { ...outcome, ok: false, error: state.failure };
-  if (!outcome.ok) {
-    const e = outcome.error;
-    if (e && e.kind === 'network' && outcome.meta) {
-      return { ...outcome, error: { ...incomplete(outcome.meta, `connection lost: ${e.message}`), code: e.code } };
-    }
-    return outcome;
-  }
-  if (!state.done) return { ...outcome, ok: false, error: incomplete(outcome.meta, 'no [DONE] marker arrived') };
-  return outcome;
+  return streamTextFrames(client, { method: 'POST', path: PATH, body: { ...body, stream: true }, ...opts }, handlers, (parsed, raw, atMs) => {
+    const serviceError = chunkError(parsed);
+    if (serviceError) return { error: serviceError };
+    handlers.onChunk(parsed as ChatCompletionChunk, raw, atMs);
+    return 'continue';
+  });
 }
 
 /** An error object sent as a stream frame (OpenAI does this), or null for an ordinary chunk. */
-function chunkError(parsed: unknown): Pick<ApiError, 'kind' | 'code' | 'message'> | null {
+function chunkError(parsed: unknown): Pick<ApiError, 'code' | 'message'> | null {
   if (!parsed || typeof parsed !== 'object' || 'choices' in parsed) return null;
   const e = parseErrorBody(parsed);
-  if (!e) return null;
-  return { kind: 'http', code: e.code, message: `The service reported an error mid-stream: ${e.message}` };
+  return e ? { code: e.code, message: e.message } : null;
 }
 
 /** Polls a deferred completion: HTTP 202 -> pending, 200 -> done with the completion. */

@@ -46,7 +46,9 @@ export const useResponsesFormStore = defineStore('responses-form', () => {
     if (!parsed.success) {
       for (const issue of parsed.error.issues) found.push({ field: issue.path.join('.') || 'request', message: issue.message });
     }
-    found.push(...validateResponsesRequest(request.value, { reasoningModel: reasoningModel.value }));
+    const emptyInput = !form.value.input.trim();
+    // An empty input is already said once, in the user's terms ("write a message").
+    found.push(...validateResponsesRequest(request.value, { reasoningModel: reasoningModel.value }).filter((v) => !(emptyInput && v.field.startsWith('input'))));
     const seen = new Set<string>();
     return found.filter((v) => (seen.has(v.message) ? false : (seen.add(v.message), true)));
   });

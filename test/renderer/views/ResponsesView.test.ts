@@ -67,6 +67,7 @@ describe('ResponsesView', () => {
   it('starts a chain with the instructions, then continues it with previous_response_id and no instructions', async () => {
     await mountView();
     expect(button(m.wrapper, 'Send').disabled).toBe(true);
+    expect(m.wrapper.find('.send-bar').text()).toBe("SendCan't send: write a message to send");
     await m.wrapper.find('#responses-instructions').setValue('Answer in one line');
     const first = await sendTurn('Send', 'What is a response chain?');
     expect(sentRequest(first)).toMatchObject({ model: 'svc-4', input: 'What is a response chain?', instructions: 'Answer in one line', store: true, stream: true });
@@ -251,5 +252,19 @@ describe('ResponsesView', () => {
     expect(answer).not.toBe(first);
     expect(sentRequest(answer)).toMatchObject({ previous_response_id: 'resp-1', input: [{ type: 'function_call_output', call_id: 'call_1', output: '{"temp":21}' }] });
     expect(sentRequest(answer)).not.toHaveProperty('instructions');
+  });
+
+  it('shows the sources of a searched answer, labelled synthetic from the sandbox', async () => {
+    await mountView();
+    useResponsesFormStore().form.search = true;
+    const stream = await sendTurn('Send', 'News about rivers?');
+    expect(sentRequest(stream).search_parameters).toEqual({ mode: 'on', return_citations: true });
+    stream.emit({ type: 'meta', meta: { citations: [{ url: 'https://sandbox.invalid/rivers/1', title: 'Rivers today' }], numSourcesUsed: 1 } });
+    stream.emit({ type: 'delta', choice: 0, content: 'Rivers are rising [1].' });
+    stream.finish({ endpoint: 'responses', output: null });
+    await flushPromises();
+    const sources = m.wrapper.find('[aria-label="Sources"]');
+    expect(sources.text()).toContain('Rivers today');
+    expect(sources.text()).toContain('synthetic sources from the sandbox');
   });
 });

@@ -21,7 +21,10 @@ describe('Messages and legacy playgrounds in the browser', () => {
   const status = () => output().locator('.run-status');
 
   async function chooseModel(id: string): Promise<void> {
-    await page.getByRole('combobox', { name: 'Model' }).click();
+    const picker = page.getByRole('combobox', { name: 'Model' });
+    // The catalogue loads after the view opens; the list is empty until then.
+    await expect.poll(() => picker.innerText(), { timeout: 10_000 }).toMatch(/svc-/);
+    await picker.click();
     await page.getByRole('option', { name: new RegExp(`^${id}`) }).first().click();
   }
 
@@ -69,7 +72,7 @@ describe('Messages and legacy playgrounds in the browser', () => {
   it('runs a legacy completion with n = 2 and labels both choices', async () => {
     await page.getByRole('navigation').getByRole('link', { name: 'Legacy' }).click();
     // The catalogue lists the reasoning model first; the legacy view starts on one it can use.
-    expect(await page.getByRole('combobox', { name: 'Model' }).innerText()).not.toContain('svc-3-mini');
+    await expect.poll(() => page.getByRole('combobox', { name: 'Model' }).innerText(), { timeout: 10_000 }).toMatch(/^svc-(?!3-mini)/);
     await page.getByRole('textbox', { name: 'Prompt' }).fill(LEGACY_PROMPT);
     const n = page.getByLabel('n', { exact: true });
     await n.click();
@@ -87,7 +90,11 @@ describe('Messages and legacy playgrounds in the browser', () => {
     await expect.poll(() => page.getByText('svc-3-mini is a reasoning model: the legacy endpoints do not support it.').first().isVisible()).toBe(true);
     expect(await page.getByRole('button', { name: 'Send' }).isDisabled()).toBe(true);
     // Let the closing dropdown and the notice's fade finish before the picture.
-    await page.waitForFunction(() => document.getAnimations().length === 0 && !document.querySelector('[role="listbox"]'));
+    await page.waitForFunction(() => {
+      // Typed by hand: the node type check has no DOM types.
+      const doc = (globalThis as unknown as { document: { getAnimations(): unknown[]; querySelector(s: string): unknown } }).document;
+      return doc.getAnimations().length === 0 && !doc.querySelector('[role="listbox"]');
+    });
     await screenshot(page, 'legacy-reasoning-refused');
   });
 

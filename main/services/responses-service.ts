@@ -84,7 +84,15 @@ export class ResponsesService {
     const connection = this.options.connections.resolve(ref.connectionId);
     const known = getResponseNode(this.options.db, connection.profile.id, ref.id, this.now());
     const request = connection.client.describe({ method: 'GET', path: responsePath(ref.id) });
-    const run = TextRun.begin(this.options, { connection, endpoint: 'responses.retrieve', model: known?.model ?? '', request, ctx: QUIET, promptPreview: `Retrieve response ${ref.id}` });
+    const run = TextRun.begin(this.options, {
+      connection,
+      endpoint: 'responses.retrieve',
+      model: known?.model ?? '',
+      request,
+      ctx: QUIET,
+      promptPreview: `Retrieve response ${ref.id}`,
+      countsUsage: false,
+    });
     const result = await retrieveResponse(connection.client, ref.id);
     if (result.ok && isObj(result.value)) {
       run.setModel(String(result.value.model ?? ''));
@@ -100,7 +108,14 @@ export class ResponsesService {
     const connection = this.options.connections.resolve(ref.connectionId);
     const known = getResponseNode(this.options.db, connection.profile.id, ref.id, this.now());
     const request = connection.client.describe({ method: 'DELETE', path: responsePath(ref.id) });
-    const run = TextRun.begin(this.options, { connection, endpoint: 'responses.delete', model: known?.model ?? '', request, ctx: QUIET, promptPreview: `Delete response ${ref.id}` });
+    const run = TextRun.begin(this.options, {
+      connection,
+      endpoint: 'responses.delete',
+      model: known?.model ?? '',
+      request,
+      ctx: QUIET,
+      promptPreview: `Delete response ${ref.id}`,
+    });
     const result = await deleteResponse(connection.client, ref.id);
     if (result.ok) setResponseNodeState(this.options.db, connection.profile.id, ref.id, 'deleted');
     else this.noteGone(connection, ref.id, result.error);
@@ -118,7 +133,14 @@ export class ResponsesService {
     const items = chainInput(chainSegment(lineage), (id) => getRun(db, id));
     const body = { model: input.model, input: items };
     const request = connection.client.describe({ method: 'POST', path: COMPACT_PATH, body });
-    const run = TextRun.begin(this.options, { connection, endpoint: 'responses.compact', model: input.model, request, ctx: QUIET, promptPreview: `Compact the chain ending at ${input.responseId}` });
+    const run = TextRun.begin(this.options, {
+      connection,
+      endpoint: 'responses.compact',
+      model: input.model,
+      request,
+      ctx: QUIET,
+      promptPreview: `Compact the chain ending at ${input.responseId}`,
+    });
     const violations = validateCompactRequest(body);
     if (violations.length > 0) return run.reject(violations);
     const result = await compactResponses(connection.client, body as never);

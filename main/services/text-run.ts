@@ -44,6 +44,11 @@ export interface TextRunStart {
   ctx: TextRunContext;
   /** What History lists as the prompt when the body has none (a GET or DELETE by id). */
   promptPreview?: string;
+  /**
+   * False for a GET of a stored response: the usage in its answer belongs to the run that made
+   * it, so this run records none (and no cost) rather than counting it twice.
+   */
+  countsUsage?: boolean;
 }
 
 type Delta = Extract<TextStreamChunk, { type: 'delta' }>;
@@ -222,7 +227,7 @@ export class TextRun {
     retries: number;
     totalMs: number;
   }): RunRecord {
-    const usage = chatUsageOf(this.start.endpoint, end.rawUsage);
+    const usage = this.start.countsUsage === false ? null : chatUsageOf(this.start.endpoint, end.rawUsage);
     return this.recorder.finish({
       status: end.status,
       error: end.error,

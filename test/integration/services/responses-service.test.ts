@@ -125,6 +125,8 @@ describe('ResponsesService against the sandbox', () => {
       const got = await h.app.handlers.responses.retrieve({ id }, CTX);
       expect(got).toMatchObject({ endpoint: 'responses.retrieve', status: 'completed', model: MODEL, promptPreview: `Retrieve response ${id}` });
       expect(idOf(got.output)).toBe(id);
+      // The usage belongs to the run that made the response: a GET costs nothing.
+      expect(got).toMatchObject({ usage: null, costTicks: null });
 
       const removed = await h.app.handlers.responses.remove({ id }, CTX);
       expect(removed).toMatchObject({ endpoint: 'responses.delete', status: 'completed', output: { id, deleted: true } });

@@ -17,7 +17,7 @@ describe('Responses chains in the browser', () => {
   const input = () => page.locator('#responses-input');
 
   /** Sends the input and waits until the answer has joined the tree (the tree grows by one). */
-  async function turn(text: string, button: 'Send' | 'Continue'): Promise<void> {
+  async function turn(text: string, button: 'Send' | 'Continue' | 'Continue from compaction'): Promise<void> {
     const before = await nodes().count();
     await input().fill(text);
     await page.getByRole('button', { name: button, exact: true }).click();
@@ -69,7 +69,7 @@ describe('Responses chains in the browser', () => {
     const details = page.getByRole('region', { name: 'Compaction' });
     await expect.poll(() => details.isVisible()).toBe(true);
     expect(await details.innerText()).toMatch(/\d+ messages? dropped/);
-    await turn('Summarise what we said so far', 'Continue');
+    await turn('Summarise what we said so far', 'Continue from compaction');
     expect(await levels()).toEqual(['1:Response', '2:Response', '3:Response', '4:Compaction', '5:Response', '2:Response']);
     await screenshot(page, 'responses-tree');
   });

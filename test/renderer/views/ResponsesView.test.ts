@@ -165,7 +165,7 @@ describe('ResponsesView', () => {
     expect(details.text()).toContain('40 fewer input tokens');
     expect(details.find('[aria-label="Dropped messages"]').text()).toContain('turn one');
 
-    const next = await sendTurn('Continue', 'after the summary');
+    const next = await sendTurn('Continue from compaction', 'after the summary');
     expect(sentRequest(next).input).toEqual([item, { role: 'user', content: 'after the summary' }]);
     expect(sentRequest(next)).not.toHaveProperty('previous_response_id');
     await respond(next, 'resp-3', 'cmp_fake');
@@ -266,5 +266,18 @@ describe('ResponsesView', () => {
     const sources = m.wrapper.find('[aria-label="Sources"]');
     expect(sources.text()).toContain('Rivers today');
     expect(sources.text()).toContain('synthetic sources from the sandbox');
+  });
+
+  it('keeps the open-by-id dialog open with the reason when the service has no such response', async () => {
+    await mountView();
+    button(m.wrapper, 'Open response by id').click();
+    await flushPromises();
+    const input = document.querySelector<HTMLInputElement>('#open-response-id')!;
+    input.value = 'nope-1';
+    input.dispatchEvent(new Event('input'));
+    button(m.wrapper, 'Open').click();
+    await flushPromises();
+    expect(document.querySelector('[role="dialog"]')?.textContent).toContain('response nope-1 not found');
+    expect(document.querySelector('#open-response-id')).not.toBeNull();
   });
 });

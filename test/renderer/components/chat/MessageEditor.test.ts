@@ -1,0 +1,28 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { flushPromises } from '@vue/test-utils';
+import MessageEditor from '@/components/chat/MessageEditor.vue';
+import { useChatFormStore } from '@/stores/chat-form';
+import { mountWithApp, type Mounted } from '../../mount-app';
+
+let m: Mounted;
+afterEach(() => {
+  m?.wrapper.unmount();
+  document.body.innerHTML = '';
+});
+
+describe('MessageEditor', () => {
+  it('shows the tool calls of an assistant turn added by the tool loop instead of an empty message box', async () => {
+    m = await mountWithApp(MessageEditor);
+    const form = useChatFormStore();
+    form.appendToolTurn(
+      { content: '', toolCalls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }] },
+      [{ callId: 'call_1', output: '{"temp":3}' }],
+    );
+    await flushPromises();
+    const assistant = m.wrapper.find('.message--assistant');
+    expect(assistant.find('[aria-label="Tool calls"]').text()).toContain('get_weather');
+    expect(assistant.text()).toContain('"city": "Oslo"');
+    expect(assistant.find('textarea').exists()).toBe(false);
+    expect(m.wrapper.find('.message--tool textarea').element).toBeTruthy();
+  });
+});

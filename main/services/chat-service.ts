@@ -5,12 +5,10 @@
  */
 import { ChatAssembler } from '../api/chat-assembler';
 import { createChatCompletion, streamChatCompletion } from '../api/chat';
-import type { ApiError } from '../api/errors';
 import { toWorkbenchError } from '../api/errors';
 import type { ChatSendInput, ChatStreamChunk } from '../../shared/contract/chat';
 import type { WorkbenchError } from '../../shared/contract/errors';
 import type { RunRecord, RunStatus } from '../../shared/contract/runs';
-import { costInTicks } from '../../shared/cost';
 import { validateChatRequest } from '../../shared/validate/chat';
 import type { ChatCompletion, ChatRequest, ChatUsage, DeferredCreated } from '../../shared/wire/chat';
 import { pollDeferredCompletion } from '../jobs/deferred-poller';
@@ -21,6 +19,7 @@ import type { ConnectionsService, ResolvedConnection } from './connections-servi
 import { DeltaBatcher } from './delta-batcher';
 import type { ModelsService } from './models-service';
 import { newRunId, RunRecorder } from './run-recorder';
+import { runCost, statusForError } from './text-run';
 
 export interface ChatRunContext {
   signal: AbortSignal;
@@ -45,13 +44,6 @@ interface RunOptions {
   ctx: ChatRunContext;
   startedAt: number;
   headers: Record<string, string>;
-}
-
-/** How a failed run is classed: output cut short after the answer began is `incomplete`. */
-function statusForError(error: ApiError, answered: boolean): RunStatus {
-  if (error.kind === 'cancelled') return 'cancelled';
-  if (error.kind === 'stream_incomplete') return 'incomplete';
-  return answered && error.kind !== 'http' ? 'incomplete' : 'error';
 }
 
 export class ChatService {
@@ -253,18 +245,8 @@ export class ChatService {
     if (completion.usage) ctx.emit({ type: 'usage', usage: completion.usage });
   }
 
-  /** The service's own figure when it gives one; else an estimate from the catalogue's prices. */
   private cost(connection: ResolvedConnection, model: string, usage: ChatUsage | null): number | null {
-    if (!usage) return null;
-    if (typeof usage.cost_in_usd_ticks === 'number') return usage.cost_in_usd_ticks;
-    const entry = this.options.models.cachedEntry(connection.client, model);
-    if (!entry) return null;
-    return costInTicks(entry.prices, {
-      promptTokens: usage.prompt_tokens,
-      cachedTokens: usage.prompt_tokens_details?.cached_tokens,
-      imageTokens: usage.prompt_tokens_details?.image_tokens,
-      completionTokens: usage.completion_tokens + (usage.completion_tokens_details?.reasoning_tokens ?? 0),
-    });
+    return runCost(this.options.models, connection, model, usage);
   }
 }
 

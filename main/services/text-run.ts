@@ -60,6 +60,29 @@ export function statusForError(error: ApiError, answered: boolean): RunStatus {
   return answered && error.kind !== 'http' ? 'incomplete' : 'error';
 }
 
+/**
+ * What a run cost: the service's own figure when its usage carries one, else an estimate from the
+ * catalogue's prices (null when the catalogue has not been fetched or there is no usage).
+ */
+export function runCost(
+  models: ModelsService,
+  connection: ResolvedConnection,
+  model: string,
+  usage: ChatUsage | null,
+  rawUsage: unknown = usage,
+): number | null {
+  if (!usage) return null;
+  if (hasServiceCost(rawUsage)) return (rawUsage as { cost_in_usd_ticks: number }).cost_in_usd_ticks;
+  const entry = models.cachedEntry(connection.client, model);
+  if (!entry) return null;
+  return costInTicks(entry.prices, {
+    promptTokens: usage.prompt_tokens,
+    cachedTokens: usage.prompt_tokens_details?.cached_tokens,
+    imageTokens: usage.prompt_tokens_details?.image_tokens,
+    completionTokens: usage.completion_tokens + (usage.completion_tokens_details?.reasoning_tokens ?? 0),
+  });
+}
+
 /** The error a run records: none for a cancel (the status says it). */
 function recordedError(error: ApiError): WorkbenchError | null {
   return error.kind === 'cancelled' ? null : toWorkbenchError(error);
@@ -245,17 +268,7 @@ export class TextRun {
     return { output, outputText: outputTextOf(endpoint, output), outputPreview: outputPreviewText(endpoint, output) };
   }
 
-  /** The service's own figure when it gives one; else an estimate from the catalogue's prices. */
   private cost(usage: ChatUsage | null, rawUsage: unknown): number | null {
-    if (!usage) return null;
-    if (hasServiceCost(rawUsage)) return (rawUsage as { cost_in_usd_ticks: number }).cost_in_usd_ticks;
-    const entry = this.deps.models.cachedEntry(this.start.connection.client, this.start.model);
-    if (!entry) return null;
-    return costInTicks(entry.prices, {
-      promptTokens: usage.prompt_tokens,
-      cachedTokens: usage.prompt_tokens_details?.cached_tokens,
-      imageTokens: usage.prompt_tokens_details?.image_tokens,
-      completionTokens: usage.completion_tokens + (usage.completion_tokens_details?.reasoning_tokens ?? 0),
-    });
+    return runCost(this.deps.models, this.start.connection, this.start.model, usage, rawUsage);
   }
 }

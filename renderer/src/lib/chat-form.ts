@@ -52,6 +52,8 @@ export interface ChatParams {
   stream: boolean;
   includeUsage: boolean;
   deferred: boolean;
+  /** Live search (`search_parameters` mode on, citations returned). */
+  search: boolean;
 }
 
 export interface ChatForm {
@@ -85,6 +87,7 @@ export function defaultParams(): ChatParams {
     stream: true,
     includeUsage: true,
     deferred: false,
+    search: false,
   };
 }
 
@@ -150,6 +153,7 @@ export function buildChatRequest(form: ChatForm): BuiltRequest {
     if (p.toolChoice !== 'auto') request.tool_choice = toChatToolChoice(p.toolChoice);
     if (!p.parallelToolCalls) request.parallel_tool_calls = false;
   }
+  if (p.search) request.search_parameters = { mode: 'on', return_citations: true };
   if (p.deferred) request.deferred = true;
   else {
     request.stream = p.stream;
@@ -194,6 +198,7 @@ export function formFromRequest(body: unknown, nextId: () => number): ChatForm {
   params.tools = toolSpecsFromChat(req.tools);
   params.toolChoice = toolChoiceFromChat(req.tool_choice);
   params.parallelToolCalls = req.parallel_tool_calls !== false;
+  params.search = req.search_parameters !== undefined && req.search_parameters.mode !== 'off';
   params.deferred = req.deferred === true;
   params.stream = req.deferred === true ? true : req.stream === true;
   params.includeUsage = req.stream_options?.include_usage ?? true;

@@ -68,6 +68,16 @@ describe('chat-form store', () => {
       });
     });
 
+    it('turns live search on with citations, and reads it back from a recorded request', () => {
+      const form = ready();
+      form.params.search = true;
+      expect(form.request.search_parameters).toEqual({ mode: 'on', return_citations: true });
+      form.loadRequest({ model: 'svc-4', messages: [{ role: 'user', content: 'Q' }], search_parameters: { mode: 'off' } });
+      expect(form.params.search).toBe(false);
+      form.loadRequest({ model: 'svc-4', messages: [{ role: 'user', content: 'Q' }], search_parameters: { mode: 'auto' } });
+      expect(form.params.search).toBe(true);
+    });
+
     it('sends a deferred request without stream fields', () => {
       const form = ready();
       form.params.deferred = true;

@@ -1,7 +1,8 @@
 /**
  * Plausible log-probabilities for generated tokens (chat `logprobs` / `top_logprobs`): each entry
- * is `{token, logprob, bytes, top_logprobs}`, the chosen token first among its alternatives and
- * every list sorted from most to least likely.
+ * is `{token, logprob, bytes, top_logprobs}`, every list sorted from most to least likely. The
+ * alternatives share what the chosen token leaves of the probability mass, so a token's list
+ * never adds up to more than 100%.
  */
 import type { LogprobEntry, TopLogprob } from '../../../shared/wire/chat';
 import type { Rng } from './rng';
@@ -24,13 +25,16 @@ export function logprobsFor(tokens: readonly string[], rng: Rng, top: number): L
     const tops: TopLogprob[] = [];
     if (top > 0) {
       tops.push({ token, logprob, bytes: bytesOf(token) });
-      let next = logprob;
+      let rest = 1 - Math.exp(logprob);
       for (const alt of ALTERNATIVES) {
         if (tops.length >= top) break;
         if (alt === token) continue;
-        next = round(next - 0.5 - rng.next() * 2);
-        tops.push({ token: alt, logprob: next, bytes: bytesOf(alt) });
+        const share = rest * (0.3 + rng.next() * 0.4);
+        rest -= share;
+        // Rounding keeps 6 decimals; the floor keeps a vanishing share finite.
+        tops.push({ token: alt, logprob: round(Math.log(Math.max(share, 1e-12))), bytes: bytesOf(alt) });
       }
+      tops.sort((a, b) => b.logprob - a.logprob);
     }
     return { token, logprob, bytes: bytesOf(token), top_logprobs: tops };
   });

@@ -160,7 +160,7 @@ describe('sandbox/routes/chat', () => {
   });
 
   describe('logprobs', () => {
-    it('gives one entry per token with sorted top_logprobs led by the chosen token', async () => {
+    it('gives one entry per token with sorted top_logprobs that include the chosen token and add up to at most 1', async () => {
       const c = await completion({ logprobs: true, top_logprobs: 3, max_completion_tokens: 20 });
       const entries = c.choices[0].logprobs!.content!;
       expect(entries).toHaveLength(20);
@@ -169,7 +169,8 @@ describe('sandbox/routes/chat', () => {
         expect(e.logprob).toBeLessThanOrEqual(0);
         expect(e.bytes).toEqual([...Buffer.from(e.token, 'utf8')]);
         expect(e.top_logprobs).toHaveLength(3);
-        expect(e.top_logprobs[0]).toEqual({ token: e.token, logprob: e.logprob, bytes: e.bytes });
+        expect(e.top_logprobs).toContainEqual({ token: e.token, logprob: e.logprob, bytes: e.bytes });
+        expect(e.top_logprobs.reduce((sum, t) => sum + Math.exp(t.logprob), 0)).toBeLessThanOrEqual(1 + 1e-5);
         const lps = e.top_logprobs.map((t) => t.logprob);
         expect([...lps].sort((x, y) => y - x)).toEqual(lps);
       }

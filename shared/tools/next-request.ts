@@ -41,7 +41,11 @@ export function nextResponsesRequest(
   opts: NextResponsesOptions,
 ): ResponseCreateRequest {
   const outputs: ResponseInputItem[] = replies.map((r) => ({ type: 'function_call_output', call_id: r.callId, output: r.output }));
-  if (opts.stored) return { ...prevRequest, previous_response_id: responseId, input: outputs };
+  if (opts.stored) {
+    // The service refuses `instructions` with `previous_response_id`; the stored turn has them.
+    const { instructions: _instructions, ...chained } = prevRequest;
+    return { ...chained, previous_response_id: responseId, input: outputs };
+  }
   const earlier: ResponseInputItem[] =
     typeof prevRequest.input === 'string' ? [{ type: 'message', role: 'user', content: prevRequest.input }] : [...prevRequest.input];
   const { previous_response_id: _dropped, ...rest } = prevRequest;

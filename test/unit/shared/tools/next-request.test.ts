@@ -54,6 +54,12 @@ describe('tools/next-request', () => {
       });
     });
 
+    it('drops instructions when chaining (the service refuses them with previous_response_id)', () => {
+      const next = nextResponsesRequest({ ...prev, instructions: 'Be brief' }, 'resp_1', [replies[0]!], { stored: true });
+      expect(next).not.toHaveProperty('instructions');
+      expect(next.previous_response_id).toBe('resp_1');
+    });
+
     it('resends the whole input, the output items and the outputs when not stored', () => {
       expect(nextResponsesRequest({ ...prev, store: false }, 'resp_1', [replies[0]!], { stored: false, output: [call] })).toEqual({
         ...prev,

@@ -22,10 +22,12 @@ describe('Messages and legacy playgrounds in the browser', () => {
 
   async function chooseModel(id: string): Promise<void> {
     const picker = page.getByRole('combobox', { name: 'Model' });
-    // The catalogue loads after the view opens; the list is empty until then.
+    // The catalogue loads after the view opens; the picker then shows its first model.
     await expect.poll(() => picker.innerText(), { timeout: 10_000 }).toMatch(/svc-/);
+    if ((await picker.innerText()) === id) return;
     await picker.click();
     await page.getByRole('option', { name: new RegExp(`^${id}`) }).first().click();
+    await expect.poll(() => picker.innerText()).toBe(id);
   }
 
   beforeAll(async () => {

@@ -76,7 +76,7 @@ describe('Chat tools in the browser', () => {
     expect(final).not.toContain('finish: tool_calls');
     expect(final.length).toBeGreaterThan(40);
     // The conversation now holds the call and its answer.
-    expect(await page.getByRole('region', { name: 'Conversation' }).locator('textarea').evaluateAll((els) => els.map((e) => (e as HTMLTextAreaElement).value))).toContain(REPLY);
+    expect(await page.getByRole('region', { name: 'Conversation' }).locator('textarea').evaluateAll((els) => els.map((e) => (e as unknown as { value: string }).value))).toContain(REPLY);
     await screenshot(page, 'chat-tools-03-final-answer');
   });
 

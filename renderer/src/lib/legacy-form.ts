@@ -106,3 +106,40 @@ export function sentShape(body: unknown): { prompts: string[]; n: number } {
   const n = typeof b.n === 'number' && b.n >= 1 ? Math.floor(b.n) : 1;
   return { prompts, n };
 }
+
+type Obj = Record<string, unknown>;
+const num = (v: unknown): number | null => (typeof v === 'number' ? v : null);
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : typeof v === 'string' ? [v] : []);
+
+/** A recorded `/v1/completions` body back into the form (Re-run in playground). */
+export function completionsFormFromRequest(body: unknown): CompletionsForm {
+  const b = (typeof body === 'object' && body !== null ? body : {}) as Obj;
+  const prompts = strings(b.prompt);
+  const options = (typeof b.stream_options === 'object' && b.stream_options !== null ? b.stream_options : {}) as Obj;
+  return {
+    model: typeof b.model === 'string' ? b.model : '',
+    prompts: prompts.length ? prompts : [''],
+    maxTokens: num(b.max_tokens),
+    n: num(b.n),
+    echo: b.echo === true,
+    stop: strings(b.stop),
+    seed: num(b.seed),
+    temperature: num(b.temperature),
+    topP: num(b.top_p),
+    stream: b.stream === true,
+    includeUsage: options.include_usage !== false,
+  };
+}
+
+/** A recorded `/v1/complete` body back into the form (Re-run in playground). */
+export function completeFormFromRequest(body: unknown): CompleteForm {
+  const b = (typeof body === 'object' && body !== null ? body : {}) as Obj;
+  return {
+    model: typeof b.model === 'string' ? b.model : '',
+    prompt: typeof b.prompt === 'string' ? b.prompt : COMPLETE_PROMPT_TEMPLATE,
+    maxTokensToSample: num(b.max_tokens_to_sample),
+    stopSequences: strings(b.stop_sequences),
+    temperature: num(b.temperature),
+    topP: num(b.top_p),
+  };
+}

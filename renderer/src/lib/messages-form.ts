@@ -162,3 +162,59 @@ export function describeModelBlock(block: MessagesRequestBlock): string {
       return block.type;
   }
 }
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const numOrNull = (v: unknown): number | null => (typeof v === 'number' ? v : null);
+
+function formBlockOf(b: unknown, nextId: () => number): FormBlock {
+  const block = isObj(b) ? b : { type: 'text', text: String(b) };
+  const src = isObj(block.source) ? block.source : {};
+  if (block.type === 'text') return { id: nextId(), kind: 'text', text: typeof block.text === 'string' ? block.text : '' };
+  if (block.type === 'image') {
+    const url = src.type === 'url' && typeof src.url === 'string' ? src.url : '';
+    const data = typeof src.data === 'string' ? src.data : '';
+    const mediaType = typeof src.media_type === 'string' ? src.media_type : 'image/png';
+    return { id: nextId(), kind: 'image', source: src.type === 'url' ? 'url' : 'base64', url, mediaType, data, fileName: '' };
+  }
+  if (block.type === 'tool_result') {
+    const c = block.content;
+    const content = typeof c === 'string' ? c : Array.isArray(c) ? c.map((p) => (isObj(p) && typeof p.text === 'string' ? p.text : '')).join('') : '';
+    return { id: nextId(), kind: 'tool_result', toolUseId: typeof block.tool_use_id === 'string' ? block.tool_use_id : '', content, isError: block.is_error === true };
+  }
+  return { id: nextId(), kind: 'model', block: block as unknown as MessagesRequestBlock };
+}
+
+/** A recorded `/v1/messages` body back into the form (Re-run in playground). Unknown fields are dropped. */
+export function formFromMessagesRequest(body: unknown, nextId: () => number): MessagesForm {
+  const req = isObj(body) ? body : {};
+  const params = defaultMessagesParams();
+  const system = req.system;
+  const systemBlocks = Array.isArray(system) ? system.map((b) => (isObj(b) && typeof b.text === 'string' ? b.text : '')) : [''];
+  const turns: FormTurn[] = (Array.isArray(req.messages) ? req.messages : []).filter(isObj).map((m) => ({
+    id: nextId(),
+    role: m.role === 'assistant' ? 'assistant' : 'user',
+    blocks: typeof m.content === 'string' ? [{ id: nextId(), kind: 'text', text: m.content }] : (Array.isArray(m.content) ? m.content : []).map((b) => formBlockOf(b, nextId)),
+  }));
+  params.maxTokens = numOrNull(req.max_tokens);
+  params.temperature = numOrNull(req.temperature);
+  params.topP = numOrNull(req.top_p);
+  params.stopSequences = Array.isArray(req.stop_sequences) ? req.stop_sequences.filter((s): s is string => typeof s === 'string') : [];
+  params.stream = req.stream === true;
+  params.tools = (Array.isArray(req.tools) ? req.tools : []).filter(isObj).map((t) => ({
+    name: typeof t.name === 'string' ? t.name : '',
+    description: typeof t.description === 'string' ? t.description : '',
+    parameters: isObj(t.input_schema) ? t.input_schema : { type: 'object', properties: {} },
+  }));
+  const choice = isObj(req.tool_choice) ? req.tool_choice : {};
+  params.toolChoice = choice.type === 'any' ? 'required' : choice.type === 'tool' && typeof choice.name === 'string' ? { name: choice.name } : 'auto';
+  params.parallelToolCalls = choice.disable_parallel_tool_use !== true;
+  return {
+    model: typeof req.model === 'string' ? req.model : '',
+    systemMode: Array.isArray(system) ? 'blocks' : 'text',
+    systemText: typeof system === 'string' ? system : '',
+    systemBlocks: systemBlocks.length ? systemBlocks : [''],
+    turns,
+    params,
+  };
+}

@@ -14,6 +14,8 @@ import { isReasoningModel, legacyReasoningNotice } from '../lib/legacy-reasoning
 import {
   buildCompleteRequest,
   buildCompletionsRequest,
+  completeFormFromRequest,
+  completionsFormFromRequest,
   defaultCompleteForm,
   defaultCompletionsForm,
   type CompleteForm,
@@ -79,6 +81,21 @@ export const useLegacyFormStore = defineStore('legacy-form', () => {
     if (usable) model.value = usable.id;
   }
 
+  /** Fills one tab from a recorded request and shows that tab (Re-run in playground from History). */
+  function loadRequest(endpoint: LegacyTab, body: unknown): void {
+    defaulted = true;
+    if (endpoint === 'completions') {
+      const { model: m, ...rest } = completionsFormFromRequest(body);
+      completions.value = rest;
+      model.value = m;
+    } else {
+      const { model: m, ...rest } = completeFormFromRequest(body);
+      complete.value = rest;
+      model.value = m;
+    }
+    tab.value = endpoint;
+  }
+
   function addPrompt(): void {
     completions.value.prompts.push('');
   }
@@ -89,6 +106,6 @@ export const useLegacyFormStore = defineStore('legacy-form', () => {
 
   return {
     tab, model, completions, complete, reasoning, reasoningNotice, completionsRequest, completeRequest,
-    completionsViolations, completeViolations, blockedReason, violationsFor, pickDefaultModel, addPrompt, removePrompt,
+    completionsViolations, completeViolations, blockedReason, violationsFor, pickDefaultModel, loadRequest, addPrompt, removePrompt,
   };
 });

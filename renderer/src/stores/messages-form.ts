@@ -17,6 +17,7 @@ import {
   buildMessagesRequest,
   conversationIsEmpty,
   defaultMessagesParams,
+  formFromMessagesRequest,
   type FormBlock,
   type FormTurn,
   type MessagesParams,
@@ -135,6 +136,17 @@ export const useMessagesFormStore = defineStore('messages-form', () => {
     toolEditorErrors.value = list;
   }
 
+  /** Fills the form from a recorded request (Re-run in playground from History). */
+  function loadRequest(body: unknown): void {
+    const f = formFromMessagesRequest(body, nextId);
+    model.value = f.model;
+    systemMode.value = f.systemMode;
+    systemText.value = f.systemText;
+    systemBlocks.value = f.systemBlocks;
+    turns.value = f.turns.length ? f.turns : [{ id: nextId(), role: 'user', blocks: [textBlock()] }];
+    params.value = f.params;
+  }
+
   function resetParams(): void {
     const { tools, toolChoice, parallelToolCalls } = params.value;
     params.value = { ...defaultMessagesParams(), tools, toolChoice, parallelToolCalls };
@@ -142,6 +154,6 @@ export const useMessagesFormStore = defineStore('messages-form', () => {
 
   return {
     model, systemMode, systemText, systemBlocks, turns, params, toolEditorErrors, reasoning, request, violations, blockedReason,
-    violationsFor, addTurn, removeTurn, moveTurn, addBlock, removeBlock, appendAnswer, appendToolTurn, setToolEditorErrors, resetParams,
+    violationsFor, addTurn, removeTurn, moveTurn, addBlock, removeBlock, appendAnswer, appendToolTurn, setToolEditorErrors, loadRequest, resetParams,
   };
 });

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { buildCompleteRequest, buildCompletionsRequest, choiceLabel, defaultCompleteForm, defaultCompletionsForm, promptChoiceOf, sentShape } from '@/lib/legacy-form';
+import {
+  buildCompleteRequest,
+  buildCompletionsRequest,
+  choiceLabel,
+  completeFormFromRequest,
+  completionsFormFromRequest,
+  defaultCompleteForm,
+  defaultCompletionsForm,
+  promptChoiceOf,
+  sentShape,
+} from '@/lib/legacy-form';
 
 describe('legacy-form', () => {
   describe('buildCompletionsRequest()', () => {
@@ -37,5 +47,14 @@ describe('legacy-form', () => {
       expect(sentShape({ prompt: ['a', 'b'], n: 2 })).toEqual({ prompts: ['a', 'b'], n: 2 });
       expect(sentShape({ prompt: 'a' })).toEqual({ prompts: ['a'], n: 1 });
     });
+  });
+});
+
+describe('legacy-form round trips', () => {
+  it('reads a recorded completions or complete body back into the form that builds it again', () => {
+    const completions = { model: 'svc-4', prompt: ['a', 'b'], max_tokens: 10, n: 2, echo: true, stop: ['x'], seed: 3, temperature: 0.4, top_p: 0.9, stream: true, stream_options: { include_usage: false } };
+    expect(buildCompletionsRequest(completionsFormFromRequest(completions))).toEqual(completions);
+    const complete = { model: 'svc-4', prompt: '\n\nHuman: hi\n\nAssistant:', max_tokens_to_sample: 50, stop_sequences: ['\n\nHuman:'], temperature: 1 };
+    expect(buildCompleteRequest(completeFormFromRequest(complete))).toEqual(complete);
   });
 });

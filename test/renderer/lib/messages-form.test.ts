@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assistantBlocks, buildMessagesRequest, conversationIsEmpty, defaultMessagesParams, type MessagesForm } from '@/lib/messages-form';
+import { assistantBlocks, buildMessagesRequest, conversationIsEmpty, defaultMessagesParams, formFromMessagesRequest, type MessagesForm } from '@/lib/messages-form';
 
 const form = (over: Partial<MessagesForm> = {}): MessagesForm => ({
   model: 'svc-4',
@@ -67,5 +67,27 @@ describe('messages-form', () => {
       expect(blocks.map((b) => b.kind)).toEqual(['model', 'model']);
       expect(conversationIsEmpty([{ id: 9, role: 'assistant', blocks }])).toBe(false);
     });
+  });
+});
+
+describe('formFromMessagesRequest()', () => {
+  it('reads a recorded body back into the form that builds the same body', () => {
+    const body = {
+      model: 'svc-4',
+      max_tokens: 200,
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'Look' }, { type: 'image', source: { type: 'url', url: 'https://x.test/a.png' } }] },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'f', input: { a: 1 } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: '{"ok":true}' }] },
+      ],
+      system: [{ type: 'text', text: 'One' }, { type: 'text', text: 'Two' }],
+      temperature: 0.3,
+      stop_sequences: ['END'],
+      tools: [{ name: 'f', description: 'does f', input_schema: { type: 'object', properties: { a: { type: 'number' } } } }],
+      tool_choice: { type: 'any', disable_parallel_tool_use: true },
+      stream: true,
+    };
+    let id = 0;
+    expect(buildMessagesRequest(formFromMessagesRequest(body, () => ++id)).request).toEqual(body);
   });
 });

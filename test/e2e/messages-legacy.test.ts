@@ -50,11 +50,14 @@ describe('Messages and legacy playgrounds in the browser', () => {
     await page.getByRole('textbox', { name: 'Message 1' }).fill(MESSAGES_PROMPT);
     await page.getByRole('button', { name: 'Send' }).click();
     await expect.poll(() => status().innerText(), { timeout: 10_000 }).toBe('running');
-    await expect.poll(async () => (await outputText()).length, { timeout: 10_000 }).toBeGreaterThan(60);
-    const early = await outputText();
+    // The answer itself (not the hidden thinking) grows while the run is still going.
+    const answer = output().locator('.md-root:visible').last();
+    await expect.poll(async () => ((await answer.count()) ? (await answer.innerText()).length : 0), { timeout: 10_000 }).toBeGreaterThan(40);
+    expect(await status().innerText()).toBe('running');
+    const early = await answer.innerText();
     await screenshot(page, 'messages-streaming');
     await expect.poll(() => status().innerText(), { timeout: 30_000 }).toBe('completed');
-    expect((await outputText()).length).toBeGreaterThan(early.length);
+    expect((await answer.innerText()).length).toBeGreaterThan(early.length);
     const stop = await page.locator('[aria-label="Stop reason"]').innerText();
     expect(stop).toMatch(/stop_reason\s*end_turn/);
     const timeline = page.getByRole('region', { name: 'Streaming events' });

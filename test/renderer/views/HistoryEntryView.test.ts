@@ -4,6 +4,8 @@ import ConfirmDialog from 'primevue/confirmdialog';
 import { flushPromises } from '@vue/test-utils';
 import HistoryEntryView from '@/views/HistoryEntryView.vue';
 import { useChatFormStore } from '@/stores/chat-form';
+import { useMessagesFormStore } from '@/stores/messages-form';
+import { useLegacyFormStore } from '@/stores/legacy-form';
 import { button, mountWithApp, type Mounted } from '../mount-app';
 import { makeCompletion, makeRecord } from '../fake-data';
 
@@ -79,5 +81,38 @@ describe('HistoryEntryView', () => {
     m = await mountWithApp(HistoryEntryView, { route: '/history/gone', props: { id: 'gone' } });
     expect(m.wrapper.text()).toContain('Could not open this run');
     expect(m.wrapper.text()).toContain('not_found');
+  });
+
+  it('re-runs a Messages run in the Messages playground and a legacy one in Legacy, showing what each sent', async () => {
+    const message = makeRecord({
+      id: 'run-msg',
+      endpoint: 'messages',
+      output: { id: 'm1', type: 'message', role: 'assistant', content: [{ type: 'text', text: 'Bonjour' }], stop_reason: 'end_turn', stop_sequence: null },
+      request: {
+        method: 'POST',
+        url: 'http://127.0.0.1:4010/v1/messages',
+        headers: {},
+        body: { model: 'svc-4', system: 'Be French.', max_tokens: 64, messages: [{ role: 'user', content: 'Hello' }] },
+      },
+    });
+    const legacy = makeRecord({
+      id: 'run-legacy',
+      endpoint: 'completions',
+      output: { id: 'c1', object: 'text_completion', choices: [{ index: 0, text: ' world', finish_reason: 'stop' }] },
+      request: { method: 'POST', url: 'http://127.0.0.1:4010/v1/completions', headers: {}, body: { model: 'svc-4', prompt: ['Hello', 'Bye'], n: 1 } },
+    });
+    m = await mountWithApp(HistoryEntryView, { fake: { history: [message, legacy] }, route: '/history/run-msg', props: { id: 'run-msg' } });
+    expect(m.wrapper.find('[aria-label="Conversation sent"]').text()).toContain('Be French.');
+    expect(m.wrapper.text()).toContain('Bonjour');
+    button(m.wrapper, 'Re-run in playground').click();
+    await vi.waitFor(() => expect(m.router.currentRoute.value.path).toBe('/messages'), { timeout: 10_000 });
+    expect(useMessagesFormStore().request).toMatchObject({ model: 'svc-4', system: 'Be French.', max_tokens: 64 });
+    m.wrapper.unmount();
+
+    m = await mountWithApp(HistoryEntryView, { fake: { history: [message, legacy] }, route: '/history/run-legacy', props: { id: 'run-legacy' } });
+    expect(m.wrapper.find('[aria-label="Conversation sent"]').text()).toContain('prompt 2');
+    button(m.wrapper, 'Re-run in playground').click();
+    await vi.waitFor(() => expect(m.router.currentRoute.value.path).toBe('/legacy'), { timeout: 10_000 });
+    expect(useLegacyFormStore().completionsRequest).toMatchObject({ model: 'svc-4', prompt: ['Hello', 'Bye'] });
   });
 });

@@ -1,0 +1,85 @@
+/**
+ * What a recorded request sent, as read-only turns for any text interface: chat messages;
+ * Messages' system and turns of blocks; Responses' instructions and input (a string or items);
+ * the legacy prompt(s). Non-text parts are named in brackets rather than dumped.
+ */
+import type { Endpoint } from '@shared/contract/runs';
+import { prettyJson } from './format';
+
+export interface SentTurn {
+  /** A role (`user`, `system`, …) or an item kind (`function_call_output`, `compaction`, `prompt 2`). */
+  label: string;
+  text: string;
+  /** A secondary id shown beside the label (tool call id, previous response id). */
+  note?: string;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A content value (string, or parts / blocks of any interface) as text. */
+function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return content == null ? '' : prettyJson(content);
+  return content
+    .map((part) => {
+      if (!isObj(part)) return String(part);
+      if (typeof part.text === 'string') return part.text;
+      if (part.type === 'thinking' && typeof part.thinking === 'string') return `[thinking] ${part.thinking}`;
+      if (part.type === 'tool_use') return `[tool_use ${String(part.name)}] ${JSON.stringify(part.input ?? {})}`;
+      if (part.type === 'tool_result') return `[tool_result ${String(part.tool_use_id)}] ${contentText(part.content)}`;
+      return `[${String(part.type ?? 'part')}]`;
+    })
+    .join('\n');
+}
+
+function chatTurns(body: Obj): SentTurn[] {
+  const list = Array.isArray(body.messages) ? body.messages.filter(isObj) : [];
+  return list.map((m) => ({
+    label: String(m.role ?? 'message'),
+    text: m.content != null && m.content !== '' ? contentText(m.content) : Array.isArray(m.tool_calls) ? prettyJson(m.tool_calls) : '',
+    ...(typeof m.tool_call_id === 'string' ? { note: m.tool_call_id } : {}),
+  }));
+}
+
+function messagesTurns(body: Obj): SentTurn[] {
+  const system = body.system !== undefined && body.system !== '' ? [{ label: 'system', text: contentText(body.system) }] : [];
+  return [...system, ...chatTurns(body)];
+}
+
+function responsesTurns(body: Obj): SentTurn[] {
+  const turns: SentTurn[] = [];
+  if (typeof body.instructions === 'string' && body.instructions) turns.push({ label: 'instructions', text: body.instructions });
+  if (typeof body.input === 'string') turns.push({ label: 'user', text: body.input });
+  for (const item of Array.isArray(body.input) ? body.input.filter(isObj) : []) {
+    if (item.type === 'function_call_output') turns.push({ label: 'function_call_output', text: String(item.output ?? ''), note: String(item.call_id ?? '') });
+    else if (item.type === 'compaction') turns.push({ label: 'compaction', text: 'Earlier turns, compacted by the service (opaque).', note: String(item.id ?? '') });
+    else if (item.type === 'function_call') turns.push({ label: 'function_call', text: `${String(item.name)}(${String(item.arguments ?? '')})`, note: String(item.call_id ?? '') });
+    else turns.push({ label: String(item.role ?? item.type ?? 'item'), text: contentText(item.content) });
+  }
+  if (typeof body.previous_response_id === 'string' && turns.length > 0) turns[0] = { ...turns[0]!, note: `after ${body.previous_response_id}` };
+  return turns;
+}
+
+function promptTurns(body: Obj): SentTurn[] {
+  if (typeof body.prompt === 'string') return [{ label: 'prompt', text: body.prompt }];
+  const prompts = Array.isArray(body.prompt) ? body.prompt : [];
+  return prompts.map((p, i) => ({ label: prompts.length > 1 ? `prompt ${i + 1}` : 'prompt', text: String(p) }));
+}
+
+/** The turns a recorded request of `endpoint` sent. */
+export function sentTurns(endpoint: Endpoint, body: unknown): SentTurn[] {
+  if (!isObj(body)) return [];
+  switch (endpoint) {
+    case 'messages':
+      return messagesTurns(body);
+    case 'responses':
+    case 'responses.compact':
+      return responsesTurns(body);
+    case 'completions':
+    case 'complete':
+      return promptTurns(body);
+    default:
+      return chatTurns(body);
+  }
+}

@@ -13,7 +13,7 @@ export function isMac(): boolean {
 export function shortcutList(): Shortcut[] {
   const mod = isMac() ? '⌘' : 'Ctrl';
   return [
-    { keys: `${mod}+Enter`, action: 'Send the chat request' },
+    { keys: `${mod}+Enter`, action: 'Send the request (every playground; Run all in Compare)' },
     { keys: 'Esc', action: 'Stop the running stream' },
     { keys: '?', action: 'Show this list of shortcuts' },
     { keys: `${mod}+Shift+L`, action: 'Switch between light and dark theme' },

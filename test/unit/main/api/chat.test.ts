@@ -1,24 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createChatCompletion, getDeferredCompletion, streamChatCompletion } from '../../../../main/api/chat';
-import { ApiClient } from '../../../../main/api/client';
 import type { ChatCompletionChunk } from '../../../../shared/wire/chat';
-import { openStream, sendJson, startServer, type LocalServer, type Responder } from './local-server';
+import { useLocalClient } from './local-client';
+import { openStream, sendJson } from './local-server';
 
-let server: LocalServer | null = null;
-let client: ApiClient | null = null;
-
-afterEach(async () => {
-  await client?.dispose();
-  await server?.close();
-  client = null;
-  server = null;
-});
-
-async function setup(respond: Responder) {
-  server = await startServer(respond);
-  client = new ApiClient({ baseUrl: server.baseUrl, apiKey: 'sk-test-key', sleep: async () => undefined });
-  return { server, client };
-}
+const setup = useLocalClient();
 
 const chunk = (content: string, extra: Partial<ChatCompletionChunk['choices'][0]> = {}): string =>
   `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'svc-3-mini', choices: [{ index: 0, delta: { content }, ...extra }] })}\n\n`;

@@ -1,35 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { ApiClient, type ApiClientOptions } from '../../../../main/api/client';
+import { describe, expect, it } from 'vitest';
+import { ApiClient } from '../../../../main/api/client';
 import type { SseEvent } from '../../../../main/api/sse';
-import { closedPort, openStream, sendJson, startServer, type LocalServer, type Responder } from './local-server';
+import { useLocalClient } from './local-client';
+import { closedPort, openStream, sendJson } from './local-server';
 
 const KEY = 'sk-very-secret-key-123';
 
-let server: LocalServer | null = null;
-let client: ApiClient | null = null;
-
-afterEach(async () => {
-  await client?.dispose();
-  await server?.close();
-  client = null;
-  server = null;
-});
-
 /** A client on a fresh server; retry waits are recorded instead of slept. */
-async function setup(respond: Responder, options: Partial<ApiClientOptions> = {}) {
-  server = await startServer(respond);
-  const sleeps: number[] = [];
-  client = new ApiClient({
-    baseUrl: server.baseUrl,
-    apiKey: KEY,
-    random: () => 0,
-    sleep: async (ms) => {
-      sleeps.push(ms);
-    },
-    ...options,
-  });
-  return { server, client, sleeps };
-}
+const setup = useLocalClient({ apiKey: KEY, random: () => 0 });
 
 describe('client', () => {
   describe('ApiClient.json()', () => {
@@ -165,8 +143,8 @@ describe('client', () => {
     it('names the host and the cause when the connection is refused', async () => {
       const port = await closedPort();
       const sleeps: number[] = [];
-      client = new ApiClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: KEY, random: () => 0, sleep: async (ms) => void sleeps.push(ms) });
-      const result = await client.json({ method: 'GET', path: '/v1/models' });
+      const client = new ApiClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: KEY, random: () => 0, sleep: async (ms) => void sleeps.push(ms) });
+      const result = await client.json({ method: 'GET', path: '/v1/models' }).finally(() => client.dispose());
       expect(result).toMatchObject({
         ok: false,
         meta: null,

@@ -1,25 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../../../main/api/client';
+import { describe, expect, it } from 'vitest';
 import { createComplete, createCompletion, streamCompletion } from '../../../../main/api/completions';
 import { CompletionsAssembler } from '../../../../main/api/completions-assembler';
 import type { TextCompletionChunk } from '../../../../shared/wire/completions';
-import { openStream, sendJson, startServer, type LocalServer, type Responder } from './local-server';
+import { useLocalClient } from './local-client';
+import { openStream, sendJson } from './local-server';
 
-let server: LocalServer | null = null;
-let client: ApiClient | null = null;
-
-afterEach(async () => {
-  await client?.dispose();
-  await server?.close();
-  client = null;
-  server = null;
-});
-
-async function setup(respond: Responder) {
-  server = await startServer(respond);
-  client = new ApiClient({ baseUrl: server.baseUrl, apiKey: 'sk-test-key', sleep: async () => undefined });
-  return { server, client };
-}
+const setup = useLocalClient();
 
 const chunk = (index: number, text: string, finish: string | null = null): string =>
   `data: ${JSON.stringify({ id: 't1', object: 'text_completion', created: 5, model: 'svc-3', system_fingerprint: 'fp', choices: [{ index, text, finish_reason: finish, logprobs: null }] })}\n\n`;

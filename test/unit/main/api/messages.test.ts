@@ -1,25 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../../../main/api/client';
+import { describe, expect, it } from 'vitest';
 import { createMessage, streamMessage } from '../../../../main/api/messages';
 import { MessagesAssembler } from '../../../../main/api/messages-assembler';
 import type { MessagesRequest, MessagesStreamEvent } from '../../../../shared/wire/messages';
-import { openStream, sendJson, startServer, type LocalServer, type Responder } from './local-server';
+import { useLocalClient } from './local-client';
+import { openStream, sendJson } from './local-server';
 
-let server: LocalServer | null = null;
-let client: ApiClient | null = null;
-
-afterEach(async () => {
-  await client?.dispose();
-  await server?.close();
-  client = null;
-  server = null;
-});
-
-async function setup(respond: Responder) {
-  server = await startServer(respond);
-  client = new ApiClient({ baseUrl: server.baseUrl, apiKey: 'sk-test-key', sleep: async () => undefined });
-  return { server, client };
-}
+const setup = useLocalClient();
 
 const ev = (data: Record<string, unknown>): string => `event: ${String(data.type)}\ndata: ${JSON.stringify(data)}\n\n`;
 const start = { id: 'm1', type: 'message', role: 'assistant', model: 'svc-4', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 40, output_tokens: 1, cache_read_input_tokens: 8, cache_creation_input_tokens: 0 } };

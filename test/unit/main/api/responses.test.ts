@@ -1,25 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../../../main/api/client';
+import { describe, expect, it } from 'vitest';
 import { compactResponses, createResponse, deleteResponse, retrieveResponse, streamResponse } from '../../../../main/api/responses';
 import { ResponsesAssembler } from '../../../../main/api/responses-assembler';
 import type { ResponseStreamEvent } from '../../../../shared/wire/responses';
-import { openStream, sendJson, startServer, type LocalServer, type Responder } from './local-server';
+import { useLocalClient } from './local-client';
+import { openStream, sendJson } from './local-server';
 
-let server: LocalServer | null = null;
-let client: ApiClient | null = null;
-
-afterEach(async () => {
-  await client?.dispose();
-  await server?.close();
-  client = null;
-  server = null;
-});
-
-async function setup(respond: Responder) {
-  server = await startServer(respond);
-  client = new ApiClient({ baseUrl: server.baseUrl, apiKey: 'sk-test-key', sleep: async () => undefined });
-  return { server, client };
-}
+const setup = useLocalClient();
 
 let seq = 0;
 const ev = (type: string, fields: Record<string, unknown> = {}): string => `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq++, ...fields })}\n\n`;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorAfterMessage, FaultBook, parseFault } from '../../../../main/sandbox/faults';
 import { SandboxError } from '../../../../main/sandbox/errors';
-import { parseSse, startHarness, type Harness } from './harness';
+import { parseSse, readToEnd, startHarness, type Harness } from './harness';
 
 let h: Harness;
 beforeAll(async () => {
@@ -89,20 +89,7 @@ describe('sandbox/faults', () => {
     it('drops a stream after N frames without [DONE]', async () => {
       const res = await h.chat({ stream: true }, fault('drop-after=5'));
       expect(res.status).toBe(200);
-      const reader = res.body!.getReader();
-      const decoder = new TextDecoder();
-      let text = '';
-      const outcome = await (async () => {
-        try {
-          for (;;) {
-            const { done, value } = await reader.read();
-            if (done) return 'ended';
-            text += decoder.decode(value);
-          }
-        } catch {
-          return 'reset';
-        }
-      })();
+      const { outcome, text } = await readToEnd(res);
       expect(outcome).toBe('reset');
       expect(parseSse(text.slice(0, text.lastIndexOf('\n\n') + 2))).toHaveLength(5);
       expect(text).not.toContain('[DONE]');

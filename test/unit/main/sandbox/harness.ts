@@ -61,3 +61,26 @@ export function streamPayloads(text: string): Array<Record<string, any>> {
   if (frames.at(-1)?.data !== '[DONE]') throw new Error('stream did not end with [DONE]');
   return frames.slice(0, -1).map((f) => JSON.parse(f.data) as Record<string, any>);
 }
+
+/** How a streamed body ended: closed cleanly, or reset mid-stream (as a drop fault does). */
+export interface StreamEnd {
+  outcome: 'ended' | 'reset';
+  /** Everything received before the end. */
+  text: string;
+}
+
+/** Reads a streamed body to its end, keeping what arrived even when the connection is reset. */
+export async function readToEnd(res: Response): Promise<StreamEnd> {
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return { outcome: 'ended', text };
+      text += decoder.decode(value);
+    }
+  } catch {
+    return { outcome: 'reset', text };
+  }
+}

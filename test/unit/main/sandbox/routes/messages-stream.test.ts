@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MessagesResponse } from '../../../../../shared/wire/messages';
 import { countTokens } from '../../../../../main/sandbox/generate/tokenizer';
-import { parseSse, startHarness, streamPayloads, type Harness } from '../harness';
+import { parseSse, readToEnd, startHarness, streamPayloads, type Harness } from '../harness';
 
 let h: Harness;
 beforeAll(async () => {
@@ -112,20 +112,7 @@ describe('sandbox/routes/messages (streaming)', () => {
   it('drops the connection after the number of frames x-sandbox-fault asks for, without [DONE]', async () => {
     const res = await h.post('/v1/messages', { ...base, stream: true }, { 'x-sandbox-fault': 'drop-after=4' });
     expect(res.status).toBe(200);
-    const reader = res.body!.getReader();
-    const decoder = new TextDecoder();
-    let text = '';
-    const outcome = await (async () => {
-      try {
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) return 'ended';
-          text += decoder.decode(value);
-        }
-      } catch {
-        return 'reset';
-      }
-    })();
+    const { outcome, text } = await readToEnd(res);
     expect(outcome).toBe('reset');
     expect(parseSse(text).map((f) => f.event)).toEqual(['message_start', 'ping', 'content_block_start', 'content_block_delta']);
   });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ResponseObject } from '../../../../../shared/wire/responses';
-import { parseSse, startHarness, streamPayloads, type Harness } from '../harness';
+import { parseSse, readToEnd, startHarness, streamPayloads, type Harness } from '../harness';
 
 let h: Harness;
 beforeAll(async () => {
@@ -115,20 +115,7 @@ describe('sandbox/routes/responses (streaming)', () => {
 
   it('stops after drop-after frames without [DONE]', async () => {
     const res = await h.post('/v1/responses', { model: 'svc-4', stream: true, input: 'Explain rainbows' }, { 'x-sandbox-fault': 'drop-after=5' });
-    const reader = res.body!.getReader();
-    const decoder = new TextDecoder();
-    let text = '';
-    const outcome = await (async () => {
-      try {
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) return 'ended';
-          text += decoder.decode(value);
-        }
-      } catch {
-        return 'reset';
-      }
-    })();
+    const { outcome, text } = await readToEnd(res);
     expect(outcome).toBe('reset');
     const frames = parseSse(text.slice(0, text.lastIndexOf('\n\n') + 2));
     expect(frames.map((f) => f.event)).toEqual([

@@ -8,9 +8,10 @@ import { COMPLETE_PATH, COMPLETIONS_PATH, createComplete, createCompletion, stre
 import { CompletionsAssembler } from '../api/completions-assembler';
 import type { RunRecord } from '../../shared/contract/runs';
 import { validateCompleteRequest, validateCompletionsRequest } from '../../shared/validate/completions';
-import type { CompleteRequest, CompletionsRequest } from '../../shared/wire/completions';
+import type { CompleteRequest, CompletionsRequest, TextCompletionChunk } from '../../shared/wire/completions';
 import type { ConnectionsService } from './connections-service';
-import { TextRun, type TextRunContext, type TextServiceDeps } from './text-run';
+import { runTextPost, streamIntoRun } from './text-post';
+import type { TextRunContext, TextServiceDeps } from './text-run';
 
 export interface CompletionsServiceOptions extends TextServiceDeps {
   connections: ConnectionsService;
@@ -29,50 +30,34 @@ export class CompletionsService {
     const { stream_options: streamOptions, ...rest } = input.request;
     // What is recorded is what is sent: stream_options only travels with a stream.
     const body = (stream ? { ...rest, stream, ...(streamOptions !== undefined ? { stream_options: streamOptions } : {}) } : { ...rest, stream }) as unknown as CompletionsRequest;
-    const headers = input.headers ?? {};
-    const request = connection.client.describe({ method: 'POST', path: COMPLETIONS_PATH, body, headers }, stream);
-    const run = TextRun.begin(this.options, { connection, endpoint: 'completions', model: String(body.model ?? ''), request, ctx });
-    const violations = validateCompletionsRequest(body);
-    if (violations.length > 0) return run.reject(violations);
-    const opts = { signal: ctx.signal, headers, onRetry: run.onRetry };
-    if (!stream) return run.finishPlain(await createCompletion(connection.client, body, opts));
-
-    const assembler = new CompletionsAssembler();
-    const outcome = await streamCompletion(
-      connection.client,
-      body,
-      {
-        onOpen: run.onOpen,
-        onRawEvent: run.onRawEvent,
-        onChunk: (chunk) => {
-          assembler.push(chunk);
-          for (const c of Array.isArray(chunk.choices) ? chunk.choices : []) {
-            run.delta({
-              type: 'delta',
-              choice: typeof c.index === 'number' ? c.index : 0,
-              ...(c.text ? { content: c.text } : {}),
-              ...(c.finish_reason ? { finishReason: c.finish_reason } : {}),
-            });
-          }
-          if (chunk.usage) run.usage(chunk.usage);
-          run.checkpoint(() => assembler.result());
-        },
-      },
-      opts,
-    );
-    const output = assembler.chunks > 0 ? assembler.result() : null;
-    return run.finishStream(outcome, output, assembler.usage());
+    const post = { connection, endpoint: 'completions', path: COMPLETIONS_PATH, body, headers: input.headers ?? {}, stream, validate: validateCompletionsRequest } as const;
+    return runTextPost(this.options, ctx, post, async (run, opts) => {
+      if (!stream) return run.finishPlain(await createCompletion(connection.client, body, opts));
+      const assembler = new CompletionsAssembler();
+      const { onEvent: onChunk, ...handlers } = streamIntoRun(run, assembler, (chunk: TextCompletionChunk) => {
+        for (const c of Array.isArray(chunk.choices) ? chunk.choices : []) {
+          run.delta({
+            type: 'delta',
+            choice: typeof c.index === 'number' ? c.index : 0,
+            ...(c.text ? { content: c.text } : {}),
+            ...(c.finish_reason ? { finishReason: c.finish_reason } : {}),
+          });
+        }
+        if (chunk.usage) run.usage(chunk.usage);
+      });
+      const outcome = await streamCompletion(connection.client, body, { ...handlers, onChunk }, opts);
+      const output = assembler.chunks > 0 ? assembler.result() : null;
+      return run.finishStream(outcome, output, assembler.usage());
+    });
   }
 
   /** POST /v1/complete (plain; a `stream` flag is passed on for the service to answer). */
   async complete(input: SendInput, ctx: TextRunContext): Promise<RunRecord> {
     const connection = this.options.connections.resolve(input.connectionId);
     const body = input.request as unknown as CompleteRequest;
-    const headers = input.headers ?? {};
-    const request = connection.client.describe({ method: 'POST', path: COMPLETE_PATH, body, headers });
-    const run = TextRun.begin(this.options, { connection, endpoint: 'complete', model: String(body.model ?? ''), request, ctx });
-    const violations = validateCompleteRequest(body).filter((v) => v.field !== 'stream');
-    if (violations.length > 0) return run.reject(violations);
-    return run.finishPlain(await createComplete(connection.client, body, { signal: ctx.signal, headers, onRetry: run.onRetry }));
+    // The service answers a `stream` flag itself: that refusal is what the run records.
+    const validate = (b: CompleteRequest) => validateCompleteRequest(b).filter((v) => v.field !== 'stream');
+    const post = { connection, endpoint: 'complete', path: COMPLETE_PATH, body, headers: input.headers ?? {}, validate } as const;
+    return runTextPost(this.options, ctx, post, async (run, opts) => run.finishPlain(await createComplete(connection.client, body, opts)));
   }
 }

@@ -10,7 +10,8 @@ import { chatUsageOf } from '../../shared/text-output';
 import { validateMessagesRequest } from '../../shared/validate/messages';
 import type { MessagesRequest, MessagesStreamEvent } from '../../shared/wire/messages';
 import type { ConnectionsService } from './connections-service';
-import { TextRun, type TextRunContext, type TextServiceDeps } from './text-run';
+import { runTextPost, streamIntoRun } from './text-post';
+import type { TextRun, TextRunContext, TextServiceDeps } from './text-run';
 
 export interface MessagesServiceOptions extends TextServiceDeps {
   connections: ConnectionsService;
@@ -32,32 +33,16 @@ export class MessagesService {
     const connection = this.options.connections.resolve(input.connectionId);
     const stream = input.request.stream === true;
     const body = { ...input.request, stream } as unknown as MessagesRequest;
-    const headers = input.headers ?? {};
-    const request = connection.client.describe({ method: 'POST', path: MESSAGES_PATH, body, headers }, stream);
-    const run = TextRun.begin(this.options, { connection, endpoint: 'messages', model: String(body.model ?? ''), request, ctx });
-    const violations = validateMessagesRequest(body);
-    if (violations.length > 0) return run.reject(violations);
-    const opts = { signal: ctx.signal, headers, onRetry: run.onRetry };
-    if (!stream) return run.finishPlain(await createMessage(connection.client, body, opts));
-
-    const assembler = new MessagesAssembler();
-    const tools = new Map<number, ToolBlock>();
-    const outcome = await streamMessage(
-      connection.client,
-      body,
-      {
-        onOpen: run.onOpen,
-        onRawEvent: run.onRawEvent,
-        onEvent: (event) => {
-          assembler.push(event);
-          emitEvent(run, event, tools, () => assembler.result().usage);
-          run.checkpoint(() => assembler.result());
-        },
-      },
-      opts,
-    );
-    const output = assembler.events > 0 ? assembler.result() : null;
-    return run.finishStream(outcome, output, output?.usage ?? null);
+    const post = { connection, endpoint: 'messages', path: MESSAGES_PATH, body, headers: input.headers ?? {}, stream, validate: validateMessagesRequest } as const;
+    return runTextPost(this.options, ctx, post, async (run, opts) => {
+      if (!stream) return run.finishPlain(await createMessage(connection.client, body, opts));
+      const assembler = new MessagesAssembler();
+      const tools = new Map<number, ToolBlock>();
+      const handlers = streamIntoRun(run, assembler, (event) => emitEvent(run, event, tools, () => assembler.result().usage));
+      const outcome = await streamMessage(connection.client, body, handlers, opts);
+      const output = assembler.events > 0 ? assembler.result() : null;
+      return run.finishStream(outcome, output, output?.usage ?? null);
+    });
   }
 }
 

@@ -9,7 +9,7 @@ import { ResponsesAssembler } from '../api/responses-assembler';
 import type { ApiError } from '../api/errors';
 import type { ResponseNode, ResponseServerState, ResponseTree } from '../../shared/contract/responses';
 import { WorkbenchFailure } from '../../shared/contract/errors';
-import type { RunRecord } from '../../shared/contract/runs';
+import type { Endpoint, RunRecord } from '../../shared/contract/runs';
 import { chatUsageOf, metaOf } from '../../shared/text-output';
 import { validateCompactRequest, validateResponsesRequest } from '../../shared/validate/responses';
 import type { Compaction, ResponseCreateRequest, ResponseObject, ResponseStreamEvent } from '../../shared/wire/responses';
@@ -18,6 +18,7 @@ import { getRun } from '../store/runs';
 import { outputPreviewText, requestPreview } from './chat-text';
 import type { ConnectionsService, ResolvedConnection } from './connections-service';
 import { chainInput, chainSegment, droppedMessages } from './response-chain-input';
+import { runTextPost, streamIntoRun } from './text-post';
 import { TextRun, type TextRunContext, type TextServiceDeps } from './text-run';
 
 export interface ResponsesServiceOptions extends TextServiceDeps {
@@ -47,52 +48,22 @@ export class ResponsesService {
     const connection = this.options.connections.resolve(input.connectionId);
     const stream = input.request.stream === true;
     const body = { ...input.request, stream } as unknown as ResponseCreateRequest;
-    const headers = input.headers ?? {};
-    const request = connection.client.describe({ method: 'POST', path: RESPONSES_PATH, body, headers }, stream);
-    const run = TextRun.begin(this.options, { connection, endpoint: 'responses', model: String(body.model ?? ''), request, ctx });
-    const violations = validateResponsesRequest(body);
-    if (violations.length > 0) return run.reject(violations);
-    const opts = { signal: ctx.signal, headers, onRetry: run.onRetry };
-    let record: RunRecord;
-    if (stream) {
+    const post = { connection, endpoint: 'responses', path: RESPONSES_PATH, body, headers: input.headers ?? {}, stream, validate: validateResponsesRequest } as const;
+    const record = await runTextPost(this.options, ctx, post, async (run, opts) => {
+      if (!stream) return run.finishPlain(await createResponse(connection.client, body, opts));
       const assembler = new ResponsesAssembler();
-      const outcome = await streamResponse(
-        connection.client,
-        body,
-        {
-          onOpen: run.onOpen,
-          onRawEvent: run.onRawEvent,
-          onEvent: (event) => {
-            assembler.push(event);
-            emitEvent(run, event);
-            run.checkpoint(() => assembler.result());
-          },
-        },
-        opts,
-      );
+      const outcome = await streamResponse(connection.client, body, streamIntoRun(run, assembler, (event) => emitEvent(run, event)), opts);
       const output = assembler.events > 0 ? assembler.result() : null;
-      record = run.finishStream(outcome, output, output?.usage ?? null);
-    } else {
-      record = run.finishPlain(await createResponse(connection.client, body, opts));
-    }
+      return run.finishStream(outcome, output, output?.usage ?? null);
+    });
     this.noteCreated(connection, body, record);
     return record;
   }
 
   /** GET /v1/responses/{id}: recorded; adds or refreshes the node (also one made elsewhere). */
   async retrieve(ref: ResponseRef): Promise<RunRecord> {
-    const connection = this.options.connections.resolve(ref.connectionId);
-    const known = getResponseNode(this.options.db, connection.profile.id, ref.id, this.now());
-    const request = connection.client.describe({ method: 'GET', path: responsePath(ref.id) });
-    const run = TextRun.begin(this.options, {
-      connection,
-      endpoint: 'responses.retrieve',
-      model: known?.model ?? '',
-      request,
-      ctx: QUIET,
-      promptPreview: `Retrieve response ${ref.id}`,
-      countsUsage: false,
-    });
+    // The usage in a stored response belongs to the run that made it.
+    const { connection, run } = this.beginById(ref, 'GET', 'responses.retrieve', `Retrieve response ${ref.id}`, false);
     const result = await retrieveResponse(connection.client, ref.id);
     if (result.ok && isObj(result.value)) {
       run.setModel(String(result.value.model ?? ''));
@@ -105,17 +76,7 @@ export class ResponsesService {
 
   /** DELETE /v1/responses/{id}: recorded; the node is marked deleted on the server. */
   async remove(ref: ResponseRef): Promise<RunRecord> {
-    const connection = this.options.connections.resolve(ref.connectionId);
-    const known = getResponseNode(this.options.db, connection.profile.id, ref.id, this.now());
-    const request = connection.client.describe({ method: 'DELETE', path: responsePath(ref.id) });
-    const run = TextRun.begin(this.options, {
-      connection,
-      endpoint: 'responses.delete',
-      model: known?.model ?? '',
-      request,
-      ctx: QUIET,
-      promptPreview: `Delete response ${ref.id}`,
-    });
+    const { connection, run } = this.beginById(ref, 'DELETE', 'responses.delete', `Delete response ${ref.id}`);
     const result = await deleteResponse(connection.client, ref.id);
     if (result.ok) setResponseNodeState(this.options.db, connection.profile.id, ref.id, 'deleted');
     else this.noteGone(connection, ref.id, result.error);
@@ -163,6 +124,15 @@ export class ResponsesService {
   chains(input: { connectionId?: string; limit: number }): ResponseNode[] {
     const connection = this.options.connections.resolve(input.connectionId);
     return responseChains(this.options.db, connection.profile.id, input.limit, this.now());
+  }
+
+  /** Begins the run of a call on one stored response; its model is the one on record, if any. */
+  private beginById(ref: ResponseRef, method: 'GET' | 'DELETE', endpoint: Endpoint, promptPreview: string, countsUsage?: boolean): { connection: ResolvedConnection; run: TextRun } {
+    const connection = this.options.connections.resolve(ref.connectionId);
+    const known = getResponseNode(this.options.db, connection.profile.id, ref.id, this.now());
+    const request = connection.client.describe({ method, path: responsePath(ref.id) });
+    const run = TextRun.begin(this.options, { connection, endpoint, model: known?.model ?? '', request, ctx: QUIET, promptPreview, countsUsage });
+    return { connection, run };
   }
 
   private noteCreated(connection: ResolvedConnection, body: ResponseCreateRequest, record: RunRecord): void {

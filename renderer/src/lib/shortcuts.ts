@@ -10,10 +10,15 @@ export function isMac(): boolean {
   return /Mac|iPhone|iPad/.test(globalThis.navigator?.platform ?? '');
 }
 
+/** "Ctrl+Enter" ("⌘+Enter" on macOS): the send shortcut as the send buttons' hints show it. */
+export function sendKeys(): string {
+  return `${isMac() ? '⌘' : 'Ctrl'}+Enter`;
+}
+
 export function shortcutList(): Shortcut[] {
   const mod = isMac() ? '⌘' : 'Ctrl';
   return [
-    { keys: `${mod}+Enter`, action: 'Send the request (every playground; Run all in Compare)' },
+    { keys: sendKeys(), action: 'Send the request (every playground; Run all in Compare)' },
     { keys: 'Esc', action: 'Stop the running stream' },
     { keys: '?', action: 'Show this list of shortcuts' },
     { keys: `${mod}+Shift+L`, action: 'Switch between light and dark theme' },

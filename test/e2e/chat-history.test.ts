@@ -4,17 +4,17 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, removeDir, screenshot, startApp, type RunningApp } from './harness';
+import { closeAppPage, openAppPage, removeDir, screenshot, type AppPage, type RunningApp } from './harness';
 
 const FIRST_PROMPT = 'Tell me about otters and kelp forests';
 const SECOND_PROMPT = 'Write a very long essay about glaciers';
 
 describe('Workbench in the browser (npm start -- --browser)', () => {
   let app: RunningApp;
-  let browser: Browser;
   let page: Page;
+  let opened: AppPage | undefined;
 
   const output = () => page.getByRole('region', { name: 'Output' });
   const outputText = async () => (await output().innerText()).trim();
@@ -27,14 +27,12 @@ describe('Workbench in the browser (npm start -- --browser)', () => {
   }
 
   beforeAll(async () => {
-    app = await startApp({ tokenDelayMs: 15 });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    opened = await openAppPage({ tokenDelayMs: 15, viewport: { width: 1400, height: 1000 } });
+    ({ app, page } = opened);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    const code = await app?.stop();
+    const code = await closeAppPage(opened, { keepData: true });
     expect(code).toBe(0);
     expect(app.output()).toMatch(/shutting down/);
     expect(existsSync(join(app.dataDir, 'workbench.db-wal'))).toBe(false);

@@ -4,9 +4,9 @@
  * find the whole exchange in History. Then structured output shown as a checked tree, and the
  * logprobs view.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, removeDir, screenshot, startApp, type RunningApp } from './harness';
+import { closeAppPage, openAppPage, screenshot, type AppPage, type RunningApp } from './harness';
 
 const PROMPT = 'What is the weather in Lisbon today? Please use get_weather.';
 const SCHEMA = '{"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}';
@@ -14,23 +14,20 @@ const REPLY = '{"city": "Lisbon", "sky": "sunny", "celsius": 23}';
 
 describe('Chat tools in the browser', () => {
   let app: RunningApp;
-  let browser: Browser;
   let page: Page;
+  let opened: AppPage | undefined;
 
   const output = () => page.getByRole('region', { name: 'Output' });
   const status = () => output().locator('.run-status');
   const answerPanel = () => page.getByRole('region', { name: 'Answer tool calls' });
 
   beforeAll(async () => {
-    app = await startApp({ tokenDelayMs: 2 });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    opened = await openAppPage({ tokenDelayMs: 2, viewport: { width: 1400, height: 1000 } });
+    ({ app, page } = opened);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    expect(await app?.stop()).toBe(0);
-    removeDir(app.dataDir);
+    expect(await closeAppPage(opened)).toBe(0);
   });
 
   it('defines a tool; a malformed schema blocks Send with its position', async () => {

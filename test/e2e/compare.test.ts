@@ -3,31 +3,26 @@
  * models, both columns stream at once and complete with tokens and cost, and each run is then
  * found in History through its column's link.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, removeDir, screenshot, startApp, type RunningApp } from './harness';
+import { closeAppPage, openAppPage, screenshot, type AppPage, type RunningApp } from './harness';
 
 const PROMPT = 'Explain how tides work near river estuaries';
 
 describe('Compare in the browser', () => {
   let app: RunningApp;
-  let browser: Browser;
   let page: Page;
+  let opened: AppPage | undefined;
 
   const column = (n: number) => page.locator(`[data-column="${n}"]`);
   const status = (n: number) => column(n).locator('.run-status');
 
   beforeAll(async () => {
-    app = await startApp({ tokenDelayMs: 15 });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1500, height: 1100 } });
+    opened = await openAppPage({ tokenDelayMs: 15, viewport: { width: 1500, height: 1100 } });
+    ({ app, page } = opened);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-    if (app) removeDir(app.dataDir);
-  });
+  afterAll(() => closeAppPage(opened));
 
   it('runs two models side by side: both stream together and complete with tokens and cost', async () => {
     await page.goto(app.url);

@@ -82,3 +82,38 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }
+
+/** The app and one browser page of a test file. */
+export interface AppPage {
+  app: RunningApp;
+  browser: Browser;
+  page: Page;
+}
+
+/**
+ * Starts the app and opens a browser page of the given size (not yet on the app's URL). When the
+ * browser cannot start, the app is stopped again rather than left running.
+ */
+export async function openAppPage(options: { tokenDelayMs?: number; viewport: { width: number; height: number } }): Promise<AppPage> {
+  const app = await startApp({ tokenDelayMs: options.tokenDelayMs });
+  try {
+    const browser = await launchBrowser();
+    return { app, browser, page: await browser.newPage({ viewport: options.viewport }) };
+  } catch (error) {
+    await app.stop();
+    removeDir(app.dataDir);
+    throw error;
+  }
+}
+
+/**
+ * Closes the browser and stops the app; returns the app's exit code (undefined when it never
+ * started). Its data folder is removed unless `keepData` (for a test that inspects it first).
+ */
+export async function closeAppPage(opened: AppPage | undefined, options: { keepData?: boolean } = {}): Promise<number | null | undefined> {
+  if (!opened) return undefined;
+  await opened.browser.close();
+  const code = await opened.app.stop();
+  if (!options.keepData) removeDir(opened.app.dataDir);
+  return code;
+}

@@ -4,17 +4,17 @@
  * the streaming-event timeline; a legacy completion with n = 2 labelled per choice; both found in
  * History afterwards.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, removeDir, screenshot, startApp, type RunningApp } from './harness';
+import { closeAppPage, openAppPage, screenshot, type AppPage, type RunningApp } from './harness';
 
 const MESSAGES_PROMPT = 'Tell me about lighthouses in the fog';
 const LEGACY_PROMPT = 'The old harbour at dawn was';
 
 describe('Messages and legacy playgrounds in the browser', () => {
   let app: RunningApp;
-  let browser: Browser;
   let page: Page;
+  let opened: AppPage | undefined;
 
   const output = () => page.getByRole('region', { name: 'Output' });
   const outputText = async () => (await output().innerText()).trim();
@@ -31,16 +31,11 @@ describe('Messages and legacy playgrounds in the browser', () => {
   }
 
   beforeAll(async () => {
-    app = await startApp({ tokenDelayMs: 15 });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    opened = await openAppPage({ tokenDelayMs: 15, viewport: { width: 1400, height: 1000 } });
+    ({ app, page } = opened);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-    if (app) removeDir(app.dataDir);
-  });
+  afterAll(() => closeAppPage(opened));
 
   it('streams a Messages answer, then shows the stop reason and the event timeline', async () => {
     await page.goto(app.url);

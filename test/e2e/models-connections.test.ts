@@ -2,26 +2,23 @@
  * The catalogue and connections as a user meets them: prices in USD per 1M tokens from the
  * sandbox's four listings, filtering, a new connection with a wrong key explained, dark theme.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, removeDir, screenshot, startApp, type RunningApp } from './harness';
+import { closeAppPage, openAppPage, screenshot, type AppPage, type RunningApp } from './harness';
 
 describe('Models and Connections (browser mode)', () => {
   let app: RunningApp;
-  let browser: Browser;
   let page: Page;
+  let opened: AppPage | undefined;
 
   beforeAll(async () => {
-    app = await startApp({ tokenDelayMs: 0 });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    opened = await openAppPage({ tokenDelayMs: 0, viewport: { width: 1400, height: 900 } });
+    ({ app, page } = opened);
     await page.goto(app.url);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    expect(await app?.stop()).toBe(0);
-    removeDir(app.dataDir);
+    expect(await closeAppPage(opened)).toBe(0);
   });
 
   it('lists language, image and video models with prices per 1M tokens and per image', async () => {

@@ -4,14 +4,14 @@
  * all shown in one tree; then History lists the Responses runs under the endpoint filter and an
  * entry links back to its chain, which opens from the local record.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, removeDir, screenshot, startApp, type RunningApp } from './harness';
+import { closeAppPage, openAppPage, screenshot, type AppPage, type RunningApp } from './harness';
 
 describe('Responses chains in the browser', () => {
   let app: RunningApp;
-  let browser: Browser;
   let page: Page;
+  let opened: AppPage | undefined;
 
   const nodes = () => page.getByRole('treeitem');
   const input = () => page.locator('#responses-input');
@@ -29,16 +29,11 @@ describe('Responses chains in the browser', () => {
     nodes().evaluateAll((els) => els.map((el) => `${el.getAttribute('aria-level')}:${el.querySelector('.node-kind')?.textContent ?? ''}`));
 
   beforeAll(async () => {
-    app = await startApp({ tokenDelayMs: 2 });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1400, height: 1100 } });
+    opened = await openAppPage({ tokenDelayMs: 2, viewport: { width: 1400, height: 1100 } });
+    ({ app, page } = opened);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-    if (app) removeDir(app.dataDir);
-  });
+  afterAll(() => closeAppPage(opened));
 
   it('builds a three-turn chain, continuing by previous_response_id without instructions', async () => {
     await page.goto(app.url);

@@ -17,7 +17,7 @@ import { hashSeed, Rng } from '../generate/rng';
 import { searchFor } from '../generate/search';
 import { messageText } from '../generate/tool-calls';
 import { sendJson, type RequestContext, type Route } from '../route';
-import { SseWriter } from '../sse';
+import { logStopped, openEventStream } from './event-stream';
 import type { ChatUsage } from '../../../shared/wire/chat';
 
 interface Prepared {
@@ -75,7 +75,7 @@ function checkModelFit(req: ChatRequest, model: LanguageEntry): void {
 }
 
 async function stream(ctx: RequestContext, env: SandboxEnv, p: Prepared, includeUsage: boolean): Promise<void> {
-  const writer = new SseWriter(ctx.res, { clock: env.clock, tokenDelayMs: env.tokenDelayMs, signal: ctx.signal, fault: ctx.fault });
+  const writer = openEventStream(ctx, env);
   const rounds = interleave(p.choices);
   for (const [i, round] of rounds.entries()) {
     for (const choice of round) {
@@ -86,7 +86,7 @@ async function stream(ctx: RequestContext, env: SandboxEnv, p: Prepared, include
     }
     await writer.pace();
     if (!writer.open) {
-      env.log(`${ctx.requestId} stream stopped after ${i + 1} of ${rounds.length} rounds: the connection closed`);
+      logStopped(ctx, env, 'stream', i + 1, rounds.length, 'rounds');
       return;
     }
   }

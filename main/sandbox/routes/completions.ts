@@ -17,7 +17,7 @@ import type { SandboxEnv } from '../env';
 import { modelNotFound, SandboxError } from '../errors';
 import { countTokens } from '../generate/tokenizer';
 import { sendJson, type RequestContext, type Route } from '../route';
-import { SseWriter } from '../sse';
+import { logStopped, openEventStream } from './event-stream';
 
 /** Resolves the model, then validates with what it is; throws the right HTTP error. */
 function checked(body: unknown, validate: (b: unknown, opts: { reasoningModel?: boolean }) => RequestViolation[]): LanguageEntry {
@@ -61,13 +61,13 @@ async function streamCompletions(
   usage: ChatUsage,
   includeUsage: boolean,
 ): Promise<void> {
-  const writer = new SseWriter(ctx.res, { clock: env.clock, tokenDelayMs: env.tokenDelayMs, signal: ctx.signal, fault: ctx.fault });
+  const writer = openEventStream(ctx, env);
   const deltas = interleaveCompletions(plans);
   for (const [i, delta] of deltas.entries()) {
     await writer.send(toTextChunk(meta, [delta], includeUsage ? null : undefined));
     await writer.pace();
     if (!writer.open) {
-      env.log(`${ctx.requestId} completions stream stopped after ${i + 1} of ${deltas.length} chunks: the connection closed`);
+      logStopped(ctx, env, 'completions stream', i + 1, deltas.length, 'chunks');
       return;
     }
   }

@@ -16,7 +16,7 @@ import { planMessage, type MessagesPlan } from '../messages/plan';
 import { messagesStreamError, streamFrames, toMessage, type MessageMeta } from '../messages/render';
 import { toChatRequest } from '../messages/to-chat';
 import { sendJson, type RequestContext, type Route } from '../route';
-import { SseWriter } from '../sse';
+import { openEventStream, sendEventSteps } from './event-stream';
 
 interface Prepared {
   req: MessagesRequest;
@@ -64,24 +64,8 @@ function prepare(body: unknown, team: string, env: SandboxEnv): Prepared {
 }
 
 async function stream(ctx: RequestContext, env: SandboxEnv, p: Prepared): Promise<void> {
-  const writer = new SseWriter(ctx.res, {
-    clock: env.clock,
-    tokenDelayMs: env.tokenDelayMs,
-    signal: ctx.signal,
-    fault: ctx.fault,
-    errorForm: messagesStreamError,
-  });
-  const frames = streamFrames(p.meta, p.plan, p.usage);
-  for (const [i, frame] of frames.entries()) {
-    await writer.send(frame.event, frame.event.type);
-    if (frame.paced) await writer.pace();
-    if (!writer.open) {
-      env.log(`${ctx.requestId} messages stream stopped after ${i + 1} of ${frames.length} events: the connection closed`);
-      return;
-    }
-  }
-  await writer.send('[DONE]');
-  writer.end();
+  const writer = openEventStream(ctx, env, messagesStreamError);
+  await sendEventSteps(ctx, env, writer, streamFrames(p.meta, p.plan, p.usage), 'messages stream');
 }
 
 /** The Messages route. */

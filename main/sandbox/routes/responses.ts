@@ -22,7 +22,7 @@ import { goneMessage } from '../responses/store';
 import { responsesStreamError, streamSteps } from '../responses/stream';
 import { toResponseUsage } from '../responses/usage';
 import { sendJson, type RequestContext, type Route } from '../route';
-import { SseWriter } from '../sse';
+import { openEventStream, sendEventSteps } from './event-stream';
 
 function fail(violations: readonly RequestViolation[]): never {
   throw new SandboxError(violations.some((v) => v.kind === 'shape') ? 422 : 400, describeViolations(violations));
@@ -100,26 +100,11 @@ function create(ctx: RequestContext, env: SandboxEnv): Prepared {
 }
 
 async function stream(ctx: RequestContext, env: SandboxEnv, p: Prepared): Promise<void> {
-  const writer = new SseWriter(ctx.res, {
-    clock: env.clock,
-    tokenDelayMs: env.tokenDelayMs,
-    signal: ctx.signal,
-    fault: ctx.fault,
-    errorForm: responsesStreamError,
-  });
+  const writer = openEventStream(ctx, env, responsesStreamError);
   const usage = p.response.usage;
   if (!usage) throw new Error('a planned response always has usage');
   const steps = streamSteps(p.meta, p.plan, usage, p.response.completed_at ?? env.clock.seconds());
-  for (const [i, step] of steps.entries()) {
-    await writer.send(step.event, step.event.type);
-    if (step.paced) await writer.pace();
-    if (!writer.open) {
-      env.log(`${ctx.requestId} stream stopped after ${i + 1} of ${steps.length} events: the connection closed`);
-      return;
-    }
-  }
-  await writer.send('[DONE]');
-  writer.end();
+  await sendEventSteps(ctx, env, writer, steps, 'stream');
 }
 
 function compact(ctx: RequestContext, env: SandboxEnv): Compaction {

@@ -1,6 +1,6 @@
 import type { ChatCompletion } from '../../../shared/wire/chat';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, streamedText, type Harness } from './harness';
+import { describe, expect, it } from 'vitest';
+import { startHarness, streamedText, useHarness } from './harness';
 
 const MODEL = 'svc-4';
 const CTX = { sessionId: 'test' };
@@ -9,13 +9,7 @@ const ask = (text: string, extra: Record<string, unknown> = {}) => ({
 });
 
 describe('ChatService against the sandbox', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness();
 
   describe('send() streaming', () => {
     it('records a completed run with the streamed text, every SSE event, usage and cost', async () => {

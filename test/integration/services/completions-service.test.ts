@@ -1,20 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { choicesOf } from '../../../shared/text-output';
 import type { TextCompletion } from '../../../shared/wire/completions';
-import { startHarness, type Harness } from './harness';
+import { useHarness } from './harness';
 import { deltaText, mergedMeta, runText } from './text-run-helper';
 
 const CTX = { sessionId: 'test' };
 const MODEL = 'svc-4';
 
 describe('CompletionsService against the sandbox', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness();
 
   const send = (request: Record<string, unknown>, headers?: Record<string, string>) =>
     runText(h.app.handlers.completions.send, { request: { model: MODEL, max_tokens: 40, ...request }, ...(headers ? { headers } : {}) });

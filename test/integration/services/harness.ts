@@ -5,10 +5,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { createApp, type App } from '../../../main/app';
 import type { ChatSendInput, ChatStreamChunk } from '../../../shared/contract/chat';
 import type { RunRecord } from '../../../shared/contract/runs';
 import { createFileKeyStore } from '../../../main/store/key-file';
+import { runText } from './text-run-helper';
 
 export interface Harness {
   app: App;
@@ -19,6 +21,21 @@ export interface Harness {
   /** Runs chat.send like the host would, collecting chunks; `abortAfter` cancels after that many deltas. */
   send(input: ChatSendInput, options?: { abortAfterDeltas?: number }): Promise<{ record: RunRecord; chunks: ChatStreamChunk[] }>;
   close(): Promise<void>;
+}
+
+/**
+ * A harness for a whole test file: started before its tests and closed after them. The object is
+ * filled in by the beforeAll, so use it only inside tests and hooks.
+ */
+export function useHarness(options: { tokenDelayMs?: number } = {}): Harness {
+  const h = {} as Harness;
+  beforeAll(async () => {
+    Object.assign(h, await startHarness(options));
+  });
+  afterAll(async () => {
+    await h.close?.();
+  });
+  return h;
 }
 
 export async function startHarness(options: { tokenDelayMs?: number } = {}): Promise<Harness> {
@@ -39,21 +56,7 @@ export async function startHarness(options: { tokenDelayMs?: number } = {}): Pro
     dataDir,
     logs,
     events,
-    async send(input, sendOptions = {}) {
-      const controller = new AbortController();
-      const chunks: ChatStreamChunk[] = [];
-      let deltas = 0;
-      const record = await app.handlers.chat.send(input as never, {
-        sessionId: 'test',
-        streamId: 'test-stream-1',
-        signal: controller.signal,
-        emit: (chunk) => {
-          chunks.push(chunk);
-          if (chunk.type === 'delta' && ++deltas === sendOptions.abortAfterDeltas) controller.abort();
-        },
-      });
-      return { record, chunks };
-    },
+    send: (input, sendOptions = {}) => runText(app.handlers.chat.send, input, sendOptions),
     async close() {
       await app.dispose();
       rmSync(dataDir, { recursive: true, force: true });

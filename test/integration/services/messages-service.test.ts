@@ -1,20 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { choicesOf } from '../../../shared/text-output';
 import type { MessagesResponse } from '../../../shared/wire/messages';
-import { startHarness, type Harness } from './harness';
+import { startHarness, useHarness } from './harness';
 import { deltaText, mergedMeta, runText } from './text-run-helper';
 
 const CTX = { sessionId: 'test' };
 const weatherTool = { name: 'get_weather', description: 'Weather for a city', input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
 
 describe('MessagesService against the sandbox', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness();
 
   const send = (request: Record<string, unknown>, headers?: Record<string, string>) =>
     runText(h.app.handlers.messages.send, { request: { max_tokens: 2000, ...request }, ...(headers ? { headers } : {}) });

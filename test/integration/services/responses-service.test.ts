@@ -6,7 +6,7 @@ import { createApp, type App } from '../../../main/app';
 import { createFileKeyStore } from '../../../main/store/key-file';
 import type { ResponseNode, ResponseTree } from '../../../shared/contract/responses';
 import { choicesOf, RESPONSE_RETENTION_MS } from '../../../shared/text-output';
-import { startHarness, type Harness } from './harness';
+import { startHarness, useHarness } from './harness';
 import { deltaText, mergedMeta, runText } from './text-run-helper';
 
 const CTX = { sessionId: 'test' };
@@ -14,13 +14,7 @@ const MODEL = 'svc-4';
 const DAY = 86_400_000;
 
 describe('ResponsesService against the sandbox', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness();
 
   const create = (request: Record<string, unknown>, headers?: Record<string, string>) =>
     runText(h.app.handlers.responses.create, { request: { model: MODEL, ...request }, ...(headers ? { headers } : {}) });

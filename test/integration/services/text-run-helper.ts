@@ -1,20 +1,20 @@
 /**
- * Runs a text stream handler (responses.create, messages.send, completions.send/complete) the way
- * the host would, collecting its chunks; `abortAfterDeltas` cancels after that many deltas.
+ * Runs a stream handler (chat.send, responses.create, messages.send, completions.send/complete)
+ * the way the host would, collecting its chunks; `abortAfterDeltas` cancels after that many deltas.
  */
 import type { StreamContext } from '../../../main/host/handlers';
 import type { RunRecord } from '../../../shared/contract/runs';
 import type { TextStreamChunk } from '../../../shared/contract/text';
 
-type StreamHandler<I> = (input: I, ctx: StreamContext<TextStreamChunk>) => Promise<RunRecord>;
+type StreamHandler<I, C> = (input: I, ctx: StreamContext<C>) => Promise<RunRecord>;
 
-export async function runText<I>(
-  handler: StreamHandler<I>,
+export async function runText<I, C extends { type: string } = TextStreamChunk>(
+  handler: StreamHandler<I, C>,
   input: unknown,
   options: { abortAfterDeltas?: number } = {},
-): Promise<{ record: RunRecord; chunks: TextStreamChunk[] }> {
+): Promise<{ record: RunRecord; chunks: C[] }> {
   const controller = new AbortController();
-  const chunks: TextStreamChunk[] = [];
+  const chunks: C[] = [];
   let deltas = 0;
   const record = await handler(input as I, {
     sessionId: 'test',

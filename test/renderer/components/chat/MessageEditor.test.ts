@@ -19,10 +19,10 @@ describe('MessageEditor', () => {
       [{ callId: 'call_1', output: '{"temp":3}' }],
     );
     await flushPromises();
-    const assistant = m.wrapper.find('.message--assistant');
+    const assistant = m.wrapper.find('.turn--assistant');
     expect(assistant.find('[aria-label="Tool calls"]').text()).toContain('get_weather');
     expect(assistant.text()).toContain('"city": "Oslo"');
     expect(assistant.find('textarea').exists()).toBe(false);
-    expect(m.wrapper.find('.message--tool textarea').element).toBeTruthy();
+    expect(m.wrapper.find('.turn--tool textarea').element).toBeTruthy();
   });
 });

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { errorAfterMessage, FaultBook, parseFault } from '../../../../main/sandbox/faults';
 import { SandboxError } from '../../../../main/sandbox/errors';
-import { parseSse, readToEnd, startHarness, type Harness } from './harness';
+import { parseSse, readToEnd, useHarness } from './harness';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.sandbox.close());
+const h = useHarness();
 
 const fault = (value: string) => ({ 'x-sandbox-fault': value });
 

@@ -1,4 +1,5 @@
 /** Test helper: a sandbox on a free port with fetch helpers and a raw SSE frame parser. */
+import { afterAll, beforeAll, expect } from 'vitest';
 import { startSandbox, type SandboxOptions, type SandboxServer } from '../../../../main/sandbox/index';
 
 export const KEY = 'sk-test-team-a-0001';
@@ -83,4 +84,35 @@ export async function readToEnd(res: Response): Promise<StreamEnd> {
   } catch {
     return { outcome: 'reset', text };
   }
+}
+
+/**
+ * A harness for a whole test file: started before its tests, its sandbox closed after them. The
+ * object is filled in by the beforeAll, so use it only inside tests and hooks.
+ */
+export function useHarness(options: SandboxOptions = {}): Harness {
+  const h = {} as Harness;
+  beforeAll(async () => {
+    Object.assign(h, await startHarness(options));
+  });
+  afterAll(() => h.sandbox?.close());
+  return h;
+}
+
+/**
+ * Requests to one JSON endpoint with `base` as the body's defaults: `answer` expects a 200 and
+ * returns the body; `errorOf` returns the status and the error message of a refusal.
+ */
+export function endpoint<T>(h: Harness, path: string, base: Record<string, unknown>) {
+  return {
+    async answer(body: Record<string, unknown>): Promise<T> {
+      const res = await h.post(path, { ...base, ...body });
+      expect(res.status).toBe(200);
+      return (await res.json()) as T;
+    },
+    async errorOf(body: Record<string, unknown>): Promise<{ status: number; error: string }> {
+      const res = await h.post(path, { ...base, ...body });
+      return { status: res.status, error: ((await res.json()) as { error: string }).error };
+    },
+  };
 }

@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../../../main/sandbox/index';
-import { startHarness, KEY, type Harness } from './harness';
+import { KEY, useHarness } from './harness';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.sandbox.close());
+const h = useHarness();
 
 describe('sandbox/server', () => {
   describe('auth', () => {

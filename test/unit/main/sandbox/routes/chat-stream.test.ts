@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ChatCompletion } from '../../../../../shared/wire/chat';
-import { parseSse, startHarness, streamPayloads, type Harness } from '../harness';
+import { parseSse, startHarness, streamPayloads, useHarness } from '../harness';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.sandbox.close());
+const h = useHarness();
 
 async function streamText(body: Record<string, unknown>): Promise<string> {
   const res = await h.chat({ stream: true, ...body });

@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { costInTicks } from '../../../../../shared/cost';
 import type { ChatCompletion } from '../../../../../shared/wire/chat';
 import { findLanguageModel } from '../../../../../main/sandbox/catalogue';
-import { startHarness, type Harness } from '../harness';
+import { useHarness } from '../harness';
 import { schemaErrors } from '../schema-check';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.sandbox.close());
+const h = useHarness();
 
 async function completion(body: Record<string, unknown>): Promise<ChatCompletion> {
   const res = await h.chat(body);

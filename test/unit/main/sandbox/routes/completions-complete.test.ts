@@ -1,25 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CompleteResponse } from '../../../../../shared/wire/completions';
-import { startHarness, type Harness } from '../harness';
+import { endpoint, useHarness } from '../harness';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.sandbox.close());
+const h = useHarness();
 
 const base = { model: 'svc-4', prompt: '\n\nHuman: Tell me about owls\n\nAssistant:', max_tokens_to_sample: 500 };
 
-async function complete(body: Record<string, unknown>): Promise<CompleteResponse> {
-  const res = await h.post('/v1/complete', { ...base, ...body });
-  expect(res.status).toBe(200);
-  return (await res.json()) as CompleteResponse;
-}
-
-async function errorOf(body: Record<string, unknown>): Promise<{ status: number; error: string }> {
-  const res = await h.post('/v1/complete', { ...base, ...body });
-  return { status: res.status, error: ((await res.json()) as { error: string }).error };
-}
+const { answer: complete, errorOf } = endpoint<CompleteResponse>(h, '/v1/complete', base);
 
 describe('sandbox/routes/completions (/v1/complete)', () => {
   it('answers {type: "completion", id, completion, model, stop_reason: "end_turn"}', async () => {

@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TextCompletion } from '../../../../../shared/wire/completions';
-import { parseSse, startHarness, streamPayloads, type Harness } from '../harness';
+import { parseSse, streamPayloads, useHarness } from '../harness';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.sandbox.close());
+const h = useHarness();
 
 const base = { model: 'svc-4-fast', prompt: 'Describe a lighthouse', seed: 4 };
 

@@ -1,28 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { costInTicks } from '../../../../../shared/cost';
 import type { TextCompletion } from '../../../../../shared/wire/completions';
 import { findLanguageModel } from '../../../../../main/sandbox/catalogue';
 import { countTokens } from '../../../../../main/sandbox/generate/tokenizer';
-import { startHarness, type Harness } from '../harness';
+import { endpoint, useHarness } from '../harness';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.sandbox.close());
+const h = useHarness();
 
 const base = { model: 'svc-4', prompt: 'Write about harbours' };
 
-async function completion(body: Record<string, unknown>): Promise<TextCompletion> {
-  const res = await h.post('/v1/completions', { ...base, ...body });
-  expect(res.status).toBe(200);
-  return (await res.json()) as TextCompletion;
-}
-
-async function errorOf(body: Record<string, unknown>): Promise<{ status: number; error: string }> {
-  const res = await h.post('/v1/completions', { ...base, ...body });
-  return { status: res.status, error: ((await res.json()) as { error: string }).error };
-}
+const { answer: completion, errorOf } = endpoint<TextCompletion>(h, '/v1/completions', base);
 
 describe('sandbox/routes/completions', () => {
   describe('POST /v1/completions', () => {

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MessagesResponse } from '../../../../../shared/wire/messages';
 import { countTokens } from '../../../../../main/sandbox/generate/tokenizer';
-import { parseSse, readToEnd, startHarness, streamPayloads, type Harness } from '../harness';
+import { parseSse, readToEnd, streamPayloads, useHarness } from '../harness';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.sandbox.close());
+const h = useHarness();
 
 const base = { model: 'svc-4', max_tokens: 1024, messages: [{ role: 'user', content: 'Explain sand dunes' }] };
 const weather = { name: 'get_weather', input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };

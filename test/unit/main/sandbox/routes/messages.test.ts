@@ -1,27 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MessagesResponse, TextBlock, ThinkingBlock, ToolUseBlock } from '../../../../../shared/wire/messages';
 import { countTokens } from '../../../../../main/sandbox/generate/tokenizer';
-import { startHarness, type Harness } from '../harness';
+import { endpoint, useHarness } from '../harness';
 import { schemaErrors } from '../schema-check';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.sandbox.close());
+const h = useHarness();
 
 const base = { model: 'svc-4', max_tokens: 1024, messages: [{ role: 'user', content: 'Explain tide pools' }] };
 
-async function message(body: Record<string, unknown>): Promise<MessagesResponse> {
-  const res = await h.post('/v1/messages', { ...base, ...body });
-  expect(res.status).toBe(200);
-  return (await res.json()) as MessagesResponse;
-}
-
-async function errorOf(body: Record<string, unknown>): Promise<{ status: number; error: string }> {
-  const res = await h.post('/v1/messages', { ...base, ...body });
-  return { status: res.status, error: ((await res.json()) as { error: string }).error };
-}
+const { answer: message, errorOf } = endpoint<MessagesResponse>(h, '/v1/messages', base);
 
 const weather = {
   name: 'get_weather',

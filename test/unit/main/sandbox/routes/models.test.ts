@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ImageGenerationModel, LanguageModel, Model } from '../../../../../shared/wire/models';
-import { startHarness, type Harness } from '../harness';
+import { useHarness } from '../harness';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.sandbox.close());
+const h = useHarness();
 
 describe('sandbox/routes/models', () => {
   describe('GET /v1/models', () => {

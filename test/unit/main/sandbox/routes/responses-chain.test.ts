@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Compaction, ResponseObject } from '../../../../../shared/wire/responses';
-import { OTHER_KEY, startHarness, type Harness } from '../harness';
+import { OTHER_KEY, useHarness } from '../harness';
 
 const DAY = 86_400_000;
 let now = Date.UTC(2026, 0, 1);
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ now: () => now });
-});
-afterAll(() => h.sandbox.close());
+const h = useHarness({ now: () => now });
 
 async function create(body: Record<string, unknown>): Promise<ResponseObject> {
   const res = await h.post('/v1/responses', { model: 'svc-4', ...body });

@@ -1,14 +1,10 @@
 /** Search on both text endpoints: chat `citations` and responses `url_citation` annotations. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ChatCompletion } from '../../../../../shared/wire/chat';
 import type { ResponseObject } from '../../../../../shared/wire/responses';
-import { startHarness, streamPayloads, type Harness } from '../harness';
+import { streamPayloads, useHarness } from '../harness';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.sandbox.close());
+const h = useHarness();
 
 /** svc-4 prices: ticks per prompt, cached and completion token; search_price is ticks per source used. */
 const SEARCH_PRICE = 250_000_000;

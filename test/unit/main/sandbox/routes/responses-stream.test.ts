@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ResponseObject } from '../../../../../shared/wire/responses';
-import { parseSse, readToEnd, startHarness, streamPayloads, type Harness } from '../harness';
+import { parseSse, readToEnd, streamPayloads, useHarness } from '../harness';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.sandbox.close());
+const h = useHarness();
 
 async function streamRaw(body: Record<string, unknown>, headers: Record<string, string> = {}): Promise<string> {
   const res = await h.post('/v1/responses', { model: 'svc-4', stream: true, ...body }, headers);

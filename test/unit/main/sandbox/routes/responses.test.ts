@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ResponseObject } from '../../../../../shared/wire/responses';
-import { startHarness, type Harness } from '../harness';
+import { useHarness } from '../harness';
 import { schemaErrors } from '../schema-check';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.sandbox.close());
+const h = useHarness();
 
 async function create(body: Record<string, unknown>, status = 200): Promise<ResponseObject> {
   const res = await h.post('/v1/responses', { model: 'svc-4', ...body });

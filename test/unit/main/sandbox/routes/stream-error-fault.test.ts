@@ -1,13 +1,9 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KEY, parseSse, startHarness, streamPayloads, type Harness, type SseFrame } from '../harness';
+import { describe, expect, it } from 'vitest';
+import { KEY, parseSse, streamPayloads, useHarness, type SseFrame } from '../harness';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.sandbox.close());
+const h = useHarness();
 
 const fault = (value: string) => ({ 'x-sandbox-fault': value });
 const message = (n: number) => `The sandbox injected an overload after ${n} events (x-sandbox-fault: error-after)`;

@@ -80,8 +80,12 @@ export function choiceDeltas(choice: ChoicePlan): ChatChunkChoice[] {
 
 /** Interleaves the choices' deltas round-robin: one chunk per delta, as parallel generation looks. */
 export function interleave(choices: readonly ChoicePlan[]): ChatChunkChoice[][] {
-  const lists = choices.map(choiceDeltas);
-  const rounds: ChatChunkChoice[][] = [];
+  return roundRobin(choices.map(choiceDeltas));
+}
+
+/** Round `k` holds the `k`-th item of every list that has one, in list order. */
+export function roundRobin<T>(lists: readonly T[][]): T[][] {
+  const rounds: T[][] = [];
   for (let step = 0; lists.some((l) => step < l.length); step++) {
     rounds.push(lists.filter((l) => step < l.length).map((l) => l[step]));
   }

@@ -7,6 +7,7 @@
 import type { ChatUsage } from '../../../shared/wire/chat';
 import type { CompletionChoice, CompletionLogprobs, TextCompletion, TextCompletionChunk } from '../../../shared/wire/completions';
 import type { CompletionPlan } from './plan';
+import { roundRobin } from '../chat/render';
 
 export interface TextCompletionMeta {
   id: string;
@@ -25,14 +26,15 @@ function sliceLogprobs(lp: CompletionLogprobs | null, from: number, to: number):
   };
 }
 
+/** The fields a response and each of its stream chunks both start with. */
+function head(meta: TextCompletionMeta) {
+  return { id: meta.id, object: 'text_completion' as const, created: meta.created, model: meta.model, system_fingerprint: meta.systemFingerprint };
+}
+
 /** The non-streamed response. */
 export function toTextCompletion(meta: TextCompletionMeta, plans: readonly CompletionPlan[], usage: ChatUsage): TextCompletion {
   return {
-    id: meta.id,
-    object: 'text_completion',
-    created: meta.created,
-    model: meta.model,
-    system_fingerprint: meta.systemFingerprint,
+    ...head(meta),
     choices: plans.map((p) => ({ index: p.index, text: p.echo + p.tokens.join(''), finish_reason: p.finishReason, logprobs: p.logprobs })),
     usage,
   };
@@ -51,22 +53,13 @@ function choiceChunks(p: CompletionPlan): CompletionChoice[] {
 
 /** The choice deltas of all choices, interleaved round-robin (one chunk each). */
 export function interleaveCompletions(plans: readonly CompletionPlan[]): CompletionChoice[] {
-  const lists = plans.map(choiceChunks);
-  const out: CompletionChoice[] = [];
-  for (let step = 0; lists.some((l) => step < l.length); step++) {
-    for (const l of lists) if (step < l.length) out.push(l[step]);
-  }
-  return out;
+  return roundRobin(plans.map(choiceChunks)).flat();
 }
 
 /** A chunk around one choice delta (or none, for the usage chunk); `usage` undefined leaves the field out. */
 export function toTextChunk(meta: TextCompletionMeta, choices: CompletionChoice[], usage: ChatUsage | null | undefined): TextCompletionChunk {
   return {
-    id: meta.id,
-    object: 'text_completion',
-    created: meta.created,
-    model: meta.model,
-    system_fingerprint: meta.systemFingerprint,
+    ...head(meta),
     choices,
     ...(usage === undefined ? {} : { usage }),
   };

@@ -85,7 +85,8 @@ function penalty(field: string, v: unknown, reasoning: boolean): RequestViolatio
   return fromLimit(checkRange(field, v as number, LIMITS.penalty));
 }
 
-function validateLogitBias(bias: unknown): RequestViolation[] {
+/** `logit_bias`: token ids (as strings) mapped to a bias within the limits. */
+export function validateLogitBias(bias: unknown): RequestViolation[] {
   const type = expectType('logit_bias', bias, 'object');
   if (type || isUnset(bias)) return collect(type);
   return Object.entries(bias as Record<string, unknown>).flatMap(([token, v]) => {

@@ -4,7 +4,8 @@
  * models. Unsupported parameters (`best_of`, penalties, `logit_bias`, `suffix`, `top_k`) are
  * checked for type and range and then ignored; `stream` on /v1/complete is refused.
  */
-import { checkIntRange, checkRange, LIMITS } from '../limits';
+import { checkIntRange, LIMITS } from '../limits';
+import { validateLogitBias } from './chat';
 import {
   nonNegativeInt,
   requiredPositiveInt,
@@ -113,14 +114,4 @@ function validateBestOf(bestOf: unknown, n: unknown, stream: unknown): RequestVi
   if (Number.isInteger(n) && (bestOf as number) < (n as number)) return value('best_of', `best_of must be at least n (${String(n)})`);
   if (stream === true && (bestOf as number) > 1) return value('best_of', 'best_of greater than 1 cannot be combined with stream');
   return null;
-}
-
-function validateLogitBias(bias: unknown): RequestViolation[] {
-  const type = expectType('logit_bias', bias, 'object');
-  if (type || isUnset(bias)) return collect(type);
-  return Object.entries(bias as Record<string, unknown>).flatMap(([token, v]) => {
-    const field = `logit_bias["${token}"]`;
-    if (!/^\d+$/.test(token)) return [value(field, `logit_bias keys must be token ids (integers); "${token}" is not`)];
-    return collect(expectType(field, v, 'number') ?? fromLimit(checkRange(field, v as number, LIMITS.logitBias)));
-  });
 }

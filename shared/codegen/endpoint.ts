@@ -19,6 +19,17 @@ export type EndpointKind =
 /** The SDK family that covers an endpoint, or null for plain HTTP only. */
 export type SdkFamily = 'openai' | 'anthropic';
 
+/** The method both SDKs (Python and TypeScript) name an endpoint by: `client.<method>(...)`. */
+export const SDK_METHOD = {
+  chat: 'chat.completions.create',
+  responses: 'responses.create',
+  'responses-compact': 'responses.compact',
+  'responses-get': 'responses.retrieve',
+  'responses-delete': 'responses.delete',
+  messages: 'messages.create',
+  completions: 'completions.create',
+} as const satisfies Partial<Record<EndpointKind, string>>;
+
 /** Scheme + authority, and the path, of an absolute URL (shared/ has no URL class: no DOM, no Node). */
 function splitUrl(url: string): { origin: string; path: string } | null {
   const match = /^([a-z][a-z0-9+.-]*:\/\/[^/?#]+)([^?#]*)/i.exec(url.trim());

@@ -4,12 +4,12 @@
  * Parameters the SDK method does not name travel in `extra_body`, which every method takes.
  */
 import type { CapturedRequest } from '../contract/runs';
-import { endpointKind, responseIdOf, sdkBaseUrl, sdkFamily, sdkGap, supportsToolLoop, type EndpointKind } from './endpoint';
+import { endpointKind, responseIdOf, SDK_METHOD, sdkBaseUrl, sdkFamily, sdkGap, type EndpointKind } from './endpoint';
 import { pyLiteral, stringLiteral } from './literals';
 import { pyOutputTextFunction } from './py-readers';
 import { pyToolStubs, pyToolTurns } from './py-tool-loop';
-import { apiKeyEnv, bodyObject, hasTools, isStreaming, sdkHeaders } from './request-parts';
-import { loopBody, toolNames } from './tool-loop';
+import { apiKeyEnv, bodyObject, isStreaming, sdkHeaders } from './request-parts';
+import { loopBody, toolNames, wantsToolLoop } from './tool-loop';
 import type { ProgramOptions } from './typescript';
 
 const COMMON = ['model', 'stream', 'temperature', 'top_p', 'metadata', 'service_tier'];
@@ -32,15 +32,7 @@ const NAMED: Partial<Record<EndpointKind, string[]>> = {
   messages: [...COMMON, 'max_tokens', 'messages', 'stop_sequences', 'system', 'thinking', 'tool_choice', 'tools', 'top_k'],
 };
 
-const METHOD: Partial<Record<EndpointKind, string>> = {
-  chat: 'chat.completions.create',
-  responses: 'responses.create',
-  'responses-compact': 'responses.compact',
-  'responses-get': 'responses.retrieve',
-  'responses-delete': 'responses.delete',
-  messages: 'messages.create',
-  completions: 'completions.create',
-};
+const METHOD: Partial<Record<EndpointKind, string>> = SDK_METHOD;
 
 /** The body as SDK keyword arguments: named ones first, anything else gathered in extra_body. */
 export function sdkKwargs(kind: EndpointKind, body: Record<string, unknown>): Record<string, unknown> {
@@ -96,7 +88,7 @@ export function toPythonSdk(request: CapturedRequest, opts: ProgramOptions = {})
   if (isStreaming(body) && kind === 'complete') return { unsupported: 'The service does not stream /v1/complete.' };
   const lines = [`# ${request.method.toUpperCase()} ${request.url}`, `# Run: ${env}=<your key> python3 snippet.py`, 'import json', 'import os', ''];
   lines.push(...clientLines(request, env, kind), '', '');
-  if (opts.toolLoop === true && supportsToolLoop(kind) && hasTools(body)) {
+  if (wantsToolLoop(opts, kind, body)) {
     lines.push(`body = ${pyLiteral(sdkKwargs(kind, loopBody(body)))}`, '', '');
     lines.push('def send(payload):', `    return client.${METHOD[kind]}(**payload).model_dump(exclude_none=True)`, '', '');
     lines.push(...pyOutputTextFunction(kind), '', '', ...pyToolStubs(toolNames(kind, body)), '', '', ...pyToolTurns(kind));

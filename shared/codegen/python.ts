@@ -4,12 +4,12 @@
  * deltas as they arrive; with `toolLoop` it runs stubbed tools until the model answers in words.
  */
 import type { CapturedRequest } from '../contract/runs';
-import { endpointKind, supportsToolLoop } from './endpoint';
+import { endpointKind } from './endpoint';
 import { pyLiteral, stringLiteral } from './literals';
 import { pyDeltaExpression, pyOutputTextFunction } from './py-readers';
 import { pyToolStubs, pyToolTurns } from './py-tool-loop';
-import { apiKeyEnv, bodyText, hasTools, isStreaming, portableHeaders } from './request-parts';
-import { loopBody, toolNames } from './tool-loop';
+import { apiKeyEnv, bodyText, isStreaming, portableHeaders } from './request-parts';
+import { loopBody, toolNames, wantsToolLoop } from './tool-loop';
 import type { ProgramOptions } from './typescript';
 
 function opener(method: string): string[] {
@@ -50,7 +50,7 @@ function streamLines(kind: ReturnType<typeof endpointKind>): string[] {
 export function toPython(request: CapturedRequest, opts: ProgramOptions = {}): string {
   const env = apiKeyEnv(opts);
   const kind = endpointKind(request.method, request.url);
-  const loop = opts.toolLoop === true && supportsToolLoop(kind) && hasTools(request.body);
+  const loop = wantsToolLoop(opts, kind, request.body);
   const body = loop ? loopBody(request.body) : request.body;
   const lines = [`# ${request.method.toUpperCase()} ${request.url}`, `# Run: ${env}=<your key> python3 snippet.py`];
   lines.push('import json', 'import os', 'import urllib.error', 'import urllib.request', '');

@@ -3,8 +3,8 @@
  * the tools to stub, and the body to send on each turn (without streaming, so each answer's tool
  * calls arrive whole).
  */
-import type { EndpointKind } from './endpoint';
-import { bodyObject } from './request-parts';
+import { supportsToolLoop, type EndpointKind } from './endpoint';
+import { bodyObject, hasTools } from './request-parts';
 
 /** The most turns a generated loop takes before giving up. */
 export const MAX_TOOL_TURNS = 10;
@@ -20,6 +20,11 @@ export function toolNames(kind: EndpointKind, body: unknown): string[] {
     return t.name;
   });
   return [...new Set(names.filter((n): n is string => typeof n === 'string' && n !== ''))];
+}
+
+/** A tool loop was asked for, and the endpoint and the body's tools make one possible. */
+export function wantsToolLoop(opts: { toolLoop?: boolean }, kind: EndpointKind, body: unknown): boolean {
+  return opts.toolLoop === true && supportsToolLoop(kind) && hasTools(body);
 }
 
 /** The body without its streaming options. */

@@ -4,23 +4,17 @@
  * Same output as the fetch snippet: text, streamed deltas, or a tool loop.
  */
 import type { CapturedRequest } from '../contract/runs';
-import { endpointKind, responseIdOf, sdkBaseUrl, sdkFamily, sdkGap, supportsToolLoop, type EndpointKind } from './endpoint';
+import { endpointKind, responseIdOf, SDK_METHOD, sdkBaseUrl, sdkFamily, sdkGap, type EndpointKind } from './endpoint';
 import { stringLiteral, tsLiteral } from './literals';
-import { apiKeyEnv, hasTools, isStreaming, sdkHeaders } from './request-parts';
-import { loopBody, toolNames } from './tool-loop';
+import { apiKeyEnv, isStreaming, sdkHeaders } from './request-parts';
+import { loopBody, toolNames, wantsToolLoop } from './tool-loop';
 import { tsDeltaExpression, tsOutputTextFunction } from './ts-readers';
 import { tsToolStubs, tsToolTurns } from './ts-tool-loop';
 import type { ProgramOptions } from './typescript';
 
 /** The SDK method per endpoint (`client.<method>(...)`). */
 const METHOD: Record<Exclude<EndpointKind, 'other'>, string> = {
-  chat: 'chat.completions.create',
-  responses: 'responses.create',
-  'responses-compact': 'responses.compact',
-  'responses-get': 'responses.retrieve',
-  'responses-delete': 'responses.delete',
-  messages: 'messages.create',
-  completions: 'completions.create',
+  ...SDK_METHOD,
   // The Anthropic SDK no longer has a method for the legacy endpoint: its generic post() does.
   complete: 'post',
 };
@@ -58,7 +52,7 @@ export function toTypeScriptSdk(request: CapturedRequest, opts: ProgramOptions =
   const method = `client.${METHOD[kind]}`;
   const lines = [`// ${request.method.toUpperCase()} ${request.url}`, `// Run: ${env}=<your key> npx tsx snippet.mts`];
   lines.push(...clientLines(request, env, kind), '');
-  if (opts.toolLoop === true && supportsToolLoop(kind) && hasTools(request.body)) {
+  if (wantsToolLoop(opts, kind, request.body)) {
     const body = loopBody(request.body);
     lines.push(`const body: any = ${tsLiteral(body)};`, '');
     lines.push(`const send = (payload: any): Promise<any> => ${method}(payload);`, '');

@@ -4,10 +4,10 @@
  * with `toolLoop` it runs stubbed tools until the model answers in words.
  */
 import type { CapturedRequest } from '../contract/runs';
-import { endpointKind, supportsToolLoop } from './endpoint';
+import { endpointKind } from './endpoint';
 import { stringLiteral, tsLiteral } from './literals';
-import { apiKeyEnv, bodyText, hasTools, isStreaming, portableHeaders, type CodegenOptions } from './request-parts';
-import { loopBody, toolNames } from './tool-loop';
+import { apiKeyEnv, bodyText, isStreaming, portableHeaders, type CodegenOptions } from './request-parts';
+import { loopBody, toolNames, wantsToolLoop } from './tool-loop';
 import { tsDeltaExpression, tsOutputTextFunction } from './ts-readers';
 import { tsToolStubs, tsToolTurns } from './ts-tool-loop';
 
@@ -66,7 +66,7 @@ function streamLines(kind: ReturnType<typeof endpointKind>): string[] {
 export function toTypeScript(request: CapturedRequest, opts: ProgramOptions = {}): string {
   const env = apiKeyEnv(opts);
   const kind = endpointKind(request.method, request.url);
-  const loop = opts.toolLoop === true && supportsToolLoop(kind) && hasTools(request.body);
+  const loop = wantsToolLoop(opts, kind, request.body);
   const body = loop ? loopBody(request.body) : request.body;
   const hasBody = bodyText(body) !== null;
   const bodyExpr = !hasBody ? null : typeof body === 'string' ? 'body' : 'JSON.stringify(body)';

@@ -57,13 +57,7 @@ export interface TextCompletion {
 }
 
 /** One data-only frame of a streamed `/v1/completions`; the usage chunk has `choices: []`. */
-export interface TextCompletionChunk {
-  id: string;
-  object: 'text_completion';
-  created: number;
-  model: string;
-  system_fingerprint: string | null;
-  choices: CompletionChoice[];
+export interface TextCompletionChunk extends Omit<TextCompletion, 'usage'> {
   usage?: ChatUsage | null;
 }
 

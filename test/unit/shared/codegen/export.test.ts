@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { canToolLoop, EXPORT_LANGS, exportCode, type ExportResult } from '../../../../shared/codegen/export';
-import { requests, SECRET } from './fixtures';
-
-function code(result: ExportResult): string {
-  if (!('code' in result)) throw new Error(`unsupported: ${result.unsupported}`);
-  return result.code;
-}
+import { canToolLoop, EXPORT_LANGS, exportCode } from '../../../../shared/codegen/export';
+import { codeOf, requests, SECRET } from './fixtures';
 
 describe('codegen/export', () => {
   describe('exportCode()', () => {
@@ -25,7 +20,7 @@ describe('codegen/export', () => {
 
     it('reads the key from another variable when asked', () => {
       for (const lang of EXPORT_LANGS) {
-        const text = code(exportCode(requests.messages, { lang, apiKeyEnv: 'MY_SERVICE_KEY' }));
+        const text = codeOf(exportCode(requests.messages, { lang, apiKeyEnv: 'MY_SERVICE_KEY' }));
         expect(text).toContain('MY_SERVICE_KEY');
         expect(text).not.toContain('WORKBENCH_API_KEY');
       }
@@ -34,12 +29,12 @@ describe('codegen/export', () => {
     it('offers only plain HTTP for an endpoint no SDK covers, and says why', () => {
       expect(exportCode(requests.models, { lang: 'python-sdk' })).toEqual({ unsupported: expect.stringMatching(/No official SDK/) });
       expect(exportCode(requests.models, { lang: 'typescript-sdk' })).toEqual({ unsupported: expect.stringMatching(/No official SDK/) });
-      expect(code(exportCode(requests.models, { lang: 'typescript' }))).toContain('"GET"');
+      expect(codeOf(exportCode(requests.models, { lang: 'typescript' }))).toContain('"GET"');
     });
 
     it('refuses a tool loop in curl but writes the plain command when no loop is asked', () => {
       expect(exportCode(requests.chatTools, { lang: 'curl', toolLoop: true })).toEqual({ unsupported: expect.stringMatching(/needs a program/) });
-      expect(code(exportCode(requests.chatTools, { lang: 'curl' }))).toContain('--data-raw');
+      expect(codeOf(exportCode(requests.chatTools, { lang: 'curl' }))).toContain('--data-raw');
     });
 
     it('ignores toolLoop for a body without tools', () => {
@@ -48,7 +43,7 @@ describe('codegen/export', () => {
 
     it('writes a tool loop with one stub per function tool and without streaming', () => {
       for (const lang of ['python', 'python-sdk', 'typescript', 'typescript-sdk'] as const) {
-        const text = code(exportCode(requests.chatTools, { lang, toolLoop: true }));
+        const text = codeOf(exportCode(requests.chatTools, { lang, toolLoop: true }));
         expect(text).toMatch(/"get_weather": (\(args\) =>|lambda args:)/);
         expect(text).toMatch(/"lookup_time": (\(args\) =>|lambda args:)/);
         expect(text).toContain('tool_call_id');
@@ -59,7 +54,7 @@ describe('codegen/export', () => {
 
     it('continues a responses tool loop with previous_response_id and function_call_output items', () => {
       for (const lang of ['python', 'typescript', 'typescript-sdk', 'python-sdk'] as const) {
-        const text = code(exportCode(requests.responsesTools, { lang, toolLoop: true }));
+        const text = codeOf(exportCode(requests.responsesTools, { lang, toolLoop: true }));
         expect(text).toContain('previous_response_id');
         expect(text).toContain('"function_call_output"');
         expect(text).toContain('"get_weather"');
@@ -69,7 +64,7 @@ describe('codegen/export', () => {
 
     it('continues a messages tool loop with the assistant content and tool_result blocks', () => {
       for (const lang of ['python', 'typescript'] as const) {
-        const text = code(exportCode(requests.messagesTools, { lang, toolLoop: true }));
+        const text = codeOf(exportCode(requests.messagesTools, { lang, toolLoop: true }));
         expect(text).toContain('"tool_result"');
         expect(text).toContain('tool_use_id');
         expect(text).toMatch(/role": "assistant"|role: "assistant"/);

@@ -46,3 +46,9 @@ export const requests = {
   complete: post('/v1/complete', { model: 'svc-4', prompt: '\n\nHuman: hi\n\nAssistant:', max_tokens_to_sample: 20 }),
   models: { method: 'GET', url: `${BASE}/v1/models`, headers: { ...headers }, body: null } as CapturedRequest,
 };
+
+/** The code of a generated program; fails the test with the reason when there is none. */
+export function codeOf(result: { code: string } | { unsupported: string }): string {
+  if (!('code' in result)) throw new Error(`unsupported: ${result.unsupported}`);
+  return result.code;
+}

@@ -2,13 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { toPython } from '../../../../shared/codegen/python';
 import { toPythonSdk } from '../../../../shared/codegen/python-sdk';
-import { requests } from './fixtures';
+import { codeOf, requests } from './fixtures';
 
-function sdk(request: Parameters<typeof toPythonSdk>[0]): string {
-  const result = toPythonSdk(request);
-  if (!('code' in result)) throw new Error(result.unsupported);
-  return result.code;
-}
+const sdk = (request: Parameters<typeof toPythonSdk>[0]): string => codeOf(toPythonSdk(request));
 
 describe('codegen/python', () => {
   describe('toPython()', () => {

@@ -2,13 +2,9 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { toTypeScript } from '../../../../shared/codegen/typescript';
 import { toTypeScriptSdk } from '../../../../shared/codegen/typescript-sdk';
-import { requests } from './fixtures';
+import { codeOf, requests } from './fixtures';
 
-function sdk(request: Parameters<typeof toTypeScriptSdk>[0]): string {
-  const result = toTypeScriptSdk(request);
-  if (!('code' in result)) throw new Error(result.unsupported);
-  return result.code;
-}
+const sdk = (request: Parameters<typeof toTypeScriptSdk>[0]): string => codeOf(toTypeScriptSdk(request));
 
 describe('codegen/typescript', () => {
   describe('toTypeScript()', () => {

@@ -5,19 +5,20 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ChatRequest } from '../../../shared/wire/chat';
-import { describeViolations, validateChatRequest } from '../../../shared/validate/chat';
-import { findLanguageModel, type LanguageEntry } from '../catalogue';
+import { validateChatRequest } from '../../../shared/validate/chat';
+import type { LanguageEntry } from '../catalogue';
 import { planChoices, requestSeed, type ChoicePlan } from '../chat/plan';
 import { countPrompt } from '../chat/prompt';
 import { interleave, toChunk, toCompletion, type CompletionMeta } from '../chat/render';
 import { buildUsage } from '../chat/usage';
 import type { SandboxEnv } from '../env';
-import { modelNotFound, SandboxError } from '../errors';
+import { SandboxError } from '../errors';
 import { hashSeed, Rng } from '../generate/rng';
 import { searchFor } from '../generate/search';
 import { messageText } from '../generate/tool-calls';
 import { sendJson, type RequestContext, type Route } from '../route';
 import { logStopped, openEventStream } from './event-stream';
+import { checkContext, checkedModel } from './request-checks';
 import type { ChatUsage } from '../../../shared/wire/chat';
 
 interface Prepared {
@@ -30,23 +31,11 @@ interface Prepared {
 
 /** Validates, resolves the model and plans the whole answer. */
 function prepare(body: unknown, team: string, env: SandboxEnv): { req: ChatRequest; prepared: Prepared } {
-  const modelId = typeof body === 'object' && body !== null ? (body as { model?: unknown }).model : undefined;
-  const model = typeof modelId === 'string' ? findLanguageModel(modelId) : undefined;
-  const violations = validateChatRequest(body, { reasoningModel: model?.reasoning });
-  if (violations.length > 0) {
-    throw new SandboxError(violations.some((v) => v.kind === 'shape') ? 422 : 400, describeViolations(violations));
-  }
-  if (!model) throw modelNotFound(String(modelId));
+  const model = checkedModel(body, validateChatRequest);
   const req = body as ChatRequest;
   checkModelFit(req, model);
   const prompt = countPrompt(req);
-  const promptTokens = prompt.textTokens + prompt.imageTokens;
-  if (promptTokens > model.context_length) {
-    throw new SandboxError(
-      400,
-      `This model's maximum prompt length is ${model.context_length} tokens but the request contains ${promptTokens} tokens. Shorten the messages.`,
-    );
-  }
+  checkContext(model, prompt.textTokens + prompt.imageTokens, 'Shorten the messages.');
   const cached = env.prefixCache.lookupAndStore(`${team}:${model.id}`, req.messages, prompt.prefixTokens);
   const choices = planChoices(req, model);
   const meta: CompletionMeta = {

@@ -5,41 +5,20 @@
  */
 import { randomUUID } from 'node:crypto';
 import { costInTicks } from '../../../shared/cost';
-import { describeViolations, type RequestViolation } from '../../../shared/validate/chat';
 import { validateCompleteRequest, validateCompletionsRequest } from '../../../shared/validate/completions';
 import type { ChatUsage } from '../../../shared/wire/chat';
 import type { CompleteRequest, CompleteResponse, CompletionsRequest } from '../../../shared/wire/completions';
-import { findLanguageModel, type LanguageEntry } from '../catalogue';
+import type { LanguageEntry } from '../catalogue';
 import { planComplete } from '../completions/complete';
 import { planCompletions, promptList, type CompletionPlan } from '../completions/plan';
 import { interleaveCompletions, toTextChunk, toTextCompletion, type TextCompletionMeta } from '../completions/render';
 import type { SandboxEnv } from '../env';
-import { modelNotFound, SandboxError } from '../errors';
 import { countTokens } from '../generate/tokenizer';
 import { sendJson, type RequestContext, type Route } from '../route';
 import { logStopped, openEventStream } from './event-stream';
+import { checkContext, checkedModel } from './request-checks';
 
 /** Resolves the model, then validates with what it is; throws the right HTTP error. */
-function checked(body: unknown, validate: (b: unknown, opts: { reasoningModel?: boolean }) => RequestViolation[]): LanguageEntry {
-  const id = typeof body === 'object' && body !== null ? (body as { model?: unknown }).model : undefined;
-  const model = typeof id === 'string' ? findLanguageModel(id) : undefined;
-  const violations = validate(body, { reasoningModel: model?.reasoning });
-  if (violations.length > 0) {
-    throw new SandboxError(violations.some((v) => v.kind === 'shape') ? 422 : 400, describeViolations(violations));
-  }
-  if (!model) throw modelNotFound(String(id));
-  return model;
-}
-
-function checkContext(model: LanguageEntry, promptTokens: number): void {
-  if (promptTokens > model.context_length) {
-    throw new SandboxError(
-      400,
-      `This model's maximum prompt length is ${model.context_length} tokens but the request contains ${promptTokens} tokens. Shorten the prompt.`,
-    );
-  }
-}
-
 function completionsUsage(model: LanguageEntry, promptTokens: number, cached: number, plans: readonly CompletionPlan[]): ChatUsage {
   const completion = plans.reduce((n, p) => n + p.tokens.length, 0);
   return {
@@ -83,11 +62,11 @@ export function completionsRoutes(env: SandboxEnv): Route[] {
       method: 'POST',
       path: '/v1/completions',
       async handle(ctx) {
-        const model = checked(ctx.body, validateCompletionsRequest);
+        const model = checkedModel(ctx.body, validateCompletionsRequest);
         const req = ctx.body as CompletionsRequest;
         const prompts = promptList(req);
         const promptTokens = prompts.reduce((n, p) => n + countTokens(p), 0);
-        checkContext(model, promptTokens);
+        checkContext(model, promptTokens, 'Shorten the prompt.');
         const cached = prompts.reduce(
           (n, p) => n + env.prefixCache.lookupAndStore(`${ctx.team}:${model.id}:completions`, [p], [countTokens(p)]),
           0,
@@ -106,9 +85,9 @@ export function completionsRoutes(env: SandboxEnv): Route[] {
       method: 'POST',
       path: '/v1/complete',
       handle(ctx) {
-        const model = checked(ctx.body, validateCompleteRequest);
+        const model = checkedModel(ctx.body, validateCompleteRequest);
         const req = ctx.body as CompleteRequest;
-        checkContext(model, countTokens(req.prompt));
+        checkContext(model, countTokens(req.prompt), 'Shorten the prompt.');
         const plan = planComplete(req, model);
         const body: CompleteResponse = { type: 'completion', id: randomUUID(), completion: plan.completion, model: model.id, stop_reason: plan.stopReason };
         sendJson(ctx.res, 200, body);

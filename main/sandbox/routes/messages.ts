@@ -5,18 +5,17 @@
  * frames ending with `data: [DONE]` (wire-notes §1.1, §1.4).
  */
 import { randomUUID } from 'node:crypto';
-import { describeViolations } from '../../../shared/validate/chat';
 import { validateMessagesRequest } from '../../../shared/validate/messages';
 import type { MessagesRequest, MessagesUsage } from '../../../shared/wire/messages';
-import { findLanguageModel, type LanguageEntry } from '../catalogue';
 import { countPrompt } from '../chat/prompt';
 import type { SandboxEnv } from '../env';
-import { modelNotFound, SandboxError } from '../errors';
+import { SandboxError } from '../errors';
 import { planMessage, type MessagesPlan } from '../messages/plan';
 import { messagesStreamError, streamFrames, toMessage, type MessageMeta } from '../messages/render';
 import { toChatRequest } from '../messages/to-chat';
 import { sendJson, type RequestContext, type Route } from '../route';
 import { openEventStream, sendEventSteps } from './event-stream';
+import { checkContext, checkedModel } from './request-checks';
 
 interface Prepared {
   req: MessagesRequest;
@@ -25,19 +24,9 @@ interface Prepared {
   usage: MessagesUsage;
 }
 
-function resolveModel(body: unknown): { id: unknown; model: LanguageEntry | undefined } {
-  const id = typeof body === 'object' && body !== null ? (body as { model?: unknown }).model : undefined;
-  return { id, model: typeof id === 'string' ? findLanguageModel(id) : undefined };
-}
-
 /** Validates, resolves the model, counts the prompt and plans the reply. */
 function prepare(body: unknown, team: string, env: SandboxEnv): Prepared {
-  const { id, model } = resolveModel(body);
-  const violations = validateMessagesRequest(body, { reasoningModel: model?.reasoning });
-  if (violations.length > 0) {
-    throw new SandboxError(violations.some((v) => v.kind === 'shape') ? 422 : 400, describeViolations(violations));
-  }
-  if (!model) throw modelNotFound(String(id));
+  const model = checkedModel(body, validateMessagesRequest);
   const req = body as MessagesRequest;
   const chatReq = toChatRequest(req, model.id);
   const hasImage = chatReq.messages.some((m) => Array.isArray(m.content) && m.content.some((p) => p.type === 'image_url'));
@@ -46,12 +35,7 @@ function prepare(body: unknown, team: string, env: SandboxEnv): Prepared {
   }
   const prompt = countPrompt(chatReq);
   const promptTokens = prompt.textTokens + prompt.imageTokens;
-  if (promptTokens > model.context_length) {
-    throw new SandboxError(
-      400,
-      `This model's maximum prompt length is ${model.context_length} tokens but the request contains ${promptTokens} tokens. Shorten the messages.`,
-    );
-  }
+  checkContext(model, promptTokens, 'Shorten the messages.');
   const cached = Math.min(env.prefixCache.lookupAndStore(`${team}:${model.id}`, chatReq.messages, prompt.prefixTokens), prompt.textTokens);
   const plan = planMessage(req, model);
   const usage: MessagesUsage = {

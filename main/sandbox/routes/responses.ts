@@ -6,9 +6,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Compaction, ResponseCreateRequest, ResponseObject } from '../../../shared/wire/responses';
-import { describeViolations, validateCompactRequest, validateResponsesRequest, type RequestViolation } from '../../../shared/validate/responses';
+import { validateCompactRequest, validateResponsesRequest } from '../../../shared/validate/responses';
 import type { ChatMessage } from '../../../shared/wire/chat';
-import { findLanguageModel, type LanguageEntry } from '../catalogue';
+import type { LanguageEntry } from '../catalogue';
 import { countPrompt } from '../chat/prompt';
 import { buildUsage } from '../chat/usage';
 import type { SandboxEnv } from '../env';
@@ -23,15 +23,7 @@ import { responsesStreamError, streamSteps } from '../responses/stream';
 import { toResponseUsage } from '../responses/usage';
 import { sendJson, type RequestContext, type Route } from '../route';
 import { openEventStream, sendEventSteps } from './event-stream';
-
-function fail(violations: readonly RequestViolation[]): never {
-  throw new SandboxError(violations.some((v) => v.kind === 'shape') ? 422 : 400, describeViolations(violations));
-}
-
-function modelOf(body: unknown): { id: unknown; entry: LanguageEntry | undefined } {
-  const id = typeof body === 'object' && body !== null ? (body as { model?: unknown }).model : undefined;
-  return { id, entry: typeof id === 'string' ? findLanguageModel(id) : undefined };
-}
+import { checkContext, checkedModel, modelOf, refuse } from './request-checks';
 
 function checkModelFit(messages: readonly ChatMessage[], model: LanguageEntry): void {
   if (model.input_modalities.includes('image')) return;
@@ -48,10 +40,7 @@ interface Prepared {
 
 /** Validates, builds the conversation, plans, and stores the response. */
 function create(ctx: RequestContext, env: SandboxEnv): Prepared {
-  const { id: modelId, entry: model } = modelOf(ctx.body);
-  const violations = validateResponsesRequest(ctx.body, { reasoningModel: model?.reasoning });
-  if (violations.length > 0) fail(violations);
-  if (!model) throw modelNotFound(String(modelId));
+  const model = checkedModel(ctx.body, validateResponsesRequest);
   const req = ctx.body as ResponseCreateRequest;
   const now = env.clock.now();
   let prior: ChatMessage[] = [];
@@ -66,12 +55,7 @@ function create(ctx: RequestContext, env: SandboxEnv): Prepared {
   checkModelFit(messages, model);
   const prompt = countPrompt(asChatRequest(req, model, messages));
   const promptTokens = prompt.textTokens + prompt.imageTokens;
-  if (promptTokens > model.context_length) {
-    throw new SandboxError(
-      400,
-      `This model's maximum prompt length is ${model.context_length} tokens but the conversation has ${promptTokens} tokens. Compact it (POST /v1/responses/compact) or start a shorter one.`,
-    );
-  }
+  checkContext(model, promptTokens, 'Compact it (POST /v1/responses/compact) or start a shorter one.', 'the conversation has');
   const cached = env.prefixCache.lookupAndStore(`${ctx.team}:${model.id}`, messages, prompt.prefixTokens);
   const plan = planResponse(req, model, messages);
   const usage = toResponseUsage(buildUsage(model, prompt, cached, [plan.choice]), model, plan);
@@ -109,7 +93,7 @@ async function stream(ctx: RequestContext, env: SandboxEnv, p: Prepared): Promis
 
 function compact(ctx: RequestContext, env: SandboxEnv): Compaction {
   const violations = validateCompactRequest(ctx.body);
-  if (violations.length > 0) fail(violations);
+  if (violations.length > 0) refuse(violations);
   const { id: modelId, entry: model } = modelOf(ctx.body);
   if (!model) throw modelNotFound(String(modelId));
   const body = ctx.body as { input: Parameters<typeof inputToMessages>[0] };

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeAppPage, openAppPage, removeDir, screenshot, type AppPage, type RunningApp } from './harness';
+import { closeAppPage, openAppPage, outputOf, removeDir, screenshot, type AppPage, type RunningApp } from './harness';
 
 const FIRST_PROMPT = 'Tell me about otters and kelp forests';
 const SECOND_PROMPT = 'Write a very long essay about glaciers';
@@ -16,9 +16,7 @@ describe('Workbench in the browser (npm start -- --browser)', () => {
   let page: Page;
   let opened: AppPage | undefined;
 
-  const output = () => page.getByRole('region', { name: 'Output' });
-  const outputText = async () => (await output().innerText()).trim();
-  const status = () => output().locator('.run-status');
+  const { output, outputText, status } = outputOf(() => page);
 
   async function send(prompt: string): Promise<void> {
     await page.getByRole('link', { name: 'Chat' }).click();

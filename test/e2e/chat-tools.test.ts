@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeAppPage, openAppPage, screenshot, type AppPage, type RunningApp } from './harness';
+import { closeAppPage, openAppPage, outputOf, screenshot, type AppPage, type RunningApp } from './harness';
 
 const PROMPT = 'What is the weather in Lisbon today? Please use get_weather.';
 const SCHEMA = '{"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}';
@@ -17,8 +17,7 @@ describe('Chat tools in the browser', () => {
   let page: Page;
   let opened: AppPage | undefined;
 
-  const output = () => page.getByRole('region', { name: 'Output' });
-  const status = () => output().locator('.run-status');
+  const { output, status } = outputOf(() => page);
   const answerPanel = () => page.getByRole('region', { name: 'Answer tool calls' });
 
   beforeAll(async () => {

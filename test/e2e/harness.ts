@@ -117,3 +117,9 @@ export async function closeAppPage(opened: AppPage | undefined, options: { keepD
   if (!options.keepData) removeDir(opened.app.dataDir);
   return code;
 }
+
+/** The playground's Output region, its text (trimmed) and its run status, on the page `page()` gives. */
+export function outputOf(page: () => Page) {
+  const output = () => page().getByRole('region', { name: 'Output' });
+  return { output, outputText: async () => (await output().innerText()).trim(), status: () => output().locator('.run-status') };
+}

@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeAppPage, openAppPage, screenshot, type AppPage, type RunningApp } from './harness';
+import { closeAppPage, openAppPage, outputOf, screenshot, type AppPage, type RunningApp } from './harness';
 
 const MESSAGES_PROMPT = 'Tell me about lighthouses in the fog';
 const LEGACY_PROMPT = 'The old harbour at dawn was';
@@ -16,9 +16,7 @@ describe('Messages and legacy playgrounds in the browser', () => {
   let page: Page;
   let opened: AppPage | undefined;
 
-  const output = () => page.getByRole('region', { name: 'Output' });
-  const outputText = async () => (await output().innerText()).trim();
-  const status = () => output().locator('.run-status');
+  const { output, outputText, status } = outputOf(() => page);
 
   async function chooseModel(id: string): Promise<void> {
     const picker = page.getByRole('combobox', { name: 'Model' });

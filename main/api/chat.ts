@@ -4,10 +4,9 @@
  */
 import type { ChatCompletion, ChatCompletionChunk, ChatRequest, DeferredCreated } from '../../shared/wire/chat';
 import { parseErrorBody } from '../../shared/wire/errors';
-import type { ApiClient, ApiResult, RequestOptions, ResponseMeta, StreamOutcome } from './client';
+import type { ApiClient, ApiResult, RequestOptions, StreamOutcome } from './client';
 import type { ApiError } from './errors';
-import type { SseEvent } from './sse';
-import { streamTextFrames } from './text-stream';
+import { streamTextFrames, type ChunkStreamHandlers } from './text-stream';
 
 const PATH = '/v1/chat/completions';
 
@@ -29,12 +28,7 @@ export function createChatCompletion(
   return client.json<ChatCompletion | DeferredCreated>({ method: 'POST', path: PATH, body: plain, ...opts });
 }
 
-export interface ChatStreamHandlers {
-  onOpen?(meta: ResponseMeta): void;
-  onChunk(chunk: ChatCompletionChunk, raw: SseEvent, atMs: number): void;
-  /** Every event as it arrived, including `[DONE]` and malformed ones (for the inspector). */
-  onRawEvent?(raw: SseEvent, atMs: number): void;
-}
+export type ChatStreamHandlers = ChunkStreamHandlers<ChatCompletionChunk>;
 
 /**
  * Streams a completion (forces `stream: true`). Ends ok only after `data: [DONE]`. A clean end

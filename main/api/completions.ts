@@ -5,9 +5,8 @@
  * answer to `stream: true` is what the caller records).
  */
 import type { CompleteRequest, CompleteResponse, CompletionsRequest, TextCompletion, TextCompletionChunk } from '../../shared/wire/completions';
-import type { ApiClient, ApiResult, ResponseMeta, StreamOutcome } from './client';
-import type { SseEvent } from './sse';
-import { isObject, streamTextFrames, type TextCallOptions } from './text-stream';
+import type { ApiClient, ApiResult, StreamOutcome } from './client';
+import { isObject, streamTextFrames, type ChunkStreamHandlers, type TextCallOptions } from './text-stream';
 
 export const COMPLETIONS_PATH = '/v1/completions';
 export const COMPLETE_PATH = '/v1/complete';
@@ -18,11 +17,7 @@ export function createCompletion(client: ApiClient, body: CompletionsRequest, op
   return client.json<TextCompletion>({ method: 'POST', path: COMPLETIONS_PATH, body: { ...plain, stream: false }, ...opts });
 }
 
-export interface CompletionsStreamHandlers {
-  onOpen?(meta: ResponseMeta): void;
-  onChunk(chunk: TextCompletionChunk, raw: SseEvent, atMs: number): void;
-  onRawEvent?(raw: SseEvent, atMs: number): void;
-}
+export type CompletionsStreamHandlers = ChunkStreamHandlers<TextCompletionChunk>;
 
 /** Streams a text completion (forces `stream: true`); ends ok only after `data: [DONE]`. */
 export function streamCompletion(

@@ -5,9 +5,8 @@
  * clean end of the body. `error` events are service errors; `ping` and unknown events are passed on.
  */
 import type { MessagesRequest, MessagesResponse, MessagesStreamEvent } from '../../shared/wire/messages';
-import type { ApiClient, ApiResult, ResponseMeta, StreamOutcome } from './client';
-import type { SseEvent } from './sse';
-import { isObject, streamTextFrames, type TextCallOptions } from './text-stream';
+import type { ApiClient, ApiResult, StreamOutcome } from './client';
+import { isObject, streamTextFrames, type EventStreamHandlers, type TextCallOptions } from './text-stream';
 
 export const MESSAGES_PATH = '/v1/messages';
 
@@ -16,12 +15,7 @@ export function createMessage(client: ApiClient, body: MessagesRequest, opts: Te
   return client.json<MessagesResponse>({ method: 'POST', path: MESSAGES_PATH, body: { ...body, stream: false }, ...opts });
 }
 
-export interface MessagesStreamHandlers {
-  onOpen?(meta: ResponseMeta): void;
-  /** Every parsed event in order (unknown types included, as they came). */
-  onEvent(event: MessagesStreamEvent, raw: SseEvent, atMs: number): void;
-  onRawEvent?(raw: SseEvent, atMs: number): void;
-}
+export type MessagesStreamHandlers = EventStreamHandlers<MessagesStreamEvent>;
 
 /** Streams a Message (forces `stream: true`). */
 export function streamMessage(

@@ -5,9 +5,8 @@
  * the caller (who keeps them raw) and never stop the stream.
  */
 import type { Compaction, CompactRequest, DeletedResponse, ResponseCreateRequest, ResponseObject, ResponseStreamEvent } from '../../shared/wire/responses';
-import type { ApiClient, ApiResult, ResponseMeta, StreamOutcome } from './client';
-import type { SseEvent } from './sse';
-import { isObject, streamTextFrames, type FrameVerdict, type TextCallOptions } from './text-stream';
+import type { ApiClient, ApiResult, StreamOutcome } from './client';
+import { isObject, streamTextFrames, type EventStreamHandlers, type FrameVerdict, type TextCallOptions } from './text-stream';
 
 export const RESPONSES_PATH = '/v1/responses';
 export const COMPACT_PATH = '/v1/responses/compact';
@@ -22,12 +21,7 @@ export function createResponse(client: ApiClient, body: ResponseCreateRequest, o
   return client.json<ResponseObject>({ method: 'POST', path: RESPONSES_PATH, body: { ...body, stream: false }, ...opts });
 }
 
-export interface ResponsesStreamHandlers {
-  onOpen?(meta: ResponseMeta): void;
-  /** Every parsed event in order, known or not (unknown types are passed on as they came). */
-  onEvent(event: ResponseStreamEvent, raw: SseEvent, atMs: number): void;
-  onRawEvent?(raw: SseEvent, atMs: number): void;
-}
+export type ResponsesStreamHandlers = EventStreamHandlers<ResponseStreamEvent>;
 
 /** Streams a create (forces `stream: true`); see the module header for what ends it. */
 export function streamResponse(

@@ -28,6 +28,17 @@ export interface TextStreamHandlers {
   onRawEvent?(raw: SseEvent, atMs: number): void;
 }
 
+/** Handlers of a family whose frames are typed events. */
+export interface EventStreamHandlers<E> extends TextStreamHandlers {
+  /** Every parsed event in order (unknown types included, as they came). */
+  onEvent(event: E, raw: SseEvent, atMs: number): void;
+}
+
+/** Handlers of a family whose frames are data-only chunks. */
+export interface ChunkStreamHandlers<C> extends TextStreamHandlers {
+  onChunk(chunk: C, raw: SseEvent, atMs: number): void;
+}
+
 /** A family's reading of frames: deliver the frame and judge it. */
 export type FrameReader = (parsed: unknown, raw: SseEvent, atMs: number) => FrameVerdict;
 

@@ -11,6 +11,8 @@ type Schema = Record<string, unknown>;
 export interface SchemaHints {
   /** Words of the prompt, used to make strings look related to the request. */
   words?: string[];
+  /** Proper nouns of the prompt ("Lisbon"), used for place-like properties before made-up cities. */
+  places?: string[];
 }
 
 const MAX_DEPTH = 8;
@@ -196,7 +198,7 @@ function stringFor(format: unknown, name: string, rng: Rng, hints: SchemaHints):
       break;
   }
   const key = name.toLowerCase();
-  if (/(location|city|place|town|destination)/.test(key)) return rng.pick(CITIES);
+  if (/(location|city|place|town|destination)/.test(key)) return hints.places?.[0] ?? rng.pick(CITIES);
   if (/(name|title)/.test(key)) return `${capitalise(rng.pick(words))} ${capitalise(rng.pick(WORDS))}`;
   if (/(query|search|question|prompt|text)/.test(key)) return words.slice(0, 4).join(' ');
   if (/(unit)/.test(key)) return rng.pick(['celsius', 'fahrenheit']);

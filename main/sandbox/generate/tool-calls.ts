@@ -35,6 +35,20 @@ function mentions(text: string, name: string): boolean {
   return lower.includes(n) || lower.includes(n.replace(/[_-]+/g, ' '));
 }
 
+/**
+ * Capitalised words or runs of them ("Lisbon", "San Francisco") that do not begin a sentence: the
+ * places and names a request is about, so a weather call for "the weather in Lisbon" asks for Lisbon.
+ */
+export function properNouns(text: string): string[] {
+  const found: string[] = [];
+  for (const match of text.matchAll(/\p{Lu}\p{Ll}+(?:[ -]\p{Lu}\p{Ll}+)*/gu)) {
+    const before = text.slice(0, match.index).trimEnd();
+    if (before === '' || /[.!?:\n]$/.test(before)) continue;
+    if (!found.includes(match[0])) found.push(match[0]);
+  }
+  return found;
+}
+
 /** The calls to answer with; empty when the answer is ordinary text. */
 export function planToolCalls(req: ToolPlanInput, rng: Rng): PlannedToolCall[] {
   const tools = req.tools ?? [];
@@ -54,13 +68,14 @@ export function planToolCalls(req: ToolPlanInput, rng: Rng): PlannedToolCall[] {
   }
   if (req.parallel_tool_calls === false) chosen = chosen.slice(0, 1);
   const words = keywords(text, 5);
+  const places = properNouns(text);
   return chosen.map((tool) => {
     const r = rng.fork(tool.function.name);
     const schema = tool.function.parameters ?? { type: 'object', properties: {} };
     return {
       id: `call_${String(r.int(0, 99_999_999)).padStart(8, '0')}`,
       name: tool.function.name,
-      arguments: JSON.stringify(generateFromSchema(schema, r, { words })),
+      arguments: JSON.stringify(generateFromSchema(schema, r, { words, places })),
     };
   });
 }

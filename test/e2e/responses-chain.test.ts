@@ -64,6 +64,8 @@ describe('Responses chains in the browser', () => {
     const details = page.getByRole('region', { name: 'Compaction' });
     await expect.poll(() => details.isVisible()).toBe(true);
     expect(await details.innerText()).toMatch(/\d+ messages? dropped/);
+    // What the compaction saves: the next turn's input is smaller than the chain it replaces.
+    expect(await details.innerText()).toMatch(/The next turn sends [1-9][\d,]* fewer input tokens/);
     await turn('Summarise what we said so far', 'Continue from compaction');
     expect(await levels()).toEqual(['1:Response', '2:Response', '3:Response', '4:Compaction', '5:Response', '2:Response']);
     await screenshot(page, 'responses-tree');

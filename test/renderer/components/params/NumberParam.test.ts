@@ -29,8 +29,13 @@ describe('NumberParam', () => {
       ],
     });
     expect(w.find('#messages-top_p-error').text()).toBe('top_p must be between 0 and 1');
-    expect(w.find('.p-inputnumber').attributes('aria-describedby')).toBe('messages-top_p-error');
+    expect(w.find('input#messages-top_p').attributes('aria-describedby')).toBe('messages-top_p-error');
     expect(w.find('input#messages-top_p').attributes('aria-invalid')).toBe('true');
     expect(w.text()).not.toContain('second problem');
+  });
+
+  it('points the input at nothing while the value breaks no rule', () => {
+    w = mountParam({ field: 'top_p', problems: [] });
+    expect(w.find('input#param-top_p').attributes('aria-describedby')).toBeUndefined();
   });
 });

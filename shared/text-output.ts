@@ -89,10 +89,56 @@ function messageChoices(output: Obj): TextChoice[] {
   return [choice];
 }
 
+/** UTF-8 bytes of a token (shared/ has no TextEncoder); null for a lone surrogate. */
+function utf8Bytes(text: string): number[] | null {
+  let encoded: string;
+  try {
+    encoded = encodeURIComponent(text);
+  } catch {
+    return null;
+  }
+  const bytes: number[] = [];
+  for (let i = 0; i < encoded.length; i++) {
+    if (encoded[i] === '%') {
+      bytes.push(parseInt(encoded.slice(i + 1, i + 3), 16));
+      i += 2;
+    } else bytes.push(encoded.charCodeAt(i));
+  }
+  return bytes;
+}
+
+/**
+ * The legacy logprobs object (`tokens`, `token_logprobs`, `top_logprobs` as token → logprob
+ * maps) as the chat-style entries the logprobs view reads.
+ */
+function legacyLogprobs(logprobs: unknown): LogprobEntry[] {
+  if (!isObj(logprobs)) return [];
+  const tokens = arr(logprobs.tokens);
+  const values = arr(logprobs.token_logprobs);
+  const tops = arr(logprobs.top_logprobs);
+  return tokens.map((token, i) => {
+    const t = str(token);
+    const top = isObj(tops[i]) ? Object.entries(tops[i] as Obj) : [];
+    return {
+      token: t,
+      logprob: num(values[i]),
+      bytes: utf8Bytes(t),
+      top_logprobs: top
+        .map(([alt, lp]) => ({ token: alt, logprob: num(lp), bytes: utf8Bytes(alt) }))
+        .sort((a, b) => b.logprob - a.logprob),
+    };
+  });
+}
+
 function completionChoices(output: Obj): TextChoice[] {
   return arr(output.choices)
     .filter(isObj)
-    .map((c) => ({ ...emptyTextChoice(num(c.index)), content: str(c.text), finishReason: typeof c.finish_reason === 'string' ? c.finish_reason : null }))
+    .map((c) => ({
+      ...emptyTextChoice(num(c.index)),
+      content: str(c.text),
+      logprobs: legacyLogprobs(c.logprobs),
+      finishReason: typeof c.finish_reason === 'string' ? c.finish_reason : null,
+    }))
     .sort((a, b) => a.index - b.index);
 }
 

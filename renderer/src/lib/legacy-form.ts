@@ -17,6 +17,8 @@ export interface CompletionsForm {
   seed: number | null;
   temperature: number | null;
   topP: number | null;
+  /** Legacy `logprobs`: alternatives per token (0-5); null leaves them out. */
+  logprobs: number | null;
   stream: boolean;
   includeUsage: boolean;
 }
@@ -45,6 +47,7 @@ export function defaultCompletionsForm(model = ''): CompletionsForm {
     seed: null,
     temperature: null,
     topP: null,
+    logprobs: null,
     stream: true,
     includeUsage: true,
   };
@@ -72,6 +75,7 @@ export function buildCompletionsRequest(f: CompletionsForm): CompletionsRequest 
   if (f.seed !== null) req.seed = f.seed;
   if (f.temperature !== null) req.temperature = f.temperature;
   if (f.topP !== null) req.top_p = f.topP;
+  if (f.logprobs !== null) req.logprobs = f.logprobs;
   req.stream = f.stream;
   if (f.stream) req.stream_options = { include_usage: f.includeUsage };
   return req;
@@ -126,6 +130,7 @@ export function completionsFormFromRequest(body: unknown): CompletionsForm {
     seed: num(b.seed),
     temperature: num(b.temperature),
     topP: num(b.top_p),
+    logprobs: num(b.logprobs),
     stream: b.stream === true,
     includeUsage: options.include_usage !== false,
   };

@@ -52,7 +52,7 @@ describe('legacy-form', () => {
 
 describe('legacy-form round trips', () => {
   it('reads a recorded completions or complete body back into the form that builds it again', () => {
-    const completions = { model: 'svc-4', prompt: ['a', 'b'], max_tokens: 10, n: 2, echo: true, stop: ['x'], seed: 3, temperature: 0.4, top_p: 0.9, stream: true, stream_options: { include_usage: false } };
+    const completions = { model: 'svc-4', prompt: ['a', 'b'], max_tokens: 10, n: 2, echo: true, stop: ['x'], seed: 3, temperature: 0.4, top_p: 0.9, logprobs: 2, stream: true, stream_options: { include_usage: false } };
     expect(buildCompletionsRequest(completionsFormFromRequest(completions))).toEqual(completions);
     const complete = { model: 'svc-4', prompt: '\n\nHuman: hi\n\nAssistant:', max_tokens_to_sample: 50, stop_sequences: ['\n\nHuman:'], temperature: 1 };
     expect(buildCompleteRequest(completeFormFromRequest(complete))).toEqual(complete);

@@ -131,4 +131,27 @@ describe('LegacyView', () => {
     expect(m.wrapper.find('.run-status').text()).toBe('cancelled');
     expect(m.wrapper.find('.markdown-stub').text()).toBe('upon a');
   });
+
+  it('sends logprobs and shows the returned legacy logprobs in the Logprobs view', async () => {
+    m = await mountWithApp(LegacyView, { route: '/legacy' });
+    useLegacyFormStore().completions.logprobs = 2;
+    await flushPromises();
+    const stream = await send();
+    expect(sent(stream)).toMatchObject({ logprobs: 2 });
+    stream.emit({ type: 'delta', choice: 0, content: ' calm' });
+    stream.finish({
+      output: {
+        id: 'cmpl-1',
+        object: 'text_completion',
+        model: 'svc-4',
+        choices: [{ index: 0, text: ' calm', finish_reason: 'stop', logprobs: { tokens: [' calm'], token_logprobs: [-0.2], top_logprobs: [{ ' calm': -0.2, ' grey': -2.1 }], text_offset: [0] } }],
+      },
+    });
+    await flushPromises();
+    button(m.wrapper, 'Logprobs').click();
+    await flushPromises();
+    await m.wrapper.find('[data-token-index="0"]').trigger('focus');
+    expect(m.wrapper.find('[aria-label="Tokens"]').text()).toContain('calm');
+    expect(m.wrapper.text()).toContain('grey');
+  });
 });

@@ -54,6 +54,20 @@ describe('text-output', () => {
       expect(choicesOf('complete', { completion: 'done', stop_reason: 'stop_sequence' })[0]).toMatchObject({ content: 'done', finishReason: 'stop_sequence' });
     });
 
+    it('reads legacy logprobs (token → logprob maps) as entries with sorted alternatives', () => {
+      const [c] = choicesOf('completions', {
+        choices: [{ index: 0, text: ' hi', finish_reason: 'stop', logprobs: { tokens: [' hi'], token_logprobs: [-0.1], top_logprobs: [{ ' yo': -3, ' hi': -0.1 }], text_offset: [0] } }],
+      });
+      expect(c!.logprobs).toEqual([
+        { token: ' hi', logprob: -0.1, bytes: [32, 104, 105], top_logprobs: [{ token: ' hi', logprob: -0.1, bytes: [32, 104, 105] }, { token: ' yo', logprob: -3, bytes: [32, 121, 111] }] },
+      ]);
+    });
+
+    it('gives legacy tokens their UTF-8 bytes, null for a lone surrogate', () => {
+      const [c] = choicesOf('completions', { choices: [{ index: 0, text: 'é', logprobs: { tokens: ['é', '\ud800'], token_logprobs: [-1, -2], top_logprobs: null } }] });
+      expect(c!.logprobs.map((l) => l.bytes)).toEqual([[0xc3, 0xa9], null]);
+    });
+
     it('gives nothing for a missing or non-text output, and tolerates junk fields', () => {
       expect(choicesOf('responses.delete', { id: 'x', deleted: true })).toEqual([]);
       expect(choicesOf('chat.completions', null)).toEqual([]);

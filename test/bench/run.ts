@@ -12,6 +12,7 @@ const BENCHES: Record<string, () => Promise<Bench>> = {
   sseParse: () => import('./sse-parse'),
   history: () => import('./history'),
   streamRender: () => import('./stream-render'),
+  textStreams: () => import('./text-streams'),
 };
 
 async function main(): Promise<void> {

@@ -3,10 +3,15 @@
  * family's assembler producing the final object) against the official SDKs' stream handling over
  * the same recorded bytes, in the same run: openai's Stream.fromSSEResponse for Responses and
  * @anthropic-ai/sdk's Stream.fromSSEResponse for Messages, each iterating events and accumulating
- * the text. Both sides must end with the same text, else the run throws (it would compare
- * different work). Reports MB/s and events/s as medians. `npx tsx test/bench/text-streams.ts`.
+ * the text. Also, as the closest match to our final object, each SDK's own accumulating helper
+ * (openai `responses.stream().finalResponse()`, Anthropic `messages.stream().finalMessage()`)
+ * through a client whose fetch returns the recorded bytes. Every side must end with the same
+ * text, else the run throws (it would compare different work). Reports MB/s and events/s as
+ * medians. `npx tsx test/bench/text-streams.ts`.
  */
+import Anthropic from '@anthropic-ai/sdk';
 import { Stream as AnthropicStream } from '@anthropic-ai/sdk/core/streaming';
+import OpenAI from 'openai';
 import { Stream as OpenAIStream } from 'openai/streaming';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
@@ -237,6 +242,31 @@ async function anthropicMessages(chunks: Uint8Array[]): Promise<Produced> {
   return { events, text, reasoning };
 }
 
+const FAKE = { apiKey: 'bench', baseURL: 'http://bench.invalid', maxRetries: 0 };
+
+/** openai's ResponseStream helper: the final Response it assembles, as a user of the SDK gets it. */
+async function openaiResponseStream(chunks: Uint8Array[]): Promise<Produced> {
+  const client = new OpenAI({ ...FAKE, fetch: async () => sseResponse(chunks) });
+  const stream = client.responses.stream({ model: 'svc-code-fast-1', input: 'bench' });
+  let events = 0;
+  stream.on('event', () => void events++);
+  const final = await stream.finalResponse();
+  const reasoning = final.output.flatMap((o) => (o.type === 'reasoning' ? (o.summary ?? []).map((s) => s.text) : []));
+  return { events, text: final.output_text, reasoning: reasoning.join('') };
+}
+
+/** Anthropic's MessageStream helper: the final Message it assembles. */
+async function anthropicMessageStream(chunks: Uint8Array[]): Promise<Produced> {
+  const client = new Anthropic({ ...FAKE, fetch: async () => sseResponse(chunks) });
+  const stream = client.messages.stream({ model: 'svc-4-latest', max_tokens: 64_000, messages: [{ role: 'user', content: 'bench' }] });
+  let events = 0;
+  stream.on('streamEvent', () => void events++);
+  const final = await stream.finalMessage();
+  const text = final.content.flatMap((b) => (b.type === 'text' ? [b.text] : []));
+  const thinking = final.content.flatMap((b) => (b.type === 'thinking' ? [b.thinking] : []));
+  return { events, text: text.join(''), reasoning: thinking.join('') };
+}
+
 interface Measured {
   mbPerS: number;
   eventsPerS: number;
@@ -274,13 +304,16 @@ function checkSame(kind: string, expected: Produced, sides: Record<string, Produ
   }
 }
 
-async function compare(kind: string, recorded: Recorded, family: () => Family, sdkName: string, sdk: (c: Uint8Array[]) => Promise<Produced>, random: () => number): Promise<Record<string, unknown>> {
+type SdkSide = (chunks: Uint8Array[]) => Promise<Produced>;
+
+async function compare(kind: string, recorded: Recorded, family: () => Family, sdkName: string, sdk: SdkSide, helperName: string, helper: SdkSide, random: () => number): Promise<Record<string, unknown>> {
   const { bytes, expected } = recorded;
   const chunks = networkReads(bytes, random);
   const ours = await measure(() => oursSync(chunks, family()), bytes.length);
   const oursViaStream = await measure(() => oursStream(chunks, family()), bytes.length);
   const theirs = await measure(() => sdk(chunks), bytes.length);
-  checkSame(kind, expected, { ours: ours.produced, oursViaReadableStream: oursViaStream.produced, [sdkName]: theirs.produced });
+  const theirHelper = await measure(() => helper(chunks), bytes.length);
+  checkSame(kind, expected, { ours: ours.produced, oursViaReadableStream: oursViaStream.produced, [sdkName]: theirs.produced, [helperName]: theirHelper.produced });
   const figures = (m: Measured) => ({ mbPerS: m.mbPerS, eventsPerS: m.eventsPerS, medianMs: m.medianMs });
   return {
     events: expected.events,
@@ -291,15 +324,17 @@ async function compare(kind: string, recorded: Recorded, family: () => Family, s
     ours: figures(ours),
     oursViaReadableStream: figures(oursViaStream),
     [sdkName]: figures(theirs),
+    [helperName]: figures(theirHelper),
     speedupVsSdk: Math.round((theirs.medianMs / oursViaStream.medianMs) * 100) / 100,
+    speedupVsSdkHelper: Math.round((theirHelper.medianMs / oursViaStream.medianMs) * 100) / 100,
   };
 }
 
 /** Runs both comparisons and returns the figures. */
 export async function run(): Promise<Record<string, unknown>> {
   const random = mulberry32(7);
-  const responses = await compare('responses', responsesStream(random), responsesFamily, 'openaiSdk', openaiResponses, random);
-  const messages = await compare('messages', messagesStream(random), messagesFamily, 'anthropicSdk', anthropicMessages, random);
+  const responses = await compare('responses', responsesStream(random), responsesFamily, 'openaiSdk', openaiResponses, 'openaiSdkResponseStream', openaiResponseStream, random);
+  const messages = await compare('messages', messagesStream(random), messagesFamily, 'anthropicSdk', anthropicMessages, 'anthropicSdkMessageStream', anthropicMessageStream, random);
   return { responses, messages };
 }
 

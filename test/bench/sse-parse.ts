@@ -7,22 +7,10 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { Stream } from 'openai/streaming';
 import { SseParser } from '../../main/api/sse';
+import { mulberry32, networkReads, readable, WORDS } from './recorded-bytes';
 
 const FRAMES = 20_000;
 const RUNS = 7;
-
-/** Deterministic PRNG so every run measures the same bytes. */
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const WORDS = ['the', ' model', ' answered', ' quickly', ',', ' and', ' then', ' é', ' 世界', ' 🎉', '\n\n', ' **bold**', ' `code`', ' "quoted"', ' streaming', ' tokens', '.'];
 
 /** A chat stream as the service sends it (wire-notes §1.2): reasoning, content, finish, usage, [DONE]. */
 function recordedStream(random: () => number): string {
@@ -39,27 +27,6 @@ function recordedStream(random: () => number): string {
   );
   frames.push('data: [DONE]\n\n');
   return frames.join('');
-}
-
-/** Splits bytes into network-sized reads (64 B .. 16 KiB) so boundaries fall mid-line and mid-character. */
-function networkReads(bytes: Uint8Array, random: () => number): Uint8Array[] {
-  const out: Uint8Array[] = [];
-  for (let pos = 0; pos < bytes.length; ) {
-    const size = 64 + Math.floor(random() * 16_320);
-    out.push(bytes.subarray(pos, pos + size));
-    pos += size;
-  }
-  return out;
-}
-
-function readable(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
-  let i = 0;
-  return new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (i < chunks.length) controller.enqueue(chunks[i++]);
-      else controller.close();
-    },
-  });
 }
 
 /** Ours, synchronous: what main/api/client.ts does per body chunk. */

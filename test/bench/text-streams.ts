@@ -20,6 +20,7 @@ import type { ResponseStreamEvent } from '../../shared/wire/responses';
 import { MessagesAssembler } from '../../main/api/messages-assembler';
 import { ResponsesAssembler } from '../../main/api/responses-assembler';
 import { SseParser } from '../../main/api/sse';
+import { mulberry32, networkReads, readable, WORDS } from './recorded-bytes';
 
 const TEXT_DELTAS = 20_000;
 const REASONING_DELTAS = 2_000;
@@ -38,19 +39,6 @@ interface Recorded {
   bytes: Uint8Array;
   expected: Produced;
 }
-
-/** Deterministic PRNG so every run measures the same bytes. */
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const WORDS = ['the', ' model', ' answered', ' quickly', ',', ' and', ' then', ' é', ' 世界', ' 🎉', '\n\n', ' **bold**', ' `code`', ' "quoted"', ' streaming', ' tokens', '.'];
 
 function words(random: () => number, n: number): string[] {
   return Array.from({ length: n }, () => WORDS[Math.floor(random() * WORDS.length)]);
@@ -123,27 +111,6 @@ function messagesStream(random: () => number): Recorded {
   const pings = Math.floor(TEXT_DELTAS / PING_EVERY);
   // The Anthropic SDK drops pings; count only what both sides hand on as events.
   return { bytes: new TextEncoder().encode(f.done()), expected: { events: f.count() - pings, text: answer.join(''), reasoning: thinking.join('') } };
-}
-
-/** Splits bytes into network-sized reads (64 B .. 16 KiB) so boundaries fall mid-line and mid-character. */
-function networkReads(bytes: Uint8Array, random: () => number): Uint8Array[] {
-  const out: Uint8Array[] = [];
-  for (let pos = 0; pos < bytes.length; ) {
-    const size = 64 + Math.floor(random() * 16_320);
-    out.push(bytes.subarray(pos, pos + size));
-    pos += size;
-  }
-  return out;
-}
-
-function readable(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
-  let i = 0;
-  return new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (i < chunks.length) controller.enqueue(chunks[i++]);
-      else controller.close();
-    },
-  });
 }
 
 function sseResponse(chunks: Uint8Array[]): Response {

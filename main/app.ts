@@ -16,6 +16,7 @@ import { ResponsesService } from './services/responses-service';
 import { ConnectionsService } from './services/connections-service';
 import { DeferredResumer } from './services/deferred-resume';
 import { HistoryService } from './services/history-service';
+import { loadToolSet, saveToolSet } from './services/tool-sets';
 import { ModelsService } from './services/models-service';
 import { closeDatabase, openDatabase } from './store/db';
 import type { KeyStore } from './store/key-store';
@@ -108,6 +109,10 @@ export async function createApp(options: AppOptions): Promise<App> {
         get: ({ id }) => history.get(id),
         facets: () => history.facets(),
         remove: ({ id }) => history.remove(id),
+      },
+      tools: {
+        load: ({ playground }) => loadToolSet(db, playground),
+        save: ({ playground, tools }) => saveToolSet(db, playground, tools),
       },
     };
 

@@ -10,6 +10,7 @@ import { historyContract } from './history';
 import { messagesContract } from './messages';
 import { modelsContract } from './models';
 import { responsesContract } from './responses';
+import { toolsContract } from './tools';
 
 export const contract = {
   app: appContract,
@@ -21,6 +22,7 @@ export const contract = {
   messages: messagesContract,
   completions: completionsContract,
   history: historyContract,
+  tools: toolsContract,
 } as const;
 
 export type WorkbenchContract = typeof contract;

@@ -119,4 +119,16 @@ describe('Chat tools in the browser', () => {
     expect(detail.split('\n').filter((l) => l.trim())).toHaveLength(3);
     await screenshot(page, 'chat-tools-06-logprobs');
   });
+
+  it('keeps the tool set when the app is restarted on the same data', async () => {
+    const dataDir = app.dataDir;
+    expect(await closeAppPage(opened, { keepData: true })).toBe(0);
+    opened = await openAppPage({ tokenDelayMs: 2, dataDir, viewport: { width: 1400, height: 1000 } });
+    ({ app, page } = opened);
+    await page.goto(app.url);
+    await page.getByRole('link', { name: 'Chat' }).click();
+    const tools = page.getByRole('region', { name: 'Tools' });
+    await expect.poll(() => tools.innerText(), { timeout: 10_000 }).toContain('1 / 128');
+    expect(await tools.innerText()).toContain('get_weather');
+  });
 });

@@ -91,11 +91,12 @@ export interface AppPage {
 }
 
 /**
- * Starts the app and opens a browser page of the given size (not yet on the app's URL). When the
- * browser cannot start, the app is stopped again rather than left running.
+ * Starts the app (in `dataDir` to reopen an earlier session's data) and opens a browser page of the
+ * given size (not yet on the app's URL). When the browser cannot start, the app is stopped again
+ * rather than left running.
  */
-export async function openAppPage(options: { tokenDelayMs?: number; viewport: { width: number; height: number } }): Promise<AppPage> {
-  const app = await startApp({ tokenDelayMs: options.tokenDelayMs });
+export async function openAppPage(options: { tokenDelayMs?: number; dataDir?: string; viewport: { width: number; height: number } }): Promise<AppPage> {
+  const app = await startApp({ tokenDelayMs: options.tokenDelayMs, dataDir: options.dataDir });
   try {
     const browser = await launchBrowser();
     return { app, browser, page: await browser.newPage({ viewport: options.viewport }) };

@@ -11,6 +11,8 @@ import type { HistorySearchInput } from '../../shared/contract/history';
 import type { CatalogueEntry } from '../../shared/contract/models';
 import type { Endpoint, RunRecord, RunStatus } from '../../shared/contract/runs';
 import type { ResponseNode } from '../../shared/contract/responses';
+import type { ToolPlayground } from '../../shared/contract/tools';
+import type { ToolSpec } from '../../shared/tools/tool-spec';
 import type { ChatRequest } from '../../shared/wire/chat';
 import { makeCompletion, makeRecord, makeUsage, sampleCatalogueEntries } from './fake-data';
 
@@ -36,6 +38,8 @@ export interface FakeWorkbenchOptions {
   cancelRejects?: boolean;
   /** Makes models.catalogue reject with this error. */
   catalogueError?: WorkbenchError;
+  /** Tool sets saved by an earlier session. */
+  toolSets?: Partial<Record<ToolPlayground, ToolSpec[]>>;
 }
 
 export interface FakeWorkbench extends WorkbenchApi {
@@ -49,6 +53,8 @@ export interface FakeWorkbench extends WorkbenchApi {
     emitConnectionsChanged(state: ConnectionsState): void;
     /** Response-chain nodes the `responses.*` calls read and write. */
     responseNodes: ResponseNode[];
+    /** Saved tool sets per playground (`tools.load` / `tools.save`). */
+    toolSets: Partial<Record<ToolPlayground, ToolSpec[]>>;
   };
 }
 
@@ -122,6 +128,7 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
     catalogueError: opts.catalogueError,
     emitConnectionsChanged: (s) => listeners.forEach((l) => l(s)),
     responseNodes: [],
+    toolSets: { ...(opts.toolSets ?? {}) },
   };
   const state = (): ConnectionsState => ({
     activeId,
@@ -265,6 +272,14 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
       chains: async (input) => {
         record('responses.chains', input);
         return controls.responseNodes.filter((n) => !n.parentId);
+      },
+    },
+    tools: {
+      load: async ({ playground }) => (record('tools.load', { playground }), [...(controls.toolSets[playground] ?? [])]),
+      save: async (input) => {
+        record('tools.save', input);
+        controls.toolSets[input.playground] = input.tools;
+        return { saved: input.tools.length };
       },
     },
     messages: { send: (input, onChunk) => textStream('messages.send', input as unknown as ChatSendInput, onChunk) },

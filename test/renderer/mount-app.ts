@@ -11,6 +11,7 @@ import { createMemoryHistory, type Router } from 'vue-router';
 import { defineComponent, h, type Component } from 'vue';
 import { provideWorkbench } from '@/api';
 import { createAppRouter } from '@/router';
+import { resetPersistedToolsForTests } from '@/composables/use-persisted-tools';
 import { createFakeWorkbench, type FakeWorkbench, type FakeWorkbenchOptions } from './fake-workbench';
 
 /**
@@ -33,6 +34,8 @@ export interface Mounted {
 export async function mountWithApp(component: Component, opts: { fake?: FakeWorkbenchOptions; route?: string; props?: Record<string, unknown> } = {}): Promise<Mounted> {
   const fake = createFakeWorkbench(opts.fake);
   provideWorkbench(fake);
+  // Each mount is a fresh session: saved tool sets are offered to the forms again.
+  resetPersistedToolsForTests();
   const pinia = createPinia();
   setActivePinia(pinia);
   const router = createAppRouter(createMemoryHistory());

@@ -120,6 +120,10 @@ export function createFakeHandlers(): FakeHandlers {
       facets: () => ({ models: [] }),
       remove: () => ({ removed: true }),
     },
+    tools: {
+      load: () => [],
+      save: ({ tools }) => ({ saved: tools.length }),
+    },
   };
   return { handlers, signals, sessions };
 }

@@ -99,3 +99,13 @@ export function toolSpecsFromChat(tools: readonly ChatFunctionTool[] | null | un
 export function newToolSpec(name = 'new_tool'): ToolSpec {
   return { name, description: '', parameters: { type: 'object', properties: {}, required: [] } };
 }
+
+/**
+ * `specs` with the saved replies of same-named tools in `from` where they have none: a recorded
+ * request carries its tools but never the replies (they are not sent), so a re-run or a restored
+ * set keeps the replies the user had saved.
+ */
+export function withSavedReplies(specs: readonly ToolSpec[], from: readonly ToolSpec[]): ToolSpec[] {
+  const replies = new Map(from.filter((t) => t.savedReply).map((t) => [t.name, t.savedReply!]));
+  return specs.map((t) => (t.savedReply || !replies.has(t.name) ? t : { ...t, savedReply: replies.get(t.name) }));
+}

@@ -1,13 +1,14 @@
 /**
  * Keeps a playground's tool set (saved replies included) across restarts: main stores it
  * (tools.load / tools.save). The first time a playground opens in a session, a saved set fills an
- * empty form; after that every change is saved, debounced, and flushed when the view closes.
+ * empty form (or gives a form filled by a re-run its saved replies back); after that every change
+ * is saved, debounced, and flushed when the view closes.
  *
  *   usePersistedTools('chat', { get: () => params.tools, set: (list) => (params.tools = list) });
  */
 import { onBeforeUnmount, toRaw, watch } from 'vue';
 import type { ToolPlayground } from '@shared/contract/tools';
-import type { ToolSpec } from '@shared/tools/tool-spec';
+import { withSavedReplies, type ToolSpec } from '@shared/tools/tool-spec';
 import { useWorkbench } from '../api';
 
 const SAVE_DELAY_MS = 500;
@@ -39,7 +40,11 @@ export function usePersistedTools(playground: ToolPlayground, tools: { get(): To
     api.tools
       .load({ playground })
       .then((saved) => {
-        if (saved.length > 0 && tools.get().length === 0) tools.set(saved);
+        if (saved.length === 0) return;
+        const current = tools.get();
+        // A form filled first (a re-run from History) keeps its tools, with the saved replies back.
+        if (current.length === 0) tools.set(saved);
+        else if (current.some((t) => !t.savedReply && saved.some((s) => s.name === t.name && s.savedReply))) tools.set(withSavedReplies(current, saved));
       })
       .catch(() => undefined);
   }

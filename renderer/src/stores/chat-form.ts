@@ -8,6 +8,7 @@ import { ChatRequestSchema } from '@shared/contract/chat';
 import type { LimitViolation } from '@shared/limits';
 import { validateChatRequest } from '@shared/validate/chat';
 import type { ChatToolCall } from '@shared/wire/chat';
+import { withSavedReplies } from '@shared/tools/tool-spec';
 import type { ToolReply } from '@shared/tools/replies';
 import {
   buildChatRequest,
@@ -86,7 +87,7 @@ export const useChatFormStore = defineStore('chat-form', () => {
     model.value = form.model;
     systemPrompt.value = form.systemPrompt;
     messages.value = form.messages.length ? form.messages : [{ id: nextId(), role: 'user', content: '' }];
-    params.value = form.params;
+    params.value = { ...form.params, tools: withSavedReplies(form.params.tools, params.value.tools) };
   }
 
   function resetParams(): void {

@@ -10,6 +10,7 @@ import type { LimitViolation } from '@shared/limits';
 import { validateMessagesRequest } from '@shared/validate/messages';
 import type { MessagesContentBlock } from '@shared/wire/messages';
 import type { ToolReply } from '@shared/tools/replies';
+import { withSavedReplies } from '@shared/tools/tool-spec';
 import { useModelsStore } from './models';
 import { isReasoningModel } from '../lib/legacy-reasoning';
 import {
@@ -144,7 +145,7 @@ export const useMessagesFormStore = defineStore('messages-form', () => {
     systemText.value = f.systemText;
     systemBlocks.value = f.systemBlocks;
     turns.value = f.turns.length ? f.turns : [{ id: nextId(), role: 'user', blocks: [textBlock()] }];
-    params.value = f.params;
+    params.value = { ...f.params, tools: withSavedReplies(f.params.tools, params.value.tools) };
   }
 
   function resetParams(): void {

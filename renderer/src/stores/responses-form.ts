@@ -8,6 +8,7 @@ import { computed, ref } from 'vue';
 import { ResponsesRequestSchema } from '@shared/contract/responses';
 import type { LimitViolation } from '@shared/limits';
 import { validateResponsesRequest } from '@shared/validate/responses';
+import { withSavedReplies } from '@shared/tools/tool-spec';
 import { useModelsStore } from './models';
 import {
   buildResponsesRequest,
@@ -73,7 +74,7 @@ export const useResponsesFormStore = defineStore('responses-form', () => {
   /** Fills the form from a recorded request (Re-run); returns the node it continued from, if any. */
   function loadRequest(body: unknown): string | null {
     const loaded = formFromResponsesRequest(body);
-    form.value = loaded.form;
+    form.value = { ...loaded.form, tools: withSavedReplies(loaded.form.tools, form.value.tools) };
     return loaded.from;
   }
 

@@ -54,4 +54,29 @@ describe('use-persisted-tools', () => {
     expect(m.fake.controls.calls.some((c) => c.method === 'tools.load')).toBe(true);
     expect(existing.value.map((t) => t.name)).toEqual(['lookup']);
   });
+
+  it('gives a form filled by a re-run from History its saved replies back', async () => {
+    const rerun = ref<ToolSpec[]>([{ ...weather, savedReply: undefined }]);
+    const Probe = defineComponent({
+      setup() {
+        usePersistedTools('chat', { get: () => rerun.value, set: (list) => (rerun.value = list) });
+        return () => h('div');
+      },
+    });
+    m = await mountWithApp(Probe, { fake: { toolSets: { chat: [weather] } } });
+    await flushPromises();
+    expect(rerun.value).toEqual([weather]);
+  });
+
+  it('keeps the saved replies when a recorded request is loaded into the form in the same session', async () => {
+    m = await mountWithApp(ChatView, { fake: { toolSets: { chat: [weather] } } });
+    await flushPromises();
+    useChatFormStore().loadRequest({
+      model: 'svc-4',
+      messages: [{ role: 'user', content: 'Weather?' }],
+      tools: [{ type: 'function', function: { name: 'get_weather', description: 'Weather', parameters: weather.parameters } }],
+    });
+    await flushPromises();
+    expect(useChatFormStore().params.tools[0]?.savedReply).toBe('{"temp":21}');
+  });
 });

@@ -9,6 +9,7 @@ import {
   toolChoiceFromChat,
   toolSpecsFromChat,
   type ToolSpec,
+  withSavedReplies,
 } from '../../../../shared/tools/tool-spec';
 
 const weather: ToolSpec = {
@@ -71,6 +72,15 @@ describe('tools/tool-spec', () => {
     it('round-trips chat tools (without saved replies, which are never sent)', () => {
       const { savedReply: _s, ...sent } = weather;
       expect(toolSpecsFromChat(toChatTools([weather, bare]))).toEqual([sent, bare]);
+    });
+  });
+
+  describe('withSavedReplies()', () => {
+    it('gives tools without a reply the saved reply of the same-named tool, and leaves the rest', () => {
+      const base = { description: '', parameters: { type: 'object' } };
+      const fromRequest = [{ name: 'a', ...base }, { name: 'b', ...base, savedReply: 'own' }, { name: 'c', ...base }];
+      const saved = [{ name: 'a', ...base, savedReply: 'A' }, { name: 'b', ...base, savedReply: 'B' }, { name: 'z', ...base, savedReply: 'Z' }];
+      expect(withSavedReplies(fromRequest, saved).map((t) => t.savedReply)).toEqual(['A', 'own', undefined]);
     });
   });
 });

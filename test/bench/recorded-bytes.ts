@@ -1,8 +1,9 @@
 /**
  * The bytes the stream benchmarks measure: a seeded PRNG (every run parses the same bytes), the
  * words their recordings are made of (multi-byte characters included), and network-sized reads
- * whose boundaries fall mid-line and mid-character.
+ * whose boundaries fall mid-line and mid-character; and the median timing they all report.
  */
+import { performance } from 'node:perf_hooks';
 
 /** Deterministic PRNG so every run measures the same bytes. */
 export function mulberry32(seed: number): () => number {
@@ -37,4 +38,28 @@ export function readable(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
       else controller.close();
     },
   });
+}
+
+/** Stream benchmarks time this many runs (after one warm-up) and report the median. */
+export const RUNS = 7;
+
+export interface Timed<T> {
+  mbPerS: number;
+  medianMs: number;
+  /** What the last run returned (items counted, text produced), for the caller to check. */
+  result: T;
+}
+
+/** Runs `fn` once to warm up, then RUNS times; throughput of `bytes` at the median time. */
+export async function timeMedian<T>(fn: () => T | Promise<T>, bytes: number): Promise<Timed<T>> {
+  let result = await fn();
+  const times: number[] = [];
+  for (let r = 0; r < RUNS; r++) {
+    const t0 = performance.now();
+    result = await fn();
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  const medianMs = times[Math.floor(times.length / 2)]!;
+  return { mbPerS: Math.round((bytes / 1e6 / (medianMs / 1000)) * 10) / 10, medianMs: Math.round(medianMs * 10) / 10, result };
 }

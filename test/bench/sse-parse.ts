@@ -3,14 +3,12 @@
  * openai SDK's stream decoding (Stream.fromSSEResponse) over the same recorded chat byte stream,
  * in the same run. Reports MB/s as the median of several runs. `npx tsx test/bench/sse-parse.ts`.
  */
-import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { Stream } from 'openai/streaming';
 import { SseParser } from '../../main/api/sse';
-import { mulberry32, networkReads, readable, WORDS } from './recorded-bytes';
+import { mulberry32, networkReads, readable, RUNS, timeMedian, WORDS } from './recorded-bytes';
 
 const FRAMES = 20_000;
-const RUNS = 7;
 
 /** A chat stream as the service sends it (wire-notes §1.2): reasoning, content, finish, usage, [DONE]. */
 function recordedStream(random: () => number): string {
@@ -71,16 +69,8 @@ async function openaiSdk(chunks: Uint8Array[]): Promise<number> {
 }
 
 async function measure(fn: () => number | Promise<number>, bytes: number): Promise<{ mbPerS: number; medianMs: number; items: number }> {
-  let items = await fn(); // warm-up
-  const times: number[] = [];
-  for (let r = 0; r < RUNS; r++) {
-    const t0 = performance.now();
-    items = await fn();
-    times.push(performance.now() - t0);
-  }
-  times.sort((a, b) => a - b);
-  const medianMs = times[Math.floor(times.length / 2)];
-  return { mbPerS: Math.round((bytes / 1e6 / (medianMs / 1000)) * 10) / 10, medianMs: Math.round(medianMs * 10) / 10, items };
+  const { mbPerS, medianMs, result } = await timeMedian(fn, bytes);
+  return { mbPerS, medianMs, items: result };
 }
 
 /** Runs the comparison and returns the figures. */

@@ -13,19 +13,17 @@ import Anthropic from '@anthropic-ai/sdk';
 import { Stream as AnthropicStream } from '@anthropic-ai/sdk/core/streaming';
 import OpenAI from 'openai';
 import { Stream as OpenAIStream } from 'openai/streaming';
-import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import type { MessagesStreamEvent } from '../../shared/wire/messages';
 import type { ResponseStreamEvent } from '../../shared/wire/responses';
 import { MessagesAssembler } from '../../main/api/messages-assembler';
 import { ResponsesAssembler } from '../../main/api/responses-assembler';
 import { SseParser } from '../../main/api/sse';
-import { mulberry32, networkReads, readable, WORDS } from './recorded-bytes';
+import { mulberry32, networkReads, readable, RUNS, timeMedian, WORDS } from './recorded-bytes';
 
 const TEXT_DELTAS = 20_000;
 const REASONING_DELTAS = 2_000;
 const PING_EVERY = 5_000;
-const RUNS = 7;
 
 /** What a stream carried, read the same way by both sides. */
 interface Produced {
@@ -242,21 +240,8 @@ interface Measured {
 }
 
 async function measure(fn: () => Produced | Promise<Produced>, bytes: number): Promise<Measured> {
-  let produced = await fn(); // warm-up
-  const times: number[] = [];
-  for (let r = 0; r < RUNS; r++) {
-    const t0 = performance.now();
-    produced = await fn();
-    times.push(performance.now() - t0);
-  }
-  times.sort((a, b) => a - b);
-  const medianMs = times[Math.floor(times.length / 2)];
-  return {
-    mbPerS: Math.round((bytes / 1e6 / (medianMs / 1000)) * 10) / 10,
-    eventsPerS: Math.round(produced.events / (medianMs / 1000)),
-    medianMs: Math.round(medianMs * 10) / 10,
-    produced,
-  };
+  const { mbPerS, medianMs, result } = await timeMedian(fn, bytes);
+  return { mbPerS, eventsPerS: Math.round(result.events / (medianMs / 1000)), medianMs, produced: result };
 }
 
 /** Throws unless every side read exactly what the recording holds. */

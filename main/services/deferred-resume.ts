@@ -6,7 +6,7 @@ import { toWorkbenchError } from '../api/errors';
 import { pollDeferredCompletion } from '../jobs/deferred-poller';
 import type { Db } from '../store/db';
 import { pendingDeferredRuns, updateRun } from '../store/runs';
-import { completionText } from './chat-text';
+import { outputPreviewText, outputTextOf } from './chat-text';
 import type { ConnectionsService } from './connections-service';
 
 export class DeferredResumer {
@@ -40,7 +40,8 @@ export class DeferredResumer {
         updateRun(this.db, runId, {
           status: 'completed',
           output: c,
-          outputText: completionText(c),
+          outputText: outputTextOf('chat.completions', c),
+          outputPreview: outputPreviewText('chat.completions', c),
           usage: c.usage ?? null,
           costTicks: c.usage?.cost_in_usd_ticks ?? null,
         });

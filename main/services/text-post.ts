@@ -1,5 +1,5 @@
 /**
- * The steps every recorded text POST shares (Responses, Messages, `/v1/completions`,
+ * The steps every recorded text POST shares (chat, Responses, Messages, `/v1/completions`,
  * `/v1/complete`): describe the request as it will be sent, begin the run, refuse it before
  * sending when the pre-flight checks fail, and otherwise hand the caller the per-call options;
  * plus the stream handlers that feed an assembler, tell the renderer, and checkpoint.

@@ -1,5 +1,5 @@
 /**
- * One recorded run of a text interface (Responses, Messages, legacy completions), from the
+ * One recorded run of a text interface (chat, Responses, Messages, legacy completions), from the
  * pending record written before the request leaves to the finished one: the `started`,
  * `response`, `retry`, coalesced `delta`, `meta` and `usage` chunks the renderer sees, checkpoints
  * while a stream runs, pre-flight violations recorded as `invalid_input` (nothing sent), and the

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { completionText, outputPreviewText, outputTextOf, promptText, requestPreview, requestText } from '../../../../main/services/chat-text';
+import { outputPreviewText, outputTextOf, requestPreview, requestText } from '../../../../main/services/chat-text';
 
 describe('chat-text', () => {
-  describe('promptText() / completionText()', () => {
+  describe('requestText() / outputTextOf() for chat', () => {
     it('joins chat message texts and a completion’s reasoning, content and calls', () => {
-      expect(promptText([{ role: 'system', content: 'Be brief' }, { role: 'user', content: [{ type: 'text', text: 'Hi' }] }])).toBe('Be brief\n\nHi');
+      expect(requestText('chat.completions', { messages: [{ role: 'system', content: 'Be brief' }, { role: 'user', content: [{ type: 'text', text: 'Hi' }] }] })).toBe('Be brief\n\nHi');
       const completion = {
         choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'Hello', reasoning_content: 'Think', tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }] } }],
       };
-      expect(completionText(completion as never)).toBe('Think\n\nHello\n\nf({})');
+      expect(outputTextOf('chat.completions', completion as never)).toBe('Think\n\nHello\n\nf({})');
     });
   });
 

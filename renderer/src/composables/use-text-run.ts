@@ -173,7 +173,6 @@ export function useTextRun<I>(start: TextRunStarter<I>) {
   /** Shows a recorded run (e.g. one opened from History or by id) as if it had just finished. */
   function show(result: RunRecord): void {
     reset();
-    working = [];
     finish(result);
   }
 

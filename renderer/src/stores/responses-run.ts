@@ -42,6 +42,8 @@ export const useResponsesRunStore = defineStore('responses-run', () => {
   /** Something an action did that the user should know (e.g. a node not in the local tree). */
   const note = ref<string | null>(null);
   const working = ref(false);
+  /** What the call in progress is doing, shown while the service answers. */
+  const workingNote = ref<string | null>(null);
   /** Bumped per node open, so a slow earlier open cannot overwrite a newer one. */
   let openGen = 0;
 
@@ -76,8 +78,9 @@ export const useResponsesRunStore = defineStore('responses-run', () => {
     }
   }
 
-  async function guarded<T>(work: () => Promise<T>): Promise<T | null> {
+  async function guarded<T>(work: () => Promise<T>, doing: string): Promise<T | null> {
     working.value = true;
+    workingNote.value = doing;
     actionError.value = null;
     note.value = null;
     try {
@@ -87,6 +90,7 @@ export const useResponsesRunStore = defineStore('responses-run', () => {
       return null;
     } finally {
       working.value = false;
+      workingNote.value = null;
     }
   }
 
@@ -141,7 +145,7 @@ export const useResponsesRunStore = defineStore('responses-run', () => {
     await guarded(async () => {
       const record = await useWorkbench().history.get({ id: node.runId! });
       if (gen === openGen) run.show(record);
-    });
+    }, 'Opening the recorded response…');
   }
 
   /** Opens the tree containing a node (`/responses?node=…`, a recent chain) at that node. */
@@ -152,7 +156,7 @@ export const useResponsesRunStore = defineStore('responses-run', () => {
 
   /** GET /v1/responses/{id}: shows it (also one made outside the app) and its tree. */
   async function openById(id: string): Promise<boolean> {
-    const record = await guarded(() => useWorkbench().responses.retrieve({ id: id.trim() }));
+    const record = await guarded(() => useWorkbench().responses.retrieve({ id: id.trim() }), `Opening response ${id.trim()}…`);
     if (!record) return false;
     run.show(record);
     if (await loadTree(id.trim())) select(id.trim());
@@ -161,7 +165,7 @@ export const useResponsesRunStore = defineStore('responses-run', () => {
 
   /** DELETE on the service; the node stays in the tree, marked deleted. */
   async function remove(id: string): Promise<void> {
-    const done = await guarded(() => useWorkbench().responses.remove({ id }));
+    const done = await guarded(() => useWorkbench().responses.remove({ id }), `Deleting response ${id} on the service…`);
     if (!done) return;
     await loadTree(id);
     // Whatever the refreshed record says, the service has just confirmed the deletion.
@@ -173,7 +177,7 @@ export const useResponsesRunStore = defineStore('responses-run', () => {
   async function compact(id: string): Promise<void> {
     const node = tree.value?.nodes.find((n) => n.id === id);
     const model = form.form.model || node?.model || '';
-    const record = await guarded(() => useWorkbench().responses.compact({ model, responseId: id }));
+    const record = await guarded(() => useWorkbench().responses.compact({ model, responseId: id }), 'Compacting the chain: the service is summarising it…');
     if (!record) return;
     if (record.error) {
       actionError.value = record.error;
@@ -215,7 +219,7 @@ export const useResponsesRunStore = defineStore('responses-run', () => {
   }
 
   return {
-    ...run, tree, selectedId, selectedNode, chains, chainsLoaded, actionError, note, working, pendingCalls,
+    ...run, tree, selectedId, selectedNode, chains, chainsLoaded, actionError, note, working, workingNote, pendingCalls,
     select, send, answerTools, openNode, loadNode, openById, remove, compact, loadChains, rerun, newChain,
   };
 });

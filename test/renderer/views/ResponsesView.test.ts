@@ -172,6 +172,21 @@ describe('ResponsesView', () => {
     expect(treeNode('resp-3').attributes('aria-level')).toBe('4');
   });
 
+  it('says what it is waiting for while the service compacts, and disables the node actions meanwhile', async () => {
+    await mountView();
+    await respond(await sendTurn('Send', 'turn one'), 'resp-1', null);
+    let release!: () => void;
+    const original = m.fake.responses.compact;
+    m.fake.responses.compact = (input) => new Promise((resolve) => (release = () => resolve(original(input))));
+    button(m.wrapper, 'Compact up to here').click();
+    await flushPromises();
+    expect(m.wrapper.find('[role="status"]').text()).toContain('Compacting the chain');
+    expect(button(m.wrapper, 'Compact up to here').disabled).toBe(true);
+    release();
+    await flushPromises();
+    expect(m.wrapper.text()).not.toContain('Compacting the chain');
+  });
+
   it('shows the error of a continuation whose previous response is gone and keeps the input', async () => {
     await mountView();
     await respond(await sendTurn('Send', 'turn one'), 'resp-1', null);

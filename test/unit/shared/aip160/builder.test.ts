@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { buildFilter, type FilterGroup, type FilterRow } from '../../../../shared/aip160/builder';
+import { buildFilter, groupsFromFilter, type FilterGroup, type FilterRow } from '../../../../shared/aip160/builder';
 import { parseFilter } from '../../../../shared/aip160/parser';
-import { restriction } from './arbitraries';
+import { filterTree, normalize, restriction } from './arbitraries';
 
 const row = (field: FilterRow['field'], op: FilterRow['op'], value: string): FilterRow => ({ field, op, value });
 
@@ -69,6 +69,57 @@ describe('aip160/builder', () => {
             return;
           }
           expect(parseFilter(built.text)).toEqual({ ok: true, expr: built.expr });
+        }),
+        { numRuns: 1500 },
+      );
+    });
+  });
+
+  describe('groupsFromFilter()', () => {
+    function groups(text: string) {
+      const parsed = parseFilter(text);
+      if (!parsed.ok) throw new Error(parsed.error.message);
+      return groupsFromFilter(parsed.expr);
+    }
+
+    it('turns groups of rows back into builder state', () => {
+      expect(groups('')).toEqual({ groups: [], combine: 'AND' });
+      expect(groups('name:a size_bytes > 5')).toEqual({
+        groups: [{ combine: 'AND', negate: false, rows: [row('name', ':', 'a'), row('size_bytes', '>', '5')] }],
+        combine: 'AND',
+      });
+      expect(groups('name:a AND NOT (content_type:image OR content_type:video)')).toEqual({
+        groups: [
+          { combine: 'AND', negate: false, rows: [row('name', ':', 'a')] },
+          { combine: 'OR', negate: true, rows: [row('content_type', ':', 'image'), row('content_type', ':', 'video')] },
+        ],
+        combine: 'AND',
+      });
+      expect(groups('-file_id = f OR (name:a AND name:b)')).toEqual({
+        groups: [
+          { combine: 'AND', negate: true, rows: [row('file_id', '=', 'f')] },
+          { combine: 'AND', negate: false, rows: [row('name', ':', 'a'), row('name', ':', 'b')] },
+        ],
+        combine: 'OR',
+      });
+    });
+
+    it('returns null for shapes deeper than groups of rows', () => {
+      expect(groups('NOT (NOT name:a)')).toBeNull();
+      expect(groups('name:a AND (name:b OR (name:c AND name:d))')).toBeNull();
+      expect(groups('NOT (name:a AND (name:b OR name:c))')).toBeNull();
+    });
+
+    it('gives state that buildFilter turns back into the same tree (property)', () => {
+      fc.assert(
+        fc.property(filterTree, (raw) => {
+          const tree = normalize(raw);
+          const state = groupsFromFilter(tree);
+          if (state === null) return;
+          const built = buildFilter(state.groups, state.combine);
+          // Empty text values parse but the builder asks for a value instead.
+          if (!built.ok) expect(built.problems.every((p) => p.message.startsWith('enter a value'))).toBe(true);
+          else expect(built.expr).toEqual(tree);
         }),
         { numRuns: 1500 },
       );

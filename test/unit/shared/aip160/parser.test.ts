@@ -97,6 +97,9 @@ describe('aip160/parser errors', () => {
   const FIELDS = 'name, file_name, file_id, size_bytes, content_type, created_at, expires_at, upload_status, user_defined_id';
   const cases: [string, string, number, number][] = [
     ['nam:x', `unknown field "nam"; known fields: ${FIELDS}`, 1, 3],
+    ['filename:x', `unknown field "filename" (did you mean file_name?); known fields: ${FIELDS}`, 1, 8],
+    ['Size_Bytes > 4', `unknown field "Size_Bytes" (did you mean size_bytes?); known fields: ${FIELDS}`, 1, 10],
+    ['name:a bytes > 4', `unknown field "bytes" (did you mean size_bytes?); known fields: ${FIELDS}; to match a value with spaces, quote it: name:"a b"`, 8, 5],
     ['name:foo bar', `unknown field "bar"; known fields: ${FIELDS}; to match a value with spaces, quote it: name:"a b"`, 10, 3],
     ['name:a and name:b', '"and" is not a field; logical operators are written in upper case: AND', 8, 3],
     ['name:a Or name:b', '"Or" is not a field; logical operators are written in upper case: OR', 8, 2],

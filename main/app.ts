@@ -56,7 +56,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     const sandboxKey = `sk-sandbox-${randomBytes(16).toString('hex')}`;
     const envDelay = Number(process.env.WORKBENCH_SANDBOX_TOKEN_DELAY_MS);
     const tokenDelayMs = options.sandboxTokenDelayMs ?? (Number.isFinite(envDelay) && envDelay >= 0 ? envDelay : undefined);
-    const sandbox = await startSandbox({ keys: [sandboxKey], tokenDelayMs, now: options.sandboxNow, log: options.log });
+    // How long the embedded sandbox keeps a deferred completion pending (e2e tests lengthen it).
+    const envDeferred = Number(process.env.WORKBENCH_SANDBOX_DEFERRED_DELAY_MS);
+    const deferredDelayMs = Number.isFinite(envDeferred) && envDeferred > 0 ? envDeferred : undefined;
+    const sandbox = await startSandbox({ keys: [sandboxKey], tokenDelayMs, deferredDelayMs, now: options.sandboxNow, log: options.log });
     disposers.push(() => sandbox.close());
 
     const connections = new ConnectionsService({

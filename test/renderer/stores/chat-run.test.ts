@@ -4,7 +4,7 @@ import { provideWorkbench } from '@/api';
 import { useChatFormStore } from '@/stores/chat-form';
 import { useChatRunStore } from '@/stores/chat-run';
 import { createFakeWorkbench, type FakeWorkbench } from '../fake-workbench';
-import { makeUsage } from '../fake-data';
+import { makeRecord, makeUsage } from '../fake-data';
 import type { JobSummary } from '@shared/contract/jobs';
 
 let fake: FakeWorkbench;
@@ -205,6 +205,20 @@ describe('chat-run store', () => {
       await resumed;
       expect(run.phase).toBe('completed');
       expect(run.choices[0]!.content).toBe('answered later');
+    });
+
+    it('keeps following a pending deferred run it is asked to show, and shows other records as they are', async () => {
+      const run = useChatRunStore();
+      const pending = makeRecord({ id: 'run-d', status: 'pending', request: { method: 'POST', url: 'u', headers: {}, body: { model: 'svc-4', messages: [], deferred: true } } });
+      run.show(pending);
+      await expect.poll(() => fake.controls.streams.length).toBe(1);
+      expect(fake.controls.streams[0]!.method).toBe('chat.follow');
+      expect(run.phase).toBe('pending');
+      fake.controls.streams[0]!.finish();
+      await expect.poll(() => run.phase).toBe('completed');
+      run.show(makeRecord({ id: 'run-e', status: 'error' }));
+      expect(run.phase).toBe('error');
+      expect(fake.controls.streams).toHaveLength(1);
     });
 
     it('leaves the view alone when no deferred chat is running, or when a run is already shown', async () => {

@@ -8,17 +8,20 @@ import type { ChatSendInput } from '@shared/contract/chat';
 import type { RunRecord } from '@shared/contract/runs';
 import type { ChatRequest } from '@shared/wire/chat';
 import { useWorkbench } from '../api';
-import { useTextRun } from '../composables/use-text-run';
+import { useTextRun, type TextRunJobs } from '../composables/use-text-run';
 
 export type { RunPhase } from '../composables/use-text-run';
 
 export const DEFERRED_CHAT_KIND = 'deferred-chat';
 
+/** How a chat text run follows and stops a deferred run (a durable job in main). */
+export const CHAT_RUN_JOBS: TextRunJobs = {
+  follow: (runId, onChunk) => useWorkbench().chat.follow({ runId }, onChunk),
+  cancel: (id) => useWorkbench().jobs.cancel({ id }),
+};
+
 export const useChatRunStore = defineStore('chat-run', () => {
-  const run = useTextRun<ChatSendInput>((input, onChunk) => useWorkbench().chat.send(input, onChunk), {
-    follow: (runId, onChunk) => useWorkbench().chat.follow({ runId }, onChunk),
-    cancel: (id) => useWorkbench().jobs.cancel({ id }),
-  });
+  const run = useTextRun<ChatSendInput>((input, onChunk) => useWorkbench().chat.send(input, onChunk), CHAT_RUN_JOBS);
 
   /** Starts a run; resolves when it has ended (never rejects). */
   async function send(request: ChatRequest): Promise<void> {

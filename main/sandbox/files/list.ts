@@ -68,19 +68,20 @@ export function comparator(sortBy: ListQuery['sortBy'], order: ListQuery['order'
 
 /**
  * One page: the files that pass `keep`, in order, after `cursor` (a record, or null for the first
- * page), at most `limit`. The token is the last file's id, or null for an empty page.
+ * page), at most `limit`. The token is the last file's id, or null for an empty page; `hasMore`
+ * says whether another page has files.
  */
 export function listPage(
   files: readonly FileRecord[],
   q: Pick<ListQuery, 'limit' | 'order' | 'sortBy'>,
   keep: (r: FileRecord) => boolean,
   cursor: FileRecord | null,
-): { page: FileRecord[]; token: string | null } {
+): { page: FileRecord[]; token: string | null; hasMore: boolean } {
   const cmp = comparator(q.sortBy, q.order);
   const candidates: FileRecord[] = [];
   for (const f of files) if ((cursor === null || cmp(f, cursor) > 0) && keep(f)) candidates.push(f);
   const page = smallest(candidates, q.limit, cmp);
-  return { page, token: page.at(-1)?.id ?? null };
+  return { page, token: page.at(-1)?.id ?? null, hasMore: candidates.length > page.length };
 }
 
 /** The `n` smallest items in order, without sorting everything when `n` is much smaller. */

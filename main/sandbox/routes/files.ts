@@ -103,8 +103,9 @@ export function filesRoutes(env: SandboxEnv): Route[] {
         const keep = q.filter === null ? () => true : compileFileFilter(q.filter);
         const cursor = q.after === null ? null : (env.files.cursorRecord(q.after, ctx.team) ?? null);
         if (q.after !== null && cursor === null) throw badCursor(q.after);
-        const { page, token } = listPage(env.files.live(ctx.team, env.clock.now()), q, keep, cursor);
-        sendJson(ctx.res, 200, { data: page.map((r) => fileObject(env, ctx.req, r)), pagination_token: token });
+        const { page, token, hasMore } = listPage(env.files.live(ctx.team, env.clock.now()), q, keep, cursor);
+        // has_more is not in the spec; the official OpenAI SDK's auto-pagination stops without it.
+        sendJson(ctx.res, 200, { data: page.map((r) => fileObject(env, ctx.req, r)), pagination_token: token, has_more: hasMore });
       },
     },
     { method: 'GET', path: '/v1/files/:id', handle: (ctx) => sendJson(ctx.res, 200, fileObject(env, ctx.req, found(env, ctx))) },

@@ -4,7 +4,7 @@ import { call, refusal, upload, uploadFile } from './files-form';
 
 const h = useHarness();
 
-type Listed = { data: Array<{ id: string; filename: string; bytes: number; created_at: number }>; pagination_token: string | null };
+type Listed = { data: Array<{ id: string; filename: string; bytes: number; created_at: number }>; pagination_token: string | null; has_more: boolean };
 const list = async (query: string, key?: string): Promise<Listed> => {
   const res = await call(h, 'GET', `/v1/files${query}`, undefined, key);
   expect(res.status).toBe(200);
@@ -33,6 +33,7 @@ describe('sandbox/routes/files: GET /v1/files', () => {
     expect(names(all)).toEqual(['zebra.png', 'annual REPORT.docx', 'notes.txt', 'Photo.PNG', 'report-2025.pdf']);
     expect(all.data[0]).toEqual(files[4]);
     expect(all.pagination_token).toBe(files[0].id);
+    expect(all.has_more).toBe(false);
     expect((await list('', OTHER_KEY)).data).toEqual([]);
   });
 
@@ -50,6 +51,8 @@ describe('sandbox/routes/files: GET /v1/files', () => {
       const l: Listed = await list(`?limit=2&sort_by=size&order=asc${token ? `&${page % 2 ? 'after' : 'pagination_token'}=${token}` : ''}`);
       seen.push(...names(l));
       expect(l.pagination_token).toBe(l.data.at(-1)?.id ?? null);
+      // Not in the spec: for the official SDKs' auto-pagination.
+      expect(l.has_more).toBe(seen.length < 5);
       token = l.pagination_token;
       if (l.data.length < 2) break;
     }

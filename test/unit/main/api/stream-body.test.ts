@@ -98,6 +98,18 @@ describe('stream-body', () => {
     expect(result.error.message).toBe('Could not read notes.txt while sending it (it no longer exists). Nothing was uploaded.');
   });
 
+  it('a connection cut after the whole body left, before any answer, says the outcome is unknown', async () => {
+    const { server, client } = await setup((_req, res) => res.socket?.destroy());
+    const result = await client.json({ method: 'POST', path: '/v1/files', body: bodyOf(BYTES, { label: 'blob.bin' }) });
+    expect(result).toMatchObject({ ok: false, error: { kind: 'network' }, retries: 0 });
+    if (!result.ok) {
+      expect(result.error.message).toMatch(
+        /^The connection to 127\.0\.0\.1:\d+ dropped after all of blob\.bin was sent, before the service answered; it may or may not have been stored\. Check before trying again\.$/,
+      );
+    }
+    expect(server.received).toHaveLength(1);
+  });
+
   it('says so when the body is shorter than its announced length', async () => {
     const { client } = await setup((_req, res) => sendJson(res, 200, {}));
     const result = await client.json({ method: 'POST', path: '/v1/files', body: bodyOf(BYTES, { length: 400_000, label: 'big.bin' }) });

@@ -99,7 +99,7 @@ describe('stream-body', () => {
   });
 
   it('a connection cut after the whole body left, before any answer, says the outcome is unknown', async () => {
-    const { server, client } = await setup((_req, res) => res.socket?.destroy());
+    const { server, client } = await setup((_req, res) => void res.socket?.destroy());
     const result = await client.json({ method: 'POST', path: '/v1/files', body: bodyOf(BYTES, { label: 'blob.bin' }) });
     expect(result).toMatchObject({ ok: false, error: { kind: 'network' }, retries: 0 });
     if (!result.ok) {

@@ -18,6 +18,8 @@ import { DeferredResumer } from './services/deferred-resume';
 import { HistoryService } from './services/history-service';
 import { loadToolSet, saveToolSet } from './services/tool-sets';
 import { ModelsService } from './services/models-service';
+import { openLogFile, pickUserFiles, type OpenPath, type PickFiles } from './services/shell-actions';
+import { UserFiles } from './services/user-files';
 import { closeDatabase, openDatabase } from './store/db';
 import type { KeyStore } from './store/key-store';
 import { markInterruptedRuns } from './store/runs';
@@ -33,10 +35,18 @@ export interface AppOptions {
   sandboxTokenDelayMs?: number;
   /** The embedded sandbox's clock (tests move it to see stored responses expire). */
   sandboxNow?: () => number;
+  /** The log file, for app.info and app.openLog (default `<dataDir>/logs/workbench.log`). */
+  logPath?: string;
+  /** Electron's native open dialog; browser mode has none (the page uploads instead). */
+  pickFiles?: PickFiles;
+  /** Electron's shell.openPath; browser mode has none (app.openLog then returns the path). */
+  openPath?: OpenPath;
 }
 
 export interface App {
   handlers: HandlersFor<WorkbenchContract>;
+  /** References to files from the user: the shells register dropped paths and staged uploads here. */
+  userFiles: UserFiles;
   dispose(): Promise<void>;
 }
 
@@ -71,10 +81,14 @@ export async function createApp(options: AppOptions): Promise<App> {
     const resumer = new DeferredResumer(db, connections, options.log);
     disposers.push(() => resumer.dispose());
     resumer.resumeAll();
+    const userFiles = new UserFiles({ stagingDir: join(options.dataDir, 'staging'), log: options.log });
+    disposers.push(() => userFiles.dispose());
+    const logPath = options.logPath ?? join(options.dataDir, 'logs', 'workbench.log');
 
     const handlers: HandlersFor<WorkbenchContract> = {
       app: {
-        info: () => ({ version: options.version, shell: options.shell, platform: process.platform, dataDir: options.dataDir }),
+        info: () => ({ version: options.version, shell: options.shell, platform: process.platform, dataDir: options.dataDir, logPath }),
+        openLog: () => openLogFile(logPath, options.openPath, options.log),
       },
       connections: {
         list: () => connections.state(),
@@ -114,9 +128,13 @@ export async function createApp(options: AppOptions): Promise<App> {
         load: ({ playground }) => loadToolSet(db, playground),
         save: ({ playground, tools }) => saveToolSet(db, playground, tools),
       },
+      userFiles: {
+        pick: (input) => pickUserFiles(userFiles, options.pickFiles, input),
+        release: ({ ref }) => ({ released: userFiles.release(ref) }),
+      },
     };
 
-    return { handlers, dispose: () => runDisposers(disposers) };
+    return { handlers, userFiles, dispose: () => runDisposers(disposers) };
   } catch (error) {
     await runDisposers(disposers);
     throw error;

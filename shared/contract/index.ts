@@ -11,6 +11,7 @@ import { messagesContract } from './messages';
 import { modelsContract } from './models';
 import { responsesContract } from './responses';
 import { toolsContract } from './tools';
+import { userFilesContract } from './user-files';
 
 export const contract = {
   app: appContract,
@@ -23,6 +24,7 @@ export const contract = {
   completions: completionsContract,
   history: historyContract,
   tools: toolsContract,
+  userFiles: userFilesContract,
 } as const;
 
 export type WorkbenchContract = typeof contract;

@@ -16,6 +16,8 @@ import { isTrustedSender } from './ipc';
 export interface FileIpcOptions {
   userFiles: Pick<UserFiles, 'register' | 'stage'>;
   log: (line: string) => void;
+  /** Named in the message of an unexpected failure, so the user knows where to look. */
+  logPath?: string;
   maxBytes?: number;
 }
 
@@ -28,6 +30,7 @@ export interface FileIpc {
 export function setupFileIpc(options: FileIpcOptions): FileIpc {
   const staging = new ChunkedStaging(options.userFiles, options.maxBytes ?? DEFAULT_MAX_UPLOAD_BYTES);
   const windows = new Set<Electron.WebContents>();
+  const where = options.logPath ? ` (${options.logPath})` : '';
 
   /** Runs `work` for a trusted sender, answering a CallReply; `owner` names the window. */
   const serve = (channel: string, work: (owner: string, ...args: unknown[]) => unknown) => {
@@ -43,7 +46,7 @@ export function setupFileIpc(options: FileIpcOptions): FileIpc {
       } catch (err) {
         if (err instanceof WorkbenchFailure) return { ok: false, error: err.error };
         options.log(`[files] ${channel} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-        return { ok: false, error: { code: 'internal', message: 'The workbench could not take this file. The details are in its log.' } };
+        return { ok: false, error: { code: 'internal', message: `The workbench could not take this file. The details are in its log${where}.` } };
       }
     });
   };

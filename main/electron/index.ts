@@ -68,7 +68,7 @@ async function start(): Promise<void> {
 
   const gate = setupIpc({ host, contract, log });
   disposers.push(() => gate.dispose());
-  const files = setupFileIpc({ userFiles: workbench.userFiles, log });
+  const files = setupFileIpc({ userFiles: workbench.userFiles, log, logPath: logger.path });
   disposers.push(() => files.dispose());
   window = createMainWindow({ preloadFile: paths.preloadFile, log });
   gate.addWindow(window);

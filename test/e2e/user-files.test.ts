@@ -15,6 +15,22 @@ interface PageUpload {
   progress: number[];
 }
 
+/** The page's XMLHttpRequest, typed here because this file is compiled without the DOM library. */
+interface PageXhr {
+  status: number;
+  responseText: string;
+  upload: { onprogress: ((e: { loaded: number }) => void) | null };
+  onloadend: (() => void) | null;
+  open(method: string, url: string): void;
+  setRequestHeader(name: string, value: string): void;
+  send(body: unknown): void;
+  abort(): void;
+}
+interface PageGlobals {
+  XMLHttpRequest: new () => PageXhr;
+  sessionStorage: { getItem(key: string): string | null };
+}
+
 /** Runs in the page: POSTs `size` bytes (i % 251) made in the page, optionally aborting midway. */
 function uploadFromPage(page: Page, size: number, abortAfterFirstProgress: boolean): Promise<PageUpload> {
   return page.evaluate(
@@ -23,6 +39,7 @@ function uploadFromPage(page: Page, size: number, abortAfterFirstProgress: boole
         const bytes = new Uint8Array(size);
         for (let i = 0; i < size; i++) bytes[i] = i % 251;
         const file = new File([bytes], 'page made.bin', { type: 'application/octet-stream' });
+        const { XMLHttpRequest, sessionStorage } = globalThis as unknown as PageGlobals;
         const xhr = new XMLHttpRequest();
         const progress: number[] = [];
         xhr.open('POST', '/stage');

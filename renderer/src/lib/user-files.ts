@@ -3,8 +3,11 @@
  * File to the preload (`window.workbenchFiles.fromFile`: its disk path, or its bytes when it has
  * none); browser mode POSTs the bytes to main's `/stage` route with the page token, through
  * XMLHttpRequest because fetch cannot report upload progress. One file at a time, in order.
+ * `chooseFiles` is the "Choose files…" button: the native dialog where there is one, else an
+ * <input type=file> whose files are uploaded the same way.
  */
 import { WorkbenchFailure, isWorkbenchError, type WorkbenchError } from '@shared/contract/errors';
+import type { WorkbenchApi } from '@shared/contract/api';
 import { STAGE_NAME_HEADER, STAGE_ROUTE, type FileRef } from '@shared/contract/user-files';
 import { currentAccessToken } from '../bridge/access-token';
 import { toWorkbenchError } from './errors';
@@ -97,4 +100,35 @@ export async function fileRefsFrom(files: readonly File[], options: FileRefsOpti
     refs.push(ref);
   }
   return refs;
+}
+
+/** Opens the browser's own file chooser; resolves with the chosen files ([] when cancelled). */
+export function openFileInput(options: { multiple?: boolean; accept?: string } = {}): Promise<File[]> {
+  return new Promise((resolve) => {
+    const input = document.createElement('input');
+    input.type = 'file';
+    input.multiple = options.multiple ?? false;
+    if (options.accept) input.accept = options.accept;
+    input.addEventListener('change', () => resolve(Array.from(input.files ?? [])), { once: true });
+    input.addEventListener('cancel', () => resolve([]), { once: true });
+    input.click();
+  });
+}
+
+/**
+ * Lets the user choose files and returns their references: `userFiles.pick` (Electron's dialog);
+ * where main answers `unsupported` (browser mode), the page's own chooser and an upload.
+ */
+export async function chooseFiles(
+  api: Pick<WorkbenchApi, 'userFiles'>,
+  pick: { multiple?: boolean; title?: string; accept?: string } = {},
+  options: FileRefsOptions = {},
+): Promise<FileRef[]> {
+  try {
+    return await api.userFiles.pick({ multiple: pick.multiple, title: pick.title });
+  } catch (err) {
+    if (toWorkbenchError(err).code !== 'unsupported') throw err;
+  }
+  const files = await openFileInput({ multiple: pick.multiple, accept: pick.accept });
+  return files.length === 0 ? [] : fileRefsFrom(files, options);
 }

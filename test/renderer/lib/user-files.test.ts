@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WorkbenchFailure } from '@shared/contract/errors';
 import type { FileRef, WorkbenchFilesApi } from '@shared/contract/user-files';
 import { takeAccessToken } from '@/bridge/access-token';
-import { fileRefsFrom, type UploadProgress } from '@/lib/user-files';
+import { chooseFiles, fileRefsFrom, type UploadProgress } from '@/lib/user-files';
 
 type Answer = { status: number; body: string } | 'network-error' | 'hang';
 
@@ -63,6 +63,7 @@ beforeEach(() => {
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
   delete window.workbenchFiles;
 });
 
@@ -131,6 +132,41 @@ describe('user-files', () => {
       await expect(fileRefsFrom([new File([], 'photos')])).rejects.toMatchObject({
         error: { code: 'internal', message: '"photos" is a folder; choose the files inside it instead.' },
       });
+    });
+  });
+
+  describe('chooseFiles()', () => {
+    it('uses main’s dialog where there is one', async () => {
+      const pick = vi.fn(async () => [refOf('a.txt', 1)]);
+      expect(await chooseFiles({ userFiles: { pick, release: vi.fn() } }, { multiple: true, title: 'Upload' })).toEqual([refOf('a.txt', 1)]);
+      expect(pick).toHaveBeenCalledWith({ multiple: true, title: 'Upload' });
+    });
+
+    it('falls back to the page’s file input and an upload when main has no dialog', async () => {
+      const unsupported = new WorkbenchFailure({ code: 'unsupported', message: 'Browser mode has no file dialog of its own.' });
+      const chosen = new File(['abc'], 'chosen.txt');
+      const clicked: HTMLInputElement[] = [];
+      vi.spyOn(HTMLInputElement.prototype, 'click').mockImplementation(function (this: HTMLInputElement) {
+        clicked.push(this);
+        Object.defineProperty(this, 'files', { value: [chosen] });
+        this.dispatchEvent(new Event('change'));
+      });
+      FakeXhr.answers = [{ status: 200, body: JSON.stringify(refOf('chosen.txt', 3)) }];
+      const api = { userFiles: { pick: async () => Promise.reject(unsupported), release: vi.fn() } };
+      expect(await chooseFiles(api, { multiple: true, accept: '.txt' })).toEqual([refOf('chosen.txt', 3)]);
+      expect(clicked.map((i) => [i.type, i.multiple, i.accept])).toEqual([['file', true, '.txt']]);
+      expect(FakeXhr.sent[0].body).toBe(chosen);
+    });
+
+    it('gives [] when the page’s chooser is cancelled, and passes other errors on', async () => {
+      vi.spyOn(HTMLInputElement.prototype, 'click').mockImplementation(function (this: HTMLInputElement) {
+        this.dispatchEvent(new Event('cancel'));
+      });
+      const unsupported = new WorkbenchFailure({ code: 'unsupported', message: 'no dialog' });
+      expect(await chooseFiles({ userFiles: { pick: async () => Promise.reject(unsupported), release: vi.fn() } })).toEqual([]);
+      const broken = new WorkbenchFailure({ code: 'not_found', message: 'gone' });
+      await expect(chooseFiles({ userFiles: { pick: async () => Promise.reject(broken), release: vi.fn() } })).rejects.toBe(broken);
+      expect(FakeXhr.sent).toEqual([]);
     });
   });
 });

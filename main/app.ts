@@ -18,6 +18,8 @@ import { deferredChatJob } from './services/deferred-chat-job';
 import { HistoryService } from './services/history-service';
 import { loadToolSet, saveToolSet } from './services/tool-sets';
 import { ModelsService } from './services/models-service';
+import { openLogFile, pickUserFiles, type OpenPath, type PickFiles } from './services/shell-actions';
+import { UserFiles } from './services/user-files';
 import { closeDatabase, openDatabase } from './store/db';
 import type { KeyStore } from './store/key-store';
 import { markInterruptedRuns } from './store/runs';
@@ -37,10 +39,18 @@ export interface AppOptions {
   sandboxNow?: () => number;
   /** First poll interval of deferred chat jobs (default 1 s; tests shorten it). */
   deferredPollMs?: number;
+  /** The log file, for app.info and app.openLog (default `<dataDir>/logs/workbench.log`). */
+  logPath?: string;
+  /** Electron's native open dialog; browser mode has none (the page uploads instead). */
+  pickFiles?: PickFiles;
+  /** Electron's shell.openPath; browser mode has none (app.openLog then returns the path). */
+  openPath?: OpenPath;
 }
 
 export interface App {
   handlers: HandlersFor<WorkbenchContract>;
+  /** References to files from the user: the shells register dropped paths and staged uploads here. */
+  userFiles: UserFiles;
   dispose(): Promise<void>;
 }
 
@@ -81,10 +91,14 @@ export async function createApp(options: AppOptions): Promise<App> {
     const history = new HistoryService(db);
     const resumed = jobs.resumeAll();
     if (resumed > 0) options.log(`${resumed} unfinished job(s) resumed`);
+    const userFiles = new UserFiles({ stagingDir: join(options.dataDir, 'staging'), log: options.log });
+    disposers.push(() => userFiles.dispose());
+    const logPath = options.logPath ?? join(options.dataDir, 'logs', 'workbench.log');
 
     const handlers: HandlersFor<WorkbenchContract> = {
       app: {
-        info: () => ({ version: options.version, shell: options.shell, platform: process.platform, dataDir: options.dataDir }),
+        info: () => ({ version: options.version, shell: options.shell, platform: process.platform, dataDir: options.dataDir, logPath }),
+        openLog: () => openLogFile(logPath, options.openPath, options.log),
       },
       connections: {
         list: () => connections.state(),
@@ -130,9 +144,13 @@ export async function createApp(options: AppOptions): Promise<App> {
         get: ({ id }) => jobs.get(id) ?? notFoundJob(id),
         cancel: ({ id }) => jobs.cancel(id) ?? notFoundJob(id),
       },
+      userFiles: {
+        pick: (input) => pickUserFiles(userFiles, options.pickFiles, input),
+        release: ({ ref }) => ({ released: userFiles.release(ref) }),
+      },
     };
 
-    return { handlers, dispose: () => runDisposers(disposers) };
+    return { handlers, userFiles, dispose: () => runDisposers(disposers) };
   } catch (error) {
     await runDisposers(disposers);
     throw error;

@@ -12,7 +12,7 @@ import type { JobSummary } from '../../../../shared/contract/jobs';
 import type { RunRecord, RunStatus } from '../../../../shared/contract/runs';
 import type { HandlersFor } from '../../../../main/host/handlers';
 
-export const FAKE_INFO: AppInfo = { version: '9.9.9', shell: 'browser', platform: 'test', dataDir: '/data' };
+export const FAKE_INFO: AppInfo = { version: '9.9.9', shell: 'browser', platform: 'test', dataDir: '/data', logPath: '/data/logs/workbench.log' };
 
 export const FAKE_STATE: ConnectionsState = {
   activeId: 'sandbox',
@@ -81,6 +81,7 @@ export function createFakeHandlers(): FakeHandlers {
         sessions.push(ctx.sessionId);
         return FAKE_INFO;
       },
+      openLog: () => ({ opened: false, path: FAKE_INFO.logPath }),
     },
     connections: {
       list: () => FAKE_STATE,
@@ -142,6 +143,10 @@ export function createFakeHandlers(): FakeHandlers {
       list: () => [],
       get: ({ id }) => ({ ...FAKE_JOB, id, result: null, events: [] }),
       cancel: ({ id }) => ({ ...FAKE_JOB, id, state: 'cancelled' }),
+    },
+    userFiles: {
+      pick: () => [{ ref: 'ref_AAAAAAAAAAAAAAAAAAAAAA', name: 'a.txt', size: 1, type: 'text/plain' }],
+      release: () => ({ released: true }),
     },
   };
   return { handlers, signals, sessions };

@@ -69,8 +69,7 @@ function update(env: SandboxEnv, ctx: RequestContext): FileRecord {
   let expiresAt = record.expiresAt;
   if (body.expires_after === null) expiresAt = null;
   else if (body.expires_after !== undefined) expiresAt = env.clock.seconds() + checkExpiresAfter(body.expires_after);
-  record.filename = filename;
-  record.expiresAt = expiresAt;
+  env.files.update(record, { filename, expiresAt });
   return record;
 }
 

@@ -179,6 +179,18 @@ describe('sandbox/routes/files: POST /v1/files', () => {
     });
   });
 
+  it('drops the connection mid-upload with drop-after, storing nothing', async () => {
+    const before = readdirSync(h.sandbox.filesDir).length;
+    const err = await fetch(`${h.sandbox.url}/v1/files`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'multipart/form-data; boundary=B', 'x-sandbox-fault': 'drop-after=0' },
+      body: Buffer.concat([Buffer.from('--B\r\nContent-Disposition: form-data; name="file"; filename="a.bin"\r\n\r\n'), Buffer.alloc(4 << 20), Buffer.from('\r\n--B--\r\n')]),
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TypeError);
+    expect(readdirSync(h.sandbox.filesDir)).toHaveLength(before);
+    expect(((await (await call(h, 'GET', '/v1/files')).json()) as { data: Array<{ filename: string }> }).data.map((f) => f.filename)).not.toContain('a.bin');
+  });
+
   it('keeps files per team: another team neither sees nor reads them', async () => {
     const mine = await uploadFile(h, 'team-a.txt', 'secret');
     expect((await call(h, 'GET', `/v1/files/${mine.id}`, undefined, OTHER_KEY)).status).toBe(404);

@@ -179,6 +179,31 @@ describe('sandbox/routes/files: POST /v1/files', () => {
     });
   });
 
+  it('removes the partial file when the client cancels mid-upload', async () => {
+    const before = readdirSync(h.sandbox.filesDir);
+    const abort = new AbortController();
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(Buffer.from('--B\r\nContent-Disposition: form-data; name="file"; filename="cancelled.bin"\r\n\r\n'));
+        controller.enqueue(Buffer.alloc(256 * 1024, 3));
+      },
+    });
+    const pending = fetch(`${h.sandbox.url}/v1/files`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'multipart/form-data; boundary=B' },
+      body,
+      duplex: 'half',
+      signal: abort.signal,
+    } as RequestInit).catch((e: unknown) => e);
+    // Wait until the sandbox has started writing the part, then cancel.
+    await expect.poll(() => readdirSync(h.sandbox.filesDir).some((f) => f.endsWith('.part')), { timeout: 5000 }).toBe(true);
+    abort.abort();
+    expect(await pending).toBeInstanceOf(Error);
+    await expect.poll(() => readdirSync(h.sandbox.filesDir), { timeout: 5000 }).toEqual(before);
+    const listed = (await (await call(h, 'GET', '/v1/files')).json()) as { data: Array<{ filename: string }> };
+    expect(listed.data.map((f) => f.filename)).not.toContain('cancelled.bin');
+  });
+
   it('drops the connection mid-upload with drop-after, storing nothing', async () => {
     const before = readdirSync(h.sandbox.filesDir).length;
     const err = await fetch(`${h.sandbox.url}/v1/files`, {

@@ -116,7 +116,7 @@ export function filesRoutes(env: SandboxEnv): Route[] {
         if (format !== 'original') {
           throw new SandboxError(400, `format must be "original" in the sandbox (it does not extract text); got "${format}".`);
         }
-        await sendFileBytes(ctx.res, env.files, found(env, ctx), { contentType: 'application/octet-stream', disposition: 'attachment' });
+        await sendFileBytes(ctx.req, ctx.res, env.files, found(env, ctx), { contentType: 'application/octet-stream', disposition: 'attachment' });
       },
     },
     { method: 'PUT', path: '/v1/files/:id', handle: (ctx) => sendJson(ctx.res, 200, fileObject(env, ctx.req, update(env, ctx))) },
@@ -149,7 +149,7 @@ export function filesRoutes(env: SandboxEnv): Route[] {
         if (!record) {
           throw new SandboxError(404, 'This public file URL does not exist, was revoked or has expired.');
         }
-        await sendFileBytes(ctx.res, env.files, record, { contentType: record.contentType, disposition: 'inline' });
+        await sendFileBytes(ctx.req, ctx.res, env.files, record, { contentType: record.contentType, disposition: 'inline' });
       },
     },
   ];

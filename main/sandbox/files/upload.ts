@@ -36,6 +36,8 @@ interface FilePart {
   contentType: string;
   bytes: number;
   done: boolean;
+  /** A write error (disk full, no permission), kept until the upload next looks. */
+  failed: Error | null;
 }
 
 /** Receives one upload; resolves with the stored record or throws a SandboxError (400/413/415). */
@@ -78,7 +80,7 @@ export async function receiveUpload(u: UploadRequest): Promise<FileRecord> {
       if (file && !file.done) {
         file.done = true;
         file.out.end();
-        await once(file.out, 'finish');
+        await waitFor(file, 'finish');
       } else if (current) {
         fields.set(current.name, Buffer.concat(current.text).toString('utf8'));
         current = null;
@@ -134,7 +136,7 @@ function startFile(u: UploadRequest, name: string, filename: string | undefined,
   checkFilename(filename, 'The file part\'s filename');
   const id = u.store.newId();
   const path = u.store.pathOf(id);
-  return {
+  const part: FilePart = {
     id,
     path,
     out: createWriteStream(`${path}.part`, { mode: 0o600, highWaterMark: WRITE_BUFFER_BYTES }),
@@ -142,7 +144,18 @@ function startFile(u: UploadRequest, name: string, filename: string | undefined,
     contentType: contentType?.trim() || 'application/octet-stream',
     bytes: 0,
     done: false,
+    failed: null,
   };
+  // Without a listener an error between two writes would take the whole sandbox down.
+  part.out.on('error', (err) => {
+    part.failed = err;
+  });
+  return part;
+}
+
+/** The 500 for bytes that could not be written. */
+function diskError(err: Error): SandboxError {
+  return new SandboxError(500, `The sandbox could not write the file to disk: ${err.message}`);
 }
 
 async function writeFileData(file: FilePart, data: Buffer, max: number): Promise<void> {
@@ -150,7 +163,18 @@ async function writeFileData(file: FilePart, data: Buffer, max: number): Promise
   if (file.bytes > max) {
     throw new SandboxError(413, `The file is larger than the sandbox's limit of ${max} bytes (maxFileBytes); upload a smaller file.`);
   }
-  if (!file.out.write(data)) await once(file.out, 'drain');
+  if (file.failed) throw diskError(file.failed);
+  if (!file.out.write(data)) await waitFor(file, 'drain');
+}
+
+/** Waits for `drain` or `finish`; a write error (also one that came earlier) is a 500. */
+async function waitFor(file: FilePart, event: 'drain' | 'finish'): Promise<void> {
+  if (file.failed) throw diskError(file.failed);
+  try {
+    await once(file.out, event);
+  } catch (err) {
+    throw diskError(err as Error);
+  }
 }
 
 /** Unix seconds of expiry from the form's fields, or null. */

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { KEY, OTHER_KEY, startHarness, useHarness } from '../harness';
 import { call, refusal, upload, uploadFile, type FormPart } from './files-form';
@@ -202,6 +204,21 @@ describe('sandbox/routes/files: POST /v1/files', () => {
     await expect.poll(() => readdirSync(h.sandbox.filesDir), { timeout: 5000 }).toEqual(before);
     const listed = (await (await call(h, 'GET', '/v1/files')).json()) as { data: Array<{ filename: string }> };
     expect(listed.data.map((f) => f.filename)).not.toContain('cancelled.bin');
+  });
+
+  it('answers 500 when the bytes cannot be written, and keeps serving', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-files-gone-'));
+    const broken = await startHarness({ filesDir: dir });
+    try {
+      rmSync(dir, { recursive: true });
+      const res = await upload(broken, [{ ...FILE, body: Buffer.alloc(200_000, 1) }]);
+      const { status, error } = await refusal(res);
+      expect(status).toBe(500);
+      expect(error).toMatch(/^The sandbox could not write the file to disk: ENOENT/);
+      expect((await call(broken, 'GET', '/v1/files')).status).toBe(200);
+    } finally {
+      await broken.sandbox.close();
+    }
   });
 
   it('drops the connection mid-upload with drop-after, storing nothing', async () => {

@@ -14,13 +14,15 @@ import { CompletionsService } from './services/completions-service';
 import { MessagesService } from './services/messages-service';
 import { ResponsesService } from './services/responses-service';
 import { ConnectionsService } from './services/connections-service';
-import { DeferredResumer } from './services/deferred-resume';
+import { deferredChatJob } from './services/deferred-chat-job';
 import { HistoryService } from './services/history-service';
 import { loadToolSet, saveToolSet } from './services/tool-sets';
 import { ModelsService } from './services/models-service';
 import { closeDatabase, openDatabase } from './store/db';
 import type { KeyStore } from './store/key-store';
 import { markInterruptedRuns } from './store/runs';
+import { JobQueue } from './jobs/job-queue';
+import { WorkbenchFailure } from '../shared/contract/errors';
 
 export interface AppOptions {
   dataDir: string;
@@ -33,6 +35,8 @@ export interface AppOptions {
   sandboxTokenDelayMs?: number;
   /** The embedded sandbox's clock (tests move it to see stored responses expire). */
   sandboxNow?: () => number;
+  /** First poll interval of deferred chat jobs (default 1 s; tests shorten it). */
+  deferredPollMs?: number;
 }
 
 export interface App {
@@ -52,7 +56,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     const sandboxKey = `sk-sandbox-${randomBytes(16).toString('hex')}`;
     const envDelay = Number(process.env.WORKBENCH_SANDBOX_TOKEN_DELAY_MS);
     const tokenDelayMs = options.sandboxTokenDelayMs ?? (Number.isFinite(envDelay) && envDelay >= 0 ? envDelay : undefined);
-    const sandbox = await startSandbox({ keys: [sandboxKey], tokenDelayMs, now: options.sandboxNow, log: options.log });
+    // How long the embedded sandbox keeps a deferred completion pending (e2e tests lengthen it).
+    const envDeferred = Number(process.env.WORKBENCH_SANDBOX_DEFERRED_DELAY_MS);
+    const deferredDelayMs = Number.isFinite(envDeferred) && envDeferred > 0 ? envDeferred : undefined;
+    const sandbox = await startSandbox({ keys: [sandboxKey], tokenDelayMs, deferredDelayMs, now: options.sandboxNow, log: options.log });
     disposers.push(() => sandbox.close());
 
     const connections = new ConnectionsService({
@@ -63,14 +70,17 @@ export async function createApp(options: AppOptions): Promise<App> {
     });
     disposers.push(() => connections.dispose());
     const models = new ModelsService(connections);
-    const chat = new ChatService({ db, connections, models });
+    // Durable jobs run in main whatever happens to windows; disposed before the clients they use.
+    const jobs = new JobQueue({ db, log: options.log, onChange: (job) => options.emit('jobs.changed', job) });
+    disposers.push(() => jobs.dispose());
+    jobs.define(deferredChatJob({ connections, models, pollMs: options.deferredPollMs }));
+    const chat = new ChatService({ db, connections, models, jobs });
     const responses = new ResponsesService({ db, connections, models });
     const messages = new MessagesService({ db, connections, models });
     const completions = new CompletionsService({ db, connections, models });
     const history = new HistoryService(db);
-    const resumer = new DeferredResumer(db, connections, options.log);
-    disposers.push(() => resumer.dispose());
-    resumer.resumeAll();
+    const resumed = jobs.resumeAll();
+    if (resumed > 0) options.log(`${resumed} unfinished job(s) resumed`);
 
     const handlers: HandlersFor<WorkbenchContract> = {
       app: {
@@ -88,6 +98,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       },
       chat: {
         send: (input, ctx) => chat.send(input, ctx),
+        follow: (input, ctx) => chat.follow(input, ctx),
       },
       responses: {
         create: (input, ctx) => responses.create(input, ctx),
@@ -114,6 +125,11 @@ export async function createApp(options: AppOptions): Promise<App> {
         load: ({ playground }) => loadToolSet(db, playground),
         save: ({ playground, tools }) => saveToolSet(db, playground, tools),
       },
+      jobs: {
+        list: (input) => jobs.list(input ?? {}),
+        get: ({ id }) => jobs.get(id) ?? notFoundJob(id),
+        cancel: ({ id }) => jobs.cancel(id) ?? notFoundJob(id),
+      },
     };
 
     return { handlers, dispose: () => runDisposers(disposers) };
@@ -121,6 +137,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     await runDisposers(disposers);
     throw error;
   }
+}
+
+function notFoundJob(id: string): never {
+  throw new WorkbenchFailure({ code: 'not_found', message: `There is no job ${id}.` });
 }
 
 async function runDisposers(disposers: Array<() => void | Promise<void>>): Promise<void> {

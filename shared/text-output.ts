@@ -6,6 +6,7 @@
  * (cut) answer or one with unexpected fields still gives what it has.
  */
 import type { Endpoint, RunOutput } from './contract/runs';
+import { endpointInfo, type OutputShape } from './families';
 import type { Citation, TextRunMeta } from './contract/text';
 import type { ChatCompletion, ChatToolCall, ChatUsage, LogprobEntry } from './wire/chat';
 
@@ -142,24 +143,19 @@ function completionChoices(output: Obj): TextChoice[] {
     .sort((a, b) => a.index - b.index);
 }
 
+const CHOICE_READERS: Record<OutputShape, (output: Obj) => TextChoice[]> = {
+  chat: chatChoices,
+  responses: responseChoices,
+  messages: messageChoices,
+  completions: completionChoices,
+  complete: (output) => [{ ...emptyTextChoice(0), content: str(output.completion), finishReason: typeof output.stop_reason === 'string' ? output.stop_reason : null }],
+  none: () => [],
+};
+
 /** The choices of a recorded answer of any interface (empty for non-text answers). */
 export function choicesOf(endpoint: Endpoint, output: RunOutput | null | undefined): TextChoice[] {
   if (!isObj(output)) return [];
-  switch (endpoint) {
-    case 'chat.completions':
-      return chatChoices(output);
-    case 'responses':
-    case 'responses.retrieve':
-      return responseChoices(output);
-    case 'messages':
-      return messageChoices(output);
-    case 'completions':
-      return completionChoices(output);
-    case 'complete':
-      return [{ ...emptyTextChoice(0), content: str(output.completion), finishReason: typeof output.stop_reason === 'string' ? output.stop_reason : null }];
-    default:
-      return [];
-  }
+  return CHOICE_READERS[endpointInfo(endpoint)?.output ?? 'none'](output);
 }
 
 /**
@@ -173,7 +169,7 @@ export function chatUsageOf(endpoint: Endpoint, usage: unknown): ChatUsage | nul
   let completion: number;
   let cached: number;
   let reasoning = 0;
-  if (typeof usage.input_tokens === 'number' && endpoint === 'messages') {
+  if (typeof usage.input_tokens === 'number' && endpointInfo(endpoint)?.output === 'messages') {
     cached = num(usage.cache_read_input_tokens);
     prompt = num(usage.input_tokens) + cached;
     completion = num(usage.output_tokens);
@@ -227,7 +223,8 @@ export function metaOf(endpoint: Endpoint, output: RunOutput | null | undefined)
   if (citations.length > 0) meta.citations = citations;
   const usage = isObj(output.usage) ? output.usage : null;
   if (usage && typeof usage.num_sources_used === 'number') meta.numSourcesUsed = usage.num_sources_used;
-  if (endpoint === 'responses' || endpoint === 'responses.retrieve') {
+  const shape = endpointInfo(endpoint)?.output;
+  if (shape === 'responses') {
     meta.responseId = str(output.id);
     meta.previousResponseId = typeof output.previous_response_id === 'string' ? output.previous_response_id : null;
     meta.stored = output.store !== false;
@@ -235,7 +232,7 @@ export function metaOf(endpoint: Endpoint, output: RunOutput | null | undefined)
     meta.expiresAt = meta.stored && created > 0 ? created * 1000 + RESPONSE_RETENTION_MS : null;
     meta.serviceStatus = str(output.status);
     meta.incompleteReason = isObj(output.incomplete_details) ? str(output.incomplete_details.reason) || null : null;
-  } else if (endpoint === 'messages' || endpoint === 'complete') {
+  } else if (shape === 'messages' || shape === 'complete') {
     meta.stopReason = typeof output.stop_reason === 'string' ? output.stop_reason : null;
     meta.stopSequence = typeof output.stop_sequence === 'string' ? output.stop_sequence : null;
   }

@@ -3,6 +3,7 @@
  * legacy completions): what History's full-text index and previews are built from.
  */
 import type { Endpoint, RunOutput } from '../../shared/contract/runs';
+import { endpointInfo } from '../../shared/families';
 import { choicesOf } from '../../shared/text-output';
 
 type Obj = Record<string, unknown>;
@@ -37,7 +38,8 @@ function inputItemText(item: unknown): string {
 export function requestMessages(endpoint: Endpoint, body: unknown): Array<{ role: string; text: string }> {
   const b = isObj(body) ? body : {};
   const out: Array<{ role: string; text: string }> = [];
-  if (endpoint === 'responses' || endpoint === 'responses.compact') {
+  const shape = endpointInfo(endpoint)?.input;
+  if (shape === 'responses') {
     if (typeof b.instructions === 'string' && b.instructions) out.push({ role: 'system', text: b.instructions });
     if (typeof b.input === 'string') out.push({ role: 'user', text: b.input });
     else if (Array.isArray(b.input)) {
@@ -46,13 +48,13 @@ export function requestMessages(endpoint: Endpoint, body: unknown): Array<{ role
         out.push({ role, text: inputItemText(item) });
       }
     }
-  } else if (endpoint === 'messages' || endpoint === 'chat.completions') {
-    const system = endpoint === 'messages' ? partsText(b.system) : '';
+  } else if (shape === 'messages' || shape === 'chat') {
+    const system = shape === 'messages' ? partsText(b.system) : '';
     if (system) out.push({ role: 'system', text: system });
     for (const m of Array.isArray(b.messages) ? b.messages : []) {
       if (isObj(m)) out.push({ role: String(m.role ?? ''), text: partsText(m.content) });
     }
-  } else if (endpoint === 'completions' || endpoint === 'complete') {
+  } else if (shape === 'prompt') {
     for (const p of Array.isArray(b.prompt) ? b.prompt : [b.prompt]) if (typeof p === 'string') out.push({ role: 'prompt', text: p });
   }
   return out;

@@ -4,12 +4,12 @@
  * triggers (migration 0002); searching lives in run-search.ts and is re-exported here.
  */
 import type { WorkbenchError } from '../../shared/contract/errors';
-import type { CapturedEvent, CapturedRequest, CapturedResponse, Endpoint, RunOutput, RunRecord, RunStatus, RunSummary, RunTimings } from '../../shared/contract/runs';
+import type { CapturedEvent, CapturedRequest, CapturedResponse, Endpoint, RunOutput, RunRecord, RunStatus, RunTimings } from '../../shared/contract/runs';
 import type { ChatCompletion, ChatUsage } from '../../shared/wire/chat';
 import type { Db } from './db';
 import { prepare, timed } from './query';
 import { outputPreviewOf, previewOf, promptPreviewOf } from './run-previews';
-import { jsonOrNull, RECORD_COLUMNS, SUMMARY_COLUMNS, toRecord, toSummary, type RecordRow, type SummaryRow } from './run-rows';
+import { jsonOrNull, RECORD_COLUMNS, toRecord, type RecordRow } from './run-rows';
 
 export { runModels, searchRuns } from './run-search';
 
@@ -137,28 +137,17 @@ export function deleteRun(db: Db, id: string): boolean {
 }
 
 /**
- * At start-up: runs left 'pending' by a crash (not deferred ones, which the poller resumes)
- * become 'incomplete' with an error saying the app stopped during the run. Returns how many.
+ * At start-up: runs left 'pending' by a crash become 'incomplete' with an error saying the app
+ * stopped during the run — except runs an unfinished durable job carries (a deferred chat), which
+ * the job queue resumes. Returns how many were marked.
  */
 export function markInterruptedRuns(db: Db, now: number): number {
   return timed(db, 'markInterruptedRuns', () =>
     prepare(
       db,
       `UPDATE runs SET status = 'incomplete', updated_at = ?, error_json = ?
-       WHERE status = 'pending' AND deferred_request_id IS NULL`,
+       WHERE status = 'pending'
+         AND id NOT IN (SELECT run_id FROM jobs WHERE run_id IS NOT NULL AND state IN ('queued', 'running', 'retrying'))`,
     ).run(now, JSON.stringify(INTERRUPTED_ERROR)).changes,
   );
-}
-
-/** Deferred runs still waiting for their result, oldest first, for the poller to resume. */
-export function pendingDeferredRuns(db: Db): RunSummary[] {
-  const rows = timed(db, 'pendingDeferredRuns', () =>
-    prepare<[], SummaryRow>(
-      db,
-      `SELECT ${SUMMARY_COLUMNS} FROM runs
-       WHERE status = 'pending' AND deferred_request_id IS NOT NULL
-       ORDER BY created_at, id`,
-    ).all(),
-  );
-  return rows.map(toSummary);
 }

@@ -1,20 +1,27 @@
 /** Routes (hash history: the app is served from app:// and from a loopback server alike). */
+import type { Component } from 'vue';
+import { NAV_ENTRIES, type NavEntry, type NavRoute } from '@shared/families';
 import { createRouter, createWebHashHistory, type RouteRecordRaw, type Router, type RouterHistory } from 'vue-router';
+
+/** Each nav entry's view, loaded when first opened. */
+const VIEWS: Record<NavRoute, () => Promise<Component>> = {
+  '/chat': () => import('./views/ChatView.vue'),
+  '/responses': () => import('./views/ResponsesView.vue'),
+  '/messages': () => import('./views/MessagesView.vue'),
+  '/legacy': () => import('./views/LegacyView.vue'),
+  '/compare': () => import('./views/CompareView.vue'),
+  '/models': () => import('./views/ModelsView.vue'),
+  '/history': () => import('./views/HistoryView.vue'),
+};
 
 export const routes: RouteRecordRaw[] = [
   { path: '/', redirect: '/chat' },
-  { path: '/chat', name: 'chat', component: () => import('./views/ChatView.vue'), meta: { title: 'Chat' } },
-  {
-    path: '/responses',
-    name: 'responses',
-    component: () => import('./views/ResponsesView.vue'),
-    meta: { title: 'Responses' },
-  },
-  { path: '/messages', name: 'messages', component: () => import('./views/MessagesView.vue'), meta: { title: 'Messages' } },
-  { path: '/legacy', name: 'legacy', component: () => import('./views/LegacyView.vue'), meta: { title: 'Legacy completions' } },
-  { path: '/compare', name: 'compare', component: () => import('./views/CompareView.vue'), meta: { title: 'Compare' } },
-  { path: '/models', name: 'models', component: () => import('./views/ModelsView.vue'), meta: { title: 'Models' } },
-  { path: '/history', name: 'history', component: () => import('./views/HistoryView.vue'), meta: { title: 'History' } },
+  ...NAV_ENTRIES.map((entry: NavEntry) => ({
+    path: entry.route,
+    name: entry.route.slice(1),
+    component: VIEWS[entry.route as NavRoute],
+    meta: { title: entry.title ?? entry.label },
+  })),
   {
     path: '/history/:id',
     name: 'history-entry',

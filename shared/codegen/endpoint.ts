@@ -3,32 +3,21 @@
  * snippet reads the answer, which SDK (if any) can send it, and how a tool loop continues.
  */
 import type { CapturedRequest } from '../contract/runs';
+import { ENDPOINT_DESCRIPTORS, endpointOfRequest, type CodeKind, type EndpointDescriptor, type SdkFamily } from '../families';
 import { bodyObject } from './request-parts';
 
-export type EndpointKind =
-  | 'chat'
-  | 'responses'
-  | 'responses-compact'
-  | 'responses-get'
-  | 'responses-delete'
-  | 'messages'
-  | 'completions'
-  | 'complete'
-  | 'other';
+export type EndpointKind = CodeKind | 'other';
 
-/** The SDK family that covers an endpoint, or null for plain HTTP only. */
-export type SdkFamily = 'openai' | 'anthropic';
+export type { SdkFamily };
+
+const DESCRIPTORS = Object.values(ENDPOINT_DESCRIPTORS);
 
 /** The method both SDKs (Python and TypeScript) name an endpoint by: `client.<method>(...)`. */
-export const SDK_METHOD = {
-  chat: 'chat.completions.create',
-  responses: 'responses.create',
-  'responses-compact': 'responses.compact',
-  'responses-get': 'responses.retrieve',
-  'responses-delete': 'responses.delete',
-  messages: 'messages.create',
-  completions: 'completions.create',
-} as const satisfies Partial<Record<EndpointKind, string>>;
+export const SDK_METHOD = Object.fromEntries(DESCRIPTORS.map((d) => [d.code.kind, d.code.sdkMethod])) as Record<CodeKind, string>;
+
+function codeOf(kind: EndpointKind): EndpointDescriptor['code'] | null {
+  return DESCRIPTORS.find((d) => d.code.kind === kind)?.code ?? null;
+}
 
 /** Scheme + authority, and the path, of an absolute URL (shared/ has no URL class: no DOM, no Node). */
 function splitUrl(url: string): { origin: string; path: string } | null {
@@ -43,34 +32,18 @@ function pathOf(url: string): string {
 
 /** The endpoint a request was sent to; anything unrecognised is 'other'. */
 export function endpointKind(method: string, url: string): EndpointKind {
-  const path = pathOf(url);
-  const verb = method.toUpperCase();
-  if (verb === 'POST') {
-    if (path.endsWith('/v1/chat/completions')) return 'chat';
-    if (path.endsWith('/v1/responses/compact')) return 'responses-compact';
-    if (path.endsWith('/v1/responses')) return 'responses';
-    if (path.endsWith('/v1/messages')) return 'messages';
-    if (path.endsWith('/v1/completions')) return 'completions';
-    if (path.endsWith('/v1/complete')) return 'complete';
-    return 'other';
-  }
-  if (/\/v1\/responses\/[^/]+$/.test(path) && !path.endsWith('/compact')) {
-    if (verb === 'GET') return 'responses-get';
-    if (verb === 'DELETE') return 'responses-delete';
-  }
-  return 'other';
+  const endpoint = endpointOfRequest(method, pathOf(url));
+  return endpoint ? ENDPOINT_DESCRIPTORS[endpoint].code.kind : 'other';
 }
 
 /** The official SDK that has a method for the endpoint. */
 export function sdkFamily(kind: EndpointKind): SdkFamily | null {
-  if (kind === 'messages' || kind === 'complete') return 'anthropic';
-  if (kind === 'other') return null;
-  return 'openai';
+  return codeOf(kind)?.sdk ?? null;
 }
 
 /** Endpoints whose answers can call tools the snippet runs (a tool loop). */
 export function supportsToolLoop(kind: EndpointKind): boolean {
-  return kind === 'chat' || kind === 'responses' || kind === 'messages';
+  return codeOf(kind)?.toolLoop ?? false;
 }
 
 /** The response id in a /v1/responses/{id} URL. */

@@ -13,11 +13,7 @@ import { tsToolStubs, tsToolTurns } from './ts-tool-loop';
 import type { ProgramOptions } from './typescript';
 
 /** The SDK method per endpoint (`client.<method>(...)`). */
-const METHOD: Record<Exclude<EndpointKind, 'other'>, string> = {
-  ...SDK_METHOD,
-  // The Anthropic SDK no longer has a method for the legacy endpoint: its generic post() does.
-  complete: 'post',
-};
+const METHOD: Record<Exclude<EndpointKind, 'other'>, string> = SDK_METHOD;
 
 function clientLines(request: CapturedRequest, env: string, kind: EndpointKind): string[] {
   const family = sdkFamily(kind)!;

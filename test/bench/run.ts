@@ -14,6 +14,7 @@ const BENCHES: Record<string, () => Promise<Bench>> = {
   streamRender: () => import('./stream-render'),
   textStreams: () => import('./text-streams'),
   files: () => import('./files-list'),
+  upload: () => import('./upload'),
 };
 
 async function main(): Promise<void> {

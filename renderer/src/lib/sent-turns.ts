@@ -4,6 +4,7 @@
  * the legacy prompt(s). Non-text parts are named in brackets rather than dumped.
  */
 import type { Endpoint } from '@shared/contract/runs';
+import { endpointInfo, type InputShape } from '@shared/families';
 import { prettyJson } from './format';
 
 export interface SentTurn {
@@ -67,19 +68,16 @@ function promptTurns(body: Obj): SentTurn[] {
   return prompts.map((p, i) => ({ label: prompts.length > 1 ? `prompt ${i + 1}` : 'prompt', text: String(p) }));
 }
 
+const TURN_READERS: Record<InputShape, (body: Obj) => SentTurn[]> = {
+  chat: chatTurns,
+  messages: messagesTurns,
+  responses: responsesTurns,
+  prompt: promptTurns,
+  none: () => [],
+};
+
 /** The turns a recorded request of `endpoint` sent. */
 export function sentTurns(endpoint: Endpoint, body: unknown): SentTurn[] {
   if (!isObj(body)) return [];
-  switch (endpoint) {
-    case 'messages':
-      return messagesTurns(body);
-    case 'responses':
-    case 'responses.compact':
-      return responsesTurns(body);
-    case 'completions':
-    case 'complete':
-      return promptTurns(body);
-    default:
-      return chatTurns(body);
-  }
+  return TURN_READERS[endpointInfo(endpoint)?.input ?? 'chat'](body);
 }

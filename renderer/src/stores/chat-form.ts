@@ -2,10 +2,10 @@
  * The Chat playground's editable form: model, system prompt, messages and parameters, and what
  * is wrong with them. `violations` drives the inline messages and the disabled Send button.
  */
+import { editorErrors, schemaIssues, useFormViolations } from '../composables/use-form-violations';
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import { ChatRequestSchema } from '@shared/contract/chat';
-import type { LimitViolation } from '@shared/limits';
 import { validateChatRequest } from '@shared/validate/chat';
 import type { ChatToolCall } from '@shared/wire/chat';
 import { withSavedReplies } from '@shared/tools/tool-spec';
@@ -35,28 +35,13 @@ export const useChatFormStore = defineStore('chat-form', () => {
   );
   const request = computed(() => built.value.request);
 
-  const violations = computed<LimitViolation[]>(() => {
-    const found: LimitViolation[] = [...built.value.violations];
-    if (params.value.tools.length) found.push(...toolEditorErrors.value.map((message) => ({ field: 'tools', message })));
-    const parsed = ChatRequestSchema.safeParse(request.value);
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) found.push({ field: issue.path.join('.') || 'request', message: issue.message });
-    }
-    found.push(...validateChatRequest(request.value));
-    if (messages.value.length > 0 && messages.value.every((m) => !m.content.trim())) {
-      found.push({ field: 'messages', message: 'write a message to send' });
-    }
-    const seen = new Set<string>();
-    return found.filter((v) => (seen.has(v.message) ? false : (seen.add(v.message), true)));
-  });
-
-  /** Violations of one field (and its sub-paths), for the inline message under that control. */
-  function violationsFor(field: string): LimitViolation[] {
-    return violations.value.filter((v) => v.field === field || v.field.startsWith(`${field}.`) || v.field.startsWith(`${field}[`));
-  }
-
-  /** Why Send is disabled, or null when the request can go. */
-  const blockedReason = computed(() => violations.value[0]?.message ?? null);
+  const { violations, violationsFor, blockedReason } = useFormViolations(() => [
+    built.value.violations,
+    params.value.tools.length ? editorErrors('tools', toolEditorErrors.value) : [],
+    schemaIssues(ChatRequestSchema, request.value),
+    validateChatRequest(request.value),
+    messages.value.length > 0 && messages.value.every((m) => !m.content.trim()) ? [{ field: 'messages', message: 'write a message to send' }] : [],
+  ]);
 
   function addMessage(role: EditableRole = 'user', content = ''): void {
     messages.value.push({ id: nextId(), role, content });

@@ -3,12 +3,12 @@
  * tabs, and what blocks each tab's Send. A reasoning model is refused by both endpoints, so it
  * blocks Send with the notice the view shows.
  */
+import { schemaIssues, useFormViolations } from '../composables/use-form-violations';
 import { defineStore, storeToRefs } from 'pinia';
 import { computed, ref } from 'vue';
 import { CompleteRequestSchema, CompletionsRequestSchema } from '@shared/contract/completions';
 import type { LimitViolation } from '@shared/limits';
 import { validateCompleteRequest, validateCompletionsRequest } from '@shared/validate/completions';
-import type { ZodType } from 'zod';
 import { useModelsStore } from './models';
 import { isReasoningModel, legacyReasoningNotice } from '../lib/legacy-reasoning';
 import {
@@ -24,16 +24,6 @@ import {
 
 export type LegacyTab = 'completions' | 'complete';
 
-function uniqueMessages(list: LimitViolation[]): LimitViolation[] {
-  const seen = new Set<string>();
-  return list.filter((v) => (seen.has(v.message) ? false : (seen.add(v.message), true)));
-}
-
-function schemaIssues(schema: ZodType, body: unknown): LimitViolation[] {
-  const parsed = schema.safeParse(body);
-  return parsed.success ? [] : parsed.error.issues.map((i) => ({ field: i.path.join('.') || 'request', message: i.message }));
-}
-
 export const useLegacyFormStore = defineStore('legacy-form', () => {
   const tab = ref<LegacyTab>('completions');
   const model = ref('');
@@ -46,27 +36,29 @@ export const useLegacyFormStore = defineStore('legacy-form', () => {
   const completionsRequest = computed(() => buildCompletionsRequest({ ...completions.value, model: model.value }));
   const completeRequest = computed(() => buildCompleteRequest({ ...complete.value, model: model.value }));
 
-  const completionsViolations = computed<LimitViolation[]>(() => {
-    if (reasoningNotice.value) return [{ field: 'model', message: reasoningNotice.value }];
-    const found: LimitViolation[] = [];
-    if (completions.value.prompts.every((p) => !p.trim())) found.push({ field: 'prompt', message: 'write a prompt to send' });
-    found.push(...schemaIssues(CompletionsRequestSchema, completionsRequest.value));
-    found.push(...validateCompletionsRequest(completionsRequest.value));
-    return uniqueMessages(found);
-  });
-
-  const completeViolations = computed<LimitViolation[]>(() => {
-    if (reasoningNotice.value) return [{ field: 'model', message: reasoningNotice.value }];
-    return uniqueMessages([...schemaIssues(CompleteRequestSchema, completeRequest.value), ...validateCompleteRequest(completeRequest.value)]);
-  });
+  const completionsForm = useFormViolations(() =>
+    reasoningNotice.value
+      ? [[{ field: 'model', message: reasoningNotice.value }]]
+      : [
+          completions.value.prompts.every((p) => !p.trim()) ? [{ field: 'prompt', message: 'write a prompt to send' }] : [],
+          schemaIssues(CompletionsRequestSchema, completionsRequest.value),
+          validateCompletionsRequest(completionsRequest.value),
+        ],
+  );
+  const completeForm = useFormViolations(() =>
+    reasoningNotice.value
+      ? [[{ field: 'model', message: reasoningNotice.value }]]
+      : [schemaIssues(CompleteRequestSchema, completeRequest.value), validateCompleteRequest(completeRequest.value)],
+  );
+  const completionsViolations = completionsForm.violations;
+  const completeViolations = completeForm.violations;
 
   /** The active tab's violations of one field (and its sub-paths). */
   function violationsFor(which: LegacyTab, field: string): LimitViolation[] {
-    const list = which === 'completions' ? completionsViolations.value : completeViolations.value;
-    return list.filter((v) => v.field === field || v.field.startsWith(`${field}.`) || v.field.startsWith(`${field}[`));
+    return (which === 'completions' ? completionsForm : completeForm).violationsFor(field);
   }
 
-  const blockedReason = computed(() => (tab.value === 'completions' ? completionsViolations.value : completeViolations.value)[0]?.message ?? null);
+  const blockedReason = computed(() => (tab.value === 'completions' ? completionsForm : completeForm).blockedReason.value);
 
   let defaulted = false;
   /**

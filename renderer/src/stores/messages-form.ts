@@ -3,10 +3,10 @@
  * parameters and tools, and what is wrong with them (shared validator plus the tool editor's
  * findings). `blockedReason` disables Send with the first reason.
  */
+import { editorErrors, schemaIssues, useFormViolations } from '../composables/use-form-violations';
 import { defineStore, storeToRefs } from 'pinia';
 import { computed, ref } from 'vue';
 import { MessagesRequestSchema } from '@shared/contract/messages';
-import type { LimitViolation } from '@shared/limits';
 import { validateMessagesRequest } from '@shared/validate/messages';
 import type { MessagesContentBlock } from '@shared/wire/messages';
 import type { ToolReply } from '@shared/tools/replies';
@@ -55,26 +55,13 @@ export const useMessagesFormStore = defineStore('messages-form', () => {
   );
   const request = computed(() => built.value.request);
 
-  const violations = computed<LimitViolation[]>(() => {
-    const found: LimitViolation[] = [];
-    if (conversationIsEmpty(turns.value)) found.push({ field: 'messages', message: 'write a message to send' });
-    found.push(...built.value.violations);
-    if (params.value.tools.length) found.push(...toolEditorErrors.value.map((message) => ({ field: 'tools', message })));
-    const parsed = MessagesRequestSchema.safeParse(request.value);
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) found.push({ field: issue.path.join('.') || 'request', message: issue.message });
-    }
-    found.push(...validateMessagesRequest(request.value, { reasoningModel: reasoning.value }));
-    const seen = new Set<string>();
-    return found.filter((v) => (seen.has(v.message) ? false : (seen.add(v.message), true)));
-  });
-
-  /** Violations of one field (and its sub-paths), for the message under that control. */
-  function violationsFor(field: string): LimitViolation[] {
-    return violations.value.filter((v) => v.field === field || v.field.startsWith(`${field}.`) || v.field.startsWith(`${field}[`));
-  }
-
-  const blockedReason = computed(() => violations.value[0]?.message ?? null);
+  const { violations, violationsFor, blockedReason } = useFormViolations(() => [
+    conversationIsEmpty(turns.value) ? [{ field: 'messages', message: 'write a message to send' }] : [],
+    built.value.violations,
+    params.value.tools.length ? editorErrors('tools', toolEditorErrors.value) : [],
+    schemaIssues(MessagesRequestSchema, request.value),
+    validateMessagesRequest(request.value, { reasoningModel: reasoning.value }),
+  ]);
 
   function addTurn(role?: TurnRole): void {
     const next = role ?? (turns.value.at(-1)?.role === 'user' ? 'assistant' : 'user');

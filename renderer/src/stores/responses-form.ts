@@ -3,10 +3,10 @@
  * chain, a stored response, or a compaction), with what is wrong with the request that would be
  * sent. `blockedReason` disables Send and says why.
  */
+import { editorErrors, schemaIssues, useFormViolations } from '../composables/use-form-violations';
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import { ResponsesRequestSchema } from '@shared/contract/responses';
-import type { LimitViolation } from '@shared/limits';
 import { validateResponsesRequest } from '@shared/validate/responses';
 import { withSavedReplies } from '@shared/tools/tool-spec';
 import { useModelsStore } from './models';
@@ -37,29 +37,18 @@ export const useResponsesFormStore = defineStore('responses-form', () => {
   const request = computed(() => buildResponsesRequest(form.value, target.value, { reasoningModel: reasoningModel.value }));
   const instructionsBlocked = computed(() => instructionsBlockedReason(target.value));
 
-  const violations = computed<LimitViolation[]>(() => {
-    const found: LimitViolation[] = [];
-    if (targetBlocked.value) found.push({ field: 'previous_response_id', message: targetBlocked.value });
-    if (!form.value.input.trim()) found.push({ field: 'input', message: 'write a message to send' });
-    if (form.value.tools.length) found.push(...toolEditorErrors.value.map((message) => ({ field: 'tools', message })));
-    found.push(...formatErrors.value.map((message) => ({ field: 'text.format', message })));
-    const parsed = ResponsesRequestSchema.safeParse(request.value);
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) found.push({ field: issue.path.join('.') || 'request', message: issue.message });
-    }
+  const { violations, violationsFor, blockedReason } = useFormViolations(() => {
     const emptyInput = !form.value.input.trim();
-    // An empty input is already said once, in the user's terms ("write a message").
-    found.push(...validateResponsesRequest(request.value, { reasoningModel: reasoningModel.value }).filter((v) => !(emptyInput && v.field.startsWith('input'))));
-    const seen = new Set<string>();
-    return found.filter((v) => (seen.has(v.message) ? false : (seen.add(v.message), true)));
+    return [
+      targetBlocked.value ? [{ field: 'previous_response_id', message: targetBlocked.value }] : [],
+      emptyInput ? [{ field: 'input', message: 'write a message to send' }] : [],
+      form.value.tools.length ? editorErrors('tools', toolEditorErrors.value) : [],
+      editorErrors('text.format', formatErrors.value),
+      schemaIssues(ResponsesRequestSchema, request.value),
+      // An empty input is already said once, in the user's terms ("write a message").
+      validateResponsesRequest(request.value, { reasoningModel: reasoningModel.value }).filter((v) => !(emptyInput && v.field.startsWith('input'))),
+    ];
   });
-
-  /** Violations of one field (and its sub-paths), for the message under that control. */
-  function violationsFor(field: string): LimitViolation[] {
-    return violations.value.filter((v) => v.field === field || v.field.startsWith(`${field}.`) || v.field.startsWith(`${field}[`));
-  }
-
-  const blockedReason = computed(() => violations.value[0]?.message ?? null);
 
   /** Points the next request at a node (or a new chain), with why it cannot be used, if so. */
   function setTarget(next: Continuation, blocked: string | null = null): void {

@@ -1,0 +1,44 @@
+/**
+ * The form-violation pipeline every request form shares: its sources of problems, in the order
+ * they should be told (the first one is why Send is disabled), checked against the request schema
+ * and the shared validators, with the same message said only once.
+ */
+import { computed, type ComputedRef } from 'vue';
+import type { ZodType } from 'zod';
+import type { LimitViolation } from '@shared/limits';
+
+export interface FormViolations {
+  /** Every problem, in order, each message once. */
+  violations: ComputedRef<LimitViolation[]>;
+  /** Why Send is disabled, or null when the request can go. */
+  blockedReason: ComputedRef<string | null>;
+  /** The problems of one field and its sub-paths (`tools`, `tools.0.name`, `messages[2]`), for the message under that control. */
+  violationsFor(field: string): LimitViolation[];
+}
+
+/** What `schema` refuses in `body`, as violations (the path joined with dots, else "request"). */
+export function schemaIssues(schema: ZodType, body: unknown): LimitViolation[] {
+  const parsed = schema.safeParse(body);
+  return parsed.success ? [] : parsed.error.issues.map((i) => ({ field: i.path.join('.') || 'request', message: i.message }));
+}
+
+/** Messages from an editor (tools JSON, schema text) as violations of `field`. */
+export function editorErrors(field: string, messages: readonly string[]): LimitViolation[] {
+  return messages.map((message) => ({ field, message }));
+}
+
+/** Keeps the first violation of each message. */
+export function uniqueMessages(list: readonly LimitViolation[]): LimitViolation[] {
+  const seen = new Set<string>();
+  return list.filter((v) => (seen.has(v.message) ? false : (seen.add(v.message), true)));
+}
+
+/** `sources()` returns the lists of problems in the order they should be told. */
+export function useFormViolations(sources: () => ReadonlyArray<readonly LimitViolation[]>): FormViolations {
+  const violations = computed(() => uniqueMessages(sources().flat()));
+  return {
+    violations,
+    blockedReason: computed(() => violations.value[0]?.message ?? null),
+    violationsFor: (field) => violations.value.filter((v) => v.field === field || v.field.startsWith(`${field}.`) || v.field.startsWith(`${field}[`)),
+  };
+}

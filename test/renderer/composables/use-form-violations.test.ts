@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { ref } from 'vue';
+import { z } from 'zod';
+import { editorErrors, schemaIssues, useFormViolations } from '../../../renderer/src/composables/use-form-violations';
+
+describe('useFormViolations()', () => {
+  it('tells the sources in order, each message once, and updates with the form', () => {
+    const empty = ref(true);
+    const tools = ref<string[]>(['line 1, column 3: expected a value']);
+    const form = useFormViolations(() => [
+      empty.value ? [{ field: 'messages', message: 'write a message to send' }] : [],
+      editorErrors('tools', tools.value),
+      [{ field: 'tools.0.name', message: 'line 1, column 3: expected a value' }],
+    ]);
+    expect(form.violations.value).toEqual([
+      { field: 'messages', message: 'write a message to send' },
+      { field: 'tools', message: 'line 1, column 3: expected a value' },
+    ]);
+    expect(form.blockedReason.value).toBe('write a message to send');
+    empty.value = false;
+    tools.value = [];
+    expect(form.blockedReason.value).toBe('line 1, column 3: expected a value');
+    expect(form.violationsFor('tools')).toEqual([{ field: 'tools.0.name', message: 'line 1, column 3: expected a value' }]);
+    expect(form.violationsFor('tool')).toEqual([]);
+  });
+
+  it('is clear when nothing is wrong', () => {
+    const form = useFormViolations(() => [[], []]);
+    expect(form.violations.value).toEqual([]);
+    expect(form.blockedReason.value).toBeNull();
+  });
+});
+
+describe('schemaIssues()', () => {
+  it('names the path of each refusal, or "request" for the whole body', () => {
+    const schema = z.object({ model: z.string(), n: z.number().int() });
+    expect(schemaIssues(schema, { model: 'm', n: 1 })).toEqual([]);
+    expect(schemaIssues(schema, { model: 3, n: 1 }).map((v) => v.field)).toEqual(['model']);
+    expect(schemaIssues(schema, 'text').map((v) => v.field)).toEqual(['request']);
+  });
+});

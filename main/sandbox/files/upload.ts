@@ -112,8 +112,9 @@ export async function receiveUpload(u: UploadRequest): Promise<FileRecord> {
     const part = file as FilePart | null;
     if (part) {
       // The stream opens its file asynchronously: wait for it to close so the unlink comes after.
+      // Not events.once: destroying with writes in flight emits an error we do not care about.
       if (!part.out.closed) {
-        const closed = once(part.out, 'close');
+        const closed = new Promise<void>((resolve) => part.out.once('close', () => resolve()));
         part.out.destroy();
         await closed;
       }

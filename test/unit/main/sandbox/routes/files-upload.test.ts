@@ -76,15 +76,16 @@ describe('sandbox/routes/files: POST /v1/files', () => {
     expect(got).toBe(sent.digest('hex'));
   });
 
-  it('answers 413 as soon as a file passes maxFileBytes and leaves no partial file on disk', async () => {
-    const small = await startHarness({ maxFileBytes: 1000 });
+  // A megabyte limit leaves disk writes in flight when the limit is passed (they must not turn the 413 into a 500).
+  it.each([1000, 1_000_000])('answers 413 as soon as a file passes maxFileBytes (%i) and leaves no partial file on disk', async (limit) => {
+    const small = await startHarness({ maxFileBytes: limit });
     try {
-      const ok = await upload(small, [{ ...FILE, body: Buffer.alloc(1000, 1) }]);
+      const ok = await upload(small, [{ ...FILE, body: Buffer.alloc(limit, 1) }]);
       expect(ok.status).toBe(200);
-      const res = await upload(small, [{ ...FILE, body: Buffer.alloc(300_000, 2) }]);
+      const res = await upload(small, [{ ...FILE, body: Buffer.alloc(limit * 2 + 100_000, 2) }]);
       expect(await refusal(res)).toEqual({
         status: 413,
-        error: "The file is larger than the sandbox's limit of 1000 bytes (maxFileBytes); upload a smaller file.",
+        error: `The file is larger than the sandbox's limit of ${limit} bytes (maxFileBytes); upload a smaller file.`,
       });
       expect(readdirSync(small.sandbox.filesDir)).toEqual([((await ok.json()) as { id: string }).id]);
     } finally {

@@ -53,6 +53,8 @@ export interface SandboxServer {
   readonly controlApi: boolean;
   /** The directory holding uploaded files' bytes. */
   readonly filesDir: string;
+  /** The file store, for tests and benchmarks that seed many files without going through HTTP. */
+  readonly files: FileStore;
   /** Closes the server and ends open streams. */
   close(): Promise<void>;
 }
@@ -117,6 +119,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     keys: keyRing.keys,
     controlApi,
     filesDir: env.files.dir,
+    files: env.files,
     close() {
       closing ??= http.close().then(() => {
         env.deferred.clear();

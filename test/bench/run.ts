@@ -13,6 +13,7 @@ const BENCHES: Record<string, () => Promise<Bench>> = {
   history: () => import('./history'),
   streamRender: () => import('./stream-render'),
   textStreams: () => import('./text-streams'),
+  files: () => import('./files-list'),
   upload: () => import('./upload'),
 };
 

@@ -79,7 +79,13 @@ export function listPage(
 ): { page: FileRecord[]; token: string | null; hasMore: boolean } {
   const cmp = comparator(q.sortBy, q.order);
   const candidates: FileRecord[] = [];
-  for (const f of files) if ((cursor === null || cmp(f, cursor) > 0) && keep(f)) candidates.push(f);
+  // Files are in insertion order, which is nearly creation order: walking them backwards for a
+  // descending list lets smallest() reject almost every later file with one comparison.
+  const step = q.order === 'desc' ? -1 : 1;
+  for (let i = step > 0 ? 0 : files.length - 1; i >= 0 && i < files.length; i += step) {
+    const f = files[i];
+    if ((cursor === null || cmp(f, cursor) > 0) && keep(f)) candidates.push(f);
+  }
   const page = smallest(candidates, q.limit, cmp);
   return { page, token: page.at(-1)?.id ?? null, hasMore: candidates.length > page.length };
 }

@@ -53,8 +53,17 @@ export class MultipartParser {
 
   /** Feeds one chunk; returns the events it completed. Throws MultipartError on a malformed body. */
   write(chunk: Buffer): MultipartEvent[] {
-    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
     const events: MultipartEvent[] = [];
+    if (this.state === 'body' && this.buffer.length > 0 && chunk.length >= this.delimiter.length) {
+      // The kept tail is body unless a delimiter starts in it, and such a delimiter would end
+      // within the chunk's first bytes: check just those, so big uploads are not copied chunk by chunk.
+      const seam = Buffer.concat([this.buffer, chunk.subarray(0, this.delimiter.length)]);
+      if (seam.indexOf(this.delimiter) < 0) {
+        events.push({ type: 'data', data: this.buffer });
+        this.buffer = Buffer.alloc(0);
+      }
+    }
+    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
     while (this.step(events));
     return events;
   }

@@ -69,8 +69,7 @@ function update(env: SandboxEnv, ctx: RequestContext): FileRecord {
   let expiresAt = record.expiresAt;
   if (body.expires_after === null) expiresAt = null;
   else if (body.expires_after !== undefined) expiresAt = env.clock.seconds() + checkExpiresAfter(body.expires_after);
-  record.filename = filename;
-  record.expiresAt = expiresAt;
+  env.files.update(record, { filename, expiresAt });
   return record;
 }
 
@@ -117,7 +116,7 @@ export function filesRoutes(env: SandboxEnv): Route[] {
         if (format !== 'original') {
           throw new SandboxError(400, `format must be "original" in the sandbox (it does not extract text); got "${format}".`);
         }
-        await sendFileBytes(ctx.res, env.files, found(env, ctx), { contentType: 'application/octet-stream', disposition: 'attachment' });
+        await sendFileBytes(ctx.req, ctx.res, env.files, found(env, ctx), { contentType: 'application/octet-stream', disposition: 'attachment' });
       },
     },
     { method: 'PUT', path: '/v1/files/:id', handle: (ctx) => sendJson(ctx.res, 200, fileObject(env, ctx.req, update(env, ctx))) },
@@ -150,7 +149,7 @@ export function filesRoutes(env: SandboxEnv): Route[] {
         if (!record) {
           throw new SandboxError(404, 'This public file URL does not exist, was revoked or has expired.');
         }
-        await sendFileBytes(ctx.res, env.files, record, { contentType: record.contentType, disposition: 'inline' });
+        await sendFileBytes(ctx.req, ctx.res, env.files, record, { contentType: record.contentType, disposition: 'inline' });
       },
     },
   ];

@@ -18,7 +18,9 @@ const recordArb = fc.record({
   userDefinedId: fc.option(fc.constantFrom('u1', 'u2'), { nil: null }),
 });
 
-function toRecords(specs: Array<fc.RecordValue<typeof recordArb> extends infer R ? R : never>): FileRecord[] {
+type Spec = typeof recordArb extends fc.Arbitrary<infer R> ? R : never;
+
+function toRecords(specs: Spec[]): FileRecord[] {
   return specs.map((s, i) => ({
     id: `file_${String(i).padStart(4, '0')}`,
     team: 'team-a',
@@ -31,6 +33,7 @@ function toRecords(specs: Array<fc.RecordValue<typeof recordArb> extends infer R
     userDefinedId: s.userDefinedId,
     seq: i,
     publicUrl: null,
+    filterView: null,
   }));
 }
 

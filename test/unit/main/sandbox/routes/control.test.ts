@@ -22,6 +22,16 @@ describe('sandbox/routes/control', () => {
       expect((await h.get(`/v1/chat/deferred-completion/${started.request_id}`)).status).toBe(200);
     });
 
+    it('drives stored-response expiry: 30 days later a response is gone', async () => {
+      const created = (await (await h.post('/v1/responses', { model: 'svc-4', input: 'Say "kept"' })).json()) as { id: string };
+      expect((await h.get(`/v1/responses/${created.id}`)).status).toBe(200);
+      await call(h, 'POST', '/sandbox/clock/advance', { seconds: 30 * 86_400 });
+      expect(await refusal(await h.get(`/v1/responses/${created.id}`))).toEqual({
+        status: 404,
+        error: `Response ${created.id} has expired: stored responses are deleted 30 days after creation.`,
+      });
+    });
+
     it.each([
       [{}, 422, 'POST /sandbox/clock/advance takes {"seconds": N}.'],
       [{ seconds: '10' }, 422, 'seconds must be a number.'],

@@ -89,6 +89,11 @@ describe('sandbox/routes/files: one file', () => {
       const fetched = await fetch(made.public_url);
       expect(fetched.status).toBe(200);
       expect(fetched.headers.get('content-type')).toBe('application/octet-stream');
+      expect(fetched.headers.get('accept-ranges')).toBe('bytes');
+      expect(fetched.headers.get('content-disposition')).toBe(`inline; filename="pic one.png"; filename*=UTF-8''pic%20one.png`);
+      const part = await fetch(made.public_url, { headers: { range: 'bytes=1-2' } });
+      expect(part.status).toBe(206);
+      expect([...new Uint8Array(await part.arrayBuffer())]).toEqual([0x50, 0x4e]);
       expect([...new Uint8Array(await fetched.arrayBuffer())]).toEqual([0x89, 0x50, 0x4e, 0x47]);
       expect(await (await call(h, 'GET', `/v1/files/${file.id}`)).json()).toEqual({ ...file, public_url: made.public_url, public_url_expires_at: null });
 
@@ -132,6 +137,24 @@ describe('sandbox/routes/files: one file', () => {
         error: 'format must be "original" in the sandbox (it does not extract text); got "text".',
       });
       expect(await (await call(h, 'GET', `/v1/files/${file.id}/content?format=original`)).text()).toBe('words');
+    });
+
+    it('answers a byte range with 206 (for seeking and resumed downloads) and refuses one past the end', async () => {
+      const file = await uploadFile(h, 'digits.txt', '0123456789');
+      const get = (range: string) => fetch(`${h.sandbox.url}/v1/files/${file.id}/content`, { headers: { authorization: 'Bearer sk-test-team-a-0001', range } });
+      const read = async (range: string) => {
+        const res = await get(range);
+        return { status: res.status, range: res.headers.get('content-range'), length: res.headers.get('content-length'), text: await res.text() };
+      };
+      expect(await read('bytes=2-4')).toEqual({ status: 206, range: 'bytes 2-4/10', length: '3', text: '234' });
+      expect(await read('bytes=7-')).toEqual({ status: 206, range: 'bytes 7-9/10', length: '3', text: '789' });
+      expect(await read('bytes=-2')).toEqual({ status: 206, range: 'bytes 8-9/10', length: '2', text: '89' });
+      expect(await read('bytes=8-100')).toEqual({ status: 206, range: 'bytes 8-9/10', length: '2', text: '89' });
+      expect(await read('bytes=0-1,4-5')).toEqual({ status: 200, range: null, length: '10', text: '0123456789' });
+      const past = await get('bytes=10-12');
+      expect(past.status).toBe(416);
+      expect(past.headers.get('content-range')).toBe('bytes */10');
+      expect(((await past.json()) as { error: string }).error).toBe("The range bytes=10-12 is outside the file's 10 bytes.");
     });
 
     it('honours fault injection like every route', async () => {

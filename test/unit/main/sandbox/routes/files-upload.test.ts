@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { KEY, OTHER_KEY, startHarness, useHarness } from '../harness';
 import { call, refusal, upload, uploadFile, type FormPart } from './files-form';
@@ -74,15 +76,16 @@ describe('sandbox/routes/files: POST /v1/files', () => {
     expect(got).toBe(sent.digest('hex'));
   });
 
-  it('answers 413 as soon as a file passes maxFileBytes and leaves no partial file on disk', async () => {
-    const small = await startHarness({ maxFileBytes: 1000 });
+  // A megabyte limit leaves disk writes in flight when the limit is passed (they must not turn the 413 into a 500).
+  it.each([1000, 1_000_000])('answers 413 as soon as a file passes maxFileBytes (%i) and leaves no partial file on disk', async (limit) => {
+    const small = await startHarness({ maxFileBytes: limit });
     try {
-      const ok = await upload(small, [{ ...FILE, body: Buffer.alloc(1000, 1) }]);
+      const ok = await upload(small, [{ ...FILE, body: Buffer.alloc(limit, 1) }]);
       expect(ok.status).toBe(200);
-      const res = await upload(small, [{ ...FILE, body: Buffer.alloc(300_000, 2) }]);
+      const res = await upload(small, [{ ...FILE, body: Buffer.alloc(limit * 2 + 100_000, 2) }]);
       expect(await refusal(res)).toEqual({
         status: 413,
-        error: "The file is larger than the sandbox's limit of 1000 bytes (maxFileBytes); upload a smaller file.",
+        error: `The file is larger than the sandbox's limit of ${limit} bytes (maxFileBytes); upload a smaller file.`,
       });
       expect(readdirSync(small.sandbox.filesDir)).toEqual([((await ok.json()) as { id: string }).id]);
     } finally {
@@ -177,6 +180,58 @@ describe('sandbox/routes/files: POST /v1/files', () => {
       expect(res.status).toBe(503);
       expect(readdirSync(h.sandbox.filesDir)).toHaveLength(before);
     });
+  });
+
+  it('removes the partial file when the client cancels mid-upload', async () => {
+    const before = readdirSync(h.sandbox.filesDir);
+    const abort = new AbortController();
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(Buffer.from('--B\r\nContent-Disposition: form-data; name="file"; filename="cancelled.bin"\r\n\r\n'));
+        controller.enqueue(Buffer.alloc(256 * 1024, 3));
+      },
+    });
+    const pending = fetch(`${h.sandbox.url}/v1/files`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'multipart/form-data; boundary=B' },
+      body,
+      duplex: 'half',
+      signal: abort.signal,
+    } as RequestInit).catch((e: unknown) => e);
+    // Wait until the sandbox has started writing the part, then cancel.
+    await expect.poll(() => readdirSync(h.sandbox.filesDir).some((f) => f.endsWith('.part')), { timeout: 5000 }).toBe(true);
+    abort.abort();
+    expect(await pending).toBeInstanceOf(Error);
+    await expect.poll(() => readdirSync(h.sandbox.filesDir), { timeout: 5000 }).toEqual(before);
+    const listed = (await (await call(h, 'GET', '/v1/files')).json()) as { data: Array<{ filename: string }> };
+    expect(listed.data.map((f) => f.filename)).not.toContain('cancelled.bin');
+  });
+
+  it('answers 500 when the bytes cannot be written, and keeps serving', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-files-gone-'));
+    const broken = await startHarness({ filesDir: dir });
+    try {
+      rmSync(dir, { recursive: true });
+      const res = await upload(broken, [{ ...FILE, body: Buffer.alloc(200_000, 1) }]);
+      const { status, error } = await refusal(res);
+      expect(status).toBe(500);
+      expect(error).toMatch(/^The sandbox could not write the file to disk: ENOENT/);
+      expect((await call(broken, 'GET', '/v1/files')).status).toBe(200);
+    } finally {
+      await broken.sandbox.close();
+    }
+  });
+
+  it('drops the connection mid-upload with drop-after, storing nothing', async () => {
+    const before = readdirSync(h.sandbox.filesDir).length;
+    const err = await fetch(`${h.sandbox.url}/v1/files`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'multipart/form-data; boundary=B', 'x-sandbox-fault': 'drop-after=0' },
+      body: Buffer.concat([Buffer.from('--B\r\nContent-Disposition: form-data; name="file"; filename="a.bin"\r\n\r\n'), Buffer.alloc(4 << 20), Buffer.from('\r\n--B--\r\n')]),
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TypeError);
+    expect(readdirSync(h.sandbox.filesDir)).toHaveLength(before);
+    expect(((await (await call(h, 'GET', '/v1/files')).json()) as { data: Array<{ filename: string }> }).data.map((f) => f.filename)).not.toContain('a.bin');
   });
 
   it('keeps files per team: another team neither sees nor reads them', async () => {

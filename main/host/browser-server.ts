@@ -10,13 +10,13 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { MAX_MESSAGE_BYTES } from '../../shared/contract/protocol';
 import { securityHeaders } from './csp';
-import type { Host } from './host';
+import type { HostPort } from './host';
 import { resolveStaticFile } from './static-files';
 import { newAccessToken, tokenFromAuthorization, tokenFromProtocols, tokensMatch, WS_PROTOCOL } from './token';
 import { attachSocket } from './ws-session';
 
 export interface BrowserServerOptions {
-  host: Host;
+  host: HostPort;
   /** The built renderer (out/renderer). */
   staticDir: string;
   /** 0 or omitted: any free port. */

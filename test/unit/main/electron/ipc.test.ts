@@ -41,7 +41,7 @@ describe('ipc', () => {
         ['app.info', 'chat.send', 'completions.complete', 'completions.send', 'connections.list', 'connections.remove', 'connections.save',
           'connections.select', 'connections.test', 'history.facets', 'history.get', 'history.remove', 'history.search', 'messages.send',
           'models.catalogue', 'responses.chains', 'responses.compact', 'responses.create', 'responses.remove', 'responses.retrieve',
-          'responses.tree', 'streams.cancel', 'tools.load', 'tools.save'].sort(),
+          'responses.tree', 'streams.cancel', 'tools.load', 'tools.save', 'ops.cancel', 'ops.send', 'ops.close'].sort(),
       );
     });
 

@@ -1,15 +1,15 @@
 import { describe, expect, it, vi } from 'vitest';
-import { contract } from '../../../../shared/contract/index';
 import { createHost, type HostSession } from '../../../../main/host/host';
 import { createFakeHandlers, FAKE_INFO, SECRET_DETAIL, WAIT_FOR_CANCEL } from './fake-handlers';
+import { testContract } from './probe-family';
 
 function fakeSession(id: string) {
   const chunks: Array<{ streamId: string; chunk: unknown }> = [];
   const events: Array<{ channel: string; payload: unknown }> = [];
   const session: HostSession = {
     id,
-    sendChunk: (streamId, chunk) => chunks.push({ streamId, chunk }),
-    sendEvent: (channel, payload) => events.push({ channel, payload }),
+    sendChunk: (streamId, chunk) => void chunks.push({ streamId, chunk }),
+    sendEvent: (channel, payload) => void events.push({ channel, payload }),
   };
   return { session, chunks, events };
 }
@@ -17,7 +17,7 @@ function fakeSession(id: string) {
 function setup() {
   const fake = createFakeHandlers();
   const log = vi.fn<(line: string) => void>();
-  const host = createHost({ contract, handlers: fake.handlers, log });
+  const host = createHost({ contract: testContract, handlers: fake.handlers, log });
   return { ...fake, host, log };
 }
 
@@ -139,14 +139,14 @@ describe('host', () => {
       const b = fakeSession('b');
       const detachA = host.attach(a.session);
       host.attach(b.session);
-      host.emit('connections.changed', { n: 1 });
+      host.emit('probe.pinged', { n: 1 });
       const running = host.stream(a.session, 'chat.send', chatInput(WAIT_FOR_CANCEL), 'stream-0001');
       await settle();
       detachA();
-      host.emit('connections.changed', { n: 2 });
+      host.emit('probe.pinged', { n: 2 });
       expect(signals[0].aborted).toBe(true);
       expect((await running).ok).toBe(true);
-      expect(a.events).toEqual([{ channel: 'connections.changed', payload: { n: 1 } }]);
+      expect(a.events).toEqual([{ channel: 'probe.pinged', payload: { n: 1 } }]);
       expect(b.events.map((e) => e.payload)).toEqual([{ n: 1 }, { n: 2 }]);
     });
 
@@ -155,7 +155,7 @@ describe('host', () => {
       const ok = fakeSession('ok');
       host.attach({ id: 'broken', sendChunk: () => {}, sendEvent: () => { throw new Error('socket gone'); } });
       host.attach(ok.session);
-      host.emit('connections.changed', 1);
+      host.emit('probe.pinged', { n: 1 });
       expect(ok.events).toHaveLength(1);
       expect(log).toHaveBeenCalledWith(expect.stringContaining('socket gone'));
     });

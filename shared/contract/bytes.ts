@@ -5,8 +5,11 @@
  */
 import { z } from 'zod';
 
-/** Raw bytes: a `Uint8Array` (a Node Buffer is one too). */
-export const BytesSchema = z.instanceof(Uint8Array, { message: 'expected bytes (a Uint8Array)' });
+/**
+ * Raw bytes: a `Uint8Array` (a Node Buffer is one too). Typed over any ArrayBufferLike, as the
+ * views a decoded frame or a structured clone hand out are.
+ */
+export const BytesSchema = z.custom<Uint8Array>((value) => value instanceof Uint8Array, { message: 'expected bytes (a Uint8Array)' });
 
 /**
  * Suggested largest `Uint8Array` per message: big enough to keep per-message costs small, small

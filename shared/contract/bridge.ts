@@ -41,22 +41,45 @@ function cancelled(channel: string): WorkbenchFailure {
   return new WorkbenchFailure({ code: 'cancelled', message: `${channel} was cancelled.` });
 }
 
-/** A call that `signal` can cancel: rejects at once with `cancelled` and tells main to abort. */
-function cancellableCall(transport: BridgeTransport, channel: string, input: unknown, signal: AbortSignalLike): Promise<unknown> {
+/**
+ * Runs `start(opId)` so that aborting `signal` rejects at once with `cancelled` and calls
+ * `cancel(opId)` (which tells main to abort). Shared by this bridge and the renderer's Electron
+ * wrapper (an AbortSignal cannot cross Electron's contextBridge, so there the signal stays in the
+ * page and only the op id crosses).
+ */
+export function abortableCall<T>(
+  channel: string,
+  signal: AbortSignalLike,
+  start: (opId: string) => Promise<T>,
+  cancel: (opId: string) => unknown,
+): Promise<T> {
   if (signal.aborted) return Promise.reject(cancelled(channel));
   const id = newOpId();
-  return new Promise((resolve, reject) => {
+  return new Promise<T>((resolve, reject) => {
     const onAbort = () => {
       reject(cancelled(channel));
-      void transport.call(CANCEL, { id });
+      void Promise.resolve()
+        .then(() => cancel(id))
+        .catch(() => {});
     };
     signal.addEventListener('abort', onAbort, { once: true });
-    void transport.call(channel, input, id).then((reply) => {
-      signal.removeEventListener('abort', onAbort);
-      if (reply.ok) resolve(reply.value);
-      else reject(new WorkbenchFailure(reply.error));
-    });
+    start(id).then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
   });
+}
+
+/** The options a call method accepts at run time: the public CallOptions, or an op id made by a wrapper. */
+interface WireCallOptions {
+  signal?: AbortSignalLike;
+  opId?: string;
 }
 
 /** Strict FIFO of at most `size` holders: a freed slot goes to the longest waiter, never a newcomer. */
@@ -118,8 +141,13 @@ export function createWorkbenchApi(transport: BridgeTransport, declared: Contrac
     for (const [method, op] of Object.entries(ops)) {
       const channel = channelName(family, method);
       if (op.kind === 'call') {
-        target[method] = async (input?: unknown, options?: { signal?: AbortSignalLike }) =>
-          options?.signal ? cancellableCall(transport, channel, input, options.signal) : unwrap(await transport.call(channel, input));
+        const run = async (input: unknown, opId?: string) => unwrap(await transport.call(channel, input, opId));
+        target[method] = (input?: unknown, options?: WireCallOptions) => {
+          if (options?.signal) {
+            return abortableCall(channel, options.signal, (opId) => run(input, opId), (id) => transport.call(CANCEL, { id }));
+          }
+          return run(input, typeof options?.opId === 'string' ? options.opId : undefined);
+        };
       } else if (op.kind === 'stream') {
         target[method] = (input: unknown, onChunk: (chunk: unknown) => void) => {
           const streamId = newOpId();

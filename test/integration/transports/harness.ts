@@ -19,7 +19,8 @@ import { createIpcTransport } from '../../../preload/ipc-transport';
 import { createWsTransport, type SocketLike, type WsTransport } from '../../../renderer/src/bridge/ws-transport';
 import { createFakeHandlers } from '../../unit/main/host/fake-handlers';
 import { testContract, type ProbeState, type TestContract } from '../../unit/main/host/probe-family';
-import { createFakeWindow } from './fake-electron';
+import { withAbortSignals } from '../../../renderer/src/bridge/abortable';
+import { acrossContextBridge, createFakeWindow } from './fake-electron';
 
 /** Frame types one browser-mode page wrote and read ('text' | 'binary'), in order. */
 export interface FrameLog {
@@ -71,8 +72,9 @@ export async function ipcHarness(): Promise<Harness> {
   const mine = counting(createIpcTransport(a.ipcRenderer));
   return {
     kind: 'ipc',
-    api: createWorkbenchApi(mine.transport, testContract),
-    other: createWorkbenchApi(createIpcTransport(b.ipcRenderer), testContract),
+    // As in the app: the preload's api crosses contextBridge, and the page wraps it for signals.
+    api: withAbortSignals(acrossContextBridge(createWorkbenchApi(mine.transport, testContract)), testContract),
+    other: withAbortSignals(acrossContextBridge(createWorkbenchApi(createIpcTransport(b.ipcRenderer), testContract)), testContract),
     transport: mine.transport,
     emit: host.emit,
     signals: fake.signals,

@@ -146,12 +146,27 @@ export function createHost<C extends Contract>(options: HostOptions<C>): Host<C>
       if (ended || entry.dropped) return Promise.resolve();
       const report = (err: unknown) =>
         log(`[host] could not deliver a ${channel} chunk: ${err instanceof Error ? err.message : String(err)}`);
+      let accepted: void | Promise<void>;
       try {
-        return Promise.resolve(session.sendChunk(streamId, chunk)).catch(report);
+        accepted = session.sendChunk(streamId, chunk);
       } catch (err) {
         report(err);
         return Promise.resolve();
       }
+      if (!accepted) return Promise.resolve();
+      // A cancelled handler must not stay parked behind a page that stopped reading.
+      return new Promise<void>((resolve) => {
+        const done = () => {
+          signal.removeEventListener('abort', done);
+          resolve();
+        };
+        signal.addEventListener('abort', done, { once: true });
+        accepted.then(done, (err: unknown) => {
+          report(err);
+          done();
+        });
+        if (signal.aborted) done();
+      });
     };
     const base = { sessionId: session.id, signal };
     const ctx = isSession

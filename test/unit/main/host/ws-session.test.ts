@@ -103,6 +103,21 @@ describe('ws-session', () => {
       expect(socket.sent.map((m) => m.t)).toEqual(['chunk', 'chunk', 'chunk', 'end']);
     });
 
+    it('lets a cancelled session handler go on even while the socket stays full', async () => {
+      const { socket, probe } = setup();
+      socket.bufferedAmount = 64 * 1024 * 1024;
+      socket.receive({ t: 'stream', id: 1, method: 'probe.flood', input: { count: 3, size: 4 }, streamId: 'session-0001' });
+      await settle();
+      expect(probe.emitted).toBe(0);
+      socket.receive({ t: 'call', id: 2, method: 'ops.cancel', input: { id: 'session-0001' } });
+      await settle();
+      expect(probe.emitted).toBe(1);
+      expect(socket.sent.filter((m) => m.t !== 'chunk')).toEqual([
+        { t: 'end', streamId: 'session-0001', reply: { ok: true, value: { sent: 1 } } },
+        { t: 'reply', id: 2, reply: { ok: true, value: { cancelled: true } } },
+      ]);
+    });
+
     it('answers with an internal error when a value cannot be encoded', async () => {
       const fake = createFakeHandlers();
       fake.handlers.history.facets = () => ({ models: [], big: 1n }) as unknown as { models: string[] };

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WorkbenchContract } from '../shared/contract';
-import type { EmitEvent, HandlersFor } from './host/handlers';
+import type { HandlersFor, TypedEmit } from './host/handlers';
 import { startSandbox } from './sandbox';
 import { ChatService } from './services/chat-service';
 import { CompletionsService } from './services/completions-service';
@@ -30,7 +30,7 @@ export interface AppOptions {
   dataDir: string;
   shell: 'electron' | 'browser';
   keyStore: KeyStore;
-  emit: EmitEvent;
+  emit: TypedEmit;
   log: (line: string) => void;
   version: string;
   /** Pacing of the embedded sandbox's streams (default: WORKBENCH_SANDBOX_TOKEN_DELAY_MS, else like a real model). */

@@ -1,7 +1,8 @@
 /**
- * The Electron side of BridgeTransport: `invoke` per contract channel, and one listener each for
- * stream chunks and stream ends (sent by main/electron/ipc.ts in order on the same channel
- * family, so a stream's end never overtakes its chunks). Callbacks never see the IpcRendererEvent.
+ * The Electron side of BridgeTransport: `invoke` per contract channel (a cancellable call adds its
+ * op id), and one listener each for stream/session chunks and ends (sent by main/electron/ipc.ts
+ * in order on the same channel family, so an end never overtakes its chunks). Uint8Arrays cross
+ * by structured clone. Callbacks never see the IpcRendererEvent.
  */
 import type { BridgeTransport } from '../shared/contract/bridge';
 import { IPC_STREAM_CHUNK, IPC_STREAM_END, type CallReply } from '../shared/contract/protocol';
@@ -42,9 +43,9 @@ export function createIpcTransport(ipc: IpcRendererLike): BridgeTransport {
   });
 
   return {
-    async call(channel, input) {
+    async call(channel, input, opId) {
       try {
-        return asReply(await ipc.invoke(channel, input));
+        return asReply(await (opId === undefined ? ipc.invoke(channel, input) : ipc.invoke(channel, input, opId)));
       } catch (err) {
         return refused(err);
       }

@@ -1,25 +1,26 @@
 /**
- * The one IPC gate: one `ipcMain.handle` per call and stream operation of the contract (any
- * previous handler removed first), each accepting only our window's main frame on our app://
- * origin. Each window is one host session: stream chunks and ends go back with
+ * The one IPC gate: one `ipcMain.handle` per call, stream and session operation of the contract
+ * (any previous handler removed first), each accepting only our window's main frame on our app://
+ * origin. Each window is one host session: stream and session chunks and ends go back with
  * `webContents.send` (in order, on IPC_STREAM_CHUNK / IPC_STREAM_END), events on their own
- * channel names. Reloading or closing the window cancels its streams.
+ * channel names. A session's inbound messages come as `ops.send` calls. Uint8Arrays cross as they
+ * are (structured clone). Reloading or closing the window aborts its calls, streams and sessions.
  */
 import { ipcMain, type BrowserWindow, type IpcMainInvokeEvent, type WebContents } from 'electron';
 import type { Contract } from '../../shared/contract/define';
 import { IPC_STREAM_CHUNK, IPC_STREAM_END, type CallReply } from '../../shared/contract/protocol';
-import type { Host, HostSession } from '../host/host';
+import type { HostPort, HostSession } from '../host/host';
 import { operationChannels } from '../host/registry';
 import { isAppUrl } from './app-origin';
 
 export interface IpcGateOptions {
-  host: Host;
+  host: HostPort;
   contract: Contract;
   log: (line: string) => void;
 }
 
 export interface IpcGate {
-  /** Serves `window` (one host session); returns a disposer. Closing or reloading it cancels its streams. */
+  /** Serves `window` (one host session); returns a disposer. Closing or reloading it aborts what it runs. */
   addWindow(window: BrowserWindow): () => void;
   /** Removes every handler and detaches every window. */
   dispose(): void;
@@ -65,7 +66,10 @@ export function setupIpc(options: IpcGateOptions): IpcGate {
   for (const { channel, kind } of channels) {
     ipcMain.removeHandler(channel);
     if (kind === 'call') {
-      ipcMain.handle(channel, (event, input: unknown) => host.call(trusted(event, channel).session, channel, input));
+      // opId (optional): the caller-made id `ops.cancel` names; a malformed one is the host's to refuse.
+      ipcMain.handle(channel, (event, input: unknown, opId: unknown) =>
+        host.call(trusted(event, channel).session, channel, input, opId === undefined ? undefined : String(opId)),
+      );
     } else {
       ipcMain.handle(channel, (event, input: unknown, streamId: unknown) => {
         const entry = trusted(event, channel);
@@ -98,7 +102,7 @@ export function setupIpc(options: IpcGateOptions): IpcGate {
     };
     windows.set(contents, { contents, session, send });
     let detach = host.attach(session);
-    // A reload is a new page: the old page's streams have no one left to read them.
+    // A reload is a new page: the old page's calls, streams and sessions have no one left to read them.
     const onNavigate = () => {
       detach();
       detach = host.attach(session);

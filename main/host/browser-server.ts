@@ -13,14 +13,14 @@ import { MAX_MESSAGE_BYTES } from '../../shared/contract/protocol';
 import { STAGE_ROUTE } from '../../shared/contract/user-files';
 import type { UserFiles } from '../services/user-files';
 import { securityHeaders } from './csp';
-import type { Host } from './host';
+import type { HostPort } from './host';
 import { DEFAULT_MAX_UPLOAD_BYTES, handleStage } from './staging-route';
 import { resolveStaticFile } from './static-files';
 import { newAccessToken, tokenFromAuthorization, tokenFromProtocols, tokensMatch, WS_PROTOCOL } from './token';
 import { attachSocket } from './ws-session';
 
 export interface BrowserServerOptions {
-  host: Host;
+  host: HostPort;
   /** The built renderer (out/renderer). */
   staticDir: string;
   /** 0 or omitted: any free port. */

@@ -1,20 +1,43 @@
 /**
- * Handler types derived from the contract: main must implement every call and stream operation,
- * so a missing or mistyped handler is a compile error (HandlersFor<Contract>).
+ * Handler types derived from the contract: main must implement every call, stream and session
+ * operation, so a missing or mistyped handler is a compile error (HandlersFor<Contract>). Events
+ * are emitted through TypedEmit, which only takes a declared event and its payload type.
  */
 import type { z } from 'zod';
-import type { CallOp, Contract, EventDef, Family, StreamOp } from '../../shared/contract/define';
+import type {
+  CallOp,
+  Contract,
+  EventChannel,
+  EventDef,
+  EventPayload,
+  Family,
+  SessionOp,
+  StreamOp,
+} from '../../shared/contract/define';
+import type { WorkbenchContract } from '../../shared/contract/index';
 
 export interface CallContext {
-  /** The window or browser tab that asked (for logging and ownership of streams). */
+  /** The window or browser tab that asked (for logging and ownership of streams and sessions). */
   readonly sessionId: string;
+  /** Aborted when the caller cancels or its window/tab goes away. */
+  readonly signal: AbortSignal;
 }
 
 export interface StreamContext<C> extends CallContext {
   readonly streamId: string;
-  /** Aborted when the caller cancels or its window/tab goes away. */
-  readonly signal: AbortSignal;
   emit(chunk: C): void;
+}
+
+/**
+ * What a session handler gets. `messages` yields each inbound message (already validated with the
+ * op's message schema) and ends when the caller closes its side, cancels, or goes away. `emit`
+ * resolves once the transport can take more (await it to follow the socket's back-pressure).
+ */
+export interface SessionContext<In, C> extends CallContext {
+  /** The session's own id (the caller-made id its handle carries); `sessionId` is the window/tab. */
+  readonly opId: string;
+  readonly messages: AsyncIterable<In>;
+  emit(chunk: C): Promise<void>;
 }
 
 type OpHandler<Op> =
@@ -22,16 +45,27 @@ type OpHandler<Op> =
     ? (input: z.output<I>, ctx: CallContext) => Promise<O> | O
     : Op extends StreamOp<infer I, infer C, infer R>
       ? (input: z.output<I>, ctx: StreamContext<C>) => Promise<R>
-      : never;
+      : Op extends SessionOp<infer I, infer M, infer C, infer R>
+        ? (input: z.output<I>, ctx: SessionContext<z.output<M>, C>) => Promise<R>
+        : never;
 
 export type FamilyHandlers<F extends Family> = {
   [K in keyof F as F[K] extends EventDef<unknown> ? never : K]: OpHandler<F[K]>;
 };
 
-/** Every family except `streams` (cancellation is the host's own job). */
+/** Families the host answers itself (cancel, a session's send and close). */
+export type HostFamily = 'streams' | 'ops';
+
+/** Every family except the host's own. */
 export type HandlersFor<C extends Contract> = {
-  [F in Exclude<keyof C, 'streams'>]: FamilyHandlers<C[F]>;
+  [F in Exclude<keyof C, HostFamily>]: FamilyHandlers<C[F]>;
 };
 
-/** Pushes an event to every attached window: `emit('connections.changed', state)`. */
-export type EmitEvent = (channel: string, payload: unknown) => void;
+/**
+ * Pushes an event to every attached window: `emit('connections.changed', state)`. Only channels
+ * the contract declares as events, with their payload type, compile.
+ */
+export type TypedEmit<C extends Contract = WorkbenchContract> = <K extends EventChannel<C>>(
+  channel: K,
+  payload: EventPayload<C, K>,
+) => void;

@@ -1,64 +1,72 @@
 /**
  * The contract's server side, independent of transport: validates every input with the
  * operation's schema, runs the handler, turns failures into error values, owns the running
- * streams of each session (window or browser tab) and broadcasts events. The Electron IPC gate
- * and the browser-mode WebSocket server are both thin adapters over this.
+ * calls, streams and sessions of each host session (window or browser tab) and broadcasts
+ * events. The Electron IPC gate and the browser-mode WebSocket server are both thin adapters
+ * over this. `streams.cancel` and `ops.*` are answered here (host-ops.ts), not by handlers.
  */
-import { streamsContract, StreamIdSchema } from '../../shared/contract/app';
+import { OpIdSchema } from '../../shared/contract/app';
 import type { Contract } from '../../shared/contract/define';
 import { WorkbenchFailure, type WorkbenchError } from '../../shared/contract/errors';
 import type { WorkbenchContract } from '../../shared/contract/index';
-import type { CallReply } from '../../shared/contract/protocol';
-import type { HandlersFor } from './handlers';
-import { buildRegistry, type RegisteredOp } from './registry';
+import { SESSION_INBOUND_QUEUE, type CallReply } from '../../shared/contract/protocol';
+import type { HandlersFor, TypedEmit } from './handlers';
+import { answerHostCall } from './host-ops';
+import { InboundQueue } from './inbound-queue';
+import { buildRegistry, HOST_CHANNELS, type RegisteredOp } from './registry';
+import { RunningOps, type RunningOp } from './running-ops';
 import { parseInput } from './validate';
 
 /** One caller: an Electron window or a browser tab's WebSocket. */
 export interface HostSession {
   readonly id: string;
-  sendChunk(streamId: string, chunk: unknown): void;
+  /**
+   * Delivers a stream or session chunk. May return a promise that settles once the transport can
+   * take more (browser mode: the socket drained below its high-water mark); sessions' `emit` waits
+   * for it.
+   */
+  sendChunk(streamId: string, chunk: unknown): void | Promise<void>;
   sendEvent(channel: string, payload: unknown): void;
 }
 
-export interface Host {
-  /** Runs a call operation; never rejects (failures come back as `{ok:false}`). */
-  call(session: HostSession, channel: string, input: unknown): Promise<CallReply>;
-  /** Runs a stream operation; chunks go to `session.sendChunk`; resolves with the end reply. */
+export interface Host<C extends Contract = WorkbenchContract> {
+  /** Runs a call operation; never rejects (failures come back as `{ok:false}`). `opId` makes it cancellable. */
+  call(session: HostSession, channel: string, input: unknown, opId?: string): Promise<CallReply>;
+  /** Runs a stream or session operation; chunks go to `session.sendChunk`; resolves with the end reply. */
   stream(session: HostSession, channel: string, input: unknown, streamId: string): Promise<CallReply>;
-  /** Pushes an event to every attached session. */
-  emit(channel: string, payload: unknown): void;
-  /** Starts delivering events to a session; the returned function detaches it and cancels its streams. */
+  /** Pushes a declared event to every attached session. */
+  emit: TypedEmit<C>;
+  /** Starts delivering events to a session; the returned function detaches it and aborts all it runs. */
   attach(session: HostSession): () => void;
-  /** Cancels every stream and forgets every session. */
+  /** Aborts everything running and forgets every session. */
   dispose(): void;
 }
 
-export interface HostOptions {
-  contract: Contract;
-  handlers: HandlersFor<WorkbenchContract>;
+/** The part of a host a transport adapter uses (any contract: adapters never emit typed events). */
+export type HostPort = Pick<Host<Contract>, 'call' | 'stream' | 'attach'>;
+
+export interface HostOptions<C extends Contract> {
+  contract: C;
+  handlers: HandlersFor<C>;
   log?: (line: string) => void;
   /** Where the log is, so an internal error can tell the user where to look. */
   logPath?: string;
 }
 
-interface RunningStream {
-  readonly controller: AbortController;
-  /** Set when the session went away: late chunks are dropped instead of sent into the void. */
-  dropped: boolean;
-}
-
-const CANCEL_CHANNEL = 'streams.cancel';
+/** Pushes an ops.send may leave waiting beyond the queue (the page keeps SESSION_SEND_WINDOW). */
+const MAX_WAITING_SENDS = 16;
 
 function failure(error: WorkbenchError): CallReply {
   return { ok: false, error };
 }
 
-export function createHost(options: HostOptions): Host {
+export function createHost<C extends Contract>(options: HostOptions<C>): Host<C> {
   const log = options.log ?? (() => {});
   const where = options.logPath ? ` (${options.logPath})` : '';
   const registry = buildRegistry(options.contract, options.handlers);
   const sessions = new Set<HostSession>();
-  const streamsBySession = new Map<string, Map<string, RunningStream>>();
+  const running = new RunningOps();
+  let anonymous = 0;
 
   function toErrorReply(channel: string, err: unknown, signal?: AbortSignal): CallReply {
     if (err instanceof WorkbenchFailure) return failure(err.error);
@@ -71,102 +79,128 @@ export function createHost(options: HostOptions): Host {
     });
   }
 
-  function lookup(channel: string, kind: 'call' | 'stream'): RegisteredOp | WorkbenchError {
+  function lookup(channel: string, kinds: ReadonlyArray<RegisteredOp['kind']>): RegisteredOp | WorkbenchError {
     const op = registry.get(channel);
     if (!op) return { code: 'unknown_method', message: `There is no operation named "${channel}".` };
-    if (op.kind !== kind) {
-      const how = op.kind === 'stream' ? 'a stream' : 'a call';
+    if (!kinds.includes(op.kind)) {
+      const how = op.kind === 'call' ? 'a call' : `a ${op.kind}`;
       return { code: 'unknown_method', message: `${channel} must be started as ${how}.` };
     }
     return op;
   }
 
-  function cancel(session: HostSession, input: unknown): CallReply {
-    const parsed = parseInput(CANCEL_CHANNEL, streamsContract.cancel.input, input);
-    if (!parsed.ok) return parsed;
-    // Only the session that started a stream may stop it; anything else looks like "not found".
-    const running = streamsBySession.get(session.id)?.get(parsed.value.streamId);
-    if (!running || running.controller.signal.aborted) return { ok: true, value: { cancelled: false } };
-    running.controller.abort();
-    return { ok: true, value: { cancelled: true } };
+  /** Registers a new operation under a caller-made id, refusing a malformed or busy one. */
+  function register(session: HostSession, channel: string, id: string, op: RunningOp): WorkbenchError | null {
+    const parsed = parseInput(`${channel} (operation id)`, OpIdSchema, id);
+    if (!parsed.ok) return parsed.error;
+    if (running.get(session.id, id)) {
+      return { code: 'invalid_input', message: `Operation id ${id} is already in use by a running operation.` };
+    }
+    running.add(session.id, id, op);
+    return null;
   }
 
-  async function call(session: HostSession, channel: string, input: unknown): Promise<CallReply> {
-    if (channel === CANCEL_CHANNEL) return cancel(session, input);
-    const op = lookup(channel, 'call');
+  async function call(session: HostSession, channel: string, input: unknown, opId?: string): Promise<CallReply> {
+    if (HOST_CHANNELS.has(channel)) return answerHostCall(running, session.id, channel, input);
+    const op = lookup(channel, ['call']);
     if (!('handler' in op)) return failure(op);
     const parsed = parseInput(channel, op.input, input);
     if (!parsed.ok) return parsed;
+    const entry: RunningOp = { channel, controller: new AbortController(), dropped: false };
+    // A call without an id cannot be cancelled by the page, but is still aborted when it goes away.
+    const id = opId ?? `#${++anonymous}`;
+    if (opId === undefined) running.add(session.id, id, entry);
+    else {
+      const refused = register(session, channel, id, entry);
+      if (refused) return failure(refused);
+    }
+    const signal = entry.controller.signal;
     try {
-      const handler = op.handler as (input: unknown, ctx: { sessionId: string }) => unknown;
-      return { ok: true, value: await handler(parsed.value, { sessionId: session.id }) };
+      const handler = op.handler as (input: unknown, ctx: unknown) => unknown;
+      return { ok: true, value: await handler(parsed.value, { sessionId: session.id, signal }) };
     } catch (err) {
-      return toErrorReply(channel, err);
+      return toErrorReply(channel, err, signal);
+    } finally {
+      running.remove(session.id, id, entry);
     }
   }
 
   async function stream(session: HostSession, channel: string, input: unknown, streamId: string): Promise<CallReply> {
-    const op = lookup(channel, 'stream');
+    const op = lookup(channel, ['stream', 'session']);
     if (!('handler' in op)) return failure(op);
-    const id = parseInput(`${channel} (stream id)`, StreamIdSchema, streamId);
-    if (!id.ok) return id;
-    let own = streamsBySession.get(session.id);
-    if (own?.has(id.value)) {
-      return failure({ code: 'invalid_input', message: `Stream id ${id.value} is already in use by a running stream.` });
+    const idCheck = parseInput(`${channel} (operation id)`, OpIdSchema, streamId);
+    if (!idCheck.ok) return idCheck;
+    if (running.get(session.id, streamId)) {
+      return failure({ code: 'invalid_input', message: `Stream id ${streamId} is already in use by a running stream.` });
     }
     const parsed = parseInput(channel, op.input, input);
     if (!parsed.ok) return parsed;
 
-    if (!own) streamsBySession.set(session.id, (own = new Map()));
-    const running: RunningStream = { controller: new AbortController(), dropped: false };
-    own.set(id.value, running);
+    const isSession = op.kind === 'session';
+    const inbound = isSession ? new InboundQueue<unknown>(SESSION_INBOUND_QUEUE, MAX_WAITING_SENDS) : undefined;
+    const entry: RunningOp = { channel, controller: new AbortController(), dropped: false, inbound, messageSchema: op.message };
+    const refused = register(session, channel, streamId, entry);
+    if (refused) return failure(refused);
+    const signal = entry.controller.signal;
+    // Cancelled or gone: the handler's message iterator ends at once.
+    signal.addEventListener('abort', () => inbound?.abort(), { once: true });
     let ended = false;
-    const ctx = {
-      sessionId: session.id,
-      streamId: id.value,
-      signal: running.controller.signal,
-      emit(chunk: unknown) {
-        if (ended || running.dropped) return;
-        try {
-          session.sendChunk(id.value, chunk);
-        } catch (err) {
-          log(`[host] could not deliver a ${channel} chunk: ${err instanceof Error ? err.message : String(err)}`);
-        }
-      },
+    const deliver = (chunk: unknown): Promise<void> => {
+      if (ended || entry.dropped) return Promise.resolve();
+      const report = (err: unknown) =>
+        log(`[host] could not deliver a ${channel} chunk: ${err instanceof Error ? err.message : String(err)}`);
+      let accepted: void | Promise<void>;
+      try {
+        accepted = session.sendChunk(streamId, chunk);
+      } catch (err) {
+        report(err);
+        return Promise.resolve();
+      }
+      if (!accepted) return Promise.resolve();
+      // A cancelled handler must not stay parked behind a page that stopped reading.
+      return new Promise<void>((resolve) => {
+        const done = () => {
+          signal.removeEventListener('abort', done);
+          resolve();
+        };
+        signal.addEventListener('abort', done, { once: true });
+        accepted.then(done, (err: unknown) => {
+          report(err);
+          done();
+        });
+        if (signal.aborted) done();
+      });
     };
+    const base = { sessionId: session.id, signal };
+    const ctx = isSession
+      ? { ...base, opId: streamId, messages: inbound, emit: deliver }
+      : { ...base, streamId, emit: (chunk: unknown) => void deliver(chunk) };
     try {
       const handler = op.handler as (input: unknown, ctx: unknown) => Promise<unknown>;
       return { ok: true, value: await handler(parsed.value, ctx) };
     } catch (err) {
-      return toErrorReply(channel, err, running.controller.signal);
+      return toErrorReply(channel, err, signal);
     } finally {
       ended = true;
-      own.delete(id.value);
-      if (own.size === 0 && streamsBySession.get(session.id) === own) streamsBySession.delete(session.id);
+      inbound?.abort();
+      running.remove(session.id, streamId, entry);
     }
   }
 
-  function cancelSessionStreams(sessionId: string): void {
-    const own = streamsBySession.get(sessionId);
-    if (!own) return;
-    for (const running of own.values()) {
-      running.dropped = true;
-      running.controller.abort();
+  const emit = ((channel: string, payload: unknown) => {
+    for (const session of sessions) {
+      try {
+        session.sendEvent(channel, payload);
+      } catch (err) {
+        log(`[host] could not deliver ${channel} to ${session.id}: ${err instanceof Error ? err.message : String(err)}`);
+      }
     }
-  }
+  }) as TypedEmit<C>;
 
   return {
     call,
     stream,
-    emit(channel, payload) {
-      for (const session of sessions) {
-        try {
-          session.sendEvent(channel, payload);
-        } catch (err) {
-          log(`[host] could not deliver ${channel} to ${session.id}: ${err instanceof Error ? err.message : String(err)}`);
-        }
-      }
-    },
+    emit,
     attach(session) {
       sessions.add(session);
       let attached = true;
@@ -174,11 +208,11 @@ export function createHost(options: HostOptions): Host {
         if (!attached) return;
         attached = false;
         sessions.delete(session);
-        cancelSessionStreams(session.id);
+        running.abortSession(session.id);
       };
     },
     dispose() {
-      for (const id of [...streamsBySession.keys()]) cancelSessionStreams(id);
+      running.abortAll();
       sessions.clear();
     },
   };

@@ -1,4 +1,7 @@
-/** App-level operations: what shell we run in, where data lives, and stream cancellation. */
+/**
+ * App-level operations: what shell we run in, where data lives, and the host's own operations on
+ * running calls, streams and sessions (cancel, and a session's inbound side: send and close).
+ */
 import { z } from 'zod';
 import { call } from './define';
 
@@ -22,9 +25,31 @@ export const appContract = {
   openLog: call<OpenLogResult>()(z.object({}).strict().optional()),
 };
 
-/** Stream ids are made by the caller (so no chunk can arrive before the caller knows the id). */
-export const StreamIdSchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'stream id must be 8-64 URL-safe characters');
+/**
+ * Operation ids (calls, streams, sessions) are made by the caller, so no chunk can arrive and no
+ * cancel can be needed before the caller knows the id. One namespace per window/tab.
+ */
+export const OpIdSchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'operation id must be 8-64 URL-safe characters');
+/** The same rule, under the name streams have always used. */
+export const StreamIdSchema = OpIdSchema;
 
+/** Kept for callers that know only streams; `ops.cancel` does the same for any operation. */
 export const streamsContract = {
   cancel: call<{ cancelled: boolean }>()(z.object({ streamId: StreamIdSchema }).strict()),
+};
+
+/**
+ * Answered by the host itself, never by a handler. Only the window/tab that started an operation
+ * may touch it; any other id looks not found (`cancel` answers `{cancelled: false}`).
+ */
+export const opsContract = {
+  /** Aborts a running call, stream or session of this window/tab. */
+  cancel: call<{ cancelled: boolean }>()(z.object({ id: OpIdSchema }).strict()),
+  /**
+   * One inbound message for a running session; validated with the session's message schema.
+   * Answers once the session has room for it (back-pressure), so a sender cannot outrun it.
+   */
+  send: call<null>()(z.object({ id: OpIdSchema, message: z.unknown() }).strict()),
+  /** Ends a session's inbound side normally (the handler's message iterator finishes). */
+  close: call<null>()(z.object({ id: OpIdSchema }).strict()),
 };

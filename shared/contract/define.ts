@@ -24,13 +24,30 @@ export interface StreamOp<I extends z.ZodType = z.ZodType, C = unknown, R = unkn
   readonly __result?: R;
 }
 
+/**
+ * A two-way session: validated input opens it, then the renderer keeps sending messages (each
+ * validated with `message`) while main pushes chunks, until main returns one result (or an error).
+ * The caller can close its side (the handler's message iterator ends) or cancel (signal aborted).
+ */
+export interface SessionOp<I extends z.ZodType = z.ZodType, M extends z.ZodType = z.ZodType, C = unknown, R = unknown> {
+  readonly kind: 'session';
+  readonly input: I;
+  readonly message: M;
+  readonly __chunk?: C;
+  readonly __result?: R;
+}
+
 /** An event main pushes to every window; exposed to the renderer as `onName(cb) => unsubscribe`. */
 export interface EventDef<P = unknown> {
   readonly kind: 'event';
   readonly __payload?: P;
 }
 
-export type AnyOp = CallOp<z.ZodType, unknown> | StreamOp<z.ZodType, unknown, unknown> | EventDef<unknown>;
+export type AnyOp =
+  | CallOp<z.ZodType, unknown>
+  | StreamOp<z.ZodType, unknown, unknown>
+  | SessionOp<z.ZodType, z.ZodType, unknown, unknown>
+  | EventDef<unknown>;
 export type Family = Record<string, AnyOp>;
 export type Contract = Record<string, Family>;
 
@@ -42,14 +59,50 @@ export function stream<C, R>() {
   return <I extends z.ZodType>(input: I): StreamOp<I, C, R> => ({ kind: 'stream', input });
 }
 
+/** `session<Chunk, Result>()(inputSchema, messageSchema)`: the renderer sends `z.input<message>`. */
+export function session<C, R>() {
+  return <I extends z.ZodType, M extends z.ZodType>(input: I, message: M): SessionOp<I, M, C, R> => ({
+    kind: 'session',
+    input,
+    message,
+  });
+}
+
 export function event<P>(): EventDef<P> {
   return { kind: 'event' };
 }
 
 export type OutputOf<Op> = Op extends CallOp<z.ZodType, infer O> ? O : never;
-export type ChunkOf<Op> = Op extends StreamOp<z.ZodType, infer C, unknown> ? C : never;
-export type ResultOf<Op> = Op extends StreamOp<z.ZodType, unknown, infer R> ? R : never;
+export type ChunkOf<Op> =
+  Op extends StreamOp<z.ZodType, infer C, unknown> ? C : Op extends SessionOp<z.ZodType, z.ZodType, infer C, unknown> ? C : never;
+export type ResultOf<Op> =
+  Op extends StreamOp<z.ZodType, unknown, infer R> ? R : Op extends SessionOp<z.ZodType, z.ZodType, unknown, infer R> ? R : never;
 export type PayloadOf<Op> = Op extends EventDef<infer P> ? P : never;
+
+/** Every event channel a contract declares, as `family.event` (e.g. `'connections.changed'`). */
+export type EventChannel<C extends Contract> = {
+  [F in keyof C & string]: { [M in keyof C[F] & string]: C[F][M] extends EventDef<unknown> ? `${F}.${M}` : never }[keyof C[F] &
+    string];
+}[keyof C & string];
+
+/** The payload type of an event channel of `C`. */
+export type EventPayload<C extends Contract, K extends string> = K extends `${infer F}.${infer M}`
+  ? F extends keyof C
+    ? M extends keyof C[F]
+      ? PayloadOf<C[F][M]>
+      : never
+    : never
+  : never;
+
+/** The families of `C` that declare at least one event. */
+export type EventFamily<C extends Contract> = {
+  [F in keyof C & string]: EventName<C, F> extends never ? never : F;
+}[keyof C & string];
+
+/** The event names (`changed`) a family `F` of `C` declares. */
+export type EventName<C extends Contract, F extends keyof C> = {
+  [M in keyof C[F] & string]: C[F][M] extends EventDef<unknown> ? M : never;
+}[keyof C[F] & string];
 
 /** `send` -> `onSend`: the renderer-side name of an event. */
 export type EventMethodName<K extends string> = `on${Capitalize<K>}`;

@@ -2,7 +2,7 @@
  * The whole contract: every operation the renderer may ask of main, and every event main pushes.
  * Channel names are derived (`family.method`); see define.ts.
  */
-import { appContract, streamsContract } from './app';
+import { appContract, opsContract, streamsContract } from './app';
 import { chatContract } from './chat';
 import { completionsContract } from './completions';
 import { connectionsContract } from './connections';
@@ -17,6 +17,7 @@ import { userFilesContract } from './user-files';
 export const contract = {
   app: appContract,
   streams: streamsContract,
+  ops: opsContract,
   connections: connectionsContract,
   models: modelsContract,
   chat: chatContract,
@@ -33,4 +34,5 @@ export type WorkbenchContract = typeof contract;
 
 export * from './define';
 export * from './errors';
-export type { WorkbenchApi, StreamHandle } from './api';
+export * from './bytes';
+export type { ApiFor, CallOptions, SessionHandle, StreamHandle, WorkbenchApi } from './api';

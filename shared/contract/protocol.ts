@@ -1,14 +1,17 @@
 /**
  * Messages of the browser-mode WebSocket transport. (Electron IPC carries the same payloads over
  * per-channel `invoke` and `webContents.send`.) A call's reply is `{ok, value}` or `{ok:false, error}`
- * so errors survive the crossing as values.
+ * so errors survive the crossing as values. A `stream` message starts a stream or a session (the
+ * operation's kind decides); chunks and the end of both travel as `chunk` / `end`. A message that
+ * carries a Uint8Array goes as a binary frame (binary-frame.ts), any other as a text frame.
  */
 import type { WorkbenchError } from './errors';
 
 export type CallReply = { ok: true; value: unknown } | { ok: false; error: WorkbenchError };
 
 export type ClientMessage =
-  | { t: 'call'; id: number; method: string; input: unknown }
+  /** `opId`: the caller-made id that `ops.cancel` can name (omitted: the call cannot be cancelled). */
+  | { t: 'call'; id: number; method: string; input: unknown; opId?: string }
   | { t: 'stream'; id: number; method: string; input: unknown; streamId: string };
 
 export type ServerMessage =
@@ -21,5 +24,21 @@ export type ServerMessage =
 export const IPC_STREAM_CHUNK = 'workbench:stream-chunk';
 export const IPC_STREAM_END = 'workbench:stream-end';
 
-/** Largest WebSocket message the browser-mode server accepts (an upload goes by path, not bytes). */
+/**
+ * Largest WebSocket message (text or binary frame) the browser-mode server accepts. Bytes go in
+ * messages of about BYTES_PER_MESSAGE (1 MiB), so 16 MiB leaves room without letting one frame
+ * hold a whole file in memory.
+ */
 export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Back-pressure threshold of either side of the WebSocket: a writer waits while the socket's
+ * `bufferedAmount` is above this (session chunks in main, every outgoing message in the page).
+ */
+export const SOCKET_HIGH_WATER_BYTES = 4 * 1024 * 1024;
+
+/** Inbound session messages a handler may have accepted but not yet read; `ops.send` waits beyond. */
+export const SESSION_INBOUND_QUEUE = 4;
+
+/** `send()`s a page keeps in flight per session (unanswered `ops.send`); the rest wait in the page. */
+export const SESSION_SEND_WINDOW = 4;

@@ -219,6 +219,18 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
         return { cancelled: false };
       },
     },
+    // The fake runs no sessions: cancel finds nothing, send and close look like an unknown id.
+    ops: {
+      cancel: async (input) => (record('ops.cancel', input), { cancelled: false }),
+      send: async (input) => {
+        record('ops.send', input);
+        throw new WorkbenchFailure({ code: 'not_found', message: `There is no running session ${input.id} in this window.` });
+      },
+      close: async (input) => {
+        record('ops.close', input);
+        throw new WorkbenchFailure({ code: 'not_found', message: `There is no running session ${input.id} in this window.` });
+      },
+    },
     connections: {
       list: async () => (record('connections.list', undefined), state()),
       save: async (input: SaveConnectionInput) => {

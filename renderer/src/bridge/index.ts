@@ -11,6 +11,7 @@
 import { readonly, shallowRef, type ShallowRef } from 'vue';
 import { createWorkbenchApi } from '../../../shared/contract/bridge';
 import type { WorkbenchApi } from '../../../shared/contract/api';
+import { withAbortSignals } from './abortable';
 import { takeAccessToken } from './access-token';
 import { createWsTransport, type BridgeStatus, type SocketLike } from './ws-transport';
 
@@ -25,7 +26,7 @@ function sessionStorageOrNull(): Storage | null {
 }
 
 function createBridge(): { api: WorkbenchApi; status: ShallowRef<BridgeStatus>; kind: 'electron' | 'websocket' } {
-  if (window.workbench) return { api: window.workbench, status: shallowRef<BridgeStatus>('connected'), kind: 'electron' };
+  if (window.workbench) return { api: withAbortSignals(window.workbench), status: shallowRef<BridgeStatus>('connected'), kind: 'electron' };
   const token = takeAccessToken({ location: window.location, history: window.history, storage: sessionStorageOrNull() });
   const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
   const transport = createWsTransport({

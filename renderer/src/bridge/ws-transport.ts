@@ -2,13 +2,20 @@
  * Browser mode's side of the contract: a BridgeTransport over one WebSocket to the workbench
  * process. Framework-free and DOM-free (the socket is injected) so it runs in Node tests too.
  *
+ * A message that carries a Uint8Array goes as a binary frame (shared/contract/binary-frame.ts),
+ * and binary frames from main are decoded the same way. Outgoing messages wait in one ordered
+ * queue while the socket's `bufferedAmount` is above SOCKET_HIGH_WATER_BYTES (polled: browsers
+ * have no drain event), so a page sending bytes faster than the socket takes them waits instead of
+ * growing the socket's buffer.
+ *
  * Calls made while the socket is (re)connecting wait for it; everything in flight fails with a
  * 'network' WorkbenchError when the socket drops or an attempt fails, and the transport keeps
  * reconnecting with backoff. Event subscriptions survive reconnects (the server broadcasts events
  * to every tab; filtering is local).
  */
 import type { BridgeTransport } from '../../../shared/contract/bridge';
-import type { CallReply, ClientMessage, ServerMessage } from '../../../shared/contract/protocol';
+import { decodeBinaryFrame, encodeBinaryFrame, hasBytes } from '../../../shared/contract/binary-frame';
+import { SOCKET_HIGH_WATER_BYTES, type CallReply, type ClientMessage, type ServerMessage } from '../../../shared/contract/protocol';
 
 /** Where the connection stands; 'no-token' means the page was opened without its access token. */
 export type BridgeStatus = 'connecting' | 'connected' | 'disconnected' | 'no-token';
@@ -16,7 +23,11 @@ export type BridgeStatus = 'connecting' | 'connected' | 'disconnected' | 'no-tok
 /** The part of the WHATWG WebSocket used here (the browser's, or the `ws` package's in tests). */
 export interface SocketLike {
   readonly readyState: number;
-  send(data: string): void;
+  /** Bytes written but not yet sent (browsers and `ws`; absent in minimal fakes: counts as 0). */
+  readonly bufferedAmount?: number;
+  /** Set to 'arraybuffer' so binary frames arrive as ArrayBuffers. */
+  binaryType?: string;
+  send(data: string | Uint8Array): void;
   close(code?: number, reason?: string): void;
   onopen: ((event: unknown) => void) | null;
   onmessage: ((event: { data: unknown }) => void) | null;
@@ -32,6 +43,10 @@ export interface WsTransportOptions {
   connect(url: string, protocols: string[]): SocketLike;
   /** Reconnect delays: first, then doubled up to max. Default 250 ms .. 5 s. */
   backoff?: { initialMs: number; maxMs: number };
+  /** Back-pressure threshold; defaults to SOCKET_HIGH_WATER_BYTES. */
+  highWaterBytes?: number;
+  /** How often a full socket is checked again. Default 5 ms. */
+  drainPollMs?: number;
 }
 
 export interface WsTransport extends BridgeTransport {
@@ -59,7 +74,10 @@ export function createWsTransport(options: WsTransportOptions): WsTransport {
   const protocols = ['workbench', `token.${options.token}`];
   const pending = new Map<number, Pending>();
   const streams = new Map<string, number>();
-  const queued: string[] = [];
+  const highWater = options.highWaterBytes ?? SOCKET_HIGH_WATER_BYTES;
+  const drainPollMs = options.drainPollMs ?? 5;
+  const queued: Array<string | Uint8Array> = [];
+  let drainTimer: ReturnType<typeof setTimeout> | null = null;
   const subscribers = new Map<string, Set<(payload: unknown) => void>>();
   const statusListeners = new Set<(status: BridgeStatus) => void>();
   let status: BridgeStatus = 'connecting';
@@ -88,14 +106,29 @@ export function createWsTransport(options: WsTransportOptions): WsTransport {
     for (const id of [...pending.keys()]) settle(id, networkFailure(message));
   }
 
-  function onMessage(data: unknown): void {
-    if (typeof data !== 'string') return;
-    let msg: ServerMessage;
+  function decode(data: unknown): ServerMessage | null {
     try {
-      msg = JSON.parse(data) as ServerMessage;
+      if (typeof data === 'string') return JSON.parse(data) as ServerMessage;
+      if (data instanceof ArrayBuffer) return decodeBinaryFrame(new Uint8Array(data)) as ServerMessage;
+      if (ArrayBuffer.isView(data)) return decodeBinaryFrame(new Uint8Array(data.buffer, data.byteOffset, data.byteLength)) as ServerMessage;
     } catch {
-      return;
+      // A frame we cannot read is dropped: whatever waits on it fails when the socket goes.
     }
+    return null;
+  }
+
+  /** Writes queued messages in order while the socket has room; polls again when it is full. */
+  function flush(): void {
+    drainTimer = null;
+    const ws = socket;
+    if (!ws || ws.readyState !== OPEN) return;
+    while (queued.length > 0 && (ws.bufferedAmount ?? 0) <= highWater) ws.send(queued.shift() as string | Uint8Array);
+    if (queued.length > 0) drainTimer = setTimeout(flush, drainPollMs);
+  }
+
+  function onMessage(data: unknown): void {
+    const msg = decode(data);
+    if (!msg) return;
     if (msg.t === 'reply') settle(msg.id, msg.reply);
     else if (msg.t === 'end') {
       const id = streams.get(msg.streamId);
@@ -123,12 +156,13 @@ export function createWsTransport(options: WsTransportOptions): WsTransport {
     setStatus('connecting');
     let opened = false;
     const ws = options.connect(options.url, protocols);
+    ws.binaryType = 'arraybuffer';
     socket = ws;
     ws.onopen = () => {
       opened = true;
       delay = backoff.initialMs;
       setStatus('connected');
-      for (const text of queued.splice(0)) ws.send(text);
+      flush();
     };
     ws.onmessage = (event) => onMessage(event.data);
     ws.onerror = () => {};
@@ -152,22 +186,22 @@ export function createWsTransport(options: WsTransportOptions): WsTransport {
       if (disposed) return resolve(networkFailure('The connection to the workbench process was closed.'));
       pending.set(message.id, { ...entry, resolve });
       if (entry.stream) streams.set(entry.stream.streamId, message.id);
-      let text: string;
+      let data: string | Uint8Array;
       try {
-        text = JSON.stringify(message);
+        data = hasBytes(message) ? encodeBinaryFrame(message) : JSON.stringify(message);
       } catch {
         settle(message.id, { ok: false, error: { code: 'invalid_input', message: 'The input cannot be sent (it is not plain data).' } });
         return;
       }
-      if (socket && socket.readyState === OPEN) socket.send(text);
-      else queued.push(text);
+      queued.push(data);
+      if (!drainTimer) flush();
     });
   }
 
   connect();
 
   return {
-    call: (channel, input) => send({ t: 'call', id: nextId++, method: channel, input }, { resolve: () => {} }),
+    call: (channel, input, opId) => send({ t: 'call', id: nextId++, method: channel, input, opId }, { resolve: () => {} }),
     stream: (channel, input, streamId, onChunk) =>
       send({ t: 'stream', id: nextId++, method: channel, input, streamId }, { resolve: () => {}, stream: { streamId, onChunk } }),
     subscribe(channel, callback) {
@@ -188,6 +222,7 @@ export function createWsTransport(options: WsTransportOptions): WsTransport {
       if (disposed) return;
       disposed = true;
       if (timer) clearTimeout(timer);
+      if (drainTimer) clearTimeout(drainTimer);
       const ws = socket;
       socket = null;
       failAll('The connection to the workbench process was closed.');

@@ -21,7 +21,7 @@ let connectionId: string;
 beforeAll(async () => {
   sandbox = await startSandbox({ tokenDelayMs: 0, keys: [KEY] });
   h = await startHarness();
-  const profile = await h.app.handlers.connections.save({ name: 'Local sandbox', baseUrl: sandbox.url, apiKey: KEY }, { sessionId: 'test' });
+  const profile = await h.app.handlers.connections.save({ name: 'Local sandbox', baseUrl: sandbox.url, apiKey: KEY }, { sessionId: 'test', signal: new AbortController().signal });
   connectionId = profile.id;
 });
 afterAll(async () => {

@@ -26,7 +26,7 @@ async function main(): Promise<void> {
     void app.dispose().then(() => process.exit(0));
   });
   if (mode === 'start') {
-    const ctx = { sessionId: 'child' };
+    const ctx = { sessionId: 'child', signal: new AbortController().signal };
     const profile = await app.handlers.connections.save({ name: 'Standalone sandbox', baseUrl, apiKey: key }, ctx);
     await app.handlers.connections.select({ id: profile.id }, ctx);
     const window = { ...ctx, streamId: 'stream-0001', signal: new AbortController().signal, emit: () => undefined };

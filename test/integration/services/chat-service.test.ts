@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { startHarness, streamedText, useHarness } from './harness';
 
 const MODEL = 'svc-4';
-const CTX = { sessionId: 'test' };
+const CTX = { sessionId: 'test', signal: new AbortController().signal };
 const ask = (text: string, extra: Record<string, unknown> = {}) => ({
   request: { model: MODEL, messages: [{ role: 'user' as const, content: text }], stream: true, stream_options: { include_usage: true }, ...extra },
 });

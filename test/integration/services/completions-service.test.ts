@@ -4,7 +4,7 @@ import type { TextCompletion } from '../../../shared/wire/completions';
 import { useHarness } from './harness';
 import { deltaText, mergedMeta, runText } from './text-run-helper';
 
-const CTX = { sessionId: 'test' };
+const CTX = { sessionId: 'test', signal: new AbortController().signal };
 const MODEL = 'svc-4';
 
 describe('CompletionsService against the sandbox', () => {

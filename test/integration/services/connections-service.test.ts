@@ -5,7 +5,7 @@ import type { ConnectionsState } from '../../../shared/contract/connections';
 import { WorkbenchFailure } from '../../../shared/contract/errors';
 import { startHarness, type Harness } from './harness';
 
-const CTX = { sessionId: 'test' };
+const CTX = { sessionId: 'test', signal: new AbortController().signal };
 
 describe('ConnectionsService', () => {
   let h: Harness;

@@ -6,7 +6,7 @@ import type { StreamContext } from '../../../main/host/handlers';
 import { describe, expect, it } from 'vitest';
 import { useHarness } from './harness';
 
-const CTX = { sessionId: 'test' };
+const CTX = { sessionId: 'test', signal: new AbortController().signal };
 const deferredAsk = (text: string) => ({ request: { model: 'svc-4', messages: [{ role: 'user' as const, content: text }], deferred: true } });
 
 /** A window's stream context whose signal the test controls. */

@@ -4,7 +4,7 @@ import type { MessagesResponse } from '../../../shared/wire/messages';
 import { startHarness, useHarness } from './harness';
 import { deltaText, mergedMeta, runText } from './text-run-helper';
 
-const CTX = { sessionId: 'test' };
+const CTX = { sessionId: 'test', signal: new AbortController().signal };
 const weatherTool = { name: 'get_weather', description: 'Weather for a city', input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
 
 describe('MessagesService against the sandbox', () => {

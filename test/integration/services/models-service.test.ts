@@ -3,7 +3,7 @@ import { startSandbox } from '../../../main/sandbox';
 import type { Catalogue } from '../../../shared/contract/models';
 import { startHarness, type Harness } from './harness';
 
-const CTX = { sessionId: 'test' };
+const CTX = { sessionId: 'test', signal: new AbortController().signal };
 
 describe('ModelsService against the sandbox', () => {
   let h: Harness;

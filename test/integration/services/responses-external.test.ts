@@ -9,7 +9,7 @@ import { startSandbox, type SandboxServer } from '../../../main/sandbox/index';
 import { startHarness, type Harness } from './harness';
 
 const KEY = 'sk-external-client-01';
-const CTX = { sessionId: 'test' };
+const CTX = { sessionId: 'test', signal: new AbortController().signal };
 let sandbox: SandboxServer;
 let h: Harness;
 let connectionId: string;

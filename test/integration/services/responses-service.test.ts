@@ -9,7 +9,7 @@ import { choicesOf, RESPONSE_RETENTION_MS } from '../../../shared/text-output';
 import { startHarness, useHarness } from './harness';
 import { deltaText, mergedMeta, runText } from './text-run-helper';
 
-const CTX = { sessionId: 'test' };
+const CTX = { sessionId: 'test', signal: new AbortController().signal };
 const MODEL = 'svc-4';
 const DAY = 86_400_000;
 

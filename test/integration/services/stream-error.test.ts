@@ -8,7 +8,7 @@ import { choicesOf } from '../../../shared/text-output';
 import { useHarness } from './harness';
 import { deltaText, runText } from './text-run-helper';
 
-const CTX = { sessionId: 'test' };
+const CTX = { sessionId: 'test', signal: new AbortController().signal };
 const FAULT = { 'x-sandbox-fault': 'error-after=6' };
 
 describe('a service error mid-stream', () => {

@@ -1,99 +1,14 @@
-// One contract suite, run over both transports: Electron IPC (main/electron/ipc.ts + the preload's
-// transport, over an in-memory ipcMain/ipcRenderer pair) and browser mode (the real loopback
-// server + the renderer's WebSocket transport, using the `ws` client as the page's WebSocket).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// One contract suite, run over both transports: Electron IPC and browser mode (see harness.ts).
+// The contract is the real one plus the test-only `probe` family (calls to cancel, sessions, bytes).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { WebSocket } from 'ws';
-import { createWorkbenchApi, type BridgeTransport } from '../../../shared/contract/bridge';
-import type { WorkbenchApi } from '../../../shared/contract/api';
 import type { ConnectionsState } from '../../../shared/contract/connections';
 import { WorkbenchFailure } from '../../../shared/contract/errors';
-import { contract } from '../../../shared/contract/index';
-import { startBrowserServer } from '../../../main/host/browser-server';
-import { createHost } from '../../../main/host/host';
-import { setupIpc } from '../../../main/electron/ipc';
-import { createIpcTransport } from '../../../preload/ipc-transport';
-import { createWsTransport, type SocketLike, type WsTransport } from '../../../renderer/src/bridge/ws-transport';
-import { createFakeHandlers, FAKE_INFO, FAKE_STATE, SECRET_DETAIL, WAIT_FOR_CANCEL } from '../../unit/main/host/fake-handlers';
-import { createFakeWindow } from './fake-electron';
+import { SESSION_INBOUND_QUEUE, SESSION_SEND_WINDOW, SOCKET_HIGH_WATER_BYTES } from '../../../shared/contract/protocol';
+import { FAKE_INFO, FAKE_STATE, SECRET_DETAIL, WAIT_FOR_CANCEL } from '../../unit/main/host/fake-handlers';
+import { floodBytes, type ProbeChunk } from '../../unit/main/host/probe-family';
+import { ipcHarness, until, wsHarness, type Harness } from './harness';
 
 vi.mock('electron', async () => ({ ipcMain: (await import('./fake-electron')).fakeIpcMain }));
-
-interface Harness {
-  /** The page under test, and a second page (another window or tab). */
-  api: WorkbenchApi;
-  other: WorkbenchApi;
-  transport: BridgeTransport;
-  emit(channel: string, payload: unknown): void;
-  signals: AbortSignal[];
-  close(): Promise<void>;
-}
-
-async function ipcHarness(): Promise<Harness> {
-  const fake = createFakeHandlers();
-  const host = createHost({ contract, handlers: fake.handlers });
-  const gate = setupIpc({ host, contract, log: () => {} });
-  const [a, b] = [createFakeWindow(), createFakeWindow()];
-  gate.addWindow(a.window);
-  gate.addWindow(b.window);
-  const transport = createIpcTransport(a.ipcRenderer);
-  return {
-    api: createWorkbenchApi(transport),
-    other: createWorkbenchApi(createIpcTransport(b.ipcRenderer)),
-    transport,
-    emit: (channel, payload) => host.emit(channel, payload),
-    signals: fake.signals,
-    close: async () => {
-      gate.dispose();
-      host.dispose();
-    },
-  };
-}
-
-function connected(transport: WsTransport): Promise<void> {
-  return new Promise((resolve) => {
-    if (transport.status() === 'connected') return resolve();
-    const off = transport.onStatus((status) => {
-      if (status === 'connected') {
-        off();
-        resolve();
-      }
-    });
-  });
-}
-
-async function wsHarness(): Promise<Harness> {
-  const fake = createFakeHandlers();
-  const host = createHost({ contract, handlers: fake.handlers });
-  const staticDir = mkdtempSync(join(tmpdir(), 'wb-static-'));
-  writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>t</title>');
-  const server = await startBrowserServer({ host, staticDir });
-  const origin = `http://127.0.0.1:${server.port}`;
-  const open = () =>
-    createWsTransport({
-      url: `ws://127.0.0.1:${server.port}/ws`,
-      token: server.token,
-      connect: (url, protocols) => new WebSocket(url, protocols, { origin }) as unknown as SocketLike,
-    });
-  const [a, b] = [open(), open()];
-  await Promise.all([connected(a), connected(b)]);
-  return {
-    api: createWorkbenchApi(a),
-    other: createWorkbenchApi(b),
-    transport: a,
-    emit: (channel, payload) => host.emit(channel, payload),
-    signals: fake.signals,
-    close: async () => {
-      a.dispose();
-      b.dispose();
-      await server.close();
-      host.dispose();
-      rmSync(staticDir, { recursive: true, force: true });
-    },
-  };
-}
 
 /** The rejection of `promise` (fails the test if it resolves). */
 async function rejection(promise: Promise<unknown>): Promise<WorkbenchFailure> {
@@ -201,5 +116,161 @@ describe.each([
     const err = await rejection(h.api.connections.remove({ id: 'abc' }));
     expect(err.error.code).toBe('internal');
     expect(err.message).not.toContain(SECRET_DETAIL);
+  });
+  describe('cancellable calls', () => {
+    it('aborts the handler’s signal and rejects with cancelled when the caller aborts', async () => {
+      const controller = new AbortController();
+      const pending = h.api.probe.wait({}, { signal: controller.signal });
+      await until(() => h.probe.signals.length === 1, 'the handler to start');
+      controller.abort();
+      expect((await rejection(pending)).error.code).toBe('cancelled');
+      await until(() => h.probe.signals[0].aborted, 'the cancel to reach main');
+    });
+
+    it('never starts a call whose signal is already aborted', async () => {
+      const err = await rejection(h.api.probe.wait({}, { signal: AbortSignal.abort() }));
+      expect(err.error.code).toBe('cancelled');
+      await h.api.app.info();
+      expect(h.probe.signals).toHaveLength(0);
+    });
+
+    it('aborts a page’s running calls when the page goes away', async () => {
+      void h.api.probe.wait({}).catch(() => {});
+      await until(() => h.probe.signals.length === 1, 'the handler to start');
+      h.disconnect();
+      await until(() => h.probe.signals[0].aborted, 'the call to be aborted');
+    });
+  });
+
+  describe('sessions', () => {
+    it('round-trips messages: each validated, an invalid one refused with the session still open', async () => {
+      const chunks: ProbeChunk[] = [];
+      const session = h.api.probe.echo({ label: 'round' }, (chunk) => chunks.push(chunk));
+      await session.send({ seq: 1 });
+      const refused = await rejection(session.send({ seq: -1 }));
+      expect(refused.error).toMatchObject({ code: 'invalid_input', issues: [{ path: 'seq' }] });
+      await session.send({ seq: 2 });
+      await session.close();
+      expect(await session.result).toEqual({ label: 'round', count: 2, bytes: 0 });
+      expect(chunks).toEqual([{ seq: 1 }, { seq: 2 }]);
+      expect(h.probe.iteratorDone).toEqual([true]);
+    });
+
+    it('refuses to open a session with invalid input', async () => {
+      const session = h.api.probe.echo({ label: '' }, () => {});
+      expect((await rejection(session.result)).error).toMatchObject({ code: 'invalid_input', issues: [{ path: 'label' }] });
+      expect(h.probe.signals).toHaveLength(0);
+    });
+
+    it('lets only the page that opened a session send to, close or cancel it', async () => {
+      const chunks: ProbeChunk[] = [];
+      const session = h.api.probe.echo({ label: 'mine' }, (chunk) => chunks.push(chunk));
+      await session.send({ seq: 1 });
+      expect((await rejection(h.other.ops.send({ id: session.id, message: { seq: 9 } }))).error.code).toBe('not_found');
+      expect((await rejection(h.other.ops.close({ id: session.id }))).error.code).toBe('not_found');
+      expect(await h.other.ops.cancel({ id: session.id })).toEqual({ cancelled: false });
+      expect(h.probe.signals[0].aborted).toBe(false);
+      await session.send({ seq: 2 });
+      await session.close();
+      expect(await session.result).toMatchObject({ count: 2 });
+      expect(chunks.map((c) => c.seq)).toEqual([1, 2]);
+    });
+
+    it('cancel aborts the handler, ends its messages and rejects the result with cancelled', async () => {
+      const session = h.api.probe.sink({ turns: 0 }, () => {});
+      await session.send({ seq: 1 });
+      await session.cancel();
+      // The sink returns normally once its iterator ends: the result is its own, after the abort.
+      expect(await session.result).toMatchObject({ count: 1 });
+      expect(h.probe.signals[0].aborted).toBe(true);
+      expect(h.probe.iteratorDone).toEqual([true]);
+      expect((await rejection(session.send({ seq: 2 }))).error.code).toBe('not_found');
+    });
+
+    it('cleans up when the page goes away: signal aborted, message iterator finished', async () => {
+      const session = h.api.probe.echo({ label: 'gone' }, () => {});
+      void session.result.catch(() => {});
+      await session.send({ seq: 1 });
+      h.disconnect();
+      await until(() => h.probe.signals[0].aborted && h.probe.iteratorDone[0] === true, 'the session to be cleaned up');
+    });
+  });
+
+  describe('typed events', () => {
+    it('delivers a declared event to every page', async () => {
+      const mine: Array<{ n: number }> = [];
+      const theirs: Array<{ n: number }> = [];
+      h.api.probe.onPinged((payload) => mine.push(payload));
+      h.other.probe.onPinged((payload) => theirs.push(payload));
+      h.emit('probe.pinged', { n: 1 });
+      await Promise.all([h.api.app.info(), h.other.app.info()]);
+      expect([mine, theirs]).toEqual([[{ n: 1 }], [{ n: 1 }]]);
+      // Compile-time only (never run): an undeclared channel or a wrong payload does not type-check.
+      const typeChecks = () => {
+        // @ts-expect-error: not an event the contract declares
+        h.emit('probe.nothing', { n: 1 });
+        // @ts-expect-error: probe.pinged carries { n: number }
+        h.emit('probe.pinged', { n: 'one' });
+        // @ts-expect-error: a call is not an event
+        h.emit('app.info', {});
+      };
+      expect(typeof typeChecks).toBe('function');
+    });
+  });
+
+  describe('bytes', () => {
+    it('carries Uint8Arrays both ways intact (binary frames in browser mode)', async () => {
+      const payload = floodBytes(3, 256 * 1024);
+      const chunks: ProbeChunk[] = [];
+      const session = h.api.probe.echo({ label: 'bytes' }, (chunk) => chunks.push(chunk));
+      await session.send({ seq: 1, data: payload });
+      await session.close();
+      expect(await session.result).toEqual({ label: 'bytes', count: 1, bytes: payload.byteLength });
+      expect(chunks).toHaveLength(1);
+      expect(chunks[0].data).toBeInstanceOf(Uint8Array);
+      expect(Buffer.from(chunks[0].data!).equals(Buffer.from(payload.slice().reverse()))).toBe(true);
+      if (h.frames) {
+        // open (text), send (binary: it carries bytes), close (text); back: the chunk is binary.
+        expect(h.frames.sent).toEqual(['text', 'binary', 'text']);
+        expect(h.frames.received).toEqual(['binary', 'text', 'text', 'text']);
+      }
+    });
+
+    it('a fast sender of 64 MiB waits for a slow session instead of piling messages up', async () => {
+      const mib = 1024 * 1024;
+      let maxAhead = 0;
+      let maxBuffered = 0;
+      h.probe.onConsume = () => {
+        maxAhead = Math.max(maxAhead, h.sendsIssued() - h.probe.consumed);
+        maxBuffered = Math.max(maxBuffered, h.socket?.().bufferedAmount ?? 0);
+      };
+      const session = h.api.probe.sink({ turns: 20 }, () => {});
+      // The worst sender: every send at once, none awaited.
+      const sends = Array.from({ length: 64 }, (_, seq) => session.send({ seq, data: floodBytes(seq, mib) }));
+      await Promise.all(sends);
+      await session.close();
+      expect(await session.result).toEqual({ label: 'sink', count: 64, bytes: 64 * mib });
+      // Handed to the transport but not yet read: the page's window plus main's queue (and the one being read).
+      expect(maxAhead).toBeLessThanOrEqual(SESSION_SEND_WINDOW + SESSION_INBOUND_QUEUE + 1);
+      expect(maxBuffered).toBeLessThanOrEqual(SOCKET_HIGH_WATER_BYTES + 2 * mib);
+    });
+
+    it('a session emitting 64 MiB to a page that stops reading waits for the socket to drain', async () => {
+      const mib = 1024 * 1024;
+      const received: ProbeChunk[] = [];
+      const socket = h.socket?.();
+      socket?.pause();
+      const session = h.api.probe.flood({ count: 64, size: mib }, (chunk) => received.push(chunk));
+      if (socket) {
+        await until(() => h.probe.emitted > 0, 'the flood to start');
+        // Give main every chance to run ahead; with back-pressure it stops near the high-water mark.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(h.probe.emitted).toBeLessThan(32);
+        socket.resume();
+      }
+      expect(await session.result).toEqual({ sent: 64 });
+      expect(received.map((c) => c.seq)).toEqual(Array.from({ length: 64 }, (_, n) => n));
+      expect(Buffer.from(received[63].data!).equals(Buffer.from(floodBytes(63, mib)))).toBe(true);
+    });
   });
 });

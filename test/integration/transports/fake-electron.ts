@@ -122,3 +122,27 @@ export function createFakeWindow(url = 'app://workbench/index.html') {
   const window = { webContents } as unknown as BrowserWindow;
   return { window, webContents, ipcRenderer: webContents.renderer };
 }
+
+/**
+ * Copies a value across a fake contextBridge the way Electron's does (as far as this suite needs):
+ * functions are proxied (their arguments and results cross too), promises settle across, typed
+ * arrays and plain data are copied, and any other object loses its prototype (an AbortSignal
+ * arrives as an inert `{}`).
+ */
+export function acrossContextBridge<T>(value: T): T {
+  return cross(value) as T;
+}
+
+function cross(value: unknown): unknown {
+  if (typeof value === 'function') {
+    return (...args: unknown[]) => cross((value as (...a: unknown[]) => unknown)(...args.map(cross)));
+  }
+  if (typeof value !== 'object' || value === null) return value;
+  if (value instanceof Promise) return value.then(cross);
+  if (value instanceof Uint8Array) return new Uint8Array(value);
+  if (value instanceof Error) return value;
+  if (Array.isArray(value)) return value.map(cross);
+  const out: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) out[key] = cross(child);
+  return Object.freeze(out);
+}

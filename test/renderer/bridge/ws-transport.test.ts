@@ -1,10 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CallReply, ServerMessage } from '../../../shared/contract/protocol';
+import { decodeBinaryFrame, encodeBinaryFrame } from '../../../shared/contract/binary-frame';
+import { SOCKET_HIGH_WATER_BYTES, type CallReply, type ServerMessage } from '../../../shared/contract/protocol';
 import { createWsTransport, type SocketLike, type WsTransport } from '../../../renderer/src/bridge/ws-transport';
 
 class FakeSocket implements SocketLike {
   readyState = 0;
+  bufferedAmount = 0;
+  binaryType = 'blob';
   readonly sent: unknown[] = [];
+  /** Per sent message: was it a binary frame? */
+  readonly binary: boolean[] = [];
   onopen: ((event: unknown) => void) | null = null;
   onmessage: ((event: { data: unknown }) => void) | null = null;
   onclose: ((event: unknown) => void) | null = null;
@@ -13,8 +18,9 @@ class FakeSocket implements SocketLike {
     readonly url: string,
     readonly protocols: string[],
   ) {}
-  send(data: string) {
-    this.sent.push(JSON.parse(data));
+  send(data: string | Uint8Array) {
+    this.binary.push(typeof data !== 'string');
+    this.sent.push(typeof data === 'string' ? JSON.parse(data) : decodeBinaryFrame(data));
   }
   close() {
     this.drop();
@@ -154,6 +160,35 @@ describe('ws-transport', () => {
       last().onmessage?.({ data: new ArrayBuffer(2) });
       last().receive({ t: 'reply', id: 1, reply: ok(1) });
       expect(await call).toEqual(ok(1));
+    });
+
+    it('sends a message carrying bytes as a binary frame and reads binary frames from main', async () => {
+      last().open();
+      expect(last().binaryType).toBe('arraybuffer');
+      const chunks: unknown[] = [];
+      const stream = transport.stream('probe.echo', { label: 'x' }, 'session-0001', (c) => chunks.push(c));
+      const sent = transport.call('ops.send', { id: 'session-0001', message: { seq: 1, data: new Uint8Array([1, 2]) } });
+      expect(last().binary).toEqual([false, true]);
+      expect(last().sent[1]).toEqual({ t: 'call', id: 2, method: 'ops.send', input: { id: 'session-0001', message: { seq: 1, data: new Uint8Array([1, 2]) } } });
+      const frame = encodeBinaryFrame({ t: 'chunk', streamId: 'session-0001', chunk: { data: new Uint8Array([2, 1]) } });
+      last().onmessage?.({ data: frame.buffer.slice(frame.byteOffset, frame.byteOffset + frame.byteLength) });
+      last().receive({ t: 'reply', id: 2, reply: ok(null) });
+      last().receive({ t: 'end', streamId: 'session-0001', reply: ok('done') });
+      expect([await sent, await stream]).toEqual([ok(null), ok('done')]);
+      expect(chunks).toEqual([{ data: new Uint8Array([2, 1]) }]);
+    });
+
+    it('holds outgoing messages, in order, while the socket is above its high-water mark', () => {
+      last().open();
+      last().bufferedAmount = SOCKET_HIGH_WATER_BYTES + 1;
+      void transport.call('ops.send', { id: 'session-0001', message: { seq: 1, data: new Uint8Array(8) } });
+      void transport.call('app.info', undefined);
+      expect(last().sent).toEqual([]);
+      vi.advanceTimersByTime(50);
+      expect(last().sent).toEqual([]);
+      last().bufferedAmount = 0;
+      vi.advanceTimersByTime(5);
+      expect(last().sent.map((m) => (m as { id: number }).id)).toEqual([1, 2]);
     });
 
     it('dispose fails what is pending and stops reconnecting', async () => {

@@ -41,7 +41,7 @@ describe('ipc', () => {
         ['app.info', 'app.openLog', 'chat.follow', 'chat.send', 'completions.complete', 'completions.send', 'connections.list', 'connections.remove', 'connections.save',
           'connections.select', 'connections.test', 'history.facets', 'history.get', 'history.remove', 'history.search', 'jobs.cancel', 'jobs.get', 'jobs.list',
           'messages.send', 'models.catalogue', 'responses.chains', 'responses.compact', 'responses.create', 'responses.remove', 'responses.retrieve',
-          'responses.tree', 'streams.cancel', 'tools.load', 'tools.save', 'userFiles.pick', 'userFiles.release'].sort(),
+          'responses.tree', 'streams.cancel', 'tools.load', 'tools.save', 'userFiles.pick', 'userFiles.release', 'ops.cancel', 'ops.send', 'ops.close'].sort(),
       );
     });
 

@@ -1,7 +1,7 @@
 /**
- * A small handler set typed HandlersFor<WorkbenchContract>, for the host and transport tests:
- * constants, a stream of three deltas, a stream that waits for cancellation, one handler that
- * fails with a WorkbenchFailure and one that crashes.
+ * A small handler set typed HandlersFor<TestContract> (the real contract plus the test-only probe
+ * family), for the host and transport tests: constants, a stream of three deltas, a stream that
+ * waits for cancellation, one handler that fails with a WorkbenchFailure and one that crashes.
  */
 import type { AppInfo } from '../../../../shared/contract/app';
 import type { ChatStreamChunk } from '../../../../shared/contract/chat';
@@ -11,6 +11,7 @@ import type { WorkbenchContract } from '../../../../shared/contract/index';
 import type { JobSummary } from '../../../../shared/contract/jobs';
 import type { RunRecord, RunStatus } from '../../../../shared/contract/runs';
 import type { HandlersFor } from '../../../../main/host/handlers';
+import { createProbeHandlers, type ProbeState, type TestContract } from './probe-family';
 
 export const FAKE_INFO: AppInfo = { version: '9.9.9', shell: 'browser', platform: 'test', dataDir: '/data', logPath: '/data/logs/workbench.log' };
 
@@ -65,7 +66,9 @@ export function fakeRun(status: RunStatus, model: string): RunRecord {
 }
 
 export interface FakeHandlers {
-  handlers: HandlersFor<WorkbenchContract>;
+  handlers: HandlersFor<TestContract>;
+  /** What the probe family's handlers saw. */
+  probe: ProbeState;
   /** Signals handed to chat.send, in call order. */
   signals: AbortSignal[];
   /** Session ids seen by handlers, in call order. */
@@ -75,7 +78,9 @@ export interface FakeHandlers {
 export function createFakeHandlers(): FakeHandlers {
   const signals: AbortSignal[] = [];
   const sessions: string[] = [];
-  const handlers: HandlersFor<WorkbenchContract> = {
+  const probe = createProbeHandlers();
+  const handlers: HandlersFor<TestContract> = {
+    probe: probe.handlers,
     app: {
       info: (_input, ctx) => {
         sessions.push(ctx.sessionId);
@@ -149,5 +154,5 @@ export function createFakeHandlers(): FakeHandlers {
       release: () => ({ released: true }),
     },
   };
-  return { handlers, signals, sessions };
+  return { handlers, probe: probe.state, signals, sessions };
 }

@@ -5,6 +5,7 @@ import { contract, type WorkbenchContract } from '../../../../shared/contract/in
 import type { HandlersFor } from '../../../../main/host/handlers';
 import { createHost } from '../../../../main/host/host';
 import { createFakeHandlers } from './fake-handlers';
+import { testContract, type TestContract } from './probe-family';
 
 const complete = createFakeHandlers().handlers;
 
@@ -20,10 +21,32 @@ const wrongOutput: HandlersFor<WorkbenchContract> = {
   app: { info: () => 'not an AppInfo' },
 };
 
+const probeHandlers = createFakeHandlers().handlers;
+
+const missingSession: HandlersFor<TestContract> = {
+  ...probeHandlers,
+  // @ts-expect-error: probe.echo (a session) is missing, so this is not a HandlersFor<TestContract>.
+  probe: { wait: probeHandlers.probe.wait, sink: probeHandlers.probe.sink, flood: probeHandlers.probe.flood },
+};
+
+const sessionAsStream: HandlersFor<TestContract> = {
+  ...probeHandlers,
+  probe: {
+    ...probeHandlers.probe,
+    // @ts-expect-error: a session handler gets a SessionContext (messages, awaitable emit), not a stream's.
+    echo: async (_input, ctx: { streamId: string; emit(chunk: unknown): void }) => ({ label: ctx.streamId, count: 0, bytes: 0 }),
+  },
+};
+
 describe('handlers', () => {
   describe('HandlersFor<WorkbenchContract>', () => {
     it('refuses at start-up a handler map missing an operation', () => {
       expect(() => createHost({ contract, handlers: missingOne })).toThrow(/No handler registered for history\.remove/);
+    });
+
+    it('refuses at start-up a handler map missing a session operation', () => {
+      expect(() => createHost({ contract: testContract, handlers: missingSession })).toThrow(/No handler registered for probe\.echo/);
+      expect(typeof sessionAsStream.probe.echo).toBe('function');
     });
 
     it('accepts the complete map', () => {

@@ -1,15 +1,15 @@
 import { describe, expect, it, vi } from 'vitest';
-import { contract } from '../../../../shared/contract/index';
 import { createHost, type HostSession } from '../../../../main/host/host';
 import { createFakeHandlers, FAKE_INFO, SECRET_DETAIL, WAIT_FOR_CANCEL } from './fake-handlers';
+import { testContract } from './probe-family';
 
 function fakeSession(id: string) {
   const chunks: Array<{ streamId: string; chunk: unknown }> = [];
   const events: Array<{ channel: string; payload: unknown }> = [];
   const session: HostSession = {
     id,
-    sendChunk: (streamId, chunk) => chunks.push({ streamId, chunk }),
-    sendEvent: (channel, payload) => events.push({ channel, payload }),
+    sendChunk: (streamId, chunk) => void chunks.push({ streamId, chunk }),
+    sendEvent: (channel, payload) => void events.push({ channel, payload }),
   };
   return { session, chunks, events };
 }
@@ -17,7 +17,7 @@ function fakeSession(id: string) {
 function setup() {
   const fake = createFakeHandlers();
   const log = vi.fn<(line: string) => void>();
-  const host = createHost({ contract, handlers: fake.handlers, log });
+  const host = createHost({ contract: testContract, handlers: fake.handlers, log });
   return { ...fake, host, log };
 }
 
@@ -71,7 +71,7 @@ describe('host', () => {
     });
 
     it('names where the log is in an internal error', async () => {
-      const host = createHost({ contract, handlers: createFakeHandlers().handlers, log: () => {}, logPath: '/data/logs/workbench.log' });
+      const host = createHost({ contract: testContract, handlers: createFakeHandlers().handlers, log: () => {}, logPath: '/data/logs/workbench.log' });
       const reply = await host.call(fakeSession('s1').session, 'connections.remove', { id: 'abc' });
       expect(reply).toEqual({
         ok: false,
@@ -144,6 +144,68 @@ describe('host', () => {
     });
   });
 
+  describe('ops.cancel on calls', () => {
+    it('aborts a call started with an op id, only for the session that started it', async () => {
+      const { host, probe } = setup();
+      const a = fakeSession('a');
+      const running = host.call(a.session, 'probe.wait', {}, 'call-00000001');
+      await settle();
+      expect(await host.call(fakeSession('b').session, 'ops.cancel', { id: 'call-00000001' })).toEqual({ ok: true, value: { cancelled: false } });
+      expect(probe.signals[0].aborted).toBe(false);
+      expect(await host.call(a.session, 'ops.cancel', { id: 'call-00000001' })).toEqual({ ok: true, value: { cancelled: true } });
+      expect(probe.signals[0].aborted).toBe(true);
+      expect(await running).toEqual({ ok: true, value: { finished: true } });
+    });
+
+    it('refuses a malformed op id without running the handler', async () => {
+      const { host, probe } = setup();
+      const reply = await host.call(fakeSession('a').session, 'probe.wait', {}, 'no');
+      expect(reply.ok ? null : reply.error.code).toBe('invalid_input');
+      expect(probe.signals).toHaveLength(0);
+    });
+
+    it('aborts a call without an op id when its session detaches', async () => {
+      const { host, probe } = setup();
+      const a = fakeSession('a');
+      const detach = host.attach(a.session);
+      const running = host.call(a.session, 'probe.wait', {});
+      await settle();
+      detach();
+      expect(probe.signals[0].aborted).toBe(true);
+      await running;
+    });
+  });
+
+  describe('sessions (ops.send / ops.close)', () => {
+    it('validates each message, answers not_found to other sessions, and ends on close', async () => {
+      const { host } = setup();
+      const a = fakeSession('a');
+      const running = host.stream(a.session, 'probe.echo', { label: 'x' }, 'session-0001');
+      await settle();
+      expect(await host.call(a.session, 'ops.send', { id: 'session-0001', message: { seq: 1 } })).toEqual({ ok: true, value: null });
+      const bad = await host.call(a.session, 'ops.send', { id: 'session-0001', message: { seq: 'one' } });
+      expect(bad.ok ? null : bad.error).toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/^Invalid input for probe\.echo \(message\)/) });
+      const foreign = await host.call(fakeSession('b').session, 'ops.send', { id: 'session-0001', message: { seq: 2 } });
+      expect(foreign.ok ? null : foreign.error.code).toBe('not_found');
+      expect(await host.call(a.session, 'ops.close', { id: 'session-0001' })).toEqual({ ok: true, value: null });
+      expect(await running).toEqual({ ok: true, value: { label: 'x', count: 1, bytes: 0 } });
+      expect(a.chunks).toEqual([{ streamId: 'session-0001', chunk: { seq: 1 } }]);
+      const late = await host.call(a.session, 'ops.send', { id: 'session-0001', message: { seq: 3 } });
+      expect(late.ok ? null : late.error.code).toBe('not_found');
+    });
+
+    it('refuses ops.send to a stream (it has no inbound side)', async () => {
+      const { host } = setup();
+      const a = fakeSession('a');
+      const running = host.stream(a.session, 'chat.send', chatInput(WAIT_FOR_CANCEL), 'stream-0001');
+      await settle();
+      const reply = await host.call(a.session, 'ops.send', { id: 'stream-0001', message: {} });
+      expect(reply.ok ? null : reply.error.code).toBe('not_found');
+      await host.call(a.session, 'ops.cancel', { id: 'stream-0001' });
+      await running;
+    });
+  });
+
   describe('attach()', () => {
     it('delivers events to attached sessions only, and detaching cancels that session’s streams', async () => {
       const { host, signals } = setup();
@@ -151,14 +213,14 @@ describe('host', () => {
       const b = fakeSession('b');
       const detachA = host.attach(a.session);
       host.attach(b.session);
-      host.emit('connections.changed', { n: 1 });
+      host.emit('probe.pinged', { n: 1 });
       const running = host.stream(a.session, 'chat.send', chatInput(WAIT_FOR_CANCEL), 'stream-0001');
       await settle();
       detachA();
-      host.emit('connections.changed', { n: 2 });
+      host.emit('probe.pinged', { n: 2 });
       expect(signals[0].aborted).toBe(true);
       expect((await running).ok).toBe(true);
-      expect(a.events).toEqual([{ channel: 'connections.changed', payload: { n: 1 } }]);
+      expect(a.events).toEqual([{ channel: 'probe.pinged', payload: { n: 1 } }]);
       expect(b.events.map((e) => e.payload)).toEqual([{ n: 1 }, { n: 2 }]);
     });
 
@@ -167,7 +229,7 @@ describe('host', () => {
       const ok = fakeSession('ok');
       host.attach({ id: 'broken', sendChunk: () => {}, sendEvent: () => { throw new Error('socket gone'); } });
       host.attach(ok.session);
-      host.emit('connections.changed', 1);
+      host.emit('probe.pinged', { n: 1 });
       expect(ok.events).toHaveLength(1);
       expect(log).toHaveBeenCalledWith(expect.stringContaining('socket gone'));
     });

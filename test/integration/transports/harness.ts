@@ -1,0 +1,162 @@
+/**
+ * The contract suite's two harnesses: the page under test and a second page over Electron IPC
+ * (main/electron/ipc.ts + the preload's transport over an in-memory ipcMain/ipcRenderer pair; the
+ * test file mocks 'electron' with it) or over browser mode (the real loopback server + the
+ * renderer's WebSocket transport, with the `ws` client as the page's WebSocket), both on the real
+ * contract plus the test-only probe family.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { WebSocket } from 'ws';
+import { createWorkbenchApi, type BridgeTransport } from '../../../shared/contract/bridge';
+import type { ApiFor } from '../../../shared/contract/api';
+import { startBrowserServer } from '../../../main/host/browser-server';
+import type { TypedEmit } from '../../../main/host/handlers';
+import { createHost } from '../../../main/host/host';
+import { setupIpc } from '../../../main/electron/ipc';
+import { createIpcTransport } from '../../../preload/ipc-transport';
+import { createWsTransport, type SocketLike, type WsTransport } from '../../../renderer/src/bridge/ws-transport';
+import { createFakeHandlers } from '../../unit/main/host/fake-handlers';
+import { testContract, type ProbeState, type TestContract } from '../../unit/main/host/probe-family';
+import { withAbortSignals } from '../../../renderer/src/bridge/abortable';
+import { acrossContextBridge, createFakeWindow } from './fake-electron';
+
+/** Frame types one browser-mode page wrote and read ('text' | 'binary'), in order. */
+export interface FrameLog {
+  sent: Array<'text' | 'binary'>;
+  received: Array<'text' | 'binary'>;
+}
+
+export interface Harness {
+  kind: 'ipc' | 'ws';
+  /** The page under test, and a second page (another window or tab). */
+  api: ApiFor<TestContract>;
+  other: ApiFor<TestContract>;
+  transport: BridgeTransport;
+  emit: TypedEmit<TestContract>;
+  signals: AbortSignal[];
+  probe: ProbeState;
+  /** `ops.send` calls the page under test has issued (its messages handed to the transport). */
+  sendsIssued(): number;
+  /** Browser mode: the page's frames and its socket (to pause reading, like a slow page). */
+  frames?: FrameLog;
+  socket?: () => WebSocket;
+  /** The page under test goes away (window destroyed, tab closed). */
+  disconnect(): void;
+  close(): Promise<void>;
+}
+
+/** Counts the page's `ops.send` calls on their way to the transport. */
+function counting(transport: BridgeTransport): { transport: BridgeTransport; issued(): number } {
+  let sends = 0;
+  return {
+    transport: {
+      ...transport,
+      call(channel, input, opId) {
+        if (channel === 'ops.send') sends++;
+        return transport.call(channel, input, opId);
+      },
+    },
+    issued: () => sends,
+  };
+}
+
+export async function ipcHarness(): Promise<Harness> {
+  const fake = createFakeHandlers();
+  const host = createHost({ contract: testContract, handlers: fake.handlers });
+  const gate = setupIpc({ host, contract: testContract, log: () => {} });
+  const [a, b] = [createFakeWindow(), createFakeWindow()];
+  gate.addWindow(a.window);
+  gate.addWindow(b.window);
+  const mine = counting(createIpcTransport(a.ipcRenderer));
+  return {
+    kind: 'ipc',
+    // As in the app: the preload's api crosses contextBridge, and the page wraps it for signals.
+    api: withAbortSignals(acrossContextBridge(createWorkbenchApi(mine.transport, testContract)), testContract),
+    other: withAbortSignals(acrossContextBridge(createWorkbenchApi(createIpcTransport(b.ipcRenderer), testContract)), testContract),
+    transport: mine.transport,
+    emit: host.emit,
+    signals: fake.signals,
+    probe: fake.probe,
+    sendsIssued: mine.issued,
+    disconnect: () => a.webContents.destroy(),
+    close: async () => {
+      gate.dispose();
+      host.dispose();
+    },
+  };
+}
+
+function connected(transport: WsTransport): Promise<void> {
+  return new Promise((resolve) => {
+    if (transport.status() === 'connected') return resolve();
+    const off = transport.onStatus((status) => {
+      if (status === 'connected') {
+        off();
+        resolve();
+      }
+    });
+  });
+}
+
+export async function wsHarness(): Promise<Harness> {
+  const fake = createFakeHandlers();
+  const host = createHost({ contract: testContract, handlers: fake.handlers });
+  const staticDir = mkdtempSync(join(tmpdir(), 'wb-static-'));
+  writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>t</title>');
+  const server = await startBrowserServer({ host, staticDir });
+  const origin = `http://127.0.0.1:${server.port}`;
+  const frames: FrameLog = { sent: [], received: [] };
+  let socket: WebSocket | null = null;
+  const open = (log?: FrameLog) =>
+    createWsTransport({
+      url: `ws://127.0.0.1:${server.port}/ws`,
+      token: server.token,
+      connect: (url, protocols) => {
+        const ws = new WebSocket(url, protocols, { origin });
+        if (log) {
+          socket = ws;
+          const send = ws.send.bind(ws);
+          ws.send = ((data: unknown, ...rest: never[]) => {
+            log.sent.push(typeof data === 'string' ? 'text' : 'binary');
+            return send(data as string, ...rest);
+          }) as typeof ws.send;
+          ws.on('message', (_data, isBinary) => log.received.push(isBinary ? 'binary' : 'text'));
+        }
+        return ws as unknown as SocketLike;
+      },
+    });
+  const [a, b] = [open(frames), open()];
+  await Promise.all([connected(a), connected(b)]);
+  const mine = counting(a);
+  return {
+    kind: 'ws',
+    api: createWorkbenchApi(mine.transport, testContract),
+    other: createWorkbenchApi(b, testContract),
+    transport: mine.transport,
+    emit: host.emit,
+    signals: fake.signals,
+    probe: fake.probe,
+    sendsIssued: mine.issued,
+    frames,
+    socket: () => socket as unknown as WebSocket,
+    disconnect: () => a.dispose(),
+    close: async () => {
+      a.dispose();
+      b.dispose();
+      await server.close();
+      host.dispose();
+      rmSync(staticDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Polls `condition` between event-loop turns (I/O included) until it holds; fails after 10 s. */
+export async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+}

@@ -116,9 +116,9 @@ export async function createApp(options: AppOptions): Promise<App> {
       },
       responses: {
         create: (input, ctx) => responses.create(input, ctx),
-        retrieve: (input) => responses.retrieve(input),
-        remove: (input) => responses.remove(input),
-        compact: (input) => responses.compact(input),
+        retrieve: (input, ctx) => responses.retrieve(input, ctx.signal),
+        remove: (input, ctx) => responses.remove(input, ctx.signal),
+        compact: (input, ctx) => responses.compact(input, ctx.signal),
         tree: (input) => responses.tree(input),
         chains: (input) => responses.chains(input),
       },

@@ -33,8 +33,10 @@ export interface ResponseRef {
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Calls (retrieve, delete, compact) have no stream: nothing to emit, nothing to cancel. */
-const QUIET: TextRunContext = { signal: new AbortController().signal, emit: () => undefined };
+/** Calls (retrieve, delete, compact) have no stream: nothing to emit, but the caller can cancel. */
+function quiet(signal: AbortSignal = new AbortController().signal): TextRunContext {
+  return { signal, emit: () => undefined };
+}
 
 export class ResponsesService {
   private readonly now: () => number;
@@ -61,10 +63,10 @@ export class ResponsesService {
   }
 
   /** GET /v1/responses/{id}: recorded; adds or refreshes the node (also one made elsewhere). */
-  async retrieve(ref: ResponseRef): Promise<RunRecord> {
+  async retrieve(ref: ResponseRef, signal?: AbortSignal): Promise<RunRecord> {
     // The usage in a stored response belongs to the run that made it.
-    const { connection, run } = this.beginById(ref, 'GET', 'responses.retrieve', `Retrieve response ${ref.id}`, false);
-    const result = await retrieveResponse(connection.client, ref.id);
+    const { connection, run } = this.beginById(ref, 'GET', 'responses.retrieve', `Retrieve response ${ref.id}`, false, signal);
+    const result = await retrieveResponse(connection.client, ref.id, { signal });
     if (result.ok && isObj(result.value)) {
       run.setModel(String(result.value.model ?? ''));
       this.upsertFromResponse(connection, result.value, run.id, null, '');
@@ -75,16 +77,16 @@ export class ResponsesService {
   }
 
   /** DELETE /v1/responses/{id}: recorded; the node is marked deleted on the server. */
-  async remove(ref: ResponseRef): Promise<RunRecord> {
-    const { connection, run } = this.beginById(ref, 'DELETE', 'responses.delete', `Delete response ${ref.id}`);
-    const result = await deleteResponse(connection.client, ref.id);
+  async remove(ref: ResponseRef, signal?: AbortSignal): Promise<RunRecord> {
+    const { connection, run } = this.beginById(ref, 'DELETE', 'responses.delete', `Delete response ${ref.id}`, undefined, signal);
+    const result = await deleteResponse(connection.client, ref.id, { signal });
     if (result.ok) setResponseNodeState(this.options.db, connection.profile.id, ref.id, 'deleted');
     else this.noteGone(connection, ref.id, result.error);
     return run.finishPlain(result, false);
   }
 
   /** POST /v1/responses/compact over the recorded chain ending at `responseId`; adds a compaction node. */
-  async compact(input: { connectionId?: string; model: string; responseId: string }): Promise<RunRecord> {
+  async compact(input: { connectionId?: string; model: string; responseId: string }, signal?: AbortSignal): Promise<RunRecord> {
     const connection = this.options.connections.resolve(input.connectionId);
     const db = this.options.db;
     const lineage = responseLineage(db, connection.profile.id, input.responseId, this.now());
@@ -99,12 +101,12 @@ export class ResponsesService {
       endpoint: 'responses.compact',
       model: input.model,
       request,
-      ctx: QUIET,
+      ctx: quiet(signal),
       promptPreview: `Compact the chain ending at ${input.responseId}`,
     });
     const violations = validateCompactRequest(body);
     if (violations.length > 0) return run.reject(violations);
-    const result = await compactResponses(connection.client, body as never);
+    const result = await compactResponses(connection.client, body as never, { signal });
     const record = run.finishPlain(result, false);
     if (result.ok && isObj(result.value) && typeof result.value.id === 'string') {
       this.addCompaction(connection, result.value, input.responseId, lineage[0], items, record.id);
@@ -127,11 +129,11 @@ export class ResponsesService {
   }
 
   /** Begins the run of a call on one stored response; its model is the one on record, if any. */
-  private beginById(ref: ResponseRef, method: 'GET' | 'DELETE', endpoint: Endpoint, promptPreview: string, countsUsage?: boolean): { connection: ResolvedConnection; run: TextRun } {
+  private beginById(ref: ResponseRef, method: 'GET' | 'DELETE', endpoint: Endpoint, promptPreview: string, countsUsage?: boolean, signal?: AbortSignal): { connection: ResolvedConnection; run: TextRun } {
     const connection = this.options.connections.resolve(ref.connectionId);
     const known = getResponseNode(this.options.db, connection.profile.id, ref.id, this.now());
     const request = connection.client.describe({ method, path: responsePath(ref.id) });
-    const run = TextRun.begin(this.options, { connection, endpoint, model: known?.model ?? '', request, ctx: QUIET, promptPreview, countsUsage });
+    const run = TextRun.begin(this.options, { connection, endpoint, model: known?.model ?? '', request, ctx: quiet(signal), promptPreview, countsUsage });
     return { connection, run };
   }
 

@@ -78,20 +78,32 @@ export const useResponsesRunStore = defineStore('responses-run', () => {
     }
   }
 
-  async function guarded<T>(work: () => Promise<T>, doing: string): Promise<T | null> {
+  let actionController: AbortController | null = null;
+
+  /** Runs a chain action (open, delete, compact) with a status line; Stop (cancelAction) aborts it. */
+  async function guarded<T>(work: (signal: AbortSignal) => Promise<T>, doing: string): Promise<T | null> {
+    const controller = (actionController = new AbortController());
     working.value = true;
     workingNote.value = doing;
     actionError.value = null;
     note.value = null;
     try {
-      return await work();
+      return await work(controller.signal);
     } catch (err) {
-      actionError.value = toWorkbenchError(err);
+      const error = toWorkbenchError(err);
+      if (error.code === 'cancelled' && controller.signal.aborted) note.value = 'Stopped. Nothing changed in the chain here; the service may still finish what it had started.';
+      else actionError.value = error;
       return null;
     } finally {
+      if (actionController === controller) actionController = null;
       working.value = false;
       workingNote.value = null;
     }
+  }
+
+  /** Stops the chain action under way (the call is cancelled in main too). */
+  function cancelAction(): void {
+    actionController?.abort();
   }
 
   /** After a run: the new response joins the tree and becomes the node to continue from. */
@@ -156,7 +168,7 @@ export const useResponsesRunStore = defineStore('responses-run', () => {
 
   /** GET /v1/responses/{id}: shows it (also one made outside the app) and its tree. */
   async function openById(id: string): Promise<boolean> {
-    const record = await guarded(() => useWorkbench().responses.retrieve({ id: id.trim() }), `Opening response ${id.trim()}…`);
+    const record = await guarded((signal) => useWorkbench().responses.retrieve({ id: id.trim() }, { signal }), `Opening response ${id.trim()}…`);
     if (!record) return false;
     run.show(record);
     if (await loadTree(id.trim())) select(id.trim());
@@ -165,7 +177,7 @@ export const useResponsesRunStore = defineStore('responses-run', () => {
 
   /** DELETE on the service; the node stays in the tree, marked deleted. */
   async function remove(id: string): Promise<void> {
-    const done = await guarded(() => useWorkbench().responses.remove({ id }), `Deleting response ${id} on the service…`);
+    const done = await guarded((signal) => useWorkbench().responses.remove({ id }, { signal }), `Deleting response ${id} on the service…`);
     if (!done) return;
     await loadTree(id);
     // Whatever the refreshed record says, the service has just confirmed the deletion.
@@ -177,7 +189,7 @@ export const useResponsesRunStore = defineStore('responses-run', () => {
   async function compact(id: string): Promise<void> {
     const node = tree.value?.nodes.find((n) => n.id === id);
     const model = form.form.model || node?.model || '';
-    const record = await guarded(() => useWorkbench().responses.compact({ model, responseId: id }), 'Compacting the chain: the service is summarising it…');
+    const record = await guarded((signal) => useWorkbench().responses.compact({ model, responseId: id }, { signal }), 'Compacting the chain: the service is summarising it…');
     if (!record) return;
     if (record.error) {
       actionError.value = record.error;
@@ -220,6 +232,6 @@ export const useResponsesRunStore = defineStore('responses-run', () => {
 
   return {
     ...run, tree, selectedId, selectedNode, chains, chainsLoaded, actionError, note, working, workingNote, pendingCalls,
-    select, send, answerTools, openNode, loadNode, openById, remove, compact, loadChains, rerun, newChain,
+    select, send, answerTools, openNode, loadNode, openById, remove, compact, cancelAction, loadChains, rerun, newChain,
   };
 });

@@ -57,6 +57,20 @@ describe('ResponsesService against the sandbox', () => {
     });
   });
 
+  describe('compact() cancelled by its caller', () => {
+    it('records the compaction as cancelled and adds no compaction node', async () => {
+      const { record: first } = await create({ input: 'Tell me about otters' });
+      const id = idOf(first.output);
+      const controller = new AbortController();
+      const compacting = h.app.handlers.responses.compact({ model: MODEL, responseId: id }, { sessionId: 'test', signal: controller.signal });
+      controller.abort();
+      const record = await compacting;
+      expect(record).toMatchObject({ endpoint: 'responses.compact', status: 'cancelled' });
+      const tree = h.app.handlers.responses.tree({ id }, CTX) as ResponseTree;
+      expect(tree.nodes.map((n) => n.kind)).not.toContain('compaction');
+    });
+  });
+
   describe('chains: continue, branch, compact, continue from the compaction', () => {
     it('builds the tree the app shows, with the compaction dropping the recorded chain', async () => {
       const r1 = await create({ input: 'Tell me about herons', stream: true });

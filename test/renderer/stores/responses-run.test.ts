@@ -67,3 +67,25 @@ describe('responses-run store', () => {
     });
   });
 });
+
+describe('responses-run store: stopping a chain action', () => {
+  it('cancelAction() aborts a slow compaction through its call signal and says it stopped, not that it failed', async () => {
+    let seen: AbortSignal | undefined;
+    fake.responses.compact = (_input, options) =>
+      new Promise((_resolve, reject) => {
+        seen = options?.signal as AbortSignal | undefined;
+        seen?.addEventListener('abort', () => reject(new WorkbenchFailure({ code: 'cancelled', message: 'responses.compact was cancelled.' })));
+      });
+    const run = useResponsesRunStore();
+    const compacting = run.compact('resp-1');
+    await flushPromises();
+    expect(run.working).toBe(true);
+    expect(seen?.aborted).toBe(false);
+    run.cancelAction();
+    await compacting;
+    expect(seen?.aborted).toBe(true);
+    expect(run.working).toBe(false);
+    expect(run.actionError).toBeNull();
+    expect(run.note).toMatch(/^Stopped\./);
+  });
+});

@@ -1,0 +1,193 @@
+/**
+ * Files from the user, kept as opaque references. A file the user chose on disk (dialog, Electron
+ * drop) is registered by path; bytes that only the page has (browser mode, a File made in the page)
+ * are staged: streamed to a temporary file under the staging folder, fsynced and renamed, so a
+ * reference never points at half an upload. Services receive only a `ref` and resolve it here,
+ * which re-checks the file so a vanished or changed one is reported instead of read.
+ */
+import { randomBytes } from 'node:crypto';
+import { constants, createWriteStream, mkdirSync, rmSync, statSync, type Stats } from 'node:fs';
+import { access, open, rename, rm, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { WorkbenchFailure } from '../../shared/contract/errors';
+import type { FileRef } from '../../shared/contract/user-files';
+
+export interface UserFilesOptions {
+  /** A folder owned by UserFiles alone: emptied at start and at dispose. */
+  stagingDir: string;
+  log: (line: string) => void;
+  now?: () => number;
+  /** How long a reference stays valid after it was made (default 24 hours). */
+  ttlMs?: number;
+}
+
+/** What a service gets for a ref: where to read it, and what the user called it. */
+export interface ResolvedFile {
+  path: string;
+  name: string;
+  size: number;
+  type: string;
+}
+
+interface Entry extends ResolvedFile {
+  createdAt: number;
+  mtimeMs: number;
+  /** Staged files are ours to delete; registered ones are the user's. */
+  staged: boolean;
+}
+
+const DEFAULT_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** A fresh reference id: `ref_` + 128 random bits, base64url. */
+export function newFileRef(): string {
+  return `ref_${randomBytes(16).toString('base64url')}`;
+}
+
+function notFound(message: string): WorkbenchFailure {
+  return new WorkbenchFailure({ code: 'not_found', message });
+}
+
+function errno(err: unknown): string | undefined {
+  return (err as NodeJS.ErrnoException | null)?.code;
+}
+
+/** The registry of references; one per app, disposed with it. */
+export class UserFiles {
+  private readonly entries = new Map<string, Entry>();
+  private readonly now: () => number;
+  private readonly ttlMs: number;
+  private disposed = false;
+
+  constructor(private readonly options: UserFilesOptions) {
+    this.now = options.now ?? Date.now;
+    this.ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
+    // Whatever a previous run left (a crash mid-upload) is no one's any more.
+    rmSync(options.stagingDir, { recursive: true, force: true });
+    mkdirSync(options.stagingDir, { recursive: true, mode: 0o700 });
+  }
+
+  /** Makes a reference to a file already on disk; refuses folders and unreadable files. */
+  async register(path: string): Promise<FileRef> {
+    const name = basename(path);
+    let info: Stats;
+    try {
+      info = await stat(path);
+      await access(path, constants.R_OK);
+    } catch (err) {
+      const code = errno(err);
+      if (code === 'ENOENT') throw notFound(`"${name}" does not exist (was it moved or deleted?).`);
+      const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (err as Error).message;
+      throw new WorkbenchFailure({ code: 'invalid_input', message: `"${name}" cannot be read (${why}).` });
+    }
+    if (info.isDirectory()) {
+      throw new WorkbenchFailure({ code: 'invalid_input', message: `"${name}" is a folder; choose the files inside it instead.` });
+    }
+    if (!info.isFile()) throw new WorkbenchFailure({ code: 'invalid_input', message: `"${name}" is not a regular file.` });
+    return this.add({ path, name, size: info.size, type: '', mtimeMs: info.mtimeMs, staged: false });
+  }
+
+  /**
+   * Streams `body` to a temporary file, fsyncs and renames it, then registers it. A body that
+   * errors, is aborted through `signal`, or differs from `expectedSize` leaves nothing behind.
+   */
+  async stage(name: string, type: string, body: Readable, expectedSize?: number, signal?: AbortSignal): Promise<FileRef> {
+    this.sweep();
+    const id = randomBytes(12).toString('base64url');
+    const temp = join(this.options.stagingDir, `${id}.part`);
+    const final = join(this.options.stagingDir, `${id}.bin`);
+    let written = 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        written += chunk.length;
+        if (expectedSize !== undefined && written > expectedSize) done(new Error(`more than the announced ${expectedSize} bytes arrived`));
+        else done(null, chunk);
+      },
+    });
+    try {
+      // Piped at once, so an error the body raises early still reaches the pipeline.
+      await pipeline(body, counter, createWriteStream(temp, { flags: 'wx', mode: 0o600 }), { signal });
+      if (expectedSize !== undefined && written !== expectedSize) {
+        throw new Error(`the upload ended after ${written} of ${expectedSize} bytes`);
+      }
+      const sync = await open(temp, 'r');
+      try {
+        await sync.sync();
+      } finally {
+        await sync.close();
+      }
+      await rename(temp, final);
+    } catch (err) {
+      await rm(temp, { force: true });
+      if (signal?.aborted) throw new WorkbenchFailure({ code: 'cancelled', message: `The upload of "${name}" was cancelled.` });
+      if (err instanceof WorkbenchFailure) throw err;
+      const detail = err instanceof Error ? err.message : String(err);
+      this.options.log(`[user-files] staging "${name}" failed: ${detail}`);
+      throw new WorkbenchFailure({ code: 'network', message: `The upload of "${name}" did not complete (${detail}); nothing was kept. Try again.` });
+    }
+    if (this.disposed) {
+      await rm(final, { force: true });
+      throw new WorkbenchFailure({ code: 'cancelled', message: 'The workbench is shutting down.' });
+    }
+    const info = await stat(final);
+    return this.add({ path: final, name: basename(name) || 'file', size: written, type, mtimeMs: info.mtimeMs, staged: true });
+  }
+
+  /**
+   * The file behind `ref`, checked again on disk. Throws `not_found` for an unknown or expired
+   * reference and for a file that vanished or changed since it was chosen.
+   */
+  resolve(ref: string): ResolvedFile {
+    const entry = this.entries.get(ref);
+    if (!entry || this.expired(entry)) {
+      if (entry) this.release(ref);
+      throw notFound('This file reference is unknown or has expired; choose the file again.');
+    }
+    let info: Stats;
+    try {
+      info = statSync(entry.path);
+    } catch {
+      throw notFound(`"${entry.name}" is no longer where it was chosen (moved or deleted); choose it again.`);
+    }
+    if (!info.isFile() || info.size !== entry.size || info.mtimeMs !== entry.mtimeMs) {
+      throw notFound(`"${entry.name}" changed after it was chosen (it was ${entry.size} bytes, now ${info.size}); choose it again.`);
+    }
+    return { path: entry.path, name: entry.name, size: entry.size, type: entry.type };
+  }
+
+  /** Forgets `ref` (deleting a staged copy). Returns whether it was known. */
+  release(ref: string): boolean {
+    const entry = this.entries.get(ref);
+    if (!entry) return false;
+    this.entries.delete(ref);
+    if (entry.staged) {
+      rm(entry.path, { force: true }).catch((err: unknown) =>
+        this.options.log(`[user-files] could not delete ${entry.path}: ${err instanceof Error ? err.message : String(err)}`),
+      );
+    }
+    return true;
+  }
+
+  /** Forgets every reference and empties the staging folder. */
+  dispose(): void {
+    this.disposed = true;
+    this.entries.clear();
+    rmSync(this.options.stagingDir, { recursive: true, force: true });
+  }
+
+  private add(entry: Omit<Entry, 'createdAt'>): FileRef {
+    const ref = newFileRef();
+    this.entries.set(ref, { ...entry, createdAt: this.now() });
+    return { ref, name: entry.name, size: entry.size, type: entry.type };
+  }
+
+  private expired(entry: Entry): boolean {
+    return this.now() - entry.createdAt > this.ttlMs;
+  }
+
+  /** Drops expired references, so staged copies nobody released do not pile up. */
+  private sweep(): void {
+    for (const [ref, entry] of this.entries) if (this.expired(entry)) this.release(ref);
+  }
+}

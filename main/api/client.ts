@@ -3,6 +3,7 @@
  * retries, and records every request (secrets redacted) for the inspector. Never throws for a
  * failed request: results are values (ApiResult / StreamOutcome) carrying an ApiError.
  */
+import type { Readable } from 'node:stream';
 import { Agent, type Dispatcher } from 'undici';
 import type { CapturedRequest } from '../../shared/contract/runs';
 import { apiErrorFromResponse, cancelledError, requestIdFromHeaders, type ApiError } from './errors';
@@ -11,67 +12,24 @@ import { apiErrorFromThrown, isRetryableThrown, type FailurePhase } from './netw
 import { resolveUrl, type ResolvedUrl } from './request-url';
 import { DEFAULT_RETRY, isRetryableStatus, retryDelayMs, type RetryPolicy } from './retry';
 import { SseParser, type SseEvent } from './sse';
+import { capturedStreamBody, isStreamBody, openAttempt, streamBodyError, type StreamBody } from './stream-body';
+import type { ApiClientOptions, ApiResult, ByteSink, RequestOptions, ResponseMeta, StreamHandlers, StreamOutcome } from './client-types';
 
 export type { CapturedRequest } from '../../shared/contract/runs';
+export type * from './client-types';
 
-export interface ApiClientOptions {
-  /** e.g. 'http://127.0.0.1:4000' or 'https://api.example.com' (a trailing '/v1' is tolerated). */
-  baseUrl: string;
-  apiKey: string | null;
-  retry?: RetryPolicy;
-  /** Time to the response headers; default 60 s. */
-  headersTimeoutMs?: number;
-  /** Longest silence between body chunks; default 120 s. */
-  bodyTimeoutMs?: number;
-  connectTimeoutMs?: number;
-  /** [0,1) source for retry jitter; tests pin it. */
-  random?: () => number;
-  /** Waits between retries; must reject or resolve early when `signal` aborts. */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  /** Monotonic ms clock for timings (performance.now-like). */
-  now?: () => number;
-  userAgent?: string;
-}
-
-export interface RequestOptions {
-  method: 'GET' | 'POST' | 'DELETE';
-  /** Full versioned path: '/v1/models'. */
-  path: string;
-  query?: Record<string, string | number | undefined>;
-  /** Sent as JSON when present. */
-  body?: unknown;
-  headers?: Record<string, string>;
-  signal?: AbortSignal;
-  onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
-}
-
-/** The answering response. `ttfbMs` is from the start of the attempt that answered to its headers. */
-export interface ResponseMeta {
-  status: number;
+/** What websocket.ts needs to open a socket with this connection's URL and auth. */
+export interface WebSocketTarget {
+  url: string;
+  /** Includes the real key: for the handshake only, never stored. */
   headers: Record<string, string>;
-  requestId: string | null;
-  ttfbMs: number;
-}
-
-/** `totalMs` spans every attempt and the waits between them. */
-export type ApiResult<T> =
-  | { ok: true; value: T; meta: ResponseMeta; captured: CapturedRequest; retries: number; totalMs: number }
-  | { ok: false; error: ApiError; meta: ResponseMeta | null; captured: CapturedRequest; retries: number; totalMs: number };
-
-export interface StreamHandlers {
-  onOpen?(meta: ResponseMeta): void;
-  /** `atMs` is since the start of the attempt that answered. Return false to stop reading (the stream is closed). */
-  onEvent(event: SseEvent, atMs: number): void | boolean;
-}
-
-export interface StreamOutcome {
-  ok: boolean;
-  error: ApiError | null;
-  meta: ResponseMeta | null;
+  host: string;
+  handshakeTimeoutMs: number;
   captured: CapturedRequest;
-  retries: number;
-  totalMs: number;
 }
+
+/** A JSON text, a stream body re-opened per attempt, or nothing. */
+type Payload = string | StreamBody | undefined;
 
 type Sent =
   | { ok: true; res: Dispatcher.ResponseData; meta: ResponseMeta; attemptStart: number; retries: number }
@@ -138,7 +96,7 @@ export class ApiClient {
     try {
       text = await sent.res.body.text();
     } catch (e) {
-      const error = this.thrown(e, options.signal, 'body', meta.requestId);
+      const error = this.errorFromThrown(e, options.signal, 'body', meta.requestId);
       return { ok: false, error, meta, captured, retries, totalMs: totalMs() };
     }
     if (text.trim() === '') return { ok: true, value: null as T, meta, captured, retries, totalMs: totalMs() };
@@ -217,11 +175,50 @@ export class ApiClient {
     } catch (e) {
       res.body.destroy();
       if (handlerFailure) throw (handlerFailure as { error: unknown }).error;
-      return finish(this.thrown(e, options.signal, 'body', meta.requestId), meta, retries);
+      return finish(this.errorFromThrown(e, options.signal, 'body', meta.requestId), meta, retries);
     }
   }
 
-  /** Closes the connection pool; in-flight requests fail with a network error. */
+  /**
+   * A request whose 2xx body is raw bytes (a download): each chunk goes to `sink.onChunk`, which is
+   * awaited, so the sink sets the pace. Retries happen only before onOpen. A clean end is ok:true;
+   * the caller checks the length it expected.
+   */
+  async bytes(options: RequestOptions, sink: ByteSink): Promise<StreamOutcome> {
+    const started = this.now();
+    const { url, headers, payload, captured } = this.prepare(options, '*/*');
+    const sent = await this.send(options, url, headers, payload);
+    const finish = (error: ApiError | null, meta: ResponseMeta | null, retries: number): StreamOutcome => ({
+      ok: error === null,
+      error,
+      meta,
+      captured,
+      retries,
+      totalMs: this.now() - started,
+    });
+    if (!sent.ok) return finish(sent.error, sent.meta, sent.retries);
+    const { res, meta, retries } = sent;
+    sink.onOpen?.(meta);
+    let sinkFailure: { error: unknown } | null = null;
+    try {
+      for await (const chunk of res.body) {
+        let more: void | boolean;
+        try {
+          more = await sink.onChunk(chunk as Uint8Array);
+        } catch (e) {
+          sinkFailure = { error: e };
+          throw e;
+        }
+        if (more === false) break;
+      }
+      return finish(null, meta, retries);
+    } catch (e) {
+      res.body.destroy();
+      if (sinkFailure) throw (sinkFailure as { error: unknown }).error;
+      return finish(this.errorFromThrown(e, options.signal, 'body', meta.requestId), meta, retries);
+    }
+  }
+
   /**
    * The request as it will be sent and recorded (URL resolved, secrets redacted), without sending
    * it: callers record a run before the first byte leaves.
@@ -230,6 +227,25 @@ export class ApiClient {
     return this.prepare(options, stream ? 'text/event-stream' : 'application/json').captured;
   }
 
+  /**
+   * Where and how to open a WebSocket on this connection (websocket.ts): the base URL mapped to
+   * ws/wss, the key as `Authorization: Bearer`, the handshake timeout, and what the inspector keeps.
+   */
+  webSocketTarget(path: string, query?: RequestOptions['query']): WebSocketTarget {
+    const url = resolveUrl(this.options.baseUrl, path, query);
+    const wsUrl = url.url.replace(/^http/, 'ws');
+    const headers: Record<string, string> = { 'user-agent': this.options.userAgent ?? 'InferenceWorkbench/0.1' };
+    if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
+    return {
+      url: wsUrl,
+      headers,
+      host: this.host,
+      handshakeTimeoutMs: this.connectTimeoutMs,
+      captured: { method: 'GET', url: wsUrl, headers: redactHeaders(headers), body: null },
+    };
+  }
+
+  /** Closes the connection pool; in-flight requests fail with a network error. */
   async dispose(): Promise<void> {
     if (!this.agent.destroyed) await this.agent.destroy();
   }
@@ -237,19 +253,26 @@ export class ApiClient {
   private prepare(
     options: RequestOptions,
     accept: string,
-  ): { url: ResolvedUrl; headers: Record<string, string>; payload: string | undefined; captured: CapturedRequest } {
+  ): { url: ResolvedUrl; headers: Record<string, string>; payload: Payload; captured: CapturedRequest } {
     const url = resolveUrl(this.options.baseUrl, options.path, options.query);
     const headers: Record<string, string> = { accept };
     headers['user-agent'] = this.options.userAgent ?? 'InferenceWorkbench/0.1';
-    const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
-    if (payload !== undefined) headers['content-type'] = 'application/json';
+    const stream = isStreamBody(options.body) ? options.body : null;
+    const payload = stream ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+    if (stream) {
+      headers['content-type'] = stream.contentType;
+      // An exact length keeps the upload out of chunked encoding (some servers refuse it for files).
+      if (stream.length !== undefined) headers['content-length'] = String(stream.length);
+    } else if (payload !== undefined) {
+      headers['content-type'] = 'application/json';
+    }
     for (const [k, v] of Object.entries(options.headers ?? {})) headers[k.toLowerCase()] = v;
     if (this.options.apiKey && headers.authorization === undefined) headers.authorization = `Bearer ${this.options.apiKey}`;
     const captured: CapturedRequest = {
       method: options.method,
       url: url.url,
       headers: redactHeaders(headers),
-      body: scrubSecret(options.body ?? null, this.options.apiKey),
+      body: stream ? capturedStreamBody(stream) : scrubSecret(options.body ?? null, this.options.apiKey),
     };
     return { url, headers, payload, captured };
   }
@@ -259,18 +282,27 @@ export class ApiClient {
     options: RequestOptions,
     url: ResolvedUrl,
     headers: Record<string, string>,
-    payload: string | undefined,
+    payload: Payload,
   ): Promise<Sent> {
     const { signal } = options;
     let retries = 0;
     for (;;) {
       if (signal?.aborted) return { ok: false, error: cancelledError(), meta: null, retries };
       const attemptStart = this.now();
+      const stream = typeof payload === 'object' ? payload : null;
+      const attempt = stream ? openAttempt(stream) : null;
       let res: Dispatcher.ResponseData;
       try {
-        res = await this.agent.request({ origin: url.origin, path: url.path, method: options.method, headers, body: payload, signal });
+        // undici takes an async iterable body (its types list only Readable) and honours back-pressure.
+        const body = attempt ? (attempt.iterable as unknown as Readable) : (payload as string | undefined);
+        res = await this.agent.request({ origin: url.origin, path: url.path, method: options.method, headers, body, signal });
       } catch (e) {
-        const error = this.thrown(e, signal, 'connect', null);
+        if (stream && attempt && !signal?.aborted) {
+          // Bytes already left (or the source failed): not retried here, the caller decides.
+          const specific = streamBodyError(e, stream, attempt.sent(), this.host);
+          if (specific) return { ok: false, error: { ...specific, message: scrubSecret(specific.message, this.options.apiKey) }, meta: null, retries };
+        }
+        const error = this.errorFromThrown(e, signal, 'connect', null);
         if (error.kind !== 'cancelled' && isRetryableThrown(e)) {
           const waited = await this.waitForRetry(retries + 1, null, error, options);
           if (waited === 'retry') {
@@ -290,11 +322,10 @@ export class ApiClient {
       };
       if (res.statusCode >= 200 && res.statusCode < 300) return { ok: true, res, meta, attemptStart, retries };
       const text = await res.body.text().catch(() => '');
-      const parsed = parseJson(text);
-      const body = scrubSecret(parsed.ok ? parsed.value : text, this.options.apiKey);
-      const error = apiErrorFromResponse(res.statusCode, resHeaders, body);
-      error.message = scrubSecret(error.message, this.options.apiKey);
-      if (isRetryableStatus(res.statusCode)) {
+      const error = this.errorFromResponse(res.statusCode, resHeaders, text);
+      // A streamed body (an upload) is sent again only when the service failed (5xx); a 4xx is final.
+      const retryable = typeof payload === 'object' ? res.statusCode >= 500 : isRetryableStatus(res.statusCode);
+      if (retryable) {
         const waited = await this.waitForRetry(retries + 1, resHeaders, error, options);
         if (waited === 'retry') {
           retries++;
@@ -323,7 +354,17 @@ export class ApiClient {
     return options.signal?.aborted ? 'cancelled' : 'retry';
   }
 
-  private thrown(e: unknown, signal: AbortSignal | undefined, phase: FailurePhase, requestId: string | null): ApiError {
+  /** A non-2xx answer as an ApiError (either error-body shape; the key scrubbed from body and message). */
+  errorFromResponse(status: number, headers: Record<string, string>, text: string): ApiError {
+    const parsed = parseJson(text);
+    const body = scrubSecret(parsed.ok ? parsed.value : text, this.options.apiKey);
+    const error = apiErrorFromResponse(status, headers, body);
+    error.message = scrubSecret(error.message, this.options.apiKey);
+    return error;
+  }
+
+  /** What a thrown network failure means for this connection (cancelled when `signal` aborted). */
+  errorFromThrown(e: unknown, signal: AbortSignal | undefined, phase: FailurePhase, requestId: string | null): ApiError {
     if (signal?.aborted) return cancelledError(requestId);
     const error = apiErrorFromThrown(e, {
       host: this.host,

@@ -6,7 +6,11 @@
 import type { WorkbenchError } from '../../shared/contract/errors';
 import { parseErrorBody } from '../../shared/wire/errors';
 
-export type ApiErrorKind = 'http' | 'network' | 'timeout' | 'cancelled' | 'protocol' | 'stream_incomplete';
+/**
+ * `file`: a local file the request reads from or writes to failed (vanished, unreadable, disk
+ * full); nothing is wrong with the service.
+ */
+export type ApiErrorKind = 'http' | 'network' | 'timeout' | 'cancelled' | 'protocol' | 'stream_incomplete' | 'file';
 
 /** One failed request. `body` is the service's error body (parsed JSON, or text) when there was one. */
 export interface ApiError {
@@ -84,6 +88,8 @@ const KIND_TO_CODE: Record<ApiErrorKind, WorkbenchError['code']> = {
   cancelled: 'cancelled',
   protocol: 'protocol',
   stream_incomplete: 'stream_incomplete',
+  // The contract has no code for local files; the message names the file and what to do.
+  file: 'internal',
 };
 
 /** The contract's shape of an ApiError (status, requestId and the service's code kept). */

@@ -1,11 +1,13 @@
 /**
- * `npm run sandbox -- [--port N] [--host H] [--key KEY]... [--token-delay MS] [--deferred-delay MS]`:
- * starts the sandbox, prints the base URL and the keys it accepts (one per line), and serves until
+ * `npm run sandbox -- [--port N] [--host H] [--key KEY]... [--token-delay MS] [--deferred-delay MS]
+ * [--files-dir DIR] [--max-file-bytes N]`: starts the sandbox, prints the base URL and the keys it
+ * accepts (one per line) on stdout, says on stderr where the control API is, and serves until
  * Ctrl+C or SIGTERM, then closes cleanly.
  */
 import { startSandbox, type SandboxOptions } from './index';
 
-const USAGE = 'usage: npm run sandbox -- [--port N] [--host 127.0.0.1] [--key KEY]... [--token-delay MS] [--deferred-delay MS] [--quiet]';
+const USAGE =
+  'usage: npm run sandbox -- [--port N] [--host 127.0.0.1] [--key KEY]... [--token-delay MS] [--deferred-delay MS] [--files-dir DIR] [--max-file-bytes N] [--quiet]';
 
 interface CliArgs {
   options: SandboxOptions;
@@ -46,6 +48,12 @@ export function parseArgs(argv: string[]): CliArgs {
       case '--deferred-delay':
         options.deferredDelayMs = number();
         break;
+      case '--files-dir':
+        options.filesDir = value();
+        break;
+      case '--max-file-bytes':
+        options.maxFileBytes = number();
+        break;
       case '--quiet':
         quiet = true;
         break;
@@ -71,7 +79,7 @@ async function main(): Promise<void> {
   }
   const log = args.quiet ? undefined : (line: string): void => void process.stderr.write(`[sandbox] ${line}\n`);
   const sandbox = await startSandbox({ ...args.options, log });
-  process.stdout.write(`${sandbox.url}\n${sandbox.keys.join('\n')}\n`);
+  // Handlers first: a script may signal the moment it has read the URL.
   const stop = (): void => {
     sandbox.close().then(
       () => process.exit(0),
@@ -80,6 +88,13 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  // stdout stays the URL and the keys, one per line, for scripts that read them.
+  process.stdout.write(`${sandbox.url}\n${sandbox.keys.join('\n')}\n`);
+  if (!args.quiet && sandbox.controlApi) {
+    process.stderr.write(
+      `[sandbox] control API (same keys): POST ${sandbox.url}/sandbox/clock/advance {"seconds": N} moves the sandbox clock; GET ${sandbox.url}/sandbox/clock reads it\n`,
+    );
+  }
 }
 
 if (process.argv[1] && /cli\.(ts|js|mjs)$/.test(process.argv[1])) {

@@ -1,5 +1,6 @@
 /**
- * Time for the sandbox: a wall clock that tests can replace (`now`), and a sleep that can be
+ * Time for the sandbox: a wall clock that tests can replace (`now`) and move forward
+ * (`advance`, which the control API's `POST /sandbox/clock/advance` calls), and a sleep that can be
  * cancelled so streams stop pacing the moment their client goes away.
  */
 
@@ -8,15 +9,23 @@ export interface Clock {
   now(): number;
   /** Unix seconds, as the wire's `created` fields use. */
   seconds(): number;
+  /** Moves the clock forward by `ms` (expiry of files and stored responses, deferred delays). */
+  advance(ms: number): void;
   /** Resolves after `ms`, or at once (without throwing) when `signal` aborts; 0 yields a turn. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-/** A clock over `now` (default Date.now); sleeping always uses real timers. */
-export function createClock(now: () => number = Date.now): Clock {
+/** A clock over `base` (default Date.now) plus what advance() added; sleeping always uses real timers. */
+export function createClock(base: () => number = Date.now): Clock {
+  let offsetMs = 0;
+  const now = (): number => base() + offsetMs;
   return {
     now,
     seconds: () => Math.floor(now() / 1000),
+    advance(ms) {
+      if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`the sandbox clock only moves forward (got ${ms} ms)`);
+      offsetMs += ms;
+    },
     sleep(ms, signal) {
       if (signal?.aborted) return Promise.resolve();
       return new Promise((resolve) => {

@@ -5,6 +5,7 @@
 import type { PrefixCache } from './chat/prefix-cache';
 import type { Clock } from './clock';
 import type { DeferredStore } from './deferred';
+import type { FileStore } from './files/store';
 import type { CompactionCodec } from './responses/compaction';
 import type { ResponseStore } from './responses/store';
 
@@ -18,5 +19,8 @@ export interface SandboxEnv {
   responses: ResponseStore;
   /** Signs and reads compaction items. */
   compaction: CompactionCodec;
+  /** Uploaded files (per team, bytes on disk) and the upload size limit (413 above it). */
+  files: FileStore;
+  maxFileBytes: number;
   log: (line: string) => void;
 }

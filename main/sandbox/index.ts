@@ -3,12 +3,16 @@
  * wires the key ring, the shared state and the route modules into the HTTP server and listens.
  */
 import type { AddressInfo } from 'node:net';
+import { FILE_LIMITS } from '../../shared/wire/files';
 import { createKeyRing, type KeySpec } from './auth';
 import { PrefixCache } from './chat/prefix-cache';
 import { createClock } from './clock';
 import { DeferredStore } from './deferred';
 import type { SandboxEnv } from './env';
 import { FaultBook } from './faults';
+import { FileStore } from './files/store';
+import { controlRoutes } from './routes/control';
+import { filesRoutes } from './routes/files';
 import { chatRoutes } from './routes/chat';
 import { completionsRoutes } from './routes/completions';
 import { messagesRoutes } from './routes/messages';
@@ -29,8 +33,14 @@ export interface SandboxOptions {
   tokenDelayMs?: number;
   /** How long a deferred completion stays pending; default 1500. */
   deferredDelayMs?: number;
-  /** Clock in ms (tests move it). */
+  /** Clock in ms (tests move it; `POST /sandbox/clock/advance` moves it forward). */
   now?: () => number;
+  /** Where uploaded files' bytes go; default a fresh temporary directory, removed on close. */
+  filesDir?: string;
+  /** Upload size limit (413 above it); default FILE_LIMITS.maxFileBytes (50 MB, as wire-notes says). */
+  maxFileBytes?: number;
+  /** The control API under /sandbox/ (same auth); default on for loopback hosts, off otherwise. */
+  controlApi?: boolean;
   log?: (line: string) => void;
 }
 
@@ -39,6 +49,10 @@ export interface SandboxServer {
   readonly url: string;
   readonly port: number;
   readonly keys: string[];
+  /** Whether the control API under /sandbox/ is served. */
+  readonly controlApi: boolean;
+  /** The directory holding uploaded files' bytes. */
+  readonly filesDir: string;
   /** Closes the server and ends open streams. */
   close(): Promise<void>;
 }
@@ -62,20 +76,34 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     prefixCache: new PrefixCache(),
     responses: new ResponseStore(),
     compaction: new CompactionCodec(),
+    files: new FileStore({ dir: options.filesDir }),
+    maxFileBytes: options.maxFileBytes ?? FILE_LIMITS.maxFileBytes,
     log,
   };
+  const controlApi = options.controlApi ?? LOOPBACK.test(host);
   const faults = new FaultBook();
   const http = createSandboxHttpServer({
-    routes: [...modelRoutes(), ...chatRoutes(env), ...messagesRoutes(env), ...completionsRoutes(env), ...responsesRoutes(env)],
+    routes: [
+      ...modelRoutes(),
+      ...chatRoutes(env),
+      ...messagesRoutes(env),
+      ...completionsRoutes(env),
+      ...responsesRoutes(env),
+      ...filesRoutes(env),
+      ...(controlApi ? controlRoutes(clock) : []),
+    ],
     keyRing,
     faults,
     clock,
     log,
   });
   await new Promise<void>((resolve, reject) => {
-    http.server.once('error', reject);
+    http.server.once('error', (err) => {
+      env.files.close();
+      reject(err);
+    });
     http.server.listen(options.port ?? 0, host.replace(/^\[|\]$/g, ''), () => {
-      http.server.off('error', reject);
+      http.server.removeAllListeners('error');
       resolve();
     });
   });
@@ -87,11 +115,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     url: `http://${urlHost}:${port}`,
     port,
     keys: keyRing.keys,
+    controlApi,
+    filesDir: env.files.dir,
     close() {
       closing ??= http.close().then(() => {
         env.deferred.clear();
         env.prefixCache.clear();
         env.responses.clear();
+        env.files.close();
         faults.clear();
       });
       return closing;

@@ -13,12 +13,12 @@ export interface RequestContext {
   readonly res: ServerResponse;
   /** Also sent as the `x-request-id` and `x-trace-id` headers. */
   readonly requestId: string;
-  /** The team of the API key. */
+  /** The team of the API key ('' on `public` routes). */
   readonly team: string;
   /** `:name` segments of the route's path. */
   readonly params: Record<string, string>;
   readonly query: URLSearchParams;
-  /** Parsed JSON for `body: 'json'` routes; the raw bytes for `body: 'raw'`; undefined otherwise. */
+  /** Parsed JSON for `body: 'json'` routes; the raw bytes for `body: 'raw'`; undefined otherwise (`'stream'` routes read `req`). */
   readonly body: unknown;
   /** Stream-level faults (drop-after, malformed-after) requested for this request, if any. */
   readonly fault: Fault | null;
@@ -30,8 +30,13 @@ export interface Route {
   method: Method;
   /** Path pattern, e.g. `/v1/models/:id`. */
   path: string;
-  /** How the body is read: JSON (POST default), raw bytes (multipart later), or not at all (GET default). */
-  body?: 'json' | 'raw' | 'none';
+  /**
+   * How the body is read: JSON (POST default), raw bytes, not at all (GET default), or left to the
+   * route (`'stream'`: large uploads read from `req` as they arrive).
+   */
+  body?: 'json' | 'raw' | 'none' | 'stream';
+  /** No API key needed (the public URLs of files, which a browser opens without headers). */
+  public?: boolean;
   handle(ctx: RequestContext): Promise<void> | void;
 }
 

@@ -47,13 +47,13 @@ export function createSandboxHttpServer(opts: HttpServerOptions): SandboxHttpSer
       const allow = [...new Set(matches.map((m) => m.route.method))].join(', ');
       throw new SandboxError(405, `Method ${method} is not allowed on ${url.pathname}; use ${allow}.`, { allow });
     }
-    const team = opts.keyRing.authenticate(req.headers.authorization);
+    const team = match.route.public ? '' : opts.keyRing.authenticate(req.headers.authorization);
     const mode = match.route.body ?? (method === 'GET' || method === 'DELETE' ? 'none' : 'json');
     let body: unknown;
     let rawText = '';
     if (mode === 'json') ({ json: body, raw: rawText } = await readJsonBody(req, maxBody));
     else if (mode === 'raw') body = await readRawBody(req, maxBody);
-    else req.resume();
+    else if (mode === 'none') req.resume();
 
     const streaming = typeof body === 'object' && body !== null && (body as { stream?: unknown }).stream === true;
     const fault = await applyFaults(req, res, signal, `${method} ${url.pathname} ${rawText}`, team, streaming);

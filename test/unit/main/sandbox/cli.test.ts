@@ -13,6 +13,7 @@ describe('sandbox/cli', () => {
         quiet: false,
       });
       expect(parseArgs([])).toEqual({ options: {}, quiet: false });
+      expect(parseArgs(['--files-dir', '/tmp/x', '--max-file-bytes=1000'])).toEqual({ options: { filesDir: '/tmp/x', maxFileBytes: 1000 }, quiet: false });
     });
 
     it('refuses unknown flags and bad numbers with the usage line', () => {
@@ -23,6 +24,25 @@ describe('sandbox/cli', () => {
   });
 
   describe('npm run sandbox', () => {
+    it('says on stderr where the control API is', async () => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'main/sandbox/cli.ts', '--port', '0', '--key', 'sk-cli-ctl'], {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      let err = '';
+      await new Promise<void>((resolve, reject) => {
+        child.stderr.on('data', (d: Buffer) => {
+          err += d.toString();
+          if (err.includes('control API')) resolve();
+        });
+        child.on('exit', () => reject(new Error(`cli exited early: ${err}`)));
+      });
+      expect(err).toMatch(/control API \(same keys\): POST http:\/\/127\.0\.0\.1:\d+\/sandbox\/clock\/advance \{"seconds": N\}/);
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    });
+
     it('prints the base URL and the keys, serves, and exits cleanly on SIGTERM', async () => {
       const child = spawn(process.execPath, ['--import', 'tsx', 'main/sandbox/cli.ts', '--port', '0', '--key', 'sk-cli-one', '--key', 'sk-cli-two', '--quiet'], {
         cwd: root,

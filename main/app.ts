@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WorkbenchContract } from '../shared/contract';
+import * as filesApi from './api/files';
 import type { EmitEvent, HandlersFor } from './host/handlers';
 import { startSandbox } from './sandbox';
 import { ChatService } from './services/chat-service';
@@ -15,11 +16,15 @@ import { MessagesService } from './services/messages-service';
 import { ResponsesService } from './services/responses-service';
 import { ConnectionsService } from './services/connections-service';
 import { DeferredResumer } from './services/deferred-resume';
+import { DownloadTickets } from './services/download-tickets';
+import { FilesService } from './services/files-service';
+import { UserFiles } from './services/user-files';
 import { HistoryService } from './services/history-service';
 import { loadToolSet, saveToolSet } from './services/tool-sets';
 import { ModelsService } from './services/models-service';
 import { closeDatabase, openDatabase } from './store/db';
 import type { KeyStore } from './store/key-store';
+import { markInterruptedUploads } from './store/files';
 import { markInterruptedRuns } from './store/runs';
 
 export interface AppOptions {
@@ -33,10 +38,14 @@ export interface AppOptions {
   sandboxTokenDelayMs?: number;
   /** The embedded sandbox's clock (tests move it to see stored responses expire). */
   sandboxNow?: () => number;
+  /** Electron: the save dialog for downloads (null when closed). Browser mode has none: the page's download saves. */
+  chooseSaveTarget?: (suggestedName: string) => Promise<string | null>;
 }
 
 export interface App {
   handlers: HandlersFor<WorkbenchContract>;
+  /** Browser mode serves these one-time download links (GET /downloads/<token>). */
+  downloads: DownloadTickets;
   dispose(): Promise<void>;
 }
 
@@ -71,6 +80,21 @@ export async function createApp(options: AppOptions): Promise<App> {
     const resumer = new DeferredResumer(db, connections, options.log);
     disposers.push(() => resumer.dispose());
     resumer.resumeAll();
+    const failedUploads = markInterruptedUploads(db);
+    if (failedUploads > 0) options.log(`${failedUploads} upload(s) were interrupted by the last shutdown; marked failed`);
+    const userFiles = new UserFiles({ stagingDir: join(options.dataDir, 'staging'), log: options.log });
+    disposers.push(() => userFiles.dispose());
+    const downloads = new DownloadTickets({ dir: join(options.dataDir, 'downloads-tmp'), log: options.log });
+    disposers.push(() => downloads.dispose());
+    const files = new FilesService({
+      db,
+      connections,
+      api: filesApi,
+      userFiles,
+      emitChanged: (record) => options.emit('files.changed', record),
+      chooseSaveTarget: options.chooseSaveTarget,
+      tickets: downloads,
+    });
 
     const handlers: HandlersFor<WorkbenchContract> = {
       app: {
@@ -114,9 +138,21 @@ export async function createApp(options: AppOptions): Promise<App> {
         load: ({ playground }) => loadToolSet(db, playground),
         save: ({ playground, tools }) => saveToolSet(db, playground, tools),
       },
+      files: {
+        upload: (input, ctx) => files.upload(input, ctx),
+        list: (input) => files.list(input),
+        get: (input) => files.get(input),
+        update: (input) => files.update(input),
+        remove: (input) => files.remove(input),
+        download: (input, ctx) => files.download(input, ctx),
+        createPublicUrl: (input) => files.createPublicUrl(input),
+        revokePublicUrl: (input) => files.revokePublicUrl(input),
+        local: (input) => files.local(input),
+        ofRun: ({ runId }) => files.ofRun(runId),
+      },
     };
 
-    return { handlers, dispose: () => runDisposers(disposers) };
+    return { handlers, downloads, dispose: () => runDisposers(disposers) };
   } catch (error) {
     await runDisposers(disposers);
     throw error;

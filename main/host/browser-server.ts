@@ -10,6 +10,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { MAX_MESSAGE_BYTES } from '../../shared/contract/protocol';
 import { securityHeaders } from './csp';
+import { serveDownload, type DownloadSource } from './download-route';
 import type { Host } from './host';
 import { resolveStaticFile } from './static-files';
 import { newAccessToken, tokenFromAuthorization, tokenFromProtocols, tokensMatch, WS_PROTOCOL } from './token';
@@ -26,6 +27,8 @@ export interface BrowserServerOptions {
   log?: (line: string) => void;
   /** Largest accepted WebSocket message; defaults to MAX_MESSAGE_BYTES. */
   maxMessageBytes?: number;
+  /** One-time download links main hands the page (GET /downloads/<token>). */
+  downloads?: DownloadSource;
 }
 
 export interface BrowserServer {
@@ -68,6 +71,7 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
       if (!tokensMatch(token, tokenFromAuthorization(req.headers.authorization))) return reply(res, 401, 'Unauthorized.');
       return reply(res, 200, JSON.stringify({ ok: true }), { 'Content-Type': 'application/json' });
     }
+    if (options.downloads && serveDownload(req, res, url.pathname, options.downloads, headers, log)) return;
     if (req.method !== 'GET' && req.method !== 'HEAD') return reply(res, 405, 'Method not allowed.', { Allow: 'GET, HEAD' });
     const found = await resolveStaticFile(options.staticDir, url.pathname);
     // Browsers ask for /favicon.ico on their own; "nothing" keeps a 404 out of the console.

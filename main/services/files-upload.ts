@@ -84,13 +84,14 @@ export async function uploadFile(
   const rate = new TransferRate(now);
   let lastEmit = 0;
   let sent = 0;
+  // The client counts the whole multipart body (a little over the file); the page is shown the file.
   const onProgress = (done: number, total: number | null): void => {
-    sent = done;
-    rate.add(done);
+    sent = total && total > 0 ? Math.min(file.size, Math.round((done / total) * file.size)) : Math.min(done, file.size);
+    rate.add(sent);
     const t = now();
-    if (done < (total ?? file.size) && t - lastEmit < PROGRESS_EVERY_MS) return;
+    if (sent < file.size && t - lastEmit < PROGRESS_EVERY_MS) return;
     lastEmit = t;
-    ctx.emit({ type: 'progress', sent: done, total: total ?? file.size, bytesPerSecond: rate.bytesPerSecond() });
+    ctx.emit({ type: 'progress', sent, total: file.size, bytesPerSecond: rate.bytesPerSecond() });
   };
 
   const result = await deps.api.uploadFile(

@@ -6,6 +6,7 @@ import { appContract, streamsContract } from './app';
 import { chatContract } from './chat';
 import { completionsContract } from './completions';
 import { connectionsContract } from './connections';
+import { filesContract } from './files';
 import { historyContract } from './history';
 import { messagesContract } from './messages';
 import { modelsContract } from './models';
@@ -23,6 +24,7 @@ export const contract = {
   completions: completionsContract,
   history: historyContract,
   tools: toolsContract,
+  files: filesContract,
 } as const;
 
 export type WorkbenchContract = typeof contract;

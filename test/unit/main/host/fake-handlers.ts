@@ -124,6 +124,28 @@ export function createFakeHandlers(): FakeHandlers {
       load: () => [],
       save: ({ tools }) => ({ saved: tools.length }),
     },
+    files: {
+      upload: () => Promise.reject(new WorkbenchFailure({ code: 'not_found', message: 'no such file reference' })),
+      list: () => ({ items: [], nextToken: null }),
+      get: ({ id }) => {
+        throw new WorkbenchFailure({ code: 'not_found', message: `no file ${id}` });
+      },
+      update: ({ id }) => {
+        throw new WorkbenchFailure({ code: 'not_found', message: `no file ${id}` });
+      },
+      remove: ({ id }) => {
+        throw new WorkbenchFailure({ code: 'not_found', message: `no file ${id}` });
+      },
+      download: ({ id }) => Promise.reject(new WorkbenchFailure({ code: 'not_found', message: `no file ${id}` })),
+      createPublicUrl: ({ id }) => {
+        throw new WorkbenchFailure({ code: 'not_found', message: `no file ${id}` });
+      },
+      revokePublicUrl: ({ id }) => {
+        throw new WorkbenchFailure({ code: 'not_found', message: `no file ${id}` });
+      },
+      local: () => [],
+      ofRun: () => null,
+    },
   };
   return { handlers, signals, sessions };
 }

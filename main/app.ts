@@ -18,10 +18,11 @@ import { ConnectionsService } from './services/connections-service';
 import { DeferredResumer } from './services/deferred-resume';
 import { DownloadTickets } from './services/download-tickets';
 import { FilesService } from './services/files-service';
-import { UserFiles } from './services/user-files';
 import { HistoryService } from './services/history-service';
 import { loadToolSet, saveToolSet } from './services/tool-sets';
 import { ModelsService } from './services/models-service';
+import { openLogFile, pickUserFiles, type OpenPath, type PickFiles } from './services/shell-actions';
+import { UserFiles } from './services/user-files';
 import { closeDatabase, openDatabase } from './store/db';
 import type { KeyStore } from './store/key-store';
 import { markInterruptedUploads } from './store/files';
@@ -40,12 +41,20 @@ export interface AppOptions {
   sandboxNow?: () => number;
   /** Electron: the save dialog for downloads (null when closed). Browser mode has none: the page's download saves. */
   chooseSaveTarget?: (suggestedName: string) => Promise<string | null>;
+  /** The log file, for app.info and app.openLog (default `<dataDir>/logs/workbench.log`). */
+  logPath?: string;
+  /** Electron's native open dialog; browser mode has none (the page uploads instead). */
+  pickFiles?: PickFiles;
+  /** Electron's shell.openPath; browser mode has none (app.openLog then returns the path). */
+  openPath?: OpenPath;
 }
 
 export interface App {
   handlers: HandlersFor<WorkbenchContract>;
   /** Browser mode serves these one-time download links (GET /downloads/<token>). */
   downloads: DownloadTickets;
+  /** References to files from the user: the shells register dropped paths and staged uploads here. */
+  userFiles: UserFiles;
   dispose(): Promise<void>;
 }
 
@@ -80,10 +89,11 @@ export async function createApp(options: AppOptions): Promise<App> {
     const resumer = new DeferredResumer(db, connections, options.log);
     disposers.push(() => resumer.dispose());
     resumer.resumeAll();
-    const failedUploads = markInterruptedUploads(db);
-    if (failedUploads > 0) options.log(`${failedUploads} upload(s) were interrupted by the last shutdown; marked failed`);
     const userFiles = new UserFiles({ stagingDir: join(options.dataDir, 'staging'), log: options.log });
     disposers.push(() => userFiles.dispose());
+    const logPath = options.logPath ?? join(options.dataDir, 'logs', 'workbench.log');
+    const failedUploads = markInterruptedUploads(db);
+    if (failedUploads > 0) options.log(`${failedUploads} upload(s) were interrupted by the last shutdown; marked failed`);
     const downloads = new DownloadTickets({ dir: join(options.dataDir, 'downloads-tmp'), log: options.log });
     disposers.push(() => downloads.dispose());
     const files = new FilesService({
@@ -98,7 +108,8 @@ export async function createApp(options: AppOptions): Promise<App> {
 
     const handlers: HandlersFor<WorkbenchContract> = {
       app: {
-        info: () => ({ version: options.version, shell: options.shell, platform: process.platform, dataDir: options.dataDir }),
+        info: () => ({ version: options.version, shell: options.shell, platform: process.platform, dataDir: options.dataDir, logPath }),
+        openLog: () => openLogFile(logPath, options.openPath, options.log),
       },
       connections: {
         list: () => connections.state(),
@@ -150,9 +161,13 @@ export async function createApp(options: AppOptions): Promise<App> {
         local: (input) => files.local(input),
         ofRun: ({ runId }) => files.ofRun(runId),
       },
+      userFiles: {
+        pick: (input) => pickUserFiles(userFiles, options.pickFiles, input),
+        release: ({ ref }) => ({ released: userFiles.release(ref) }),
+      },
     };
 
-    return { handlers, downloads, dispose: () => runDisposers(disposers) };
+    return { handlers, userFiles, downloads, dispose: () => runDisposers(disposers) };
   } catch (error) {
     await runDisposers(disposers);
     throw error;

@@ -1,7 +1,7 @@
 /**
  * Browser-mode entry (`node out/main/browser.js [--port N] [--data-dir DIR] [--open]`): the same
  * app as Electron, served to a local browser tab. Prints exactly one line to stdout (the address
- * with its token); every diagnostic goes to stderr. Runs until SIGINT/SIGTERM, then shuts down
+ * with its token); every diagnostic goes to stderr and to `<dataDir>/logs/workbench.log`. Runs until SIGINT/SIGTERM, then shuts down
  * cleanly (server, streams, app and database) and exits 0.
  */
 import { join } from 'node:path';
@@ -11,13 +11,15 @@ import { appPaths, readVersion } from '../host/app-paths';
 import { startBrowserServer, type BrowserServer } from '../host/browser-server';
 import { resolveDataDir } from '../host/data-dir';
 import { createHost, type Host } from '../host/host';
+import { createLogger } from '../host/log-file';
 import { createFileKeyStore } from '../store/key-file';
 import { parseBrowserArgs } from './args';
 import { openInBrowser } from './open-browser';
 
-function log(line: string): void {
+/** Until the data folder (and so the log file) is known, diagnostics go to stderr alone. */
+let log = (line: string): void => {
   process.stderr.write(`${new Date().toISOString()} ${line}\n`);
-}
+};
 
 async function main(): Promise<void> {
   let args;
@@ -29,6 +31,8 @@ async function main(): Promise<void> {
   }
   const paths = appPaths(import.meta.url);
   const dataDir = resolveDataDir(args.dataDir);
+  const logger = createLogger({ dir: join(dataDir, 'logs'), stderr: true });
+  log = logger.line;
   let host: Host | null = null;
   const app: App = await createApp({
     dataDir,
@@ -37,19 +41,21 @@ async function main(): Promise<void> {
     emit: (channel, payload) => host?.emit(channel, payload),
     log,
     version: readVersion(paths.packageJson),
+    logPath: logger.path,
   });
-  host = createHost({ contract, handlers: app.handlers, log });
+  host = createHost({ contract, handlers: app.handlers, log, logPath: logger.path });
   let server: BrowserServer;
   try {
-    server = await startBrowserServer({ host, staticDir: paths.rendererDir, port: args.port, log, downloads: app.downloads });
+    server = await startBrowserServer({ host, staticDir: paths.rendererDir, port: args.port, log, userFiles: app.userFiles, downloads: app.downloads });
   } catch (err) {
     log(`Could not start the server: ${err instanceof Error ? err.message : String(err)}`);
     host.dispose();
     await app.dispose();
     process.exit(1);
   }
+  logger.addSecret(server.token);
   process.stdout.write(`Workbench: ${server.url}\n`);
-  log(`data folder: ${dataDir}`);
+  log(`data folder: ${dataDir}; log file: ${logger.path}`);
   if (args.open) openInBrowser(server.url, log);
 
   let stoppingSince = 0;
@@ -66,6 +72,7 @@ async function main(): Promise<void> {
     await server.close();
     host?.dispose();
     await app.dispose();
+    logger.close();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));

@@ -1,24 +1,28 @@
 /**
  * Electron entry (out/main/electron.js). The start-up order is the wiring diagram: scheme before
- * ready, single-instance lock, then menu, protocol, app services, host, window, IPC gate. Quitting
- * disposes in reverse (streams cancelled, database closed) before the process exits.
+ * ready, single-instance lock, then log file, menu, protocol, app services, host, window, IPC gates.
+ * Quitting disposes in reverse (streams cancelled, database closed) before the process exits.
  */
-import { app, type BrowserWindow } from 'electron';
+import { app, shell, type BrowserWindow } from 'electron';
 import { join } from 'node:path';
 import { createApp, type App } from '../app';
 import { contract } from '../../shared/contract/index';
 import { appPaths } from '../host/app-paths';
 import { resolveDataDir } from '../host/data-dir';
 import { createHost, type Host } from '../host/host';
+import { createLogger } from '../host/log-file';
+import { createFilePicker } from './dialogs';
+import { setupFileIpc } from './file-ipc';
 import { setupIpc } from './ipc';
 import { createSafeStorageKeyStore } from './key-store';
 import { setupMenu } from './menu';
 import { registerAppScheme, setupAppProtocol } from './protocol';
 import { createMainWindow } from './window';
 
-function log(line: string): void {
+/** Until the data folder (and so the log file) is known, diagnostics go to stderr alone. */
+let log = (line: string): void => {
   process.stderr.write(`${new Date().toISOString()} ${line}\n`);
-}
+};
 
 /** `--data-dir DIR` / `--data-dir=DIR` from the command line, if given. */
 function dataDirFlag(argv: readonly string[]): string | undefined {
@@ -30,7 +34,9 @@ function dataDirFlag(argv: readonly string[]): string | undefined {
 async function start(): Promise<void> {
   const paths = appPaths(import.meta.url);
   const dataDir = resolveDataDir(dataDirFlag(process.argv));
-  const disposers: Array<() => void | Promise<void>> = [];
+  const logger = createLogger({ dir: join(dataDir, 'logs'), stderr: true });
+  log = logger.line;
+  const disposers: Array<() => void | Promise<void>> = [() => logger.close()];
   let host: Host | null = null;
   let window: BrowserWindow | null = null;
 
@@ -41,7 +47,8 @@ async function start(): Promise<void> {
   });
 
   await app.whenReady();
-  setupMenu();
+  const openPath = (path: string) => shell.openPath(path);
+  setupMenu({ openLogFile: () => void openPath(logger.path).then((problem) => problem && log(`[menu] could not open the log: ${problem}`)) });
   disposers.push(setupAppProtocol(paths.rendererDir));
   const workbench: App = await createApp({
     dataDir,
@@ -50,16 +57,22 @@ async function start(): Promise<void> {
     emit: (channel, payload) => host?.emit(channel, payload),
     log,
     version: app.getVersion(),
+    logPath: logger.path,
+    pickFiles: createFilePicker(() => window),
+    openPath,
   });
   disposers.push(() => workbench.dispose());
-  host = createHost({ contract, handlers: workbench.handlers, log });
+  host = createHost({ contract, handlers: workbench.handlers, log, logPath: logger.path });
   const liveHost = host;
   disposers.push(() => liveHost.dispose());
 
   const gate = setupIpc({ host, contract, log });
   disposers.push(() => gate.dispose());
+  const files = setupFileIpc({ userFiles: workbench.userFiles, log });
+  disposers.push(() => files.dispose());
   window = createMainWindow({ preloadFile: paths.preloadFile, log });
   gate.addWindow(window);
+  files.addWindow(window);
   window.on('closed', () => {
     window = null;
   });

@@ -1,8 +1,14 @@
-/** The application menu: standard roles only (edit shortcuts, reload, dev tools, window). */
+/** The application menu: standard roles (edit shortcuts, reload, dev tools, window) and Help > Open Log File. */
 import { app, Menu, type MenuItemConstructorOptions } from 'electron';
 
+/** What the menu's own items do; injected so the menu holds no app logic. */
+export interface MenuActions {
+  /** Opens the log file in the system's default program. */
+  openLogFile?: () => void;
+}
+
 /** The menu template for `platform` (macOS gets the app menu first). */
-export function menuTemplate(platform: NodeJS.Platform = process.platform): MenuItemConstructorOptions[] {
+export function menuTemplate(platform: NodeJS.Platform = process.platform, actions: MenuActions = {}): MenuItemConstructorOptions[] {
   const template: MenuItemConstructorOptions[] = [
     { role: 'fileMenu' },
     { role: 'editMenu' },
@@ -20,11 +26,15 @@ export function menuTemplate(platform: NodeJS.Platform = process.platform): Menu
       ],
     },
     { role: 'windowMenu' },
+    {
+      role: 'help',
+      submenu: [{ label: 'Open Log File', enabled: actions.openLogFile !== undefined, click: () => actions.openLogFile?.() }],
+    },
   ];
   if (platform === 'darwin') template.unshift({ label: app.name, role: 'appMenu' });
   return template;
 }
 
-export function setupMenu(): void {
-  Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate()));
+export function setupMenu(actions: MenuActions = {}): void {
+  Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate(process.platform, actions)));
 }

@@ -3,15 +3,19 @@
  * strict CSP, and a WebSocket at /ws that carries the contract. Guards, in order: the Host header
  * must name our loopback address (DNS rebinding), the WebSocket's Origin must be ours (other
  * sites), and a 256-bit token must be offered as a subprotocol (other local users and programs).
+ * `POST /stage` takes a file's bytes from the page (staging-route.ts), with the token as a Bearer.
  */
 import { createReadStream } from 'node:fs';
 import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { MAX_MESSAGE_BYTES } from '../../shared/contract/protocol';
+import { STAGE_ROUTE } from '../../shared/contract/user-files';
+import type { UserFiles } from '../services/user-files';
 import { securityHeaders } from './csp';
 import { serveDownload, type DownloadSource } from './download-route';
 import type { Host } from './host';
+import { DEFAULT_MAX_UPLOAD_BYTES, handleStage } from './staging-route';
 import { resolveStaticFile } from './static-files';
 import { newAccessToken, tokenFromAuthorization, tokenFromProtocols, tokensMatch, WS_PROTOCOL } from './token';
 import { attachSocket } from './ws-session';
@@ -29,6 +33,10 @@ export interface BrowserServerOptions {
   maxMessageBytes?: number;
   /** One-time download links main hands the page (GET /downloads/<token>). */
   downloads?: DownloadSource;
+  /** Where `POST /stage` puts the page's uploads; without it the route answers 404. */
+  userFiles?: Pick<UserFiles, 'stage'>;
+  /** Largest accepted upload; defaults to 4 GiB. */
+  maxUploadBytes?: number;
 }
 
 export interface BrowserServer {
@@ -67,6 +75,10 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
     if (!hostAllowed(req)) return reply(res, 403, 'Forbidden: unexpected Host header.');
     const url = new URL(req.url ?? '/', `http://${LOOPBACK}`);
     if (url.pathname === '/ws') return reply(res, 426, 'This address takes WebSocket connections only.');
+    if (url.pathname === STAGE_ROUTE && options.userFiles) {
+      const maxBytes = options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
+      return handleStage(req, res, { userFiles: options.userFiles, token, allowedOrigins, maxBytes, headers, log });
+    }
     if (url.pathname === '/health') {
       if (!tokensMatch(token, tokenFromAuthorization(req.headers.authorization))) return reply(res, 401, 'Unauthorized.');
       return reply(res, 200, JSON.stringify({ ok: true }), { 'Content-Type': 'application/json' });

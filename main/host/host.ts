@@ -37,6 +37,8 @@ export interface HostOptions {
   contract: Contract;
   handlers: HandlersFor<WorkbenchContract>;
   log?: (line: string) => void;
+  /** Where the log is, so an internal error can tell the user where to look. */
+  logPath?: string;
 }
 
 interface RunningStream {
@@ -53,6 +55,7 @@ function failure(error: WorkbenchError): CallReply {
 
 export function createHost(options: HostOptions): Host {
   const log = options.log ?? (() => {});
+  const where = options.logPath ? ` (${options.logPath})` : '';
   const registry = buildRegistry(options.contract, options.handlers);
   const sessions = new Set<HostSession>();
   const streamsBySession = new Map<string, Map<string, RunningStream>>();
@@ -64,7 +67,7 @@ export function createHost(options: HostOptions): Host {
     log(`[host] ${channel} failed: ${detail}`);
     return failure({
       code: 'internal',
-      message: `The workbench hit an internal error while handling ${channel}. The details are in its log.`,
+      message: `The workbench hit an internal error while handling ${channel}. The details are in its log${where}.`,
     });
   }
 

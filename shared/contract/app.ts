@@ -7,10 +7,19 @@ export interface AppInfo {
   shell: 'electron' | 'browser';
   platform: string;
   dataDir: string;
+  /** The log file (`<dataDir>/logs/workbench.log`), so the page can name it. */
+  logPath: string;
+}
+
+/** What `app.openLog` did: Electron opens the file; browser mode cannot, and the page shows `path`. */
+export interface OpenLogResult {
+  opened: boolean;
+  path: string;
 }
 
 export const appContract = {
   info: call<AppInfo>()(z.object({}).strict().optional()),
+  openLog: call<OpenLogResult>()(z.object({}).strict().optional()),
 };
 
 /** Stream ids are made by the caller (so no chunk can arrive before the caller knows the id). */

@@ -15,6 +15,7 @@ export const ERROR_CODES = [
   'stream_incomplete', // a stream ended without its terminal marker
   'protocol', // the service answered something we could not parse
   'config', // the app's own settings are wrong (no key for a profile, ...)
+  'unsupported', // this shell cannot do it (a native file dialog in browser mode)
   'internal',
 ] as const;
 

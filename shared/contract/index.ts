@@ -12,6 +12,7 @@ import { messagesContract } from './messages';
 import { modelsContract } from './models';
 import { responsesContract } from './responses';
 import { toolsContract } from './tools';
+import { userFilesContract } from './user-files';
 
 export const contract = {
   app: appContract,
@@ -25,6 +26,7 @@ export const contract = {
   history: historyContract,
   tools: toolsContract,
   files: filesContract,
+  userFiles: userFilesContract,
 } as const;
 
 export type WorkbenchContract = typeof contract;

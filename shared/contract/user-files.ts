@@ -5,6 +5,7 @@
  * receive a `ref` and resolve it in main.
  */
 import { z } from 'zod';
+import { call } from './define';
 
 /** An opaque reference id: 128 random bits, URL-safe. */
 export const FileRefIdSchema = z.string().regex(/^ref_[A-Za-z0-9_-]{16,64}$/, 'not a file reference');
@@ -16,4 +17,59 @@ export interface FileRef {
   size: number;
   /** MIME type ('' when unknown). */
   type: string;
+}
+
+/** `userFiles.pick`: one file unless `multiple`; `title` is the dialog's title. */
+export const PickFilesInputSchema = z
+  .object({ multiple: z.boolean().optional(), title: z.string().max(200).optional() })
+  .strict()
+  .optional();
+export type PickFilesInput = z.infer<typeof PickFilesInputSchema>;
+
+/**
+ * Files from the user. `pick` opens the native dialog (Electron) and gives [] when the user
+ * cancels; browser mode has no native dialog and answers `unsupported`, so the page uses an
+ * <input type=file> and uploads instead. `release` forgets a reference (and a staged copy).
+ */
+export const userFilesContract = {
+  pick: call<FileRef[]>()(PickFilesInputSchema),
+  release: call<{ released: boolean }>()(z.object({ ref: FileRefIdSchema }).strict()),
+};
+
+/** Browser mode's upload route: POST the raw bytes here (see main/host/staging-route.ts). */
+export const STAGE_ROUTE = '/stage';
+/** The header carrying the file's name, percent-encoded (encodeURIComponent). */
+export const STAGE_NAME_HEADER = 'X-Workbench-File-Name';
+
+/**
+ * Electron's private channels for files from the page (not contract operations: only the preload
+ * calls them, for `window.workbenchFiles.fromFile`). A dropped File with a disk path is registered
+ * by path; one made in the page is streamed in acknowledged chunks. Replies are CallReply values.
+ */
+export const IPC_FILES = {
+  fromPath: 'workbench-files:from-path',
+  stageBegin: 'workbench-files:stage-begin',
+  stageChunk: 'workbench-files:stage-chunk',
+  stageEnd: 'workbench-files:stage-end',
+  stageAbort: 'workbench-files:stage-abort',
+} as const;
+
+/** Size of one chunk the preload sends for a File with no disk path. */
+export const IPC_STAGE_CHUNK_BYTES = 1024 * 1024;
+
+/** The part of a DOM File that `fromFile` reads (shared/ has no DOM types; a File fits). */
+export interface FileLike {
+  readonly name: string;
+  readonly type: string;
+  readonly size: number;
+  slice(start?: number, end?: number): { arrayBuffer(): Promise<ArrayBuffer> };
+}
+
+/**
+ * Electron's `window.workbenchFiles` (exposed by the preload beside `window.workbench`): a dropped
+ * File becomes a reference by its disk path; a File with none (made in the page) is streamed.
+ * Rejects with an Error whose message is the person-readable WorkbenchError message.
+ */
+export interface WorkbenchFilesApi {
+  fromFile(file: FileLike): Promise<FileRef>;
 }

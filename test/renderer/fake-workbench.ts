@@ -300,7 +300,14 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
 
   const api: WorkbenchApi = {
     app: {
-      info: async () => ({ version: '0.1.0-test', shell: 'browser', platform: 'linux', dataDir: '/tmp/workbench-test' }),
+      info: async () => ({
+        version: '0.1.0-test',
+        shell: 'browser',
+        platform: 'linux',
+        dataDir: '/tmp/workbench-test',
+        logPath: '/tmp/workbench-test/logs/workbench.log',
+      }),
+      openLog: async () => (record('app.openLog', undefined), { opened: false, path: '/tmp/workbench-test/logs/workbench.log' }),
     },
     streams: {
       cancel: async (input) => {
@@ -388,6 +395,13 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
         controls.toolSets[input.playground] = input.tools;
         return { saved: input.tools.length };
       },
+    },
+    userFiles: {
+      pick: async (input) => {
+        record('userFiles.pick', input);
+        throw new WorkbenchFailure({ code: 'unsupported', message: 'Browser mode has no file dialog of its own; choose the file in the page instead.' });
+      },
+      release: async (input) => (record('userFiles.release', input), { released: true }),
     },
     messages: { send: (input, onChunk) => textStream('messages.send', input as unknown as ChatSendInput, onChunk) },
     completions: {

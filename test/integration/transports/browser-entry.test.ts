@@ -1,7 +1,8 @@
 // The browser-mode entry as a user runs it: one line on stdout with the address and token, a
-// server that answers with that token, and a clean exit 0 on SIGTERM (database closed).
+// server that answers with that token, a private log file without the token, and a clean exit 0
+// on SIGTERM (database closed).
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,5 +50,11 @@ describe('main/browser entry', () => {
     expect(existsSync(join(dataDir, 'workbench.db'))).toBe(true);
     // A cleanly closed WAL database folds its log back in and removes it.
     expect(existsSync(join(dataDir, 'workbench.db-wal'))).toBe(false);
+    const logFile = join(dataDir, 'logs', 'workbench.log');
+    const logged = readFileSync(logFile, 'utf8');
+    expect(logged).toContain(`log file: ${logFile}`);
+    expect(logged).toContain('SIGTERM: shutting down');
+    expect(logged).not.toContain(match![2]);
+    expect(statSync(logFile).mode & 0o777).toBe(0o600);
   });
 });

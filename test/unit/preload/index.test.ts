@@ -1,5 +1,5 @@
-// The preload exposes exactly one thing, `window.workbench`, shaped by the contract: no raw
-// ipcRenderer, no generic invoke, and callbacks never receive the IpcRendererEvent.
+// The preload exposes `window.workbench`, shaped by the contract, and `window.workbenchFiles`: no
+// raw ipcRenderer, no generic invoke, and callbacks never receive the IpcRendererEvent.
 import { describe, expect, it, vi } from 'vitest';
 import { contract } from '../../../shared/contract/index';
 import { eventMethodName } from '../../../shared/contract/define';
@@ -11,13 +11,17 @@ const fake = createFakeWindow();
 vi.mock('electron', () => ({
   contextBridge: { exposeInMainWorld: (key: string, value: unknown) => page.exposed.set(key, value) },
   ipcRenderer: fake.ipcRenderer,
+  webUtils: { getPathForFile: () => '' },
 }));
 
 await import('../../../preload/index');
 
 describe('preload', () => {
-  it('exposes only window.workbench', () => {
-    expect([...page.exposed.keys()]).toEqual(['workbench']);
+  it('exposes only window.workbench and window.workbenchFiles (one method, frozen)', () => {
+    expect([...page.exposed.keys()]).toEqual(['workbench', 'workbenchFiles']);
+    const files = page.exposed.get('workbenchFiles') as Record<string, unknown>;
+    expect(Object.keys(files)).toEqual(['fromFile']);
+    expect(Object.isFrozen(files)).toBe(true);
   });
 
   it('offers exactly the contract’s operations and event subscriptions, nothing generic', () => {

@@ -38,10 +38,10 @@ describe('ipc', () => {
       setup();
       expect(() => setup()).not.toThrow();
       expect([...fakeIpcMain.handlers.keys()].sort()).toEqual(
-        ['app.info', 'chat.send', 'completions.complete', 'completions.send', 'connections.list', 'connections.remove', 'connections.save',
+        ['app.info', 'app.openLog', 'chat.send', 'completions.complete', 'completions.send', 'connections.list', 'connections.remove', 'connections.save',
           'connections.select', 'connections.test', 'history.facets', 'history.get', 'history.remove', 'history.search', 'messages.send',
           'models.catalogue', 'responses.chains', 'responses.compact', 'responses.create', 'responses.remove', 'responses.retrieve',
-          'responses.tree', 'streams.cancel', 'tools.load', 'tools.save'].sort(),
+          'responses.tree', 'streams.cancel', 'tools.load', 'tools.save', 'userFiles.pick', 'userFiles.release'].sort(),
       );
     });
 

@@ -6,13 +6,27 @@ const { menuTemplate } = await import('../../../../main/electron/menu');
 
 describe('menu', () => {
   describe('menuTemplate()', () => {
-    it('offers the standard edit and window menus (copy/paste shortcuts work)', () => {
+    it('offers the standard edit and window menus (copy/paste shortcuts work) and Help', () => {
       const roles = menuTemplate('linux').map((item) => item.role ?? item.label);
-      expect(roles).toEqual(['fileMenu', 'editMenu', 'View', 'windowMenu']);
+      expect(roles).toEqual(['fileMenu', 'editMenu', 'View', 'windowMenu', 'help']);
     });
 
     it('puts the app menu first on macOS', () => {
       expect(menuTemplate('darwin')[0]).toMatchObject({ role: 'appMenu', label: 'Inference Workbench' });
+    });
+
+    it('has Help > Open Log File, which runs the injected action', () => {
+      const openLogFile = vi.fn();
+      const help = menuTemplate('linux', { openLogFile }).find((item) => item.role === 'help');
+      const item = (help?.submenu as Array<{ label?: string; enabled?: boolean; click?: () => void }>)[0];
+      expect(item).toMatchObject({ label: 'Open Log File', enabled: true });
+      item.click?.();
+      expect(openLogFile).toHaveBeenCalledOnce();
+    });
+
+    it('greys Open Log File out when no action was given', () => {
+      const help = menuTemplate('linux').find((item) => item.role === 'help');
+      expect((help?.submenu as Array<{ enabled?: boolean }>)[0].enabled).toBe(false);
     });
   });
 });

@@ -11,7 +11,7 @@ import type { WorkbenchContract } from '../../../../shared/contract/index';
 import type { RunRecord, RunStatus } from '../../../../shared/contract/runs';
 import type { HandlersFor } from '../../../../main/host/handlers';
 
-export const FAKE_INFO: AppInfo = { version: '9.9.9', shell: 'browser', platform: 'test', dataDir: '/data' };
+export const FAKE_INFO: AppInfo = { version: '9.9.9', shell: 'browser', platform: 'test', dataDir: '/data', logPath: '/data/logs/workbench.log' };
 
 export const FAKE_STATE: ConnectionsState = {
   activeId: 'sandbox',
@@ -68,6 +68,7 @@ export function createFakeHandlers(): FakeHandlers {
         sessions.push(ctx.sessionId);
         return FAKE_INFO;
       },
+      openLog: () => ({ opened: false, path: FAKE_INFO.logPath }),
     },
     connections: {
       list: () => FAKE_STATE,
@@ -145,6 +146,10 @@ export function createFakeHandlers(): FakeHandlers {
       },
       local: () => [],
       ofRun: () => null,
+    },
+    userFiles: {
+      pick: () => [{ ref: 'ref_AAAAAAAAAAAAAAAAAAAAAA', name: 'a.txt', size: 1, type: 'text/plain' }],
+      release: () => ({ released: true }),
     },
   };
   return { handlers, signals, sessions };

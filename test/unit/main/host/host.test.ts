@@ -69,6 +69,18 @@ describe('host', () => {
       expect(JSON.stringify(reply)).not.toContain(SECRET_DETAIL);
       expect(log.mock.calls.map((c) => c[0]).join('\n')).toContain(SECRET_DETAIL);
     });
+
+    it('names where the log is in an internal error', async () => {
+      const host = createHost({ contract, handlers: createFakeHandlers().handlers, log: () => {}, logPath: '/data/logs/workbench.log' });
+      const reply = await host.call(fakeSession('s1').session, 'connections.remove', { id: 'abc' });
+      expect(reply).toEqual({
+        ok: false,
+        error: {
+          code: 'internal',
+          message: 'The workbench hit an internal error while handling connections.remove. The details are in its log (/data/logs/workbench.log).',
+        },
+      });
+    });
   });
 
   describe('stream()', () => {

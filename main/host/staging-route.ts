@@ -1,0 +1,100 @@
+/**
+ * Browser mode's upload route, `POST /stage`: the page sends a file's raw bytes (XMLHttpRequest,
+ * so it can show upload progress), main stages them through UserFiles and answers the FileRef.
+ * Guards beyond the server's Host check: the page token as `Authorization: Bearer <token>`, our
+ * Origin when the browser names one, and a size limit (413). A client that goes away mid-upload
+ * aborts the staging, which removes the temporary file.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Transform } from 'node:stream';
+import { WorkbenchFailure, type WorkbenchError } from '../../shared/contract/errors';
+import { STAGE_NAME_HEADER } from '../../shared/contract/user-files';
+import type { UserFiles } from '../services/user-files';
+import { tokenFromAuthorization, tokensMatch } from './token';
+
+/** Largest upload accepted by default: 4 GiB. */
+export const DEFAULT_MAX_UPLOAD_BYTES = 4 * 1024 ** 3;
+
+export interface StagingRouteContext {
+  userFiles: Pick<UserFiles, 'stage'>;
+  token: string;
+  allowedOrigins: ReadonlySet<string>;
+  maxBytes: number;
+  /** Headers every answer carries (the server's security headers). */
+  headers: Record<string, string>;
+  log: (line: string) => void;
+}
+
+class TooLarge extends Error {}
+
+function send(res: ServerResponse, ctx: StagingRouteContext, status: number, body: unknown, extra: Record<string, string> = {}): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(status, { ...ctx.headers, 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...extra });
+  res.end(JSON.stringify(body));
+}
+
+function refuse(res: ServerResponse, ctx: StagingRouteContext, status: number, error: WorkbenchError, close = false): void {
+  // Refusing before reading the body: close the connection rather than drain gigabytes.
+  send(res, ctx, status, { error }, close ? { Connection: 'close' } : {});
+}
+
+function fileName(req: IncomingMessage): string | null {
+  const raw = req.headers[STAGE_NAME_HEADER.toLowerCase()];
+  if (typeof raw !== 'string' || raw.length === 0 || raw.length > 1024) return null;
+  try {
+    const name = decodeURIComponent(raw);
+    return name.length > 0 ? name : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Handles one `POST /stage` request (the server has already checked its Host header). */
+export async function handleStage(req: IncomingMessage, res: ServerResponse, ctx: StagingRouteContext): Promise<void> {
+  if (req.method !== 'POST') return refuse(res, ctx, 405, { code: 'invalid_input', message: 'Uploads are POSTed.' });
+  if (!tokensMatch(ctx.token, tokenFromAuthorization(req.headers.authorization))) {
+    return refuse(res, ctx, 401, { code: 'invalid_input', message: 'Unauthorized: the access token is missing or wrong.' }, true);
+  }
+  const origin = req.headers.origin;
+  if (origin !== undefined && !ctx.allowedOrigins.has(origin)) {
+    return refuse(res, ctx, 403, { code: 'invalid_input', message: 'Forbidden: unexpected Origin.' }, true);
+  }
+  const name = fileName(req);
+  if (!name) {
+    return refuse(res, ctx, 400, { code: 'invalid_input', message: `The ${STAGE_NAME_HEADER} header must hold the percent-encoded file name.` }, true);
+  }
+  const limitText = `${(ctx.maxBytes / 1024 ** 3).toFixed(ctx.maxBytes % 1024 ** 3 === 0 ? 0 : 2)} GiB`;
+  const tooLarge: WorkbenchError = { code: 'invalid_input', message: `"${name}" is larger than the ${limitText} upload limit.` };
+  const lengthHeader = req.headers['content-length'];
+  const expected = lengthHeader === undefined ? undefined : Number(lengthHeader);
+  if (expected !== undefined && expected > ctx.maxBytes) return refuse(res, ctx, 413, tooLarge, true);
+
+  let received = 0;
+  const limiter = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      received += chunk.length;
+      done(received > ctx.maxBytes ? new TooLarge() : null, chunk);
+    },
+  });
+  req.on('error', (err) => limiter.destroy(err));
+  req.pipe(limiter);
+  const controller = new AbortController();
+  // The page closed, reloaded or cancelled (xhr.abort()) before the answer: stop and clean up.
+  res.on('close', () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  const type = typeof req.headers['content-type'] === 'string' ? req.headers['content-type'].slice(0, 255) : '';
+  try {
+    const ref = await ctx.userFiles.stage(name, type, limiter, expected, controller.signal);
+    send(res, ctx, 200, ref);
+  } catch (err) {
+    if (received > ctx.maxBytes) return refuse(res, ctx, 413, tooLarge, true);
+    if (err instanceof WorkbenchFailure) {
+      if (err.error.code !== 'cancelled') return refuse(res, ctx, 400, err.error, true);
+      // No one is left to read an answer.
+      ctx.log(`[stage] upload of "${name}" stopped by the page after ${received} bytes`);
+      return void res.destroy();
+    }
+    throw err;
+  }
+}

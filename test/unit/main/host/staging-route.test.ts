@@ -1,0 +1,185 @@
+// POST /stage from outside, as the page (and an attacker) would send it: the token, the Host
+// check, the size limit, byte-exact staging of a large body, and clean-up when the client leaves.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contract } from '../../../../shared/contract/index';
+import { STAGE_NAME_HEADER } from '../../../../shared/contract/user-files';
+import { startBrowserServer, type BrowserServer } from '../../../../main/host/browser-server';
+import { createHost } from '../../../../main/host/host';
+import { UserFiles } from '../../../../main/services/user-files';
+import { createFakeHandlers } from './fake-handlers';
+
+const LIMIT = 12 * 1024 * 1024;
+let root: string;
+let stagingDir: string;
+let userFiles: UserFiles;
+let server: BrowserServer;
+const logs: string[] = [];
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'wb-stage-'));
+  stagingDir = join(root, 'staging');
+  mkdirSync(join(root, 'renderer'));
+  writeFileSync(join(root, 'renderer', 'index.html'), '<!doctype html>');
+  userFiles = new UserFiles({ stagingDir, log: (line) => logs.push(line) });
+  const host = createHost({ contract, handlers: createFakeHandlers().handlers });
+  server = await startBrowserServer({ host, staticDir: join(root, 'renderer'), userFiles, maxUploadBytes: LIMIT, log: (line) => logs.push(line) });
+});
+
+afterAll(async () => {
+  await server.close();
+  userFiles.dispose();
+  rmSync(root, { recursive: true, force: true });
+});
+
+interface Result {
+  status: number;
+  body: string;
+}
+
+function post(body: Buffer | null, headers: Record<string, string | undefined> = {}): Promise<Result> {
+  const all: Record<string, string> = {
+    Host: `127.0.0.1:${server.port}`,
+    Authorization: `Bearer ${server.token}`,
+    [STAGE_NAME_HEADER]: encodeURIComponent('résumé 1.pdf'),
+    'Content-Type': 'application/pdf',
+  };
+  for (const [k, v] of Object.entries(headers)) {
+    if (v === undefined) delete all[k];
+    else all[k] = v;
+  }
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: server.port, path: '/stage', method: 'POST', headers: all }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    // A refusal may close the socket while we are still sending; the answer has arrived by then.
+    req.on('error', (err) => reject(err));
+    req.end(body ?? undefined);
+  });
+}
+
+const partFiles = () => readdirSync(stagingDir).filter((f) => f.endsWith('.part'));
+
+describe('staging-route', () => {
+  describe('POST /stage', () => {
+    it('stages a 10 MB upload byte for byte and answers its FileRef', async () => {
+      const bytes = randomBytes(10 * 1024 * 1024);
+      const started = performance.now();
+      const res = await post(bytes);
+      const ms = performance.now() - started;
+      expect(res.status).toBe(200);
+      const ref = JSON.parse(res.body) as { ref: string; name: string; size: number; type: string };
+      expect(ref).toEqual({ ref: expect.stringMatching(/^ref_/), name: 'résumé 1.pdf', size: bytes.length, type: 'application/pdf' });
+      expect(readFileSync(userFiles.resolve(ref.ref).path).equals(bytes)).toBe(true);
+      expect(ms).toBeLessThan(10_000);
+    });
+
+    it('answers 401 without the token or with a wrong one, staging nothing', async () => {
+      const before = readdirSync(stagingDir).length;
+      expect((await post(Buffer.from('x'), { Authorization: undefined })).status).toBe(401);
+      expect((await post(Buffer.from('x'), { Authorization: 'Bearer nope' })).status).toBe(401);
+      expect(readdirSync(stagingDir)).toHaveLength(before);
+    });
+
+    it('answers 403 to a request naming another Host (DNS rebinding)', async () => {
+      expect((await post(Buffer.from('x'), { Host: 'evil.example:80' })).status).toBe(403);
+    });
+
+    it('answers 403 to another site’s Origin even with the token', async () => {
+      expect((await post(Buffer.from('x'), { Origin: 'https://evil.example' })).status).toBe(403);
+      expect((await post(Buffer.from('x'), { Origin: `http://127.0.0.1:${server.port}` })).status).toBe(200);
+    });
+
+    it('answers 400 without a file name', async () => {
+      const res = await post(Buffer.from('x'), { [STAGE_NAME_HEADER]: undefined });
+      expect(res.status).toBe(400);
+      expect(JSON.parse(res.body).error.message).toContain(STAGE_NAME_HEADER);
+    });
+
+    it('answers 413 to a body over the limit, announced or chunked, keeping nothing', async () => {
+      const before = readdirSync(stagingDir).length;
+      const announced = await post(null, { 'Content-Length': String(LIMIT + 1) });
+      expect(announced.status).toBe(413);
+      const chunked = await new Promise<number>((resolve, reject) => {
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port: server.port,
+            path: '/stage',
+            method: 'POST',
+            headers: { Host: `127.0.0.1:${server.port}`, Authorization: `Bearer ${server.token}`, [STAGE_NAME_HEADER]: 'big.bin' },
+          },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
+        req.on('error', reject);
+        const chunk = Buffer.alloc(1024 * 1024);
+        let sent = 0;
+        const pump = () => {
+          while (sent <= LIMIT + chunk.length && !req.destroyed) {
+            sent += chunk.length;
+            if (!req.write(chunk)) return void req.once('drain', pump);
+          }
+          req.end();
+        };
+        pump();
+      });
+      expect(chunked).toBe(413);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(readdirSync(stagingDir)).toHaveLength(before);
+    });
+
+    it('removes the temporary file when the client goes away mid-upload', async () => {
+      const before = readdirSync(stagingDir).length;
+      const req = request({
+        host: '127.0.0.1',
+        port: server.port,
+        path: '/stage',
+        method: 'POST',
+        headers: {
+          Host: `127.0.0.1:${server.port}`,
+          Authorization: `Bearer ${server.token}`,
+          [STAGE_NAME_HEADER]: 'half.bin',
+          'Content-Length': String(4 * 1024 * 1024),
+        },
+      });
+      req.on('error', () => {});
+      req.write(Buffer.alloc(1024 * 1024, 1));
+      const deadline = Date.now() + 5_000;
+      while (partFiles().length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(partFiles()).toHaveLength(1);
+      req.destroy();
+      const stopped = () => logs.some((line) => line.includes('upload of "half.bin" stopped by the page'));
+      // The temporary file goes first, then the route logs: wait for both.
+      while ((partFiles().length > 0 || !stopped()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(partFiles()).toEqual([]);
+      expect(readdirSync(stagingDir)).toHaveLength(before);
+      expect(stopped()).toBe(true);
+    });
+
+    it('sends the CSP and security headers with its answers', async () => {
+      const headers = await new Promise<Record<string, unknown>>((resolve, reject) => {
+        const req = request(
+          { host: '127.0.0.1', port: server.port, path: '/stage', method: 'POST', headers: { Host: `127.0.0.1:${server.port}` } },
+          (res) => {
+            res.resume();
+            resolve(res.headers);
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
+      expect(headers['content-security-policy']).toContain("connect-src 'self'");
+      expect(headers['x-content-type-options']).toBe('nosniff');
+    });
+  });
+});

@@ -1,0 +1,126 @@
+// window.workbenchFiles end to end over the in-memory IPC pair: the preload (with a mocked
+// webUtils) turns a dropped File into a path only it can read, main registers it; a File made in
+// the page is streamed in chunks and staged byte for byte; other frames are refused.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import type { FileRef, WorkbenchFilesApi } from '../../../shared/contract/user-files';
+import { IPC_FILES, IPC_STAGE_CHUNK_BYTES } from '../../../shared/contract/user-files';
+import { UserFiles } from '../../../main/services/user-files';
+import { createFakeWindow, fakeIpcMain } from '../../integration/transports/fake-electron';
+
+const page = vi.hoisted(() => ({ exposed: new Map<string, unknown>(), paths: new WeakMap<object, string>() }));
+const ours = createFakeWindow();
+
+vi.mock('electron', async () => ({
+  contextBridge: { exposeInMainWorld: (key: string, value: unknown) => page.exposed.set(key, value) },
+  ipcRenderer: ours.ipcRenderer,
+  ipcMain: (await import('../../integration/transports/fake-electron')).fakeIpcMain,
+  webUtils: { getPathForFile: (file: object) => page.paths.get(file) ?? '' },
+}));
+
+await import('../../../preload/index');
+const { setupFileIpc } = await import('../../../main/electron/file-ipc');
+
+const root = mkdtempSync(join(tmpdir(), 'wb-preload-files-'));
+const userFiles = new UserFiles({ stagingDir: join(root, 'staging'), log: () => {} });
+const logs: string[] = [];
+const gate = setupFileIpc({ userFiles, log: (line) => logs.push(line) });
+gate.addWindow(ours.window);
+const api = page.exposed.get('workbenchFiles') as WorkbenchFilesApi;
+
+afterAll(() => {
+  gate.dispose();
+  userFiles.dispose();
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe('files-bridge', () => {
+  describe('window.workbenchFiles.fromFile()', () => {
+    it('registers a dropped file by the path webUtils gives, without reading its bytes in the page', async () => {
+      const path = join(root, 'dropped.csv');
+      writeFileSync(path, 'a,b,c\n');
+      const dropped = new File(['(the page’s copy is never read)'], 'dropped.csv', { type: 'text/csv' });
+      page.paths.set(dropped, path);
+      const ref = await api.fromFile(dropped);
+      expect(ref).toEqual({ ref: expect.stringMatching(/^ref_/), name: 'dropped.csv', size: 6, type: '' });
+      expect(userFiles.resolve(ref.ref).path).toBe(path);
+    });
+
+    it('streams a File made in the page in chunks and stages the same bytes', async () => {
+      const bytes = randomBytes(2 * IPC_STAGE_CHUNK_BYTES + 123);
+      const made = new File([bytes], 'made.bin', { type: 'application/octet-stream' });
+      const ref: FileRef = await api.fromFile(made);
+      expect(ref).toMatchObject({ name: 'made.bin', size: bytes.length, type: 'application/octet-stream' });
+      expect(readFileSync(userFiles.resolve(ref.ref).path).equals(bytes)).toBe(true);
+    });
+
+    it('streams an empty File too', async () => {
+      const ref = await api.fromFile(new File([], 'empty.txt', { type: 'text/plain' }));
+      expect(ref).toMatchObject({ name: 'empty.txt', size: 0 });
+    });
+
+    it('rejects with the person-readable message when the dropped path is a folder', async () => {
+      const folder = new File([], 'photos');
+      page.paths.set(folder, root);
+      await expect(api.fromFile(folder)).rejects.toThrow('"wb-preload-files-');
+      await expect(api.fromFile(folder)).rejects.toThrow(/is a folder; choose the files inside it instead/);
+    });
+
+    it('aborts the upload and keeps nothing when a File cannot be read midway', async () => {
+      const before = readdirSync(join(root, 'staging')).length;
+      const failing = {
+        name: 'flaky.bin',
+        type: '',
+        size: 3 * IPC_STAGE_CHUNK_BYTES,
+        slice: (start = 0) => ({
+          arrayBuffer: async () => {
+            if (start > 0) throw new Error('NotReadableError: the file could not be read');
+            return new ArrayBuffer(IPC_STAGE_CHUNK_BYTES);
+          },
+        }),
+      };
+      await expect(api.fromFile(failing)).rejects.toThrow('NotReadableError');
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      expect(readdirSync(join(root, 'staging'))).toHaveLength(before);
+    });
+  });
+
+  describe('private channels', () => {
+    it('refuse a frame that is not our window’s main frame, and a window never added', async () => {
+      const sub = { processId: 999, routingId: 7, url: 'app://workbench/index.html' };
+      await expect(ours.ipcRenderer.invokeFrom(sub, IPC_FILES.fromPath, '/etc/passwd')).rejects.toThrow(/only available to the workbench window/);
+      const stranger = createFakeWindow('https://evil.example/');
+      await expect(stranger.ipcRenderer.invoke(IPC_FILES.fromPath, '/etc/passwd')).rejects.toThrow(/only available/);
+      expect(logs.filter((line) => line.includes('refused'))).toHaveLength(2);
+    });
+
+    it('keep one window’s upload away from another', async () => {
+      const other = createFakeWindow();
+      gate.addWindow(other.window);
+      const id = ((await ours.ipcRenderer.invoke(IPC_FILES.stageBegin, { name: 'x.bin', type: '', size: 4 })) as { value: string }).value;
+      const foreign = await other.ipcRenderer.invoke(IPC_FILES.stageChunk, id, new Uint8Array(4));
+      expect(foreign).toMatchObject({ ok: false, error: { code: 'not_found' } });
+      expect(await ours.ipcRenderer.invoke(IPC_FILES.stageAbort, id)).toEqual({ ok: true, value: { aborted: true } });
+      expect([...fakeIpcMain.handlers.keys()].filter((c) => c.startsWith('workbench-files:')).sort()).toEqual(Object.values(IPC_FILES).sort());
+    });
+
+    it('abort a window’s unfinished upload when it closes, removing the temporary file', async () => {
+      const closing = createFakeWindow();
+      gate.addWindow(closing.window);
+      const staging = join(root, 'staging');
+      const parts = () => readdirSync(staging).filter((f) => f.endsWith('.part'));
+      // The test before aborted an upload; its temporary file goes asynchronously.
+      for (let i = 0; i < 100 && parts().length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      const begin = (await closing.ipcRenderer.invoke(IPC_FILES.stageBegin, { name: 'half.bin', type: '', size: 8 })) as { value: string };
+      await closing.ipcRenderer.invoke(IPC_FILES.stageChunk, begin.value, new Uint8Array(4));
+      for (let i = 0; i < 100 && parts().length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(parts()).toHaveLength(1);
+      closing.webContents.destroy();
+      for (let i = 0; i < 100 && parts().length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(parts()).toEqual([]);
+    });
+  });
+});

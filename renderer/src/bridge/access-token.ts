@@ -6,6 +6,9 @@
 
 const STORAGE_KEY = 'workbench.token';
 
+/** The token this page took, for the HTTP routes that need it too (POST /stage). */
+let taken: string | null = null;
+
 export interface TokenSources {
   location: { hash: string; pathname: string; search: string };
   history: { state: unknown; replaceState(state: unknown, unused: string, url: string): void };
@@ -13,7 +16,17 @@ export interface TokenSources {
 }
 
 /** Returns the token (from the fragment, else this tab's storage) and strips it from the URL. */
-export function takeAccessToken({ location, history, storage }: TokenSources): string | null {
+export function takeAccessToken(sources: TokenSources): string | null {
+  taken = readToken(sources);
+  return taken;
+}
+
+/** The token `takeAccessToken` found for this page (null before, in Electron, or with none). */
+export function currentAccessToken(): string | null {
+  return taken;
+}
+
+function readToken({ location, history, storage }: TokenSources): string | null {
   const params = new URLSearchParams(location.hash.replace(/^#/, ''));
   const fromHash = params.get('token');
   if (fromHash) {

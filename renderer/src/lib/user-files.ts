@@ -1,0 +1,100 @@
+/**
+ * Files from the page -> FileRefs main can use, the same call in both shells. Electron hands each
+ * File to the preload (`window.workbenchFiles.fromFile`: its disk path, or its bytes when it has
+ * none); browser mode POSTs the bytes to main's `/stage` route with the page token, through
+ * XMLHttpRequest because fetch cannot report upload progress. One file at a time, in order.
+ */
+import { WorkbenchFailure, isWorkbenchError, type WorkbenchError } from '@shared/contract/errors';
+import { STAGE_NAME_HEADER, STAGE_ROUTE, type FileRef } from '@shared/contract/user-files';
+import { currentAccessToken } from '../bridge/access-token';
+import { toWorkbenchError } from './errors';
+
+/** Where one file's upload is: bytes sent of `total`, for file `index` of the batch. */
+export interface UploadProgress {
+  index: number;
+  name: string;
+  loaded: number;
+  total: number;
+}
+
+export interface FileRefsOptions {
+  onProgress?: (progress: UploadProgress) => void;
+  /** Aborting stops the running upload (main removes its partial copy) and rejects `cancelled`. */
+  signal?: AbortSignal;
+}
+
+function cancelled(name: string): WorkbenchFailure {
+  return new WorkbenchFailure({ code: 'cancelled', message: `The upload of "${name}" was cancelled.` });
+}
+
+function errorFromAnswer(xhr: XMLHttpRequest, name: string): WorkbenchError {
+  try {
+    const parsed = JSON.parse(xhr.responseText) as { error?: unknown };
+    if (isWorkbenchError(parsed.error)) return parsed.error;
+  } catch {
+    // Not our JSON: fall through to the status.
+  }
+  if (xhr.status === 401) return { code: 'config', message: 'The page’s access token was refused; open the address the workbench printed.', status: 401 };
+  return { code: 'internal', message: `The upload of "${name}" failed (HTTP ${xhr.status}).`, status: xhr.status };
+}
+
+/** POSTs one file's bytes to /stage; resolves with its FileRef. */
+function stageOverHttp(file: File, token: string, report: (loaded: number, total: number) => void, signal?: AbortSignal): Promise<FileRef> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(cancelled(file.name));
+    const xhr = new XMLHttpRequest();
+    const onAbort = () => xhr.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const settle = (done: () => void) => {
+      signal?.removeEventListener('abort', onAbort);
+      done();
+    };
+    xhr.open('POST', STAGE_ROUTE);
+    xhr.setRequestHeader('Authorization', `Bearer ${token}`);
+    xhr.setRequestHeader(STAGE_NAME_HEADER, encodeURIComponent(file.name));
+    if (file.type) xhr.setRequestHeader('Content-Type', file.type);
+    xhr.upload.onprogress = (event) => report(event.loaded, event.lengthComputable ? event.total : file.size);
+    xhr.onload = () =>
+      settle(() => {
+        if (xhr.status !== 200) return reject(new WorkbenchFailure(errorFromAnswer(xhr, file.name)));
+        try {
+          resolve(JSON.parse(xhr.responseText) as FileRef);
+        } catch {
+          reject(new WorkbenchFailure({ code: 'protocol', message: 'The workbench answered the upload with something unreadable.' }));
+        }
+      });
+    xhr.onerror = () =>
+      settle(() =>
+        reject(new WorkbenchFailure({ code: 'network', message: `The upload of "${file.name}" was interrupted (the connection to the workbench dropped). Try again.` })),
+      );
+    xhr.onabort = () => settle(() => reject(cancelled(file.name)));
+    xhr.send(file);
+  });
+}
+
+async function viaPreload(file: File, signal?: AbortSignal): Promise<FileRef> {
+  if (signal?.aborted) throw cancelled(file.name);
+  try {
+    return await window.workbenchFiles!.fromFile(file);
+  } catch (err) {
+    // Errors lose their fields crossing the context bridge; the message is still the person-readable one.
+    throw new WorkbenchFailure(toWorkbenchError(err));
+  }
+}
+
+/** Turns `files` into references, in order; rejects with a WorkbenchFailure on the first failure. */
+export async function fileRefsFrom(files: readonly File[], options: FileRefsOptions = {}): Promise<FileRef[]> {
+  const refs: FileRef[] = [];
+  const token = window.workbenchFiles ? null : currentAccessToken();
+  if (!window.workbenchFiles && !token) {
+    throw new WorkbenchFailure({ code: 'config', message: 'This page has no access token; open the address the workbench printed.' });
+  }
+  for (const [index, file] of files.entries()) {
+    const report = (loaded: number, total: number) => options.onProgress?.({ index, name: file.name, loaded, total });
+    report(0, file.size);
+    const ref = token ? await stageOverHttp(file, token, report, options.signal) : await viaPreload(file, options.signal);
+    report(file.size, file.size);
+    refs.push(ref);
+  }
+  return refs;
+}

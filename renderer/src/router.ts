@@ -14,6 +14,7 @@ export const routes: RouteRecordRaw[] = [
   { path: '/legacy', name: 'legacy', component: () => import('./views/LegacyView.vue'), meta: { title: 'Legacy completions' } },
   { path: '/compare', name: 'compare', component: () => import('./views/CompareView.vue'), meta: { title: 'Compare' } },
   { path: '/models', name: 'models', component: () => import('./views/ModelsView.vue'), meta: { title: 'Models' } },
+  { path: '/files', name: 'files', component: () => import('./views/FilesView.vue'), meta: { title: 'Files' } },
   { path: '/history', name: 'history', component: () => import('./views/HistoryView.vue'), meta: { title: 'History' } },
   {
     path: '/history/:id',

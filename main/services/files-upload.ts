@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { ApiError } from '../api/errors';
 import { toWorkbenchError } from '../api/errors';
 import { formatBytes, oversizeReason } from '../../shared/byte-size';
-import { WorkbenchFailure, type WorkbenchError } from '../../shared/contract/errors';
+import { WorkbenchFailure } from '../../shared/contract/errors';
 import type { FileRecord, FileUploadChunk, MultipartDescription } from '../../shared/contract/files';
 import type { CapturedRequest } from '../../shared/contract/runs';
 import { FILE_LIMITS, type FileObject } from '../../shared/wire/files';
@@ -126,7 +126,8 @@ export async function uploadFile(
     return cancelled;
   }
 
-  const error = failureOf((result as { error: ApiError }).error, sent, file.size);
+  // The client's words already say how far it got and to try again (main/api/files.ts).
+  const error = toWorkbenchError((result as { error: ApiError }).error);
   setFileStatus(deps.db, key, 'failed', error.message);
   recorder.finish({ status: 'error', response, output: null, outputText: '', error, timings, retries: result.retries });
   deps.emitChanged(record());
@@ -136,14 +137,4 @@ export async function uploadFile(
 /** What History indexes and lists as the answer of an upload: the id and the size. */
 function outputText(file: FileObject): { outputText: string; outputPreview: string } {
   return { outputText: `${file.id} ${file.filename}`, outputPreview: `${file.id} · ${formatBytes(file.bytes)}` };
-}
-
-/** The error an upload records and shows: for a dropped connection, how far it got and what to do. */
-function failureOf(error: ApiError, sent: number, total: number): WorkbenchError {
-  const base = toWorkbenchError(error);
-  if (error.kind !== 'network' && error.kind !== 'timeout') return base;
-  return {
-    ...base,
-    message: `${base.message} The upload stopped after ${formatBytes(sent)} of ${formatBytes(total)}, so the file was not uploaded. Retry when the connection is back.`,
-  };
 }

@@ -44,18 +44,20 @@ describe('Files (browser mode)', () => {
     await page.getByRole('navigation').getByRole('link', { name: 'Files' }).click();
     await expect.poll(() => page.getByText('Drop files anywhere on this page').first().isVisible()).toBe(true);
     // Record every progress line the queue shows, however briefly.
+    // These callbacks run in the page; this file is type-checked for Node, hence `globalThis`.
     await page.evaluate(() => {
+      const w = globalThis as any;
       const seen: string[] = [];
-      (window as unknown as { progressSeen: string[] }).progressSeen = seen;
-      new MutationObserver(() => {
-        for (const el of document.querySelectorAll('.upload-detail')) seen.push(el.textContent ?? '');
-      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+      w.progressSeen = seen;
+      new w.MutationObserver(() => {
+        for (const el of w.document.querySelectorAll('.upload-detail')) seen.push(el.textContent ?? '');
+      }).observe(w.document.body, { subtree: true, childList: true, characterData: true });
     });
     const dataTransfer = await page.evaluateHandle(
       ({ big, small }) => {
         const bytes = new Uint8Array(big.size);
         for (let i = 0; i < big.size; i++) bytes[i] = (i * 31 + 7) & 255;
-        const dt = new DataTransfer();
+        const dt = new (globalThis as any).DataTransfer();
         dt.items.add(new File([bytes], big.name, { type: 'application/octet-stream' }));
         dt.items.add(new File([small.text], small.name, { type: 'text/plain' }));
         return dt;
@@ -70,7 +72,7 @@ describe('Files (browser mode)', () => {
     await expect.poll(() => queue.isVisible(), { timeout: 10_000 }).toBe(true);
     await screenshot(page, 'files-01-uploading');
     await expect.poll(() => queue.getByText('uploaded', { exact: true }).count(), { timeout: 60_000 }).toBe(2);
-    const seen = await page.evaluate(() => (window as unknown as { progressSeen: string[] }).progressSeen);
+    const seen = await page.evaluate(() => (globalThis as any).progressSeen as string[]);
     expect(seen.some((line) => /^\d.* of 24 MB/.test(line) && !line.startsWith('24 MB of'))).toBe(true);
 
     await expect.poll(() => rowOf(BIG.name).count(), { timeout: 10_000 }).toBe(1);

@@ -108,6 +108,25 @@ describe('FilesService against the sandbox', () => {
     expect(after.items.length).toBe(before);
   });
 
+  it('a connection that drops mid-upload is an error that says to retry; nothing is recorded as uploaded', async () => {
+    // A second sandbox, stopped while the upload is under way.
+    const doomed = await startSandbox({ keys: [key], tokenDelayMs: 0 });
+    await connections.save({ name: 'Doomed', baseUrl: doomed.url, apiKey: key });
+    const profile = connections.state().profiles.find((p) => p.name === 'Doomed')!;
+    const path = join(dir, 'dropped.bin');
+    writeFileSync(path, randomBytes(16 * 1024 * 1024));
+    const ref = await userFiles.register(path);
+    let closing: Promise<void> | null = null;
+    const failure = await service
+      .upload({ connectionId: profile.id, ref: ref.ref }, { signal: new AbortController().signal, emit: (c) => void (c.type === 'progress' && (closing ??= doomed.close())) })
+      .catch((e: unknown) => e as { error: { code: string; message: string } });
+    await closing;
+    expect(failure).toMatchObject({ error: { code: 'network', message: expect.stringMatching(/dropped while sending dropped\.bin, after .* of 16\.8 MB; the upload did not finish\. Try again\./) } });
+    const row = service.local({ limit: 10, query: 'dropped.bin' })[0]!;
+    expect(row).toMatchObject({ status: 'failed', id: null });
+    expect(getRun(db, row.runId!)?.status).toBe('error');
+  });
+
   it('a file past its expiry on the sandbox clock reads as expired, offline and from the service', async () => {
     const { record } = await upload('short-lived.txt', Buffer.from('soon gone'), { expiresAfter: 3600 });
     clock += 3601 * 1000;

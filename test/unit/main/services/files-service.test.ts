@@ -186,15 +186,15 @@ describe('services/files-service', () => {
       expect(getRun(db, record.runId!)?.status).toBe('cancelled');
     });
 
-    it('on a dropped connection records a failed upload and a run error, and says to retry', async () => {
+    it('on a dropped connection records a failed upload and a run error, with the client\'s words', async () => {
       scripted.api.next.uploadFile = (async (_c: unknown, _f: unknown, o: { onProgress: (d: number, t: number) => void }) => {
         o.onProgress(300, 1000);
-        return fail({ kind: 'network', message: 'Could not reach the service: the connection was reset.' });
+        return fail({ kind: 'network', message: 'The connection dropped while sending notes.txt, after 300 bytes of 1 KB; the upload did not finish. Try again.' });
       }) as never;
       const failure = await upload().catch((e: unknown) => e);
       expect(failure).toBeInstanceOf(WorkbenchFailure);
       const message = (failure as WorkbenchFailure).error.message;
-      expect(message).toContain('stopped after 300 bytes of 1000 bytes, so the file was not uploaded. Retry');
+      expect(message).toBe('The connection dropped while sending notes.txt, after 300 bytes of 1 KB; the upload did not finish. Try again.');
       const [row] = service.local(undefined);
       expect(row).toMatchObject({ status: 'failed', id: null, statusMessage: message });
       expect(getRun(db, row!.runId!)).toMatchObject({ status: 'error', error: { code: 'network' } });

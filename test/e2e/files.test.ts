@@ -3,7 +3,7 @@
  * event carrying a DataTransfer made in the page), watch them upload, filter by name and size with
  * the builder, see a filter that does not parse pointed at, download one and compare its bytes,
  * delete one, then stop the app — and with it the sandbox that held the files — start it again
- * on the same data, and find both uploads in History.
+ * on the same data, and find both uploads in History and in the Files view's local record.
  */
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
@@ -148,5 +148,15 @@ describe('Files (browser mode)', () => {
     expect(await page.getByText('Upload sent').isVisible()).toBe(true);
     await page.getByRole('tab', { name: 'Code' }).click();
     await screenshot(page, 'files-07-history-entry');
+
+    // The Files view's local record still lists both, offline, with what became of each.
+    await page.getByRole('navigation').getByRole('link', { name: 'Files' }).click();
+    await page.getByRole('radio', { name: 'Recorded here (offline)' }).or(page.getByRole('button', { name: 'Recorded here (offline)' })).first().click();
+    await expect.poll(() => rowOf(SMALL.name).innerText(), { timeout: 10_000 }).toContain('deleted');
+    expect(await rowOf(BIG.name).innerText()).toContain('24 MB');
+    await page.getByRole('textbox', { name: 'Search the local record' }).fill('report');
+    await expect.poll(() => rowOf(SMALL.name).count()).toBe(0);
+    expect(await rowOf(BIG.name).count()).toBe(1);
+    await screenshot(page, 'files-08-local-record');
   });
 });

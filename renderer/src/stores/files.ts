@@ -38,6 +38,9 @@ export const useFilesStore = defineStore('files', () => {
   const error = ref<WorkbenchError | null>(null);
   /** True when the list shows the offline record because the service could not be reached. */
   const offline = ref(false);
+  /** What the list shows: the service's files, or the local record of every file uploaded or seen. */
+  const source = ref<'service' | 'local'>('service');
+  const localQuery = ref('');
   const downloads = shallowRef<Record<string, DownloadProgress>>({});
   let generation = 0;
   let unsubscribe: (() => void) | null = null;
@@ -81,16 +84,48 @@ export const useFilesStore = defineStore('files', () => {
     }
   }
 
-  /** The offline record, filtered by the words of the name filter only (the service is away). */
+  /** The offline record stands in for the service's list (the service is away). */
   async function showOffline(): Promise<void> {
     items.value = await useWorkbench().files.local({ limit: 200 });
     nextToken.value = null;
     offline.value = true;
   }
 
-  /** The first page for the current sort and filter. */
+  /** The local record, searched by name or id (offline; every file uploaded or seen). */
+  async function fetchLocal(): Promise<void> {
+    const gen = ++generation;
+    loading.value = true;
+    try {
+      const q = localQuery.value.trim();
+      const found = await useWorkbench().files.local({ limit: 200, ...(q ? { query: q } : {}) });
+      if (gen !== generation) return;
+      items.value = found;
+      nextToken.value = null;
+      error.value = null;
+    } catch (err) {
+      if (gen === generation) error.value = toWorkbenchError(err);
+    } finally {
+      if (gen === generation) {
+        loading.value = false;
+        loaded.value = true;
+      }
+    }
+  }
+
+  function setSource(next: 'service' | 'local'): Promise<void> {
+    source.value = next;
+    return refresh();
+  }
+
+  function setLocalQuery(text: string): Promise<void> {
+    localQuery.value = text;
+    return source.value === 'local' ? fetchLocal() : Promise.resolve();
+  }
+
+  /** The first page for the current sort and filter (or the local record, when that is shown). */
   function refresh(): Promise<void> {
     pageTokens.value = [];
+    if (source.value === 'local') return fetchLocal();
     return fetchPage(undefined);
   }
 
@@ -140,7 +175,7 @@ export const useFilesStore = defineStore('files', () => {
     const i = items.value.findIndex((f) => f.key === record.key);
     if (i < 0) {
       // A new upload finished (here or in another window): the page it belongs on is the service's call.
-      if (record.status === 'complete' && loaded.value && !offline.value) scheduleRefresh();
+      if (record.status === 'complete' && loaded.value && !offline.value && source.value === 'service') scheduleRefresh();
       return;
     }
     const next = [...items.value];
@@ -199,7 +234,7 @@ export const useFilesStore = defineStore('files', () => {
   }
 
   return {
-    items, sortBy, order, limit, pageTokens, nextToken, filter, filterError, loading, loaded, error, offline, downloads,
-    refresh, nextPage, previousPage, setSort, setLimit, applyFilter, merge, listen, remove, update, createPublicUrl, revokePublicUrl, download, dispose,
+    items, sortBy, order, limit, pageTokens, nextToken, filter, filterError, loading, loaded, error, offline, source, localQuery, downloads,
+    refresh, setSource, setLocalQuery, nextPage, previousPage, setSort, setLimit, applyFilter, merge, listen, remove, update, createPublicUrl, revokePublicUrl, download, dispose,
   };
 });

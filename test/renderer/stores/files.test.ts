@@ -62,3 +62,14 @@ describe('files store', () => {
     files.dispose();
   });
 });
+
+describe('files store: the local record', () => {
+  it('shows every file recorded here, searched by name, without asking the service', async () => {
+    const files = useFilesStore();
+    await files.setSource('local');
+    expect(files.items).toHaveLength(25);
+    await files.setLocalQuery('f12');
+    expect(fake.controls.calls.filter((c) => c.method === 'files.local').map((c) => c.input)).toEqual([{ limit: 200 }, { limit: 200, query: 'f12' }]);
+    expect(lists()).toEqual([]);
+  });
+});

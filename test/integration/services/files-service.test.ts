@@ -93,6 +93,20 @@ describe('FilesService against the sandbox', () => {
     await expect(service.download({ id: two.record.id! }, { signal: new AbortController().signal, emit: () => {} })).rejects.toMatchObject({ error: { code: 'not_found' } });
   });
 
+  it('renames and sets the expiry with PUT, and serves a public URL until it is revoked', async () => {
+    const { record } = await upload('draft.txt', Buffer.from('public words'));
+    const renamed = await service.update({ id: record.id!, filename: 'final.txt', expiresAfter: 86_400 });
+    expect(renamed).toMatchObject({ key: record.key, filename: 'final.txt', expiresAt: Math.floor(clock / 1000) * 1000 + 86_400_000 });
+    const shared = await service.createPublicUrl({ id: record.id! });
+    expect(shared.publicUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
+    const fetched = await fetch(shared.publicUrl!);
+    expect(await fetched.text()).toBe('public words');
+    const revoked = await service.revokePublicUrl({ id: record.id! });
+    expect(revoked.publicUrl).toBeNull();
+    expect((await fetch(shared.publicUrl!)).status).toBe(404);
+    expect((await service.get({ id: record.id! })).status).toBe('complete');
+  });
+
   it('a bad filter comes back with the column the service points at', async () => {
     await expect(service.list({ sortBy: 'created_at', order: 'desc', limit: 10, filter: 'size_bytes > ' })).rejects.toMatchObject({
       error: { code: 'api_error', status: 400, message: expect.stringMatching(/column/i) },

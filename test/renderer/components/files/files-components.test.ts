@@ -88,6 +88,22 @@ describe('FileTable', () => {
     expect(m.wrapper.text()).toContain('deleted');
   });
 
+  it('renames a file and moves its expiry through the edit dialog (PUT)', async () => {
+    m = await mountWithApp(FileTable, { route: '/history', fake: { files: [makeFileRecord({ id: 'file_a', filename: 'a.txt' })] } });
+    await useFilesStore().refresh();
+    await flushPromises();
+    button(m.wrapper, 'Edit a.txt').click();
+    await flushPromises();
+    const name = document.querySelector<HTMLInputElement>('#file-edit-name')!;
+    name.value = 'b.txt';
+    name.dispatchEvent(new Event('input'));
+    await flushPromises();
+    [...document.querySelectorAll('[role="dialog"] button')].find((b) => b.textContent?.trim() === 'Save')!.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+    await flushPromises();
+    expect(m.fake.controls.calls.filter((c) => c.method === 'files.update').map((c) => c.input)).toEqual([{ id: 'file_a', filename: 'b.txt' }]);
+    expect(m.wrapper.text()).toContain('b.txt');
+  });
+
   it('creates, and revokes, a public URL', async () => {
     m = await mountWithApp(FileTable, { route: '/history', fake: { files: [makeFileRecord({ id: 'file_a', filename: 'a.txt' })] } });
     await useFilesStore().refresh();

@@ -69,3 +69,39 @@ export function buildFilter(groups: FilterGroup[], combineGroups: 'AND' | 'OR' =
   const expr = joinFilters(combineGroups === 'AND' ? 'and' : 'or', parts);
   return { ok: true, text: printFilter(expr), expr };
 }
+
+/** The builder's state for a filter: its groups and how they are joined. */
+export interface FilterBuilderState {
+  groups: FilterGroup[];
+  combine: 'AND' | 'OR';
+}
+
+function rowOf(expr: FilterExpr): FilterRow | null {
+  return expr.kind === 'restriction' ? { field: expr.field, op: expr.op, value: expr.value } : null;
+}
+
+/** A group for one operand: a restriction, an AND/OR of restrictions, or NOT of either. */
+function groupOf(expr: FilterExpr, negate = false): FilterGroup | null {
+  if (expr.kind === 'not') return negate ? null : groupOf(expr.operand, true);
+  const single = rowOf(expr);
+  if (single) return { combine: 'AND', negate, rows: [single] };
+  if (expr.kind !== 'and' && expr.kind !== 'or') return null;
+  const rows = expr.operands.map(rowOf);
+  if (rows.some((r) => r === null)) return null;
+  return { combine: expr.kind === 'and' ? 'AND' : 'OR', negate, rows: rows as FilterRow[] };
+}
+
+/**
+ * The builder's groups for a parsed filter, so text typed in the raw box can be shown as rows;
+ * null when the filter is shaped beyond "groups of rows" (then only the raw box can edit it).
+ * `buildFilter` on the result gives back the same tree.
+ */
+export function groupsFromFilter(expr: FilterExpr | null): FilterBuilderState | null {
+  if (expr === null) return { groups: [], combine: 'AND' };
+  const whole = groupOf(expr);
+  if (whole) return { groups: [whole], combine: 'AND' };
+  if (expr.kind !== 'and' && expr.kind !== 'or') return null;
+  const groups = expr.operands.map((o) => groupOf(o));
+  if (groups.some((g) => g === null)) return null;
+  return { groups: groups as FilterGroup[], combine: expr.kind === 'and' ? 'AND' : 'OR' };
+}

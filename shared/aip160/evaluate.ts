@@ -108,13 +108,20 @@ export function compileFilter(expr: FilterExpr | null): FilePredicate {
       const inner = compileFilter(expr.operand);
       return (f) => !inner(f);
     }
+    // Plain loops: `every((p) => p(f))` would allocate a closure per file.
     case 'and': {
       const parts = expr.operands.map(compileFilter);
-      return (f) => parts.every((p) => p(f));
+      return (f) => {
+        for (const p of parts) if (!p(f)) return false;
+        return true;
+      };
     }
     case 'or': {
       const parts = expr.operands.map(compileFilter);
-      return (f) => parts.some((p) => p(f));
+      return (f) => {
+        for (const p of parts) if (p(f)) return true;
+        return false;
+      };
     }
   }
 }

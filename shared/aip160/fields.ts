@@ -61,6 +61,29 @@ export const FILTER_FIELDS: Readonly<Record<FilterFieldName, FilterFieldSpec>> =
 /** Field names in table order. */
 export const FILTER_FIELD_NAMES = Object.keys(FILTER_FIELDS) as FilterFieldName[];
 
+/** Names people reach for (the File object's own fields, common synonyms) and the field they mean. */
+const LIKELY: Readonly<Record<string, FilterFieldName>> = {
+  filename: 'file_name',
+  id: 'file_id',
+  fileid: 'file_id',
+  bytes: 'size_bytes',
+  size: 'size_bytes',
+  type: 'content_type',
+  mime_type: 'content_type',
+  'content-type': 'content_type',
+  created: 'created_at',
+  expires: 'expires_at',
+  expiry: 'expires_at',
+  status: 'upload_status',
+};
+
+/** The field an unknown word most likely meant (`Name` → name, `filename` → file_name), or null. */
+export function suggestFilterField(word: string): FilterFieldName | null {
+  const lower = word.toLowerCase();
+  if (isFilterField(lower)) return lower;
+  return Object.prototype.hasOwnProperty.call(LIKELY, lower) ? LIKELY[lower] : null;
+}
+
 /** True when `word` is a field name. */
 export function isFilterField(word: string): word is FilterFieldName {
   return Object.prototype.hasOwnProperty.call(FILTER_FIELDS, word);

@@ -14,7 +14,7 @@
  * becomes an error value with a message and a column; nothing throws to the caller.
  */
 import { joinFilters, type FilterExpr } from './ast';
-import { FILTER_FIELD_NAMES, FILTER_FIELDS, checkFieldValue, isFilterField, type Comparator } from './fields';
+import { FILTER_FIELD_NAMES, FILTER_FIELDS, checkFieldValue, isFilterField, suggestFilterField, type Comparator } from './fields';
 import { isFilterKeyword, lexFilter, type FilterToken } from './lexer';
 
 /** What is wrong with a filter and where: `column` is 1-based, `length` the span to highlight. */
@@ -145,7 +145,9 @@ class Parser {
         previous && beforePrevious?.kind === 'op' && (previous.kind === 'word' || previous.kind === 'string')
           ? `; to match a value with spaces, quote it: ${FILTER_FIELD_NAMES[0]}:"a b"`
           : '';
-      fail(`unknown field ${JSON.stringify(word)}; known fields: ${FILTER_FIELD_NAMES.join(', ')}${hint}`, fieldToken);
+      const likely = suggestFilterField(word);
+      const meant = likely ? ` (did you mean ${likely}?)` : '';
+      fail(`unknown field ${JSON.stringify(word)}${meant}; known fields: ${FILTER_FIELD_NAMES.join(', ')}${hint}`, fieldToken);
     }
     const spec = FILTER_FIELDS[word];
     const opToken = this.peek();

@@ -28,8 +28,9 @@ export function parseRfc3339(text: string): number | null {
     offset = (zone[0] === '-' ? -1 : 1) * (oh * 3600 + om * 60);
   }
   const fraction = m[7] ? Number(m[7]) : 0;
-  // Date.UTC maps years 0-99 to 1900-1999; setUTCFullYear keeps the year as written.
-  const date = new Date(Date.UTC(2000, month - 1, day, hour, minute, second));
-  date.setUTCFullYear(year);
-  return date.getTime() / 1000 + fraction - offset;
+  // Date.UTC maps years 0-99 to 1900-1999; setUTCFullYear keeps the year as written. The time is
+  // added afterwards so that second 60 rolls into the next day (and year) correctly.
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  return date.getTime() / 1000 + hour * 3600 + minute * 60 + second + fraction - offset;
 }

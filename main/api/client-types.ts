@@ -7,7 +7,6 @@ import type { CapturedRequest } from '../../shared/contract/runs';
 import type { ApiError } from './errors';
 import type { RetryPolicy } from './retry';
 import type { SseEvent } from './sse';
-import type { StreamBody } from './stream-body';
 
 export interface ApiClientOptions {
   /** e.g. 'http://127.0.0.1:4000' or 'https://api.example.com' (a trailing '/v1' is tolerated). */
@@ -44,9 +43,6 @@ export interface RequestOptions {
   signal?: AbortSignal;
   onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
 }
-
-/** A request whose body is a stream (the form stream-body.ts's helpers and multipart.ts build). */
-export type StreamRequestOptions = Omit<RequestOptions, 'body'> & { body: StreamBody };
 
 /** The answering response. `ttfbMs` is from the start of the attempt that answered to its headers. */
 export interface ResponseMeta {

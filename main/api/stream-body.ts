@@ -123,6 +123,15 @@ export function streamBodyError(e: unknown, body: StreamBody, sent: number, host
     };
   }
   if (sent === 0) return null;
+  if (body.length !== undefined && sent >= body.length) {
+    // Everything left; the answer did not come back, so whether the service kept it is unknown.
+    return {
+      ...base,
+      kind: 'network',
+      code: errorCode(e) || null,
+      message: `The connection to ${host} dropped after all of ${what} was sent, before the service answered; it may or may not have been stored. Check before trying again.`,
+    };
+  }
   const of = body.length === undefined ? '' : ` of ${formatBytes(body.length)}`;
   return {
     ...base,

@@ -13,6 +13,7 @@ const BENCHES: Record<string, () => Promise<Bench>> = {
   history: () => import('./history'),
   streamRender: () => import('./stream-render'),
   textStreams: () => import('./text-streams'),
+  upload: () => import('./upload'),
 };
 
 async function main(): Promise<void> {

@@ -10,6 +10,8 @@ export interface ReceivedRequest {
   url: string;
   headers: Record<string, string | string[] | undefined>;
   body: string;
+  /** The body's exact bytes (uploads are binary). */
+  raw: Buffer;
 }
 
 /** Answers request number `n` (0-based). May write slowly, or never. */
@@ -27,7 +29,8 @@ export async function startServer(respond: Responder): Promise<LocalServer> {
     const parts: Buffer[] = [];
     req.on('data', (c: Buffer) => parts.push(c));
     req.on('end', () => {
-      const r: ReceivedRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(parts).toString('utf8') };
+      const raw = Buffer.concat(parts);
+      const r: ReceivedRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: raw.toString('utf8'), raw };
       received.push(r);
       void respond(r, res, received.length - 1);
     });

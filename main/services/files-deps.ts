@@ -38,6 +38,8 @@ export interface FilesApi {
 /** A user file behind an opaque reference (main/services/user-files.ts). */
 export interface UserFileSource {
   resolve(ref: string): { path: string; name: string; size: number; type: string };
+  /** Forgets a reference (deleting a staged copy); done once its upload succeeded. */
+  release(ref: string): boolean;
 }
 
 export interface FilesServiceDeps {

@@ -104,6 +104,8 @@ export async function uploadFile(
 
   if (result.ok && !ctx.signal.aborted) {
     completeUpload(deps.db, key, result.value, now());
+    // A staged copy (browser mode) is no longer needed; a failed or cancelled one is kept for Retry.
+    deps.userFiles.release(input.ref);
     recorder.finish({ status: 'completed', response, output: result.value as unknown as Record<string, unknown>, ...outputText(result.value), timings, retries: result.retries });
     const done = record();
     deps.emitChanged(done);

@@ -85,6 +85,7 @@ describe('services/files-service', () => {
   let changed: FileRecord[];
   let tickets: DownloadTickets;
   let saveTarget: string | null | undefined;
+  let released: string[] = [];
   const source = { path: '', name: 'notes.txt', size: 1000, type: 'text/plain' };
 
   function build(options: { electron?: boolean } = {}): void {
@@ -94,6 +95,7 @@ describe('services/files-service', () => {
       connections,
       api: scripted.api,
       userFiles: {
+        release: (ref) => (released.push(ref), true),
         resolve: (ref) => {
           if (ref !== 'ref_AAAAAAAAAAAAAAAAAAAA') throw new WorkbenchFailure({ code: 'not_found', message: 'This file reference is unknown or has expired; choose the file again.' });
           return source;
@@ -115,6 +117,7 @@ describe('services/files-service', () => {
     scripted = scriptedApi();
     changed = [];
     saveTarget = undefined;
+    released = [];
     tickets = new DownloadTickets({ dir: join(dir, 'downloads'), now: () => clock });
     build();
   });
@@ -161,6 +164,7 @@ describe('services/files-service', () => {
       expect(JSON.stringify(run.request)).not.toContain('sk-test');
       expect(searchRuns(db, { query: 'notes' }).items.map((r) => r.id)).toEqual([run.id]);
       expect(changed.map((c) => c.status)).toEqual(['uploading', 'complete']);
+      expect(released).toEqual(['ref_AAAAAAAAAAAAAAAAAAAA']);
     });
 
     it('refuses a file over the limit before recording or sending anything, saying the sizes', async () => {
@@ -184,6 +188,7 @@ describe('services/files-service', () => {
       expect(scripted.calls.map((c) => c.fn)).toEqual(['uploadFile', 'deleteFile']);
       expect(scripted.calls[1]!.args[1]).toBe('file_late');
       expect(getRun(db, record.runId!)?.status).toBe('cancelled');
+      expect(released).toEqual([]);
     });
 
     it('on a dropped connection records a failed upload and a run error, with the client\'s words', async () => {

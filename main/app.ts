@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WorkbenchContract } from '../shared/contract';
+import * as filesApi from './api/files';
 import type { HandlersFor, TypedEmit } from './host/handlers';
 import { startSandbox } from './sandbox';
 import { ChatService } from './services/chat-service';
@@ -15,6 +16,8 @@ import { MessagesService } from './services/messages-service';
 import { ResponsesService } from './services/responses-service';
 import { ConnectionsService } from './services/connections-service';
 import { deferredChatJob } from './services/deferred-chat-job';
+import { DownloadTickets } from './services/download-tickets';
+import { FilesService } from './services/files-service';
 import { HistoryService } from './services/history-service';
 import { loadToolSet, saveToolSet } from './services/tool-sets';
 import { ModelsService } from './services/models-service';
@@ -22,6 +25,7 @@ import { openLogFile, pickUserFiles, type OpenPath, type PickFiles } from './ser
 import { UserFiles } from './services/user-files';
 import { closeDatabase, openDatabase } from './store/db';
 import type { KeyStore } from './store/key-store';
+import { markInterruptedUploads } from './store/files';
 import { markInterruptedRuns } from './store/runs';
 import { JobQueue } from './jobs/job-queue';
 import { WorkbenchFailure } from '../shared/contract/errors';
@@ -39,6 +43,8 @@ export interface AppOptions {
   sandboxNow?: () => number;
   /** First poll interval of deferred chat jobs (default 1 s; tests shorten it). */
   deferredPollMs?: number;
+  /** Electron: the save dialog for downloads (null when closed). Browser mode has none: the page's download saves. */
+  chooseSaveTarget?: (suggestedName: string) => Promise<string | null>;
   /** The log file, for app.info and app.openLog (default `<dataDir>/logs/workbench.log`). */
   logPath?: string;
   /** Electron's native open dialog; browser mode has none (the page uploads instead). */
@@ -49,6 +55,8 @@ export interface AppOptions {
 
 export interface App {
   handlers: HandlersFor<WorkbenchContract>;
+  /** Browser mode serves these one-time download links (GET /downloads/<token>). */
+  downloads: DownloadTickets;
   /** References to files from the user: the shells register dropped paths and staged uploads here. */
   userFiles: UserFiles;
   dispose(): Promise<void>;
@@ -94,6 +102,19 @@ export async function createApp(options: AppOptions): Promise<App> {
     const userFiles = new UserFiles({ stagingDir: join(options.dataDir, 'staging'), log: options.log });
     disposers.push(() => userFiles.dispose());
     const logPath = options.logPath ?? join(options.dataDir, 'logs', 'workbench.log');
+    const failedUploads = markInterruptedUploads(db);
+    if (failedUploads > 0) options.log(`${failedUploads} upload(s) were interrupted by the last shutdown; marked failed`);
+    const downloads = new DownloadTickets({ dir: join(options.dataDir, 'downloads-tmp'), log: options.log });
+    disposers.push(() => downloads.dispose());
+    const files = new FilesService({
+      db,
+      connections,
+      api: filesApi,
+      userFiles,
+      emitChanged: (record) => options.emit('files.changed', record),
+      chooseSaveTarget: options.chooseSaveTarget,
+      tickets: downloads,
+    });
 
     const handlers: HandlersFor<WorkbenchContract> = {
       app: {
@@ -144,13 +165,25 @@ export async function createApp(options: AppOptions): Promise<App> {
         get: ({ id }) => jobs.get(id) ?? notFoundJob(id),
         cancel: ({ id }) => jobs.cancel(id) ?? notFoundJob(id),
       },
+      files: {
+        upload: (input, ctx) => files.upload(input, ctx),
+        list: (input) => files.list(input),
+        get: (input) => files.get(input),
+        update: (input) => files.update(input),
+        remove: (input) => files.remove(input),
+        download: (input, ctx) => files.download(input, ctx),
+        createPublicUrl: (input) => files.createPublicUrl(input),
+        revokePublicUrl: (input) => files.revokePublicUrl(input),
+        local: (input) => files.local(input),
+        ofRun: ({ runId }) => files.ofRun(runId),
+      },
       userFiles: {
         pick: (input) => pickUserFiles(userFiles, options.pickFiles, input),
         release: ({ ref }) => ({ released: userFiles.release(ref) }),
       },
     };
 
-    return { handlers, userFiles, dispose: () => runDisposers(disposers) };
+    return { handlers, userFiles, downloads, dispose: () => runDisposers(disposers) };
   } catch (error) {
     await runDisposers(disposers);
     throw error;

@@ -10,6 +10,12 @@ import type { Endpoint } from './contract/runs';
 /** The playgrounds a recorded run can be re-opened in. */
 export type PlaygroundId = 'chat' | 'responses' | 'messages' | 'legacy';
 
+/** Families of the service a run can belong to (a playground's, or one with a view of its own). */
+export type FamilyId = PlaygroundId | 'files';
+
+/** How History shows one run: the text run layout (sent turns, output), or an upload's file record. */
+export type EntryShape = 'text' | 'upload';
+
 /** How the request body of a run is read into turns (prompt text, History's "what was sent"). */
 export type InputShape = 'chat' | 'responses' | 'messages' | 'prompt' | 'none';
 
@@ -32,8 +38,10 @@ export type SdkFamily = 'openai' | 'anthropic';
 export interface EndpointDescriptor {
   /** What History calls a run of this endpoint. */
   readonly label: string;
-  /** The playground family it belongs to (groups related endpoints, e.g. a chain's retrieve/delete). */
-  readonly family: PlaygroundId;
+  /** The family it belongs to (groups related endpoints, e.g. a chain's retrieve/delete). */
+  readonly family: FamilyId;
+  /** How its History entry is laid out. */
+  readonly entry: EntryShape;
   readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Wire path; `{id}` stands for one path segment. */
   readonly path: string;
@@ -45,6 +53,7 @@ export interface EndpointDescriptor {
   readonly structured: 'chat' | 'responses' | null;
   /** Whether the entry shows the Messages event timeline. */
   readonly eventTimeline: boolean;
+  /** How its code is exported by the text exporters; null when it has its own (uploads). */
   readonly code: {
     readonly kind: CodeKind;
     /** The official SDK with a method for it, or null (plain HTTP only). */
@@ -53,10 +62,10 @@ export interface EndpointDescriptor {
     readonly sdkMethod: string;
     /** Whether its answers can call tools a generated loop runs. */
     readonly toolLoop: boolean;
-  };
+  } | null;
 }
 
-const text = { structured: null, eventTimeline: false } as const;
+const text = { structured: null, eventTimeline: false, entry: 'text' } as const;
 
 /** Every recorded endpoint. */
 export const ENDPOINT_DESCRIPTORS: Record<Endpoint, EndpointDescriptor> = {
@@ -152,6 +161,20 @@ export const ENDPOINT_DESCRIPTORS: Record<Endpoint, EndpointDescriptor> = {
     // The Anthropic SDK no longer has a method for the legacy endpoint: its generic post() does.
     code: { kind: 'complete', sdk: 'anthropic', sdkMethod: 'post', toolLoop: false },
   },
+  'files.upload': {
+    label: 'Files · upload',
+    family: 'files',
+    entry: 'upload',
+    method: 'POST',
+    path: '/v1/files',
+    input: 'none',
+    output: 'none',
+    rerun: null,
+    structured: null,
+    eventTimeline: false,
+    // Multipart from a file on disk: shared/codegen/upload.ts writes its snippets.
+    code: null,
+  },
 };
 
 /** The descriptor of `endpoint`; an unknown name (a newer database) reads as a plain record. */
@@ -187,7 +210,7 @@ export function endpointOfRequest(method: string, path: string): Endpoint | null
 }
 
 /** The icons the nav draws (renderer/src/components/NavIcon.vue has one drawing per name). */
-export type NavIconName = 'chat' | 'responses' | 'messages' | 'legacy' | 'compare' | 'models' | 'history';
+export type NavIconName = 'chat' | 'responses' | 'messages' | 'legacy' | 'compare' | 'models' | 'files' | 'history';
 
 /** A place in the nav: the playgrounds and the other views, in order. */
 export interface NavEntry {
@@ -207,6 +230,7 @@ export const NAV_ENTRIES = [
   { route: '/legacy', label: 'Legacy', title: 'Legacy completions', icon: 'legacy' },
   { route: '/compare', label: 'Compare', icon: 'compare' },
   { route: '/models', label: 'Models', icon: 'models' },
+  { route: '/files', label: 'Files', icon: 'files' },
   { route: '/history', label: 'History', icon: 'history' },
 ] as const satisfies readonly NavEntry[];
 

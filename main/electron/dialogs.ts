@@ -14,3 +14,13 @@ export function createFilePicker(getWindow: () => BrowserWindow | null): PickFil
     return result.canceled ? [] : result.filePaths;
   };
 }
+
+/** The native save dialog behind a file download; null when the user cancels. */
+export function createSaveTargetChooser(getWindow: () => BrowserWindow | null): (suggestedName: string) => Promise<string | null> {
+  return async (suggestedName) => {
+    const options = { title: 'Save file', defaultPath: suggestedName };
+    const window = getWindow();
+    const result = window ? await dialog.showSaveDialog(window, options) : await dialog.showSaveDialog(options);
+    return result.canceled || !result.filePath ? null : result.filePath;
+  };
+}

@@ -11,7 +11,7 @@ import { appPaths } from '../host/app-paths';
 import { resolveDataDir } from '../host/data-dir';
 import { createHost, type Host } from '../host/host';
 import { createLogger } from '../host/log-file';
-import { createFilePicker } from './dialogs';
+import { createFilePicker, createSaveTargetChooser } from './dialogs';
 import { setupFileIpc } from './file-ipc';
 import { setupIpc } from './ipc';
 import { createSafeStorageKeyStore } from './key-store';
@@ -60,6 +60,7 @@ async function start(): Promise<void> {
     logPath: logger.path,
     pickFiles: createFilePicker(() => window),
     openPath,
+    chooseSaveTarget: createSaveTargetChooser(() => window),
   });
   disposers.push(() => workbench.dispose());
   host = createHost({ contract, handlers: workbench.handlers, log, logPath: logger.path });

@@ -13,6 +13,7 @@ import { MAX_MESSAGE_BYTES } from '../../shared/contract/protocol';
 import { STAGE_ROUTE } from '../../shared/contract/user-files';
 import type { UserFiles } from '../services/user-files';
 import { securityHeaders } from './csp';
+import { serveDownload, type DownloadSource } from './download-route';
 import type { HostPort } from './host';
 import { DEFAULT_MAX_UPLOAD_BYTES, handleStage } from './staging-route';
 import { resolveStaticFile } from './static-files';
@@ -30,6 +31,8 @@ export interface BrowserServerOptions {
   log?: (line: string) => void;
   /** Largest accepted WebSocket message; defaults to MAX_MESSAGE_BYTES. */
   maxMessageBytes?: number;
+  /** One-time download links main hands the page (GET /downloads/<token>). */
+  downloads?: DownloadSource;
   /** Where `POST /stage` puts the page's uploads; without it the route answers 404. */
   userFiles?: Pick<UserFiles, 'stage'>;
   /** Largest accepted upload; defaults to 4 GiB. */
@@ -80,6 +83,7 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
       if (!tokensMatch(token, tokenFromAuthorization(req.headers.authorization))) return reply(res, 401, 'Unauthorized.');
       return reply(res, 200, JSON.stringify({ ok: true }), { 'Content-Type': 'application/json' });
     }
+    if (options.downloads && serveDownload(req, res, url.pathname, options.downloads, headers, log)) return;
     if (req.method !== 'GET' && req.method !== 'HEAD') return reply(res, 405, 'Method not allowed.', { Allow: 'GET, HEAD' });
     const found = await resolveStaticFile(options.staticDir, url.pathname);
     // Browsers ask for /favicon.ico on their own; "nothing" keeps a 404 out of the console.

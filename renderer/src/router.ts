@@ -11,6 +11,7 @@ const VIEWS: Record<NavRoute, () => Promise<Component>> = {
   '/legacy': () => import('./views/LegacyView.vue'),
   '/compare': () => import('./views/CompareView.vue'),
   '/models': () => import('./views/ModelsView.vue'),
+  '/files': () => import('./views/FilesView.vue'),
   '/history': () => import('./views/HistoryView.vue'),
 };
 

@@ -13,10 +13,10 @@ export type { SdkFamily };
 const DESCRIPTORS = Object.values(ENDPOINT_DESCRIPTORS);
 
 /** The method both SDKs (Python and TypeScript) name an endpoint by: `client.<method>(...)`. */
-export const SDK_METHOD = Object.fromEntries(DESCRIPTORS.map((d) => [d.code.kind, d.code.sdkMethod])) as Record<CodeKind, string>;
+export const SDK_METHOD = Object.fromEntries(DESCRIPTORS.flatMap((d) => (d.code ? [[d.code.kind, d.code.sdkMethod]] : []))) as Record<CodeKind, string>;
 
-function codeOf(kind: EndpointKind): EndpointDescriptor['code'] | null {
-  return DESCRIPTORS.find((d) => d.code.kind === kind)?.code ?? null;
+function codeOf(kind: EndpointKind): EndpointDescriptor['code'] {
+  return DESCRIPTORS.find((d) => d.code?.kind === kind)?.code ?? null;
 }
 
 /** Scheme + authority, and the path, of an absolute URL (shared/ has no URL class: no DOM, no Node). */
@@ -33,7 +33,7 @@ function pathOf(url: string): string {
 /** The endpoint a request was sent to; anything unrecognised is 'other'. */
 export function endpointKind(method: string, url: string): EndpointKind {
   const endpoint = endpointOfRequest(method, pathOf(url));
-  return endpoint ? ENDPOINT_DESCRIPTORS[endpoint].code.kind : 'other';
+  return (endpoint && ENDPOINT_DESCRIPTORS[endpoint].code?.kind) || 'other';
 }
 
 /** The official SDK that has a method for the endpoint. */

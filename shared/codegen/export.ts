@@ -10,6 +10,7 @@ import { toPythonSdk } from './python-sdk';
 import { hasTools, type CodegenOptions } from './request-parts';
 import { toTypeScript } from './typescript';
 import { toTypeScriptSdk } from './typescript-sdk';
+import { isUpload, uploadCurl, uploadPython, uploadPythonSdk, uploadTypeScript, uploadTypeScriptSdk } from './upload';
 
 export const EXPORT_LANGS = ['curl', 'python', 'python-sdk', 'typescript', 'typescript-sdk'] as const;
 export type ExportLang = (typeof EXPORT_LANGS)[number];
@@ -29,6 +30,7 @@ export function canToolLoop(request: CapturedRequest): boolean {
 
 /** The request as code in `opts.lang`; the key is read from `$WORKBENCH_API_KEY` (or `apiKeyEnv`), never inlined. */
 export function exportCode(request: CapturedRequest, opts: ExportOptions): ExportResult {
+  if (isUpload(request)) return exportUpload(request, opts);
   const loop = opts.toolLoop === true && canToolLoop(request);
   const program = { apiKeyEnv: opts.apiKeyEnv, toolLoop: loop };
   switch (opts.lang) {
@@ -42,5 +44,21 @@ export function exportCode(request: CapturedRequest, opts: ExportOptions): Expor
       return toPythonSdk(request, program);
     case 'typescript-sdk':
       return toTypeScriptSdk(request, program);
+  }
+}
+
+/** A recorded upload (multipart described) in `opts.lang`: every language has one. */
+function exportUpload(request: CapturedRequest, opts: ExportOptions): ExportResult {
+  switch (opts.lang) {
+    case 'curl':
+      return { code: uploadCurl(request, opts) };
+    case 'python':
+      return { code: uploadPython(request, opts) };
+    case 'python-sdk':
+      return { code: uploadPythonSdk(request, opts) };
+    case 'typescript':
+      return { code: uploadTypeScript(request, opts) };
+    case 'typescript-sdk':
+      return { code: uploadTypeScriptSdk(request, opts) };
   }
 }

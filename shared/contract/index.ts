@@ -6,6 +6,7 @@ import { appContract, opsContract, streamsContract } from './app';
 import { chatContract } from './chat';
 import { completionsContract } from './completions';
 import { connectionsContract } from './connections';
+import { filesContract } from './files';
 import { historyContract } from './history';
 import { jobsContract } from './jobs';
 import { messagesContract } from './messages';
@@ -27,6 +28,7 @@ export const contract = {
   history: historyContract,
   tools: toolsContract,
   jobs: jobsContract,
+  files: filesContract,
   userFiles: userFilesContract,
 } as const;
 

@@ -20,6 +20,7 @@ export const ENDPOINTS = [
   'messages',
   'completions',
   'complete',
+  'files.upload',
 ] as const;
 export type Endpoint = (typeof ENDPOINTS)[number];
 

@@ -12,6 +12,7 @@ import type { JobSummary } from '../../shared/contract/jobs';
 import type { CatalogueEntry } from '../../shared/contract/models';
 import type { Endpoint, RunRecord, RunStatus } from '../../shared/contract/runs';
 import type { ResponseNode } from '../../shared/contract/responses';
+import type { FileDownloadChunk, FileDownloadResult, FileRecord, FileUploadChunk, FileUploadInput } from '../../shared/contract/files';
 import type { ToolPlayground } from '../../shared/contract/tools';
 import type { ToolSpec } from '../../shared/tools/tool-spec';
 import type { ChatRequest } from '../../shared/wire/chat';
@@ -41,6 +42,8 @@ export interface FakeWorkbenchOptions {
   catalogueError?: WorkbenchError;
   /** Tool sets saved by an earlier session. */
   toolSets?: Partial<Record<ToolPlayground, ToolSpec[]>>;
+  /** Files on the fake service. */
+  files?: FileRecord[];
 }
 
 export interface FakeWorkbench extends WorkbenchApi {
@@ -62,6 +65,50 @@ export interface FakeWorkbench extends WorkbenchApi {
     emitJobChanged(job: JobSummary): void;
     /** How many `jobs.changed` listeners are attached. */
     jobListeners(): number;
+    /** The service's files (`files.list` pages them; actions change them). */
+    files: FileRecord[];
+    /** Uploads in flight, driven by the test. */
+    uploads: FakeUpload[];
+    /** Downloads in flight, driven by the test. */
+    downloads: FakeDownload[];
+    /** Emits `files.changed`. */
+    emitFileChanged(record: FileRecord): void;
+  };
+}
+
+/** An upload the test drives: progress, then finish (complete) or fail. */
+export interface FakeUpload {
+  readonly input: FileUploadInput;
+  readonly cancelled: boolean;
+  progress(sent: number, bytesPerSecond: number): void;
+  finish(over?: Partial<FileRecord>): FileRecord;
+  fail(error: WorkbenchError): void;
+}
+
+export interface FakeDownload {
+  readonly id: string;
+  progress(received: number, total: number): void;
+  finish(result: FileDownloadResult): void;
+}
+
+/** A file record as the service and the store would give it. */
+export function makeFileRecord(over: Partial<FileRecord> = {}): FileRecord {
+  return {
+    key: `lf_${over.id ?? 'x'}`,
+    id: 'file_00000000-0000-0000-0000-000000000001',
+    connectionId: 'sandbox',
+    filename: 'notes.txt',
+    bytes: 1200,
+    contentType: 'text/plain',
+    createdAt: 1_760_000_000_000,
+    expiresAt: null,
+    publicUrl: null,
+    publicUrlExpiresAt: null,
+    status: 'complete',
+    statusMessage: null,
+    lastSeenAt: 1_760_000_000_000,
+    runId: null,
+    ...over,
   };
 }
 
@@ -125,6 +172,7 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
   const entries = [...(opts.entries ?? sampleCatalogueEntries())];
   const listeners = new Set<(s: ConnectionsState) => void>();
   const jobListeners = new Set<(j: JobSummary) => void>();
+  const fileListeners = new Set<(r: FileRecord) => void>();
   let profiles: ConnectionProfile[] = [SANDBOX];
   let activeId = 'sandbox';
   let nextProfile = 1;
@@ -140,6 +188,10 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
     jobs: [],
     emitJobChanged: (job) => jobListeners.forEach((l) => l(job)),
     jobListeners: () => jobListeners.size,
+    files: [...(opts.files ?? [])],
+    uploads: [],
+    downloads: [],
+    emitFileChanged: (r) => fileListeners.forEach((l) => l(r)),
   };
   const state = (): ConnectionsState => ({
     activeId,
@@ -200,6 +252,61 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
         settle.resolve(streamRecord(method, input, texts.map((t) => t ?? ''), 'cancelled', { usage: null, costTicks: null }));
       },
     };
+  }
+
+  function findFile(id: string): FileRecord {
+    const f = controls.files.find((x) => x.id === id);
+    if (!f) throw notFound(`file ${id}`);
+    return f;
+  }
+
+  function fileUpload(input: FileUploadInput, onChunk: (c: FileUploadChunk) => void): StreamHandle<FileRecord> {
+    record('files.upload', input);
+    let settle!: { resolve: (r: FileRecord) => void; reject: (e: unknown) => void };
+    const result = new Promise<FileRecord>((resolve, reject) => (settle = { resolve, reject }));
+    const n = controls.uploads.length + 1;
+    const name = `upload-${n}.bin`;
+    let done = false;
+    let cancelled = false;
+    const upload: FakeUpload = {
+      input,
+      get cancelled() {
+        return cancelled;
+      },
+      progress: (sent, bytesPerSecond) => onChunk({ type: 'progress', sent, total: 1000, bytesPerSecond }),
+      finish(over = {}) {
+        const f = makeFileRecord({ key: `lf_up${n}`, id: `file_up${n}`, filename: name, ...over });
+        controls.files.unshift(f);
+        done = true;
+        settle.resolve(f);
+        return f;
+      },
+      fail(error) {
+        done = true;
+        settle.reject(new WorkbenchFailure(error));
+      },
+    };
+    controls.uploads.push(upload);
+    onChunk({ type: 'started', key: `lf_up${n}`, runId: `run-up${n}`, filename: name, total: 1000 });
+    return {
+      streamId: `fake-upload-${n.toString().padStart(4, '0')}`,
+      result,
+      cancel: async () => {
+        record('streams.cancel', { upload: n });
+        if (done) return;
+        cancelled = true;
+        done = true;
+        settle.resolve(makeFileRecord({ key: `lf_up${n}`, id: null, filename: name, status: 'cancelled', statusMessage: 'Cancelled after 400 bytes of 1000 bytes; nothing was kept on the service.' }));
+      },
+    };
+  }
+
+  function fileDownload(id: string, onChunk: (c: FileDownloadChunk) => void): StreamHandle<FileDownloadResult> {
+    record('files.download', { id });
+    let settle!: (r: FileDownloadResult) => void;
+    const result = new Promise<FileDownloadResult>((resolve) => (settle = resolve));
+    controls.downloads.push({ id, progress: (received, total) => onChunk({ type: 'progress', received, total, bytesPerSecond: 1000 }), finish: (r) => settle(r) });
+    return { streamId: `fake-download-${controls.downloads.length.toString().padStart(4, '0')}`, result, cancel: async () => undefined };
   }
 
   const api: WorkbenchApi = {
@@ -349,6 +456,50 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
     completions: {
       send: (input, onChunk) => textStream('completions.send', input as unknown as ChatSendInput, onChunk),
       complete: (input, onChunk) => textStream('completions.complete', input as unknown as ChatSendInput, onChunk),
+    },
+    files: {
+      upload: (input, onChunk) => fileUpload(input, onChunk),
+      list: async (input) => {
+        record('files.list', input);
+        const live = controls.files.filter((f) => f.status === 'complete');
+        const start = input.paginationToken ? Number(input.paginationToken) : 0;
+        const limit = input.limit ?? 20;
+        const items = live.slice(start, start + limit);
+        return { items, nextToken: items.length < limit ? null : String(start + limit) };
+      },
+      get: async (input) => (record('files.get', input), findFile(input.id)),
+      update: async (input) => {
+        record('files.update', input);
+        const f = findFile(input.id);
+        if (input.filename) f.filename = input.filename;
+        if (input.expiresAfter !== undefined) f.expiresAt = input.expiresAfter === null ? null : Date.now() + input.expiresAfter * 1000;
+        return { ...f };
+      },
+      remove: async (input) => {
+        record('files.remove', input);
+        const f = findFile(input.id);
+        Object.assign(f, { status: 'deleted', statusMessage: 'Deleted from the service.' });
+        return { ...f };
+      },
+      download: (input, onChunk) => fileDownload(input.id, onChunk),
+      createPublicUrl: async (input) => {
+        record('files.createPublicUrl', input);
+        const f = findFile(input.id);
+        f.publicUrl = `http://127.0.0.1:4010/public/t0k3n/${f.id}`;
+        return { ...f };
+      },
+      revokePublicUrl: async (input) => {
+        record('files.revokePublicUrl', input);
+        const f = findFile(input.id);
+        f.publicUrl = null;
+        return { ...f };
+      },
+      local: async (input) => (record('files.local', input), [...controls.files]),
+      ofRun: async (input) => (record('files.ofRun', input), controls.files.find((f) => f.runId === input.runId) ?? null),
+      onChanged: (cb) => {
+        fileListeners.add(cb);
+        return () => fileListeners.delete(cb);
+      },
     },
     history: {
       search: async (input: HistorySearchInput) => {

@@ -6,26 +6,32 @@
 import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { ExportLang } from '../../../shared/codegen/export';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const DIR = join(ROOT, 'test-results', 'snippets');
+/** tsx's loader by path, so a snippet run in another folder (an upload's) still finds it. */
+const TSX = pathToFileURL(join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
 
 export interface SnippetRun {
   stdout: string;
   stderr: string;
 }
 
-/** Writes the snippet to test-results/snippets/<name> and runs it with `env` added to the environment. */
-export function runSnippet(name: string, lang: ExportLang, code: string, env: Record<string, string>): Promise<SnippetRun> {
+/**
+ * Writes the snippet to test-results/snippets/<name> and runs it with `env` added to the
+ * environment, in `cwd` (default the project root; an upload runs where its file is).
+ */
+export function runSnippet(name: string, lang: ExportLang, code: string, env: Record<string, string>, cwd: string = ROOT): Promise<SnippetRun> {
   mkdirSync(DIR, { recursive: true });
   const ext = lang === 'curl' ? 'sh' : lang.startsWith('python') ? 'py' : 'mts';
   const file = join(DIR, `${name}-${lang}.${ext}`);
   writeFileSync(file, code);
   const [cmd, args] =
-    lang === 'curl' ? ['/bin/sh', [file]] : lang.startsWith('python') ? ['python3', [file]] : [process.execPath, ['--import', 'tsx', file]];
+    lang === 'curl' ? ['/bin/sh', [file]] : lang.startsWith('python') ? ['python3', [file]] : [process.execPath, ['--import', TSX, file]];
   return new Promise((done, fail) => {
-    execFile(cmd, args, { cwd: ROOT, env: { ...process.env, ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
+    execFile(cmd, args, { cwd, env: { ...process.env, ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
       if (error) fail(new Error(`${file} failed: ${error.message}\n${stderr}\n${stdout}`));
       else done({ stdout, stderr });
     });

@@ -18,6 +18,11 @@ describe('families', () => {
       expect(endpointOfRequest('DELETE', '/proxy/v1/responses/resp_9')).toBe('responses.delete');
     });
 
+    it('tells an upload from a file's own paths', () => {
+      expect(endpointOfRequest('POST', '/v1/files')).toBe('files.upload');
+      expect(endpointOfRequest('POST', '/v1/files/file_1/public-url')).toBeNull();
+    });
+
     it('answers null for anything else', () => {
       expect(endpointOfRequest('GET', '/v1/chat/completions')).toBeNull();
       expect(endpointOfRequest('POST', '/v1/unknown')).toBeNull();
@@ -35,6 +40,7 @@ describe('families', () => {
       'Messages',
       'Completions (legacy)',
       'Complete (legacy)',
+      'Files · upload',
     ]);
     expect(endpointLabel('later.endpoint' as never)).toBe('later.endpoint');
   });
@@ -50,6 +56,7 @@ describe('families', () => {
       messages: 'messages',
       completions: 'legacy',
       complete: 'legacy',
+      'files.upload': null,
     });
   });
 

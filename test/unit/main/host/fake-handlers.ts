@@ -149,6 +149,28 @@ export function createFakeHandlers(): FakeHandlers {
       get: ({ id }) => ({ ...FAKE_JOB, id, result: null, events: [] }),
       cancel: ({ id }) => ({ ...FAKE_JOB, id, state: 'cancelled' }),
     },
+    files: {
+      upload: () => Promise.reject(new WorkbenchFailure({ code: 'not_found', message: 'no such file reference' })),
+      list: () => ({ items: [], nextToken: null }),
+      get: ({ id }) => {
+        throw new WorkbenchFailure({ code: 'not_found', message: `no file ${id}` });
+      },
+      update: ({ id }) => {
+        throw new WorkbenchFailure({ code: 'not_found', message: `no file ${id}` });
+      },
+      remove: ({ id }) => {
+        throw new WorkbenchFailure({ code: 'not_found', message: `no file ${id}` });
+      },
+      download: ({ id }) => Promise.reject(new WorkbenchFailure({ code: 'not_found', message: `no file ${id}` })),
+      createPublicUrl: ({ id }) => {
+        throw new WorkbenchFailure({ code: 'not_found', message: `no file ${id}` });
+      },
+      revokePublicUrl: ({ id }) => {
+        throw new WorkbenchFailure({ code: 'not_found', message: `no file ${id}` });
+      },
+      local: () => [],
+      ofRun: () => null,
+    },
     userFiles: {
       pick: () => [{ ref: 'ref_AAAAAAAAAAAAAAAAAAAAAA', name: 'a.txt', size: 1, type: 'text/plain' }],
       release: () => ({ released: true }),

@@ -1,0 +1,158 @@
+/**
+ * Code export for a recorded upload (`POST /v1/files`, body recorded as a multipart description,
+ * shared/contract/files.ts): curl `-F`, Python with the standard library and with the official
+ * SDK (`client.files.create`), TypeScript with fetch + FormData and with the official SDK's
+ * `files.create`. The file is read from the current folder under its recorded name (the app
+ * never records where it was on disk); `expires_after` is sent before the file, as the service
+ * requires. The key comes from `$WORKBENCH_API_KEY`.
+ */
+import { multipartOf, type MultipartDescription, type MultipartPart } from '../contract/files';
+import type { CapturedRequest } from '../contract/runs';
+import { sdkBaseUrl } from './endpoint';
+import { pyLiteral, stringLiteral } from './literals';
+import { apiKeyEnv, portableHeaders, sdkHeaders, type CodegenOptions } from './request-parts';
+import { shellQuote } from './shell-quote';
+
+type FilePart = Extract<MultipartPart, { filename: string }>;
+type FieldPart = Extract<MultipartPart, { value: string }>;
+
+/** True when the request is a recorded upload. */
+export function isUpload(request: CapturedRequest): boolean {
+  return multipartOf(request.body) !== null;
+}
+
+function parts(request: CapturedRequest): { fields: FieldPart[]; file: FilePart } {
+  const described = multipartOf(request.body) as MultipartDescription;
+  const file = described.multipart.find((p): p is FilePart => 'filename' in p);
+  if (!file) throw new Error('The recorded upload has no file part.');
+  return { fields: described.multipart.filter((p): p is FieldPart => 'value' in p), file };
+}
+
+/** Headers other than the multipart framing the tools set themselves. */
+function extraHeaders(request: CapturedRequest, sdk: boolean): [string, string][] {
+  return (sdk ? sdkHeaders(request.headers) : portableHeaders(request.headers)).filter(([n]) => !/^(content-type|accept)$/i.test(n));
+}
+
+function expiresAfterOf(fields: FieldPart[]): number | null {
+  const field = fields.find((f) => f.name === 'expires_after');
+  return field && /^\d+$/.test(field.value) ? Number(field.value) : null;
+}
+
+export function uploadCurl(request: CapturedRequest, opts: CodegenOptions = {}): string {
+  const env = apiKeyEnv(opts);
+  const { fields, file } = parts(request);
+  const lines = [`curl -X POST ${shellQuote(request.url)} -sS`, `-H "Authorization: Bearer $${env}"`];
+  for (const [name, value] of extraHeaders(request, false)) lines.push(`-H ${shellQuote(`${name}: ${value}`)}`);
+  // --form-string: a value starting with @ or < is sent as text, never read from a file.
+  for (const f of fields) lines.push(`--form-string ${shellQuote(`${f.name}=${f.value}`)}`);
+  lines.push(`-F ${shellQuote(`${file.name}=@${file.filename};type=${file.contentType}`)}`);
+  return `# Run in the folder holding ${file.filename}\n${lines.join(' \\\n  ')}`;
+}
+
+export function uploadPython(request: CapturedRequest, opts: CodegenOptions = {}): string {
+  const env = apiKeyEnv(opts);
+  const { fields, file } = parts(request);
+  return [
+    `# POST ${request.url} (multipart), standard library only`,
+    `# Run in the folder holding ${file.filename}: ${env}=<your key> python3 snippet.py`,
+    'import json, os, urllib.request, uuid',
+    '',
+    `fields = ${pyLiteral(fields.map((f) => [f.name, f.value]))}`,
+    `path = ${pyLiteral(file.filename)}`,
+    'boundary = uuid.uuid4().hex',
+    'body = b""',
+    'for name, value in fields:  # expires_after must come before the file',
+    '    body += f"--{boundary}\\r\\nContent-Disposition: form-data; name=\\"{name}\\"\\r\\n\\r\\n{value}\\r\\n".encode()',
+    'with open(path, "rb") as f:',
+    `    body += f"--{boundary}\\r\\nContent-Disposition: form-data; name=\\"${file.name}\\"; filename=\\"{os.path.basename(path)}\\"\\r\\nContent-Type: ${file.contentType}\\r\\n\\r\\n".encode() + f.read() + b"\\r\\n"`,
+    'body += f"--{boundary}--\\r\\n".encode()',
+    'headers = {',
+    `    "Authorization": "Bearer " + os.environ[${pyLiteral(env)}],`,
+    '    "Content-Type": f"multipart/form-data; boundary={boundary}",',
+    ...extraHeaders(request, false).map(([n, v]) => `    ${pyLiteral(n)}: ${pyLiteral(v)},`),
+    '}',
+    `req = urllib.request.Request(${pyLiteral(request.url)}, data=body, headers=headers, method="POST")`,
+    'with urllib.request.urlopen(req) as res:',
+    '    file = json.load(res)',
+    'print(file["id"], file["filename"], file["bytes"])',
+  ].join('\n');
+}
+
+export function uploadPythonSdk(request: CapturedRequest, opts: CodegenOptions = {}): string {
+  const env = apiKeyEnv(opts);
+  const { fields, file } = parts(request);
+  const expires = expiresAfterOf(fields);
+  const headers = extraHeaders(request, true);
+  return [
+    `# POST ${request.url} with the official SDK (pip install openai)`,
+    `# Run in the folder holding ${file.filename}: ${env}=<your key> python3 snippet.py`,
+    'import os',
+    'from openai import OpenAI',
+    '',
+    'client = OpenAI(',
+    `    api_key=os.environ[${pyLiteral(env)}],`,
+    `    base_url=${pyLiteral(sdkBaseUrl(request.url, 'openai'))},`,
+    ...(headers.length ? [`    default_headers={${headers.map(([n, v]) => `${pyLiteral(n)}: ${pyLiteral(v)}`).join(', ')}},`] : []),
+    ')',
+    `with open(${pyLiteral(file.filename)}, "rb") as f:`,
+    '    file = client.files.create(',
+    ...(expires !== null ? [`        expires_after={"anchor": "created_at", "seconds": ${expires}},`] : []),
+    '        file=f,',
+    '        purpose="assistants",',
+    '    )',
+    'print(file.id, file.filename, file.bytes)',
+  ].join('\n');
+}
+
+export function uploadTypeScript(request: CapturedRequest, opts: CodegenOptions = {}): string {
+  const env = apiKeyEnv(opts);
+  const { fields, file } = parts(request);
+  return [
+    `// POST ${request.url} (multipart) with fetch and FormData (Node 20+)`,
+    `// Run in the folder holding ${file.filename}: ${env}=<your key> npx tsx snippet.mts`,
+    'import { openAsBlob } from "node:fs";',
+    '',
+    'const form = new FormData();',
+    '// expires_after must come before the file.',
+    ...fields.map((f) => `form.append(${stringLiteral(f.name)}, ${stringLiteral(f.value)});`),
+    `form.append(${stringLiteral(file.name)}, await openAsBlob(${stringLiteral(file.filename)}, { type: ${stringLiteral(file.contentType)} }), ${stringLiteral(file.filename)});`,
+    `const res = await fetch(${stringLiteral(request.url)}, {`,
+    '  method: "POST",',
+    '  headers: {',
+    `    Authorization: \`Bearer \${process.env[${stringLiteral(env)}]}\`,`,
+    ...extraHeaders(request, false).map(([n, v]) => `    ${stringLiteral(n)}: ${stringLiteral(v)},`),
+    '  },',
+    '  body: form,',
+    '});',
+    'if (!res.ok) throw new Error(`HTTP ${res.status}: ${await res.text()}`);',
+    'const file = await res.json();',
+    'console.log(file.id, file.filename, file.bytes);',
+  ].join('\n');
+}
+
+export function uploadTypeScriptSdk(request: CapturedRequest, opts: CodegenOptions = {}): string {
+  const env = apiKeyEnv(opts);
+  const { fields, file } = parts(request);
+  const expires = expiresAfterOf(fields);
+  const headers = extraHeaders(request, true);
+  return [
+    `// POST ${request.url} with the official SDK (npm install openai)`,
+    `// Run in the folder holding ${file.filename}: ${env}=<your key> npx tsx snippet.mts`,
+    'import fs from "node:fs";',
+    'import OpenAI from "openai";',
+    '',
+    'const client = new OpenAI({',
+    `  apiKey: process.env[${stringLiteral(env)}],`,
+    `  baseURL: ${stringLiteral(sdkBaseUrl(request.url, 'openai'))},`,
+    ...(headers.length ? ['  defaultHeaders: {', ...headers.map(([n, v]) => `    ${stringLiteral(n)}: ${stringLiteral(v)},`), '  },'] : []),
+    '});',
+    '',
+    '// The form is sent in this order: expires_after must come before the file.',
+    'const file = await client.files.create({',
+    ...(expires !== null ? [`  expires_after: { anchor: "created_at", seconds: ${expires} },`] : []),
+    `  file: fs.createReadStream(${stringLiteral(file.filename)}),`,
+    '  purpose: "assistants",',
+    '});',
+    'console.log(file.id, file.filename, file.bytes);',
+  ].join('\n');
+}

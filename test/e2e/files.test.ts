@@ -1,0 +1,162 @@
+/**
+ * Files, end to end in Chromium (browser mode): drop two files onto the Files view (a real drop
+ * event carrying a DataTransfer made in the page), watch them upload, filter by name and size with
+ * the builder, see a filter that does not parse pointed at, download one and compare its bytes,
+ * delete one, then stop the app — and with it the sandbox that held the files — start it again
+ * on the same data, and find both uploads in History and in the Files view's local record.
+ */
+import { readFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeAppPage, launchBrowser, openAppPage, removeDir, screenshot, startApp, type AppPage } from './harness';
+
+const BIG = { name: 'report-2026.bin', size: 24 * 1024 * 1024 };
+const SMALL = { name: 'notes.txt', text: 'herons wade in the shallows\n' };
+
+/** The big file's bytes: the same formula builds them in the page and here. */
+function bigBytes(): Buffer {
+  const out = Buffer.alloc(BIG.size);
+  for (let i = 0; i < BIG.size; i++) out[i] = (i * 31 + 7) & 255;
+  return out;
+}
+
+describe('Files (browser mode)', () => {
+  let opened: AppPage | undefined;
+  let page: Page;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    opened = await openAppPage({ viewport: { width: 1400, height: 1000 } });
+    page = opened.page;
+    dataDir = opened.app.dataDir;
+  });
+
+  afterAll(async () => {
+    await closeAppPage(opened, { keepData: true });
+    if (dataDir) removeDir(dataDir);
+  });
+
+  const table = () => page.locator('.file-table');
+  const rowOf = (name: string) => table().getByRole('row').filter({ hasText: name });
+
+  it('uploads two files dropped onto the page, with progress while they go', async () => {
+    await page.goto(opened!.app.url);
+    await page.getByRole('navigation').getByRole('link', { name: 'Files' }).click();
+    await expect.poll(() => page.getByText('Drop files anywhere on this page').first().isVisible()).toBe(true);
+    // Record every progress line the queue shows, however briefly.
+    // These callbacks run in the page; this file is type-checked for Node, hence `globalThis`.
+    await page.evaluate(() => {
+      const w = globalThis as any;
+      const seen: string[] = [];
+      w.progressSeen = seen;
+      new w.MutationObserver(() => {
+        for (const el of w.document.querySelectorAll('.upload-detail')) seen.push(el.textContent ?? '');
+      }).observe(w.document.body, { subtree: true, childList: true, characterData: true });
+    });
+    const dataTransfer = await page.evaluateHandle(
+      ({ big, small }) => {
+        const bytes = new Uint8Array(big.size);
+        for (let i = 0; i < big.size; i++) bytes[i] = (i * 31 + 7) & 255;
+        const dt = new (globalThis as any).DataTransfer();
+        dt.items.add(new File([bytes], big.name, { type: 'application/octet-stream' }));
+        dt.items.add(new File([small.text], small.name, { type: 'text/plain' }));
+        return dt;
+      },
+      { big: BIG, small: SMALL },
+    );
+    await page.dispatchEvent('main', 'dragenter', { dataTransfer });
+    await page.dispatchEvent('main', 'dragover', { dataTransfer });
+    await page.dispatchEvent('main', 'drop', { dataTransfer });
+
+    const queue = page.getByRole('region', { name: 'Uploads' });
+    await expect.poll(() => queue.isVisible(), { timeout: 10_000 }).toBe(true);
+    await screenshot(page, 'files-01-uploading');
+    await expect.poll(() => queue.getByText('uploaded', { exact: true }).count(), { timeout: 60_000 }).toBe(2);
+    const seen = await page.evaluate(() => (globalThis as any).progressSeen as string[]);
+    expect(seen.some((line) => /^\d.* of 24 MB/.test(line) && !line.startsWith('24 MB of'))).toBe(true);
+
+    await expect.poll(() => rowOf(BIG.name).count(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => rowOf(SMALL.name).count()).toBe(1);
+    expect(await rowOf(BIG.name).innerText()).toContain('24 MB');
+    await screenshot(page, 'files-02-uploaded');
+  });
+
+  it('filters by name and size with the builder, and points at a filter that does not parse', async () => {
+    const builder = page.getByRole('group', { name: 'Filter builder' });
+    await builder.getByLabel('Value 1').fill('REPORT');
+    await builder.getByRole('button', { name: '+ Add condition' }).click();
+    await builder.getByLabel('Value 2').fill('1000000');
+    await builder.getByRole('button', { name: 'Use filter' }).click();
+    await expect.poll(() => page.getByLabel('Filter (AIP-160)').inputValue()).toBe('name:REPORT AND size_bytes > 1000000');
+    await expect.poll(() => table().getByRole('row').count(), { timeout: 10_000 }).toBe(2);
+    expect(await rowOf(BIG.name).count()).toBe(1);
+    await screenshot(page, 'files-03-filtered');
+
+    const raw = page.getByLabel('Filter (AIP-160)');
+    await raw.fill('name:REPORT AND AND size_bytes > 10');
+    await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Column 17' }).isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Apply' }).isDisabled()).toBe(true);
+    await screenshot(page, 'files-04-filter-error');
+  });
+
+  it('downloads a file through the browser, byte for byte', async () => {
+    const downloadEvent = page.waitForEvent('download', { timeout: 60_000 });
+    await page.getByRole('button', { name: `Download ${BIG.name}` }).click();
+    const download = await downloadEvent;
+    expect(download.suggestedFilename()).toBe(BIG.name);
+    const path = await download.path();
+    expect(readFileSync(path).equals(bigBytes())).toBe(true);
+  });
+
+  it('deletes a file after confirmation; it leaves the service list', async () => {
+    const raw = page.getByLabel('Filter (AIP-160)');
+    await raw.fill('');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(() => rowOf(SMALL.name).count(), { timeout: 10_000 }).toBe(1);
+    await page.getByRole('button', { name: `Delete ${SMALL.name}` }).click();
+    const dialog = page.getByRole('alertdialog');
+    await expect.poll(() => dialog.innerText()).toContain(`Delete "${SMALL.name}"`);
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => rowOf(SMALL.name).innerText(), { timeout: 10_000 }).toContain('deleted');
+    await screenshot(page, 'files-05-deleted');
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await expect.poll(() => rowOf(SMALL.name).count(), { timeout: 10_000 }).toBe(0);
+    expect(await rowOf(BIG.name).count()).toBe(1);
+  });
+
+  it('after the app and its sandbox stop, History still has both uploads, searchable, with their files', async () => {
+    await opened!.browser.close();
+    expect(await opened!.app.stop()).toBe(0);
+    // The same data, a new app: the sandbox that held the files is gone with the old process.
+    const app = await startApp({ dataDir });
+    const browser = await launchBrowser();
+    opened = { app, browser, page: await browser.newPage({ viewport: { width: 1400, height: 1000 } }) };
+    page = opened.page;
+    await page.goto(app.url);
+    await page.getByRole('navigation').getByRole('link', { name: 'History' }).click();
+    await page.getByRole('textbox', { name: 'Search history' }).fill('notes');
+    const rows = page.getByRole('row').filter({ hasText: SMALL.name });
+    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(1);
+    expect(await rows.first().innerText()).toContain('Files · upload');
+    await page.getByRole('textbox', { name: 'Search history' }).fill('');
+    await expect.poll(() => page.getByRole('row').filter({ hasText: 'Files · upload' }).count(), { timeout: 10_000 }).toBe(2);
+    await screenshot(page, 'files-06-history');
+
+    await page.getByRole('row').filter({ hasText: SMALL.name }).getByRole('link').click();
+    const file = page.getByRole('region', { name: 'Uploaded file' });
+    await expect.poll(() => file.innerText(), { timeout: 10_000 }).toContain('Deleted from the service');
+    expect(await page.getByText('Upload sent').isVisible()).toBe(true);
+    await page.getByRole('tab', { name: 'Code' }).click();
+    await screenshot(page, 'files-07-history-entry');
+
+    // The Files view's local record still lists both, offline, with what became of each.
+    await page.getByRole('navigation').getByRole('link', { name: 'Files' }).click();
+    await page.getByRole('radio', { name: 'Recorded here (offline)' }).or(page.getByRole('button', { name: 'Recorded here (offline)' })).first().click();
+    await expect.poll(() => rowOf(SMALL.name).innerText(), { timeout: 10_000 }).toContain('deleted');
+    expect(await rowOf(BIG.name).innerText()).toContain('24 MB');
+    await page.getByRole('textbox', { name: 'Search the local record' }).fill('report');
+    await expect.poll(() => rowOf(SMALL.name).count()).toBe(0);
+    expect(await rowOf(BIG.name).count()).toBe(1);
+    await screenshot(page, 'files-08-local-record');
+  });
+});

@@ -1,0 +1,157 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { defineComponent, h } from 'vue';
+import ConfirmDialog from 'primevue/confirmdialog';
+import { flushPromises } from '@vue/test-utils';
+import FilterTextBox from '@/components/files/FilterTextBox.vue';
+import FilterBuilder from '@/components/files/FilterBuilder.vue';
+import UploadQueue from '@/components/files/UploadQueue.vue';
+import FileTable from '@/components/files/FileTable.vue';
+import UploadRunDetails from '@/components/files/UploadRunDetails.vue';
+import { useFileUploadsStore } from '@/stores/file-uploads';
+import { useFilesStore } from '@/stores/files';
+import { button, mountWithApp, type Mounted } from '../../mount-app';
+import { makeFileRecord } from '../../fake-workbench';
+import { makeRecord } from '../../fake-data';
+
+let m: Mounted;
+afterEach(() => {
+  m?.wrapper.unmount();
+  vi.useRealTimers();
+});
+
+describe('FilterTextBox', () => {
+  it('puts a caret under the column of the error and will not apply a filter that does not parse', async () => {
+    m = await mountWithApp(FilterTextBox, { route: '/history', props: { modelValue: 'name:"x" AND AND' } });
+    const caret = m.wrapper.find('pre.caret').element.textContent ?? '';
+    const error = m.wrapper.find('[role="alert"]').text();
+    const column = Number(/Column (\d+)/.exec(error)?.[1]);
+    expect(column).toBe(14);
+    expect(caret.indexOf('^')).toBe(column - 1);
+    expect(button(m.wrapper, 'Apply').disabled).toBe(true);
+    await m.wrapper.setProps({ modelValue: 'size_bytes > 10' });
+    expect(m.wrapper.find('pre.caret').exists()).toBe(false);
+    button(m.wrapper, 'Apply').click();
+    expect(m.wrapper.emitted('apply')).toEqual([['size_bytes > 10']]);
+  });
+});
+
+describe('FilterBuilder', () => {
+  it('builds AIP-160 text from its rows and refuses a value that does not fit the field', async () => {
+    m = await mountWithApp(FilterBuilder, { route: '/history' });
+    await m.wrapper.find('input[aria-label="Value 1"]').setValue('report');
+    button(m.wrapper, '+ Add condition').click();
+    await flushPromises();
+    await m.wrapper.find('input[aria-label="Value 2"]').setValue('1000');
+    await m.wrapper.find('input[aria-label="Value 2"]').trigger('input');
+    button(m.wrapper, 'Use filter').click();
+    expect(m.wrapper.emitted('build')).toEqual([['name:report AND size_bytes > 1000']]);
+    await m.wrapper.find('input[aria-label="Value 2"]').setValue('lots');
+    expect(m.wrapper.text()).toMatch(/size_bytes/);
+    expect(button(m.wrapper, 'Use filter').disabled).toBe(true);
+  });
+});
+
+describe('UploadQueue', () => {
+  it('shows progress, speed and time left, and Cancel stops the upload', async () => {
+    m = await mountWithApp(UploadQueue, { route: '/history' });
+    const uploads = useFileUploadsStore();
+    void uploads.addRefs([{ ref: `ref_${'C'.repeat(20)}`, name: 'video.mp4', size: 1000, type: 'video/mp4' }]);
+    await flushPromises();
+    m.fake.controls.uploads[0]!.progress(250, 150);
+    await flushPromises();
+    expect(m.wrapper.find('.upload-detail').text()).toBe('250 bytes of 1000 bytes · 150 bytes/s · 5 s left');
+    button(m.wrapper, 'Cancel').click();
+    await flushPromises();
+    expect(m.fake.controls.uploads[0]!.cancelled).toBe(true);
+    expect(m.wrapper.text()).toContain('cancelled');
+    expect(m.wrapper.text()).toContain('Retry');
+  });
+});
+
+/** The table plus the app-level confirm dialog it asks through. */
+const TableWithConfirm = defineComponent({ setup: () => () => [h(FileTable), h(ConfirmDialog)] });
+
+describe('FileTable', () => {
+  it('deletes a file after confirmation and keeps it listed as deleted', async () => {
+    m = await mountWithApp(TableWithConfirm, { route: '/history', fake: { files: [makeFileRecord({ id: 'file_a', filename: 'a.txt', expiresAt: Date.now() + 90 * 60_000 })] } });
+    await useFilesStore().refresh();
+    await flushPromises();
+    expect(m.wrapper.text()).toMatch(/expires in 1 h (29|30) min/);
+    button(m.wrapper, 'Delete a.txt').click();
+    await flushPromises();
+    expect(m.fake.controls.calls.some((c) => c.method === 'files.remove')).toBe(false);
+    const dialog = document.querySelector('[role="alertdialog"], [role="dialog"]')!;
+    expect(dialog.textContent).toContain('Delete "a.txt" (file_a) from the service?');
+    [...dialog.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Delete')!.click();
+    await flushPromises();
+    expect(m.fake.controls.calls.filter((c) => c.method === 'files.remove').map((c) => c.input)).toEqual([{ id: 'file_a' }]);
+    expect(m.wrapper.text()).toContain('deleted');
+  });
+
+  it('renames a file and moves its expiry through the edit dialog (PUT)', async () => {
+    m = await mountWithApp(FileTable, { route: '/history', fake: { files: [makeFileRecord({ id: 'file_a', filename: 'a.txt' })] } });
+    await useFilesStore().refresh();
+    await flushPromises();
+    button(m.wrapper, 'Edit a.txt').click();
+    await flushPromises();
+    const name = document.querySelector<HTMLInputElement>('#file-edit-name')!;
+    name.value = 'b.txt';
+    name.dispatchEvent(new Event('input'));
+    await flushPromises();
+    [...document.querySelectorAll('[role="dialog"] button')].find((b) => b.textContent?.trim() === 'Save')!.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+    await flushPromises();
+    expect(m.fake.controls.calls.filter((c) => c.method === 'files.update').map((c) => c.input)).toEqual([{ id: 'file_a', filename: 'b.txt' }]);
+    expect(m.wrapper.text()).toContain('b.txt');
+  });
+
+  it('creates, and revokes, a public URL', async () => {
+    m = await mountWithApp(FileTable, { route: '/history', fake: { files: [makeFileRecord({ id: 'file_a', filename: 'a.txt' })] } });
+    await useFilesStore().refresh();
+    await flushPromises();
+    button(m.wrapper, 'Create public URL for a.txt').click();
+    await flushPromises();
+    expect(m.wrapper.text()).toContain('public');
+    button(m.wrapper, 'Revoke public URL of a.txt').click();
+    await flushPromises();
+    expect(m.fake.controls.calls.map((c) => c.method)).toEqual(expect.arrayContaining(['files.createPublicUrl', 'files.revokePublicUrl']));
+    expect(() => button(m.wrapper, 'Revoke public URL of a.txt')).toThrow();
+  });
+
+  it('downloads in browser mode through the one-time link, with progress meanwhile', async () => {
+    m = await mountWithApp(FileTable, { route: '/history', fake: { files: [makeFileRecord({ id: 'file_a', filename: 'a.txt' })] } });
+    await useFilesStore().refresh();
+    await flushPromises();
+    const clicked: string[] = [];
+    const spy = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push(`${this.getAttribute('href')} ${this.download}`);
+    });
+    button(m.wrapper, 'Download a.txt').click();
+    await flushPromises();
+    m.fake.controls.downloads[0]!.progress(500, 1000);
+    await flushPromises();
+    expect(m.wrapper.find('[aria-label="Downloading a.txt"]').exists()).toBe(true);
+    m.fake.controls.downloads[0]!.finish({ filename: 'a.txt', bytes: 1000, url: '/downloads/tok' });
+    await flushPromises();
+    expect(clicked).toEqual(['/downloads/tok a.txt']);
+    spy.mockRestore();
+  });
+});
+
+describe('UploadRunDetails', () => {
+  it('shows the parts sent and the file as known now', async () => {
+    const record = makeRecord({
+      id: 'run-up',
+      endpoint: 'files.upload',
+      model: '',
+      promptPreview: 'a.txt',
+      request: { method: 'POST', url: 'http://127.0.0.1:4010/v1/files', headers: {}, body: { multipart: [{ name: 'expires_after', value: '3600' }, { name: 'file', filename: 'a.txt', contentType: 'text/plain', bytes: 2048 }] } },
+    });
+    m = await mountWithApp(UploadRunDetails, { route: '/history/run-up', props: { record }, fake: { files: [makeFileRecord({ id: 'file_a', runId: 'run-up', status: 'deleted', statusMessage: 'Deleted from the service on 2026-11-24 05:00 UTC.' })] } });
+    await flushPromises();
+    const text = m.wrapper.text();
+    expect(text).toContain('a.txt · 2 KB · text/plain');
+    expect(text).toContain('3600');
+    expect(text).toContain('file_a');
+    expect(text).toContain('Deleted from the service on 2026-11-24 05:00 UTC.');
+  });
+});

@@ -1,0 +1,62 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { flushPromises } from '@vue/test-utils';
+import type { FileRef } from '@shared/contract/user-files';
+import { mountWithApp, type Mounted } from '../mount-app';
+import { makeFileRecord } from '../fake-workbench';
+
+// The page's staging (XHR to main in browser mode) is tested on its own; here it hands back references.
+const staged: string[] = [];
+vi.mock('@/lib/user-files', () => ({
+  fileRefsFrom: async (files: File[], options: { onProgress?: (p: { index: number; name: string; loaded: number; total: number }) => void } = {}) =>
+    files.map((f, index): FileRef => {
+      staged.push(f.name);
+      options.onProgress?.({ index, name: f.name, loaded: f.size, total: f.size });
+      return { ref: `ref_${'D'.repeat(19)}${index}`, name: f.name, size: f.size, type: f.type };
+    }),
+}));
+
+const { default: FilesView } = await import('@/views/FilesView.vue');
+
+let m: Mounted;
+afterEach(() => {
+  m?.wrapper.unmount();
+  staged.length = 0;
+});
+
+function drop(files: File[]): void {
+  const event = new Event('drop', { bubbles: true, cancelable: true }) as Event & { dataTransfer: unknown };
+  event.dataTransfer = { files, types: ['Files'] };
+  window.dispatchEvent(event);
+}
+
+describe('FilesView', () => {
+  it('lists the service files on open', async () => {
+    m = await mountWithApp(FilesView, { route: '/files', fake: { files: [makeFileRecord({ id: 'file_a', filename: 'kept.pdf' })] } });
+    await flushPromises();
+    expect(m.wrapper.text()).toContain('kept.pdf');
+    expect(m.fake.controls.calls.find((c) => c.method === 'files.list')?.input).toEqual({ sortBy: 'created_at', order: 'desc', limit: 20 });
+  });
+
+  it('uploads what is dropped anywhere on the window, and explains a file over the limit without sending it', async () => {
+    m = await mountWithApp(FilesView, { route: '/files' });
+    const huge = { name: 'huge.iso', size: 51 * 1024 * 1024, type: '' } as File;
+    drop([new File(['hello'], 'hello.txt', { type: 'text/plain' }), huge]);
+    await flushPromises();
+    expect(staged).toEqual(['hello.txt']);
+    expect(m.fake.controls.uploads).toHaveLength(1);
+    expect(m.wrapper.text()).toContain('"huge.iso" is 51 MB; the service takes files up to 50 MB.');
+    m.fake.controls.uploads[0]!.finish();
+    await flushPromises();
+    expect(m.wrapper.find('[aria-label="Upload of hello.txt"]').text()).toContain('uploaded');
+  });
+
+  it('uploads files chosen with the browser file picker', async () => {
+    m = await mountWithApp(FilesView, { route: '/files' });
+    const input = m.wrapper.find('input[type="file"]');
+    Object.defineProperty(input.element, 'files', { value: [new File(['x'], 'picked.txt')] });
+    await input.trigger('change');
+    await flushPromises();
+    expect(staged).toEqual(['picked.txt']);
+    expect(m.fake.controls.uploads).toHaveLength(1);
+  });
+});

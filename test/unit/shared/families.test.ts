@@ -18,7 +18,7 @@ describe('families', () => {
       expect(endpointOfRequest('DELETE', '/proxy/v1/responses/resp_9')).toBe('responses.delete');
     });
 
-    it('tells an upload from a file's own paths', () => {
+    it('tells an upload from the other paths under /v1/files', () => {
       expect(endpointOfRequest('POST', '/v1/files')).toBe('files.upload');
       expect(endpointOfRequest('POST', '/v1/files/file_1/public-url')).toBeNull();
     });

@@ -81,6 +81,14 @@ describe('the built-in sandbox keeps its state across app restarts', () => {
     expect(turn1.record.status).toBe('completed');
     const responseId = (turn1.record.output as { id: string }).id;
 
+    const compacted = await fetch(`${url1}/v1/responses/compact`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'svc-4', input: [{ role: 'user', content: 'Remember the word marigold' }] }),
+    });
+    expect(compacted.status).toBe(200);
+    const compactionItem = ((await compacted.json()) as { output: unknown[] }).output[0];
+
     const controller = new AbortController();
     const chunks: ChatStreamChunk[] = [];
     const window: StreamContext<ChatStreamChunk> = { sessionId: 'w', streamId: 's', signal: controller.signal, emit: (c) => chunks.push(c) };
@@ -120,6 +128,15 @@ describe('the built-in sandbox keeps its state across app restarts', () => {
     const turn2 = await runText(second.handlers.responses.create, { request: { model: 'svc-4', input: 'What did I say earlier?', previous_response_id: responseId } });
     expect(turn2.record.status).toBe('completed');
     expect(choicesOf('responses', turn2.record.output)[0].content).toContain('heliotrope');
+
+    // A compaction item made before the restart still verifies (the signing secret is kept).
+    const fromCompaction = await fetch(`${url2}/v1/responses`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'svc-4', input: [compactionItem, { role: 'user', content: 'What did I say earlier?' }] }),
+    });
+    expect(fromCompaction.status).toBe(200);
+    expect(JSON.stringify(await fromCompaction.json())).toContain('marigold');
     expect(logs.some((l) => l.includes('could not be read'))).toBe(false);
   }, 30_000);
 });

@@ -71,6 +71,7 @@ export function readSnapshot(path: string, name: string, restore: (data: unknown
  */
 export class SnapshotFile {
   private timer: NodeJS.Timeout | null = null;
+  private immediate: NodeJS.Immediate | null = null;
   private dirty = false;
 
   constructor(
@@ -81,10 +82,14 @@ export class SnapshotFile {
     private readonly debounceMs = 250,
   ) {}
 
-  /** Marks the state changed; the snapshot is written within `debounceMs`. */
-  touch(): void {
+  /**
+   * Marks the state changed; the snapshot is written within `debounceMs`, or `soon` at the next
+   * turn of the event loop (changes made in the same turn still share one write).
+   */
+  touch(soon = false): void {
     this.dirty = true;
-    if (this.timer) return;
+    if (soon && !this.immediate) this.immediate = setImmediate(() => this.flush());
+    if (this.timer || this.immediate) return;
     this.timer = setTimeout(() => this.flush(), this.debounceMs);
     this.timer.unref();
   }
@@ -92,7 +97,9 @@ export class SnapshotFile {
   /** Writes now if anything changed since the last write. */
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
+    if (this.immediate) clearImmediate(this.immediate);
     this.timer = null;
+    this.immediate = null;
     if (!this.dirty) return;
     this.dirty = false;
     try {

@@ -90,6 +90,18 @@ describe('sandbox state snapshots', () => {
     expect(serialized).toBe(2);
   });
 
+  it('writes a change marked soon at the next turn of the event loop, not after the debounce', async () => {
+    const path = join(dir, 'things.json');
+    let value = 1;
+    const file = new SnapshotFile(path, 'things', () => ({ value }), log, 60_000);
+    file.touch();
+    file.touch(true);
+    value = 2;
+    expect(existsSync(path)).toBe(false);
+    await new Promise((r) => setImmediate(r));
+    expect(read(path)).toEqual({ value: 2 });
+  });
+
   it('keeps the sandbox key: made once (0600 in a 0700 folder), then the same on every load', () => {
     const keyDir = join(dir, 'sandbox');
     const key = loadOrCreateSandboxKey(keyDir);

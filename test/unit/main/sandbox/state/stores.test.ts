@@ -96,6 +96,9 @@ describe('sandbox stores round-trip through their snapshots', () => {
     const first = open();
     first.clock.advance(60_000);
     const id = first.deferred.add('t', first.clock.now(), first.clock.now() + 10, { ok: true });
+    // A deferred create is written at once (the client holds its id); the rest within the debounce.
+    await new Promise((r) => setImmediate(r));
+    expect(readdirSync(dir).sort()).toEqual(['deferred.json', 'files']);
     await new Promise((r) => setTimeout(r, 80));
     expect(readdirSync(dir).sort()).toEqual(['clock.json', 'deferred.json', 'files']);
     first.responses.put({ team: 't', response: { id: 'resp_1' } as ResponseObject, conversation: [], createdMs: first.clock.now() });

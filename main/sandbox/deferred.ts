@@ -36,8 +36,11 @@ export class DeferredStore {
   private readonly entries = new Map<string, Entry>();
   private readonly keys = new Map<string, KeyedCreate>();
   private readonly maxEntries: number;
-  /** Called after every change worth saving (the state folder's snapshot). */
-  onChange: () => void = () => undefined;
+  /**
+   * Called after every change worth saving (the state folder's snapshot); `created` when the
+   * change handed the client a new id, which the state folder saves at once.
+   */
+  onChange: (created?: boolean) => void = () => undefined;
 
   constructor(maxEntries = 10_000) {
     this.maxEntries = maxEntries;
@@ -48,7 +51,7 @@ export class DeferredStore {
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
     const id = randomUUID();
     this.entries.set(id, { team, createdMs, readyAt, result });
-    this.onChange();
+    this.onChange(true);
     return id;
   }
 
@@ -75,7 +78,7 @@ export class DeferredStore {
   rememberKey(team: string, key: string, body: string, id: string, now: number): void {
     if (this.keys.size >= this.maxEntries) this.keys.delete(this.keys.keys().next().value as string);
     this.keys.set(`${team}\n${key}`, { id, at: now, body });
-    this.onChange();
+    this.onChange(true);
   }
 
   /**

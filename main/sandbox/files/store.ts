@@ -53,8 +53,11 @@ export class FileStore {
   private readonly byToken = new Map<string, string>();
   private nextSeq = 0;
   private readonly keepOnClose: boolean;
-  /** Called after every change worth saving (the state folder's snapshot). */
-  onChange: () => void = () => undefined;
+  /**
+   * Called after every change worth saving (the state folder's snapshot); `created` when the
+   * change handed the client a new id, which the state folder saves at once.
+   */
+  onChange: (created?: boolean) => void = () => undefined;
 
   constructor(options: FileStoreOptions = {}) {
     this.ownsDir = options.dir === undefined;
@@ -91,7 +94,7 @@ export class FileStore {
       filterView: null,
     };
     this.records.set(full.id, full);
-    this.onChange();
+    this.onChange(true);
     return full;
   }
 
@@ -145,7 +148,7 @@ export class FileStore {
     const token = randomBytes(18).toString('base64url');
     record.publicUrl = { token, expiresAt };
     this.byToken.set(token, record.id);
-    this.onChange();
+    this.onChange(true);
     return token;
   }
 

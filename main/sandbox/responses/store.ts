@@ -28,8 +28,11 @@ export class ResponseStore {
   private readonly entries = new Map<string, StoredResponse>();
   private readonly gone = new Map<string, { team: string; reason: GoneReason }>();
   private readonly retentionMs: number;
-  /** Called after every change worth saving (the state folder's snapshot). */
-  onChange: () => void = () => undefined;
+  /**
+   * Called after every change worth saving (the state folder's snapshot); `created` when the
+   * change handed the client a new id, which the state folder saves at once.
+   */
+  onChange: (created?: boolean) => void = () => undefined;
 
   /** `retentionDays`: the spec's 30 unless a test wants otherwise. */
   constructor(retentionDays = 30) {
@@ -40,7 +43,7 @@ export class ResponseStore {
   put(entry: StoredResponse): void {
     this.sweep(entry.createdMs);
     this.entries.set(entry.response.id, entry);
-    this.onChange();
+    this.onChange(true);
   }
 
   /** Records that a response was made with store: false, for a helpful 404 later. */

@@ -9,8 +9,9 @@
  *   <dir>/compaction-secret  the key compaction items are signed with
  *
  * Each JSON snapshot is written atomically, at most `debounceMs` after a change and on close().
- * Deferred creates are written at the next turn of the event loop instead: the client keeps the
- * request id it was given, and a crash must not leave it pointing at nothing.
+ * A change that hands the client a new id (a deferred request id, an uploaded file, a stored
+ * response, a public URL) is written at the next turn of the event loop instead: the client keeps
+ * that id, and a crash must not leave it pointing at nothing.
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -59,40 +60,36 @@ export function openSandboxState(options: SandboxStateOptions): SandboxState {
   const stores = [
     {
       name: 'clock',
-      soon: false,
       restore: (data: unknown) => clock.advance(num(obj(data, 'clock snapshot'), 'offsetMs') - clock.offsetMs()),
       serialize: () => ({ offsetMs: clock.offsetMs() }),
-      hook: (touch: () => void) => (clock.onChange = touch),
+      hook: (touch: (created?: boolean) => void) => (clock.onChange = touch),
     },
     {
       name: 'deferred completions',
       file: 'deferred',
-      soon: true,
       restore: (data: unknown) => deferred.restore(data),
       serialize: () => deferred.snapshot(now()),
-      hook: (touch: () => void) => (deferred.onChange = touch),
+      hook: (touch: (created?: boolean) => void) => (deferred.onChange = touch),
     },
     {
       name: 'stored responses',
       file: 'responses',
-      soon: false,
       restore: (data: unknown) => responses.restore(data),
       serialize: () => responses.snapshot(now()),
-      hook: (touch: () => void) => (responses.onChange = touch),
+      hook: (touch: (created?: boolean) => void) => (responses.onChange = touch),
     },
     {
       name: 'files',
-      soon: false,
       restore: (data: unknown) => files.restore(data, log),
       serialize: () => files.snapshot(now()),
-      hook: (touch: () => void) => (files.onChange = touch),
+      hook: (touch: (created?: boolean) => void) => (files.onChange = touch),
     },
   ];
   const snapshots = stores.map((store) => {
     const path = join(dir, `${store.file ?? store.name}.json`);
     readSnapshot(path, store.name, store.restore, log);
     const snapshot = new SnapshotFile(path, store.name, store.serialize, log, options.debounceMs);
-    store.hook(() => snapshot.touch(store.soon));
+    store.hook((created) => snapshot.touch(created === true));
     return snapshot;
   });
   // Whatever the files snapshot said (or if it was damaged), bytes no record owns are removed.

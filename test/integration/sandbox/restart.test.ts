@@ -139,4 +139,28 @@ describe('the built-in sandbox keeps its state across app restarts', () => {
     expect(JSON.stringify(await fromCompaction.json())).toContain('marigold');
     expect(logs.some((l) => l.includes('could not be read'))).toBe(false);
   }, 30_000);
+
+  it('gives the built-in sandbox the same key on every launch, and its connection works with it', async () => {
+    const other = mkdtempSync(join(tmpdir(), 'wb-sb-key-'));
+    try {
+      const keys: string[] = [];
+      for (let launchNo = 0; launchNo < 2; launchNo++) {
+        const app = await createApp({ dataDir: other, shell: 'browser', keyStore: createFileKeyStore(join(other, 'keys.json')), emit: () => undefined, log: () => undefined, version: 'test' });
+        try {
+          const state = await app.handlers.connections.list(undefined, CTX);
+          const sandbox = state.profiles.find((p) => p.kind === 'sandbox')!;
+          expect(await app.handlers.connections.test({ id: sandbox.id }, CTX)).toMatchObject({ ok: true });
+          keys.push(readFileSync(join(other, 'sandbox', 'key'), 'utf8').trim());
+          // Only that key opens the sandbox: the connection cannot be using another one.
+          const res = await fetch(`${sandbox.baseUrl}/v1/models`, { headers: { authorization: `Bearer ${keys[launchNo]}` } });
+          expect(res.status).toBe(200);
+        } finally {
+          await app.dispose();
+        }
+      }
+      expect(keys[1]).toBe(keys[0]);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+  });
 });

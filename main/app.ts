@@ -3,13 +3,12 @@
  * differ only in their transport and their KeyStore; everything else is made here, in order, and
  * disposed in reverse.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WorkbenchContract } from '../shared/contract';
 import * as filesApi from './api/files';
 import type { HandlersFor, TypedEmit } from './host/handlers';
-import { startSandbox } from './sandbox';
+import { loadOrCreateSandboxKey, startSandbox } from './sandbox';
 import { ChatService } from './services/chat-service';
 import { CompletionsService } from './services/completions-service';
 import { MessagesService } from './services/messages-service';
@@ -71,13 +70,16 @@ export async function createApp(options: AppOptions): Promise<App> {
     const interrupted = markInterruptedRuns(db, Date.now());
     if (interrupted > 0) options.log(`${interrupted} run(s) were interrupted by the last shutdown; marked incomplete`);
 
-    const sandboxKey = `sk-sandbox-${randomBytes(16).toString('hex')}`;
+    // The built-in sandbox keeps its key and state in the data folder, so a restart loses nothing
+    // (a resumed deferred chat, uploaded files, stored responses) and the key stays the same.
+    const sandboxDir = join(options.dataDir, 'sandbox');
+    const sandboxKey = loadOrCreateSandboxKey(sandboxDir, options.log);
     const envDelay = Number(process.env.WORKBENCH_SANDBOX_TOKEN_DELAY_MS);
     const tokenDelayMs = options.sandboxTokenDelayMs ?? (Number.isFinite(envDelay) && envDelay >= 0 ? envDelay : undefined);
     // How long the embedded sandbox keeps a deferred completion pending (e2e tests lengthen it).
     const envDeferred = Number(process.env.WORKBENCH_SANDBOX_DEFERRED_DELAY_MS);
     const deferredDelayMs = Number.isFinite(envDeferred) && envDeferred > 0 ? envDeferred : undefined;
-    const sandbox = await startSandbox({ keys: [sandboxKey], tokenDelayMs, deferredDelayMs, now: options.sandboxNow, log: options.log });
+    const sandbox = await startSandbox({ keys: [sandboxKey], tokenDelayMs, deferredDelayMs, now: options.sandboxNow, stateDir: sandboxDir, log: options.log });
     disposers.push(() => sandbox.close());
 
     const connections = new ConnectionsService({

@@ -1,13 +1,13 @@
 /**
  * `npm run sandbox -- [--port N] [--host H] [--key KEY]... [--token-delay MS] [--deferred-delay MS]
- * [--files-dir DIR] [--max-file-bytes N]`: starts the sandbox, prints the base URL and the keys it
+ * [--files-dir DIR | --state-dir DIR] [--max-file-bytes N]`: starts the sandbox, prints the base URL and the keys it
  * accepts (one per line) on stdout, says on stderr where the control API is, and serves until
  * Ctrl+C or SIGTERM, then closes cleanly.
  */
 import { startSandbox, type SandboxOptions } from './index';
 
 const USAGE =
-  'usage: npm run sandbox -- [--port N] [--host 127.0.0.1] [--key KEY]... [--token-delay MS] [--deferred-delay MS] [--files-dir DIR] [--max-file-bytes N] [--quiet]';
+  'usage: npm run sandbox -- [--port N] [--host 127.0.0.1] [--key KEY]... [--token-delay MS] [--deferred-delay MS] [--files-dir DIR | --state-dir DIR] [--max-file-bytes N] [--quiet]';
 
 interface CliArgs {
   options: SandboxOptions;
@@ -51,6 +51,9 @@ export function parseArgs(argv: string[]): CliArgs {
       case '--files-dir':
         options.filesDir = value();
         break;
+      case '--state-dir':
+        options.stateDir = value();
+        break;
       case '--max-file-bytes':
         options.maxFileBytes = number();
         break;
@@ -65,6 +68,7 @@ export function parseArgs(argv: string[]): CliArgs {
     }
   }
   if (keys.length > 0) options.keys = keys;
+  if (options.stateDir !== undefined && options.filesDir !== undefined) throw new Error(`--state-dir keeps files in DIR/files; drop --files-dir\n${USAGE}`);
   return { options, quiet };
 }
 

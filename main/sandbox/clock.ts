@@ -11,6 +11,10 @@ export interface Clock {
   seconds(): number;
   /** Moves the clock forward by `ms` (expiry of files and stored responses, deferred delays). */
   advance(ms: number): void;
+  /** How far advance() has moved the clock in total (what a state folder keeps across launches). */
+  offsetMs(): number;
+  /** Called after every advance() (the state folder saves the offset). */
+  onChange?: () => void;
   /** Resolves after `ms`, or at once (without throwing) when `signal` aborts; 0 yields a turn. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
@@ -19,13 +23,15 @@ export interface Clock {
 export function createClock(base: () => number = Date.now): Clock {
   let offsetMs = 0;
   const now = (): number => base() + offsetMs;
-  return {
+  const clock: Clock = {
     now,
     seconds: () => Math.floor(now() / 1000),
     advance(ms) {
       if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`the sandbox clock only moves forward (got ${ms} ms)`);
       offsetMs += ms;
+      clock.onChange?.();
     },
+    offsetMs: () => offsetMs,
     sleep(ms, signal) {
       if (signal?.aborted) return Promise.resolve();
       return new Promise((resolve) => {
@@ -40,4 +46,5 @@ export function createClock(base: () => number = Date.now): Clock {
       });
     },
   };
+  return clock;
 }

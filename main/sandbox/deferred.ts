@@ -8,9 +8,12 @@
  * a different body is a conflict.
  */
 import { randomUUID } from 'node:crypto';
+import { list, num, obj, str } from './state/shape';
 
 interface Entry {
   team: string;
+  /** When it was created and when it is ready, in ms on the sandbox clock. */
+  createdMs: number;
   readyAt: number;
   result: unknown;
 }
@@ -33,16 +36,22 @@ export class DeferredStore {
   private readonly entries = new Map<string, Entry>();
   private readonly keys = new Map<string, KeyedCreate>();
   private readonly maxEntries: number;
+  /**
+   * Called after every change worth saving (the state folder's snapshot); `created` when the
+   * change handed the client a new id, which the state folder saves at once.
+   */
+  onChange: (created?: boolean) => void = () => undefined;
 
   constructor(maxEntries = 10_000) {
     this.maxEntries = maxEntries;
   }
 
-  /** Stores a result that becomes visible at `readyAt` (ms); returns its request id. */
-  add(team: string, readyAt: number, result: unknown): string {
+  /** Stores a result made at `createdMs` that becomes visible at `readyAt` (ms); returns its request id. */
+  add(team: string, createdMs: number, readyAt: number, result: unknown): string {
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
     const id = randomUUID();
-    this.entries.set(id, { team, readyAt, result });
+    this.entries.set(id, { team, createdMs, readyAt, result });
+    this.onChange(true);
     return id;
   }
 
@@ -69,6 +78,35 @@ export class DeferredStore {
   rememberKey(team: string, key: string, body: string, id: string, now: number): void {
     if (this.keys.size >= this.maxEntries) this.keys.delete(this.keys.keys().next().value as string);
     this.keys.set(`${team}\n${key}`, { id, at: now, body });
+    this.onChange(true);
+  }
+
+  /**
+   * Everything to keep across launches at `now`: the completions (pending and done, up to the
+   * store's cap) and the Idempotency-Keys still inside their 24-hour window.
+   */
+  snapshot(now: number): unknown {
+    return {
+      entries: [...this.entries].map(([id, e]) => ({ id, team: e.team, createdMs: e.createdMs, readyAt: e.readyAt, result: e.result })),
+      keys: [...this.keys].filter(([, k]) => now - k.at < IDEMPOTENCY_WINDOW_MS).map(([slot, k]) => ({ slot, id: k.id, at: k.at, body: k.body })),
+    };
+  }
+
+  /** Replaces the contents with a snapshot() read back; throws on a malformed one. */
+  restore(data: unknown): void {
+    const root = obj(data, 'deferred snapshot');
+    const entries = list(root.entries, 'entries').map((v) => {
+      const e = obj(v, 'entry');
+      if (!('result' in e)) throw new Error('an entry has no result');
+      return [str(e, 'id'), { team: str(e, 'team'), createdMs: num(e, 'createdMs'), readyAt: num(e, 'readyAt'), result: e.result }] as const;
+    });
+    const keys = list(root.keys, 'keys').map((v) => {
+      const k = obj(v, 'key');
+      return [str(k, 'slot'), { id: str(k, 'id'), at: num(k, 'at'), body: str(k, 'body') }] as const;
+    });
+    this.clear();
+    for (const [id, entry] of entries) this.entries.set(id, entry);
+    for (const [slot, key] of keys) this.keys.set(slot, key);
   }
 
   clear(): void {

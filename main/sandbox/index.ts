@@ -21,6 +21,7 @@ import { CompactionCodec } from './responses/compaction';
 import { ResponseStore } from './responses/store';
 import { modelRoutes } from './routes/models';
 import { createSandboxHttpServer } from './server';
+import { openSandboxState, stateCompactionSecret, stateFilesDir, type SandboxState } from './state/persistence';
 
 export interface SandboxOptions {
   /** 0 / undefined = random free port. */
@@ -37,6 +38,12 @@ export interface SandboxOptions {
   now?: () => number;
   /** Where uploaded files' bytes go; default a fresh temporary directory, removed on close. */
   filesDir?: string;
+  /**
+   * A folder that keeps the sandbox's state across restarts (files with their bytes in
+   * `<stateDir>/files/`, deferred completions, Idempotency-Keys, stored responses, the clock's
+   * advance, the compaction secret). Default none: everything is gone on close. Excludes `filesDir`.
+   */
+  stateDir?: string;
   /** Upload size limit (413 above it); default FILE_LIMITS.maxFileBytes (50 MB, as wire-notes says). */
   maxFileBytes?: number;
   /** The control API under /sandbox/ (same auth); default on for loopback hosts, off otherwise. */
@@ -55,6 +62,8 @@ export interface SandboxServer {
   readonly filesDir: string;
   /** The file store, for tests and benchmarks that seed many files without going through HTTP. */
   readonly files: FileStore;
+  /** The state folder, when the sandbox keeps its state across restarts. */
+  readonly stateDir: string | null;
   /** Closes the server and ends open streams. */
   close(): Promise<void>;
 }
@@ -67,6 +76,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   if (!LOOPBACK.test(host)) {
     throw new Error(`The sandbox only listens on loopback addresses (127.0.0.1, ::1, localhost); refusing "${host}".`);
   }
+  const { stateDir } = options;
+  if (stateDir !== undefined && options.filesDir !== undefined) {
+    throw new Error('Give the sandbox a stateDir or a filesDir, not both: with a stateDir, files live in <stateDir>/files.');
+  }
   const log = options.log ?? (() => undefined);
   const keyRing = createKeyRing(options.keys);
   const clock = createClock(options.now);
@@ -77,11 +90,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     deferred: new DeferredStore(),
     prefixCache: new PrefixCache(),
     responses: new ResponseStore(),
-    compaction: new CompactionCodec(),
-    files: new FileStore({ dir: options.filesDir }),
+    compaction: new CompactionCodec(stateDir === undefined ? undefined : stateCompactionSecret(stateDir, log)),
+    files: stateDir === undefined ? new FileStore({ dir: options.filesDir }) : new FileStore({ dir: stateFilesDir(stateDir), keepOnClose: true }),
     maxFileBytes: options.maxFileBytes ?? FILE_LIMITS.maxFileBytes,
     log,
   };
+  const state: SandboxState | null =
+    stateDir === undefined ? null : openSandboxState({ dir: stateDir, clock, deferred: env.deferred, responses: env.responses, files: env.files, log });
   const controlApi = options.controlApi ?? LOOPBACK.test(host);
   const faults = new FaultBook();
   const http = createSandboxHttpServer({
@@ -101,6 +116,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   await new Promise<void>((resolve, reject) => {
     http.server.once('error', (err) => {
+      state?.close();
       env.files.close();
       reject(err);
     });
@@ -120,8 +136,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     controlApi,
     filesDir: env.files.dir,
     files: env.files,
+    stateDir: stateDir ?? null,
     close() {
       closing ??= http.close().then(() => {
+        state?.close();
         env.deferred.clear();
         env.prefixCache.clear();
         env.responses.clear();
@@ -134,3 +152,4 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 }
 
 export type { KeySpec } from './auth';
+export { loadOrCreateSandboxKey } from './state/key-file';

@@ -4,11 +4,12 @@
  * is removed (bytes too) and remembered as expired, like a deleted one, so a 404 can say which.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, unlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FilterableFile } from '../../../shared/aip160';
 import type { FileObject } from '../../../shared/wire/files';
+import { list, num, numOrNull, obj, str, strOrNull } from '../state/shape';
 
 /** One stored file. Times are milliseconds on the sandbox clock; expiry is a whole second. */
 export interface FileRecord {
@@ -39,6 +40,8 @@ const MAX_TOMBSTONES = 100_000;
 export interface FileStoreOptions {
   /** Where the bytes go; default a fresh temporary directory, removed by close(). */
   dir?: string;
+  /** Keep the bytes on close() (a state folder: the records are restored on the next launch). */
+  keepOnClose?: boolean;
 }
 
 export class FileStore {
@@ -49,9 +52,16 @@ export class FileStore {
   private readonly gone = new Map<string, { record: FileRecord; reason: FileGone }>();
   private readonly byToken = new Map<string, string>();
   private nextSeq = 0;
+  private readonly keepOnClose: boolean;
+  /**
+   * Called after every change worth saving (the state folder's snapshot); `created` when the
+   * change handed the client a new id, which the state folder saves at once.
+   */
+  onChange: (created?: boolean) => void = () => undefined;
 
   constructor(options: FileStoreOptions = {}) {
     this.ownsDir = options.dir === undefined;
+    this.keepOnClose = options.keepOnClose ?? false;
     this.dir = options.dir ?? mkdtempSync(join(tmpdir(), 'sandbox-files-'));
   }
 
@@ -84,6 +94,7 @@ export class FileStore {
       filterView: null,
     };
     this.records.set(full.id, full);
+    this.onChange(true);
     return full;
   }
 
@@ -128,6 +139,7 @@ export class FileStore {
     record.filename = changes.filename;
     record.expiresAt = changes.expiresAt;
     record.filterView = null;
+    this.onChange();
   }
 
   /** Gives the file a public URL token (replacing an earlier one). */
@@ -136,6 +148,7 @@ export class FileStore {
     const token = randomBytes(18).toString('base64url');
     record.publicUrl = { token, expiresAt };
     this.byToken.set(token, record.id);
+    this.onChange(true);
     return token;
   }
 
@@ -144,6 +157,7 @@ export class FileStore {
     if (!record.publicUrl) return false;
     this.byToken.delete(record.publicUrl.token);
     record.publicUrl = null;
+    this.onChange();
     return true;
   }
 
@@ -160,9 +174,70 @@ export class FileStore {
     return urlExpiry !== null && nowMs >= urlExpiry * 1000 ? undefined : record;
   }
 
-  /** Forgets every file and removes their bytes (and the directory when the store made it). */
+  /**
+   * The live files at `nowMs` (expired ones are left out, their bytes go at the next restore),
+   * with the sequence counter. Why gone files are gone is not kept.
+   */
+  snapshot(nowMs: number): unknown {
+    const records = [...this.records.values()].filter((r) => !isExpired(r, nowMs)).map((r) => ({ ...r, filterView: undefined }));
+    return { nextSeq: this.nextSeq, records };
+  }
+
+  /**
+   * Replaces the records with a snapshot() read back (throws on a malformed one), keeping only
+   * those whose bytes are on disk at the recorded size (then call removeStrays()).
+   */
+  restore(data: unknown, log: (line: string) => void = () => undefined): void {
+    const root = obj(data, 'files snapshot');
+    const records = list(root.records, 'records').map((v): FileRecord => {
+      const r = obj(v, 'record');
+      const url = r.publicUrl === null ? null : obj(r.publicUrl, 'publicUrl');
+      return {
+        id: str(r, 'id'),
+        team: str(r, 'team'),
+        filename: str(r, 'filename'),
+        bytes: num(r, 'bytes'),
+        createdMs: num(r, 'createdMs'),
+        expiresAt: numOrNull(r, 'expiresAt'),
+        contentType: str(r, 'contentType'),
+        purpose: str(r, 'purpose'),
+        userDefinedId: strOrNull(r, 'userDefinedId'),
+        seq: num(r, 'seq'),
+        publicUrl: url && { token: str(url, 'token'), expiresAt: numOrNull(url, 'expiresAt') },
+        filterView: null,
+      };
+    });
+    const nextSeq = num(root, 'nextSeq');
+    this.records.clear();
+    this.gone.clear();
+    this.byToken.clear();
+    for (const record of records) {
+      if (sizeOnDisk(this.pathOf(record.id)) !== record.bytes) {
+        log(`sandbox state: the bytes of ${record.id} (${record.filename}) are missing or changed; the file is dropped`);
+        continue;
+      }
+      this.records.set(record.id, record);
+      if (record.publicUrl) this.byToken.set(record.publicUrl.token, record.id);
+    }
+    // A loop, not Math.max(...spread): 100,000 records would overflow the argument list.
+    this.nextSeq = nextSeq;
+    for (const record of records) if (record.seq >= this.nextSeq) this.nextSeq = record.seq + 1;
+  }
+
+  /**
+   * Removes files in the folder that no record owns (the folder is the store's alone): uploads
+   * cut short (`.part`), bytes whose record a crash kept from being saved, expired files' bytes.
+   */
+  removeStrays(): void {
+    mkdirSync(this.dir, { recursive: true });
+    for (const name of readdirSync(this.dir)) {
+      if (!this.records.has(name)) rmSync(join(this.dir, name), { force: true, recursive: true });
+    }
+  }
+
+  /** Forgets every file and removes their bytes (and the directory when the store made it); a state folder's bytes stay. */
   close(): void {
-    for (const record of this.records.values()) unlinkQuietly(this.pathOf(record.id));
+    if (!this.keepOnClose) for (const record of this.records.values()) unlinkQuietly(this.pathOf(record.id));
     this.records.clear();
     this.gone.clear();
     this.byToken.clear();
@@ -173,6 +248,7 @@ export class FileStore {
     this.records.delete(record.id);
     this.revoke(record);
     unlinkQuietly(this.pathOf(record.id));
+    this.onChange();
     if (this.gone.size >= MAX_TOMBSTONES) this.gone.delete(this.gone.keys().next().value as string);
     this.gone.set(record.id, { record, reason });
   }
@@ -180,6 +256,15 @@ export class FileStore {
 
 function isExpired(record: FileRecord, nowMs: number): boolean {
   return record.expiresAt !== null && nowMs >= record.expiresAt * 1000;
+}
+
+/** The size of the file at `path`, or -1 when there is none. */
+function sizeOnDisk(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return -1;
+  }
 }
 
 /** Removing bytes that are already gone (a test cleaned up, a second close) is not an error. */

@@ -7,6 +7,7 @@
  */
 import type { ChatMessage } from '../../../shared/wire/chat';
 import type { ResponseObject } from '../../../shared/wire/responses';
+import { list, num, obj, str } from '../state/shape';
 
 const DAY_MS = 86_400_000;
 /** Reasons remembered per id are capped so a long-running sandbox does not grow without bound. */
@@ -27,6 +28,11 @@ export class ResponseStore {
   private readonly entries = new Map<string, StoredResponse>();
   private readonly gone = new Map<string, { team: string; reason: GoneReason }>();
   private readonly retentionMs: number;
+  /**
+   * Called after every change worth saving (the state folder's snapshot); `created` when the
+   * change handed the client a new id, which the state folder saves at once.
+   */
+  onChange: (created?: boolean) => void = () => undefined;
 
   /** `retentionDays`: the spec's 30 unless a test wants otherwise. */
   constructor(retentionDays = 30) {
@@ -37,6 +43,7 @@ export class ResponseStore {
   put(entry: StoredResponse): void {
     this.sweep(entry.createdMs);
     this.entries.set(entry.response.id, entry);
+    this.onChange(true);
   }
 
   /** Records that a response was made with store: false, for a helpful 404 later. */
@@ -63,8 +70,34 @@ export class ResponseStore {
     if (found.state === 'found') {
       this.entries.delete(id);
       this.bury(id, team, 'deleted');
+      this.onChange();
     }
     return found;
+  }
+
+  /**
+   * The responses still within their retention at `nowMs`, in creation order. Why gone ids are
+   * gone is not kept: after a restart they answer 404 "does not exist" rather than "was deleted".
+   */
+  snapshot(nowMs: number): unknown {
+    return { entries: [...this.entries.values()].filter((e) => nowMs - e.createdMs < this.retentionMs) };
+  }
+
+  /** Replaces the contents with a snapshot() read back; throws on a malformed one. */
+  restore(data: unknown): void {
+    const entries = list(obj(data, 'responses snapshot').entries, 'entries').map((v): StoredResponse => {
+      const e = obj(v, 'entry');
+      const response = obj(e.response, 'response');
+      str(response, 'id');
+      return {
+        team: str(e, 'team'),
+        response: response as unknown as ResponseObject,
+        conversation: list(e.conversation, 'conversation') as ChatMessage[],
+        createdMs: num(e, 'createdMs'),
+      };
+    });
+    this.clear();
+    for (const entry of entries) this.entries.set(entry.response.id, entry);
   }
 
   clear(): void {

@@ -118,7 +118,8 @@ export function chatRoutes(env: SandboxEnv): Route[] {
         const { req, prepared } = prepare(ctx.body, ctx.team, env);
         if (req.deferred === true) {
           const completion = { ...toCompletion(prepared.meta, prepared.choices, prepared.usage), citations: prepared.citations };
-          const id = env.deferred.add(ctx.team, env.clock.now() + env.deferredDelayMs, completion);
+          const createdMs = env.clock.now();
+          const id = env.deferred.add(ctx.team, createdMs, createdMs + env.deferredDelayMs, completion);
           if (key) env.deferred.rememberKey(ctx.team, key, bodyText, id, env.clock.now());
           env.log(`deferred completion ${id} created`);
           sendJson(ctx.res, 200, { request_id: id });

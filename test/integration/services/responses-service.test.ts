@@ -207,7 +207,7 @@ async function appAt(dataDir: string, sandboxNow?: () => number): Promise<App> {
   });
 }
 
-describe('ResponsesService after a restart (the embedded sandbox forgot its responses)', () => {
+describe('ResponsesService after a restart whose service lost its responses', () => {
   it('keeps the chain offline and marks a node missing once the service says it has no such response', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'wb-int-'));
     try {
@@ -215,6 +215,9 @@ describe('ResponsesService after a restart (the embedded sandbox forgot its resp
       const { record } = await runText(before.handlers.responses.create, { request: { model: MODEL, input: 'Tell me about cranes' } });
       const id = (record.output as { id: string }).id;
       await before.dispose();
+      // The built-in sandbox keeps stored responses across restarts; remove them to play a
+      // service that lost them meanwhile.
+      rmSync(join(dataDir, 'sandbox', 'responses.json'));
 
       const after = await appAt(dataDir);
       try {

@@ -14,6 +14,8 @@ describe('sandbox/cli', () => {
       });
       expect(parseArgs([])).toEqual({ options: {}, quiet: false });
       expect(parseArgs(['--files-dir', '/tmp/x', '--max-file-bytes=1000'])).toEqual({ options: { filesDir: '/tmp/x', maxFileBytes: 1000 }, quiet: false });
+      expect(parseArgs(['--state-dir', '/tmp/s'])).toEqual({ options: { stateDir: '/tmp/s' }, quiet: false });
+      expect(() => parseArgs(['--state-dir', '/tmp/s', '--files-dir', '/tmp/x'])).toThrow(/--state-dir keeps files in DIR\/files/);
     });
 
     it('refuses unknown flags and bad numbers with the usage line', () => {

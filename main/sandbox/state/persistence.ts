@@ -1,0 +1,107 @@
+/**
+ * A sandbox's state folder: what a restart keeps, so the sandbox behaves like a real service
+ * that was briefly unreachable rather than one that forgot everything.
+ *
+ *   <dir>/clock.json      how far /sandbox/clock/advance moved the clock
+ *   <dir>/deferred.json   deferred completions (pending and done) and recent Idempotency-Keys
+ *   <dir>/responses.json  stored responses within their 30 days
+ *   <dir>/files.json      file records; their bytes are in <dir>/files/ (the store's folder)
+ *   <dir>/compaction-secret  the key compaction items are signed with
+ *
+ * Each JSON snapshot is written atomically, at most `debounceMs` after a change and on close().
+ * A change that hands the client a new id (a deferred request id, an uploaded file, a stored
+ * response, a public URL) is written at the next turn of the event loop instead: the client keeps
+ * that id, and a crash must not leave it pointing at nothing.
+ */
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import type { Clock } from '../clock';
+import type { DeferredStore } from '../deferred';
+import type { FileStore } from '../files/store';
+import type { ResponseStore } from '../responses/store';
+import { ensurePrivateFolder, loadOrCreateSecret } from './key-file';
+import { num, obj } from './shape';
+import { readSnapshot, SnapshotFile } from './snapshot-file';
+
+export interface SandboxStateOptions {
+  dir: string;
+  clock: Clock;
+  deferred: DeferredStore;
+  responses: ResponseStore;
+  files: FileStore;
+  log: (line: string) => void;
+  /** Longest wait between a change and its snapshot being written; default 250. */
+  debounceMs?: number;
+}
+
+export interface SandboxState {
+  /** Writes every snapshot with unsaved changes now. */
+  flush(): void;
+  /** Flushes and stops saving (the stores' later changes are not written). */
+  close(): void;
+}
+
+/** Where a state folder keeps the files' bytes (the FileStore's `dir`). */
+export function stateFilesDir(dir: string): string {
+  return join(dir, 'files');
+}
+
+/** The compaction signing secret of a state folder, made on first use. */
+export function stateCompactionSecret(dir: string, log: (line: string) => void): Buffer {
+  return Buffer.from(loadOrCreateSecret(join(dir, 'compaction-secret'), () => randomBytes(32).toString('hex'), log), 'hex');
+}
+
+/** Restores the stores from `dir` (each on its own: one damaged snapshot empties only its store) and saves their changes. */
+export function openSandboxState(options: SandboxStateOptions): SandboxState {
+  const { dir, clock, deferred, responses, files, log } = options;
+  ensurePrivateFolder(dir);
+  ensurePrivateFolder(stateFilesDir(dir));
+  const now = (): number => clock.now();
+  const stores = [
+    {
+      name: 'clock',
+      restore: (data: unknown) => clock.advance(num(obj(data, 'clock snapshot'), 'offsetMs') - clock.offsetMs()),
+      serialize: () => ({ offsetMs: clock.offsetMs() }),
+      hook: (touch: (created?: boolean) => void) => (clock.onChange = touch),
+    },
+    {
+      name: 'deferred completions',
+      file: 'deferred',
+      restore: (data: unknown) => deferred.restore(data),
+      serialize: () => deferred.snapshot(now()),
+      hook: (touch: (created?: boolean) => void) => (deferred.onChange = touch),
+    },
+    {
+      name: 'stored responses',
+      file: 'responses',
+      restore: (data: unknown) => responses.restore(data),
+      serialize: () => responses.snapshot(now()),
+      hook: (touch: (created?: boolean) => void) => (responses.onChange = touch),
+    },
+    {
+      name: 'files',
+      restore: (data: unknown) => files.restore(data, log),
+      serialize: () => files.snapshot(now()),
+      hook: (touch: (created?: boolean) => void) => (files.onChange = touch),
+    },
+  ];
+  const snapshots = stores.map((store) => {
+    const path = join(dir, `${store.file ?? store.name}.json`);
+    readSnapshot(path, store.name, store.restore, log);
+    const snapshot = new SnapshotFile(path, store.name, store.serialize, log, options.debounceMs);
+    store.hook((created) => snapshot.touch(created === true));
+    return snapshot;
+  });
+  // Whatever the files snapshot said (or if it was damaged), bytes no record owns are removed.
+  files.removeStrays();
+  let closed = false;
+  return {
+    flush: () => snapshots.forEach((s) => s.flush()),
+    close() {
+      if (closed) return;
+      closed = true;
+      for (const store of stores) store.hook(() => undefined);
+      snapshots.forEach((s) => s.flush());
+    },
+  };
+}

@@ -10,7 +10,16 @@
 import { channelName, eventMethodName, type Contract } from './define';
 import { WorkbenchFailure } from './errors';
 import type { CallReply } from './protocol';
-import type { AbortSignalLike, ApiFor, ReplyApiFor, ReplySessionHandle, ReplyStreamHandle, WireCallOptions, WorkbenchApi, WorkbenchReplyApi } from './api';
+import type {
+  AbortSignalLike,
+  ApiFor,
+  ReplyApiFor,
+  ReplySessionHandle,
+  ReplyStreamHandle,
+  WireCallOptions,
+  WorkbenchApi,
+  WorkbenchReplyApi,
+} from './api';
 import { contract } from './index';
 import { newOpId } from './op-id';
 

@@ -130,7 +130,14 @@ describe.each([
     const errors: WorkbenchError[] = [
       { code: 'cancelled', message: 'probe.fail was cancelled.' },
       unauthorized,
-      { code: 'invalid_input', message: 'Two fields are wrong.', issues: [{ path: 'request.model', message: 'Required' }, { path: 'n', message: 'Too big' }] },
+      {
+        code: 'invalid_input',
+        message: 'Two fields are wrong.',
+        issues: [
+          { path: 'request.model', message: 'Required' },
+          { path: 'n', message: 'Too big' },
+        ],
+      },
     ];
 
     it.each(errors.map((error) => [error.code, error]))('a call rejected with %s', async (_code, error) => {

@@ -1,14 +1,15 @@
 /**
- * The preload: exposes `window.workbench` (the typed contract API) and `window.workbenchFiles`
- * (files from the page as references). No raw ipcRenderer, no generic invoke: the page can only
- * ask for the contract's operations and hand over File objects.
+ * The preload: exposes `window.workbench` (the contract's reply API: every failure resolves as
+ * data, because contextBridge copies a rejected Error as its message alone) and
+ * `window.workbenchFiles` (files from the page as references). No raw ipcRenderer, no generic
+ * invoke: the page can only ask for the contract's operations and hand over File objects.
  */
 import { contextBridge, ipcRenderer, webUtils } from 'electron';
-import { createWorkbenchApi } from '../shared/contract/bridge';
+import { createReplyApi } from '../shared/contract/bridge';
 import { createFilesApi } from './files-bridge';
 import { createIpcTransport } from './ipc-transport';
 
-contextBridge.exposeInMainWorld('workbench', createWorkbenchApi(createIpcTransport(ipcRenderer)));
+contextBridge.exposeInMainWorld('workbench', createReplyApi(createIpcTransport(ipcRenderer)));
 contextBridge.exposeInMainWorld(
   'workbenchFiles',
   createFilesApi(ipcRenderer, (file) => webUtils.getPathForFile(file as unknown as File)),

@@ -1,9 +1,13 @@
 /**
- * The renderer-side shape of the contract (`window.workbench`), derived from the declarations.
+ * The renderer-side shapes of the contract, derived from the declarations: `WorkbenchApi` (what
+ * the page uses: promises reject with WorkbenchFailure) and `WorkbenchReplyApi` (what Electron's
+ * preload exposes as `window.workbench`: every promise resolves to a Reply, because
+ * contextBridge copies a thrown Error as its message alone).
  */
 import type { z } from 'zod';
 import type { CallOp, Contract, EventDef, EventMethodName, Family, SessionOp, StreamOp } from './define';
 import type { WorkbenchContract } from './index';
+import type { CallReply, Reply } from './protocol';
 
 /**
  * The part of a DOM AbortSignal the bridge uses (shared/ has no DOM types; a real AbortSignal
@@ -64,3 +68,48 @@ export type FamilyApi<F extends Family> = {
 export type ApiFor<C extends Contract> = { [F in keyof C]: FamilyApi<C[F]> };
 
 export type WorkbenchApi = ApiFor<WorkbenchContract>;
+
+/** A call's options on the reply API: the signal stays in the page, only its op id crosses. */
+export interface WireCallOptions {
+  opId?: string;
+}
+
+/** StreamHandle on the reply API. */
+export interface ReplyStreamHandle<R> {
+  readonly streamId: string;
+  readonly result: Promise<Reply<R>>;
+  cancel(): Promise<CallReply>;
+}
+
+/** SessionHandle on the reply API (send, close and cancel answer ops.send/close/cancel's reply). */
+export interface ReplySessionHandle<In, R> {
+  readonly id: string;
+  readonly result: Promise<Reply<R>>;
+  send(message: In): Promise<CallReply>;
+  close(): Promise<CallReply>;
+  cancel(): Promise<CallReply>;
+}
+
+type WireInputArgs<I extends z.ZodType> = undefined extends z.input<I>
+  ? [input?: z.input<I>, options?: WireCallOptions]
+  : [input: z.input<I>, options?: WireCallOptions];
+
+export type FamilyReplyApi<F extends Family> = {
+  [K in keyof F & string as F[K] extends EventDef<unknown> ? EventMethodName<K> : K]: F[K] extends CallOp<
+    infer I,
+    infer O
+  >
+    ? (...args: WireInputArgs<I>) => Promise<Reply<O>>
+    : F[K] extends StreamOp<infer I, infer C, infer R>
+      ? (input: z.input<I>, onChunk: (chunk: C) => void) => ReplyStreamHandle<R>
+      : F[K] extends SessionOp<infer I, infer M, infer C, infer R>
+        ? (input: z.input<I>, onChunk: (chunk: C) => void) => ReplySessionHandle<z.input<M>, R>
+        : F[K] extends EventDef<infer P>
+          ? (callback: (payload: P) => void) => () => void
+          : never;
+};
+
+/** The reply API of any contract: the same operations, every failure a resolved `{ok: false}`. */
+export type ReplyApiFor<C extends Contract> = { [F in keyof C]: FamilyReplyApi<C[F]> };
+
+export type WorkbenchReplyApi = ReplyApiFor<WorkbenchContract>;

@@ -1,14 +1,19 @@
 /**
- * Builds `window.workbench` from the contract over any transport. The preload (Electron IPC) and
- * the renderer's WebSocket bridge (browser mode) both call this, so the two can't drift. Calls,
- * streams and sessions get caller-made ids so `ops.cancel` can name them; a session's `send`s
- * keep at most SESSION_SEND_WINDOW messages in flight, in order.
+ * Builds the contract's API over any transport, in two layers. `createReplyApi` is the transport
+ * side: every promise resolves to a Reply (`{ok, value}` or `{ok: false, error}`), so it can cross
+ * Electron's contextBridge, which copies a thrown Error as its message alone; the preload exposes
+ * it as `window.workbench`. `fromReplyApi` (page-api.ts) is the page side: values, rejections with
+ * WorkbenchFailure, `{ signal }`. Browser mode runs both in the page (`createWorkbenchApi`), so the
+ * two shells share every line and can't drift. Calls, streams and sessions get caller-made ids so
+ * `ops.cancel` can name them; a session's `send`s keep at most SESSION_SEND_WINDOW messages in
+ * flight, in order.
  */
 import { channelName, eventMethodName, type Contract } from './define';
-import { WorkbenchFailure } from './errors';
 import { SESSION_SEND_WINDOW, type CallReply } from './protocol';
-import type { AbortSignalLike, ApiFor, SessionHandle, WorkbenchApi } from './api';
+import type { ApiFor, ReplyApiFor, ReplySessionHandle, WireCallOptions, WorkbenchApi, WorkbenchReplyApi } from './api';
 import { contract } from './index';
+import { newOpId } from './op-id';
+import { fromReplyApi } from './page-api';
 
 export interface BridgeTransport {
   /** Runs a call; `opId` (optional) is the id `ops.cancel` can name while it runs. */
@@ -21,66 +26,6 @@ export interface BridgeTransport {
 const CANCEL = channelName('ops', 'cancel');
 const SEND = channelName('ops', 'send');
 const CLOSE = channelName('ops', 'close');
-
-function unwrap(reply: CallReply): unknown {
-  if (reply.ok) return reply.value;
-  throw new WorkbenchFailure(reply.error);
-}
-
-/** 128 random bits, URL-safe: an operation id no other caller can guess or collide with. */
-export function newOpId(): string {
-  const bytes = new Uint8Array(16);
-  // Web Crypto exists in every runtime we ship to (renderer, preload, Node 20); shared/ has no DOM types.
-  (globalThis as unknown as { crypto: { getRandomValues(array: Uint8Array): Uint8Array } }).crypto.getRandomValues(bytes);
-  let out = '';
-  for (const b of bytes) out += b.toString(16).padStart(2, '0');
-  return out;
-}
-
-function cancelled(channel: string): WorkbenchFailure {
-  return new WorkbenchFailure({ code: 'cancelled', message: `${channel} was cancelled.` });
-}
-
-/**
- * Runs `start(opId)` so that aborting `signal` rejects at once with `cancelled` and calls
- * `cancel(opId)` (which tells main to abort). Shared by this bridge and the renderer's Electron
- * wrapper (an AbortSignal cannot cross Electron's contextBridge, so there the signal stays in the
- * page and only the op id crosses).
- */
-export function abortableCall<T>(
-  channel: string,
-  signal: AbortSignalLike,
-  start: (opId: string) => Promise<T>,
-  cancel: (opId: string) => unknown,
-): Promise<T> {
-  if (signal.aborted) return Promise.reject(cancelled(channel));
-  const id = newOpId();
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => {
-      reject(cancelled(channel));
-      void Promise.resolve()
-        .then(() => cancel(id))
-        .catch(() => {});
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-    start(id).then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (err: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(err);
-      },
-    );
-  });
-}
-
-/** The options a call method accepts at run time: the public CallOptions, or an op id made by a wrapper. */
-interface WireCallOptions {
-  signal?: AbortSignalLike;
-  opId?: string;
-}
 
 /** Strict FIFO of at most `size` holders: a freed slot goes to the longest waiter, never a newcomer. */
 function sendWindow(size: number) {
@@ -107,15 +52,15 @@ function openSession(
   channel: string,
   input: unknown,
   onChunk: (chunk: unknown) => void,
-): SessionHandle<unknown, unknown> {
+): ReplySessionHandle<unknown, unknown> {
   const id = newOpId();
-  const result = transport.stream(channel, input, id, onChunk).then(unwrap);
+  const result = transport.stream(channel, input, id, onChunk);
   const slots = sendWindow(SESSION_SEND_WINDOW);
   // send and close share one queue, so a close never overtakes the messages sent before it.
-  const inOrder = async (op: string, body: unknown): Promise<void> => {
+  const inOrder = async (op: string, body: unknown): Promise<CallReply> => {
     await slots.acquire();
     try {
-      unwrap(await transport.call(op, body));
+      return await transport.call(op, body);
     } finally {
       slots.release();
     }
@@ -125,39 +70,30 @@ function openSession(
     result,
     send: (message) => inOrder(SEND, { id, message }),
     close: () => inOrder(CLOSE, { id }),
-    cancel: async () => {
-      unwrap(await transport.call(CANCEL, { id }));
-    },
+    cancel: () => transport.call(CANCEL, { id }),
   };
 }
 
-/** The API of the app's contract; pass `declared` to build one for another contract (tests). */
-export function createWorkbenchApi(transport: BridgeTransport): WorkbenchApi;
-export function createWorkbenchApi<C extends Contract>(transport: BridgeTransport, declared: C): ApiFor<C>;
-export function createWorkbenchApi(transport: BridgeTransport, declared: Contract = contract): unknown {
+/** The reply API of the app's contract (the preload's `window.workbench`); pass `declared` for another contract (tests). */
+export function createReplyApi(transport: BridgeTransport): WorkbenchReplyApi;
+export function createReplyApi<C extends Contract>(transport: BridgeTransport, declared: C): ReplyApiFor<C>;
+export function createReplyApi(transport: BridgeTransport, declared: Contract = contract): unknown {
   const api: Record<string, Record<string, unknown>> = {};
   for (const [family, ops] of Object.entries(declared)) {
     const target: Record<string, unknown> = {};
     for (const [method, op] of Object.entries(ops)) {
       const channel = channelName(family, method);
       if (op.kind === 'call') {
-        const run = async (input: unknown, opId?: string) => unwrap(await transport.call(channel, input, opId));
-        target[method] = (input?: unknown, options?: WireCallOptions) => {
-          if (options?.signal) {
-            return abortableCall(channel, options.signal, (opId) => run(input, opId), (id) => transport.call(CANCEL, { id }));
-          }
-          return run(input, typeof options?.opId === 'string' ? options.opId : undefined);
-        };
+        // Only a string crosses as the op id; anything else the page passes is ignored.
+        target[method] = (input?: unknown, options?: WireCallOptions) =>
+          transport.call(channel, input, typeof options?.opId === 'string' ? options.opId : undefined);
       } else if (op.kind === 'stream') {
         target[method] = (input: unknown, onChunk: (chunk: unknown) => void) => {
           const streamId = newOpId();
-          const result = transport.stream(channel, input, streamId, onChunk).then(unwrap);
           return {
             streamId,
-            result,
-            cancel: async () => {
-              unwrap(await transport.call(CANCEL, { id: streamId }));
-            },
+            result: transport.stream(channel, input, streamId, onChunk),
+            cancel: () => transport.call(CANCEL, { id: streamId }),
           };
         };
       } else if (op.kind === 'session') {
@@ -166,7 +102,14 @@ export function createWorkbenchApi(transport: BridgeTransport, declared: Contrac
         target[eventMethodName(method)] = (callback: (payload: unknown) => void) => transport.subscribe(channel, callback);
       }
     }
-    api[family] = target;
+    api[family] = Object.freeze(target);
   }
   return Object.freeze(api);
+}
+
+/** The page's API of the app's contract over `transport` (browser mode); pass `declared` for another contract (tests). */
+export function createWorkbenchApi(transport: BridgeTransport): WorkbenchApi;
+export function createWorkbenchApi<C extends Contract>(transport: BridgeTransport, declared: C): ApiFor<C>;
+export function createWorkbenchApi(transport: BridgeTransport, declared: Contract = contract): unknown {
+  return fromReplyApi(createReplyApi(transport, declared), declared);
 }

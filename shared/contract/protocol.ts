@@ -7,7 +7,10 @@
  */
 import type { WorkbenchError } from './errors';
 
-export type CallReply = { ok: true; value: unknown } | { ok: false; error: WorkbenchError };
+/** An answer as data: a value, or the error (never a thrown Error, which no bridge carries whole). */
+export type Reply<T> = { ok: true; value: T } | { ok: false; error: WorkbenchError };
+
+export type CallReply = Reply<unknown>;
 
 export type ClientMessage =
   /** `opId`: the caller-made id that `ops.cancel` can name (omitted: the call cannot be cancelled). */

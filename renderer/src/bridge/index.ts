@@ -1,6 +1,7 @@
 /**
- * The renderer's one door to the workbench process: `workbench` is the preload's
- * `window.workbench` in Electron, or the same API built over a WebSocket in browser mode.
+ * The renderer's one door to the workbench process: in Electron the preload's `window.workbench`
+ * (a reply API: failures arrive as data, since contextBridge would strip a thrown error) turned
+ * into the page's API by `fromReplyApi`, or in browser mode the same two layers over a WebSocket.
  *
  * `bridgeStatus` is a read-only Vue shallowRef of the connection ('connecting' | 'connected' |
  * 'disconnected' | 'no-token'); in Electron it is always 'connected'. Show "Disconnected from the
@@ -11,7 +12,7 @@
 import { readonly, shallowRef, type ShallowRef } from 'vue';
 import { createWorkbenchApi } from '../../../shared/contract/bridge';
 import type { WorkbenchApi } from '../../../shared/contract/api';
-import { withAbortSignals } from './abortable';
+import { fromReplyApi } from '../../../shared/contract/page-api';
 import { takeAccessToken } from './access-token';
 import { createWsTransport, type BridgeStatus, type SocketLike } from './ws-transport';
 
@@ -26,7 +27,7 @@ function sessionStorageOrNull(): Storage | null {
 }
 
 function createBridge(): { api: WorkbenchApi; status: ShallowRef<BridgeStatus>; kind: 'electron' | 'websocket' } {
-  if (window.workbench) return { api: withAbortSignals(window.workbench), status: shallowRef<BridgeStatus>('connected'), kind: 'electron' };
+  if (window.workbench) return { api: fromReplyApi(window.workbench), status: shallowRef<BridgeStatus>('connected'), kind: 'electron' };
   const token = takeAccessToken({ location: window.location, history: window.history, storage: sessionStorageOrNull() });
   const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
   const transport = createWsTransport({

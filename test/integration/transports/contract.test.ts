@@ -2,7 +2,7 @@
 // The contract is the real one plus the test-only `probe` family (calls to cancel, sessions, bytes).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ConnectionsState } from '../../../shared/contract/connections';
-import { WorkbenchFailure } from '../../../shared/contract/errors';
+import { WorkbenchFailure, type WorkbenchError } from '../../../shared/contract/errors';
 import { SESSION_INBOUND_QUEUE, SESSION_SEND_WINDOW, SOCKET_HIGH_WATER_BYTES } from '../../../shared/contract/protocol';
 import { FAKE_INFO, FAKE_STATE, SECRET_DETAIL, WAIT_FOR_CANCEL } from '../../unit/main/host/fake-handlers';
 import { floodBytes, type ProbeChunk } from '../../unit/main/host/probe-family';
@@ -117,6 +117,65 @@ describe.each([
     expect(err.error.code).toBe('internal');
     expect(err.message).not.toContain(SECRET_DETAIL);
   });
+  // Every field of a WorkbenchError reaches the page: in Electron they cross contextBridge as
+  // data (a rejected Error would arrive as its message alone, i.e. code 'internal').
+  describe('errors keep code, status, request id and issues', () => {
+    const unauthorized: WorkbenchError = {
+      code: 'api_error',
+      message: 'Incorrect API key provided.',
+      status: 401,
+      requestId: 'req-401',
+      serviceCode: 'invalid-api-key',
+    };
+    const errors: WorkbenchError[] = [
+      { code: 'cancelled', message: 'probe.fail was cancelled.' },
+      unauthorized,
+      {
+        code: 'invalid_input',
+        message: 'Two fields are wrong.',
+        issues: [
+          { path: 'request.model', message: 'Required' },
+          { path: 'n', message: 'Too big' },
+        ],
+      },
+    ];
+
+    it.each(errors.map((error) => [error.code, error]))('a call rejected with %s', async (_code, error) => {
+      const err = await rejection(h.api.probe.fail(error));
+      expect(err.error).toEqual(error);
+      expect(err.message).toBe(error.message);
+    });
+
+    it('a cancellable call (signal given, never aborted) rejected with api_error 401', async () => {
+      const err = await rejection(h.api.probe.fail(unauthorized, { signal: new AbortController().signal }));
+      expect(err.error).toEqual(unauthorized);
+    });
+
+    it('a stream’s result, after its chunk', async () => {
+      const chunks: ProbeChunk[] = [];
+      const err = await rejection(h.api.probe.failStream(unauthorized, (chunk) => chunks.push(chunk)).result);
+      expect(err.error).toEqual(unauthorized);
+      expect(chunks).toEqual([{ seq: 0 }]);
+    });
+
+    it('a session’s result, after a send it accepted', async () => {
+      const session = h.api.probe.failSession(unauthorized, () => {});
+      const failed = rejection(session.result);
+      await session.send({ seq: 1 });
+      expect((await failed).error).toEqual(unauthorized);
+    });
+
+    it('a session send main refuses (not_found once the session is gone)', async () => {
+      const session = h.api.probe.failSession(unauthorized, () => {});
+      const failed = rejection(session.result);
+      await session.send({ seq: 1 });
+      await failed;
+      const err = await rejection(session.send({ seq: 2 }));
+      expect(err.error.code).toBe('not_found');
+      expect(err.error.message).not.toBe('');
+    });
+  });
+
   describe('cancellable calls', () => {
     it('aborts the handler’s signal and rejects with cancelled when the caller aborts', async () => {
       const controller = new AbortController();

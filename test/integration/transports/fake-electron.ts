@@ -127,20 +127,38 @@ export function createFakeWindow(url = 'app://workbench/index.html') {
  * Copies a value across a fake contextBridge the way Electron's does (as far as this suite needs):
  * functions are proxied (their arguments and results cross too), promises settle across, typed
  * arrays and plain data are copied, and any other object loses its prototype (an AbortSignal
- * arrives as an inert `{}`).
+ * arrives as an inert `{}`). An Error, thrown or rejected or passed, arrives as a new plain Error
+ * with only its message: Electron drops the prototype and custom properties (a WorkbenchFailure's
+ * `.error` does not survive).
  */
 export function acrossContextBridge<T>(value: T): T {
   return cross(value) as T;
 }
 
+function copyError(err: unknown): unknown {
+  return err instanceof Error ? new Error(err.message) : cross(err);
+}
+
 function cross(value: unknown): unknown {
   if (typeof value === 'function') {
-    return (...args: unknown[]) => cross((value as (...a: unknown[]) => unknown)(...args.map(cross)));
+    return (...args: unknown[]) => {
+      let out: unknown;
+      try {
+        out = (value as (...a: unknown[]) => unknown)(...args.map(cross));
+      } catch (err) {
+        throw copyError(err);
+      }
+      return cross(out);
+    };
   }
   if (typeof value !== 'object' || value === null) return value;
-  if (value instanceof Promise) return value.then(cross);
+  if (value instanceof Promise) {
+    return value.then(cross, (err: unknown) => {
+      throw copyError(err);
+    });
+  }
   if (value instanceof Uint8Array) return new Uint8Array(value);
-  if (value instanceof Error) return value;
+  if (value instanceof Error) return copyError(value);
   if (Array.isArray(value)) return value.map(cross);
   const out: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(value)) out[key] = cross(child);

@@ -9,7 +9,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
-import { createWorkbenchApi, type BridgeTransport } from '../../../shared/contract/bridge';
+import { createReplyApi, createWorkbenchApi, type BridgeTransport } from '../../../shared/contract/bridge';
+import { fromReplyApi } from '../../../shared/contract/page-api';
 import type { ApiFor } from '../../../shared/contract/api';
 import { startBrowserServer } from '../../../main/host/browser-server';
 import type { TypedEmit } from '../../../main/host/handlers';
@@ -19,7 +20,6 @@ import { createIpcTransport } from '../../../preload/ipc-transport';
 import { createWsTransport, type SocketLike, type WsTransport } from '../../../renderer/src/bridge/ws-transport';
 import { createFakeHandlers } from '../../unit/main/host/fake-handlers';
 import { testContract, type ProbeState, type TestContract } from '../../unit/main/host/probe-family';
-import { withAbortSignals } from '../../../renderer/src/bridge/abortable';
 import { acrossContextBridge, createFakeWindow } from './fake-electron';
 
 /** Frame types one browser-mode page wrote and read ('text' | 'binary'), in order. */
@@ -72,9 +72,9 @@ export async function ipcHarness(): Promise<Harness> {
   const mine = counting(createIpcTransport(a.ipcRenderer));
   return {
     kind: 'ipc',
-    // As in the app: the preload's api crosses contextBridge, and the page wraps it for signals.
-    api: withAbortSignals(acrossContextBridge(createWorkbenchApi(mine.transport, testContract)), testContract),
-    other: withAbortSignals(acrossContextBridge(createWorkbenchApi(createIpcTransport(b.ipcRenderer), testContract)), testContract),
+    // As in the app: the preload's reply api crosses contextBridge, and the page unwraps it.
+    api: fromReplyApi(acrossContextBridge(createReplyApi(mine.transport, testContract)), testContract),
+    other: fromReplyApi(acrossContextBridge(createReplyApi(createIpcTransport(b.ipcRenderer), testContract)), testContract),
     transport: mine.transport,
     emit: host.emit,
     signals: fake.signals,

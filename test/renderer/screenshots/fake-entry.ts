@@ -1,9 +1,11 @@
 /**
- * Browser entry for screenshots: installs the in-memory fake as `window.workbench` (the bridge
- * then uses it like Electron's preload), with a history that shows every status.
+ * Browser entry for screenshots: installs the in-memory fake as `window.workbench`, shaped like
+ * Electron's preload api (the bridge then uses it as in Electron), with a history that shows
+ * every status.
  */
 import { createFakeWorkbench } from '../fake-workbench';
 import { makeCompletion, makeRecord } from '../fake-data';
+import { asPreloadApi } from './as-preload';
 
 const history = [
   makeRecord({ promptPreview: 'Summarise the release notes in three bullets', status: 'completed' }),
@@ -18,4 +20,4 @@ const history = [
   makeRecord({ promptPreview: 'Explain the difference between TCP and UDP', status: 'incomplete', isSandbox: false, connectionName: 'Production' }),
 ];
 
-(window as unknown as { workbench: unknown }).workbench = createFakeWorkbench({ chatMode: 'auto', history, keyWarning: null });
+window.workbench = asPreloadApi(createFakeWorkbench({ chatMode: 'auto', history, keyWarning: null }));

@@ -39,6 +39,12 @@ describe('preload', () => {
     expect(Object.isFrozen(api)).toBe(true);
   });
 
+  it('resolves failures as data (contextBridge would keep only an Error’s message)', async () => {
+    // No ipcMain handler is registered here: the call fails, and the reply says how.
+    const api = page.exposed.get('workbench') as { app: { info(): Promise<unknown> } };
+    await expect(api.app.info()).resolves.toMatchObject({ ok: false, error: { code: 'unknown_method' } });
+  });
+
   it('hands event callbacks the payload only', async () => {
     const api = page.exposed.get('workbench') as { connections: { onChanged(cb: (...args: unknown[]) => void): () => void } };
     const calls: unknown[][] = [];

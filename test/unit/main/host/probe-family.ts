@@ -1,11 +1,12 @@
 /**
  * A test-only family for the host and transport suites, so the contract's real families stay
  * free of fake operations: a call that waits for cancellation, sessions that echo, sink slowly
- * or flood with bytes, and an event. `testContract` is the real contract plus this family.
+ * or flood with bytes, operations that fail with the error they are given, and an event. `testContract` is the real contract plus this family.
  */
 import { z } from 'zod';
 import { BytesSchema } from '../../../../shared/contract/bytes';
-import { call, event, session } from '../../../../shared/contract/define';
+import { call, event, session, stream } from '../../../../shared/contract/define';
+import { WorkbenchErrorSchema, WorkbenchFailure } from '../../../../shared/contract/errors';
 import { contract } from '../../../../shared/contract/index';
 import type { FamilyHandlers } from '../../../../main/host/handlers';
 
@@ -34,6 +35,12 @@ export const probeContract = {
     z.object({ count: z.number().int().min(1).max(1024), size: z.number().int().min(1).max(4 * 1024 * 1024) }).strict(),
     ProbeMessageSchema,
   ),
+  /** Fails with the WorkbenchError it is given (each field must reach the caller). */
+  fail: call<never>()(WorkbenchErrorSchema),
+  /** Emits one chunk, then fails with the WorkbenchError it is given. */
+  failStream: stream<ProbeChunk, never>()(WorkbenchErrorSchema),
+  /** Reads one message, then fails with the WorkbenchError it was opened with. */
+  failSession: session<never, never>()(WorkbenchErrorSchema, ProbeMessageSchema),
   pinged: event<{ n: number }>(),
 };
 
@@ -98,6 +105,17 @@ export function createProbeHandlers(): { handlers: FamilyHandlers<typeof probeCo
       }
       state.iteratorDone[index] = true;
       return { label: 'sink', count: state.consumed, bytes };
+    },
+    fail: (error) => {
+      throw new WorkbenchFailure(error);
+    },
+    failStream: async (error, ctx) => {
+      ctx.emit({ seq: 0 });
+      throw new WorkbenchFailure(error);
+    },
+    failSession: async (error, ctx) => {
+      await ctx.messages[Symbol.asyncIterator]().next();
+      throw new WorkbenchFailure(error);
     },
     flood: async ({ count, size }, ctx) => {
       state.signals.push(ctx.signal);

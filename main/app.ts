@@ -107,6 +107,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       history: {
         search: (input) => history.search(input),
         get: ({ id }) => history.get(id),
+        events: ({ id, offset, limit }) => history.events(id, offset, limit),
         facets: () => history.facets(),
         remove: ({ id }) => history.remove(id),
       },

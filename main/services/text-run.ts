@@ -152,7 +152,7 @@ export class TextRun {
 
   /** Keeps every SSE event as it arrived (unknown ones too, with its `event:` name) for the inspector. */
   readonly onRawEvent = (raw: { event: string | null; data: string }, atMs: number): void => {
-    this.recorder.events.push({ t: Math.round(atMs), ...(raw.event ? { event: raw.event } : {}), data: raw.data });
+    this.recorder.event({ t: Math.round(atMs), ...(raw.event ? { event: raw.event } : {}), data: raw.data });
   };
 
   /** The model the service answered with, when the request did not name one (GET by id). */

@@ -4,7 +4,7 @@
  * triggers (migration 0002); searching lives in run-search.ts and is re-exported here.
  */
 import type { WorkbenchError } from '../../shared/contract/errors';
-import type { CapturedEvent, CapturedRequest, CapturedResponse, Endpoint, RunOutput, RunRecord, RunStatus, RunSummary, RunTimings } from '../../shared/contract/runs';
+import type { CapturedRequest, CapturedResponse, Endpoint, RunOutput, RunRecord, RunStatus, RunSummary, RunTimings } from '../../shared/contract/runs';
 import type { ChatCompletion, ChatUsage } from '../../shared/wire/chat';
 import type { Db } from './db';
 import { prepare, timed } from './query';
@@ -36,7 +36,6 @@ export interface NewRun {
 export interface RunUpdate {
   status?: RunStatus;
   response?: CapturedResponse | null;
-  events?: CapturedEvent[];
   /** The interface's own answer object (a ChatCompletion for chat). */
   output?: RunOutput | null;
   /** What full-text search indexes as the output: the assembled text including reasoning. */
@@ -100,7 +99,6 @@ export function updateRun(db: Db, id: string, update: RunUpdate, now: number = D
   if (update.status !== undefined) set('status', update.status);
   if (update.model !== undefined) set('model', update.model);
   if (update.response !== undefined) set('response_json', jsonOrNull(update.response));
-  if (update.events !== undefined) set('events_json', JSON.stringify(update.events));
   if (update.output !== undefined) set('output_json', jsonOrNull(update.output));
   if (update.outputText !== undefined) set('output_text', update.outputText);
   if (update.outputPreview !== undefined) set('output_preview', previewOf(update.outputPreview));

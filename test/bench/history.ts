@@ -14,6 +14,7 @@ import type { HistorySearchInput } from '../../shared/contract/history';
 import type { RunStatus } from '../../shared/contract/runs';
 import type { ChatCompletion } from '../../shared/wire/chat';
 import { closeDatabase, openDatabase, type Db } from '../../main/store/db';
+import { appendRunEvents } from '../../main/store/run-events';
 import { insertRun, runModels, searchRuns, updateRun } from '../../main/store/runs';
 
 const RUNS = 100_000;
@@ -113,20 +114,20 @@ function record(db: Db, random: () => number, index: number, createdAt: number):
   updateRun(db, id, {
     status,
     response: { status: status === 'error' ? 429 : 200, headers: { 'x-request-id': `req-${index}` }, body: null },
-    events,
     output: output ? completion(model, output, index) : null,
     outputText: output,
     error: status === 'error' ? { code: 'api_error', message: 'Rate limited', status: 429 } : null,
     timings: { startedAt: createdAt, ttfbMs: 90 + Math.floor(random() * 400), totalMs: 500 + Math.floor(random() * 20_000) },
     costTicks: 25_000 + output.length * 10,
   }, createdAt);
+  if (events.length) appendRunEvents(db, id, events);
 }
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-function measure(fn: () => number): { p50Ms: number; p95Ms: number; items: number } {
+export function measure(fn: () => number): { p50Ms: number; p95Ms: number; items: number } {
   let items = 0;
   for (let i = 0; i < WARMUP; i++) items = fn();
   const times: number[] = [];

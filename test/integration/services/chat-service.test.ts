@@ -1,6 +1,6 @@
 import type { ChatCompletion } from '../../../shared/wire/chat';
 import { describe, expect, it } from 'vitest';
-import { startHarness, streamedText, useHarness } from './harness';
+import { recordedEvents, startHarness, streamedText, useHarness } from './harness';
 
 const MODEL = 'svc-4';
 const CTX = { sessionId: 'test' };
@@ -19,7 +19,9 @@ describe('ChatService against the sandbox', () => {
       const text = streamedText(chunks);
       expect(text.length).toBeGreaterThan(20);
       expect((record.output as ChatCompletion | null)?.choices[0].message.content).toBe(text);
-      expect(record.events.at(-1)?.data).toBe('[DONE]');
+      const events = await recordedEvents(h.app, record.id);
+      expect(record.eventCount).toBe(events.length);
+      expect(events.at(-1)?.data).toBe('[DONE]');
       expect(record.usage?.total_tokens).toBeGreaterThan(0);
       expect(record.costTicks).toBe(record.usage?.cost_in_usd_ticks);
       expect(record.costTicks).toBeGreaterThan(0);

@@ -16,9 +16,13 @@ import { ResponsesService } from './services/responses-service';
 import { ConnectionsService } from './services/connections-service';
 import { DeferredResumer } from './services/deferred-resume';
 import { HistoryService } from './services/history-service';
+import { MediaService, type MediaUrlOf } from './services/media-service';
+import { MediaTokens } from './host/media-token';
 import { loadToolSet, saveToolSet } from './services/tool-sets';
 import { ModelsService } from './services/models-service';
 import { closeDatabase, openDatabase } from './store/db';
+import { sweepOrphanBlobs } from './store/blob-rows';
+import { BlobStore } from './store/blobs';
 import type { KeyStore } from './store/key-store';
 import { markInterruptedRuns } from './store/runs';
 
@@ -33,10 +37,14 @@ export interface AppOptions {
   sandboxTokenDelayMs?: number;
   /** The embedded sandbox's clock (tests move it to see stored responses expire). */
   sandboxNow?: () => number;
+  /** How the page addresses a blob; default: browser mode's signed `/media/<hash>?t=` link. */
+  mediaUrl?: MediaUrlOf;
 }
 
 export interface App {
   handlers: HandlersFor<WorkbenchContract>;
+  /** Blobs for the shell's media server; `tokens` signs and checks browser mode's /media/ links. */
+  media: { lookup: MediaService; tokens: MediaTokens; blobs: BlobStore };
   dispose(): Promise<void>;
 }
 
@@ -48,6 +56,15 @@ export async function createApp(options: AppOptions): Promise<App> {
     disposers.push(() => closeDatabase(db));
     const interrupted = markInterruptedRuns(db, Date.now());
     if (interrupted > 0) options.log(`${interrupted} run(s) were interrupted by the last shutdown; marked incomplete`);
+    const blobs = new BlobStore(join(options.dataDir, 'blobs'));
+    // Before anything of this process writes a blob: temporaries here are from a crash.
+    const swept = await sweepOrphanBlobs(db, blobs);
+    if (swept.temps + swept.files > 0) options.log(`blob store: removed ${swept.temps} unfinished write(s) and ${swept.files} unreferenced blob(s)`);
+    const mediaTokens = new MediaTokens();
+    const media = new MediaService(db, blobs, options.mediaUrl ?? ((hash) => {
+      const { token, expiresAt } = mediaTokens.issue(hash);
+      return { url: `/media/${hash}?t=${token}`, expiresAt };
+    }));
 
     const sandboxKey = `sk-sandbox-${randomBytes(16).toString('hex')}`;
     const envDelay = Number(process.env.WORKBENCH_SANDBOX_TOKEN_DELAY_MS);
@@ -111,13 +128,16 @@ export async function createApp(options: AppOptions): Promise<App> {
         facets: () => history.facets(),
         remove: ({ id }) => history.remove(id),
       },
+      media: {
+        url: ({ hash }) => media.url(hash),
+      },
       tools: {
         load: ({ playground }) => loadToolSet(db, playground),
         save: ({ playground, tools }) => saveToolSet(db, playground, tools),
       },
     };
 
-    return { handlers, dispose: () => runDisposers(disposers) };
+    return { handlers, media: { lookup: media, tokens: mediaTokens, blobs }, dispose: () => runDisposers(disposers) };
   } catch (error) {
     await runDisposers(disposers);
     throw error;

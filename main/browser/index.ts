@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   host = createHost({ contract, handlers: app.handlers, log });
   let server: BrowserServer;
   try {
-    server = await startBrowserServer({ host, staticDir: paths.rendererDir, port: args.port, log });
+    server = await startBrowserServer({ host, staticDir: paths.rendererDir, port: args.port, log, media: app.media });
   } catch (err) {
     log(`Could not start the server: ${err instanceof Error ? err.message : String(err)}`);
     host.dispose();

@@ -14,6 +14,7 @@ import { setupIpc } from './ipc';
 import { createSafeStorageKeyStore } from './key-store';
 import { setupMenu } from './menu';
 import { registerAppScheme, setupAppProtocol } from './protocol';
+import { mediaUrlOf, setupMediaProtocol } from './media-protocol';
 import { createMainWindow } from './window';
 
 function log(line: string): void {
@@ -50,8 +51,10 @@ async function start(): Promise<void> {
     emit: (channel, payload) => host?.emit(channel, payload),
     log,
     version: app.getVersion(),
+    mediaUrl: mediaUrlOf,
   });
   disposers.push(() => workbench.dispose());
+  disposers.push(setupMediaProtocol(workbench.media.lookup));
   host = createHost({ contract, handlers: workbench.handlers, log });
   const liveHost = host;
   disposers.push(() => liveHost.dispose());

@@ -3,6 +3,7 @@
  * strict CSP, and a WebSocket at /ws that carries the contract. Guards, in order: the Host header
  * must name our loopback address (DNS rebinding), the WebSocket's Origin must be ours (other
  * sites), and a 256-bit token must be offered as a subprotocol (other local users and programs).
+ * Blobs are served at /media/<hash> with a per-blob media token instead (media-route.ts).
  */
 import { createReadStream } from 'node:fs';
 import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -11,6 +12,9 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { MAX_MESSAGE_BYTES } from '../../shared/contract/protocol';
 import { securityHeaders } from './csp';
 import type { Host } from './host';
+import type { MediaLookup } from '../services/media-service';
+import { MEDIA_PATH, serveMedia } from './media-route';
+import type { MediaTokens } from './media-token';
 import { resolveStaticFile } from './static-files';
 import { newAccessToken, tokenFromAuthorization, tokenFromProtocols, tokensMatch, WS_PROTOCOL } from './token';
 import { attachSocket } from './ws-session';
@@ -26,6 +30,8 @@ export interface BrowserServerOptions {
   log?: (line: string) => void;
   /** Largest accepted WebSocket message; defaults to MAX_MESSAGE_BYTES. */
   maxMessageBytes?: number;
+  /** Blobs served at /media/<hash>?t=<token>; without it the route answers 404. */
+  media?: { lookup: MediaLookup; tokens: MediaTokens };
 }
 
 export interface BrowserServer {
@@ -67,6 +73,10 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
     if (url.pathname === '/health') {
       if (!tokensMatch(token, tokenFromAuthorization(req.headers.authorization))) return reply(res, 401, 'Unauthorized.');
       return reply(res, 200, JSON.stringify({ ok: true }), { 'Content-Type': 'application/json' });
+    }
+    if (url.pathname.startsWith(MEDIA_PATH)) {
+      if (!options.media) return reply(res, 404, 'Not found.');
+      return serveMedia(req, res, url, options.media, reply, log);
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return reply(res, 405, 'Method not allowed.', { Allow: 'GET, HEAD' });
     const found = await resolveStaticFile(options.staticDir, url.pathname);
@@ -110,7 +120,7 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
 
   const server = createServer((req, res) => {
     onRequest(req, res).catch((err: unknown) => {
-      log(`[http] ${req.url}: ${err instanceof Error ? err.message : String(err)}`);
+      log(`[http] ${(req.url ?? '').split('?')[0]}: ${err instanceof Error ? err.message : String(err)}`);
       if (!res.headersSent) reply(res, 500, 'Internal error.');
       else res.destroy();
     });

@@ -7,6 +7,7 @@ import { chatContract } from './chat';
 import { completionsContract } from './completions';
 import { connectionsContract } from './connections';
 import { historyContract } from './history';
+import { mediaContract } from './media';
 import { messagesContract } from './messages';
 import { modelsContract } from './models';
 import { responsesContract } from './responses';
@@ -23,6 +24,7 @@ export const contract = {
   completions: completionsContract,
   history: historyContract,
   tools: toolsContract,
+  media: mediaContract,
 } as const;
 
 export type WorkbenchContract = typeof contract;

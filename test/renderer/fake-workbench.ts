@@ -274,6 +274,12 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
         return controls.responseNodes.filter((n) => !n.parentId);
       },
     },
+    media: {
+      url: async ({ hash }) => {
+        record('media.url', { hash });
+        return { url: `/media/${hash}?t=fake`, expiresAt: null, mime: 'application/octet-stream', size: 0 };
+      },
+    },
     tools: {
       load: async ({ playground }) => (record('tools.load', { playground }), [...(controls.toolSets[playground] ?? [])]),
       save: async (input) => {

@@ -121,6 +121,9 @@ export function createFakeHandlers(): FakeHandlers {
       facets: () => ({ models: [] }),
       remove: () => ({ removed: true }),
     },
+    media: {
+      url: ({ hash }) => ({ url: `/media/${hash}?t=fake`, expiresAt: null, mime: 'image/png', size: 1 }),
+    },
     tools: {
       load: () => [],
       save: ({ tools }) => ({ saved: tools.length }),

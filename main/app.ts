@@ -80,11 +80,11 @@ export async function createApp(options: AppOptions): Promise<App> {
     });
     disposers.push(() => connections.dispose());
     const models = new ModelsService(connections);
-    const chat = new ChatService({ db, connections, models });
-    const responses = new ResponsesService({ db, connections, models });
-    const messages = new MessagesService({ db, connections, models });
-    const completions = new CompletionsService({ db, connections, models });
-    const history = new HistoryService(db);
+    const chat = new ChatService({ db, blobs, connections, models });
+    const responses = new ResponsesService({ db, blobs, connections, models });
+    const messages = new MessagesService({ db, blobs, connections, models });
+    const completions = new CompletionsService({ db, blobs, connections, models });
+    const history = new HistoryService(db, blobs);
     const resumer = new DeferredResumer(db, connections, options.log);
     disposers.push(() => resumer.dispose());
     resumer.resumeAll();

@@ -8,7 +8,7 @@
  * at most the last quarter second of events.
  */
 import { randomUUID } from 'node:crypto';
-import type { CapturedEvent, RunRecord } from '../../shared/contract/runs';
+import type { CapturedEvent, CapturedRequest, RunRecord } from '../../shared/contract/runs';
 import type { Db } from '../store/db';
 import { appendRunEvents } from '../store/run-events';
 import { getRun, insertRun, updateRun, type NewRun, type RunUpdate } from '../store/runs';
@@ -32,11 +32,16 @@ export class RunRecorder {
     private readonly db: Db,
     readonly id: string,
     private readonly now: () => number,
+    private readonly sentRequest: CapturedRequest | undefined,
   ) {}
 
-  static start(db: Db, run: NewRun, now: () => number = Date.now): RunRecorder {
+  /**
+   * Inserts the run. `sent` is the request as sent when `run.request` is its recorded form (media
+   * moved to the blob store): the record `finish()` returns shows what was sent.
+   */
+  static start(db: Db, run: NewRun, now: () => number = Date.now, sent?: CapturedRequest): RunRecorder {
     insertRun(db, run);
-    return new RunRecorder(db, run.id, now);
+    return new RunRecorder(db, run.id, now, sent);
   }
 
   /** Keeps one raw event; it reaches the database within CHUNK_MS. */
@@ -69,7 +74,7 @@ export class RunRecorder {
     })();
     const record = getRun(this.db, this.id);
     if (!record) throw new Error(`run ${this.id} vanished while it was being recorded`);
-    return record;
+    return this.sentRequest ? { ...record, request: this.sentRequest } : record;
   }
 
   private flushEvents(): void {

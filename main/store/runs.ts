@@ -6,6 +6,8 @@
 import type { WorkbenchError } from '../../shared/contract/errors';
 import type { CapturedRequest, CapturedResponse, Endpoint, RunOutput, RunRecord, RunStatus, RunSummary, RunTimings } from '../../shared/contract/runs';
 import type { ChatCompletion, ChatUsage } from '../../shared/wire/chat';
+import { addBlobRef, releaseBlobRef } from './blob-rows';
+import type { BlobInfo } from './blobs';
 import type { Db } from './db';
 import { prepare, timed } from './query';
 import { outputPreviewOf, previewOf, promptPreviewOf } from './run-previews';
@@ -30,6 +32,8 @@ export interface NewRun {
   /** Usually 'pending'. */
   status: RunStatus;
   deferredRequestId?: string | null;
+  /** Blobs `request` refers to (already on disk); referenced in the same transaction as the insert. */
+  blobs?: ReadonlyArray<BlobInfo & { mime: string }>;
 }
 
 /** The parts of a run that change as it progresses; omitted fields are left as they are. */
@@ -57,8 +61,17 @@ export const INTERRUPTED_ERROR: WorkbenchError = {
   message: 'The app stopped while this run was in progress, so its answer may be missing or cut short. Send it again to get a full answer.',
 };
 
-/** Records a new run. Throws if a run with the same id exists. */
+/** Records a new run (and its blob references, in one transaction). Throws if a run with the same id exists. */
 export function insertRun(db: Db, run: NewRun): void {
+  if (run.blobs?.length) {
+    db.transaction(() => {
+      insertRunRow(db, run);
+      for (const blob of run.blobs!) addBlobRef(db, blob, run.createdAt);
+    })();
+  } else insertRunRow(db, run);
+}
+
+function insertRunRow(db: Db, run: NewRun): void {
   const timings: RunTimings = { startedAt: run.createdAt, ttfbMs: null, totalMs: null };
   timed(db, 'insertRun', () =>
     prepare(
@@ -129,9 +142,25 @@ export function getRun(db: Db, id: string): RunRecord | null {
   return row ? toRecord(row) : null;
 }
 
-/** Deletes run `id` (and its search entry). Returns whether it existed. */
+/**
+ * Deletes run `id` (its search entry and event chunks go with it) and releases the blobs its
+ * request referred to, in one transaction. Returns whether it existed.
+ */
 export function deleteRun(db: Db, id: string): boolean {
-  return timed(db, 'deleteRun', () => prepare(db, 'DELETE FROM runs WHERE id = ?').run(id).changes > 0);
+  return timed(db, 'deleteRun', () =>
+    db.transaction(() => {
+      const request = prepare<[string], string>(db, 'SELECT request_json FROM runs WHERE id = ?').pluck().get(id);
+      if (request === undefined) return false;
+      prepare(db, 'DELETE FROM runs WHERE id = ?').run(id);
+      for (const hash of blobHashesIn(request)) releaseBlobRef(db, hash);
+      return true;
+    })(),
+  );
+}
+
+/** The blobs a recorded request refers to (`{"$blob": "<hash>", ...}`, see services/request-media.ts). */
+export function blobHashesIn(requestJson: string): string[] {
+  return [...new Set([...requestJson.matchAll(/"\$blob":"([0-9a-f]{64})"/g)].map((m) => m[1]))];
 }
 
 /**

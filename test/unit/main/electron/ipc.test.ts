@@ -39,7 +39,7 @@ describe('ipc', () => {
       expect(() => setup()).not.toThrow();
       expect([...fakeIpcMain.handlers.keys()].sort()).toEqual(
         ['app.info', 'chat.send', 'completions.complete', 'completions.send', 'connections.list', 'connections.remove', 'connections.save',
-          'connections.select', 'connections.test', 'history.facets', 'history.get', 'history.remove', 'history.search', 'messages.send',
+          'connections.select', 'connections.test', 'history.events', 'history.facets', 'history.get', 'history.remove', 'history.search', 'media.url', 'messages.send',
           'models.catalogue', 'responses.chains', 'responses.compact', 'responses.create', 'responses.remove', 'responses.retrieve',
           'responses.tree', 'streams.cancel', 'tools.load', 'tools.save'].sort(),
       );

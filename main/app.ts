@@ -14,7 +14,7 @@ import { CompletionsService } from './services/completions-service';
 import { MessagesService } from './services/messages-service';
 import { ResponsesService } from './services/responses-service';
 import { ConnectionsService } from './services/connections-service';
-import { DeferredResumer } from './services/deferred-resume';
+import { deferredChatJob } from './services/deferred-chat-job';
 import { HistoryService } from './services/history-service';
 import { MediaService, type MediaUrlOf } from './services/media-service';
 import { MediaTokens } from './host/media-token';
@@ -25,6 +25,8 @@ import { sweepOrphanBlobs } from './store/blob-rows';
 import { BlobStore } from './store/blobs';
 import type { KeyStore } from './store/key-store';
 import { markInterruptedRuns } from './store/runs';
+import { JobQueue } from './jobs/job-queue';
+import { WorkbenchFailure } from '../shared/contract/errors';
 
 export interface AppOptions {
   dataDir: string;
@@ -39,6 +41,8 @@ export interface AppOptions {
   sandboxNow?: () => number;
   /** How the page addresses a blob; default: browser mode's signed `/media/<hash>?t=` link. */
   mediaUrl?: MediaUrlOf;
+  /** First poll interval of deferred chat jobs (default 1 s; tests shorten it). */
+  deferredPollMs?: number;
 }
 
 export interface App {
@@ -69,7 +73,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     const sandboxKey = `sk-sandbox-${randomBytes(16).toString('hex')}`;
     const envDelay = Number(process.env.WORKBENCH_SANDBOX_TOKEN_DELAY_MS);
     const tokenDelayMs = options.sandboxTokenDelayMs ?? (Number.isFinite(envDelay) && envDelay >= 0 ? envDelay : undefined);
-    const sandbox = await startSandbox({ keys: [sandboxKey], tokenDelayMs, now: options.sandboxNow, log: options.log });
+    // How long the embedded sandbox keeps a deferred completion pending (e2e tests lengthen it).
+    const envDeferred = Number(process.env.WORKBENCH_SANDBOX_DEFERRED_DELAY_MS);
+    const deferredDelayMs = Number.isFinite(envDeferred) && envDeferred > 0 ? envDeferred : undefined;
+    const sandbox = await startSandbox({ keys: [sandboxKey], tokenDelayMs, deferredDelayMs, now: options.sandboxNow, log: options.log });
     disposers.push(() => sandbox.close());
 
     const connections = new ConnectionsService({
@@ -80,14 +87,17 @@ export async function createApp(options: AppOptions): Promise<App> {
     });
     disposers.push(() => connections.dispose());
     const models = new ModelsService(connections);
-    const chat = new ChatService({ db, blobs, connections, models });
+    // Durable jobs run in main whatever happens to windows; disposed before the clients they use.
+    const jobs = new JobQueue({ db, log: options.log, onChange: (job) => options.emit('jobs.changed', job) });
+    disposers.push(() => jobs.dispose());
+    jobs.define(deferredChatJob({ connections, models, pollMs: options.deferredPollMs }));
+    const chat = new ChatService({ db, blobs, connections, models, jobs });
     const responses = new ResponsesService({ db, blobs, connections, models });
     const messages = new MessagesService({ db, blobs, connections, models });
     const completions = new CompletionsService({ db, blobs, connections, models });
     const history = new HistoryService(db, blobs);
-    const resumer = new DeferredResumer(db, connections, options.log);
-    disposers.push(() => resumer.dispose());
-    resumer.resumeAll();
+    const resumed = jobs.resumeAll();
+    if (resumed > 0) options.log(`${resumed} unfinished job(s) resumed`);
 
     const handlers: HandlersFor<WorkbenchContract> = {
       app: {
@@ -105,6 +115,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       },
       chat: {
         send: (input, ctx) => chat.send(input, ctx),
+        follow: (input, ctx) => chat.follow(input, ctx),
       },
       responses: {
         create: (input, ctx) => responses.create(input, ctx),
@@ -135,6 +146,11 @@ export async function createApp(options: AppOptions): Promise<App> {
         load: ({ playground }) => loadToolSet(db, playground),
         save: ({ playground, tools }) => saveToolSet(db, playground, tools),
       },
+      jobs: {
+        list: (input) => jobs.list(input ?? {}),
+        get: ({ id }) => jobs.get(id) ?? notFoundJob(id),
+        cancel: ({ id }) => jobs.cancel(id) ?? notFoundJob(id),
+      },
     };
 
     return { handlers, media: { lookup: media, tokens: mediaTokens, blobs }, dispose: () => runDisposers(disposers) };
@@ -142,6 +158,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     await runDisposers(disposers);
     throw error;
   }
+}
+
+function notFoundJob(id: string): never {
+  throw new WorkbenchFailure({ code: 'not_found', message: `There is no job ${id}.` });
 }
 
 async function runDisposers(disposers: Array<() => void | Promise<void>>): Promise<void> {

@@ -4,6 +4,8 @@
  */
 
 const SECRET_HEADER = /key|token|secret|authorization|cookie/i;
+/** Names that match SECRET_HEADER but hold no secret: an Idempotency-Key is the app's own job id. */
+const PUBLIC_HEADER = /^idempotency-key$/i;
 
 /** Lower-cased names; repeated headers joined with ", " (set-cookie included, it is redacted anyway). */
 export function headersToRecord(raw: Record<string, string | string[] | undefined>): Record<string, string> {
@@ -22,7 +24,7 @@ export function redactHeaders(headers: Record<string, string>): Record<string, s
     if (name.toLowerCase() === 'authorization') {
       out[name] = /^bearer\s/i.test(value) ? 'Bearer ***' : '***';
     } else {
-      out[name] = SECRET_HEADER.test(name) ? '***' : value;
+      out[name] = SECRET_HEADER.test(name) && !PUBLIC_HEADER.test(name) ? '***' : value;
     }
   }
   return out;

@@ -2,7 +2,8 @@
  * Runs chat completions — streamed, plain or deferred — and records every run, whatever happens,
  * through the same TextRun the other text interfaces use: the request before it leaves, the
  * events as they arrive (checkpointed), and the end state (completed / cancelled / incomplete /
- * error) with the partial output kept. Deferred runs poll until the answer is ready.
+ * error) with the partial output kept. A deferred run is a durable job (deferred-chat-job.ts)
+ * that this service starts and follows: it outlives the window that asked for it.
  */
 import { ChatAssembler } from '../api/chat-assembler';
 import { createChatCompletion, streamChatCompletion } from '../api/chat';
@@ -10,10 +11,11 @@ import type { ApiResult } from '../api/client';
 import type { ChatSendInput } from '../../shared/contract/chat';
 import type { RunRecord } from '../../shared/contract/runs';
 import { validateChatRequest } from '../../shared/validate/chat';
-import type { ChatCompletion, ChatCompletionChunk, ChatRequest, DeferredCreated } from '../../shared/wire/chat';
-import { pollDeferredCompletion } from '../jobs/deferred-poller';
+import type { ChatCompletion, ChatCompletionChunk, ChatRequest } from '../../shared/wire/chat';
+import type { JobQueue } from '../jobs/job-queue';
 import type { ConnectionsService } from './connections-service';
 import { runTextPost, streamIntoRun } from './text-post';
+import { followDeferredChat, startDeferredChat, type DeferredChatDeps } from './deferred-chat-follow';
 import type { TextRun, TextRunContext, TextServiceDeps } from './text-run';
 
 /** What a chat stream handler gets from the host (the same as every text interface). */
@@ -21,8 +23,8 @@ export type ChatRunContext = TextRunContext;
 
 export interface ChatServiceOptions extends TextServiceDeps {
   connections: ConnectionsService;
-  /** Deferred polling cadence (tests shorten it). */
-  deferredPollMs?: number;
+  /** The durable queue deferred runs go on (its `deferred-chat` kind is defined by the app). */
+  jobs: JobQueue;
 }
 
 const CHAT_PATH = '/v1/chat/completions';
@@ -39,7 +41,12 @@ export class ChatService {
     const request = input.request as unknown as ChatRequest;
     const mode = request.deferred ? 'deferred' : request.stream ? 'stream' : 'plain';
     const body: ChatRequest = mode === 'stream' ? request : withoutStreamOptions(request);
-    const post = { connection, endpoint: 'chat.completions', path: CHAT_PATH, body, headers: input.headers ?? {}, stream: mode === 'stream', validate: validateChatRequest } as const;
+    const headers = input.headers ?? {};
+    // A deferred run is a durable job: it outlives this window (a refused one is recorded below).
+    if (mode === 'deferred' && validateChatRequest(body).length === 0) {
+      return startDeferredChat(this.deferredDeps(), { connection, path: CHAT_PATH, body, headers }, ctx);
+    }
+    const post = { connection, endpoint: 'chat.completions', path: CHAT_PATH, body, headers, stream: mode === 'stream', validate: validateChatRequest } as const;
     return runTextPost(this.options, ctx, post, async (run, opts) => {
       if (mode === 'stream') {
         const assembler = new ChatAssembler();
@@ -51,31 +58,20 @@ export class ChatService {
         // shown as unknown rather than as zero.
         return run.finishStream(outcome, chunks > 0 ? assembler.result() : null, assembler.usage());
       }
-      const result = await createChatCompletion(connection.client, body, opts);
-      if (mode === 'plain' || !result.ok) return run.finishPlain(result as ApiResult<ChatCompletion>);
-      return this.awaitDeferred(run, connection, result as ApiResult<DeferredCreated> & { ok: true }, ctx);
+      return run.finishPlain((await createChatCompletion(connection.client, body, opts)) as ApiResult<ChatCompletion>);
     });
   }
 
-  /** The request was queued (`{request_id}`): polls until the completion is ready, then records it. */
-  private async awaitDeferred(
-    run: TextRun,
-    connection: ReturnType<ConnectionsService['resolve']>,
-    queued: ApiResult<DeferredCreated> & { ok: true },
-    ctx: ChatRunContext,
-  ): Promise<RunRecord> {
-    const requestId = queued.value.request_id;
-    run.onOpen(queued.meta);
-    run.recorder.update({ deferredRequestId: requestId, response: { status: queued.meta.status, headers: queued.meta.headers, body: queued.value } });
-    ctx.emit({ type: 'deferred', requestId, state: 'pending', polls: 0 });
-    const outcome = await pollDeferredCompletion(connection.client, requestId, {
-      signal: ctx.signal,
-      firstDelayMs: this.options.deferredPollMs,
-      onPending: (polls) => ctx.emit({ type: 'deferred', requestId, state: 'pending', polls }),
-    });
-    const ended = { captured: queued.captured, retries: queued.retries, totalMs: this.now() - run.startedAt };
-    if (!outcome.ok) return run.finishPlain({ ok: false, error: outcome.error, meta: null, ...ended });
-    return run.finishPlain({ ok: true, value: outcome.completion, meta: { status: 200, headers: {}, requestId, ttfbMs: queued.meta.ttfbMs }, ...ended });
+  /**
+   * Follows the deferred run `runId` (a chat view reloaded while it was pending): its progress as
+   * chunks, then the recorded run. A run no job carries any more comes back as recorded.
+   */
+  follow(input: { runId: string }, ctx: ChatRunContext): Promise<RunRecord> {
+    return followDeferredChat(this.deferredDeps(), input.runId, ctx);
+  }
+
+  private deferredDeps(): DeferredChatDeps {
+    return { db: this.options.db, jobs: this.options.jobs, now: this.now };
   }
 }
 

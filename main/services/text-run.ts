@@ -16,7 +16,7 @@ import type { RequestViolation } from '../../shared/validate/violations';
 import type { ChatUsage } from '../../shared/wire/chat';
 import type { BlobStore } from '../store/blobs';
 import type { Db } from '../store/db';
-import type { RunUpdate } from '../store/runs';
+import type { NewRun, RunUpdate } from '../store/runs';
 import { outputPreviewText, outputTextOf, requestPreview, requestText } from './chat-text';
 import type { ResolvedConnection } from './connections-service';
 import { DeltaBatcher } from './delta-batcher';
@@ -58,6 +58,24 @@ export interface TextRunStart {
 }
 
 type Delta = Extract<TextStreamChunk, { type: 'delta' }>;
+
+/** The record a text run starts with: `pending`, its request as sent, what search indexes. */
+export function pendingRun(start: Omit<TextRunStart, 'ctx'>, id: string, createdAt: number): NewRun {
+  const body = start.request.body;
+  return {
+    id,
+    createdAt,
+    endpoint: start.endpoint,
+    model: start.model,
+    connectionId: start.connection.profile.id,
+    connectionName: start.connection.profile.name,
+    isSandbox: start.connection.isSandbox,
+    request: start.request,
+    promptText: requestText(start.endpoint, body),
+    promptPreview: start.promptPreview ?? requestPreview(start.endpoint, body),
+    status: 'pending',
+  };
+}
 
 /** How a failed run is classed: output cut short after the answer began is `incomplete`. */
 export function statusForError(error: ApiError, answered: boolean): RunStatus {
@@ -107,21 +125,12 @@ export class TextRun {
   ) {
     const now = deps.now ?? Date.now;
     this.startedAt = now();
-    const body = start.request.body;
-    this.recorder = RunRecorder.start(deps.db, {
-      id: newRunId(),
-      createdAt: this.startedAt,
-      endpoint: start.endpoint,
-      model: start.model,
-      connectionId: start.connection.profile.id,
-      connectionName: start.connection.profile.name,
-      isSandbox: start.connection.isSandbox,
-      request: start.recorded?.request ?? start.request,
-      blobs: start.recorded?.blobs,
-      promptText: requestText(start.endpoint, body),
-      promptPreview: start.promptPreview ?? requestPreview(start.endpoint, body),
-      status: 'pending',
-    }, now, start.recorded ? start.request : undefined);
+    this.recorder = RunRecorder.start(
+      deps.db,
+      { ...pendingRun(start, newRunId(), this.startedAt), ...(start.recorded ? { request: start.recorded.request, blobs: start.recorded.blobs } : {}) },
+      now,
+      start.recorded ? start.request : undefined,
+    );
     this.batcher = new DeltaBatcher(start.ctx.emit);
     start.ctx.emit({ type: 'started', runId: this.recorder.id, request: start.request, isSandbox: start.connection.isSandbox });
   }

@@ -11,7 +11,7 @@ import type { BlobInfo } from './blobs';
 import type { Db } from './db';
 import { prepare, timed } from './query';
 import { outputPreviewOf, previewOf, promptPreviewOf } from './run-previews';
-import { jsonOrNull, RECORD_COLUMNS, SUMMARY_COLUMNS, toRecord, toSummary, type RecordRow, type SummaryRow } from './run-rows';
+import { jsonOrNull, RECORD_COLUMNS, toRecord, type RecordRow } from './run-rows';
 
 export { runModels, searchRuns } from './run-search';
 
@@ -164,28 +164,17 @@ export function blobHashesIn(requestJson: string): string[] {
 }
 
 /**
- * At start-up: runs left 'pending' by a crash (not deferred ones, which the poller resumes)
- * become 'incomplete' with an error saying the app stopped during the run. Returns how many.
+ * At start-up: runs left 'pending' by a crash become 'incomplete' with an error saying the app
+ * stopped during the run — except runs an unfinished durable job carries (a deferred chat), which
+ * the job queue resumes. Returns how many were marked.
  */
 export function markInterruptedRuns(db: Db, now: number): number {
   return timed(db, 'markInterruptedRuns', () =>
     prepare(
       db,
       `UPDATE runs SET status = 'incomplete', updated_at = ?, error_json = ?
-       WHERE status = 'pending' AND deferred_request_id IS NULL`,
+       WHERE status = 'pending'
+         AND id NOT IN (SELECT run_id FROM jobs WHERE run_id IS NOT NULL AND state IN ('queued', 'running', 'retrying'))`,
     ).run(now, JSON.stringify(INTERRUPTED_ERROR)).changes,
   );
-}
-
-/** Deferred runs still waiting for their result, oldest first, for the poller to resume. */
-export function pendingDeferredRuns(db: Db): RunSummary[] {
-  const rows = timed(db, 'pendingDeferredRuns', () =>
-    prepare<[], SummaryRow>(
-      db,
-      `SELECT ${SUMMARY_COLUMNS} FROM runs
-       WHERE status = 'pending' AND deferred_request_id IS NOT NULL
-       ORDER BY created_at, id`,
-    ).all(),
-  );
-  return rows.map(toSummary);
 }

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { stream } from './define';
 import type { WorkbenchError } from './errors';
 import type { RunRecord } from './runs';
+import { RunIdSchema } from './history';
 import { textSendSchema, type TextStreamChunk } from './text';
 
 const ContentPartSchema = z.looseObject({ type: z.string().min(1).max(64) });
@@ -45,4 +46,9 @@ export type { WorkbenchError };
 
 export const chatContract = {
   send: stream<ChatStreamChunk, ChatRunResult>()(ChatSendSchema),
+  /**
+   * Follows a deferred run already under way (a reloaded chat view): its progress, then the run
+   * as recorded. Cancelling this stream only stops following; `jobs.cancel` stops the run.
+   */
+  follow: stream<ChatStreamChunk, ChatRunResult>()(z.object({ runId: RunIdSchema }).strict()),
 };

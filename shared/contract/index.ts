@@ -8,6 +8,7 @@ import { completionsContract } from './completions';
 import { connectionsContract } from './connections';
 import { historyContract } from './history';
 import { mediaContract } from './media';
+import { jobsContract } from './jobs';
 import { messagesContract } from './messages';
 import { modelsContract } from './models';
 import { responsesContract } from './responses';
@@ -25,6 +26,7 @@ export const contract = {
   history: historyContract,
   tools: toolsContract,
   media: mediaContract,
+  jobs: jobsContract,
 } as const;
 
 export type WorkbenchContract = typeof contract;

@@ -68,7 +68,8 @@ export interface TextRunMeta {
 
 /** What the renderer sees while a text run lasts. Deltas are coalesced (about one message a frame). */
 export type TextStreamChunk =
-  | { type: 'started'; runId: string; request: CapturedRequest; isSandbox: boolean }
+  /** `jobId`: the run is carried by a durable job (deferred chat); stopping it means `jobs.cancel`. */
+  | { type: 'started'; runId: string; request: CapturedRequest; isSandbox: boolean; jobId?: string }
   | { type: 'retry'; attempt: number; delayMs: number; reason: string }
   | { type: 'response'; status: number; ttfbMs: number; requestId: string | null }
   | {

@@ -8,6 +8,7 @@ import type { ChatSendInput, ChatStreamChunk } from '../../shared/contract/chat'
 import type { ConnectionProfile, ConnectionsState, SaveConnectionInput } from '../../shared/contract/connections';
 import { WorkbenchFailure, type WorkbenchError } from '../../shared/contract/errors';
 import type { HistorySearchInput } from '../../shared/contract/history';
+import type { JobSummary } from '../../shared/contract/jobs';
 import type { CatalogueEntry } from '../../shared/contract/models';
 import type { Endpoint, RunRecord, RunStatus } from '../../shared/contract/runs';
 import type { ResponseNode } from '../../shared/contract/responses';
@@ -55,6 +56,12 @@ export interface FakeWorkbench extends WorkbenchApi {
     responseNodes: ResponseNode[];
     /** Saved tool sets per playground (`tools.load` / `tools.save`). */
     toolSets: Partial<Record<ToolPlayground, ToolSpec[]>>;
+    /** Jobs `jobs.list` returns (newest first); `jobs.cancel` marks one cancelled. */
+    jobs: JobSummary[];
+    /** The `jobs.changed` listeners (emit to simulate main). */
+    emitJobChanged(job: JobSummary): void;
+    /** How many `jobs.changed` listeners are attached. */
+    jobListeners(): number;
   };
 }
 
@@ -117,6 +124,7 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
   const history = [...(opts.history ?? [])];
   const entries = [...(opts.entries ?? sampleCatalogueEntries())];
   const listeners = new Set<(s: ConnectionsState) => void>();
+  const jobListeners = new Set<(j: JobSummary) => void>();
   let profiles: ConnectionProfile[] = [SANDBOX];
   let activeId = 'sandbox';
   let nextProfile = 1;
@@ -129,6 +137,9 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
     emitConnectionsChanged: (s) => listeners.forEach((l) => l(s)),
     responseNodes: [],
     toolSets: { ...(opts.toolSets ?? {}) },
+    jobs: [],
+    emitJobChanged: (job) => jobListeners.forEach((l) => l(job)),
+    jobListeners: () => jobListeners.size,
   };
   const state = (): ConnectionsState => ({
     activeId,
@@ -240,7 +251,33 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
         return { connectionId: activeId, isSandbox: activeId === 'sandbox', fetchedAt: 1_760_000_000_000, entries: [...entries] };
       },
     },
-    chat: { send },
+    chat: {
+      send,
+      // A followed run is a stream like any other; its input names the run.
+      follow: (input, onChunk) => textStream('chat.follow', { request: { model: '', messages: [] }, runId: input.runId } as unknown as ChatSendInput, onChunk),
+    },
+    jobs: {
+      list: async (input) => {
+        record('jobs.list', input);
+        return controls.jobs.filter((j) => (!input?.active || ['queued', 'running', 'retrying'].includes(j.state)) && (!input?.kind || j.kind === input.kind));
+      },
+      get: async ({ id }) => {
+        const job = controls.jobs.find((j) => j.id === id);
+        if (!job) throw notFound(`job ${id}`);
+        return { ...job, result: null, events: [] };
+      },
+      cancel: async ({ id }) => {
+        record('jobs.cancel', { id });
+        const i = controls.jobs.findIndex((j) => j.id === id);
+        if (i < 0) throw notFound(`job ${id}`);
+        controls.jobs[i] = { ...controls.jobs[i], state: 'cancelled' };
+        return controls.jobs[i];
+      },
+      onChanged: (cb) => {
+        jobListeners.add(cb);
+        return () => jobListeners.delete(cb);
+      },
+    },
     responses: {
       create: (input, onChunk) => textStream('responses.create', input as unknown as ChatSendInput, onChunk),
       retrieve: async (input) => {

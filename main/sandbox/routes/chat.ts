@@ -84,6 +84,17 @@ async function stream(ctx: RequestContext, env: SandboxEnv, p: Prepared, include
   writer.end();
 }
 
+/** The `Idempotency-Key` header, if sent (1-255 printable characters; anything else is a 400). */
+function idempotencyKey(ctx: RequestContext): string | null {
+  const raw = ctx.req.headers['idempotency-key'];
+  if (raw === undefined) return null;
+  const key = Array.isArray(raw) ? raw[0] : raw;
+  if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
+    throw new SandboxError(400, 'The Idempotency-Key header must be 1 to 255 printable characters without spaces.');
+  }
+  return key;
+}
+
 /** The chat routes. */
 export function chatRoutes(env: SandboxEnv): Route[] {
   return [
@@ -91,10 +102,25 @@ export function chatRoutes(env: SandboxEnv): Route[] {
       method: 'POST',
       path: '/v1/chat/completions',
       async handle(ctx) {
+        const key = idempotencyKey(ctx);
+        const bodyText = JSON.stringify(ctx.body);
+        if (key && (ctx.body as { deferred?: unknown } | null)?.deferred === true) {
+          const seen = env.deferred.lookupKey(ctx.team, key, bodyText, env.clock.now());
+          if (seen.found === 'conflict') {
+            throw new SandboxError(409, `The Idempotency-Key "${key}" was already used with a different request in the last 24 hours; use a new key for a new request.`);
+          }
+          if (seen.found === 'same') {
+            env.log(`deferred completion ${seen.id} replayed for Idempotency-Key ${key}`);
+            sendJson(ctx.res, 200, { request_id: seen.id }, { 'idempotent-replayed': 'true' });
+            return;
+          }
+        }
         const { req, prepared } = prepare(ctx.body, ctx.team, env);
         if (req.deferred === true) {
           const completion = { ...toCompletion(prepared.meta, prepared.choices, prepared.usage), citations: prepared.citations };
           const id = env.deferred.add(ctx.team, env.clock.now() + env.deferredDelayMs, completion);
+          if (key) env.deferred.rememberKey(ctx.team, key, bodyText, id, env.clock.now());
+          env.log(`deferred completion ${id} created`);
           sendJson(ctx.res, 200, { request_id: id });
           return;
         }

@@ -26,7 +26,15 @@ export type RunPhase = 'idle' | 'running' | 'pending' | RunStatus;
 /** Starts one run on the bridge: the family's stream method with this input. */
 export type TextRunStarter<I> = (input: I, onChunk: (chunk: TextStreamChunk) => void) => StreamHandle<RunRecord>;
 
-export function useTextRun<I>(start: TextRunStarter<I>) {
+/** For families whose runs can be durable jobs in main (deferred chat). */
+export interface TextRunJobs {
+  /** Follows run `runId` already under way (a reloaded view): its progress, then its record. */
+  follow(runId: string, onChunk: (chunk: TextStreamChunk) => void): StreamHandle<RunRecord>;
+  /** Stops a job for good (closing the stream would only stop following it). */
+  cancel(jobId: string): Promise<unknown>;
+}
+
+export function useTextRun<I>(start: TextRunStarter<I>, jobs?: TextRunJobs) {
   const phase = ref<RunPhase>('idle');
   const choices = shallowRef<ChoiceOutput[]>([]);
   const usage = shallowRef<ChatUsage | null>(null);
@@ -42,6 +50,8 @@ export function useTextRun<I>(start: TextRunStarter<I>) {
   const retryNote = ref<string | null>(null);
   const polls = ref(0);
   const deferredRequestId = ref<string | null>(null);
+  /** The durable job carrying this run (deferred chat), once main says so. */
+  const jobId = ref<string | null>(null);
   let handle: StreamHandle<RunRecord> | null = null;
   let stopping = false;
 
@@ -59,6 +69,7 @@ export function useTextRun<I>(start: TextRunStarter<I>) {
     switch (chunk.type) {
       case 'started':
         runId.value = chunk.runId;
+        jobId.value = chunk.jobId ?? null;
         captured.value = chunk.request;
         isSandbox.value = chunk.isSandbox;
         break;
@@ -107,6 +118,7 @@ export function useTextRun<I>(start: TextRunStarter<I>) {
     retryNote.value = null;
     polls.value = 0;
     deferredRequestId.value = null;
+    jobId.value = null;
   }
 
   /** Takes the finished record; its output wins unless the stream showed more (a cut run). */
@@ -133,10 +145,23 @@ export function useTextRun<I>(start: TextRunStarter<I>) {
    */
   async function send(input: I): Promise<RunRecord | null> {
     if (busy.value) return null;
+    return drive((onRunChunk) => start(input, onRunChunk), 'running');
+  }
+
+  /**
+   * Follows run `runId` that main carries as a durable job (a deferred chat sent before a reload):
+   * shown pending, then finished, with no action from the user. Resolves like send().
+   */
+  async function follow(id: string): Promise<RunRecord | null> {
+    if (busy.value || !jobs) return null;
+    return drive((onRunChunk) => jobs.follow(id, onRunChunk), 'pending');
+  }
+
+  async function drive(begin: (onRunChunk: (chunk: TextStreamChunk) => void) => StreamHandle<RunRecord>, first: RunPhase): Promise<RunRecord | null> {
     reset();
-    phase.value = 'running';
+    phase.value = first;
     stopping = false;
-    const current = start(input, onChunk);
+    const current = begin(onChunk);
     handle = current;
     try {
       const result = await current.result;
@@ -158,12 +183,16 @@ export function useTextRun<I>(start: TextRunStarter<I>) {
     }
   }
 
-  /** Stops the running stream; the run ends as cancelled with its partial text kept. */
+  /**
+   * Stops the run; it ends as cancelled with its partial text kept. A run a durable job carries is
+   * cancelled through the job (the stream then ends with the cancelled record).
+   */
   async function stop(): Promise<void> {
     if (!handle || stopping) return;
     stopping = true;
     try {
-      await handle.cancel();
+      if (jobId.value && jobs) await jobs.cancel(jobId.value);
+      else await handle.cancel();
     } catch (err) {
       // The run may have ended between the click and the cancel; its own result says how.
       if (toWorkbenchError(err).code !== 'not_found') error.value = toWorkbenchError(err);
@@ -183,7 +212,7 @@ export function useTextRun<I>(start: TextRunStarter<I>) {
 
   return {
     phase, choices, usage, meta, error, record, captured, runId, isSandbox, httpStatus, ttfbMs, retries, retryNote,
-    polls, deferredRequestId, busy, costTicks, send, stop, show, flush, reset,
+    polls, deferredRequestId, jobId, busy, costTicks, send, follow, stop, show, flush, reset,
   };
 }
 

@@ -11,6 +11,7 @@ import { validateChatRequest } from '@shared/validate/chat';
 import type { ChatRequest } from '@shared/wire/chat';
 import { useWorkbench } from '../api';
 import { useTextRun, type TextRun } from '../composables/use-text-run';
+import { CHAT_RUN_JOBS } from './chat-run';
 import { isReasoningModel } from '../lib/legacy-reasoning';
 import { useModelsStore } from './models';
 
@@ -49,7 +50,7 @@ export const useCompareStore = defineStore('compare', () => {
     if (columns.value.length >= MAX_COLUMNS) return;
     const id = `col-${nextId++}`;
     const scope = effectScope(true);
-    const run = scope.run(() => useTextRun<ChatSendInput>((input, onChunk) => useWorkbench().chat.send(input, onChunk)))!;
+    const run = scope.run(() => useTextRun<ChatSendInput>((input, onChunk) => useWorkbench().chat.send(input, onChunk), CHAT_RUN_JOBS))!;
     scopes.set(id, scope);
     runs.set(id, run);
     columns.value = [...columns.value, { id, model, ...emptyParams() }];

@@ -1,9 +1,12 @@
 /**
  * History: the searchable list of recorded runs (paged by cursor, full-text query debounced,
- * model/status filters) and the one entry open at /history/:id.
+ * model/status filters) and the one entry open at /history/:id. Runs that durable jobs carry
+ * (deferred chat) finish in main whatever the page does: `jobs.changed` refreshes the list and
+ * the open entry when one of them starts or ends.
  */
 import { defineStore } from 'pinia';
-import { ref, shallowRef } from 'vue';
+import { onScopeDispose, ref, shallowRef } from 'vue';
+import type { JobSummary } from '@shared/contract/jobs';
 import type { HistorySearchInput } from '@shared/contract/history';
 import type { WorkbenchError } from '@shared/contract/errors';
 import type { Endpoint, RunRecord, RunStatus, RunSummary } from '@shared/contract/runs';
@@ -13,6 +16,8 @@ import { toWorkbenchError } from '../lib/errors';
 /** How long typing must pause before the query is searched. */
 export const SEARCH_DEBOUNCE_MS = 300;
 export const PAGE_SIZE = 50;
+/** Job changes come in bursts (state, then progress); one refresh covers a burst. */
+export const JOB_REFRESH_MS = 150;
 
 export const useHistoryStore = defineStore('history', () => {
   const items = shallowRef<RunSummary[]>([]);
@@ -41,7 +46,31 @@ export const useHistoryStore = defineStore('history', () => {
     return input;
   }
 
+  let unsubscribeJobs: (() => void) | null = null;
+  let jobRefresh: ReturnType<typeof setTimeout> | null = null;
+  const jobsToRefresh = new Set<string>();
+
+  /** A job that starts or ends changes a run's status: refresh what shows that run. */
+  function onJobChanged(job: JobSummary): void {
+    if (!job.runId || job.state === 'running' || job.state === 'retrying') return;
+    jobsToRefresh.add(job.runId);
+    if (jobRefresh) return;
+    jobRefresh = setTimeout(() => {
+      jobRefresh = null;
+      const runs = [...jobsToRefresh];
+      jobsToRefresh.clear();
+      if (loaded.value) void fetchPage(null);
+      if (current.value && runs.includes(current.value.id)) void refreshCurrent(current.value.id);
+    }, JOB_REFRESH_MS);
+  }
+
+  /** Listens to `jobs.changed` from the first load on, until the store's scope ends. */
+  function watchJobs(): void {
+    if (!unsubscribeJobs) unsubscribeJobs = useWorkbench().jobs.onChanged(onJobChanged);
+  }
+
   async function fetchPage(cursor: string | null): Promise<void> {
+    watchJobs();
     const gen = cursor ? generation : ++generation;
     loading.value = true;
     try {
@@ -107,6 +136,7 @@ export const useHistoryStore = defineStore('history', () => {
 
   /** Loads one whole record for the entry view. */
   async function open(id: string): Promise<void> {
+    watchJobs();
     currentLoading.value = true;
     currentError.value = null;
     if (current.value?.id !== id) current.value = null;
@@ -116,6 +146,16 @@ export const useHistoryStore = defineStore('history', () => {
       currentError.value = toWorkbenchError(err);
     } finally {
       currentLoading.value = false;
+    }
+  }
+
+  /** Reloads the open entry in place (no loading state): its job moved it on. */
+  async function refreshCurrent(id: string): Promise<void> {
+    try {
+      const fresh = await useWorkbench().history.get({ id });
+      if (current.value?.id === id) current.value = fresh;
+    } catch {
+      // Deleted meanwhile: the list refresh shows it gone; the entry keeps what it had.
     }
   }
 
@@ -129,7 +169,13 @@ export const useHistoryStore = defineStore('history', () => {
   function dispose(): void {
     if (debounce) clearTimeout(debounce);
     debounce = null;
+    if (jobRefresh) clearTimeout(jobRefresh);
+    jobRefresh = null;
+    unsubscribeJobs?.();
+    unsubscribeJobs = null;
   }
+
+  onScopeDispose(dispose);
 
   return {
     items, nextCursor, loading, loaded, error, query, model, status, endpoint, models, current, currentLoading, currentError,

@@ -4,7 +4,8 @@ import { provideWorkbench } from '@/api';
 import { useChatFormStore } from '@/stores/chat-form';
 import { useChatRunStore } from '@/stores/chat-run';
 import { createFakeWorkbench, type FakeWorkbench } from '../fake-workbench';
-import { makeUsage } from '../fake-data';
+import { makeRecord, makeUsage } from '../fake-data';
+import type { JobSummary } from '@shared/contract/jobs';
 
 let fake: FakeWorkbench;
 
@@ -160,6 +161,76 @@ describe('chat-run store', () => {
       expect(run.phase).toBe('cancelled');
       expect(run.error).toBeNull();
       expect(run.choices[0]!.content).toBe('Half');
+    });
+  });
+
+  describe('deferred runs carried by a job', () => {
+    const job = (over: Partial<JobSummary> = {}): JobSummary => ({
+      id: 'job_1', kind: 'deferred-chat', state: 'running', attempt: 1, createdAt: 1, updatedAt: 2, runId: 'run-d', progress: null, error: null, ...over,
+    });
+    const started = { type: 'started' as const, runId: 'run-d', request: { method: 'POST', url: 'u', headers: {}, body: {} }, isSandbox: true, jobId: 'job_1' };
+
+    it('stops a deferred run by cancelling its job, not by closing the stream (that only stops following)', async () => {
+      fake.controls.jobs.push(job());
+      const form = fillForm();
+      form.params.deferred = true;
+      const run = useChatRunStore();
+      const done = run.send(form.request);
+      const s = fake.controls.streams[0]!;
+      s.emit(started);
+      s.emit({ type: 'deferred', requestId: 'req-1', state: 'pending', polls: 0 });
+      expect(run.jobId).toBe('job_1');
+      await run.stop();
+      expect(fake.controls.calls.filter((c) => c.method === 'jobs.cancel' || c.method === 'streams.cancel').map((c) => c.method)).toEqual(['jobs.cancel']);
+      s.finish({ status: 'cancelled' });
+      await done;
+      expect(run.phase).toBe('cancelled');
+    });
+
+    it('after a reload, follows the newest deferred chat still running: pending, then its answer', async () => {
+      fake.controls.jobs.push(job(), job({ id: 'job_0', runId: 'run-old', state: 'completed' }));
+      const run = useChatRunStore();
+      const resumed = run.resumeDeferred();
+      await expect.poll(() => fake.controls.streams.length).toBe(1);
+      const s = fake.controls.streams[0]!;
+      expect(s.method).toBe('chat.follow');
+      expect(fake.controls.calls.find((c) => c.method === 'jobs.list')?.input).toEqual({ active: true, kind: 'deferred-chat', limit: 1 });
+      expect((s.input as unknown as { runId: string }).runId).toBe('run-d');
+      expect(run.phase).toBe('pending');
+      s.emit(started);
+      s.emit({ type: 'deferred', requestId: 'req-1', state: 'pending', polls: 2 });
+      expect(run.polls).toBe(2);
+      s.emit({ type: 'delta', choice: 0, content: 'answered later' });
+      s.finish();
+      await resumed;
+      expect(run.phase).toBe('completed');
+      expect(run.choices[0]!.content).toBe('answered later');
+    });
+
+    it('keeps following a pending deferred run it is asked to show, and shows other records as they are', async () => {
+      const run = useChatRunStore();
+      const pending = makeRecord({ id: 'run-d', status: 'pending', request: { method: 'POST', url: 'u', headers: {}, body: { model: 'svc-4', messages: [], deferred: true } } });
+      run.show(pending);
+      await expect.poll(() => fake.controls.streams.length).toBe(1);
+      expect(fake.controls.streams[0]!.method).toBe('chat.follow');
+      expect(run.phase).toBe('pending');
+      fake.controls.streams[0]!.finish();
+      await expect.poll(() => run.phase).toBe('completed');
+      run.show(makeRecord({ id: 'run-e', status: 'error' }));
+      expect(run.phase).toBe('error');
+      expect(fake.controls.streams).toHaveLength(1);
+    });
+
+    it('leaves the view alone when no deferred chat is running, or when a run is already shown', async () => {
+      const run = useChatRunStore();
+      await run.resumeDeferred();
+      expect(run.phase).toBe('idle');
+      fake.controls.jobs.push(job());
+      const sending = run.send(fillForm().request);
+      await run.resumeDeferred();
+      expect(fake.controls.streams.map((s) => s.method)).toEqual(['chat.send']);
+      fake.controls.streams[0]!.finish();
+      await sending;
     });
   });
 });

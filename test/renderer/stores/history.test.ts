@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createPinia, setActivePinia } from 'pinia';
 import { provideWorkbench } from '@/api';
-import { PAGE_SIZE, SEARCH_DEBOUNCE_MS, useHistoryStore } from '@/stores/history';
+import { JOB_REFRESH_MS, PAGE_SIZE, SEARCH_DEBOUNCE_MS, useHistoryStore } from '@/stores/history';
+import type { JobSummary } from '@shared/contract/jobs';
 import { createFakeWorkbench, type FakeWorkbench } from '../fake-workbench';
 import { makeRecord } from '../fake-data';
 
@@ -98,6 +99,45 @@ describe('history store', () => {
       const h = useHistoryStore();
       await h.open('nope');
       expect(h.currentError?.code).toBe('not_found');
+    });
+  });
+
+  describe('jobs.changed', () => {
+    const job = (state: JobSummary['state'], runId: string | null): JobSummary => ({
+      id: 'job_1', kind: 'deferred-chat', state, attempt: 1, createdAt: 1, updatedAt: 2, runId, progress: null, error: null,
+    });
+
+    it('refreshes the list once per burst when a job ends, and the open entry it carries in place', async () => {
+      const h = useHistoryStore();
+      await h.search();
+      const target = fake.controls.history[0]!;
+      fake.controls.history[0] = { ...target, status: 'pending' };
+      await h.open(target.id);
+      expect(h.current?.status).toBe('pending');
+      const before = searches().length;
+      vi.useFakeTimers();
+      // Progress of a running job changes no run: nothing is fetched.
+      fake.controls.emitJobChanged(job('running', target.id));
+      await vi.advanceTimersByTimeAsync(JOB_REFRESH_MS * 2);
+      expect(searches()).toHaveLength(before);
+
+      fake.controls.history[0] = { ...target, status: 'completed' };
+      fake.controls.emitJobChanged(job('completed', target.id));
+      fake.controls.emitJobChanged(job('completed', target.id));
+      await vi.advanceTimersByTimeAsync(JOB_REFRESH_MS);
+      expect(searches()).toHaveLength(before + 1);
+      expect(h.current?.status).toBe('completed');
+      expect(h.currentLoading).toBe(false);
+    });
+
+    it('stops listening when the store is disposed', async () => {
+      const h = useHistoryStore();
+      await h.search();
+      expect(fake.controls.jobListeners()).toBe(1);
+      await h.search();
+      expect(fake.controls.jobListeners()).toBe(1);
+      h.$dispose();
+      expect(fake.controls.jobListeners()).toBe(0);
     });
   });
 });

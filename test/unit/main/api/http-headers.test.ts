@@ -25,6 +25,10 @@ describe('http-headers', () => {
       });
     });
 
+    it('keeps an Idempotency-Key (the job id of the app, not a secret) readable', () => {
+      expect(redactHeaders({ 'Idempotency-Key': 'job_1', 'x-idempotency-key-secret': 's' })).toEqual({ 'Idempotency-Key': 'job_1', 'x-idempotency-key-secret': '***' });
+    });
+
     it('hides a non-bearer Authorization entirely', () => {
       expect(redactHeaders({ Authorization: 'Basic dXNlcjpwYXNz' })).toEqual({ Authorization: '***' });
     });

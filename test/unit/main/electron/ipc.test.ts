@@ -38,9 +38,9 @@ describe('ipc', () => {
       setup();
       expect(() => setup()).not.toThrow();
       expect([...fakeIpcMain.handlers.keys()].sort()).toEqual(
-        ['app.info', 'chat.send', 'completions.complete', 'completions.send', 'connections.list', 'connections.remove', 'connections.save',
-          'connections.select', 'connections.test', 'history.events', 'history.facets', 'history.get', 'history.remove', 'history.search', 'media.url', 'messages.send',
-          'models.catalogue', 'responses.chains', 'responses.compact', 'responses.create', 'responses.remove', 'responses.retrieve',
+        ['app.info', 'chat.follow', 'chat.send', 'completions.complete', 'completions.send', 'connections.list', 'connections.remove', 'connections.save',
+          'connections.select', 'connections.test', 'history.events', 'history.facets', 'history.get', 'history.remove', 'history.search', 'jobs.cancel', 'jobs.get', 'jobs.list',
+          'media.url', 'messages.send', 'models.catalogue', 'responses.chains', 'responses.compact', 'responses.create', 'responses.remove', 'responses.retrieve',
           'responses.tree', 'streams.cancel', 'tools.load', 'tools.save'].sort(),
       );
     });
@@ -99,7 +99,7 @@ describe('ipc', () => {
       const fake = createFakeHandlers();
       const host = createHost({
         contract,
-        handlers: { ...fake.handlers, chat: { send: async () => ({ ...fakeRun('completed', 'm'), notCloneable: () => 1 }) } },
+        handlers: { ...fake.handlers, chat: { ...fake.handlers.chat, send: async () => ({ ...fakeRun('completed', 'm'), notCloneable: () => 1 }) } },
       });
       gate = setupIpc({ host, contract, log: () => {} });
       const ours = createFakeWindow();

@@ -8,6 +8,7 @@ import type { ChatStreamChunk } from '../../../../shared/contract/chat';
 import type { ConnectionsState } from '../../../../shared/contract/connections';
 import { WorkbenchFailure } from '../../../../shared/contract/errors';
 import type { WorkbenchContract } from '../../../../shared/contract/index';
+import type { JobSummary } from '../../../../shared/contract/jobs';
 import type { RunRecord, RunStatus } from '../../../../shared/contract/runs';
 import type { HandlersFor } from '../../../../main/host/handlers';
 
@@ -17,6 +18,18 @@ export const FAKE_STATE: ConnectionsState = {
   activeId: 'sandbox',
   profiles: [{ id: 'sandbox', name: 'Sandbox', kind: 'sandbox', baseUrl: 'http://127.0.0.1:1', hasKey: true }],
   keyStorage: { backend: 'file', warning: null },
+};
+
+export const FAKE_JOB: JobSummary = {
+  id: 'job-1',
+  kind: 'deferred-chat',
+  state: 'running',
+  attempt: 1,
+  createdAt: 0,
+  updatedAt: 0,
+  runId: 'run-1',
+  progress: null,
+  error: null,
 };
 
 /** Model name that makes chat.send wait until it is cancelled. */
@@ -98,6 +111,7 @@ export function createFakeHandlers(): FakeHandlers {
         for (const content of ['a', 'b', 'c']) ctx.emit({ type: 'delta', choice: 0, content } satisfies ChatStreamChunk);
         return fakeRun('completed', model);
       },
+      follow: async ({ runId }) => ({ ...fakeRun('completed', 'm'), id: runId }),
     },
     responses: {
       create: async (input) => fakeRun('completed', input.request.model),
@@ -127,6 +141,11 @@ export function createFakeHandlers(): FakeHandlers {
     tools: {
       load: () => [],
       save: ({ tools }) => ({ saved: tools.length }),
+    },
+    jobs: {
+      list: () => [],
+      get: ({ id }) => ({ ...FAKE_JOB, id, result: null, events: [] }),
+      cancel: ({ id }) => ({ ...FAKE_JOB, id, state: 'cancelled' }),
     },
   };
   return { handlers, signals, sessions };

@@ -7,10 +7,10 @@ import {
   insertRun,
   INTERRUPTED_ERROR,
   markInterruptedRuns,
-  pendingDeferredRuns,
   searchRuns,
   updateRun,
 } from '../../../../main/store/runs';
+import { insertJob, updateJob } from '../../../../main/store/jobs';
 import { completion, newRun, usage } from './run-fixtures';
 
 describe('runs', () => {
@@ -159,14 +159,21 @@ describe('runs', () => {
   });
 
   describe('markInterruptedRuns()', () => {
-    it('marks runs left pending by a crash as incomplete, but not deferred or finished ones', () => {
+    it('marks runs left pending by a crash as incomplete, but not those a job carries or finished ones', () => {
       insertRun(db, newRun('crashed', 1_000, 'a'));
-      insertRun(db, newRun('deferred', 2_000, 'b', { deferredRequestId: 'def-1' }));
+      insertJob(db, { id: 'job-1', kind: 'deferred-chat', data: {}, runId: 'deferred', createdAt: 2_000 }, (d) =>
+        insertRun(d, newRun('deferred', 2_000, 'b')),
+      );
+      insertJob(db, { id: 'job-2', kind: 'deferred-chat', data: {}, runId: 'job-ended', createdAt: 2_500 }, (d) =>
+        insertRun(d, newRun('job-ended', 2_500, 'b', { deferredRequestId: 'def-2' })),
+      );
+      updateJob(db, 'job-2', { state: 'failed' }, 2_600);
       insertRun(db, newRun('done', 3_000, 'c'));
       updateRun(db, 'done', { status: 'completed' });
 
-      expect(markInterruptedRuns(db, 9_000)).toBe(1);
+      expect(markInterruptedRuns(db, 9_000)).toBe(2);
       expect(getRun(db, 'crashed')).toMatchObject({ status: 'incomplete', error: INTERRUPTED_ERROR });
+      expect(getRun(db, 'job-ended')).toMatchObject({ status: 'incomplete' });
       expect(getRun(db, 'deferred')).toMatchObject({ status: 'pending', error: null });
       expect(getRun(db, 'done')).toMatchObject({ status: 'completed', error: null });
       expect(INTERRUPTED_ERROR.message).toMatch(/app stopped/);
@@ -176,26 +183,6 @@ describe('runs', () => {
       insertRun(db, newRun('crashed', 1_000, 'a'));
       markInterruptedRuns(db, 9_000);
       expect(markInterruptedRuns(db, 10_000)).toBe(0);
-    });
-  });
-
-  describe('pendingDeferredRuns()', () => {
-    it('lists deferred runs still waiting, oldest first', () => {
-      insertRun(db, newRun('late', 3_000, 'a', { deferredRequestId: 'def-3' }));
-      insertRun(db, newRun('early', 1_000, 'b', { deferredRequestId: 'def-1' }));
-      insertRun(db, newRun('finished', 2_000, 'c', { deferredRequestId: 'def-2' }));
-      insertRun(db, newRun('plain', 2_500, 'd'));
-      updateRun(db, 'finished', { status: 'completed' });
-      expect(pendingDeferredRuns(db).map((r) => [r.id, r.deferredRequestId])).toEqual([
-        ['early', 'def-1'],
-        ['late', 'def-3'],
-      ]);
-    });
-
-    it('includes a run whose deferred id arrived after it was inserted', () => {
-      insertRun(db, newRun('r1', 1_000, 'a'));
-      updateRun(db, 'r1', { deferredRequestId: 'def-9' });
-      expect(pendingDeferredRuns(db).map((r) => r.id)).toEqual(['r1']);
     });
   });
 });

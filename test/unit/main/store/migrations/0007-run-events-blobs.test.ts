@@ -1,23 +1,17 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { migration0007 } from '../../../../../main/store/migrations/0007-run-events-blobs';
-import { applyMigrations, migrateTo, schemaVersion } from '../../../../../main/store/migrations/index';
+import { migrateTo, schemaVersion } from '../../../../../main/store/migrations/index';
 import { addBlobRef, getBlobRow } from '../../../../../main/store/blob-rows';
 import { readRunEvents } from '../../../../../main/store/run-events';
 import { deleteRun, getRun, searchRuns } from '../../../../../main/store/runs';
 
 const events = (n: number) => Array.from({ length: n }, (_, i) => ({ t: 10 * i, ...(i % 2 ? { event: 'content_block_delta' } : {}), data: `{"delta":"tok${i}"}` }));
 
-/**
- * A version 6 database: migrations 1-5 plus a stand-in for 0006 (the jobs table, on another
- * branch), holding runs recorded the old way with their events inline.
- */
+/** A version 6 database holding runs recorded the old way, with their events inline. */
 function v6WithInlineEvents(): Database.Database {
   const db = new Database(':memory:');
   db.pragma('foreign_keys = ON');
-  migrateTo(db, 5);
-  db.exec('CREATE TABLE jobs_stand_in (id TEXT PRIMARY KEY)');
-  db.pragma('user_version = 6');
+  migrateTo(db, 6);
   const insert = db.prepare(
     `INSERT INTO runs (id, created_at, updated_at, endpoint, model, status, connection_id, connection_name, timings_json, prompt_text, output_text, request_json, events_json)
      VALUES (?, ?, ?, 'chat.completions', 'grok-4', 'completed', 'sandbox', 'Sandbox', '{"startedAt":0,"ttfbMs":null,"totalMs":5}', ?, ?, '{"method":"POST","url":"/v1/chat/completions","headers":{},"body":{}}', ?)`,
@@ -31,7 +25,7 @@ function v6WithInlineEvents(): Database.Database {
 describe('migrations/0007-run-events-blobs', () => {
   it('moves inline event logs of version 6 into compressed chunks and empties events_json', () => {
     const db = v6WithInlineEvents();
-    expect(applyMigrations(db, [migration0007], 7)).toEqual([7]);
+    expect(migrateTo(db, 7)).toEqual([7]);
     expect(schemaVersion(db)).toBe(7);
 
     expect(readRunEvents(db, 'long')).toEqual({ events: events(150), offset: 0, total: 150 });
@@ -54,7 +48,7 @@ describe('migrations/0007-run-events-blobs', () => {
 
   it('adds the blobs table with reference counts', () => {
     const db = v6WithInlineEvents();
-    applyMigrations(db, [migration0007], 7);
+    migrateTo(db, 7);
     const hash = 'a'.repeat(64);
     addBlobRef(db, { hash, size: 3, mime: 'image/png' }, 5);
     addBlobRef(db, { hash, size: 3, mime: 'image/png' }, 6);

@@ -18,11 +18,15 @@ import { deferredChatJob } from './services/deferred-chat-job';
 import { DownloadTickets } from './services/download-tickets';
 import { FilesService } from './services/files-service';
 import { HistoryService } from './services/history-service';
+import { MediaService, type MediaUrlOf } from './services/media-service';
+import { MediaTokens } from './host/media-token';
 import { loadToolSet, saveToolSet } from './services/tool-sets';
 import { ModelsService } from './services/models-service';
 import { openLogFile, pickUserFiles, type OpenPath, type PickFiles } from './services/shell-actions';
 import { UserFiles } from './services/user-files';
 import { closeDatabase, openDatabase } from './store/db';
+import { sweepOrphanBlobs } from './store/blob-rows';
+import { BlobStore } from './store/blobs';
 import type { KeyStore } from './store/key-store';
 import { markInterruptedUploads } from './store/files';
 import { markInterruptedRuns } from './store/runs';
@@ -40,6 +44,8 @@ export interface AppOptions {
   sandboxTokenDelayMs?: number;
   /** The embedded sandbox's clock (tests move it to see stored responses expire). */
   sandboxNow?: () => number;
+  /** How the page addresses a blob; default: browser mode's signed `/media/<hash>?t=` link. */
+  mediaUrl?: MediaUrlOf;
   /** First poll interval of deferred chat jobs (default 1 s; tests shorten it). */
   deferredPollMs?: number;
   /** Electron: the save dialog for downloads (null when closed). Browser mode has none: the page's download saves. */
@@ -58,6 +64,8 @@ export interface App {
   downloads: DownloadTickets;
   /** References to files from the user: the shells register dropped paths and staged uploads here. */
   userFiles: UserFiles;
+  /** Blobs for the shell's media server; `tokens` signs and checks browser mode's /media/ links. */
+  media: { lookup: MediaService; tokens: MediaTokens; blobs: BlobStore };
   dispose(): Promise<void>;
 }
 
@@ -69,6 +77,15 @@ export async function createApp(options: AppOptions): Promise<App> {
     disposers.push(() => closeDatabase(db));
     const interrupted = markInterruptedRuns(db, Date.now());
     if (interrupted > 0) options.log(`${interrupted} run(s) were interrupted by the last shutdown; marked incomplete`);
+    const blobs = new BlobStore(join(options.dataDir, 'blobs'));
+    // Before anything of this process writes a blob: temporaries here are from a crash.
+    const swept = await sweepOrphanBlobs(db, blobs);
+    if (swept.temps + swept.files > 0) options.log(`blob store: removed ${swept.temps} unfinished write(s) and ${swept.files} unreferenced blob(s)`);
+    const mediaTokens = new MediaTokens();
+    const media = new MediaService(db, blobs, options.mediaUrl ?? ((hash) => {
+      const { token, expiresAt } = mediaTokens.issue(hash);
+      return { url: `/media/${hash}?t=${token}`, expiresAt };
+    }));
 
     // The built-in sandbox keeps its key and state in the data folder, so a restart loses nothing
     // (a resumed deferred chat, uploaded files, stored responses) and the key stays the same.
@@ -94,11 +111,11 @@ export async function createApp(options: AppOptions): Promise<App> {
     const jobs = new JobQueue({ db, log: options.log, onChange: (job) => options.emit('jobs.changed', job) });
     disposers.push(() => jobs.dispose());
     jobs.define(deferredChatJob({ connections, models, pollMs: options.deferredPollMs }));
-    const chat = new ChatService({ db, connections, models, jobs });
-    const responses = new ResponsesService({ db, connections, models });
-    const messages = new MessagesService({ db, connections, models });
-    const completions = new CompletionsService({ db, connections, models });
-    const history = new HistoryService(db);
+    const chat = new ChatService({ db, blobs, connections, models, jobs });
+    const responses = new ResponsesService({ db, blobs, connections, models });
+    const messages = new MessagesService({ db, blobs, connections, models });
+    const completions = new CompletionsService({ db, blobs, connections, models });
+    const history = new HistoryService(db, blobs);
     const resumed = jobs.resumeAll();
     if (resumed > 0) options.log(`${resumed} unfinished job(s) resumed`);
     const userFiles = new UserFiles({ stagingDir: join(options.dataDir, 'staging'), log: options.log });
@@ -155,8 +172,12 @@ export async function createApp(options: AppOptions): Promise<App> {
       history: {
         search: (input) => history.search(input),
         get: ({ id }) => history.get(id),
+        events: ({ id, offset, limit }) => history.events(id, offset, limit),
         facets: () => history.facets(),
         remove: ({ id }) => history.remove(id),
+      },
+      media: {
+        url: ({ hash }) => media.url(hash),
       },
       tools: {
         load: ({ playground }) => loadToolSet(db, playground),
@@ -185,7 +206,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       },
     };
 
-    return { handlers, userFiles, downloads, dispose: () => runDisposers(disposers) };
+    return { handlers, userFiles, downloads, media: { lookup: media, tokens: mediaTokens, blobs }, dispose: () => runDisposers(disposers) };
   } catch (error) {
     await runDisposers(disposers);
     throw error;

@@ -46,7 +46,7 @@ async function main(): Promise<void> {
   host = createHost({ contract, handlers: app.handlers, log, logPath: logger.path });
   let server: BrowserServer;
   try {
-    server = await startBrowserServer({ host, staticDir: paths.rendererDir, port: args.port, log, userFiles: app.userFiles, downloads: app.downloads });
+    server = await startBrowserServer({ host, staticDir: paths.rendererDir, port: args.port, log, userFiles: app.userFiles, downloads: app.downloads, media: app.media });
   } catch (err) {
     log(`Could not start the server: ${err instanceof Error ? err.message : String(err)}`);
     host.dispose();

@@ -17,6 +17,7 @@ import { setupIpc } from './ipc';
 import { createSafeStorageKeyStore } from './key-store';
 import { setupMenu } from './menu';
 import { registerAppScheme, setupAppProtocol } from './protocol';
+import { mediaUrlOf, setupMediaProtocol } from './media-protocol';
 import { createMainWindow } from './window';
 
 /** Until the data folder (and so the log file) is known, diagnostics go to stderr alone. */
@@ -61,8 +62,10 @@ async function start(): Promise<void> {
     pickFiles: createFilePicker(() => window),
     openPath,
     chooseSaveTarget: createSaveTargetChooser(() => window),
+    mediaUrl: mediaUrlOf,
   });
   disposers.push(() => workbench.dispose());
+  disposers.push(setupMediaProtocol(workbench.media.lookup));
   host = createHost({ contract, handlers: workbench.handlers, log, logPath: logger.path });
   const liveHost = host;
   disposers.push(() => liveHost.dispose());

@@ -8,11 +8,13 @@ import { readFile } from 'node:fs/promises';
 import { securityHeaders } from '../host/csp';
 import { resolveStaticFile } from '../host/static-files';
 import { APP_HOST, APP_SCHEME } from './app-origin';
+import { MEDIA_SCHEME } from './media-protocol';
 
-/** Must run before `app` is ready. */
+/** Must run before `app` is ready. Registers app:// and workbench-media:// (one call: a second would replace the first). */
 export function registerAppScheme(): void {
   protocol.registerSchemesAsPrivileged([
     { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true } },
+    { scheme: MEDIA_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true } },
   ]);
 }
 

@@ -4,6 +4,7 @@
  * must name our loopback address (DNS rebinding), the WebSocket's Origin must be ours (other
  * sites), and a 256-bit token must be offered as a subprotocol (other local users and programs).
  * `POST /stage` takes a file's bytes from the page (staging-route.ts), with the token as a Bearer.
+ * Blobs are served at /media/<hash> with a per-blob media token instead (media-route.ts).
  */
 import { createReadStream } from 'node:fs';
 import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -16,6 +17,9 @@ import { securityHeaders } from './csp';
 import { serveDownload, type DownloadSource } from './download-route';
 import type { HostPort } from './host';
 import { DEFAULT_MAX_UPLOAD_BYTES, handleStage } from './staging-route';
+import type { MediaLookup } from '../services/media-service';
+import { MEDIA_PATH, serveMedia } from './media-route';
+import type { MediaTokens } from './media-token';
 import { resolveStaticFile } from './static-files';
 import { newAccessToken, tokenFromAuthorization, tokenFromProtocols, tokensMatch, WS_PROTOCOL } from './token';
 import { attachSocket } from './ws-session';
@@ -37,6 +41,8 @@ export interface BrowserServerOptions {
   userFiles?: Pick<UserFiles, 'stage'>;
   /** Largest accepted upload; defaults to 4 GiB. */
   maxUploadBytes?: number;
+  /** Blobs served at /media/<hash>?t=<token>; without it the route answers 404. */
+  media?: { lookup: MediaLookup; tokens: MediaTokens };
 }
 
 export interface BrowserServer {
@@ -84,6 +90,10 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
       return reply(res, 200, JSON.stringify({ ok: true }), { 'Content-Type': 'application/json' });
     }
     if (options.downloads && serveDownload(req, res, url.pathname, options.downloads, headers, log)) return;
+    if (url.pathname.startsWith(MEDIA_PATH)) {
+      if (!options.media) return reply(res, 404, 'Not found.');
+      return serveMedia(req, res, url, options.media, reply, log);
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') return reply(res, 405, 'Method not allowed.', { Allow: 'GET, HEAD' });
     const found = await resolveStaticFile(options.staticDir, url.pathname);
     // Browsers ask for /favicon.ico on their own; "nothing" keeps a 404 out of the console.
@@ -126,7 +136,7 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
 
   const server = createServer((req, res) => {
     onRequest(req, res).catch((err: unknown) => {
-      log(`[http] ${req.url}: ${err instanceof Error ? err.message : String(err)}`);
+      log(`[http] ${(req.url ?? '').split('?')[0]}: ${err instanceof Error ? err.message : String(err)}`);
       if (!res.headersSent) reply(res, 500, 'Internal error.');
       else res.destroy();
     });

@@ -12,8 +12,9 @@ export function contentSecurityPolicy(connectSrc: readonly string[] = []): strin
     // The component library sets inline styles at run time; scripts stay strict.
     "style-src 'self' 'unsafe-inline'",
     `connect-src ${["'self'", ...connectSrc].join(' ')}`,
-    "img-src 'self' data: blob:",
-    "media-src 'self' blob: data:",
+    // workbench-media: is Electron's blob scheme (browser mode serves blobs from 'self').
+    "img-src 'self' data: blob: workbench-media:",
+    "media-src 'self' blob: data: workbench-media:",
     "font-src 'self' data:",
     "worker-src 'self' blob:",
     "object-src 'none'",

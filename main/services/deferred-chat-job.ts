@@ -118,7 +118,7 @@ export function deferredChatJob(deps: DeferredChatJobDeps): JobHandler<DeferredC
       if (outcome.state === 'completed') update = completedRun(deps, job, outcome.result.completion);
       else if (outcome.state === 'failed') update = { status: 'error', error: outcome.error };
       else update = { status: 'cancelled', error: null };
-      updateRun(db, job.runId, { events: [], retries: job.data.retries ?? 0, timings, ...update }, now());
+      updateRun(db, job.runId, { retries: job.data.retries ?? 0, timings, ...update }, now());
     },
   };
 }

@@ -1,21 +1,35 @@
-/** History: search and read recorded runs (thin over the store, which owns the queries). */
-import type { HistoryPage, HistorySearchInput } from '../../shared/contract/history';
+/** History: search and read recorded runs (thin over the store, which owns the queries and the blobs). */
+import type { HistoryPage, HistorySearchInput, RunEventsPage } from '../../shared/contract/history';
 import { WorkbenchFailure } from '../../shared/contract/errors';
 import type { RunRecord } from '../../shared/contract/runs';
+import type { BlobStore } from '../store/blobs';
 import type { Db } from '../store/db';
+import { rehydrateRequest } from './request-media';
+import { readRunEvents } from '../store/run-events';
 import { deleteRun, getRun, runModels, searchRuns } from '../store/runs';
 
 export class HistoryService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly blobs?: BlobStore,
+  ) {}
 
   search(input: HistorySearchInput): HistoryPage {
     return searchRuns(this.db, input);
   }
 
-  get(id: string): RunRecord {
+  /** The run with its request as sent: media the store holds is put back (so a re-run sends the real bytes). */
+  async get(id: string): Promise<RunRecord> {
     const run = getRun(this.db, id);
     if (!run) throw new WorkbenchFailure({ code: 'not_found', message: `No run with id ${id} in history.` });
-    return run;
+    return this.blobs ? { ...run, request: await rehydrateRequest(this.blobs, run.request) } : run;
+  }
+
+  /** Events `offset .. offset+limit` of run `id`. */
+  events(id: string, offset = 0, limit = 1_000): RunEventsPage {
+    const page = readRunEvents(this.db, id, offset, limit);
+    if (!page) throw new WorkbenchFailure({ code: 'not_found', message: `No run with id ${id} in history.` });
+    return page;
   }
 
   facets(): { models: string[] } {

@@ -18,6 +18,7 @@ import { getRun } from '../store/runs';
 import { outputPreviewText, requestPreview } from './chat-text';
 import type { ConnectionsService, ResolvedConnection } from './connections-service';
 import { chainInput, chainSegment, droppedMessages } from './response-chain-input';
+import { rehydrate, storeRequestMedia } from './request-media';
 import { runTextPost, streamIntoRun } from './text-post';
 import { TextRun, type TextRunContext, type TextServiceDeps } from './text-run';
 
@@ -94,13 +95,16 @@ export class ResponsesService {
       throw new WorkbenchFailure({ code: 'not_found', message: `No recorded chain ends at response ${input.responseId}. Open it by id first, or pick one from the list.` });
     }
     const items = chainInput(chainSegment(lineage), (id) => getRun(db, id));
-    const body = { model: input.model, input: items };
+    // Recorded inputs hold blob references in place of their images: the service needs the bytes.
+    const body = { model: input.model, input: this.options.blobs ? await rehydrate(this.options.blobs, items) : items };
     const request = connection.client.describe({ method: 'POST', path: COMPACT_PATH, body });
+    const recorded = this.options.blobs ? await storeRequestMedia(this.options.blobs, request) : null;
     const run = TextRun.begin(this.options, {
       connection,
       endpoint: 'responses.compact',
       model: input.model,
       request,
+      ...(recorded?.blobs.length ? { recorded } : {}),
       ctx: quiet(signal),
       promptPreview: `Compact the chain ending at ${input.responseId}`,
     });

@@ -1,41 +1,61 @@
 /**
  * Records one run as it progresses: inserted as `pending` before the request leaves, checkpointed
  * while a stream runs (so a crash keeps what had arrived), and finished in one transaction.
+ *
+ * Raw SSE events are appended to the run's log as the stream goes: buffered, then written as one
+ * compressed chunk every CHUNK_EVENTS events or CHUNK_MS after the first buffered one, whichever
+ * comes first. Only the current chunk is ever in memory, nothing is rewritten, and a crash loses
+ * at most the last quarter second of events.
  */
 import { randomUUID } from 'node:crypto';
-import type { CapturedEvent, RunRecord } from '../../shared/contract/runs';
+import type { CapturedEvent, CapturedRequest, RunRecord } from '../../shared/contract/runs';
 import type { Db } from '../store/db';
+import { appendRunEvents } from '../store/run-events';
 import { getRun, insertRun, updateRun, type NewRun, type RunUpdate } from '../store/runs';
 
 const CHECKPOINT_MS = 1000;
+/** A chunk is written after this many events... */
+export const CHUNK_EVENTS = 64;
+/** ...or this long after its first event arrived. */
+export const CHUNK_MS = 250;
 
 export function newRunId(): string {
   return randomUUID().replace(/-/g, '');
 }
 
 export class RunRecorder {
-  readonly events: CapturedEvent[] = [];
+  private pending: CapturedEvent[] = [];
+  private chunkTimer: ReturnType<typeof setTimeout> | null = null;
   private lastCheckpoint = 0;
 
   private constructor(
     private readonly db: Db,
     readonly id: string,
     private readonly now: () => number,
+    private readonly sentRequest: CapturedRequest | undefined,
   ) {}
 
-  static start(db: Db, run: NewRun, now: () => number = Date.now): RunRecorder {
+  /**
+   * Inserts the run. `sent` is the request as sent when `run.request` is its recorded form (media
+   * moved to the blob store): the record `finish()` returns shows what was sent.
+   */
+  static start(db: Db, run: NewRun, now: () => number = Date.now, sent?: CapturedRequest): RunRecorder {
     insertRun(db, run);
-    return new RunRecorder(db, run.id, now);
+    return new RunRecorder(db, run.id, now, sent);
+  }
+
+  /** Keeps one raw event; it reaches the database within CHUNK_MS. */
+  event(event: CapturedEvent): void {
+    this.pending.push(event);
+    if (this.pending.length >= CHUNK_EVENTS) this.flushEvents();
+    else this.chunkTimer ??= setTimeout(() => this.flushOnTimer(), CHUNK_MS).unref();
   }
 
   update(update: RunUpdate): void {
     updateRun(this.db, this.id, update);
   }
 
-  /**
-   * Writes the partial output at most once a second; cheap to call on every chunk. The raw events
-   * (megabytes on a long stream) are written once, at the end: a crash keeps the text, not the log.
-   */
+  /** Writes the partial output at most once a second; cheap to call on every chunk. */
   checkpoint(build: () => RunUpdate): void {
     const t = this.now();
     if (t - this.lastCheckpoint < CHECKPOINT_MS) return;
@@ -43,10 +63,39 @@ export class RunRecorder {
     updateRun(this.db, this.id, build());
   }
 
+  /** The last events and the end state, in one transaction. */
   finish(update: RunUpdate): RunRecord {
-    updateRun(this.db, this.id, { events: this.events, ...update });
+    this.clearTimer();
+    const events = this.pending;
+    this.pending = [];
+    this.db.transaction(() => {
+      appendRunEvents(this.db, this.id, events);
+      updateRun(this.db, this.id, update);
+    })();
     const record = getRun(this.db, this.id);
     if (!record) throw new Error(`run ${this.id} vanished while it was being recorded`);
-    return record;
+    return this.sentRequest ? { ...record, request: this.sentRequest } : record;
+  }
+
+  private flushEvents(): void {
+    this.clearTimer();
+    if (this.pending.length === 0) return;
+    const events = this.pending;
+    this.pending = [];
+    appendRunEvents(this.db, this.id, events);
+  }
+
+  private flushOnTimer(): void {
+    try {
+      this.flushEvents();
+    } catch {
+      // The database closed under a run (the app is quitting): the run is marked interrupted at
+      // the next start with the events written so far; a throw here would only crash main.
+    }
+  }
+
+  private clearTimer(): void {
+    if (this.chunkTimer) clearTimeout(this.chunkTimer);
+    this.chunkTimer = null;
   }
 }

@@ -10,6 +10,7 @@ import type { TextCallOptions } from '../api/text-stream';
 import type { Endpoint, RunRecord } from '../../shared/contract/runs';
 import type { RequestViolation } from '../../shared/validate/violations';
 import type { ResolvedConnection } from './connections-service';
+import { storeRequestMedia } from './request-media';
 import { TextRun, type TextRunContext, type TextServiceDeps } from './text-run';
 
 /** One POST as a text service sends and records it. */
@@ -39,7 +40,8 @@ export async function runTextPost<B extends object>(
   const { connection, body, headers } = post;
   const request = connection.client.describe({ method: 'POST', path: post.path, body, headers }, post.stream);
   const model = String((body as { model?: unknown }).model ?? '');
-  const run = TextRun.begin(deps, { connection, endpoint: post.endpoint, model, request, ctx });
+  const recorded = deps.blobs ? await storeRequestMedia(deps.blobs, request) : null;
+  const run = TextRun.begin(deps, { connection, endpoint: post.endpoint, model, request, ctx, ...(recorded?.blobs.length ? { recorded } : {}) });
   const violations = post.validate(body);
   if (violations.length > 0) return run.reject(violations);
   return send(run, { signal: ctx.signal, headers, onRetry: run.onRetry });

@@ -14,12 +14,14 @@ import { costInTicks } from '../../shared/cost';
 import { chatUsageOf, choicesOf, hasServiceCost, metaOf } from '../../shared/text-output';
 import type { RequestViolation } from '../../shared/validate/violations';
 import type { ChatUsage } from '../../shared/wire/chat';
+import type { BlobStore } from '../store/blobs';
 import type { Db } from '../store/db';
 import type { NewRun, RunUpdate } from '../store/runs';
 import { outputPreviewText, outputTextOf, requestPreview, requestText } from './chat-text';
 import type { ResolvedConnection } from './connections-service';
 import { DeltaBatcher } from './delta-batcher';
 import type { ModelsService } from './models-service';
+import type { RecordedBlob } from './request-media';
 import { newRunId, RunRecorder } from './run-recorder';
 
 /** What a stream handler gets from the host: cancellation and a way to send chunks. */
@@ -31,6 +33,8 @@ export interface TextRunContext {
 /** What every text service is built with. */
 export interface TextServiceDeps {
   db: Db;
+  /** Where base64 media of recorded requests goes; without it requests are recorded as sent. */
+  blobs?: BlobStore;
   models: ModelsService;
   now?: () => number;
 }
@@ -49,6 +53,8 @@ export interface TextRunStart {
    * it, so this run records none (and no cost) rather than counting it twice.
    */
   countsUsage?: boolean;
+  /** The request as recorded, when it differs from `request` (media moved to the blob store, see request-media.ts). */
+  recorded?: { request: CapturedRequest; blobs: RecordedBlob[] };
 }
 
 type Delta = Extract<TextStreamChunk, { type: 'delta' }>;
@@ -119,7 +125,12 @@ export class TextRun {
   ) {
     const now = deps.now ?? Date.now;
     this.startedAt = now();
-    this.recorder = RunRecorder.start(deps.db, pendingRun(start, newRunId(), this.startedAt));
+    this.recorder = RunRecorder.start(
+      deps.db,
+      { ...pendingRun(start, newRunId(), this.startedAt), ...(start.recorded ? { request: start.recorded.request, blobs: start.recorded.blobs } : {}) },
+      now,
+      start.recorded ? start.request : undefined,
+    );
     this.batcher = new DeltaBatcher(start.ctx.emit);
     start.ctx.emit({ type: 'started', runId: this.recorder.id, request: start.request, isSandbox: start.connection.isSandbox });
   }
@@ -157,7 +168,7 @@ export class TextRun {
 
   /** Keeps every SSE event as it arrived (unknown ones too, with its `event:` name) for the inspector. */
   readonly onRawEvent = (raw: { event: string | null; data: string }, atMs: number): void => {
-    this.recorder.events.push({ t: Math.round(atMs), ...(raw.event ? { event: raw.event } : {}), data: raw.data });
+    this.recorder.event({ t: Math.round(atMs), ...(raw.event ? { event: raw.event } : {}), data: raw.data });
   };
 
   /** The model the service answered with, when the request did not name one (GET by id). */

@@ -2,7 +2,7 @@
  * Maps `runs` rows to the contract's RunSummary and RunRecord. The column lists live here so the
  * summary query never selects the large JSON blobs.
  */
-import type { CapturedEvent, CapturedRequest, CapturedResponse, Endpoint, RunRecord, RunStatus, RunSummary, RunTimings } from '../../shared/contract/runs';
+import type { CapturedRequest, CapturedResponse, Endpoint, RunRecord, RunStatus, RunSummary, RunTimings } from '../../shared/contract/runs';
 import type { WorkbenchError } from '../../shared/contract/errors';
 import type { ChatCompletion, ChatUsage } from '../../shared/wire/chat';
 
@@ -27,7 +27,7 @@ export const SUMMARY_COLUMNS = [
   .join(', ');
 
 /** The extra columns a full RunRecord needs. */
-export const RECORD_COLUMNS = `${SUMMARY_COLUMNS}, runs.retries, runs.timings_json, runs.usage_json, runs.error_json, runs.request_json, runs.response_json, runs.output_json, runs.events_json`;
+export const RECORD_COLUMNS = `${SUMMARY_COLUMNS}, runs.retries, runs.timings_json, runs.usage_json, runs.error_json, runs.request_json, runs.response_json, runs.output_json, runs.event_count`;
 
 export interface SummaryRow {
   id: string;
@@ -54,7 +54,7 @@ export interface RecordRow extends SummaryRow {
   request_json: string;
   response_json: string | null;
   output_json: string | null;
-  events_json: string;
+  event_count: number;
 }
 
 /** A summary row as the renderer sees it. */
@@ -83,7 +83,7 @@ export function toRecord(row: RecordRow): RunRecord {
     ...toSummary(row),
     request: JSON.parse(row.request_json) as CapturedRequest,
     response: parseOrNull<CapturedResponse>(row.response_json),
-    events: JSON.parse(row.events_json) as CapturedEvent[],
+    eventCount: row.event_count,
     output: parseOrNull<ChatCompletion>(row.output_json),
     error: parseOrNull<WorkbenchError>(row.error_json),
     timings: JSON.parse(row.timings_json) as RunTimings,

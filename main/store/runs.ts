@@ -4,8 +4,10 @@
  * triggers (migration 0002); searching lives in run-search.ts and is re-exported here.
  */
 import type { WorkbenchError } from '../../shared/contract/errors';
-import type { CapturedEvent, CapturedRequest, CapturedResponse, Endpoint, RunOutput, RunRecord, RunStatus, RunTimings } from '../../shared/contract/runs';
+import type { CapturedRequest, CapturedResponse, Endpoint, RunOutput, RunRecord, RunStatus, RunSummary, RunTimings } from '../../shared/contract/runs';
 import type { ChatCompletion, ChatUsage } from '../../shared/wire/chat';
+import { addBlobRef, releaseBlobRef } from './blob-rows';
+import type { BlobInfo } from './blobs';
 import type { Db } from './db';
 import { prepare, timed } from './query';
 import { outputPreviewOf, previewOf, promptPreviewOf } from './run-previews';
@@ -30,13 +32,14 @@ export interface NewRun {
   /** Usually 'pending'. */
   status: RunStatus;
   deferredRequestId?: string | null;
+  /** Blobs `request` refers to (already on disk); referenced in the same transaction as the insert. */
+  blobs?: ReadonlyArray<BlobInfo & { mime: string }>;
 }
 
 /** The parts of a run that change as it progresses; omitted fields are left as they are. */
 export interface RunUpdate {
   status?: RunStatus;
   response?: CapturedResponse | null;
-  events?: CapturedEvent[];
   /** The interface's own answer object (a ChatCompletion for chat). */
   output?: RunOutput | null;
   /** What full-text search indexes as the output: the assembled text including reasoning. */
@@ -58,8 +61,17 @@ export const INTERRUPTED_ERROR: WorkbenchError = {
   message: 'The app stopped while this run was in progress, so its answer may be missing or cut short. Send it again to get a full answer.',
 };
 
-/** Records a new run. Throws if a run with the same id exists. */
+/** Records a new run (and its blob references, in one transaction). Throws if a run with the same id exists. */
 export function insertRun(db: Db, run: NewRun): void {
+  if (run.blobs?.length) {
+    db.transaction(() => {
+      insertRunRow(db, run);
+      for (const blob of run.blobs!) addBlobRef(db, blob, run.createdAt);
+    })();
+  } else insertRunRow(db, run);
+}
+
+function insertRunRow(db: Db, run: NewRun): void {
   const timings: RunTimings = { startedAt: run.createdAt, ttfbMs: null, totalMs: null };
   timed(db, 'insertRun', () =>
     prepare(
@@ -100,7 +112,6 @@ export function updateRun(db: Db, id: string, update: RunUpdate, now: number = D
   if (update.status !== undefined) set('status', update.status);
   if (update.model !== undefined) set('model', update.model);
   if (update.response !== undefined) set('response_json', jsonOrNull(update.response));
-  if (update.events !== undefined) set('events_json', JSON.stringify(update.events));
   if (update.output !== undefined) set('output_json', jsonOrNull(update.output));
   if (update.outputText !== undefined) set('output_text', update.outputText);
   if (update.outputPreview !== undefined) set('output_preview', previewOf(update.outputPreview));
@@ -131,9 +142,25 @@ export function getRun(db: Db, id: string): RunRecord | null {
   return row ? toRecord(row) : null;
 }
 
-/** Deletes run `id` (and its search entry). Returns whether it existed. */
+/**
+ * Deletes run `id` (its search entry and event chunks go with it) and releases the blobs its
+ * request referred to, in one transaction. Returns whether it existed.
+ */
 export function deleteRun(db: Db, id: string): boolean {
-  return timed(db, 'deleteRun', () => prepare(db, 'DELETE FROM runs WHERE id = ?').run(id).changes > 0);
+  return timed(db, 'deleteRun', () =>
+    db.transaction(() => {
+      const request = prepare<[string], string>(db, 'SELECT request_json FROM runs WHERE id = ?').pluck().get(id);
+      if (request === undefined) return false;
+      prepare(db, 'DELETE FROM runs WHERE id = ?').run(id);
+      for (const hash of blobHashesIn(request)) releaseBlobRef(db, hash);
+      return true;
+    })(),
+  );
+}
+
+/** The blobs a recorded request refers to (`{"$blob": "<hash>", ...}`, see services/request-media.ts). */
+export function blobHashesIn(requestJson: string): string[] {
+  return [...new Set([...requestJson.matchAll(/"\$blob":"([0-9a-f]{64})"/g)].map((m) => m[1]))];
 }
 
 /**

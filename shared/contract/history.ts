@@ -1,7 +1,7 @@
 /** History: every run, searchable offline. */
 import { z } from 'zod';
 import { call } from './define';
-import { ENDPOINTS, RUN_STATUSES, type RunRecord, type RunSummary } from './runs';
+import { ENDPOINTS, RUN_STATUSES, type CapturedEvent, type RunRecord, type RunSummary } from './runs';
 
 export const HistorySearchSchema = z
   .object({
@@ -24,9 +24,31 @@ export interface HistoryPage {
 
 export const RunIdSchema = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/);
 
+/** Largest page of raw events one `history.events` call returns. */
+export const MAX_EVENTS_PAGE = 5_000;
+
+export const HistoryEventsSchema = z
+  .object({
+    id: RunIdSchema,
+    offset: z.number().int().min(0).default(0),
+    limit: z.number().int().min(1).max(MAX_EVENTS_PAGE).default(1_000),
+  })
+  .strict();
+
+export type HistoryEventsInput = z.input<typeof HistoryEventsSchema>;
+
+/** Events `offset ..` of a run (at most `limit`), and how many the run has in all. */
+export interface RunEventsPage {
+  events: CapturedEvent[];
+  offset: number;
+  total: number;
+}
+
 export const historyContract = {
   search: call<HistoryPage>()(HistorySearchSchema),
   get: call<RunRecord>()(z.object({ id: RunIdSchema }).strict()),
+  /** The run's raw SSE events, a page at a time (RunRecord only carries `eventCount`). */
+  events: call<RunEventsPage>()(HistoryEventsSchema),
   facets: call<{ models: string[] }>()(z.object({}).strict().optional()),
   remove: call<{ removed: boolean }>()(z.object({ id: RunIdSchema }).strict()),
 };

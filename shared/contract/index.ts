@@ -8,6 +8,7 @@ import { completionsContract } from './completions';
 import { connectionsContract } from './connections';
 import { filesContract } from './files';
 import { historyContract } from './history';
+import { mediaContract } from './media';
 import { jobsContract } from './jobs';
 import { messagesContract } from './messages';
 import { modelsContract } from './models';
@@ -27,6 +28,7 @@ export const contract = {
   completions: completionsContract,
   history: historyContract,
   tools: toolsContract,
+  media: mediaContract,
   jobs: jobsContract,
   files: filesContract,
   userFiles: userFilesContract,

@@ -75,7 +75,8 @@ export interface RunSummary {
 export interface RunRecord extends RunSummary {
   request: CapturedRequest;
   response: CapturedResponse | null;
-  events: CapturedEvent[];
+  /** How many raw SSE events the run recorded; read them with `history.events` (they are not in the record). */
+  eventCount: number;
   /**
    * The interface's own answer object, assembled from the body or from the stream's events
    * (partial if cut): a ChatCompletion for chat, a Response (`responses*`), a Message, a text

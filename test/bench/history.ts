@@ -14,6 +14,7 @@ import type { HistorySearchInput } from '../../shared/contract/history';
 import type { RunStatus } from '../../shared/contract/runs';
 import type { ChatCompletion } from '../../shared/wire/chat';
 import { closeDatabase, openDatabase, type Db } from '../../main/store/db';
+import { appendRunEvents } from '../../main/store/run-events';
 import { insertRun, runModels, searchRuns, updateRun } from '../../main/store/runs';
 
 const RUNS = 100_000;
@@ -21,11 +22,11 @@ const BATCH = 1_000;
 const PAGE = 50;
 const WARMUP = 3;
 const SAMPLES = 40;
-const RARE_WORD = 'quetzalcoatlus';
-const RARE_EVERY = 5_000;
+export const RARE_WORD = 'quetzalcoatlus';
+export const RARE_EVERY = 5_000;
 
-const MODELS = ['grok-4', 'grok-4', 'grok-4', 'grok-3-mini', 'grok-3-mini', 'grok-code-fast-1', 'grok-4-fast-reasoning', 'grok-2-vision'];
-const STATUSES: RunStatus[] = [...Array<RunStatus>(17).fill('completed'), 'error', 'cancelled', 'incomplete'];
+export const MODELS = ['grok-4', 'grok-4', 'grok-4', 'grok-3-mini', 'grok-3-mini', 'grok-code-fast-1', 'grok-4-fast-reasoning', 'grok-2-vision'];
+export const STATUSES: RunStatus[] = [...Array<RunStatus>(17).fill('completed'), 'error', 'cancelled', 'incomplete'];
 const COMMON = 'the a to of and in is for that with it this on as be are you can or by'.split(' ');
 const TOPICS = (
   'database index query transaction migration schema function variable closure promise async await stream ' +
@@ -41,7 +42,7 @@ const TOPICS = (
 ).split(' ');
 
 /** A deterministic generator so every run of the benchmark measures the same data. */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let s = seed >>> 0;
   return () => {
     s = (s + 0x6d2b79f5) >>> 0;
@@ -52,7 +53,7 @@ function prng(seed: number): () => number {
   };
 }
 
-function text(random: () => number, minChars: number, maxChars: number, extra?: string): string {
+export function text(random: () => number, minChars: number, maxChars: number, extra?: string): string {
   // Skewed towards shorter texts, as real prompts are.
   const target = Math.floor(minChars + (maxChars - minChars) * random() ** 2);
   const words: string[] = [];
@@ -113,20 +114,20 @@ function record(db: Db, random: () => number, index: number, createdAt: number):
   updateRun(db, id, {
     status,
     response: { status: status === 'error' ? 429 : 200, headers: { 'x-request-id': `req-${index}` }, body: null },
-    events,
     output: output ? completion(model, output, index) : null,
     outputText: output,
     error: status === 'error' ? { code: 'api_error', message: 'Rate limited', status: 429 } : null,
     timings: { startedAt: createdAt, ttfbMs: 90 + Math.floor(random() * 400), totalMs: 500 + Math.floor(random() * 20_000) },
     costTicks: 25_000 + output.length * 10,
   }, createdAt);
+  if (events.length) appendRunEvents(db, id, events);
 }
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-function measure(fn: () => number): { p50Ms: number; p95Ms: number; items: number } {
+export function measure(fn: () => number): { p50Ms: number; p95Ms: number; items: number } {
   let items = 0;
   for (let i = 0; i < WARMUP; i++) items = fn();
   const times: number[] = [];
@@ -138,6 +139,35 @@ function measure(fn: () => number): { p50Ms: number; p95Ms: number; items: numbe
   times.sort((a, b) => a - b);
   const round = (ms: number): number => Math.round(ms * 100) / 100;
   return { p50Ms: round(percentile(times, 50)), p95Ms: round(percentile(times, 95)), items };
+}
+
+/**
+ * p50/p95 of the History queries a user triggers (first page, page 3, full-text searches, filters,
+ * the model list) over `db`, which must hold a history made with RARE_WORD every RARE_EVERY runs.
+ */
+export function measureQueries(db: Db): { queries: Record<string, HistorySearchInput>; latency: Record<string, unknown> } {
+  const page3 = (input: HistorySearchInput): HistorySearchInput => {
+    const first = searchRuns(db, input);
+    const second = searchRuns(db, { ...input, cursor: first.nextCursor ?? undefined });
+    return { ...input, cursor: second.nextCursor ?? undefined };
+  };
+  const queries: Record<string, HistorySearchInput> = {
+    firstPage: { limit: PAGE },
+    page3ByCursor: page3({ limit: PAGE }),
+    ftsCommonWord: { limit: PAGE, query: 'the ' },
+    ftsCommonWordPage3: page3({ limit: PAGE, query: 'the ' }),
+    ftsShortWord: { limit: PAGE, query: 'a' },
+    ftsTopicWord: { limit: PAGE, query: 'database ' },
+    ftsRareWord: { limit: PAGE, query: RARE_WORD },
+    ftsPrefix: { limit: PAGE, query: 'optim' },
+    ftsTwoWords: { limit: PAGE, query: 'glacier volcano ' },
+    modelFilterWithQuery: { limit: PAGE, model: 'grok-3-mini', query: 'recipe ' },
+    statusFilter: { limit: PAGE, status: 'cancelled' },
+  };
+  const latency: Record<string, unknown> = {};
+  for (const [name, input] of Object.entries(queries)) latency[name] = measure(() => searchRuns(db, input).items.length);
+  latency.runModels = measure(() => runModels(db).length);
+  return { queries, latency };
 }
 
 /** Records `runs` generated runs into `db` in batched transactions; returns the time taken. */
@@ -164,27 +194,7 @@ export async function run(options: { runs?: number } = {}): Promise<Record<strin
     db.pragma('wal_checkpoint(TRUNCATE)');
     db.pragma('optimize');
 
-    const page3 = (input: HistorySearchInput): HistorySearchInput => {
-      const first = searchRuns(db, input);
-      const second = searchRuns(db, { ...input, cursor: first.nextCursor ?? undefined });
-      return { ...input, cursor: second.nextCursor ?? undefined };
-    };
-    const queries: Record<string, HistorySearchInput> = {
-      firstPage: { limit: PAGE },
-      page3ByCursor: page3({ limit: PAGE }),
-      ftsCommonWord: { limit: PAGE, query: 'the ' },
-      ftsCommonWordPage3: page3({ limit: PAGE, query: 'the ' }),
-      ftsShortWord: { limit: PAGE, query: 'a' },
-      ftsTopicWord: { limit: PAGE, query: 'database ' },
-      ftsRareWord: { limit: PAGE, query: RARE_WORD },
-      ftsPrefix: { limit: PAGE, query: 'optim' },
-      ftsTwoWords: { limit: PAGE, query: 'glacier volcano ' },
-      modelFilterWithQuery: { limit: PAGE, model: 'grok-3-mini', query: 'recipe ' },
-      statusFilter: { limit: PAGE, status: 'cancelled' },
-    };
-    const latency: Record<string, unknown> = {};
-    for (const [name, input] of Object.entries(queries)) latency[name] = measure(() => searchRuns(db, input).items.length);
-    latency.runModels = measure(() => runModels(db).length);
+    const { queries, latency } = measureQueries(db);
     return {
       runs,
       insert: { totalMs: Math.round(insertMs), runsPerSecond: Math.round(runs / (insertMs / 1000)), batch: BATCH },

@@ -11,6 +11,7 @@ type Bench = { run(): Promise<Record<string, unknown>> };
 const BENCHES: Record<string, () => Promise<Bench>> = {
   sseParse: () => import('./sse-parse'),
   history: () => import('./history'),
+  'history-size': () => import('./history-size'),
   streamRender: () => import('./stream-render'),
   textStreams: () => import('./text-streams'),
   files: () => import('./files-list'),

@@ -3,7 +3,7 @@
  * usage, run records. Plain data, no DOM.
  */
 import type { CatalogueEntry } from '../../shared/contract/models';
-import type { RunRecord } from '../../shared/contract/runs';
+import type { CapturedEvent, RunRecord } from '../../shared/contract/runs';
 import type { ChatCompletion, ChatUsage } from '../../shared/wire/chat';
 import { choicesOf } from '../../shared/text-output';
 
@@ -94,11 +94,23 @@ export function makeCompletion(contents: string[], over: Partial<ChatCompletion>
 
 let seq = 0;
 
-export function makeRecord(over: Partial<RunRecord> = {}): RunRecord {
+/** A record's fields, plus the raw events the fake's `history.events` serves for it. */
+export type RecordOverrides = Partial<RunRecord> & { events?: CapturedEvent[] };
+
+/** Events by run id: records carry only a count, as main's do. */
+const eventsById = new Map<string, CapturedEvent[]>();
+
+/** The events `makeRecord` kept for run `id`; undefined for a run it never made. */
+export function fakeEventsOf(id: string): CapturedEvent[] | undefined {
+  return eventsById.get(id);
+}
+
+export function makeRecord(overrides: RecordOverrides = {}): RunRecord {
+  const { events = DEFAULT_EVENTS, ...over } = overrides;
   seq += 1;
   const prompt = over.promptPreview ?? `Question number ${seq}`;
   const output = over.output === undefined ? makeCompletion([`Answer number ${seq}`]) : over.output;
-  return {
+  const record: RunRecord = {
     id: `run-${seq}`,
     createdAt: 1_760_000_000_000 + seq * 60_000,
     endpoint: 'chat.completions',
@@ -120,10 +132,7 @@ export function makeRecord(over: Partial<RunRecord> = {}): RunRecord {
       body: { model: over.model ?? 'svc-4', messages: [{ role: 'user', content: prompt }], stream: true },
     },
     response: { status: 200, headers: { 'content-type': 'text/event-stream', 'x-request-id': `req-${seq}` }, body: null },
-    events: [
-      { t: 120, data: '{"choices":[{"index":0,"delta":{"content":"Answer"}}]}' },
-      { t: 180, data: '[DONE]' },
-    ],
+    eventCount: events.length,
     output,
     error: null,
     timings: { startedAt: 1_760_000_000_000 + seq * 60_000, ttfbMs: 120, totalMs: 840 },
@@ -131,4 +140,11 @@ export function makeRecord(over: Partial<RunRecord> = {}): RunRecord {
     retries: 0,
     ...over,
   };
+  eventsById.set(record.id, events);
+  return record;
 }
+
+const DEFAULT_EVENTS: CapturedEvent[] = [
+  { t: 120, data: '{"choices":[{"index":0,"delta":{"content":"Answer"}}]}' },
+  { t: 180, data: '[DONE]' },
+];

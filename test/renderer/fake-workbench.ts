@@ -16,7 +16,7 @@ import type { FileDownloadChunk, FileDownloadResult, FileRecord, FileUploadChunk
 import type { ToolPlayground } from '../../shared/contract/tools';
 import type { ToolSpec } from '../../shared/tools/tool-spec';
 import type { ChatRequest } from '../../shared/wire/chat';
-import { makeCompletion, makeRecord, makeUsage, sampleCatalogueEntries } from './fake-data';
+import { fakeEventsOf, makeCompletion, makeRecord, makeUsage, sampleCatalogueEntries, type RecordOverrides } from './fake-data';
 
 /** A text stream (any family) the test drives: emit chunks, then finish or fail it. */
 export interface FakeStream {
@@ -26,7 +26,7 @@ export interface FakeStream {
   readonly cancelled: boolean;
   emit(chunk: ChatStreamChunk): void;
   /** Ends the run with a record (status completed unless given). */
-  finish(over?: Partial<RunRecord>): void;
+  finish(over?: RecordOverrides): void;
   fail(error: WorkbenchError): void;
 }
 
@@ -151,7 +151,7 @@ function promptOf(body: Record<string, unknown>): string {
   return typeof first?.content === 'string' ? first.content : '';
 }
 
-function streamRecord(method: string, input: ChatSendInput, text: string[], status: RunStatus, over: Partial<RunRecord> = {}): RunRecord {
+function streamRecord(method: string, input: ChatSendInput, text: string[], status: RunStatus, over: RecordOverrides = {}): RunRecord {
   const { endpoint, path } = FAMILY_ENDPOINTS[method] ?? FAMILY_ENDPOINTS['chat.send']!;
   const req = input.request as unknown as Record<string, unknown> & { model: string };
   return makeRecord({
@@ -437,6 +437,12 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
         return controls.responseNodes.filter((n) => !n.parentId);
       },
     },
+    media: {
+      url: async ({ hash }) => {
+        record('media.url', { hash });
+        return { url: `/media/${hash}?t=fake`, expiresAt: null, mime: 'application/octet-stream', size: 0 };
+      },
+    },
     tools: {
       load: async ({ playground }) => (record('tools.load', { playground }), [...(controls.toolSets[playground] ?? [])]),
       save: async (input) => {
@@ -515,13 +521,19 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
         const limit = input.limit ?? 50;
         const page = matches.slice(start, start + limit);
         const next = start + limit < matches.length ? String(start + limit) : null;
-        return { items: page.map(({ request: _r, response: _s, events: _e, output: _o, error: _x, timings: _t, usage: _u, retries: _n, ...summary }) => summary), nextCursor: next };
+        return { items: page.map(({ request: _r, response: _s, eventCount: _e, output: _o, error: _x, timings: _t, usage: _u, retries: _n, ...summary }) => summary), nextCursor: next };
       },
       get: async ({ id }) => {
         record('history.get', { id });
         const found = history.find((r) => r.id === id);
         if (!found) throw notFound(`run ${id}`);
         return found;
+      },
+      events: async ({ id, offset = 0, limit = 1_000 }) => {
+        record('history.events', { id, offset, limit });
+        const all = fakeEventsOf(id);
+        if (!all) throw notFound(`run ${id}`);
+        return { events: all.slice(offset, offset + limit), offset, total: all.length };
       },
       facets: async () => ({ models: [...new Set(history.map((r) => r.model))].sort() }),
       remove: async ({ id }) => {

@@ -1,6 +1,8 @@
 import type { ChatCompletion } from '../../../shared/wire/chat';
 import { describe, expect, it } from 'vitest';
-import { startHarness, streamedText, useHarness } from './harness';
+import { join } from 'node:path';
+import { openDatabase } from '../../../main/store/db';
+import { recordedEvents, startHarness, streamedText, useHarness } from './harness';
 
 const MODEL = 'svc-4';
 const CTX = { sessionId: 'test', signal: new AbortController().signal };
@@ -19,7 +21,9 @@ describe('ChatService against the sandbox', () => {
       const text = streamedText(chunks);
       expect(text.length).toBeGreaterThan(20);
       expect((record.output as ChatCompletion | null)?.choices[0].message.content).toBe(text);
-      expect(record.events.at(-1)?.data).toBe('[DONE]');
+      const events = await recordedEvents(h.app, record.id);
+      expect(record.eventCount).toBe(events.length);
+      expect(events.at(-1)?.data).toBe('[DONE]');
       expect(record.usage?.total_tokens).toBeGreaterThan(0);
       expect(record.costTicks).toBe(record.usage?.cost_in_usd_ticks);
       expect(record.costTicks).toBeGreaterThan(0);
@@ -33,6 +37,27 @@ describe('ChatService against the sandbox', () => {
       expect(page.items.map((i) => i.id)).toContain(record.id);
     });
 
+    it('records an inline image as a blob reference, gives it back on History and releases it when the run is deleted', async () => {
+      const image = `data:image/png;base64,${Buffer.alloc(20_000, 7).toString('base64')}`;
+      const messages = [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'Describe this picture of otters' }, { type: 'image_url' as const, image_url: { url: image } }] }];
+      const { record } = await h.send({ request: { model: MODEL, messages, stream: true } });
+      // What the run showed is what was sent, bytes included.
+      expect((record.request.body as { messages: unknown }).messages).toEqual(messages);
+      const db = openDatabase(join(h.dataDir, 'workbench.db'));
+      try {
+        const row = db.prepare<[string], string>('SELECT request_json FROM runs WHERE id = ?').pluck().get(record.id)!;
+        expect(row.length).toBeLessThan(2_000);
+        const [hash] = [...row.matchAll(/"\$blob":"([0-9a-f]{64})"/g)].map((m) => m[1]);
+        expect(db.prepare('SELECT mime, size, refs FROM blobs WHERE hash = ?').get(hash)).toEqual({ mime: 'image/png', size: 20_000, refs: 1 });
+        const again = await h.app.handlers.history.get({ id: record.id }, CTX);
+        expect((again.request.body as { messages: unknown }).messages).toEqual(messages);
+        await h.app.handlers.history.remove({ id: record.id }, CTX);
+        expect(db.prepare('SELECT refs FROM blobs WHERE hash = ?').pluck().get(hash)).toBe(0);
+      } finally {
+        db.close();
+      }
+    });
+
     it('keeps the partial output and marks the run incomplete when the stream is dropped', async () => {
       const { record, chunks } = await h.send({ ...ask('Tell me about rivers'), headers: { 'x-sandbox-fault': 'drop-after=5' } });
       expect(record.status).toBe('incomplete');
@@ -41,7 +66,7 @@ describe('ChatService against the sandbox', () => {
       const partial = streamedText(chunks);
       expect(partial.length).toBeGreaterThan(0);
       expect((record.output as ChatCompletion | null)?.choices[0].message.content).toBe(partial);
-      expect(h.app.handlers.history.get({ id: record.id }, CTX)).toMatchObject({ status: 'incomplete' });
+      expect(await h.app.handlers.history.get({ id: record.id }, CTX)).toMatchObject({ status: 'incomplete' });
     });
 
     it('marks a malformed chunk as a protocol error and keeps what came before', async () => {

@@ -48,9 +48,9 @@ describe('deferred chat as a durable job (ChatService + JobQueue + sandbox)', ()
     const runId = (w.chunks[0] as Extract<ChatStreamChunk, { type: 'started' }>).runId;
     w.close();
     await expect(following).rejects.toMatchObject({ error: { code: 'cancelled' } });
-    expect(h.app.handlers.history.get({ id: runId }, CTX)).toMatchObject({ status: 'pending' });
-    await expect.poll(() => (h.app.handlers.history.get({ id: runId }, CTX) as RunRecord).status, { timeout: 10_000 }).toBe('completed');
-    const record = h.app.handlers.history.get({ id: runId }, CTX) as RunRecord;
+    expect(await h.app.handlers.history.get({ id: runId }, CTX)).toMatchObject({ status: 'pending' });
+    await expect.poll(async () => (await h.app.handlers.history.get({ id: runId }, CTX)).status, { timeout: 10_000 }).toBe('completed');
+    const record: RunRecord = await h.app.handlers.history.get({ id: runId }, CTX);
     expect((record.output as ChatCompletion).choices[0].message.content).toBe('unattended');
     expect(jobOf(runId)?.state).toBe('completed');
   });
@@ -81,7 +81,7 @@ describe('deferred chat as a durable job (ChatService + JobQueue + sandbox)', ()
     const record = await following;
     expect(record).toMatchObject({ id: runId, status: 'cancelled', error: null, output: null });
     await new Promise((r) => setTimeout(r, 2000));
-    expect(h.app.handlers.history.get({ id: runId }, CTX)).toMatchObject({ status: 'cancelled' });
+    expect(await h.app.handlers.history.get({ id: runId }, CTX)).toMatchObject({ status: 'cancelled' });
     expect((await h.app.handlers.jobs.get({ id: jobId! }, CTX)).events.map((e) => e.state).at(-1)).toBe('cancelled');
   });
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { createApp, type App } from '../../../main/app';
 import type { ChatSendInput, ChatStreamChunk } from '../../../shared/contract/chat';
-import type { RunRecord } from '../../../shared/contract/runs';
+import type { CapturedEvent, RunRecord } from '../../../shared/contract/runs';
 import { createFileKeyStore } from '../../../main/store/key-file';
 import { runText } from './text-run-helper';
 
@@ -62,6 +62,12 @@ export async function startHarness(options: { tokenDelayMs?: number } = {}): Pro
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Every raw SSE event run `id` recorded, read back the way the inspector asks for them. */
+export async function recordedEvents(app: App, id: string): Promise<CapturedEvent[]> {
+  const page = await app.handlers.history.events({ id, offset: 0, limit: 5_000 }, { sessionId: 'test', signal: new AbortController().signal });
+  return page.events;
 }
 
 /** The assistant text of choice 0 as the renderer would have assembled it from deltas. */

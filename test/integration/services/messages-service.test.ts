@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { choicesOf } from '../../../shared/text-output';
 import type { MessagesResponse } from '../../../shared/wire/messages';
-import { startHarness, useHarness } from './harness';
+import { recordedEvents, startHarness, useHarness } from './harness';
 import { deltaText, mergedMeta, runText } from './text-run-helper';
 
 const CTX = { sessionId: 'test', signal: new AbortController().signal };
@@ -41,8 +41,9 @@ describe('MessagesService against the sandbox', () => {
         prompt_tokens_details: { cached_tokens: usage.cache_read_input_tokens },
       });
       expect(chunks.filter((c) => c.type === 'usage').at(-1)).toEqual({ type: 'usage', usage: record.usage });
-      expect(record.events.map((e) => e.event).filter(Boolean)).toContain('content_block_delta');
-      expect(record.events.at(-1)?.data).toBe('[DONE]');
+      const events = await recordedEvents(h.app, record.id);
+      expect(events.map((e) => e.event).filter(Boolean)).toContain('content_block_delta');
+      expect(events.at(-1)?.data).toBe('[DONE]');
     });
 
     it('keeps the partial text and marks the run incomplete when the stream is dropped', async () => {
@@ -78,7 +79,8 @@ describe('MessagesService against the sandbox', () => {
     it('emits the Message as the same chunks and indexes it for History', async () => {
       const { record, chunks } = await send({ model: 'svc-4', system: 'You are terse.', messages: [{ role: 'user', content: 'Describe pelicans' }] });
       expect(record.status).toBe('completed');
-      expect(record.events).toEqual([]);
+      expect(record.eventCount).toBe(0);
+      expect(await recordedEvents(h.app, record.id)).toEqual([]);
       const [choice] = choicesOf('messages', record.output);
       expect(deltaText(chunks)).toBe(choice.content);
       expect(mergedMeta(chunks)).toMatchObject({ stopReason: 'end_turn' });

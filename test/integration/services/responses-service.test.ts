@@ -6,7 +6,7 @@ import { createApp, type App } from '../../../main/app';
 import { createFileKeyStore } from '../../../main/store/key-file';
 import type { ResponseNode, ResponseTree } from '../../../shared/contract/responses';
 import { choicesOf, RESPONSE_RETENTION_MS } from '../../../shared/text-output';
-import { startHarness, useHarness } from './harness';
+import { recordedEvents, startHarness, useHarness } from './harness';
 import { deltaText, mergedMeta, runText } from './text-run-helper';
 
 const CTX = { sessionId: 'test', signal: new AbortController().signal };
@@ -33,8 +33,9 @@ describe('ResponsesService against the sandbox', () => {
       expect(mergedMeta(chunks)).toMatchObject({ responseId: id, stored: true, expiresAt: created * 1000 + RESPONSE_RETENTION_MS, serviceStatus: 'completed' });
       expect(deltaText(chunks)).toBe(choicesOf('responses', record.output)[0].content);
       expect(deltaText(chunks).length).toBeGreaterThan(10);
-      expect(record.events.at(-1)?.data).toBe('[DONE]');
-      expect(record.events[0]).toMatchObject({ event: 'response.created' });
+      const events = await recordedEvents(h.app, record.id);
+      expect(events.at(-1)?.data).toBe('[DONE]');
+      expect(events[0]).toMatchObject({ event: 'response.created' });
       expect(record.usage?.total_tokens).toBeGreaterThan(0);
       expect(record.costTicks).toBeGreaterThan(0);
       expect(record.promptPreview).toBe('Tell me about otters');

@@ -3,6 +3,7 @@ import { defineComponent, h } from 'vue';
 import ConfirmDialog from 'primevue/confirmdialog';
 import { flushPromises } from '@vue/test-utils';
 import HistoryEntryView from '@/views/HistoryEntryView.vue';
+import EventLog from '@/components/run/EventLog.vue';
 import { useChatFormStore } from '@/stores/chat-form';
 import { useMessagesFormStore } from '@/stores/messages-form';
 import { useLegacyFormStore } from '@/stores/legacy-form';
@@ -44,6 +45,29 @@ describe('HistoryEntryView', () => {
     expect(text).toContain('the stream ended before [DONE]');
     expect(text).toContain('Sandbox — synthetic outputs');
     expect(text.indexOf('Le présent contrat')).toBeLessThan(text.indexOf('the stream ended before [DONE]'));
+  });
+
+  it('fetches the raw events only when the inspector\'s Events tab opens, then lists them', async () => {
+    const streamed = makeRecord({
+      id: 'run-streamed',
+      events: [
+        { t: 95, data: '{"choices":[{"index":0,"delta":{"content":"Bonjour"}}]}' },
+        { t: 140, data: '[DONE]' },
+      ],
+    });
+    m = await mountWithApp(HistoryEntryView, { fake: { history: [streamed] }, route: '/history/run-streamed', props: { id: 'run-streamed' } });
+    const eventCalls = () => m.fake.controls.calls.filter((c) => c.method === 'history.events');
+    const tab = m.wrapper.findAll('[role="tab"]').find((t) => t.text().startsWith('Events'))!;
+    expect(tab.text()).toBe('Events (2)');
+    expect(eventCalls()).toEqual([]);
+    await tab.trigger('click');
+    await flushPromises();
+    expect(eventCalls()).toEqual([{ method: 'history.events', input: { id: 'run-streamed', offset: 0, limit: 5_000 } }]);
+    // The virtual scroller draws no rows without a layout (jsdom): check what it was given.
+    expect(m.wrapper.findComponent(EventLog).props('events')).toEqual([
+      { t: 95, data: '{"choices":[{"index":0,"delta":{"content":"Bonjour"}}]}' },
+      { t: 140, data: '[DONE]' },
+    ]);
   });
 
   it('re-runs in the playground with model, messages and parameters loaded', async () => {

@@ -26,10 +26,11 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('protocol', () => {
   describe('registerAppScheme()', () => {
-    it('registers app:// as a standard, secure, fetch-capable scheme', () => {
+    it('registers app:// and workbench-media:// as standard, secure, fetch-capable schemes in one call', () => {
       registerAppScheme();
       expect(electron.protocol.registerSchemesAsPrivileged).toHaveBeenCalledWith([
         { scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true, supportFetchAPI: true }) },
+        { scheme: 'workbench-media', privileges: expect.objectContaining({ standard: true, secure: true, supportFetchAPI: true, stream: true }) },
       ]);
     });
   });

@@ -56,7 +56,7 @@ export function fakeRun(status: RunStatus, model: string): RunRecord {
     deferredRequestId: null,
     request: { method: 'POST', url: '/v1/chat/completions', headers: {}, body: {} },
     response: null,
-    events: [],
+    eventCount: 0,
     output: null,
     error: null,
     timings: { startedAt: 0, ttfbMs: null, totalMs: null },
@@ -137,8 +137,12 @@ export function createFakeHandlers(): FakeHandlers {
     history: {
       search: () => ({ items: [], nextCursor: null }),
       get: ({ id }) => ({ ...fakeRun('completed', 'm'), id }),
+      events: ({ offset }) => ({ events: [], offset, total: 0 }),
       facets: () => ({ models: [] }),
       remove: () => ({ removed: true }),
+    },
+    media: {
+      url: ({ hash }) => ({ url: `/media/${hash}?t=fake`, expiresAt: null, mime: 'image/png', size: 1 }),
     },
     tools: {
       load: () => [],

@@ -41,7 +41,7 @@ describe('runs', () => {
         deferredRequestId: null,
         request: run.request,
         response: null,
-        events: [],
+        eventCount: 0,
         output: null,
         error: null,
         timings: { startedAt: 1_000, ttfbMs: null, totalMs: null },
@@ -62,15 +62,10 @@ describe('runs', () => {
       const run = newRun('r1', 1_000, 'Say hi', { connectionId: 'work', connectionName: 'Work', isSandbox: false });
       insertRun(db, run);
       const output = completion('Hi there!', 'The user wants a greeting.');
-      const events = [
-        { t: 120, data: '{"choices":[{"delta":{"content":"Hi"}}]}' },
-        { t: 180, data: '[DONE]' },
-      ];
       const updated = updateRun(db, 'r1', {
         status: 'completed',
         model: 'grok-4-0709',
         response: { status: 200, headers: { 'x-request-id': 'req-9' }, body: null },
-        events,
         output,
         outputText: 'The user wants a greeting.\nHi there!',
         timings: { startedAt: 1_000, ttfbMs: 120, totalMs: 180 },
@@ -96,7 +91,7 @@ describe('runs', () => {
         deferredRequestId: null,
         request: run.request,
         response: { status: 200, headers: { 'x-request-id': 'req-9' }, body: null },
-        events,
+        eventCount: 0,
         output,
         error: null,
         timings: { startedAt: 1_000, ttfbMs: 120, totalMs: 180 },

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrateTo, schemaVersion } from '../../../../../main/store/migrations/index';
-import { deleteRun, getRun, updateRun } from '../../../../../main/store/runs';
+import { deleteRun, searchRuns, updateRun } from '../../../../../main/store/runs';
 
 function insertV1Run(db: Database.Database, id: string, createdAt: number, prompt: string, output: string): void {
   db.prepare(
@@ -38,7 +38,8 @@ describe('migrations/0002-runs-fts', () => {
 
     migrateTo(db, 2);
     expect(schemaVersion(db)).toBe(2);
-    expect(getRun(db, 'old-1')).toMatchObject({ id: 'old-1', promptPreview: 'how do glaciers move', timings: { totalMs: 9 } });
+    // Summaries only: a full record needs columns of later migrations.
+    expect(searchRuns(db, {}).items.find((r) => r.id === 'old-1')).toMatchObject({ promptPreview: 'how do glaciers move' });
     expect(matching(db, 'glaciers')).toEqual(['old-1']);
     expect(matching(db, 'prime')).toEqual(['old-2']);
 

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrateTo, schemaVersion } from '../../../../../main/store/migrations/index';
 import { getResponseNode, upsertResponseNode } from '../../../../../main/store/response-nodes';
-import { deleteRun, getRun, insertRun, searchRuns, updateRun } from '../../../../../main/store/runs';
+import { deleteRun, insertRun, searchRuns, updateRun } from '../../../../../main/store/runs';
 import { newRun } from '../run-fixtures';
 
 describe('migrations/0005-response-nodes', () => {
@@ -15,7 +15,8 @@ describe('migrations/0005-response-nodes', () => {
 
     migrateTo(db, 5);
     expect(schemaVersion(db)).toBe(5);
-    expect(getRun(db, 'old')).toMatchObject({ status: 'completed', promptPreview: 'ask about herons' });
+    // Summaries only: a full record needs columns of later migrations.
+    expect(searchRuns(db, {}).items[0]).toMatchObject({ id: 'old', status: 'completed', promptPreview: 'ask about herons' });
     expect(searchRuns(db, { query: 'wade' }).items.map((r) => r.id)).toEqual(['old']);
 
     upsertResponseNode(db, {

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { completeUpload, getFileByRun, insertUpload, listLocalFiles } from '../../../../../main/store/files';
 import { migrateTo, schemaVersion } from '../../../../../main/store/migrations/index';
-import { deleteRun, getRun, insertRun, searchRuns, updateRun } from '../../../../../main/store/runs';
+import { deleteRun, insertRun, searchRuns, updateRun } from '../../../../../main/store/runs';
 import { newRun } from '../run-fixtures';
 
 describe('migrations/0007-files', () => {
@@ -16,7 +16,7 @@ describe('migrations/0007-files', () => {
 
     migrateTo(db, 7);
     expect(schemaVersion(db)).toBe(7);
-    expect(getRun(db, 'old')).toMatchObject({ status: 'completed', promptPreview: 'ask about herons' });
+    expect(searchRuns(db, { query: 'herons' }).items).toEqual([expect.objectContaining({ id: 'old', status: 'completed', promptPreview: 'ask about herons' })]);
     expect(searchRuns(db, { query: 'wade' }).items.map((r) => r.id)).toEqual(['old']);
 
     insertUpload(db, { key: 'lf_1', connectionId: 'sandbox', filename: 'notes.txt', bytes: 12, contentType: 'text/plain', runId: 'up', now: 2_000 });

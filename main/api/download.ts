@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { formatBytes } from './byte-size';
+import { formatBytes } from '../../shared/byte-size';
 import type { ApiClient, ApiResult, RequestOptions, ResponseMeta } from './client';
 import { cancelledError, type ApiError } from './errors';
 

@@ -5,7 +5,7 @@
  * tells the retry loop whether anything left (a drop after bytes were sent is not retried).
  */
 import type { ApiError } from './errors';
-import { formatBytes } from './byte-size';
+import { formatBytes } from '../../shared/byte-size';
 
 /** A body streamed from a source that can be opened again for every attempt. */
 export interface StreamBody {

@@ -2,16 +2,20 @@
  * Files, end to end in Chromium (browser mode): drop two files onto the Files view (a real drop
  * event carrying a DataTransfer made in the page), watch them upload, filter by name and size with
  * the builder, see a filter that does not parse pointed at, download one and compare its bytes,
- * delete one, then stop the app — and with it the sandbox that held the files — start it again
- * on the same data, and find both uploads in History and in the Files view's local record.
+ * delete one. The files live on a standalone sandbox the test runs and adds as a connection; at
+ * the end that service is stopped for good and the app restarted on the same data: both uploads
+ * are still found in History and in the Files view's local record, while the service's list says
+ * it cannot be reached.
  */
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type SandboxServer } from '../../main/sandbox';
 import { closeAppPage, launchBrowser, openAppPage, removeDir, screenshot, startApp, type AppPage } from './harness';
 
 const BIG = { name: 'report-2026.bin', size: 24 * 1024 * 1024 };
 const SMALL = { name: 'notes.txt', text: 'herons wade in the shallows\n' };
+const SERVICE_KEY = 'sk-e2e-files-service-0001';
 
 /** The big file's bytes: the same formula builds them in the page and here. */
 function bigBytes(): Buffer {
@@ -24,8 +28,10 @@ describe('Files (browser mode)', () => {
   let opened: AppPage | undefined;
   let page: Page;
   let dataDir: string;
+  let service: SandboxServer | undefined;
 
   beforeAll(async () => {
+    service = await startSandbox({ keys: [SERVICE_KEY], tokenDelayMs: 0 });
     opened = await openAppPage({ viewport: { width: 1400, height: 1000 } });
     page = opened.page;
     dataDir = opened.app.dataDir;
@@ -34,6 +40,7 @@ describe('Files (browser mode)', () => {
   afterAll(async () => {
     await closeAppPage(opened, { keepData: true });
     if (dataDir) removeDir(dataDir);
+    await service?.close();
   });
 
   const table = () => page.locator('.file-table');
@@ -41,6 +48,19 @@ describe('Files (browser mode)', () => {
 
   it('uploads two files dropped onto the page, with progress while they go', async () => {
     await page.goto(opened!.app.url);
+    // The files go to a service of their own (a standalone sandbox), added as a connection.
+    await page.getByRole('button', { name: 'Connections' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Connections' });
+    await dialog.getByRole('button', { name: 'Add connection' }).click();
+    await dialog.getByLabel('Name').fill('Files service');
+    await dialog.getByLabel('Base URL').fill(service!.url);
+    await dialog.getByLabel('API key').fill(SERVICE_KEY);
+    await dialog.getByRole('button', { name: 'Add connection' }).click();
+    await expect.poll(() => dialog.getByText('Files service').count()).toBeGreaterThan(0);
+    await page.keyboard.press('Escape');
+    await page.getByRole('combobox', { name: 'Connection' }).click();
+    await page.getByRole('option', { name: 'Files service' }).click();
+    await expect.poll(() => page.getByRole('combobox', { name: 'Connection' }).innerText()).toContain('Files service');
     await page.getByRole('navigation').getByRole('link', { name: 'Files' }).click();
     await expect.poll(() => page.getByText('Drop files anywhere on this page').first().isVisible()).toBe(true);
     // Record every progress line the queue shows, however briefly.
@@ -124,10 +144,12 @@ describe('Files (browser mode)', () => {
     expect(await rowOf(BIG.name).count()).toBe(1);
   });
 
-  it('after the app and its sandbox stop, History still has both uploads, searchable, with their files', async () => {
+  it('after the service stops for good, History still has both uploads, searchable, with their files', async () => {
+    // The service that held the files is stopped; the app restarts on the same data.
+    await service!.close();
+    service = undefined;
     await opened!.browser.close();
     expect(await opened!.app.stop()).toBe(0);
-    // The same data, a new app: the sandbox that held the files is gone with the old process.
     const app = await startApp({ dataDir });
     const browser = await launchBrowser();
     opened = { app, browser, page: await browser.newPage({ viewport: { width: 1400, height: 1000 } }) };
@@ -151,6 +173,7 @@ describe('Files (browser mode)', () => {
 
     // The Files view's local record still lists both, offline, with what became of each.
     await page.getByRole('navigation').getByRole('link', { name: 'Files' }).click();
+    await expect.poll(() => page.getByText('Could not list the files').isVisible(), { timeout: 15_000 }).toBe(true);
     await page.getByRole('radio', { name: 'Recorded here (offline)' }).or(page.getByRole('button', { name: 'Recorded here (offline)' })).first().click();
     await expect.poll(() => rowOf(SMALL.name).innerText(), { timeout: 10_000 }).toContain('deleted');
     expect(await rowOf(BIG.name).innerText()).toContain('24 MB');

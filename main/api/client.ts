@@ -115,14 +115,10 @@ export class ApiClient {
     return { ok: true, value: parsed.value as T, meta, captured, retries, totalMs: totalMs() };
   }
 
-  /**
-   * A streaming request: SSE events go to `handlers` as they arrive. Retries happen only before
-   * onOpen. Knows nothing of `[DONE]`: a clean end of the body is ok:true; the family module
-   * decides whether the stream was complete.
-   */
-  async sse(options: RequestOptions, handlers: StreamHandlers): Promise<StreamOutcome> {
+  /** Sends a request whose body is read as it arrives; `finish` makes its outcome (timed from here). */
+  private async openBody(options: RequestOptions, accept: string): Promise<{ sent: Sent; finish: (error: ApiError | null, meta: ResponseMeta | null, retries: number) => StreamOutcome }> {
     const started = this.now();
-    const { url, headers, payload, captured } = this.prepare(options, 'text/event-stream');
+    const { url, headers, payload, captured } = this.prepare(options, accept);
     const sent = await this.send(options, url, headers, payload);
     const finish = (error: ApiError | null, meta: ResponseMeta | null, retries: number): StreamOutcome => ({
       ok: error === null,
@@ -132,6 +128,16 @@ export class ApiClient {
       retries,
       totalMs: this.now() - started,
     });
+    return { sent, finish };
+  }
+
+  /**
+   * A streaming request: SSE events go to `handlers` as they arrive. Retries happen only before
+   * onOpen. Knows nothing of `[DONE]`: a clean end of the body is ok:true; the family module
+   * decides whether the stream was complete.
+   */
+  async sse(options: RequestOptions, handlers: StreamHandlers): Promise<StreamOutcome> {
+    const { sent, finish } = await this.openBody(options, 'text/event-stream');
     if (!sent.ok) return finish(sent.error, sent.meta, sent.retries);
     const { res, meta, attemptStart, retries } = sent;
     const contentType = meta.headers['content-type'] ?? '';
@@ -185,17 +191,7 @@ export class ApiClient {
    * the caller checks the length it expected.
    */
   async bytes(options: RequestOptions, sink: ByteSink): Promise<StreamOutcome> {
-    const started = this.now();
-    const { url, headers, payload, captured } = this.prepare(options, '*/*');
-    const sent = await this.send(options, url, headers, payload);
-    const finish = (error: ApiError | null, meta: ResponseMeta | null, retries: number): StreamOutcome => ({
-      ok: error === null,
-      error,
-      meta,
-      captured,
-      retries,
-      totalMs: this.now() - started,
-    });
+    const { sent, finish } = await this.openBody(options, '*/*');
     if (!sent.ok) return finish(sent.error, sent.meta, sent.retries);
     const { res, meta, retries } = sent;
     sink.onOpen?.(meta);

@@ -71,7 +71,7 @@ export class ChatService {
   }
 
   private deferredDeps(): DeferredChatDeps {
-    return { db: this.options.db, jobs: this.options.jobs, now: this.now };
+    return { db: this.options.db, jobs: this.options.jobs, now: this.now, blobs: this.options.blobs };
   }
 }
 

@@ -11,22 +11,26 @@ import type { RunRecord } from '../../shared/contract/runs';
 import type { ChatRequest } from '../../shared/wire/chat';
 import type { JobQueue } from '../jobs/job-queue';
 import { newJobId } from '../jobs/job-queue';
+import type { BlobStore } from '../store/blobs';
 import type { Db } from '../store/db';
 import { activeJobForRun } from '../store/jobs';
 import { getRun, insertRun } from '../store/runs';
 import type { ResolvedConnection } from './connections-service';
 import { DEFERRED_CHAT_KIND, IDEMPOTENCY_HEADER, type DeferredChatData, type DeferredPendingDetail } from './deferred-chat-job';
 import { newRunId } from './run-recorder';
+import { storeRequestMedia } from './request-media';
 import { pendingRun, type TextRunContext } from './text-run';
 
 export interface DeferredChatDeps {
   db: Db;
   jobs: JobQueue;
   now: () => number;
+  /** Where inline base64 media of the recorded request goes (the run row keeps references). */
+  blobs?: BlobStore;
 }
 
 /** Records the run and its job together, then follows the job until it ends. */
-export function startDeferredChat(
+export async function startDeferredChat(
   deps: DeferredChatDeps,
   post: { connection: ResolvedConnection; path: string; body: ChatRequest; headers: Record<string, string> },
   ctx: TextRunContext,
@@ -36,7 +40,12 @@ export function startDeferredChat(
   // The recorded request is the one sent, Idempotency-Key included.
   const request = connection.client.describe({ method: 'POST', path: post.path, body, headers: { ...post.headers, [IDEMPOTENCY_HEADER]: jobId } });
   const startedAt = deps.now();
-  const run = pendingRun({ connection, endpoint: 'chat.completions', model: String(body.model ?? ''), request }, newRunId(), startedAt);
+  // Media leaves the run row as for every text run: blobs first, then the row that refers to them.
+  const recorded = deps.blobs ? await storeRequestMedia(deps.blobs, request) : null;
+  const run = {
+    ...pendingRun({ connection, endpoint: 'chat.completions', model: String(body.model ?? ''), request }, newRunId(), startedAt),
+    ...(recorded?.blobs.length ? { request: recorded.request, blobs: recorded.blobs } : {}),
+  };
   const data: DeferredChatData = { runId: run.id, connectionId: connection.profile.id, body: body as unknown as DeferredChatData['body'], headers: post.headers, requestId: null, startedAt };
   deps.jobs.add(DEFERRED_CHAT_KIND, data, { id: jobId, runId: run.id, insert: (db) => insertRun(db, run) });
   ctx.emit({ type: 'started', runId: run.id, request, isSandbox: connection.isSandbox, jobId });

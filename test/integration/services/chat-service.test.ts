@@ -58,6 +58,24 @@ describe('ChatService against the sandbox', () => {
       }
     });
 
+    it('records the image of a deferred run as a blob reference too, and the job's request (bytes inline) completes', async () => {
+      const image = `data:image/png;base64,${Buffer.alloc(12_000, 9).toString('base64')}`;
+      const messages = [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'Describe this deferred picture of herons' }, { type: 'image_url' as const, image_url: { url: image } }] }];
+      const { record } = await h.send({ request: { model: MODEL, messages, deferred: true } });
+      expect(record.status).toBe('completed');
+      const db = openDatabase(join(h.dataDir, 'workbench.db'));
+      try {
+        const row = db.prepare<[string], string>('SELECT request_json FROM runs WHERE id = ?').pluck().get(record.id)!;
+        expect(row.length).toBeLessThan(2_000);
+        const [hash] = [...row.matchAll(/"\$blob":"([0-9a-f]{64})"/g)].map((m) => m[1]);
+        expect(db.prepare('SELECT mime, size, refs FROM blobs WHERE hash = ?').get(hash)).toEqual({ mime: 'image/png', size: 12_000, refs: 1 });
+        const again = await h.app.handlers.history.get({ id: record.id }, CTX);
+        expect((again.request.body as { messages: unknown }).messages).toEqual(messages);
+      } finally {
+        db.close();
+      }
+    });
+
     it('keeps the partial output and marks the run incomplete when the stream is dropped', async () => {
       const { record, chunks } = await h.send({ ...ask('Tell me about rivers'), headers: { 'x-sandbox-fault': 'drop-after=5' } });
       expect(record.status).toBe('incomplete');

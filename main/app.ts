@@ -32,6 +32,7 @@ import { markInterruptedUploads } from './store/files';
 import { markInterruptedRuns } from './store/runs';
 import { JobQueue } from './jobs/job-queue';
 import { WorkbenchFailure } from '../shared/contract/errors';
+import { FILE_LIMITS } from '../shared/wire/files';
 
 export interface AppOptions {
   dataDir: string;
@@ -96,7 +97,19 @@ export async function createApp(options: AppOptions): Promise<App> {
     // How long the embedded sandbox keeps a deferred completion pending (e2e tests lengthen it).
     const envDeferred = Number(process.env.WORKBENCH_SANDBOX_DEFERRED_DELAY_MS);
     const deferredDelayMs = Number.isFinite(envDeferred) && envDeferred > 0 ? envDeferred : undefined;
-    const sandbox = await startSandbox({ keys: [sandboxKey], tokenDelayMs, deferredDelayMs, now: options.sandboxNow, stateDir: sandboxDir, log: options.log });
+    // The embedded sandbox's upload limit (default 50 MB, as the service's); raising it (the
+    // browser-mode drop benchmark sends 1 GiB) raises the app's own check before an upload too.
+    const envMaxFile = Number(process.env.WORKBENCH_SANDBOX_MAX_FILE_BYTES);
+    const maxUploadBytes = Number.isSafeInteger(envMaxFile) && envMaxFile > 0 ? envMaxFile : FILE_LIMITS.maxFileBytes;
+    const sandbox = await startSandbox({
+      keys: [sandboxKey],
+      tokenDelayMs,
+      deferredDelayMs,
+      now: options.sandboxNow,
+      stateDir: sandboxDir,
+      log: options.log,
+      maxFileBytes: maxUploadBytes,
+    });
     disposers.push(() => sandbox.close());
 
     const connections = new ConnectionsService({
@@ -133,11 +146,12 @@ export async function createApp(options: AppOptions): Promise<App> {
       emitChanged: (record) => options.emit('files.changed', record),
       chooseSaveTarget: options.chooseSaveTarget,
       tickets: downloads,
+      maxUploadBytes,
     });
 
     const handlers: HandlersFor<WorkbenchContract> = {
       app: {
-        info: () => ({ version: options.version, shell: options.shell, platform: process.platform, dataDir: options.dataDir, logPath }),
+        info: () => ({ version: options.version, shell: options.shell, platform: process.platform, dataDir: options.dataDir, logPath, maxUploadBytes }),
         openLog: () => openLogFile(logPath, options.openPath, options.log),
       },
       connections: {

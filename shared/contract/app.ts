@@ -12,6 +12,8 @@ export interface AppInfo {
   dataDir: string;
   /** The log file (`<dataDir>/logs/workbench.log`), so the page can name it. */
   logPath: string;
+  /** Largest file the app uploads (checked before sending): 50 MB, or WORKBENCH_SANDBOX_MAX_FILE_BYTES. */
+  maxUploadBytes: number;
 }
 
 /** What `app.openLog` did: Electron opens the file; browser mode cannot, and the page shows `path`. */

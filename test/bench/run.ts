@@ -16,6 +16,7 @@ const BENCHES: Record<string, () => Promise<Bench>> = {
   textStreams: () => import('./text-streams'),
   files: () => import('./files-list'),
   upload: () => import('./upload'),
+  dropUpload: () => import('./drop-upload'),
 };
 
 async function main(): Promise<void> {

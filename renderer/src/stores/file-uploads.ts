@@ -40,6 +40,8 @@ export const useFileUploadsStore = defineStore('file-uploads', () => {
   const items = shallowRef<UploadItem[]>([]);
   /** Seconds until an upload expires on the service; undefined: the service's default. */
   const expiresAfter = shallowRef<number | undefined>(undefined);
+  /** Largest file sent; main's `app.info().maxUploadBytes` replaces the service's default once known. */
+  const maxFileBytes = shallowRef<number>(FILE_LIMITS.maxFileBytes);
   const handles = new Map<number, StreamHandle<FileRecord>>();
   let nextId = 1;
 
@@ -61,7 +63,7 @@ export const useFileUploadsStore = defineStore('file-uploads', () => {
     const accepted: { file: File; item: UploadItem }[] = [];
     for (const file of files) {
       const item = add(file.name, file.size);
-      const tooBig = oversizeReason(file.name, file.size, FILE_LIMITS.maxFileBytes);
+      const tooBig = oversizeReason(file.name, file.size, maxFileBytes.value);
       if (tooBig) Object.assign(item, { phase: 'rejected', message: tooBig });
       else accepted.push({ file, item });
     }
@@ -91,7 +93,7 @@ export const useFileUploadsStore = defineStore('file-uploads', () => {
     const started: Promise<void>[] = [];
     for (const ref of refs) {
       const item = add(ref.name, ref.size);
-      const tooBig = oversizeReason(ref.name, ref.size, FILE_LIMITS.maxFileBytes);
+      const tooBig = oversizeReason(ref.name, ref.size, maxFileBytes.value);
       if (tooBig) Object.assign(item, { phase: 'rejected', message: tooBig });
       else started.push(start(item, ref));
     }
@@ -138,7 +140,7 @@ export const useFileUploadsStore = defineStore('file-uploads', () => {
     items.value = items.value.filter((i) => i.phase === 'uploading' || i.phase === 'staging');
   }
 
-  return { items, expiresAfter, addFiles, addRefs, cancel, retry, clearFinished };
+  return { items, expiresAfter, maxFileBytes, addFiles, addRefs, cancel, retry, clearFinished };
 });
 
 /** Seconds left at the current speed, or null while the speed is unknown. */

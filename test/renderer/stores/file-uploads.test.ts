@@ -41,6 +41,17 @@ describe('file-uploads store', () => {
     expect(uploads.items.find((i) => i.name === 'a.txt')).toMatchObject({ phase: 'complete', record: expect.objectContaining({ id: 'file_up1' }) });
   });
 
+  it('takes the limit main reports (a raised sandbox limit) instead of the service default', async () => {
+    const uploads = useFileUploadsStore();
+    uploads.maxFileBytes = 2 * 1024 ** 3;
+    const big = { name: 'disk.img', size: 1024 ** 3, type: '' } as File;
+    const huge = { name: 'huger.img', size: 3 * 1024 ** 3, type: '' } as File;
+    void uploads.addFiles([big, huge], stage);
+    await flushPromises();
+    expect(staged).toEqual([[expect.objectContaining({ name: 'disk.img' })]]);
+    expect(uploads.items.find((i) => i.name === 'huger.img')).toMatchObject({ phase: 'rejected', message: expect.stringContaining('up to 2 GB') });
+  });
+
   it('Cancel stops the stream and shows what the cancel left; Retry sends the same reference again', async () => {
     const uploads = useFileUploadsStore();
     const done = uploads.addFiles([file('b.txt', 1000)], stage);

@@ -58,7 +58,7 @@ describe('ChatService against the sandbox', () => {
       }
     });
 
-    it('records the image of a deferred run as a blob reference too, and the job's request (bytes inline) completes', async () => {
+    it('records the image of a deferred run as a blob reference too, and the job request (bytes inline) completes', async () => {
       const image = `data:image/png;base64,${Buffer.alloc(12_000, 9).toString('base64')}`;
       const messages = [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'Describe this deferred picture of herons' }, { type: 'image_url' as const, image_url: { url: image } }] }];
       const { record } = await h.send({ request: { model: MODEL, messages, deferred: true } });

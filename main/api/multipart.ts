@@ -4,8 +4,7 @@
  * chunk: the file is never in memory. The exact Content-Length is computed up front from the
  * parts and the file's size, so the body is never sent chunked.
  */
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import type { ApiError } from './errors';
 import type { StreamBody } from './stream-body';
@@ -32,8 +31,36 @@ export interface MultipartOptions {
   boundary?: string;
 }
 
-/** How much of the file is read at a time. */
-const READ_CHUNK_BYTES = 4 * 1024 * 1024;
+/** How much of the file is read at a time, and how many read buffers take turns. */
+const READ_CHUNK_BYTES = 1024 * 1024;
+const READ_BUFFERS = 4;
+
+/**
+ * The file's bytes, read into a few buffers that take turns instead of a fresh one per read: a
+ * fresh buffer is new memory the kernel must fault in and zero, which was half of the client's
+ * CPU per GiB (measured: 0.6 s user + 0.55 s system against 0.15–0.3 + 0.35 reusing them).
+ *
+ * Reuse is safe because of how the body is consumed: undici writes a chunk to the socket and, when
+ * `write()` returns false — always, for a chunk larger than the socket's 16 KiB high-water mark —
+ * waits for 'drain' (every queued byte handed to the kernel) before it asks for the next one. A
+ * buffer is only filled again READ_BUFFERS chunks later.
+ */
+async function* fileChunks(path: string): AsyncGenerator<Uint8Array> {
+  const handle = await open(path, 'r');
+  try {
+    const buffers = Array.from({ length: READ_BUFFERS }, () => Buffer.allocUnsafe(READ_CHUNK_BYTES));
+    let position = 0;
+    for (let turn = 0; ; turn++) {
+      const buffer = buffers[turn % READ_BUFFERS]!;
+      const { bytesRead } = await handle.read(buffer, 0, READ_CHUNK_BYTES, position);
+      if (bytesRead === 0) return;
+      position += bytesRead;
+      yield bytesRead === READ_CHUNK_BYTES ? buffer : buffer.subarray(0, bytesRead);
+    }
+  } finally {
+    await handle.close();
+  }
+}
 
 export type MultipartResult = { ok: true; body: StreamBody } | { ok: false; error: ApiError };
 
@@ -88,15 +115,7 @@ export async function multipartBody(fields: MultipartField[], file: MultipartFil
   const length = head.byteLength + size + tail.byteLength;
   async function* parts(): AsyncGenerator<Uint8Array> {
     yield head;
-    // 4 MiB reads: a fifth of the CPU per byte of the 64 KiB default (0.5 s against 2.6 s per GiB,
-    // measured), which is what decides the speed on a busy machine; a few chunks in flight
-    // between the file, undici and the socket still keep memory flat.
-    const reader = createReadStream(file.path, { highWaterMark: READ_CHUNK_BYTES });
-    try {
-      for await (const chunk of reader) yield chunk as Buffer;
-    } finally {
-      reader.destroy();
-    }
+    yield* fileChunks(file.path);
     yield tail;
   }
   const onProgress = opts.onProgress;

@@ -105,6 +105,19 @@ describe('multipart', () => {
     });
   });
 
+  it('sends a file many read buffers long byte-exact (the buffers that take turns are never overwritten in flight)', async () => {
+    const { server, client } = await setup((_req, res) => sendJson(res, 200, { id: 'file_2' }));
+    // 9.5 MiB of a pattern that differs per MiB: a buffer filled again too early would show.
+    const file = fileOf('long.bin', 9_961_472 + 12_345);
+    const built = await multipartBody([], { path: file.path, filename: 'long.bin', contentType: 'application/octet-stream' });
+    if (!built.ok) throw new Error(built.error.message);
+    expect((await client.json({ method: 'POST', path: '/v1/files', body: built.body })).ok).toBe(true);
+    const got = server.received[0];
+    const parts = parseMultipart(got.raw, String(got.headers['content-type']));
+    expect(parts[0].body.byteLength).toBe(file.bytes.byteLength);
+    expect(parts[0].body.equals(file.bytes)).toBe(true);
+  });
+
   it('is an error value before any request when the file is missing or a folder', async () => {
     const missing = await multipartBody([], { path: join(dir, 'gone.txt'), filename: 'gone.txt', contentType: 'text/plain' });
     expect(missing).toMatchObject({ ok: false, error: { kind: 'file', code: 'ENOENT' } });

@@ -152,4 +152,4 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 }
 
 export type { KeySpec } from './auth';
-export { loadOrCreateSandboxKey } from './state/key-file';
+export { loadOrCreateSandboxKey, sandboxKeyFile } from './state/key-file';

@@ -12,6 +12,11 @@ export interface AppInfo {
   dataDir: string;
   /** The log file (`<dataDir>/logs/workbench.log`), so the page can name it. */
   logPath: string;
+  /**
+   * The built-in sandbox's API key file (`<dataDir>/sandbox/key`): the app sends the key itself,
+   * but code a user runs outside it (a History code export) needs the key from here.
+   */
+  sandboxKeyPath: string;
 }
 
 /** What `app.openLog` did: Electron opens the file; browser mode cannot, and the page shows `path`. */

@@ -317,6 +317,7 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
         platform: 'linux',
         dataDir: '/tmp/workbench-test',
         logPath: '/tmp/workbench-test/logs/workbench.log',
+        sandboxKeyPath: '/tmp/workbench-test/sandbox/key',
       }),
       openLog: async () => (record('app.openLog', undefined), { opened: false, path: '/tmp/workbench-test/logs/workbench.log' }),
     },

@@ -301,8 +301,9 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
     };
   }
 
-  function fileDownload(id: string, onChunk: (c: FileDownloadChunk) => void): StreamHandle<FileDownloadResult> {
-    record('files.download', { id });
+  function fileDownload(ref: { id: string; connectionId?: string }, onChunk: (c: FileDownloadChunk) => void): StreamHandle<FileDownloadResult> {
+    const id = ref.id;
+    record('files.download', ref);
     let settle!: (r: FileDownloadResult) => void;
     const result = new Promise<FileDownloadResult>((resolve) => (settle = resolve));
     controls.downloads.push({ id, progress: (received, total) => onChunk({ type: 'progress', received, total, bytesPerSecond: 1000 }), finish: (r) => settle(r) });
@@ -488,7 +489,7 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
         Object.assign(f, { status: 'deleted', statusMessage: 'Deleted from the service.' });
         return { ...f };
       },
-      download: (input, onChunk) => fileDownload(input.id, onChunk),
+      download: (input, onChunk) => fileDownload(input, onChunk),
       createPublicUrl: async (input) => {
         record('files.createPublicUrl', input);
         const f = findFile(input.id);

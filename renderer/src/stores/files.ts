@@ -188,34 +188,42 @@ export const useFilesStore = defineStore('files', () => {
     unsubscribe ??= useWorkbench().files.onChanged(merge);
   }
 
-  async function remove(id: string): Promise<FileRecord> {
-    const record = await useWorkbench().files.remove({ id });
+  /**
+   * A file's reference for an action: with the connection it was recorded under, so a row of the
+   * local record (every connection's files) is acted on where it lives, not on the active one.
+   */
+  function refTo(id: string, connectionId?: string): { id: string; connectionId?: string } {
+    return connectionId ? { id, connectionId } : { id };
+  }
+
+  async function remove(id: string, connectionId?: string): Promise<FileRecord> {
+    const record = await useWorkbench().files.remove(refTo(id, connectionId));
     merge(record);
     return record;
   }
 
-  async function update(id: string, change: { filename?: string; expiresAfter?: number | null }): Promise<FileRecord> {
-    const record = await useWorkbench().files.update({ id, ...change });
+  async function update(id: string, change: { filename?: string; expiresAfter?: number | null }, connectionId?: string): Promise<FileRecord> {
+    const record = await useWorkbench().files.update({ ...refTo(id, connectionId), ...change });
     merge(record);
     return record;
   }
 
-  async function createPublicUrl(id: string): Promise<FileRecord> {
-    const record = await useWorkbench().files.createPublicUrl({ id });
+  async function createPublicUrl(id: string, connectionId?: string): Promise<FileRecord> {
+    const record = await useWorkbench().files.createPublicUrl(refTo(id, connectionId));
     merge(record);
     return record;
   }
 
-  async function revokePublicUrl(id: string): Promise<FileRecord> {
-    const record = await useWorkbench().files.revokePublicUrl({ id });
+  async function revokePublicUrl(id: string, connectionId?: string): Promise<FileRecord> {
+    const record = await useWorkbench().files.revokePublicUrl(refTo(id, connectionId));
     merge(record);
     return record;
   }
 
   /** Downloads one file, with progress in `downloads[id]` while it lasts. */
-  async function download(id: string): Promise<FileDownloadResult> {
+  async function download(id: string, connectionId?: string): Promise<FileDownloadResult> {
     downloads.value = { ...downloads.value, [id]: { received: 0, total: null, bytesPerSecond: 0 } };
-    const handle = useWorkbench().files.download({ id }, (chunk) => {
+    const handle = useWorkbench().files.download(refTo(id, connectionId), (chunk) => {
       downloads.value = { ...downloads.value, [id]: { received: chunk.received, total: chunk.total, bytesPerSecond: chunk.bytesPerSecond } };
     });
     try {

@@ -84,7 +84,7 @@ describe('FileTable', () => {
     expect(dialog.textContent).toContain('Delete "a.txt" (file_a) from the service?');
     [...dialog.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Delete')!.click();
     await flushPromises();
-    expect(m.fake.controls.calls.filter((c) => c.method === 'files.remove').map((c) => c.input)).toEqual([{ id: 'file_a' }]);
+    expect(m.fake.controls.calls.filter((c) => c.method === 'files.remove').map((c) => c.input)).toEqual([{ id: 'file_a', connectionId: 'sandbox' }]);
     expect(m.wrapper.text()).toContain('deleted');
   });
 
@@ -100,8 +100,20 @@ describe('FileTable', () => {
     await flushPromises();
     [...document.querySelectorAll('[role="dialog"] button')].find((b) => b.textContent?.trim() === 'Save')!.dispatchEvent(new MouseEvent('click', { bubbles: true }));
     await flushPromises();
-    expect(m.fake.controls.calls.filter((c) => c.method === 'files.update').map((c) => c.input)).toEqual([{ id: 'file_a', filename: 'b.txt' }]);
+    expect(m.fake.controls.calls.filter((c) => c.method === 'files.update').map((c) => c.input)).toEqual([{ id: 'file_a', connectionId: 'sandbox', filename: 'b.txt' }]);
     expect(m.wrapper.text()).toContain('b.txt');
+  });
+
+  it('acts on a local-record row through the connection it was recorded under, not the active one', async () => {
+    m = await mountWithApp(TableWithConfirm, { route: '/history', fake: { files: [makeFileRecord({ id: 'file_b', filename: 'b.txt', connectionId: 'conn-other' })] } });
+    await useFilesStore().setSource('local');
+    await flushPromises();
+    button(m.wrapper, 'Download b.txt').click();
+    button(m.wrapper, 'Create public URL for b.txt').click();
+    await flushPromises();
+    const inputs = (method: string) => m.fake.controls.calls.filter((c) => c.method === method).map((c) => c.input);
+    expect(inputs('files.download')).toEqual([{ id: 'file_b', connectionId: 'conn-other' }]);
+    expect(inputs('files.createPublicUrl')).toEqual([{ id: 'file_b', connectionId: 'conn-other' }]);
   });
 
   it('creates, and revokes, a public URL', async () => {

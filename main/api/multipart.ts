@@ -34,6 +34,14 @@ export interface MultipartOptions {
 
 /** How much of the file is read at a time. */
 const READ_CHUNK_BYTES = 4 * 1024 * 1024;
+/**
+ * How much is handed to undici at a time: progress is counted per piece written, and at 4 MiB a
+ * 3 MB/s link showed "163 bytes of 45 MB" for 1.7 s and then jumped to 8 MB. The slices are views
+ * of the read buffer (no copy) and the reads keep their size; measured by `bench upload` (1 GiB,
+ * 3 rounds, idle machine): 0.92 s CPU/GiB in whole 4 MiB pieces, 1.05-1.1 in 1 MiB slices,
+ * 1.15-1.28 in 256 KiB ones, throughput against curl unchanged (0.67-0.72).
+ */
+const SEND_SLICE_BYTES = 1024 * 1024;
 
 export type MultipartResult = { ok: true; body: StreamBody } | { ok: false; error: ApiError };
 
@@ -93,7 +101,10 @@ export async function multipartBody(fields: MultipartField[], file: MultipartFil
     // between the file, undici and the socket still keep memory flat.
     const reader = createReadStream(file.path, { highWaterMark: READ_CHUNK_BYTES });
     try {
-      for await (const chunk of reader) yield chunk as Buffer;
+      for await (const chunk of reader) {
+        const buffer = chunk as Buffer;
+        for (let at = 0; at < buffer.byteLength; at += SEND_SLICE_BYTES) yield buffer.subarray(at, at + SEND_SLICE_BYTES);
+      }
     } finally {
       reader.destroy();
     }

@@ -502,7 +502,7 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
         f.publicUrl = null;
         return { ...f };
       },
-      local: async (input) => (record('files.local', input), [...controls.files]),
+      local: async (input) => (record('files.local', input), controls.files.filter((f) => !input?.connectionId || f.connectionId === input.connectionId)),
       ofRun: async (input) => (record('files.ofRun', input), controls.files.find((f) => f.runId === input.runId) ?? null),
       onChanged: (cb) => {
         fileListeners.add(cb);

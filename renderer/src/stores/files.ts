@@ -11,6 +11,7 @@ import { parseFilter, type FilterError } from '@shared/aip160';
 import type { WorkbenchError } from '@shared/contract/errors';
 import type { FileDownloadResult, FileRecord } from '@shared/contract/files';
 import { useWorkbench } from '../api';
+import { useConnectionsStore } from './connections';
 import { toWorkbenchError } from '../lib/errors';
 
 export type FileSortField = 'created_at' | 'filename' | 'size';
@@ -84,9 +85,13 @@ export const useFilesStore = defineStore('files', () => {
     }
   }
 
-  /** The offline record stands in for the service's list (the service is away). */
+  /**
+   * The offline record stands in for the service's list (the service is away): the files of the
+   * connection that list was for, not every connection's (the local record holds them all).
+   */
   async function showOffline(): Promise<void> {
-    items.value = await useWorkbench().files.local({ limit: 200 });
+    const connectionId = useConnectionsStore().activeId;
+    items.value = await useWorkbench().files.local({ limit: 200, ...(connectionId ? { connectionId } : {}) });
     nextToken.value = null;
     offline.value = true;
   }

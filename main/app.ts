@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { WorkbenchContract } from '../shared/contract';
 import * as filesApi from './api/files';
 import type { HandlersFor, TypedEmit } from './host/handlers';
-import { loadOrCreateSandboxKey, startSandbox } from './sandbox';
+import { loadOrCreateSandboxKey, sandboxKeyFile, startSandbox } from './sandbox';
 import { ChatService } from './services/chat-service';
 import { CompletionsService } from './services/completions-service';
 import { MessagesService } from './services/messages-service';
@@ -151,7 +151,7 @@ export async function createApp(options: AppOptions): Promise<App> {
 
     const handlers: HandlersFor<WorkbenchContract> = {
       app: {
-        info: () => ({ version: options.version, shell: options.shell, platform: process.platform, dataDir: options.dataDir, logPath, maxUploadBytes }),
+        info: () => ({ version: options.version, shell: options.shell, platform: process.platform, dataDir: options.dataDir, logPath, maxUploadBytes, sandboxKeyPath: sandboxKeyFile(sandboxDir) }),
         openLog: () => openLogFile(logPath, options.openPath, options.log),
       },
       connections: {

@@ -12,6 +12,7 @@ import type { SandboxEnv } from './env';
 import { FaultBook } from './faults';
 import { FileStore } from './files/store';
 import { controlRoutes } from './routes/control';
+import { rememberPort, rememberedPort } from './state/port-file';
 import { filesRoutes } from './routes/files';
 import { chatRoutes } from './routes/chat';
 import { completionsRoutes } from './routes/completions';
@@ -24,7 +25,10 @@ import { createSandboxHttpServer } from './server';
 import { openSandboxState, stateCompactionSecret, stateFilesDir, type SandboxState } from './state/persistence';
 
 export interface SandboxOptions {
-  /** 0 / undefined = random free port. */
+  /**
+   * 0 = a random free port. Undefined: with a `stateDir`, the port of the last launch when it is
+   * still free (kept in `<stateDir>/port`), else a random one.
+   */
   port?: number;
   /** Default '127.0.0.1'; anything that is not loopback is refused. */
   host?: string;
@@ -114,18 +118,29 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     clock,
     log,
   });
-  await new Promise<void>((resolve, reject) => {
-    http.server.once('error', (err) => {
-      state?.close();
-      env.files.close();
-      reject(err);
+  const listen = (at: number) =>
+    new Promise<void>((resolve, reject) => {
+      http.server.once('error', reject);
+      http.server.listen(at, host.replace(/^\[|\]$/g, ''), () => {
+        http.server.removeAllListeners('error');
+        resolve();
+      });
     });
-    http.server.listen(options.port ?? 0, host.replace(/^\[|\]$/g, ''), () => {
-      http.server.removeAllListeners('error');
-      resolve();
+  // With a state folder and no port asked for, the last launch's port again (see port-file.ts).
+  const remembered = options.port === undefined && stateDir !== undefined ? rememberedPort(stateDir) : 0;
+  try {
+    await listen(options.port ?? remembered).catch((err: NodeJS.ErrnoException) => {
+      if (!remembered || (err.code !== 'EADDRINUSE' && err.code !== 'EACCES')) throw err;
+      log(`sandbox: port ${remembered} (used last time) is taken; listening on another`);
+      return listen(0);
     });
-  });
+  } catch (err) {
+    state?.close();
+    env.files.close();
+    throw err;
+  }
   const port = (http.server.address() as AddressInfo).port;
+  if (stateDir !== undefined && options.port === undefined) rememberPort(stateDir, port, log);
   const urlHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
   log(`sandbox listening on http://${urlHost}:${port}`);
   let closing: Promise<void> | null = null;
@@ -152,4 +167,4 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 }
 
 export type { KeySpec } from './auth';
-export { loadOrCreateSandboxKey } from './state/key-file';
+export { loadOrCreateSandboxKey, sandboxKeyFile } from './state/key-file';

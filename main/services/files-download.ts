@@ -19,15 +19,15 @@ export interface DownloadContext {
 const PROGRESS_EVERY_MS = 100;
 
 /**
- * Downloads `file` (known locally, so its name is known). `onGone` is told about a 404, so the
- * record can be marked deleted or expired; the failure is thrown either way.
+ * Downloads `file` (known locally, so its name is known). `onGone` is told about a 404 (with the
+ * service's words), so the record can be marked deleted or expired; the failure is thrown either way.
  */
 export async function downloadFile(
   deps: FilesServiceDeps,
   connection: ResolvedConnection,
   file: FileRecord & { id: string },
   ctx: DownloadContext,
-  onGone: () => FileRecord,
+  onGone: (serviceMessage: string) => FileRecord,
 ): Promise<FileDownloadResult> {
   const now = deps.now ?? Date.now;
   let dest: string;
@@ -54,7 +54,7 @@ export async function downloadFile(
     if (token) deps.tickets.discard(dest);
     if (result.error.kind === 'cancelled') return { filename: file.filename, bytes: 0, cancelled: true };
     if (result.error.status === 404) {
-      const gone = onGone();
+      const gone = onGone(result.error.message);
       throw new WorkbenchFailure({ code: 'not_found', message: gone.statusMessage ?? `The service no longer has ${file.id}.`, status: 404 });
     }
     throw new WorkbenchFailure(toWorkbenchError(result.error));

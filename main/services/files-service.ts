@@ -102,7 +102,7 @@ export class FilesService {
     if (file.status === 'deleted' || file.status === 'expired' || !file.id) {
       throw new WorkbenchFailure({ code: 'not_found', message: file.statusMessage ?? `The service no longer has ${ref.id}.` });
     }
-    return downloadFile(this.deps, connection, { ...file, id: file.id }, ctx, () => this.markGone(connection, ref.id)!);
+    return downloadFile(this.deps, connection, { ...file, id: file.id }, ctx, (serviceMessage) => this.markGone(connection, ref.id, serviceMessage)!);
   }
 
   /** Every known file, newest first (offline). */
@@ -146,21 +146,31 @@ export class FilesService {
   private goneOrThrow(connection: ResolvedConnection, id: string, result: ApiResult<unknown> & { ok: false }, always = false): FileRecord {
     const error = toWorkbenchError(result.error);
     if (result.error.status !== 404) throw new WorkbenchFailure(error);
-    const gone = this.markGone(connection, id);
+    const gone = this.markGone(connection, id, result.error.message);
     if (!gone || always) throw new WorkbenchFailure({ ...error, code: 'not_found', message: gone?.statusMessage ?? `The service has no file ${id} (it was deleted, expired, or belongs to another team).` });
     return gone;
   }
 
-  private markGone(connection: ResolvedConnection, id: string): FileRecord | null {
+  /**
+   * Marks a file the service answered 404 for. It expired when our clock is past its expiry or
+   * the service's own words say so: the service's clock decides, and it can run ahead of ours
+   * (skew, or the sandbox's clock moved on by its control API), which read "deleted (here or by
+   * another client)" for a file the service had just said "has expired".
+   */
+  private markGone(connection: ResolvedConnection, id: string, serviceMessage = ''): FileRecord | null {
     const known = getFileById(this.deps.db, connection.profile.id, id, this.now());
     if (!known) return null;
     if (known.status === 'expired' || known.status === 'deleted') return known;
-    const expired = known.expiresAt !== null && this.now() >= known.expiresAt;
+    const expired = (known.expiresAt !== null && this.now() >= known.expiresAt) || /\bexpired\b/i.test(serviceMessage);
     setFileStatus(
       this.deps.db,
       known.key,
       expired ? 'expired' : 'deleted',
-      expired ? expiredMessage(known.expiresAt!) : 'The service no longer has this file: it was deleted (here or by another client). Upload it again to use it.',
+      !expired
+        ? 'The service no longer has this file: it was deleted (here or by another client). Upload it again to use it.'
+        : known.expiresAt !== null
+          ? expiredMessage(known.expiresAt)
+          : 'The service says this file expired; it no longer has it. Upload it again to use it.',
     );
     return this.changed(known.key);
   }

@@ -4,6 +4,12 @@
  */
 
 const WINDOW_MS = 2000;
+/**
+ * No speed before this much of the transfer has passed: the first progress report comes a few
+ * milliseconds in, after a multipart header's worth of bytes, and a speed from that read
+ * "163 bytes of 45 MB · 14.5 KB/s · 53 min left" for an upload that took three seconds.
+ */
+const MIN_SPAN_MS = 400;
 
 export class TransferRate {
   private readonly samples: { t: number; bytes: number }[] = [];
@@ -20,11 +26,11 @@ export class TransferRate {
     while (this.samples.length > 2 && this.samples[1]!.t <= t - WINDOW_MS) this.samples.shift();
   }
 
-  /** Bytes per second over the window; 0 until time has passed. */
+  /** Bytes per second over the window; 0 (unknown) until MIN_SPAN_MS of the transfer has passed. */
   bytesPerSecond(): number {
     const first = this.samples[0]!;
     const last = this.samples[this.samples.length - 1]!;
     const ms = last.t - first.t;
-    return ms > 0 ? Math.round(((last.bytes - first.bytes) * 1000) / ms) : 0;
+    return ms >= MIN_SPAN_MS ? Math.round(((last.bytes - first.bytes) * 1000) / ms) : 0;
   }
 }

@@ -14,6 +14,11 @@ export interface AppInfo {
   logPath: string;
   /** Largest file the app uploads (checked before sending): 50 MB, or WORKBENCH_SANDBOX_MAX_FILE_BYTES. */
   maxUploadBytes: number;
+  /**
+   * The built-in sandbox's API key file (`<dataDir>/sandbox/key`): the app sends the key itself,
+   * but code a user runs outside it (a History code export) needs the key from here.
+   */
+  sandboxKeyPath: string;
 }
 
 /** What `app.openLog` did: Electron opens the file; browser mode cannot, and the page shows `path`. */

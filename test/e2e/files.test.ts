@@ -116,6 +116,9 @@ describe('Files (browser mode)', () => {
     await raw.fill('name:REPORT AND AND size_bytes > 10');
     await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Column 17' }).isVisible()).toBe(true);
     expect(await page.getByRole('button', { name: 'Apply' }).isDisabled()).toBe(true);
+    // The caret counts columns in characters: it lines up only if the box is in the caret's monospace font.
+    const fontOf = (selector: string) => page.locator(selector).evaluate((el) => (globalThis as any).getComputedStyle(el).fontFamily as string);
+    expect(await fontOf('#files-filter-text')).toBe(await fontOf('.filter-text .caret'));
     await screenshot(page, 'files-04-filter-error');
   });
 

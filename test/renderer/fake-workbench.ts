@@ -301,8 +301,9 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
     };
   }
 
-  function fileDownload(id: string, onChunk: (c: FileDownloadChunk) => void): StreamHandle<FileDownloadResult> {
-    record('files.download', { id });
+  function fileDownload(ref: { id: string; connectionId?: string }, onChunk: (c: FileDownloadChunk) => void): StreamHandle<FileDownloadResult> {
+    const id = ref.id;
+    record('files.download', ref);
     let settle!: (r: FileDownloadResult) => void;
     const result = new Promise<FileDownloadResult>((resolve) => (settle = resolve));
     controls.downloads.push({ id, progress: (received, total) => onChunk({ type: 'progress', received, total, bytesPerSecond: 1000 }), finish: (r) => settle(r) });
@@ -318,6 +319,7 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
         dataDir: '/tmp/workbench-test',
         logPath: '/tmp/workbench-test/logs/workbench.log',
         maxUploadBytes: 50 * 1024 * 1024,
+        sandboxKeyPath: '/tmp/workbench-test/sandbox/key',
       }),
       openLog: async () => (record('app.openLog', undefined), { opened: false, path: '/tmp/workbench-test/logs/workbench.log' }),
     },
@@ -488,7 +490,7 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
         Object.assign(f, { status: 'deleted', statusMessage: 'Deleted from the service.' });
         return { ...f };
       },
-      download: (input, onChunk) => fileDownload(input.id, onChunk),
+      download: (input, onChunk) => fileDownload(input, onChunk),
       createPublicUrl: async (input) => {
         record('files.createPublicUrl', input);
         const f = findFile(input.id);
@@ -501,7 +503,7 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
         f.publicUrl = null;
         return { ...f };
       },
-      local: async (input) => (record('files.local', input), [...controls.files]),
+      local: async (input) => (record('files.local', input), controls.files.filter((f) => !input?.connectionId || f.connectionId === input.connectionId)),
       ofRun: async (input) => (record('files.ofRun', input), controls.files.find((f) => f.runId === input.runId) ?? null),
       onChanged: (cb) => {
         fileListeners.add(cb);

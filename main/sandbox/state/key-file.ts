@@ -28,9 +28,14 @@ export function loadOrCreateSecret(path: string, make: () => string, log: (line:
   return value;
 }
 
+/** Where the embedded sandbox's key file is in its state folder `dir`. */
+export function sandboxKeyFile(dir: string): string {
+  return join(dir, 'key');
+}
+
 /** The embedded sandbox's API key, kept at `<dir>/key` (ConnectionsService uses it as the sandbox connection's key). */
 export function loadOrCreateSandboxKey(dir: string, log?: (line: string) => void): string {
-  return loadOrCreateSecret(join(dir, 'key'), generateKey, log);
+  return loadOrCreateSecret(sandboxKeyFile(dir), generateKey, log);
 }
 
 /** Creates `dir` (and parents) and makes it owner-only; chmod is best effort on systems without modes. */

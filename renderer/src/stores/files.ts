@@ -11,6 +11,7 @@ import { parseFilter, type FilterError } from '@shared/aip160';
 import type { WorkbenchError } from '@shared/contract/errors';
 import type { FileDownloadResult, FileRecord } from '@shared/contract/files';
 import { useWorkbench } from '../api';
+import { useConnectionsStore } from './connections';
 import { toWorkbenchError } from '../lib/errors';
 
 export type FileSortField = 'created_at' | 'filename' | 'size';
@@ -84,9 +85,13 @@ export const useFilesStore = defineStore('files', () => {
     }
   }
 
-  /** The offline record stands in for the service's list (the service is away). */
+  /**
+   * The offline record stands in for the service's list (the service is away): the files of the
+   * connection that list was for, not every connection's (the local record holds them all).
+   */
   async function showOffline(): Promise<void> {
-    items.value = await useWorkbench().files.local({ limit: 200 });
+    const connectionId = useConnectionsStore().activeId;
+    items.value = await useWorkbench().files.local({ limit: 200, ...(connectionId ? { connectionId } : {}) });
     nextToken.value = null;
     offline.value = true;
   }
@@ -188,34 +193,42 @@ export const useFilesStore = defineStore('files', () => {
     unsubscribe ??= useWorkbench().files.onChanged(merge);
   }
 
-  async function remove(id: string): Promise<FileRecord> {
-    const record = await useWorkbench().files.remove({ id });
+  /**
+   * A file's reference for an action: with the connection it was recorded under, so a row of the
+   * local record (every connection's files) is acted on where it lives, not on the active one.
+   */
+  function refTo(id: string, connectionId?: string): { id: string; connectionId?: string } {
+    return connectionId ? { id, connectionId } : { id };
+  }
+
+  async function remove(id: string, connectionId?: string): Promise<FileRecord> {
+    const record = await useWorkbench().files.remove(refTo(id, connectionId));
     merge(record);
     return record;
   }
 
-  async function update(id: string, change: { filename?: string; expiresAfter?: number | null }): Promise<FileRecord> {
-    const record = await useWorkbench().files.update({ id, ...change });
+  async function update(id: string, change: { filename?: string; expiresAfter?: number | null }, connectionId?: string): Promise<FileRecord> {
+    const record = await useWorkbench().files.update({ ...refTo(id, connectionId), ...change });
     merge(record);
     return record;
   }
 
-  async function createPublicUrl(id: string): Promise<FileRecord> {
-    const record = await useWorkbench().files.createPublicUrl({ id });
+  async function createPublicUrl(id: string, connectionId?: string): Promise<FileRecord> {
+    const record = await useWorkbench().files.createPublicUrl(refTo(id, connectionId));
     merge(record);
     return record;
   }
 
-  async function revokePublicUrl(id: string): Promise<FileRecord> {
-    const record = await useWorkbench().files.revokePublicUrl({ id });
+  async function revokePublicUrl(id: string, connectionId?: string): Promise<FileRecord> {
+    const record = await useWorkbench().files.revokePublicUrl(refTo(id, connectionId));
     merge(record);
     return record;
   }
 
   /** Downloads one file, with progress in `downloads[id]` while it lasts. */
-  async function download(id: string): Promise<FileDownloadResult> {
+  async function download(id: string, connectionId?: string): Promise<FileDownloadResult> {
     downloads.value = { ...downloads.value, [id]: { received: 0, total: null, bytesPerSecond: 0 } };
-    const handle = useWorkbench().files.download({ id }, (chunk) => {
+    const handle = useWorkbench().files.download(refTo(id, connectionId), (chunk) => {
       downloads.value = { ...downloads.value, [id]: { received: chunk.received, total: chunk.total, bytesPerSecond: chunk.bytesPerSecond } };
     });
     try {

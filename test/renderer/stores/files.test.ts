@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createPinia, setActivePinia } from 'pinia';
 import { provideWorkbench } from '@/api';
+import { useConnectionsStore } from '@/stores/connections';
 import { useFilesStore } from '@/stores/files';
 import { WorkbenchFailure } from '@shared/contract/errors';
 import { createFakeWorkbench, makeFileRecord, type FakeWorkbench } from '../fake-workbench';
@@ -51,6 +52,19 @@ describe('files store', () => {
     expect(files.offline).toBe(true);
     expect(files.items).toHaveLength(25);
     expect(files.error?.code).toBe('network');
+  });
+
+  it('offline, stands in with the active connection\'s files only, not every connection\'s record', async () => {
+    fake.controls.files.push(makeFileRecord({ key: 'lf_other', id: 'file_0', filename: 'f0.txt', connectionId: 'conn-other' }));
+    fake.files.list = async () => {
+      throw new WorkbenchFailure({ code: 'network', message: 'Could not reach the service.' });
+    };
+    await useConnectionsStore().load();
+    const files = useFilesStore();
+    await files.refresh();
+    expect(files.offline).toBe(true);
+    expect(files.items).toHaveLength(25);
+    expect(files.items.every((f) => f.connectionId === 'sandbox')).toBe(true);
   });
 
   it('takes changes from other windows into the rows it shows', async () => {

@@ -37,6 +37,13 @@ describe('ConnectionsDialog', () => {
     expect(document.body.textContent).toContain('Keys are stored as plain text');
   });
 
+  it('says where the built-in sandbox\'s key is, for code run outside the app', async () => {
+    await open();
+    const sandbox = [...document.querySelectorAll('.profile')].find((li) => li.textContent?.includes('Sandbox'))!;
+    expect(sandbox.querySelector('.profile-key')!.textContent).toContain('No key to enter.');
+    expect(sandbox.querySelector('.profile-key')!.textContent).toContain('/tmp/workbench-test/sandbox/key');
+  });
+
   it('adds a profile with its key, then shows "Key stored" and never the key', async () => {
     await open();
     button(m.wrapper, 'Add connection').click();

@@ -8,6 +8,7 @@ import UploadQueue from '@/components/files/UploadQueue.vue';
 import FileTable from '@/components/files/FileTable.vue';
 import UploadRunDetails from '@/components/files/UploadRunDetails.vue';
 import { useFileUploadsStore } from '@/stores/file-uploads';
+import { useConnectionsStore } from '@/stores/connections';
 import { useFilesStore } from '@/stores/files';
 import { button, mountWithApp, type Mounted } from '../../mount-app';
 import { makeFileRecord } from '../../fake-workbench';
@@ -84,7 +85,7 @@ describe('FileTable', () => {
     expect(dialog.textContent).toContain('Delete "a.txt" (file_a) from the service?');
     [...dialog.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Delete')!.click();
     await flushPromises();
-    expect(m.fake.controls.calls.filter((c) => c.method === 'files.remove').map((c) => c.input)).toEqual([{ id: 'file_a' }]);
+    expect(m.fake.controls.calls.filter((c) => c.method === 'files.remove').map((c) => c.input)).toEqual([{ id: 'file_a', connectionId: 'sandbox' }]);
     expect(m.wrapper.text()).toContain('deleted');
   });
 
@@ -100,8 +101,24 @@ describe('FileTable', () => {
     await flushPromises();
     [...document.querySelectorAll('[role="dialog"] button')].find((b) => b.textContent?.trim() === 'Save')!.dispatchEvent(new MouseEvent('click', { bubbles: true }));
     await flushPromises();
-    expect(m.fake.controls.calls.filter((c) => c.method === 'files.update').map((c) => c.input)).toEqual([{ id: 'file_a', filename: 'b.txt' }]);
+    expect(m.fake.controls.calls.filter((c) => c.method === 'files.update').map((c) => c.input)).toEqual([{ id: 'file_a', connectionId: 'sandbox', filename: 'b.txt' }]);
     expect(m.wrapper.text()).toContain('b.txt');
+  });
+
+  it('acts on a local-record row through the connection it was recorded under, not the active one', async () => {
+    const files = [makeFileRecord({ id: 'file_a', filename: 'a.txt' }), makeFileRecord({ id: 'file_b', filename: 'b.txt', connectionId: 'conn-other' })];
+    m = await mountWithApp(TableWithConfirm, { route: '/history', fake: { files } });
+    await useConnectionsStore().load();
+    await useFilesStore().setSource('local');
+    await flushPromises();
+    expect(m.wrapper.text()).toMatch(/last seen [^·]+ · Sandbox/);
+    button(m.wrapper, 'Download b.txt').click();
+    button(m.wrapper, 'Create public URL for b.txt').click();
+    await flushPromises();
+    expect(m.wrapper.text()).toContain('a removed connection');
+    const inputs = (method: string) => m.fake.controls.calls.filter((c) => c.method === method).map((c) => c.input);
+    expect(inputs('files.download')).toEqual([{ id: 'file_b', connectionId: 'conn-other' }]);
+    expect(inputs('files.createPublicUrl')).toEqual([{ id: 'file_b', connectionId: 'conn-other' }]);
   });
 
   it('creates, and revokes, a public URL', async () => {

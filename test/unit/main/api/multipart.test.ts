@@ -96,6 +96,9 @@ describe('multipart', () => {
     expect(parts[2].body.equals(file.bytes)).toBe(true);
 
     expect(progress.at(-1)).toEqual([got.raw.byteLength, got.raw.byteLength]);
+    // Progress moves in steps of at most 1 MiB (not one per 4 MiB read), so a slow link shows it moving.
+    const steps = progress.slice(1).map(([sent], i) => sent - progress[i]![0]);
+    expect(Math.max(...steps)).toBeLessThanOrEqual(1024 * 1024);
     expect(result.captured.body).toEqual({
       multipart: [
         { name: 'expires_after', value: '3600' },

@@ -13,7 +13,7 @@ import type { RunRecord, RunStatus } from '../../../../shared/contract/runs';
 import type { HandlersFor } from '../../../../main/host/handlers';
 import { createProbeHandlers, type ProbeState, type TestContract } from './probe-family';
 
-export const FAKE_INFO: AppInfo = { version: '9.9.9', shell: 'browser', platform: 'test', dataDir: '/data', logPath: '/data/logs/workbench.log', maxUploadBytes: 50 * 1024 * 1024 };
+export const FAKE_INFO: AppInfo = { version: '9.9.9', shell: 'browser', platform: 'test', dataDir: '/data', logPath: '/data/logs/workbench.log', maxUploadBytes: 50 * 1024 * 1024, sandboxKeyPath: '/data/sandbox/key' };
 
 export const FAKE_STATE: ConnectionsState = {
   activeId: 'sandbox',

@@ -240,6 +240,25 @@ describe('services/files-service', () => {
       await expect(service.get({ id: 'file_unknown' })).rejects.toMatchObject({ error: { code: 'not_found' } });
     });
 
+    it('marks a file expired when the service says it expired, though our clock is not yet past its expiry', async () => {
+      scripted.api.next.listFiles = (async () => ok({ data: [fileObject('file_a', 'a.txt'), fileObject('file_b', 'b.txt', { expires_at: null })], pagination_token: null })) as never;
+      await service.list({ sortBy: 'created_at', order: 'desc', limit: 20 });
+      const saysExpired = 'Not found (404): File file_a has expired (it passed its expires_at) and was removed.. Check the model id or resource id.';
+      scripted.api.next.getFile = (async () => fail({ kind: 'http', status: 404, message: saysExpired })) as never;
+      expect(await service.get({ id: 'file_a' })).toMatchObject({ status: 'expired', statusMessage: expect.stringMatching(/expired on 2023-11-14 23:13 UTC/) });
+      scripted.api.next.getFile = (async () => fail({ kind: 'http', status: 404, message: saysExpired.replace('file_a', 'file_b') })) as never;
+      expect(await service.get({ id: 'file_b' })).toMatchObject({ status: 'expired', statusMessage: expect.stringMatching(/service says this file expired/) });
+    });
+
+    it('a download 404 in the service\'s words "expired" marks the file expired, not deleted', async () => {
+      scripted.api.next.listFiles = (async () => ok({ data: [fileObject('file_a', 'a.txt')], pagination_token: null })) as never;
+      await service.list({ sortBy: 'created_at', order: 'desc', limit: 20 });
+      scripted.api.next.downloadFileContent = (async () => fail({ kind: 'http', status: 404, message: 'Not found (404): File file_a has expired and was removed.' })) as never;
+      const failure = await service.download({ id: 'file_a' }, { signal: new AbortController().signal, emit: () => {} }).catch((e: unknown) => e);
+      expect((failure as WorkbenchFailure).error).toMatchObject({ code: 'not_found', message: expect.stringMatching(/expired on/) });
+      expect(service.local(undefined)[0]?.status).toBe('expired');
+    });
+
     it('deletes on the service and keeps the record, marked deleted', async () => {
       scripted.api.next.getFile = (async () => ok(fileObject('file_a', 'a.txt'))) as never;
       await service.get({ id: 'file_a' });

@@ -15,6 +15,29 @@ function carriesFiles(event: DragEvent): boolean {
   return Array.from(event.dataTransfer?.types ?? []).includes('Files');
 }
 
+/**
+ * For the app shell, before any view: a drag of files over a view that takes none is refused
+ * (dropEffect 'none', the "not allowed" cursor), so dropping it never lets the browser open the
+ * file in place of the app. A view that takes files (useFileDrop, registered after this) sets
+ * 'copy' again. Drops that still arrive unhandled are swallowed too.
+ */
+export function useStrayDropGuard(target: EventTarget = window): void {
+  const over = (event: Event) => {
+    if (!carriesFiles(event as DragEvent)) return;
+    event.preventDefault();
+    if ((event as DragEvent).dataTransfer) (event as DragEvent).dataTransfer!.dropEffect = 'none';
+  };
+  const drop = (event: Event) => {
+    if (carriesFiles(event as DragEvent)) event.preventDefault();
+  };
+  target.addEventListener('dragover', over);
+  target.addEventListener('drop', drop);
+  onScopeDispose(() => {
+    target.removeEventListener('dragover', over);
+    target.removeEventListener('drop', drop);
+  });
+}
+
 /** Listens on `target` (default: the window) for drags and drops of files. */
 export function useFileDrop(target: EventTarget | null | undefined, onFiles: (files: File[]) => void): FileDrop {
   const on = target ?? window;

@@ -117,10 +117,11 @@ export async function uploadFile(
     // whole file the user said they did not want. Delete it, so Cancel means nothing is left.
     const created = result.ok ? result.value : null;
     const cleanup = created ? await deps.api.deleteFile(connection.client, created.id) : null;
-    const message =
-      cleanup && !cleanup.ok
-        ? `Cancelled, but the service had already received the whole file (${created!.id}) and deleting it failed: ${cleanup.error.message}`
-        : `Cancelled after ${formatBytes(sent)} of ${formatBytes(file.size)}; nothing was kept on the service.`;
+    const message = !created
+      ? `Cancelled after ${formatBytes(sent)} of ${formatBytes(file.size)}; nothing was kept on the service.`
+      : cleanup && !cleanup.ok
+        ? `Cancelled, but the service had already received the whole file (${created.id}) and deleting it failed: ${cleanup.error.message}`
+        : `Cancelled as the upload finished: the service had received the whole file, and its copy (${created.id}) was deleted, so nothing was kept.`;
     setFileStatus(deps.db, key, 'cancelled', message);
     recorder.finish({ status: 'cancelled', response, output: null, outputText: '', outputPreview: message, timings, retries: result.retries });
     const cancelled = record();

@@ -184,11 +184,28 @@ describe('services/files-service', () => {
       }) as never;
       controller = new AbortController();
       const record = await service.upload({ ref: 'ref_AAAAAAAAAAAAAAAAAAAA' }, { signal: controller.signal, emit: () => {} });
-      expect(record).toMatchObject({ status: 'cancelled', id: null, statusMessage: 'Cancelled after 400 bytes of 1000 bytes; nothing was kept on the service.' });
+      expect(record).toMatchObject({
+        status: 'cancelled',
+        id: null,
+        statusMessage: 'Cancelled as the upload finished: the service had received the whole file, and its copy (file_late) was deleted, so nothing was kept.',
+      });
       expect(scripted.calls.map((c) => c.fn)).toEqual(['uploadFile', 'deleteFile']);
       expect(scripted.calls[1]!.args[1]).toBe('file_late');
       expect(getRun(db, record.runId!)?.status).toBe('cancelled');
       expect(released).toEqual([]);
+    });
+
+    it('on a cancel mid-upload says how far it got, and asks the service to delete nothing', async () => {
+      let controller!: AbortController;
+      scripted.api.next.uploadFile = (async (_c: unknown, _f: unknown, o: { onProgress: (d: number, t: number) => void }) => {
+        o.onProgress(400, 1000);
+        controller.abort();
+        return fail({ kind: 'cancelled', message: 'Stopped.' });
+      }) as never;
+      controller = new AbortController();
+      const record = await service.upload({ ref: 'ref_AAAAAAAAAAAAAAAAAAAA' }, { signal: controller.signal, emit: () => {} });
+      expect(record).toMatchObject({ status: 'cancelled', id: null, statusMessage: 'Cancelled after 400 bytes of 1000 bytes; nothing was kept on the service.' });
+      expect(scripted.calls.map((c) => c.fn)).toEqual(['uploadFile']);
     });
 
     it('on a dropped connection records a failed upload and a run error, with the client\'s words', async () => {

@@ -128,7 +128,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     const responses = new ResponsesService({ db, blobs, connections, models });
     const messages = new MessagesService({ db, blobs, connections, models });
     const completions = new CompletionsService({ db, blobs, connections, models });
-    const history = new HistoryService(db, blobs);
+    const history = new HistoryService(db, blobs, jobs);
     const resumed = jobs.resumeAll();
     if (resumed > 0) options.log(`${resumed} unfinished job(s) resumed`);
     const userFiles = new UserFiles({ stagingDir: join(options.dataDir, 'staging'), log: options.log });

@@ -5,13 +5,20 @@ import type { RunRecord } from '../../shared/contract/runs';
 import type { BlobStore } from '../store/blobs';
 import type { Db } from '../store/db';
 import { rehydrateRequest } from './request-media';
+import { activeJobForRun } from '../store/jobs';
 import { readRunEvents } from '../store/run-events';
 import { deleteRun, getRun, runModels, searchRuns } from '../store/runs';
+
+/** What History needs of the durable jobs: stopping the one that still carries a run. */
+export interface RunJobs {
+  cancel(id: string): unknown;
+}
 
 export class HistoryService {
   constructor(
     private readonly db: Db,
     private readonly blobs?: BlobStore,
+    private readonly jobs?: RunJobs,
   ) {}
 
   search(input: HistorySearchInput): HistoryPage {
@@ -36,7 +43,10 @@ export class HistoryService {
     return { models: runModels(this.db) };
   }
 
+  /** Deletes run `id`; a durable job still working for it (a pending deferred chat) is cancelled first, so it does not record into nothing. */
   remove(id: string): { removed: boolean } {
+    const job = activeJobForRun(this.db, id);
+    if (job) this.jobs?.cancel(job.id);
     return { removed: deleteRun(this.db, id) };
   }
 }

@@ -85,6 +85,19 @@ describe('deferred chat as a durable job (ChatService + JobQueue + sandbox)', ()
     expect((await h.app.handlers.jobs.get({ id: jobId! }, CTX)).events.map((e) => e.state).at(-1)).toBe('cancelled');
   });
 
+  it('deleting a pending run from History cancels its job, so nothing is recorded into a deleted run', async () => {
+    const w = windowCtx();
+    const following = h.app.handlers.chat.send(deferredAsk('Say gone'), w.ctx).catch((e: unknown) => e);
+    await expect.poll(() => w.chunks.some((c) => c.type === 'deferred')).toBe(true);
+    const { jobId, runId } = w.chunks[0] as Extract<ChatStreamChunk, { type: 'started' }>;
+    expect(h.app.handlers.history.remove({ id: runId }, CTX)).toEqual({ removed: true });
+    expect((await h.app.handlers.jobs.get({ id: jobId! }, CTX)).state).toBe('cancelled');
+    await following;
+    await new Promise((r) => setTimeout(r, 2000));
+    await expect(h.app.handlers.history.get({ id: runId }, CTX)).rejects.toMatchObject({ error: { code: 'not_found' } });
+    expect((await h.app.handlers.jobs.get({ id: jobId! }, CTX)).state).toBe('cancelled');
+  });
+
   it('records a refused request without a job, as any chat run', async () => {
     const w = windowCtx();
     const record = await h.app.handlers.chat.send({ request: { ...deferredAsk('hi').request, temperature: 5 } }, w.ctx);

@@ -80,8 +80,14 @@ export async function createApp(options: AppOptions): Promise<App> {
     if (interrupted > 0) options.log(`${interrupted} run(s) were interrupted by the last shutdown; marked incomplete`);
     const blobs = new BlobStore(join(options.dataDir, 'blobs'));
     // Before anything of this process writes a blob: temporaries here are from a crash.
-    const swept = await sweepOrphanBlobs(db, blobs);
-    if (swept.temps + swept.files > 0) options.log(`blob store: removed ${swept.temps} unfinished write(s) and ${swept.files} unreferenced blob(s)`);
+    const temps = await blobs.sweepTemps();
+    if (temps > 0) options.log(`blob store: removed ${temps} unfinished write(s)`);
+    // Unreferenced blobs are looked for in the background: a walk of the whole store must not
+    // delay start-up. Disposal waits for it before the database closes.
+    const orphanSweep = sweepOrphanBlobs(db, blobs, { temps: false })
+      .then((swept) => swept.files > 0 && options.log(`blob store: removed ${swept.files} unreferenced blob(s)`))
+      .catch((error: unknown) => options.log(`blob store: the sweep of unreferenced blobs failed: ${error instanceof Error ? error.message : String(error)}`));
+    disposers.push(() => orphanSweep.then(() => undefined));
     const mediaTokens = new MediaTokens();
     const media = new MediaService(db, blobs, options.mediaUrl ?? ((hash) => {
       const { token, expiresAt } = mediaTokens.issue(hash);

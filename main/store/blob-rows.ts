@@ -49,16 +49,18 @@ export function getBlobRow(db: Db, hash: string): BlobRow | null {
 }
 
 /**
- * At start-up: removes temporaries left by interrupted writes, blob files no row refers to (older
- * than `graceMs`, so a write of this process between its rename and its row is never taken), and
- * rows whose references have all gone. Returns what was removed.
+ * Removes temporaries left by interrupted writes (unless `temps: false`: only safe before this
+ * process writes a blob), blob files no row refers to (older than `graceMs`, so a write of this
+ * process between its rename and its row is never taken), and rows whose references have all
+ * gone. Returns what was removed.
  */
-export async function sweepOrphanBlobs(db: Db, store: BlobStore, options: { now?: number; graceMs?: number } = {}): Promise<{ temps: number; files: number }> {
+export async function sweepOrphanBlobs(db: Db, store: BlobStore, options: { now?: number; graceMs?: number; temps?: boolean } = {}): Promise<{ temps: number; files: number }> {
   const cutoff = (options.now ?? Date.now()) - (options.graceMs ?? 60 * 60 * 1000);
-  const temps = await store.sweepTemps();
+  const temps = options.temps === false ? 0 : await store.sweepTemps();
   const wanted = prepare<[string], number>(db, 'SELECT refs FROM blobs WHERE hash = ?').pluck();
   let files = 0;
   for (const hash of await store.list()) {
+    if (!db.open) break;
     if ((wanted.get(hash) ?? 0) > 0) continue;
     const info = await store.stat(hash);
     if (!info || info.mtimeMs > cutoff) continue;

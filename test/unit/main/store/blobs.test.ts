@@ -114,6 +114,13 @@ describe('sweepOrphanBlobs()', () => {
     expect(await store.has(kept.hash)).toBe(true);
   });
 
+  it('with temps: false (the background sweep, while this process may be writing) leaves temporaries alone', async () => {
+    await store.put(Buffer.from('makes the folder'));
+    writeFileSync(join(dir, 'blobs', '.tmp-in-flight'), Buffer.alloc(16));
+    expect(await sweepOrphanBlobs(db, store, { temps: false })).toEqual({ temps: 0, files: 0 });
+    expect(readdirSync(join(dir, 'blobs')).filter((n) => n.startsWith('.tmp-'))).toEqual(['.tmp-in-flight']);
+  });
+
   it('removes old files nothing refers to, keeps referenced and recent ones', async () => {
     const referenced = await store.put(Buffer.from('a'));
     const released = await store.put(Buffer.from('b'));

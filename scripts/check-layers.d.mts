@@ -1,13 +1,12 @@
 // Types of scripts/check-layers.mjs, for its tests.
 export interface LayerViolation {
-  file: string;
-  line: number;
-  specifier: string;
+  /** The importing file, relative to the checked root. */
+  from: string;
+  /** What it imported, as written. */
+  to: string;
+  /** The rule's name in .dependency-cruiser.cjs. */
   rule: string;
+  /** The rule in words. */
+  comment: string;
 }
-export type ImportTarget = { kind: 'path'; path: string } | { kind: 'builtin'; name: string } | { kind: 'package'; name: string };
-export function stripComments(source: string): string;
-export function findImports(source: string): { specifier: string; line: number }[];
-export function classify(fileRel: string, specifier: string): ImportTarget;
-export function ruleBroken(fileRel: string, target: ImportTarget): string | null;
-export function checkLayers(root: string): LayerViolation[];
+export function checkLayers(root: string, configFile?: string): Promise<LayerViolation[]>;

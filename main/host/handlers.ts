@@ -7,14 +7,11 @@ import type { z } from 'zod';
 import type {
   CallOp,
   Contract,
-  EventChannel,
   EventDef,
-  EventPayload,
   Family,
   SessionOp,
   StreamOp,
 } from '../../shared/contract/define';
-import type { WorkbenchContract } from '../../shared/contract/index';
 
 export interface CallContext {
   /** The window or browser tab that asked (for logging and ownership of streams and sessions). */
@@ -61,11 +58,5 @@ export type HandlersFor<C extends Contract> = {
   [F in Exclude<keyof C, HostFamily>]: FamilyHandlers<C[F]>;
 };
 
-/**
- * Pushes an event to every attached window: `emit('connections.changed', state)`. Only channels
- * the contract declares as events, with their payload type, compile.
- */
-export type TypedEmit<C extends Contract = WorkbenchContract> = <K extends EventChannel<C>>(
-  channel: K,
-  payload: EventPayload<C, K>,
-) => void;
+/** Re-exported for the host's callers; services import it from shared/contract/typed-emit. */
+export type { TypedEmit } from '../../shared/contract/typed-emit';

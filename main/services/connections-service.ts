@@ -15,7 +15,7 @@ import {
   type SaveConnectionInput,
 } from '../../shared/contract/connections';
 import { WorkbenchFailure } from '../../shared/contract/errors';
-import type { TypedEmit } from '../host/handlers';
+import type { TypedEmit } from '../../shared/contract/typed-emit';
 import type { Db } from '../store/db';
 import { deleteConnection, getConnection, listConnections, upsertConnection } from '../store/connections';
 import { getSetting, setSetting } from '../store/settings';

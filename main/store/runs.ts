@@ -4,7 +4,7 @@
  * triggers (migration 0002); searching lives in run-search.ts and is re-exported here.
  */
 import type { WorkbenchError } from '../../shared/contract/errors';
-import type { CapturedRequest, CapturedResponse, Endpoint, RunOutput, RunRecord, RunStatus, RunSummary, RunTimings } from '../../shared/contract/runs';
+import type { CapturedRequest, CapturedResponse, Endpoint, RunOutput, RunRecord, RunStatus, RunTimings } from '../../shared/contract/runs';
 import type { ChatCompletion, ChatUsage } from '../../shared/wire/chat';
 import { addBlobRef, releaseBlobRef } from './blob-rows';
 import type { BlobInfo } from './blobs';

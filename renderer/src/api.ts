@@ -10,7 +10,8 @@ import type { WorkbenchApi } from '@shared/contract/api';
 export type LinkStatus = 'connecting' | 'connected' | 'disconnected' | 'no-token';
 
 let current: WorkbenchApi | null = null;
-let status: Readonly<Ref<LinkStatus>> = shallowRef<LinkStatus>('connected');
+const connectedAlways = shallowRef<LinkStatus>('connected');
+let status: Readonly<Ref<LinkStatus>> | null = null;
 
 /** Sets the api every store uses from now on (the bridge at start-up, a fake in tests). */
 export function provideWorkbench(api: WorkbenchApi, linkStatus?: Readonly<Ref<LinkStatus>>): void {
@@ -26,5 +27,5 @@ export function useWorkbench(): WorkbenchApi {
 
 /** The link to main, for the global status area. */
 export function useLinkStatus(): Readonly<Ref<LinkStatus>> {
-  return status;
+  return status ?? connectedAlways;
 }

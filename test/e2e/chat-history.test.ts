@@ -16,7 +16,7 @@ describe('Workbench in the browser (npm start -- --browser)', () => {
   let page: Page;
   let opened: AppPage | undefined;
 
-  const { output, outputText, status } = outputOf(() => page);
+  const { outputText, status } = outputOf(() => page);
 
   async function send(prompt: string): Promise<void> {
     await page.getByRole('link', { name: 'Chat' }).click();

@@ -31,7 +31,7 @@ describe('StreamingMarkdown', () => {
   });
 
   it('renders completed blocks once and keeps their DOM while the tail grows', async () => {
-    const { wrapper, render } = setup({ text: 'First paragraph.\n\n', streaming: true });
+    const { wrapper } = setup({ text: 'First paragraph.\n\n', streaming: true });
     mounted = wrapper;
     const full = 'First paragraph.\n\nSecond **one**.\n\n```ts\nconst a = 1;\n\nlet b = a;\n```\n\nLast words';
     for (let i = 'First paragraph.\n\n'.length + 1; i <= full.length; i += 3) {

@@ -7,7 +7,6 @@ import type { AppInfo } from '../../../../shared/contract/app';
 import type { ChatStreamChunk } from '../../../../shared/contract/chat';
 import type { ConnectionsState } from '../../../../shared/contract/connections';
 import { WorkbenchFailure } from '../../../../shared/contract/errors';
-import type { WorkbenchContract } from '../../../../shared/contract/index';
 import type { JobSummary } from '../../../../shared/contract/jobs';
 import type { RunRecord, RunStatus } from '../../../../shared/contract/runs';
 import type { HandlersFor } from '../../../../main/host/handlers';

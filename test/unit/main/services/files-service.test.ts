@@ -176,13 +176,12 @@ describe('services/files-service', () => {
     });
 
     it('on cancel records the attempt as cancelled and deletes a file the service had already accepted', async () => {
-      let controller!: AbortController;
+      const controller = new AbortController();
       scripted.api.next.uploadFile = (async (_c: unknown, _f: unknown, o: { signal: AbortSignal; onProgress: (d: number, t: number) => void }) => {
         o.onProgress(400, 1000);
         controller.abort();
         return ok(fileObject('file_late', 'notes.txt'));
       }) as never;
-      controller = new AbortController();
       const record = await service.upload({ ref: 'ref_AAAAAAAAAAAAAAAAAAAA' }, { signal: controller.signal, emit: () => {} });
       expect(record).toMatchObject({
         status: 'cancelled',
@@ -196,13 +195,12 @@ describe('services/files-service', () => {
     });
 
     it('on a cancel mid-upload says how far it got, and asks the service to delete nothing', async () => {
-      let controller!: AbortController;
+      const controller = new AbortController();
       scripted.api.next.uploadFile = (async (_c: unknown, _f: unknown, o: { onProgress: (d: number, t: number) => void }) => {
         o.onProgress(400, 1000);
         controller.abort();
         return fail({ kind: 'cancelled', message: 'Stopped.' });
       }) as never;
-      controller = new AbortController();
       const record = await service.upload({ ref: 'ref_AAAAAAAAAAAAAAAAAAAA' }, { signal: controller.signal, emit: () => {} });
       expect(record).toMatchObject({ status: 'cancelled', id: null, statusMessage: 'Cancelled after 400 bytes of 1000 bytes; nothing was kept on the service.' });
       expect(scripted.calls.map((c) => c.fn)).toEqual(['uploadFile']);

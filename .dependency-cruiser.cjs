@@ -1,0 +1,85 @@
+// The layer rules of DESIGN.md ("The house"), checked on resolved imports (TypeScript paths, .vue
+// files, type-only imports included) by dependency-cruiser: `npm run lint:layers`. Arrows only
+// point down: renderer, preload and main -> shared; inside main, electron -> host -> services ->
+// {api, store, jobs} -> shared, jobs -> {api, store}; the sandbox stands apart. Tests are not
+// checked. test/unit/scripts/layers.test.ts proves each rule fires on a violating fixture.
+
+/** `to` paths under these folders, as a regex alternation. */
+const under = (...dirs) => `^(${dirs.join('|')})/`;
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    // shared/: pure TypeScript, imported by all three sides.
+    { name: 'shared-only-shared-and-zod', comment: 'shared/ imports only shared/ and zod', severity: 'error',
+      from: { path: '^shared/' }, to: { pathNot: ['^shared/', '(^|/)node_modules/zod/'], dependencyTypesNot: ['core'] } },
+    { name: 'shared-no-node-builtins', comment: 'shared/ imports no Node built-ins', severity: 'error',
+      from: { path: '^shared/' }, to: { dependencyTypes: ['core'] } },
+
+    // renderer/: the page. Talks to main only through the contract.
+    { name: 'renderer-not-main', comment: 'renderer/ never imports main/', severity: 'error',
+      from: { path: '^renderer/' }, to: { path: '^main/' } },
+    { name: 'renderer-preload-types-only', comment: 'renderer/ imports nothing of preload/ but its type declarations', severity: 'error',
+      from: { path: '^renderer/' }, to: { path: '^preload/', pathNot: '^preload/api\\.d\\.ts$' } },
+    { name: 'renderer-no-node-builtins', comment: 'renderer/ imports no Node built-ins', severity: 'error',
+      from: { path: '^renderer/' }, to: { dependencyTypes: ['core'] } },
+    { name: 'electron-only-in-main-electron-and-preload', comment: 'only main/electron and preload/ import electron', severity: 'error',
+      from: { pathNot: under('main/electron', 'preload') }, to: { path: '(^|/)node_modules/electron/' } },
+
+    // preload/: contextBridge only.
+    { name: 'preload-only-shared-and-electron', comment: 'preload/ imports only shared/ and electron', severity: 'error',
+      from: { path: '^preload/' }, to: { pathNot: ['^shared/', '^preload/', '(^|/)node_modules/electron/'] } },
+
+    // main/: Node side.
+    { name: 'main-not-renderer', comment: 'main/ never imports renderer/', severity: 'error',
+      from: { path: '^main/' }, to: { path: '^renderer/' } },
+    { name: 'main-not-preload', comment: 'main/ never imports preload/', severity: 'error',
+      from: { path: '^main/' }, to: { path: '^preload/' } },
+    { name: 'main-electron-only-from-itself', comment: 'only main/electron imports main/electron', severity: 'error',
+      from: { path: '^main/', pathNot: '^main/electron/' }, to: { path: '^main/electron/' } },
+    { name: 'undici-only-in-api', comment: 'only main/api imports undici', severity: 'error',
+      from: { pathNot: '^main/api/' }, to: { path: '(^|/)node_modules/undici/' } },
+    { name: 'ws-only-in-api-host-sandbox', comment: 'only main/api (client), main/host and main/sandbox (servers) import ws', severity: 'error',
+      from: { pathNot: under('main/api', 'main/host', 'main/sandbox') }, to: { path: '(^|/)node_modules/ws/' } },
+    { name: 'sandbox-stands-apart', comment: 'main/sandbox imports only shared/ and itself', severity: 'error',
+      from: { path: '^main/sandbox/' }, to: { path: '^(main|renderer|preload)/', pathNot: '^main/sandbox/' } },
+    { name: 'store-only-shared-and-itself', comment: 'main/store imports only shared/ and itself', severity: 'error',
+      from: { path: '^main/store/' }, to: { path: '^(main|renderer|preload)/', pathNot: '^main/store/' } },
+    { name: 'api-not-store', comment: 'main/api never imports main/store (services persist)', severity: 'error',
+      from: { path: '^main/api/' }, to: { path: '^main/store/' } },
+    { name: 'api-below-services', comment: 'main/api imports only shared/ and itself', severity: 'error',
+      from: { path: '^main/api/' }, to: { path: '^(main|renderer|preload)/', pathNot: '^main/api/' } },
+    { name: 'jobs-only-api-and-store', comment: 'main/jobs imports only main/api, main/store and shared/', severity: 'error',
+      from: { path: '^main/jobs/' }, to: { path: '^(main|renderer|preload)/', pathNot: under('main/jobs', 'main/api', 'main/store') } },
+    { name: 'services-not-host', comment: 'main/services never import main/host (the host calls services, not back)', severity: 'error',
+      from: { path: '^main/services/' }, to: { path: '^main/host/' } },
+    { name: 'nothing-imports-upwards-into-services', comment: 'main/api, store and jobs never import main/services', severity: 'error',
+      from: { path: under('main/api', 'main/store', 'main/jobs') }, to: { path: '^main/services/' } },
+    { name: 'only-shells-import-the-composition-root', comment: 'only the shells (main/electron, main/browser) import main/app.ts', severity: 'error',
+      from: { path: '^main/', pathNot: under('main/electron', 'main/browser') }, to: { path: '^main/app\\.ts$' } },
+
+    { name: 'no-runtime-cycles', comment: 'modules import each other at run time (type-only cycles are fine)', severity: 'error',
+      from: {}, to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } } },
+
+    // Every import must resolve (a typo'd path or a package missing from package.json).
+    { name: 'not-to-unresolvable', comment: 'import does not resolve to a file or an installed package', severity: 'error',
+      from: {}, to: { couldNotResolve: true } },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    // Keep package paths as node_modules/<name>/... even when node_modules is a symlink.
+    preserveSymlinks: true,
+    exclude: { path: '^out/' },
+    // Type-only imports count: a layer must not even name another's types.
+    tsPreCompilationDeps: true,
+    // tsconfig.web.json carries the renderer's `@/` and `@shared/` paths.
+    tsConfig: { fileName: 'tsconfig.web.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      mainFields: ['module', 'main', 'types', 'typings'],
+      extensions: ['.ts', '.d.ts', '.vue', '.mjs', '.js', '.json'],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

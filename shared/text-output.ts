@@ -9,6 +9,7 @@ import type { Endpoint, RunOutput } from './contract/runs';
 import { endpointInfo, type OutputShape } from './families';
 import type { Citation, TextRunMeta } from './contract/text';
 import type { ChatCompletion, ChatToolCall, ChatUsage, LogprobEntry } from './wire/chat';
+import { isObject } from './is-object';
 
 export interface TextChoice {
   index: number;
@@ -23,7 +24,6 @@ export interface TextChoice {
 export const RESPONSE_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
@@ -34,10 +34,10 @@ export function emptyTextChoice(index: number): TextChoice {
 
 function chatChoices(output: Obj): TextChoice[] {
   return arr((output as unknown as ChatCompletion).choices)
-    .filter(isObj)
+    .filter(isObject)
     .map((c) => {
-      const m = isObj(c.message) ? c.message : {};
-      const lp = isObj(c.logprobs) ? arr(c.logprobs.content) : [];
+      const m = isObject(c.message) ? c.message : {};
+      const lp = isObject(c.logprobs) ? arr(c.logprobs.content) : [];
       return {
         index: num(c.index),
         content: str(m.content),
@@ -53,11 +53,11 @@ function chatChoices(output: Obj): TextChoice[] {
 /** A Response's output items folded into one choice: reasoning summaries, message text, calls. */
 function responseChoices(output: Obj): TextChoice[] {
   const choice = emptyTextChoice(0);
-  for (const item of arr(output.output).filter(isObj)) {
+  for (const item of arr(output.output).filter(isObject)) {
     if (item.type === 'reasoning') {
-      choice.reasoning += arr(item.summary).filter(isObj).map((s) => str(s.text)).join('\n\n');
+      choice.reasoning += arr(item.summary).filter(isObject).map((s) => str(s.text)).join('\n\n');
     } else if (item.type === 'message') {
-      for (const part of arr(item.content).filter(isObj)) {
+      for (const part of arr(item.content).filter(isObject)) {
         if (part.type === 'output_text') {
           choice.content += str(part.text);
           choice.logprobs.push(...(arr(part.logprobs) as LogprobEntry[]));
@@ -72,14 +72,14 @@ function responseChoices(output: Obj): TextChoice[] {
     }
   }
   const status = str(output.status);
-  const reason = isObj(output.incomplete_details) ? str(output.incomplete_details.reason) : '';
+  const reason = isObject(output.incomplete_details) ? str(output.incomplete_details.reason) : '';
   choice.finishReason = status === 'incomplete' ? reason || 'incomplete' : choice.toolCalls.length > 0 ? 'tool_calls' : status || null;
   return [choice];
 }
 
 function messageChoices(output: Obj): TextChoice[] {
   const choice = emptyTextChoice(0);
-  for (const block of arr(output.content).filter(isObj)) {
+  for (const block of arr(output.content).filter(isObject)) {
     if (block.type === 'text') choice.content += str(block.text);
     else if (block.type === 'thinking') choice.reasoning += str(block.thinking);
     else if (block.type === 'tool_use') {
@@ -113,13 +113,13 @@ function utf8Bytes(text: string): number[] | null {
  * maps) as the chat-style entries the logprobs view reads.
  */
 function legacyLogprobs(logprobs: unknown): LogprobEntry[] {
-  if (!isObj(logprobs)) return [];
+  if (!isObject(logprobs)) return [];
   const tokens = arr(logprobs.tokens);
   const values = arr(logprobs.token_logprobs);
   const tops = arr(logprobs.top_logprobs);
   return tokens.map((token, i) => {
     const t = str(token);
-    const top = isObj(tops[i]) ? Object.entries(tops[i] as Obj) : [];
+    const top = isObject(tops[i]) ? Object.entries(tops[i] as Obj) : [];
     return {
       token: t,
       logprob: num(values[i]),
@@ -133,7 +133,7 @@ function legacyLogprobs(logprobs: unknown): LogprobEntry[] {
 
 function completionChoices(output: Obj): TextChoice[] {
   return arr(output.choices)
-    .filter(isObj)
+    .filter(isObject)
     .map((c) => ({
       ...emptyTextChoice(num(c.index)),
       content: str(c.text),
@@ -154,7 +154,7 @@ const CHOICE_READERS: Record<OutputShape, (output: Obj) => TextChoice[]> = {
 
 /** The choices of a recorded answer of any interface (empty for non-text answers). */
 export function choicesOf(endpoint: Endpoint, output: RunOutput | null | undefined): TextChoice[] {
-  if (!isObj(output)) return [];
+  if (!isObject(output)) return [];
   return CHOICE_READERS[endpointInfo(endpoint)?.output ?? 'none'](output);
 }
 
@@ -163,7 +163,7 @@ export function choicesOf(endpoint: Endpoint, output: RunOutput | null | undefin
  * input/output/cache-read tokens map onto prompt/completion/cached. Null when there is none.
  */
 export function chatUsageOf(endpoint: Endpoint, usage: unknown): ChatUsage | null {
-  if (!isObj(usage)) return null;
+  if (!isObject(usage)) return null;
   if (typeof usage.prompt_tokens === 'number') return usage as unknown as ChatUsage;
   let prompt: number;
   let completion: number;
@@ -175,8 +175,8 @@ export function chatUsageOf(endpoint: Endpoint, usage: unknown): ChatUsage | nul
     completion = num(usage.output_tokens);
   } else if (typeof usage.input_tokens === 'number') {
     prompt = num(usage.input_tokens);
-    cached = isObj(usage.input_tokens_details) ? num(usage.input_tokens_details.cached_tokens) : 0;
-    reasoning = isObj(usage.output_tokens_details) ? num(usage.output_tokens_details.reasoning_tokens) : 0;
+    cached = isObject(usage.input_tokens_details) ? num(usage.input_tokens_details.cached_tokens) : 0;
+    reasoning = isObject(usage.output_tokens_details) ? num(usage.output_tokens_details.reasoning_tokens) : 0;
     completion = num(usage.output_tokens) - reasoning;
   } else {
     return null;
@@ -194,18 +194,18 @@ export function chatUsageOf(endpoint: Endpoint, usage: unknown): ChatUsage | nul
 
 /** Whether the raw usage carried the service's own cost (else the app estimates from prices). */
 export function hasServiceCost(usage: unknown): boolean {
-  return isObj(usage) && typeof usage.cost_in_usd_ticks === 'number';
+  return isObject(usage) && typeof usage.cost_in_usd_ticks === 'number';
 }
 
 function citationsOf(output: Obj): Citation[] {
   const out: Citation[] = [];
   for (const c of arr(output.citations)) {
     if (typeof c === 'string') out.push({ url: c });
-    else if (isObj(c) && typeof c.url === 'string') out.push({ url: c.url, ...(typeof c.title === 'string' ? { title: c.title } : {}) });
+    else if (isObject(c) && typeof c.url === 'string') out.push({ url: c.url, ...(typeof c.title === 'string' ? { title: c.title } : {}) });
   }
-  for (const item of arr(output.output).filter(isObj)) {
-    for (const part of arr(item.content).filter(isObj)) {
-      for (const a of arr(part.annotations).filter(isObj)) {
+  for (const item of arr(output.output).filter(isObject)) {
+    for (const part of arr(item.content).filter(isObject)) {
+      for (const a of arr(part.annotations).filter(isObject)) {
         if (a.type === 'url_citation' && typeof a.url === 'string' && !out.some((c) => c.url === a.url)) {
           out.push({ url: a.url, ...(typeof a.title === 'string' ? { title: a.title } : {}) });
         }
@@ -217,11 +217,11 @@ function citationsOf(output: Obj): Citation[] {
 
 /** The interface-specific facts of a recorded answer. */
 export function metaOf(endpoint: Endpoint, output: RunOutput | null | undefined): TextRunMeta {
-  if (!isObj(output)) return {};
+  if (!isObject(output)) return {};
   const meta: TextRunMeta = {};
   const citations = citationsOf(output);
   if (citations.length > 0) meta.citations = citations;
-  const usage = isObj(output.usage) ? output.usage : null;
+  const usage = isObject(output.usage) ? output.usage : null;
   if (usage && typeof usage.num_sources_used === 'number') meta.numSourcesUsed = usage.num_sources_used;
   const shape = endpointInfo(endpoint)?.output;
   if (shape === 'responses') {
@@ -231,7 +231,7 @@ export function metaOf(endpoint: Endpoint, output: RunOutput | null | undefined)
     const created = num(output.created_at);
     meta.expiresAt = meta.stored && created > 0 ? created * 1000 + RESPONSE_RETENTION_MS : null;
     meta.serviceStatus = str(output.status);
-    meta.incompleteReason = isObj(output.incomplete_details) ? str(output.incomplete_details.reason) || null : null;
+    meta.incompleteReason = isObject(output.incomplete_details) ? str(output.incomplete_details.reason) || null : null;
   } else if (shape === 'messages' || shape === 'complete') {
     meta.stopReason = typeof output.stop_reason === 'string' ? output.stop_reason : null;
     meta.stopSequence = typeof output.stop_sequence === 'string' ? output.stop_sequence : null;

@@ -11,6 +11,7 @@ import { headersToRecord, redactHeaders, scrubSecret } from './http-headers';
 import { apiErrorFromThrown, isRetryableThrown, type FailurePhase } from './network-errors';
 import { resolveUrl, type ResolvedUrl } from './request-url';
 import { DEFAULT_RETRY, isRetryableStatus, retryDelayMs, type RetryPolicy } from './retry';
+import { sleep } from './sleep';
 import { SseParser, type SseEvent } from './sse';
 import { capturedStreamBody, isStreamBody, openAttempt, streamBodyError, type StreamBody } from './stream-body';
 import type { ApiClientOptions, ApiResult, ByteSink, RequestOptions, ResponseMeta, StreamHandlers, StreamOutcome } from './client-types';
@@ -34,19 +35,6 @@ type Payload = string | StreamBody | undefined;
 type Sent =
   | { ok: true; res: Dispatcher.ResponseData; meta: ResponseMeta; attemptStart: number; retries: number }
   | { ok: false; error: ApiError; meta: ResponseMeta | null; retries: number };
-
-function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const done = (): void => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
 
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   try {
@@ -74,7 +62,7 @@ export class ApiClient {
     this.bodyTimeoutMs = options.bodyTimeoutMs ?? 120_000;
     this.connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
     this.random = options.random ?? Math.random;
-    this.sleep = options.sleep ?? defaultSleep;
+    this.sleep = options.sleep ?? sleep;
     this.now = options.now ?? (() => performance.now());
     this.host = new URL(options.baseUrl).host;
     this.agent = new Agent({

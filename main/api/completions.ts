@@ -6,7 +6,8 @@
  */
 import type { CompleteRequest, CompleteResponse, CompletionsRequest, TextCompletion, TextCompletionChunk } from '../../shared/wire/completions';
 import type { ApiClient, ApiResult, StreamOutcome } from './client';
-import { isObject, streamTextFrames, type ChunkStreamHandlers, type TextCallOptions } from './text-stream';
+import { streamTextFrames, type ChunkStreamHandlers, type TextCallOptions } from './text-stream';
+import { isObject } from '../../shared/is-object';
 
 export const COMPLETIONS_PATH = '/v1/completions';
 export const COMPLETE_PATH = '/v1/complete';

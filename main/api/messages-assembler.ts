@@ -2,12 +2,14 @@
  * Folds Messages stream events into the Message a plain call would have returned: the
  * `message_start` message, content blocks in index order (thinking, text, tool_use with its input
  * parsed from the concatenated `partial_json`; the raw string is kept when it does not parse),
- * then the stop reason and usage from `message_delta`. result() may be called at any time.
+ * then the stop reason and usage from `message_delta`. result() may be called at any time. It is
+ * the one place a tool_use block's streamed input is put together: the service asks toolCall()
+ * for it when the block stops.
  */
 import type { MessagesResponse, MessagesStreamEvent } from '../../shared/wire/messages';
+import { isObject } from '../../shared/is-object';
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 interface BlockParts {
   block: Obj;
@@ -29,16 +31,16 @@ export class MessagesAssembler {
     const e = event as unknown as Obj;
     switch (e.type) {
       case 'message_start':
-        if (isObj(e.message)) this.message = { ...e.message, usage: isObj(e.message.usage) ? { ...e.message.usage } : e.message.usage };
+        if (isObject(e.message)) this.message = { ...e.message, usage: isObject(e.message.usage) ? { ...e.message.usage } : e.message.usage };
         break;
       case 'content_block_start': {
-        if (!isObj(e.content_block)) break;
+        if (!isObject(e.content_block)) break;
         this.blocks.set(indexOf(e), { block: { ...e.content_block }, text: [], thinking: [], signature: [], json: [] });
         break;
       }
       case 'content_block_delta': {
         const parts = this.blocks.get(indexOf(e));
-        const d = isObj(e.delta) ? e.delta : {};
+        const d = isObject(e.delta) ? e.delta : {};
         if (!parts) break;
         if (d.type === 'text_delta' && typeof d.text === 'string') parts.text.push(d.text);
         else if (d.type === 'thinking_delta' && typeof d.thinking === 'string') parts.thinking.push(d.thinking);
@@ -48,11 +50,11 @@ export class MessagesAssembler {
       }
       case 'message_delta': {
         const m = (this.message ??= { type: 'message', role: 'assistant', content: [] });
-        if (isObj(e.delta)) {
+        if (isObject(e.delta)) {
           if ('stop_reason' in e.delta) m.stop_reason = e.delta.stop_reason;
           if ('stop_sequence' in e.delta) m.stop_sequence = e.delta.stop_sequence;
         }
-        if (isObj(e.usage)) m.usage = { ...(isObj(m.usage) ? m.usage : {}), ...e.usage };
+        if (isObject(e.usage)) m.usage = { ...(isObject(m.usage) ? m.usage : {}), ...e.usage };
         break;
       }
       default:
@@ -63,6 +65,18 @@ export class MessagesAssembler {
   /** How many events were pushed (0 = nothing arrived). */
   get events(): number {
     return this.count;
+  }
+
+  /**
+   * The tool_use block at `index` as a call: its input as JSON text (the streamed `partial_json`
+   * joined, else the start event's non-empty input, else `{}`). Null for any other block.
+   */
+  toolCall(index: number): { id: string; name: string; arguments: string } | null {
+    const parts = this.blocks.get(index);
+    if (!parts || parts.block.type !== 'tool_use') return null;
+    const b = parts.block;
+    const started = isObject(b.input) && Object.keys(b.input).length > 0 ? JSON.stringify(b.input) : '';
+    return { id: String(b.id ?? ''), name: String(b.name ?? ''), arguments: parts.json.join('') || started || '{}' };
   }
 
   /** The Message so far; blocks in index order. */

@@ -6,7 +6,8 @@
  */
 import type { MessagesRequest, MessagesResponse, MessagesStreamEvent } from '../../shared/wire/messages';
 import type { ApiClient, ApiResult, StreamOutcome } from './client';
-import { isObject, streamTextFrames, type EventStreamHandlers, type TextCallOptions } from './text-stream';
+import { streamTextFrames, type EventStreamHandlers, type TextCallOptions } from './text-stream';
+import { isObject } from '../../shared/is-object';
 
 export const MESSAGES_PATH = '/v1/messages';
 

@@ -6,9 +6,9 @@
  */
 import type { LogprobEntry } from '../../shared/wire/chat';
 import type { ResponseObject, ResponseStreamEvent } from '../../shared/wire/responses';
+import { isObject } from '../../shared/is-object';
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 interface ItemParts {
   item: Obj;
@@ -32,7 +32,7 @@ export class ResponsesAssembler {
     this.count++;
     const e = event as unknown as Obj;
     const type = typeof e.type === 'string' ? e.type : '';
-    if (/^response\.(created|in_progress|completed|incomplete|failed)$/.test(type) && isObj(e.response)) {
+    if (/^response\.(created|in_progress|completed|incomplete|failed)$/.test(type) && isObject(e.response)) {
       this.snapshot = e.response;
       this.final = !/created|in_progress/.test(type);
       return;
@@ -40,7 +40,7 @@ export class ResponsesAssembler {
     const index = typeof e.output_index === 'number' ? e.output_index : -1;
     if (index < 0) return;
     if (type === 'response.output_item.added' || type === 'response.output_item.done') {
-      if (!isObj(e.item)) return;
+      if (!isObject(e.item)) return;
       const parts = this.part(index, e.item);
       parts.item = { ...e.item };
       if (type === 'response.output_item.done') parts.done = true;

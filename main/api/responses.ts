@@ -6,7 +6,8 @@
  */
 import type { Compaction, CompactRequest, DeletedResponse, ResponseCreateRequest, ResponseObject, ResponseStreamEvent } from '../../shared/wire/responses';
 import type { ApiClient, ApiResult, StreamOutcome } from './client';
-import { isObject, streamTextFrames, type EventStreamHandlers, type FrameVerdict, type TextCallOptions } from './text-stream';
+import { streamTextFrames, type EventStreamHandlers, type FrameVerdict, type TextCallOptions } from './text-stream';
+import { isObject } from '../../shared/is-object';
 
 export const RESPONSES_PATH = '/v1/responses';
 export const COMPACT_PATH = '/v1/responses/compact';

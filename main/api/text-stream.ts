@@ -113,8 +113,3 @@ export async function streamTextFrames(
   if (!state.done && !state.terminal) return { ...outcome, ok: false, error: incomplete(outcome.meta, 'no [DONE] marker arrived') };
   return outcome;
 }
-
-/** A plain object, for reading frames defensively. */
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}

@@ -10,6 +10,7 @@ import { dirname } from 'node:path';
 import type { KeyStorageBackend } from '../../shared/contract/connections';
 import { WorkbenchFailure } from '../../shared/contract/errors';
 import type { KeyStore } from '../store/key-store';
+import { isObject } from '../../shared/is-object';
 
 /** Which protection safeStorage gives here (call after `ready`). */
 export function safeStorageBackend(platform: NodeJS.Platform = process.platform): KeyStorageBackend {
@@ -27,7 +28,7 @@ function readBlobs(path: string): Record<string, string> {
     // A damaged file holds no key we could read; the user re-enters keys and the file is rewritten.
     return {};
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return {};
+  if (!isObject(parsed)) return {};
   return Object.fromEntries(Object.entries(parsed).filter((e): e is [string, string] => typeof e[1] === 'string'));
 }
 

@@ -5,6 +5,7 @@
 import type { ApiClient } from '../api/client';
 import { getDeferredCompletion } from '../api/chat';
 import type { ApiError } from '../api/errors';
+import { sleep } from '../api/sleep';
 import type { ChatCompletion } from '../../shared/wire/chat';
 
 export interface PollOptions {
@@ -17,23 +18,10 @@ export interface PollOptions {
 
 export type PollOutcome = { ok: true; completion: ChatCompletion; polls: number } | { ok: false; error: ApiError; polls: number };
 
-function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
-
 const CANCELLED: ApiError = { kind: 'cancelled', status: null, code: null, message: 'Stopped before the deferred completion was ready.', requestId: null };
 
 export async function pollDeferredCompletion(client: ApiClient, requestId: string, options: PollOptions = {}): Promise<PollOutcome> {
-  const sleep = options.sleep ?? abortableSleep;
+  const wait = options.sleep ?? sleep;
   let delay = options.firstDelayMs ?? 1000;
   const maxDelay = options.maxDelayMs ?? 5000;
   let polls = 0;
@@ -44,7 +32,7 @@ export async function pollDeferredCompletion(client: ApiClient, requestId: strin
     if (!result.ok) return { ok: false, error: result.error, polls };
     if (result.value.state === 'done') return { ok: true, completion: result.value.completion, polls };
     options.onPending?.(polls);
-    await sleep(delay, options.signal);
+    await wait(delay, options.signal);
     delay = Math.min(maxDelay, Math.round(delay * 1.5));
   }
 }

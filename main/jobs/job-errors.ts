@@ -49,16 +49,3 @@ export function backoffDelayMs(attempt: number, policy: BackoffPolicy, error?: u
   return Math.min(policy.maxMs, policy.firstMs * 2 ** (attempt - 1));
 }
 
-/** Resolves after `ms`, or at once when `signal` aborts. */
-export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
-}

@@ -15,7 +15,8 @@ import type { WorkbenchError } from '../../shared/contract/errors';
 import type { JobRecord, JobSummary } from '../../shared/contract/jobs';
 import type { Db } from '../store/db';
 import { getJobRecord, getJobSummary, getStoredJob, insertJob, listJobs, unfinishedJobs, updateJob, type StoredJob } from '../store/jobs';
-import { abortableSleep, backoffDelayMs, isRetryable, toJobError, type BackoffPolicy } from './job-errors';
+import { sleep } from '../api/sleep';
+import { backoffDelayMs, isRetryable, toJobError, type BackoffPolicy } from './job-errors';
 
 export { RetryableJobError, JobFailedError } from './job-errors';
 export type { BackoffPolicy } from './job-errors';
@@ -95,7 +96,7 @@ export class JobQueue {
   constructor(private readonly options: JobQueueOptions) {
     this.now = options.now ?? Date.now;
     this.log = options.log ?? (() => undefined);
-    this.sleep = options.sleep ?? abortableSleep;
+    this.sleep = options.sleep ?? sleep;
   }
 
   /** Registers a kind. Define every kind before resumeAll(). */

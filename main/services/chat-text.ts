@@ -5,9 +5,7 @@
 import type { Endpoint, RunOutput } from '../../shared/contract/runs';
 import { endpointInfo } from '../../shared/families';
 import { choicesOf } from '../../shared/text-output';
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isObject } from '../../shared/is-object';
 
 /** The text of any interface's content: a string, or parts / blocks carrying text. */
 function partsText(content: unknown): string {
@@ -15,7 +13,7 @@ function partsText(content: unknown): string {
   if (!Array.isArray(content)) return '';
   return content
     .map((part: unknown) => {
-      if (!isObj(part)) return '';
+      if (!isObject(part)) return '';
       if (typeof part.text === 'string') return part.text;
       if (part.type === 'tool_result') return partsText(part.content);
       if (part.type === 'tool_use') return `${String(part.name)}(${JSON.stringify(part.input ?? {})})`;
@@ -27,7 +25,7 @@ function partsText(content: unknown): string {
 
 /** One Responses input item's text (messages, tool outputs, calls passed back; compactions are opaque). */
 function inputItemText(item: unknown): string {
-  if (!isObj(item)) return '';
+  if (!isObject(item)) return '';
   if (item.type === 'function_call_output') return typeof item.output === 'string' ? item.output : '';
   if (item.type === 'function_call') return `${String(item.name)}(${String(item.arguments ?? '')})`;
   if (item.type === 'reasoning') return Array.isArray(item.summary) ? partsText(item.summary) : '';
@@ -36,7 +34,7 @@ function inputItemText(item: unknown): string {
 
 /** The messages of a request of any text interface, as role + text, in order (system first). */
 export function requestMessages(endpoint: Endpoint, body: unknown): Array<{ role: string; text: string }> {
-  const b = isObj(body) ? body : {};
+  const b = isObject(body) ? body : {};
   const out: Array<{ role: string; text: string }> = [];
   const shape = endpointInfo(endpoint)?.input;
   if (shape === 'responses') {
@@ -44,7 +42,7 @@ export function requestMessages(endpoint: Endpoint, body: unknown): Array<{ role
     if (typeof b.input === 'string') out.push({ role: 'user', text: b.input });
     else if (Array.isArray(b.input)) {
       for (const item of b.input) {
-        const role = isObj(item) ? (typeof item.role === 'string' ? item.role : String(item.type ?? 'item')) : 'item';
+        const role = isObject(item) ? (typeof item.role === 'string' ? item.role : String(item.type ?? 'item')) : 'item';
         out.push({ role, text: inputItemText(item) });
       }
     }
@@ -52,7 +50,7 @@ export function requestMessages(endpoint: Endpoint, body: unknown): Array<{ role
     const system = shape === 'messages' ? partsText(b.system) : '';
     if (system) out.push({ role: 'system', text: system });
     for (const m of Array.isArray(b.messages) ? b.messages : []) {
-      if (isObj(m)) out.push({ role: String(m.role ?? ''), text: partsText(m.content) });
+      if (isObject(m)) out.push({ role: String(m.role ?? ''), text: partsText(m.content) });
     }
   } else if (shape === 'prompt') {
     for (const p of Array.isArray(b.prompt) ? b.prompt : [b.prompt]) if (typeof p === 'string') out.push({ role: 'prompt', text: p });

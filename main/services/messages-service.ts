@@ -12,19 +12,13 @@ import type { MessagesRequest, MessagesStreamEvent } from '../../shared/wire/mes
 import type { ConnectionsService } from './connections-service';
 import { runTextPost, streamIntoRun } from './text-post';
 import type { TextRun, TextRunContext, TextServiceDeps } from './text-run';
+import { isObject } from '../../shared/is-object';
 
 export interface MessagesServiceOptions extends TextServiceDeps {
   connections: ConnectionsService;
 }
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-interface ToolBlock {
-  id: string;
-  name: string;
-  json: string[];
-}
 
 export class MessagesService {
   constructor(private readonly options: MessagesServiceOptions) {}
@@ -37,8 +31,7 @@ export class MessagesService {
     return runTextPost(this.options, ctx, post, async (run, opts) => {
       if (!stream) return run.finishPlain(await createMessage(connection.client, body, opts));
       const assembler = new MessagesAssembler();
-      const tools = new Map<number, ToolBlock>();
-      const handlers = streamIntoRun(run, assembler, (event) => emitEvent(run, event, tools, () => assembler.result().usage));
+      const handlers = streamIntoRun(run, assembler, (event) => emitEvent(run, event, assembler));
       const outcome = await streamMessage(connection.client, body, handlers, opts);
       const output = assembler.events > 0 ? assembler.result() : null;
       return run.finishStream(outcome, output, output?.usage ?? null);
@@ -46,38 +39,28 @@ export class MessagesService {
   }
 }
 
-function emitEvent(run: TextRun, event: MessagesStreamEvent, tools: Map<number, ToolBlock>, usage: () => unknown): void {
+/** Forwards one event to the page; `assembler` has already taken it in (streamIntoRun). */
+function emitEvent(run: TextRun, event: MessagesStreamEvent, assembler: MessagesAssembler): void {
   const e = event as unknown as Obj;
   const index = typeof e.index === 'number' ? e.index : 0;
   switch (e.type) {
-    case 'content_block_start':
-      if (isObj(e.content_block) && e.content_block.type === 'tool_use') {
-        const b = e.content_block;
-        const initial = isObj(b.input) && Object.keys(b.input).length > 0 ? [JSON.stringify(b.input)] : [];
-        tools.set(index, { id: String(b.id ?? ''), name: String(b.name ?? ''), json: initial });
-      }
-      break;
     case 'content_block_delta': {
-      const d = isObj(e.delta) ? e.delta : {};
+      const d = isObject(e.delta) ? e.delta : {};
       if (d.type === 'text_delta' && typeof d.text === 'string') run.delta({ type: 'delta', choice: 0, content: d.text });
       else if (d.type === 'thinking_delta' && typeof d.thinking === 'string') run.delta({ type: 'delta', choice: 0, reasoning: d.thinking });
-      else if (d.type === 'input_json_delta' && typeof d.partial_json === 'string') tools.get(index)?.json.push(d.partial_json);
       break;
     }
     case 'content_block_stop': {
-      const tool = tools.get(index);
-      if (tool) {
-        tools.delete(index);
-        run.delta({ type: 'delta', choice: 0, toolCalls: [{ id: tool.id, type: 'function', function: { name: tool.name, arguments: tool.json.join('') || '{}' } }] });
-      }
+      const tool = assembler.toolCall(index);
+      if (tool) run.delta({ type: 'delta', choice: 0, toolCalls: [{ id: tool.id, type: 'function', function: { name: tool.name, arguments: tool.arguments } }] });
       break;
     }
     case 'message_delta': {
-      const d = isObj(e.delta) ? e.delta : {};
+      const d = isObject(e.delta) ? e.delta : {};
       const stopReason = typeof d.stop_reason === 'string' ? d.stop_reason : null;
       if (stopReason) run.delta({ type: 'delta', choice: 0, finishReason: stopReason });
       run.meta({ stopReason, stopSequence: typeof d.stop_sequence === 'string' ? d.stop_sequence : null });
-      run.usage(chatUsageOf('messages', usage()));
+      run.usage(chatUsageOf('messages', assembler.result().usage));
       break;
     }
     default:

@@ -6,9 +6,9 @@
  */
 import type { DroppedMessage, ResponseNode } from '../../shared/contract/responses';
 import type { RunRecord } from '../../shared/contract/runs';
+import { isObject } from '../../shared/is-object';
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Characters kept of each dropped message's text. */
 export const DROPPED_PREVIEW_CHARS = 120;
@@ -39,12 +39,12 @@ export function chainInput(segment: readonly ResponseNode[], runOf: (id: string)
     }
     const run = node.runId ? runOf(node.runId) : null;
     if (!run) continue;
-    const body = isObj(run.request.body) ? run.request.body : {};
+    const body = isObject(run.request.body) ? run.request.body : {};
     if (run.endpoint === 'responses') {
       if (typeof body.input === 'string') items.push({ role: 'user', content: body.input });
       else if (Array.isArray(body.input)) {
         for (const item of body.input) {
-          if (!isObj(item) || item.type === 'reasoning') continue;
+          if (!isObject(item) || item.type === 'reasoning') continue;
           if (item.type === 'compaction') addCompaction(item);
           else items.push(item);
         }
@@ -56,13 +56,13 @@ export function chainInput(segment: readonly ResponseNode[], runOf: (id: string)
 }
 
 function outputItems(output: unknown): Obj[] {
-  if (!isObj(output) || !Array.isArray(output.output)) return [];
+  if (!isObject(output) || !Array.isArray(output.output)) return [];
   const out: Obj[] = [];
   for (const item of output.output) {
-    if (!isObj(item)) continue;
+    if (!isObject(item)) continue;
     if (item.type === 'message') {
       const text = (Array.isArray(item.content) ? item.content : [])
-        .map((p: unknown) => (isObj(p) ? (typeof p.text === 'string' ? p.text : typeof p.refusal === 'string' ? p.refusal : '') : ''))
+        .map((p: unknown) => (isObject(p) ? (typeof p.text === 'string' ? p.text : typeof p.refusal === 'string' ? p.refusal : '') : ''))
         .join('');
       out.push({ role: 'assistant', content: text });
     } else if (item.type === 'function_call' || item.type === 'function_call_output') {
@@ -82,7 +82,7 @@ export function droppedMessages(input: readonly Obj[], count: number): DroppedMe
 
 function itemText(item: Obj): string {
   if (typeof item.content === 'string') return item.content;
-  if (Array.isArray(item.content)) return item.content.map((p: unknown) => (isObj(p) && typeof p.text === 'string' ? p.text : '')).join(' ');
+  if (Array.isArray(item.content)) return item.content.map((p: unknown) => (isObject(p) && typeof p.text === 'string' ? p.text : '')).join(' ');
   if (item.type === 'function_call') return `${String(item.name)}(${String(item.arguments ?? '')})`;
   if (item.type === 'function_call_output') return String(item.output ?? '');
   if (item.type === 'compaction') return 'earlier compacted context';

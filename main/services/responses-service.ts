@@ -21,6 +21,7 @@ import { chainInput, chainSegment, droppedMessages } from './response-chain-inpu
 import { rehydrate, storeRequestMedia } from './request-media';
 import { runTextPost, streamIntoRun } from './text-post';
 import { TextRun, type TextRunContext, type TextServiceDeps } from './text-run';
+import { isObject } from '../../shared/is-object';
 
 export interface ResponsesServiceOptions extends TextServiceDeps {
   connections: ConnectionsService;
@@ -32,7 +33,6 @@ export interface ResponseRef {
 }
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Calls (retrieve, delete, compact) have no stream: nothing to emit, but the caller can cancel. */
 function quiet(signal: AbortSignal = new AbortController().signal): TextRunContext {
@@ -68,7 +68,7 @@ export class ResponsesService {
     // The usage in a stored response belongs to the run that made it.
     const { connection, run } = this.beginById(ref, 'GET', 'responses.retrieve', `Retrieve response ${ref.id}`, false, signal);
     const result = await retrieveResponse(connection.client, ref.id, { signal });
-    if (result.ok && isObj(result.value)) {
+    if (result.ok && isObject(result.value)) {
       run.setModel(String(result.value.model ?? ''));
       this.upsertFromResponse(connection, result.value, run.id, null, '');
     } else if (!result.ok) {
@@ -112,7 +112,7 @@ export class ResponsesService {
     if (violations.length > 0) return run.reject(violations);
     const result = await compactResponses(connection.client, body as never, { signal });
     const record = run.finishPlain(result, false);
-    if (result.ok && isObj(result.value) && typeof result.value.id === 'string') {
+    if (result.ok && isObject(result.value) && typeof result.value.id === 'string') {
       this.addCompaction(connection, result.value, input.responseId, lineage[0], items, record.id);
     }
     return record;
@@ -143,7 +143,7 @@ export class ResponsesService {
 
   private noteCreated(connection: ResolvedConnection, body: ResponseCreateRequest, record: RunRecord): void {
     const output = record.output;
-    if (isObj(output) && typeof output.id === 'string' && output.id) {
+    if (isObject(output) && typeof output.id === 'string' && output.id) {
       const parent = body.previous_response_id ?? compactionIdOf(body.input);
       this.upsertFromResponse(connection, output, record.id, parent, requestPreview('responses', body));
     } else if (record.error?.status === 404 && body.previous_response_id) {
@@ -184,12 +184,12 @@ export class ResponsesService {
 
   private addCompaction(connection: ResolvedConnection, compaction: Obj, parentId: string, last: ResponseNode, input: Obj[], runId: string): void {
     const c = compaction as unknown as Compaction;
-    const usage = isObj(c.usage) ? c.usage : null;
+    const usage = isObject(c.usage) ? c.usage : null;
     const dropped = typeof usage?.dropped_message_count === 'number' ? usage.dropped_message_count : input.length;
     const lastRun = last.runId ? getRun(this.options.db, last.runId) : null;
-    const lastUsage = isObj(lastRun?.output) ? (lastRun.output as Obj).usage : null;
+    const lastUsage = isObject(lastRun?.output) ? (lastRun.output as Obj).usage : null;
     const tokensSaved =
-      isObj(lastUsage) && typeof lastUsage.input_tokens === 'number' && typeof lastUsage.output_tokens === 'number' && typeof usage?.output_tokens === 'number'
+      isObject(lastUsage) && typeof lastUsage.input_tokens === 'number' && typeof lastUsage.output_tokens === 'number' && typeof usage?.output_tokens === 'number'
         ? lastUsage.input_tokens + lastUsage.output_tokens - usage.output_tokens
         : null;
     upsertResponseNode(this.options.db, {
@@ -208,7 +208,7 @@ export class ResponsesService {
       droppedMessages: droppedMessages(input, dropped),
       droppedMessageCount: dropped,
       tokensSaved,
-      compactionItem: Array.isArray(c.output) && isObj(c.output[0]) ? (c.output[0] as unknown as Obj) : undefined,
+      compactionItem: Array.isArray(c.output) && isObject(c.output[0]) ? (c.output[0] as unknown as Obj) : undefined,
     });
   }
 }
@@ -216,7 +216,7 @@ export class ResponsesService {
 /** A continuation from a compaction names it in its input, not in previous_response_id. */
 function compactionIdOf(input: unknown): string | null {
   if (!Array.isArray(input)) return null;
-  const item = input.find((i: unknown) => isObj(i) && i.type === 'compaction' && typeof i.id === 'string') as Obj | undefined;
+  const item = input.find((i: unknown) => isObject(i) && i.type === 'compaction' && typeof i.id === 'string') as Obj | undefined;
   return item ? (item.id as string) : null;
 }
 
@@ -226,7 +226,7 @@ function emitEvent(run: TextRun, event: ResponseStreamEvent): void {
   switch (e.type) {
     case 'response.created':
     case 'response.in_progress':
-      if (isObj(e.response)) run.meta(metaOf('responses', e.response as never));
+      if (isObject(e.response)) run.meta(metaOf('responses', e.response as never));
       break;
     case 'response.reasoning_summary_text.delta':
       if (typeof e.delta === 'string') run.delta({ type: 'delta', choice: 0, reasoning: e.delta });
@@ -238,7 +238,7 @@ function emitEvent(run: TextRun, event: ResponseStreamEvent): void {
       }
       break;
     case 'response.output_item.done':
-      if (isObj(e.item) && e.item.type === 'function_call') {
+      if (isObject(e.item) && e.item.type === 'function_call') {
         const item = e.item;
         const id = typeof item.call_id === 'string' ? item.call_id : String(item.id ?? '');
         run.delta({ type: 'delta', choice: 0, toolCalls: [{ id, type: 'function', function: { name: String(item.name ?? ''), arguments: String(item.arguments ?? '') } }] });
@@ -247,7 +247,7 @@ function emitEvent(run: TextRun, event: ResponseStreamEvent): void {
     case 'response.completed':
     case 'response.incomplete':
     case 'response.failed':
-      if (isObj(e.response)) finalEvent(run, e.response);
+      if (isObject(e.response)) finalEvent(run, e.response);
       break;
     default:
       break;
@@ -257,8 +257,8 @@ function emitEvent(run: TextRun, event: ResponseStreamEvent): void {
 function finalEvent(run: TextRun, response: Obj): void {
   const r = response as unknown as ResponseObject;
   const status = r.status;
-  const reason = isObj(r.incomplete_details) ? String(r.incomplete_details.reason ?? '') : '';
-  const calls = Array.isArray(r.output) && r.output.some((i) => isObj(i) && i.type === 'function_call');
+  const reason = isObject(r.incomplete_details) ? String(r.incomplete_details.reason ?? '') : '';
+  const calls = Array.isArray(r.output) && r.output.some((i) => isObject(i) && i.type === 'function_call');
   run.delta({ type: 'delta', choice: 0, finishReason: status === 'incomplete' ? reason || 'incomplete' : calls ? 'tool_calls' : status || null });
   run.meta(metaOf('responses', response as never));
   run.usage(chatUsageOf('responses', r.usage));

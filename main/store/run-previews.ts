@@ -3,6 +3,7 @@
  * the answer. Computed when a run is written so listing never parses request or output JSON.
  */
 import type { ChatCompletion } from '../../shared/wire/chat';
+import { isObject } from '../../shared/is-object';
 
 /** Longest preview kept, in characters. */
 export const PREVIEW_CHARS = 200;
@@ -16,10 +17,10 @@ export function previewOf(text: string): string {
 
 /** The last user message of a chat request body; falls back to the indexed prompt text. */
 export function promptPreviewOf(body: unknown, promptText: string): string {
-  const messages = isRecord(body) && Array.isArray(body.messages) ? body.messages : [];
+  const messages = isObject(body) && Array.isArray(body.messages) ? body.messages : [];
   for (let i = messages.length - 1; i >= 0; i--) {
     const message: unknown = messages[i];
-    if (!isRecord(message) || message.role !== 'user') continue;
+    if (!isObject(message) || message.role !== 'user') continue;
     const text = contentText(message.content);
     if (text.trim()) return previewOf(text);
   }
@@ -37,11 +38,7 @@ function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   return content
-    .map((part: unknown) => (isRecord(part) && part.type === 'text' && typeof part.text === 'string' ? part.text : ''))
+    .map((part: unknown) => (isObject(part) && part.type === 'text' && typeof part.text === 'string' ? part.text : ''))
     .filter(Boolean)
     .join(' ');
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
 }

@@ -2,6 +2,7 @@
  * What every snippet takes from a recorded request: the key's variable name (checked), the headers
  * worth repeating (secrets, redacted values and transport headers removed) and the body as text.
  */
+import { isObject } from '../is-object';
 
 /** The variable the generated snippets read the key from. */
 export const API_KEY_ENV = 'WORKBENCH_API_KEY';
@@ -55,7 +56,7 @@ export function sdkHeaders(headers: Record<string, string>): [string, string][] 
 
 /** The body as a JSON object, or null when it is not one (a string body, none at all). */
 export function bodyObject(body: unknown): Record<string, unknown> | null {
-  return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : null;
+  return isObject(body) ? body : null;
 }
 
 /** True when the recorded body asked for a stream. */

@@ -5,6 +5,7 @@
  */
 import { childPointer, resolvePointer } from './pointer';
 import type { Violation } from './validate';
+import { isObject } from '../is-object';
 
 const TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'];
 const NUMERIC = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'];
@@ -12,12 +13,10 @@ const COUNTS = ['minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties
 const SCHEMA_LISTS = ['anyOf', 'oneOf', 'allOf', 'prefixItems'];
 const SCHEMA_MAPS = ['properties', '$defs', 'definitions', 'patternProperties'];
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 function check(root: unknown, s: unknown, path: string, out: Violation[]): void {
   const push = (message: string, at = path): void => void out.push({ path: at, message });
   if (typeof s === 'boolean') return;
-  if (!isRecord(s)) return push('a schema must be an object (or true/false)');
+  if (!isObject(s)) return push('a schema must be an object (or true/false)');
 
   if (s.type !== undefined) {
     const types = Array.isArray(s.type) ? s.type : [s.type];
@@ -51,7 +50,7 @@ function check(root: unknown, s: unknown, path: string, out: Violation[]): void 
   if (s.required !== undefined) {
     if (!Array.isArray(s.required) || !s.required.every((r) => typeof r === 'string')) {
       push('"required" must be an array of property names', childPointer(path, 'required'));
-    } else if (isRecord(s.properties) && s.additionalProperties === false) {
+    } else if (isObject(s.properties) && s.additionalProperties === false) {
       for (const name of s.required as string[]) {
         if (!(name in s.properties)) push(`"required" names "${name}", which is not in "properties" (and additionalProperties is false)`, childPointer(path, 'required'));
       }
@@ -61,7 +60,7 @@ function check(root: unknown, s: unknown, path: string, out: Violation[]): void 
 
   for (const key of SCHEMA_MAPS) {
     if (s[key] === undefined) continue;
-    if (!isRecord(s[key])) {
+    if (!isObject(s[key])) {
       push(`"${key}" must be an object mapping names to schemas`, childPointer(path, key));
       continue;
     }

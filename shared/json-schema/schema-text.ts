@@ -5,6 +5,7 @@
  */
 import { checkSchema, describeSchemaProblem } from './check-schema';
 import { describeJsonError, parseJsonText, type JsonParseError } from './parse-json';
+import { isObject } from '../is-object';
 
 export interface SchemaText {
   /** The parsed schema when the text is a JSON object (even with schema problems), else null. */
@@ -21,7 +22,7 @@ export function readSchemaText(text: string, opts: { requireObject?: boolean; em
   const parsed = parseJsonText(text);
   if (!parsed.ok) return { schema: null, parseError: parsed.error, problems: [`Not valid JSON: ${describeJsonError(parsed.error)}`] };
   const v = parsed.value;
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+  if (!isObject(v)) {
     return { schema: null, parseError: null, problems: ['A schema must be a JSON object, like {"type": "object", "properties": {...}}.'] };
   }
   const schema = v as Record<string, unknown>;

@@ -5,6 +5,7 @@
  * tree view can mark it. Unknown keywords are ignored, as JSON Schema says.
  */
 import { childPointer, resolvePointer } from './pointer';
+import { isObject } from '../is-object';
 
 /** One broken rule: the offending node (`""` is the root, `/items/2/name` deeper) and why. */
 export interface Violation {
@@ -46,8 +47,6 @@ const show = (v: unknown): string => {
   return text === undefined ? String(v) : text.length > 60 ? `${text.slice(0, 57)}...` : text;
 };
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** Counts characters as JSON Schema does: by code point, not UTF-16 unit. */
 const length = (s: string): number => [...s].length;
 
@@ -59,7 +58,7 @@ class Validator {
   run(value: unknown, schema: Schema, path: string): Violation[] {
     if (schema === true) return [];
     if (schema === false) return [{ path, message: 'no value is allowed here' }];
-    if (!isRecord(schema)) return [];
+    if (!isObject(schema)) return [];
     if (typeof schema.$ref === 'string') return this.ref(value, schema.$ref, path);
     const out: Violation[] = [];
     const push = (message: string, at = path): void => void out.push({ path: at, message });
@@ -78,7 +77,7 @@ class Validator {
     if (typeof value === 'number') this.number(value, schema, push);
     if (typeof value === 'string') this.string(value, schema, push);
     if (Array.isArray(value)) out.push(...this.array(value, schema, path));
-    if (isRecord(value)) out.push(...this.object(value, schema, path));
+    if (isObject(value)) out.push(...this.object(value, schema, path));
     out.push(...this.combinators(value, schema, path));
     return out;
   }
@@ -144,7 +143,7 @@ class Validator {
 
   private object(v: Record<string, unknown>, s: Record<string, unknown>, path: string): Violation[] {
     const out: Violation[] = [];
-    const props = isRecord(s.properties) ? (s.properties as Record<string, Schema>) : {};
+    const props = isObject(s.properties) ? (s.properties as Record<string, Schema>) : {};
     if (Array.isArray(s.required)) {
       for (const key of s.required as string[]) {
         if (!Object.prototype.hasOwnProperty.call(v, key)) out.push({ path, message: `missing required property "${key}"` });
@@ -157,7 +156,7 @@ class Validator {
       const at = childPointer(path, key);
       if (Object.prototype.hasOwnProperty.call(props, key)) out.push(...this.run(item, props[key]!, at));
       else if (s.additionalProperties === false) out.push({ path: at, message: `property "${key}" is not allowed (additionalProperties is false)` });
-      else if (isRecord(s.additionalProperties)) out.push(...this.run(item, s.additionalProperties, at));
+      else if (isObject(s.additionalProperties)) out.push(...this.run(item, s.additionalProperties, at));
     }
     return out;
   }
@@ -193,6 +192,6 @@ function closest(results: Violation[][], path: string): string {
 
 /** Every way `value` breaks `schema` (empty when it conforms). */
 export function validateJson(value: unknown, schema: unknown): Violation[] {
-  if (typeof schema !== 'boolean' && !isRecord(schema)) return [];
+  if (typeof schema !== 'boolean' && !isObject(schema)) return [];
   return new Validator(schema).run(value, schema, '');
 }

@@ -5,10 +5,9 @@
  */
 import { parseJsonText, describeJsonError } from '../json-schema/parse-json';
 import type { ToolSpec } from './tool-spec';
+import { isObject } from '../is-object';
 
 export type ToolImportResult = { ok: true; specs: ToolSpec[] } | { ok: false; message: string };
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The JSON text an export writes. */
 export function exportToolSpecs(specs: readonly ToolSpec[]): string {
@@ -16,13 +15,13 @@ export function exportToolSpecs(specs: readonly ToolSpec[]): string {
 }
 
 function specFrom(item: unknown, i: number): ToolSpec | string {
-  if (!isRecord(item)) return `item ${i + 1} is not an object`;
+  if (!isObject(item)) return `item ${i + 1} is not an object`;
   // chat {type, function:{...}}; responses flat {type:"function", name, parameters}; messages {name, input_schema}
-  const src = isRecord(item.function) ? item.function : item;
+  const src = isObject(item.function) ? item.function : item;
   const name = src.name;
   if (typeof name !== 'string') return `item ${i + 1} has no "name"`;
   const params = src.parameters ?? src.input_schema ?? { type: 'object', properties: {} };
-  if (!isRecord(params)) return `"${name}": parameters must be an object`;
+  if (!isObject(params)) return `"${name}": parameters must be an object`;
   const spec: ToolSpec = { name, description: typeof src.description === 'string' ? src.description : '', parameters: params };
   if (typeof src.strict === 'boolean') spec.strict = src.strict;
   if (typeof item.savedReply === 'string') spec.savedReply = item.savedReply;
@@ -33,7 +32,7 @@ function specFrom(item: unknown, i: number): ToolSpec | string {
 export function importToolSpecs(text: string): ToolImportResult {
   const parsed = parseJsonText(text);
   if (!parsed.ok) return { ok: false, message: `The file is not valid JSON: ${describeJsonError(parsed.error)}` };
-  const list = isRecord(parsed.value) && Array.isArray(parsed.value.tools) ? parsed.value.tools : parsed.value;
+  const list = isObject(parsed.value) && Array.isArray(parsed.value.tools) ? parsed.value.tools : parsed.value;
   if (!Array.isArray(list)) return { ok: false, message: 'Expected a JSON array of tools (or an object with a "tools" array).' };
   const specs: ToolSpec[] = [];
   for (const [i, item] of list.entries()) {

@@ -6,6 +6,7 @@
 import { LIMITS } from '../limits';
 import { checkSchema, describeSchemaProblem } from '../json-schema/check-schema';
 import type { ToolSpec } from './tool-spec';
+import { isObject } from '../is-object';
 
 /** `index` is the tool's position (-1 for the whole set). */
 export interface ToolSpecProblem {
@@ -36,7 +37,7 @@ export function validateToolSpecs(specs: readonly ToolSpec[]): ToolSpecProblem[]
       out.push({ index, field: 'description', message: `${label}: the description is ${s.description.length} characters; keep it to ${TOOL_DESCRIPTION_MAX}.` });
     }
     const p = s.parameters as unknown;
-    if (typeof p !== 'object' || p === null || Array.isArray(p)) {
+    if (!isObject(p)) {
       out.push({ index, field: 'parameters', message: `${label}: parameters must be a JSON schema object.` });
     } else {
       if (s.parameters.type !== 'object') {

@@ -5,6 +5,7 @@
  * range, too many items, a combination that is not allowed: the service answers 400).
  */
 import type { LimitViolation } from '../limits';
+import { isObject } from '../is-object';
 
 /** `shape` -> HTTP 422 (body cannot be read as the request); `value` -> HTTP 400. */
 export type ViolationKind = 'shape' | 'value';
@@ -14,10 +15,8 @@ export interface RequestViolation extends LimitViolation {
   kind: ViolationKind;
 }
 
-/** A plain JSON object (not null, not an array). */
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+/** The validators take all their checks from this module, isObject included. */
+export { isObject };
 
 export function shape(field: string, message: string): RequestViolation {
   return { field, message, kind: 'shape' };

@@ -4,6 +4,7 @@
  * const, object properties/required, arrays with items/minItems/maxItems, string lengths and
  * formats, number bounds, anyOf/oneOf/allOf and local $ref. Deterministic for a given Rng.
  */
+import { isObject } from '../../../shared/is-object';
 import type { Rng } from './rng';
 
 type Schema = Record<string, unknown>;
@@ -19,9 +20,8 @@ const MAX_DEPTH = 8;
 const CITIES = ['San Francisco', 'Lisbon', 'Nairobi', 'Osaka', 'Toronto', 'Berlin'];
 const WORDS = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot'];
 
-function isSchema(v: unknown): v is Schema {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+/** A schema node is any plain object (its keys are JSON Schema keywords). */
+const isSchema: (v: unknown) => v is Schema = isObject;
 
 /** A value valid against `schema` (the root is also where `$ref`s resolve). */
 export function generateFromSchema(schema: unknown, rng: Rng, hints: SchemaHints = {}): unknown {

@@ -7,6 +7,7 @@
 import type { Clock } from '../clock';
 import { SandboxError } from '../errors';
 import { sendJson, type Route } from '../route';
+import { isObject } from '../../../shared/is-object';
 
 /** Ten years: far enough for any expiry, small enough that a typo is caught. */
 const MAX_ADVANCE_SECONDS = 10 * 365 * 86_400;
@@ -22,7 +23,7 @@ export function controlRoutes(clock: Clock): Route[] {
       method: 'POST',
       path: '/sandbox/clock/advance',
       handle({ res, body }) {
-        if (typeof body !== 'object' || body === null || Array.isArray(body) || !('seconds' in body)) {
+        if (!isObject(body) || !('seconds' in body)) {
           throw new SandboxError(422, 'POST /sandbox/clock/advance takes {"seconds": N}.');
         }
         const { seconds } = body as { seconds: unknown };

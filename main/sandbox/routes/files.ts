@@ -15,6 +15,7 @@ import { checkExpiresAfter, checkFilename } from '../files/rules';
 import { fileGoneMessage, toFileObject, type FileRecord } from '../files/store';
 import { receiveUpload } from '../files/upload';
 import { sendJson, type RequestContext, type Route } from '../route';
+import { isObject } from '../../../shared/is-object';
 
 /** The base URL the client reached us on, for public URLs that work from where it stands. */
 function origin(req: IncomingMessage): string {
@@ -51,7 +52,7 @@ function objectBody(body: unknown, what: string): Record<string, unknown> {
       throw new SandboxError(400, `The request body is not valid JSON: ${(err as Error).message}`);
     }
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new SandboxError(422, `${what} takes a JSON object.`);
+  if (!isObject(value)) throw new SandboxError(422, `${what} takes a JSON object.`);
   return value as Record<string, unknown>;
 }
 

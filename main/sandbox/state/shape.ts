@@ -3,11 +3,12 @@
  * a hand-edited or truncated-but-parseable snapshot throws (and is moved aside) instead of
  * putting a half-formed record into a store.
  */
+import { isObject } from '../../../shared/is-object';
 
 /** The value as a plain object, or throws naming `what`. */
 export function obj(value: unknown, what: string): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`${what} is not an object`);
-  return value as Record<string, unknown>;
+  if (!isObject(value)) throw new Error(`${what} is not an object`);
+  return value;
 }
 
 /** The value as an array, or throws naming `what`. */

@@ -5,6 +5,7 @@
  * Lines that are not JSON (e.g. `[DONE]`) or of unknown type are counted, never fatal.
  */
 import type { CapturedEvent } from '@shared/contract/runs';
+import { isObject } from '@shared/is-object';
 
 export interface TimelineBlock {
   index: number;
@@ -36,14 +37,13 @@ export interface MessagesTimeline {
 }
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const numOrNull = (v: unknown): number | null => (typeof v === 'number' ? v : null);
 const strOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 function parse(data: string): Obj | null {
   try {
     const value: unknown = JSON.parse(data);
-    return isObj(value) ? value : null;
+    return isObject(value) ? value : null;
   } catch {
     return null;
   }
@@ -78,14 +78,14 @@ export function buildMessagesTimeline(events: readonly CapturedEvent[]): Message
     const index = typeof e?.index === 'number' ? e.index : 0;
     switch (e?.type) {
       case 'message_start': {
-        const m = isObj(e.message) ? e.message : {};
-        const usage = isObj(m.usage) ? m.usage : {};
+        const m = isObject(e.message) ? e.message : {};
+        const usage = isObject(m.usage) ? m.usage : {};
         out.start = { t, model: typeof m.model === 'string' ? m.model : '', inputTokens: numOrNull(usage.input_tokens) };
         break;
       }
       case 'content_block_start': {
         const b = blockAt(blocks, index);
-        const cb = isObj(e.content_block) ? e.content_block : {};
+        const cb = isObject(e.content_block) ? e.content_block : {};
         b.type = typeof cb.type === 'string' ? cb.type : '?';
         if (typeof cb.name === 'string') b.name = cb.name;
         b.startT = t;
@@ -93,7 +93,7 @@ export function buildMessagesTimeline(events: readonly CapturedEvent[]): Message
       }
       case 'content_block_delta': {
         const b = blockAt(blocks, index);
-        const delta = isObj(e.delta) ? e.delta : {};
+        const delta = isObject(e.delta) ? e.delta : {};
         const kind = typeof delta.type === 'string' ? delta.type : 'delta';
         b.deltas[kind] = (b.deltas[kind] ?? 0) + 1;
         b.deltaCount += 1;
@@ -106,8 +106,8 @@ export function buildMessagesTimeline(events: readonly CapturedEvent[]): Message
         blockAt(blocks, index).stopT = t;
         break;
       case 'message_delta': {
-        const d = isObj(e.delta) ? e.delta : {};
-        const usage = isObj(e.usage) ? e.usage : {};
+        const d = isObject(e.delta) ? e.delta : {};
+        const usage = isObject(e.usage) ? e.usage : {};
         out.delta = { t, stopReason: strOrNull(d.stop_reason), stopSequence: strOrNull(d.stop_sequence), outputTokens: numOrNull(usage.output_tokens) };
         break;
       }
@@ -118,7 +118,7 @@ export function buildMessagesTimeline(events: readonly CapturedEvent[]): Message
         out.pings += 1;
         break;
       case 'error': {
-        const err = isObj(e.error) ? e.error : {};
+        const err = isObject(e.error) ? e.error : {};
         out.errors.push({ t, message: [strOrNull(err.type), strOrNull(err.message)].filter(Boolean).join(': ') || 'error' });
         break;
       }

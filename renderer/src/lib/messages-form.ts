@@ -13,6 +13,7 @@ import type {
 } from '@shared/wire/messages';
 import { toMessagesToolChoice, toMessagesTools, type ToolChoiceSpec, type ToolSpec } from '@shared/tools/tool-spec';
 import { validateToolSpecs } from '@shared/tools/validate-specs';
+import { isObject } from '@shared/is-object';
 
 export type TurnRole = 'user' | 'assistant';
 
@@ -163,13 +164,11 @@ export function describeModelBlock(block: MessagesRequestBlock): string {
   }
 }
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const numOrNull = (v: unknown): number | null => (typeof v === 'number' ? v : null);
 
 function formBlockOf(b: unknown, nextId: () => number): FormBlock {
-  const block = isObj(b) ? b : { type: 'text', text: String(b) };
-  const src = isObj(block.source) ? block.source : {};
+  const block = isObject(b) ? b : { type: 'text', text: String(b) };
+  const src = isObject(block.source) ? block.source : {};
   if (block.type === 'text') return { id: nextId(), kind: 'text', text: typeof block.text === 'string' ? block.text : '' };
   if (block.type === 'image') {
     const url = src.type === 'url' && typeof src.url === 'string' ? src.url : '';
@@ -179,7 +178,7 @@ function formBlockOf(b: unknown, nextId: () => number): FormBlock {
   }
   if (block.type === 'tool_result') {
     const c = block.content;
-    const content = typeof c === 'string' ? c : Array.isArray(c) ? c.map((p) => (isObj(p) && typeof p.text === 'string' ? p.text : '')).join('') : '';
+    const content = typeof c === 'string' ? c : Array.isArray(c) ? c.map((p) => (isObject(p) && typeof p.text === 'string' ? p.text : '')).join('') : '';
     return { id: nextId(), kind: 'tool_result', toolUseId: typeof block.tool_use_id === 'string' ? block.tool_use_id : '', content, isError: block.is_error === true };
   }
   return { id: nextId(), kind: 'model', block: block as unknown as MessagesRequestBlock };
@@ -187,11 +186,11 @@ function formBlockOf(b: unknown, nextId: () => number): FormBlock {
 
 /** A recorded `/v1/messages` body back into the form (Re-run in playground). Unknown fields are dropped. */
 export function formFromMessagesRequest(body: unknown, nextId: () => number): MessagesForm {
-  const req = isObj(body) ? body : {};
+  const req = isObject(body) ? body : {};
   const params = defaultMessagesParams();
   const system = req.system;
-  const systemBlocks = Array.isArray(system) ? system.map((b) => (isObj(b) && typeof b.text === 'string' ? b.text : '')) : [''];
-  const turns: FormTurn[] = (Array.isArray(req.messages) ? req.messages : []).filter(isObj).map((m) => ({
+  const systemBlocks = Array.isArray(system) ? system.map((b) => (isObject(b) && typeof b.text === 'string' ? b.text : '')) : [''];
+  const turns: FormTurn[] = (Array.isArray(req.messages) ? req.messages : []).filter(isObject).map((m) => ({
     id: nextId(),
     role: m.role === 'assistant' ? 'assistant' : 'user',
     blocks: typeof m.content === 'string' ? [{ id: nextId(), kind: 'text', text: m.content }] : (Array.isArray(m.content) ? m.content : []).map((b) => formBlockOf(b, nextId)),
@@ -201,12 +200,12 @@ export function formFromMessagesRequest(body: unknown, nextId: () => number): Me
   params.topP = numOrNull(req.top_p);
   params.stopSequences = Array.isArray(req.stop_sequences) ? req.stop_sequences.filter((s): s is string => typeof s === 'string') : [];
   params.stream = req.stream === true;
-  params.tools = (Array.isArray(req.tools) ? req.tools : []).filter(isObj).map((t) => ({
+  params.tools = (Array.isArray(req.tools) ? req.tools : []).filter(isObject).map((t) => ({
     name: typeof t.name === 'string' ? t.name : '',
     description: typeof t.description === 'string' ? t.description : '',
-    parameters: isObj(t.input_schema) ? t.input_schema : { type: 'object', properties: {} },
+    parameters: isObject(t.input_schema) ? t.input_schema : { type: 'object', properties: {} },
   }));
-  const choice = isObj(req.tool_choice) ? req.tool_choice : {};
+  const choice = isObject(req.tool_choice) ? req.tool_choice : {};
   params.toolChoice = choice.type === 'any' ? 'required' : choice.type === 'tool' && typeof choice.name === 'string' ? { name: choice.name } : 'auto';
   params.parallelToolCalls = choice.disable_parallel_tool_use !== true;
   return {

@@ -9,6 +9,7 @@ import type { ResponseFormatSpec } from '@shared/json-schema/response-format';
 import { defaultResponseFormat, responseFormatFromResponses, toResponsesTextFormat } from '@shared/json-schema/response-format';
 import { toResponsesToolChoice, toResponsesTools, type ToolChoiceSpec, type ToolSpec } from '@shared/tools/tool-spec';
 import type { ReasoningEffort, ResponseCreateRequest, ResponseInputItem, ResponseTextFormat } from '@shared/wire/responses';
+import { isObject } from '@shared/is-object';
 
 /** Everything the user edits; null numbers mean "leave unset" (the service default applies). */
 export interface ResponsesForm {
@@ -102,7 +103,6 @@ export function buildResponsesRequest(form: ResponsesForm, c: Continuation, opts
 }
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const numOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 /** The text of the last user message of an input (a string input is that text). */
@@ -110,10 +110,10 @@ function lastUserText(input: unknown): string {
   if (typeof input === 'string') return input;
   if (!Array.isArray(input)) return '';
   for (const item of [...input].reverse()) {
-    if (!isObj(item) || item.role !== 'user') continue;
+    if (!isObject(item) || item.role !== 'user') continue;
     if (typeof item.content === 'string') return item.content;
     if (Array.isArray(item.content)) {
-      return item.content.filter(isObj).map((p) => (typeof p.text === 'string' ? p.text : '')).join('');
+      return item.content.filter(isObject).map((p) => (typeof p.text === 'string' ? p.text : '')).join('');
     }
   }
   return '';
@@ -125,7 +125,7 @@ function lastUserText(input: unknown): string {
  */
 export function formFromResponsesRequest(body: unknown): { form: ResponsesForm; from: string | null } {
   const form = defaultResponsesForm();
-  if (!isObj(body)) return { form, from: null };
+  if (!isObject(body)) return { form, from: null };
   form.model = typeof body.model === 'string' ? body.model : '';
   form.input = lastUserText(body.input);
   form.instructions = typeof body.instructions === 'string' ? body.instructions : '';
@@ -134,25 +134,25 @@ export function formFromResponsesRequest(body: unknown): { form: ResponsesForm; 
   form.maxOutputTokens = numOrNull(body.max_output_tokens);
   form.temperature = numOrNull(body.temperature);
   form.topP = numOrNull(body.top_p);
-  const effort = isObj(body.reasoning) ? body.reasoning.effort : body.reasoning_effort;
+  const effort = isObject(body.reasoning) ? body.reasoning.effort : body.reasoning_effort;
   form.reasoningEffort = typeof effort === 'string' ? (effort as ReasoningEffort) : null;
-  form.search = isObj(body.search_parameters) && body.search_parameters.mode !== 'off';
-  if (isObj(body.text) && isObj(body.text.format)) form.format = responseFormatFromResponses(body.text.format as unknown as ResponseTextFormat);
+  form.search = isObject(body.search_parameters) && body.search_parameters.mode !== 'off';
+  if (isObject(body.text) && isObject(body.text.format)) form.format = responseFormatFromResponses(body.text.format as unknown as ResponseTextFormat);
   if (Array.isArray(body.tools)) {
     form.tools = body.tools
-      .filter((t): t is Obj => isObj(t) && t.type === 'function' && typeof t.name === 'string')
+      .filter((t): t is Obj => isObject(t) && t.type === 'function' && typeof t.name === 'string')
       .map((t) => ({
         name: t.name as string,
         description: typeof t.description === 'string' ? t.description : '',
-        parameters: isObj(t.parameters) ? t.parameters : { type: 'object', properties: {} },
+        parameters: isObject(t.parameters) ? t.parameters : { type: 'object', properties: {} },
         ...(typeof t.strict === 'boolean' ? { strict: t.strict } : {}),
       }));
   }
   const choice = body.tool_choice;
   if (typeof choice === 'string' && ['auto', 'none', 'required'].includes(choice)) form.toolChoice = choice as ToolChoiceSpec;
-  else if (isObj(choice) && typeof choice.name === 'string') form.toolChoice = { name: choice.name };
+  else if (isObject(choice) && typeof choice.name === 'string') form.toolChoice = { name: choice.name };
   form.parallelToolCalls = body.parallel_tool_calls !== false;
-  const compaction = Array.isArray(body.input) ? body.input.find((i) => isObj(i) && i.type === 'compaction' && typeof i.id === 'string') : undefined;
-  const from = typeof body.previous_response_id === 'string' ? body.previous_response_id : isObj(compaction) ? (compaction.id as string) : null;
+  const compaction = Array.isArray(body.input) ? body.input.find((i) => isObject(i) && i.type === 'compaction' && typeof i.id === 'string') : undefined;
+  const from = typeof body.previous_response_id === 'string' ? body.previous_response_id : isObject(compaction) ? (compaction.id as string) : null;
   return { form, from };
 }

@@ -3,6 +3,7 @@
  * as the structured-output context the choice cards read (null for plain text).
  */
 import type { StructuredContext } from '../components/structured/structured-context';
+import { isObject } from '@shared/is-object';
 
 /** The structured-output context of a Responses request body (null when it asked for text). */
 export function structuredContextOfResponses(body: unknown): StructuredContext | null {
@@ -10,7 +11,7 @@ export function structuredContextOfResponses(body: unknown): StructuredContext |
   if (format?.type === 'json_object') return { type: 'json_object', schema: null };
   if (format?.type === 'json_schema') {
     const schema = format.schema;
-    return { type: 'json_schema', schema: typeof schema === 'object' && schema !== null && !Array.isArray(schema) ? (schema as Record<string, unknown>) : null };
+    return { type: 'json_schema', schema: isObject(schema) ? schema : null };
   }
   return null;
 }

@@ -6,6 +6,7 @@
 import type { Endpoint } from '@shared/contract/runs';
 import { endpointInfo, type InputShape } from '@shared/families';
 import { prettyJson } from './format';
+import { isObject } from '@shared/is-object';
 
 export interface SentTurn {
   /** A role (`user`, `system`, …) or an item kind (`function_call_output`, `compaction`, `prompt 2`). */
@@ -16,7 +17,6 @@ export interface SentTurn {
 }
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A content value (string, or parts / blocks of any interface) as text. */
 function contentText(content: unknown): string {
@@ -24,7 +24,7 @@ function contentText(content: unknown): string {
   if (!Array.isArray(content)) return content == null ? '' : prettyJson(content);
   return content
     .map((part) => {
-      if (!isObj(part)) return String(part);
+      if (!isObject(part)) return String(part);
       if (typeof part.text === 'string') return part.text;
       if (part.type === 'thinking' && typeof part.thinking === 'string') return `[thinking] ${part.thinking}`;
       if (part.type === 'tool_use') return `[tool_use ${String(part.name)}] ${JSON.stringify(part.input ?? {})}`;
@@ -35,7 +35,7 @@ function contentText(content: unknown): string {
 }
 
 function chatTurns(body: Obj): SentTurn[] {
-  const list = Array.isArray(body.messages) ? body.messages.filter(isObj) : [];
+  const list = Array.isArray(body.messages) ? body.messages.filter(isObject) : [];
   return list.map((m) => ({
     label: String(m.role ?? 'message'),
     text: m.content != null && m.content !== '' ? contentText(m.content) : Array.isArray(m.tool_calls) ? prettyJson(m.tool_calls) : '',
@@ -52,7 +52,7 @@ function responsesTurns(body: Obj): SentTurn[] {
   const turns: SentTurn[] = [];
   if (typeof body.instructions === 'string' && body.instructions) turns.push({ label: 'instructions', text: body.instructions });
   if (typeof body.input === 'string') turns.push({ label: 'user', text: body.input });
-  for (const item of Array.isArray(body.input) ? body.input.filter(isObj) : []) {
+  for (const item of Array.isArray(body.input) ? body.input.filter(isObject) : []) {
     if (item.type === 'function_call_output') turns.push({ label: 'function_call_output', text: String(item.output ?? ''), note: String(item.call_id ?? '') });
     else if (item.type === 'compaction') turns.push({ label: 'compaction', text: 'Earlier turns, compacted by the service (opaque).', note: String(item.id ?? '') });
     else if (item.type === 'function_call') turns.push({ label: 'function_call', text: `${String(item.name)}(${String(item.arguments ?? '')})`, note: String(item.call_id ?? '') });
@@ -78,6 +78,6 @@ const TURN_READERS: Record<InputShape, (body: Obj) => SentTurn[]> = {
 
 /** The turns a recorded request of `endpoint` sent. */
 export function sentTurns(endpoint: Endpoint, body: unknown): SentTurn[] {
-  if (!isObj(body)) return [];
+  if (!isObject(body)) return [];
   return TURN_READERS[endpointInfo(endpoint)?.input ?? 'chat'](body);
 }

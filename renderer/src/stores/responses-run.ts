@@ -19,15 +19,13 @@ import { toWorkbenchError } from '../lib/errors';
 import { continueBlockedReason } from '../lib/responses-tree';
 import type { Continuation } from '../lib/responses-form';
 import { useResponsesFormStore } from './responses-form';
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isObject } from '@shared/is-object';
 
 /** The response id a finished run created (from its meta or its recorded output). */
 function responseIdOf(record: RunRecord | null, metaId: string | undefined): string | null {
   if (metaId) return metaId;
   const out = record?.output;
-  return isObj(out) && typeof out.id === 'string' && out.id ? out.id : null;
+  return isObject(out) && typeof out.id === 'string' && out.id ? out.id : null;
 }
 
 export const useResponsesRunStore = defineStore('responses-run', () => {
@@ -50,7 +48,7 @@ export const useResponsesRunStore = defineStore('responses-run', () => {
   const selectedNode = computed(() => tree.value?.nodes.find((n) => n.id === selectedId.value) ?? null);
   const pendingCalls = computed<PendingCall[]>(() => {
     const rec = run.record.value;
-    if (!rec || rec.endpoint !== 'responses' || rec.status !== 'completed' || !isObj(rec.output)) return [];
+    if (!rec || rec.endpoint !== 'responses' || rec.status !== 'completed' || !isObject(rec.output)) return [];
     return pendingFromResponses(rec.output.output as ResponseOutputItem[] | undefined);
   });
 
@@ -141,7 +139,7 @@ export const useResponsesRunStore = defineStore('responses-run', () => {
     if (!rec || !id || run.busy.value) return;
     const prev = rec.request.body as ResponseCreateRequest;
     const stored = run.meta.value.stored !== false;
-    const output = isObj(rec.output) ? (rec.output.output as ResponseOutputItem[]) : [];
+    const output = isObject(rec.output) ? (rec.output.output as ResponseOutputItem[]) : [];
     const next = nextResponsesRequest(prev, id, replies, { stored, output });
     // The service refuses instructions beside previous_response_id; the chain keeps the first ones.
     if (next.previous_response_id) delete next.instructions;
@@ -195,7 +193,7 @@ export const useResponsesRunStore = defineStore('responses-run', () => {
       actionError.value = record.error;
       return;
     }
-    const cmpId = isObj(record.output) && typeof record.output.id === 'string' ? record.output.id : null;
+    const cmpId = isObject(record.output) && typeof record.output.id === 'string' ? record.output.id : null;
     if (cmpId && (await loadTree(cmpId))) {
       actionError.value = null;
       select(cmpId);

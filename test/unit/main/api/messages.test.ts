@@ -112,4 +112,24 @@ describe('messages', () => {
       expect(JSON.parse(server.received[0].body).stream).toBe(false);
     });
   });
+
+  describe('MessagesAssembler.toolCall()', () => {
+    const parse = (frame: string) => JSON.parse(frame.split('data: ')[1]!) as MessagesStreamEvent;
+
+    it('gives a tool_use block as a call with its streamed input joined, and nothing for other blocks', () => {
+      const a = new MessagesAssembler();
+      FRAMES.map(parse).forEach((e) => a.push(e));
+      expect(a.toolCall(2)).toEqual({ id: 'call-1', name: 'weather', arguments: '{"city":"Paris"}' });
+      expect(a.toolCall(1)).toBeNull();
+      expect(a.toolCall(7)).toBeNull();
+    });
+
+    it("uses the start event's input when no delta came, and {} when that is empty", () => {
+      const a = new MessagesAssembler();
+      a.push({ type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 't0', name: 'f', input: { x: 1 } } } as MessagesStreamEvent);
+      a.push({ type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 't1', name: 'g', input: {} } } as MessagesStreamEvent);
+      expect(a.toolCall(0)?.arguments).toBe('{"x":1}');
+      expect(a.toolCall(1)?.arguments).toBe('{}');
+    });
+  });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { MessagesResponse } from '../../../../../shared/wire/messages';
+import type { MessagesResponse, MessagesStreamEvent } from '../../../../../shared/wire/messages';
+import { MessagesAssembler } from '../../../../../main/api/messages-assembler';
 import { countTokens } from '../../../../../main/sandbox/generate/tokenizer';
 import { parseSse, readToEnd, streamPayloads, useHarness } from '../harness';
 
@@ -15,30 +16,11 @@ async function rawStream(body: Record<string, unknown>, headers: Record<string, 
   return res.text();
 }
 
-/** Rebuilds the final message from the events, as an SDK does. */
+/** Rebuilds the final message from the events with the client's assembler (as an SDK does). */
 function accumulate(events: Array<Record<string, any>>): MessagesResponse {
-  const msg = structuredClone(events[0].message) as MessagesResponse;
-  const json: string[] = [];
-  for (const e of events.slice(1)) {
-    if (e.type === 'content_block_start') {
-      msg.content[e.index] = structuredClone(e.content_block);
-      json[e.index] = '';
-    } else if (e.type === 'content_block_delta') {
-      const block = msg.content[e.index] as Record<string, any>;
-      if (e.delta.type === 'text_delta') block.text += e.delta.text;
-      if (e.delta.type === 'thinking_delta') block.thinking += e.delta.thinking;
-      if (e.delta.type === 'signature_delta') block.signature = e.delta.signature;
-      if (e.delta.type === 'input_json_delta') json[e.index] += e.delta.partial_json;
-    } else if (e.type === 'content_block_stop') {
-      const block = msg.content[e.index] as Record<string, any>;
-      if (block.type === 'tool_use') block.input = JSON.parse(json[e.index]);
-    } else if (e.type === 'message_delta') {
-      msg.stop_reason = e.delta.stop_reason;
-      msg.stop_sequence = e.delta.stop_sequence;
-      msg.usage.output_tokens = e.usage.output_tokens;
-    }
-  }
-  return msg;
+  const assembler = new MessagesAssembler();
+  for (const e of events) assembler.push(e as MessagesStreamEvent);
+  return assembler.result();
 }
 
 async function plain(body: Record<string, unknown>): Promise<MessagesResponse> {

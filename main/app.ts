@@ -40,6 +40,8 @@ export interface AppOptions {
   keyStore: KeyStore;
   emit: TypedEmit;
   log: (line: string) => void;
+  /** The log's `addSecret`: every saved API key, at start-up and on save, is masked in the log. */
+  addSecret?: (secret: string) => void;
   version: string;
   /** Pacing of the embedded sandbox's streams (default: WORKBENCH_SANDBOX_TOKEN_DELAY_MS, else like a real model). */
   sandboxTokenDelayMs?: number;
@@ -123,6 +125,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       keyStore: options.keyStore,
       sandbox: { url: sandbox.url, key: sandboxKey },
       emit: options.emit,
+      onSecret: options.addSecret,
     });
     disposers.push(() => connections.dispose());
     const models = new ModelsService(connections);

@@ -152,7 +152,7 @@ export class ApiClient {
   async sse(options: RequestOptions, handlers: StreamHandlers): Promise<StreamOutcome> {
     const scrubbed: StreamHandlers = {
       onOpen: (meta) => handlers.onOpen?.(this.scrubber.value(meta)),
-      onEvent: (event, atMs) => handlers.onEvent(this.scrubber.value(event), atMs),
+      onEvent: (event, atMs) => handlers.onEvent(this.scrubber.event(event), atMs),
     };
     return this.scrubber.value(await this.readSse(options, scrubbed));
   }

@@ -40,6 +40,8 @@ export interface ConnectionsServiceOptions {
   keyStore: KeyStore;
   sandbox: SandboxEndpoint;
   emit: TypedEmit;
+  /** Told every saved API key (each stored one at construction, then each one saved): the log masks them. */
+  onSecret?: (secret: string) => void;
   now?: () => number;
 }
 
@@ -55,6 +57,12 @@ export class ConnectionsService {
 
   constructor(private readonly options: ConnectionsServiceOptions) {
     this.now = options.now ?? Date.now;
+    if (options.onSecret) {
+      for (const { id } of listConnections(options.db)) {
+        const key = options.keyStore.get(id);
+        if (key) options.onSecret(key);
+      }
+    }
   }
 
   state(): ConnectionsState {
@@ -79,6 +87,7 @@ export class ConnectionsService {
         throw new WorkbenchFailure({ code: 'config', message: KEY_STORAGE_WARNINGS.unavailable! });
       }
       this.options.keyStore.set(id, apiKey);
+      this.options.onSecret?.(apiKey);
     }
     const baseUrl = input.baseUrl.replace(/\/+$/, '');
     upsertConnection(this.options.db, { id, name: input.name, baseUrl }, this.now());

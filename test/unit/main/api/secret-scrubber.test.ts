@@ -81,6 +81,26 @@ describe('secret-scrubber', () => {
     });
   });
 
+  describe('SecretScrubber.event()', () => {
+    it('masks a key spelled with JSON escapes that only parsing reveals, and re-serialises that data', () => {
+      const escaped = [...KEY].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+      const event = { event: null, data: `{"error":{"message":"key ${escaped}"}}`, id: null, retry: null };
+      expect(scrubber.finds(event.data)).toBe(false);
+      const out = scrubber.event(event);
+      expect(JSON.parse(out.data)).toEqual({ error: { message: 'key ***' } });
+    });
+
+    it('masks a JSON-escaped key quoted inside another JSON text', () => {
+      const data = JSON.stringify({ quoted: JSON.stringify({ k: KEY }).replace(/\//g, '\\/') });
+      expect(JSON.stringify(JSON.parse(scrubber.event({ data }).data))).not.toContain('9Zq+Tf3L');
+    });
+
+    it('keeps the exact text of an event with escapes but no key', () => {
+      const event = { data: '{"text":"line\\nnext \\u00e9"}' };
+      expect(scrubber.event(event)).toBe(event);
+    });
+  });
+
   describe('StreamScrubber', () => {
     const run = (pieces: string[]): { shown: string[]; joined: string } => {
       const stream = scrubber.stream();

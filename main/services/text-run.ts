@@ -6,13 +6,13 @@
  * end state with the partial output kept and the cost (the service's figure, else an estimate).
  *
  * What the client returns is already scrubbed of the connection's key; what a run assembles from
- * many events is not, so a key a service spreads over several deltas would reappear. Text deltas
- * pass a StreamScrubber per choice and field, and every chunk and every write to the record pass
- * the connection's scrubber once more.
+ * many events is not, so a key a service spreads over several deltas would reappear. Deltas
+ * pass a DeltaScrubber, and every chunk and every write to the record pass the connection's
+ * scrubber once more.
  */
 import type { ApiResult, ResponseMeta, StreamOutcome } from '../api/client';
 import { toWorkbenchError, type ApiError } from '../api/errors';
-import type { SecretScrubber, StreamScrubber } from '../api/secret-scrubber';
+import type { SecretScrubber } from '../api/secret-scrubber';
 import type { WorkbenchError } from '../../shared/contract/errors';
 import type { CapturedRequest, CapturedResponse, Endpoint, RunOutput, RunRecord, RunStatus } from '../../shared/contract/runs';
 import type { TextRunMeta, TextStreamChunk } from '../../shared/contract/text';
@@ -26,6 +26,7 @@ import type { NewRun, RunUpdate } from '../store/runs';
 import { outputPreviewText, outputTextOf, requestPreview, requestText } from './chat-text';
 import type { ResolvedConnection } from './connections-service';
 import { DeltaBatcher } from './delta-batcher';
+import { DeltaScrubber } from './delta-scrubber';
 import type { ModelsService } from './models-service';
 import type { RecordedBlob } from './request-media';
 import { newRunId, RunRecorder } from './run-recorder';
@@ -125,8 +126,7 @@ export class TextRun {
   private readonly scrubber: SecretScrubber;
   /** What reaches the page: every chunk scrubbed. */
   private readonly emit: (chunk: TextStreamChunk) => void;
-  /** One per `<choice>:<field>` of streamed text. */
-  private readonly textStreams = new Map<string, StreamScrubber>();
+  private readonly deltaScrubber: DeltaScrubber;
   private ttfbMs: number | null = null;
   private opened: ResponseMeta | null = null;
 
@@ -138,6 +138,7 @@ export class TextRun {
     this.startedAt = now();
     this.scrubber = start.connection.client.scrubber;
     this.emit = (chunk) => start.ctx.emit(this.scrubber.value(chunk));
+    this.deltaScrubber = new DeltaScrubber(this.scrubber);
     this.recorder = RunRecorder.start(
       deps.db,
       { ...pendingRun(start, newRunId(), this.startedAt), ...(start.recorded ? { request: start.recorded.request, blobs: start.recorded.blobs } : {}) },
@@ -194,7 +195,7 @@ export class TextRun {
   }
 
   delta(delta: Delta): void {
-    const scrubbed = this.scrubDelta(delta);
+    const scrubbed = this.deltaScrubber.scrub(delta);
     if (scrubbed) this.batcher.push(scrubbed);
   }
 
@@ -239,7 +240,7 @@ export class TextRun {
    * the interface's own usage (null when unknown: a cut stream is shown as unknown, not zero).
    */
   finishStream(outcome: StreamOutcome, output: object | null, rawUsage: unknown): RunRecord {
-    this.endTextStreams();
+    for (const rest of this.deltaScrubber.end()) this.batcher.push(rest);
     this.batcher.dispose();
     const error = outcome.ok ? null : outcome.error!;
     const meta = outcome.meta ?? this.opened;
@@ -303,41 +304,6 @@ export class TextRun {
     const endpoint = this.start.endpoint;
     const output = this.scrubber.value(assembled);
     return { output, outputText: outputTextOf(endpoint, output), outputPreview: outputPreviewText(endpoint, output) };
-  }
-
-  /**
-   * The delta with its text passed through the choice's stream scrubbers (a tail that may be the
-   * start of a key is held until the next delta); null when nothing is left to send yet.
-   */
-  private scrubDelta(delta: Delta): Delta | null {
-    if (!this.scrubber.active) return delta;
-    const out: Delta = { ...delta };
-    for (const field of ['content', 'reasoning'] as const) {
-      const text = delta[field];
-      if (text) out[field] = this.textStream(delta.choice, field).push(text);
-      // The choice ends here: nothing more can complete a key, so the held tail goes with it.
-      if (delta.finishReason !== undefined) out[field] = (out[field] ?? '') + this.textStream(delta.choice, field).end();
-      if (!out[field]) delete out[field];
-    }
-    const empty = !out.content && !out.reasoning && !out.toolCalls?.length && !out.logprobs?.length && out.finishReason === undefined;
-    return empty ? null : out;
-  }
-
-  private textStream(choice: number, field: 'content' | 'reasoning'): StreamScrubber {
-    const key = `${choice}:${field}`;
-    let stream = this.textStreams.get(key);
-    if (!stream) this.textStreams.set(key, (stream = this.scrubber.stream()));
-    return stream;
-  }
-
-  /** The stream ended: what each text stream still held goes out (masked). */
-  private endTextStreams(): void {
-    for (const [key, stream] of this.textStreams) {
-      const rest = stream.end();
-      if (!rest) continue;
-      const [choice, field] = key.split(':') as [string, 'content' | 'reasoning'];
-      this.batcher.push({ type: 'delta', choice: Number(choice), [field]: rest });
-    }
   }
 
   private cost(usage: ChatUsage | null, rawUsage: unknown): number | null {

@@ -71,14 +71,21 @@ function responseObject(text: string): object {
   };
 }
 
-/** The stream frames of `family` carrying `pieces` of text in order, then its end. */
-function streamFrames(family: Family, pieces: string[]): string[] {
+/**
+ * The stream frames of `family` carrying `pieces` of text in order, then its end. Chat also
+ * streams a tool call whose arguments come in `toolArgs` pieces.
+ */
+function streamFrames(family: Family, pieces: string[], toolArgs: string[] = []): string[] {
   const data = (v: object): string => `data: ${JSON.stringify(v)}\n\n`;
   const named = (type: string, v: object): string => `event: ${type}\ndata: ${JSON.stringify({ type, ...v })}\n\n`;
   switch (family) {
     case 'chat':
       return [
         ...pieces.map((p) => data({ id: 'c1', object: 'chat.completion.chunk', model: 'echo-1', choices: [{ index: 0, delta: { content: p }, finish_reason: null }] })),
+        ...toolArgs.map((args, i) => {
+          const call = i === 0 ? { index: 0, id: 'call_1', type: 'function', function: { name: 'lookup', arguments: args } } : { index: 0, function: { arguments: args } };
+          return data({ id: 'c1', object: 'chat.completion.chunk', model: 'echo-1', choices: [{ index: 0, delta: { tool_calls: [call] }, finish_reason: null }] });
+        }),
         data({ id: 'c1', object: 'chat.completion.chunk', model: 'echo-1', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }),
         'data: [DONE]\n\n',
       ];
@@ -141,7 +148,7 @@ async function answer(req: IncomingMessage, res: ServerResponse, body: string, s
     for (const frame of streamFrames(family, ['Partial answer ', 'before the app stops']).slice(0, 3)) res.write(frame);
     return; // never ends: the test stops the app's side
   }
-  const frames = streamFrames(family, pieces);
+  const frames = streamFrames(family, pieces, [`{"key":"${key.slice(0, 12)}`, `${key.slice(12)}"}`]);
   if (mode === 'error-frame') frames.splice(3, frames.length, errorFrame(family, `key rejected mid-stream: ${all}`));
   for (const frame of frames) {
     // A frame split over two writes, so the client also sees a key cut across TCP chunks.

@@ -17,6 +17,7 @@ import { secretForms } from '../../../main/api/secret-scrubber';
 import { createLogger, type Logger } from '../../../main/host/log-file';
 import { createFileKeyStore } from '../../../main/store/key-file';
 import { decodeEventChunk, encodeEventChunk } from '../../../main/store/run-event-codec';
+import type { TextStreamChunk } from '../../../shared/contract/text';
 import { echoShapes, startEchoService, type EchoService } from './echo-service';
 import { runText } from './text-run-helper';
 
@@ -59,6 +60,22 @@ function scan(dataDir: string, traffic: unknown[]): string[] {
   for (const f of hits(eventChunksOf(join(dataDir, 'workbench.db')))) found.push(`event chunks: ${f}`);
   for (const f of hits(JSON.stringify(traffic))) found.push(`page traffic: ${f}`);
   return found;
+}
+
+/**
+ * The text the page shows from a run's deltas: content, reasoning and each tool call's arguments
+ * joined as the renderer joins them (a key split over deltas is whole here).
+ */
+function pageView(chunks: TextStreamChunk[]): Record<string, string> {
+  const view: Record<string, string> = {};
+  for (const c of chunks) {
+    if (c.type !== 'delta') continue;
+    const add = (k: string, v: string | undefined) => void (view[k] = (view[k] ?? '') + (v ?? ''));
+    add(`${c.choice}:content`, c.content);
+    add(`${c.choice}:reasoning`, c.reasoning);
+    for (const call of c.toolCalls ?? []) add(`${c.choice}:tool:${call.index ?? call.id}`, call.function?.arguments);
+  }
+  return view;
 }
 
 const FAMILIES = [
@@ -123,9 +140,13 @@ describe('a service that echoes the API key', () => {
       for (const run of RUNS) {
         const input = { connectionId, request: family.request(run.stream), headers: { 'x-echo-mode': run.mode } };
         const { record: rec, chunks } = await runText(family.send(app) as never, input);
-        traffic.push(rec, chunks);
+        traffic.push(rec, chunks, pageView(chunks as TextStreamChunk[]));
         runIds.push(rec.id);
         expect(rec.status, `${family.name} ${run.mode} stream=${run.stream}`).toBe(run.mode === 'ok' ? 'completed' : 'error');
+        if (family.name === 'chat' && run.mode === 'ok' && run.stream) {
+          // The key split over a tool call's argument pieces: joined and masked.
+          expect(JSON.stringify(rec.output)).toContain(JSON.stringify('{"key":"***"}').slice(1, -1));
+        }
       }
     }
     await record(() => app.handlers.responses.retrieve({ connectionId, id: 'resp_echo' }, CTX));

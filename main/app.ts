@@ -140,7 +140,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     const completions = new CompletionsService({ db, blobs, connections, models });
     const downloads = new DownloadTickets({ dir: join(options.dataDir, 'downloads-tmp'), log: options.log });
     disposers.push(() => downloads.dispose());
-    const history = new HistoryService(db, blobs, jobs, { chooseSaveTarget: options.chooseSaveTarget, tickets: downloads });
+    const history = new HistoryService(db, blobs, jobs, { chooseSaveTarget: options.chooseSaveTarget, tickets: downloads }, () => connections.knownSecrets());
     const resumed = jobs.resumeAll();
     if (resumed > 0) options.log(`${resumed} unfinished job(s) resumed`);
     const userFiles = new UserFiles({ stagingDir: join(options.dataDir, 'staging'), log: options.log });

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { ApiClient } from '../api/client';
+import { SecretScrubber } from '../api/secret-scrubber';
 import { listModels } from '../api/models';
 import { toWorkbenchError } from '../api/errors';
 import {
@@ -53,6 +54,8 @@ const KEY_STORAGE_WARNINGS: Partial<Record<KeyStore['backend'], string>> = {
 
 export class ConnectionsService {
   private readonly clients = new Map<string, ApiClient>();
+  /** Every saved key's scrubber; rebuilt after a save or a removal. */
+  private secrets: SecretScrubber | null = null;
   private readonly now: () => number;
 
   constructor(private readonly options: ConnectionsServiceOptions) {
@@ -128,6 +131,15 @@ export class ConnectionsService {
     };
   }
 
+  /**
+   * A scrubber that knows every saved API key (not only the active connection's): for what is
+   * read back from History, where a run of any connection may be shown.
+   */
+  knownSecrets(): SecretScrubber {
+    this.secrets ??= new SecretScrubber(listConnections(this.options.db).map(({ id }) => this.options.keyStore.get(id)));
+    return this.secrets;
+  }
+
   /** The profile to use (the active one when id is omitted) with its client. */
   resolve(id?: string): ResolvedConnection {
     const profile = this.profile(id ?? this.state().activeId);
@@ -180,6 +192,7 @@ export class ConnectionsService {
   }
 
   private dropClient(id: string): void {
+    this.secrets = null;
     const client = this.clients.get(id);
     this.clients.delete(id);
     void client?.dispose();

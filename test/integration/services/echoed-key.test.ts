@@ -17,6 +17,9 @@ import { secretForms } from '../../../main/api/secret-scrubber';
 import { createLogger, type Logger } from '../../../main/host/log-file';
 import { createFileKeyStore } from '../../../main/store/key-file';
 import { decodeEventChunk, encodeEventChunk } from '../../../main/store/run-event-codec';
+import { appendRunEvents } from '../../../main/store/run-events';
+import { insertRun, updateRun } from '../../../main/store/runs';
+import { newRun } from '../../unit/main/store/run-fixtures';
 import type { TextStreamChunk } from '../../../shared/contract/text';
 import { echoShapes, startEchoService, type EchoService } from './echo-service';
 import { runText } from './text-run-helper';
@@ -187,5 +190,26 @@ describe('a service that echoes the API key', () => {
     expect(found.some((f) => f.startsWith('event chunks:'))).toBe(true);
     expect(found.some((f) => f.startsWith(logger.path))).toBe(true);
     expect(found.some((f) => f.startsWith('page traffic:'))).toBe(true);
+  });
+
+  it('masks a key that a run recorded before scrubbing still holds, when History hands it out', async () => {
+    const b64 = Buffer.from(KEY).toString('base64');
+    const db = new Database(join(dataDir, 'workbench.db'));
+    try {
+      db.pragma('busy_timeout = 5000');
+      insertRun(db, newRun('leakedrun', Date.now(), `leaked old run ${KEY}`));
+      appendRunEvents(db, 'leakedrun', [{ t: 1, data: `{"auth":"Basic ${Buffer.from(`u:${KEY}`).toString('base64')}"}` }]);
+      updateRun(db, 'leakedrun', { status: 'completed', outputText: `old answer ${KEY}`, response: { status: 200, headers: { 'x-echo': b64 }, body: null } });
+    } finally {
+      db.close();
+    }
+    const read = [
+      await app.handlers.history.get({ id: 'leakedrun' }, CTX),
+      await app.handlers.history.events({ id: 'leakedrun', offset: 0, limit: 10 }, CTX),
+      await app.handlers.history.search({ query: 'leaked', limit: 50 }, CTX),
+    ];
+    expect(JSON.stringify(read)).toContain('leaked old run ***');
+    expect((read[1] as { events: unknown[] }).events).toHaveLength(1);
+    expect(hits(JSON.stringify(read))).toEqual([]);
   });
 });

@@ -40,6 +40,8 @@ export interface AppOptions {
   keyStore: KeyStore;
   emit: TypedEmit;
   log: (line: string) => void;
+  /** The log's `addSecret`: every saved API key, at start-up and on save, is masked in the log. */
+  addSecret?: (secret: string) => void;
   version: string;
   /** Pacing of the embedded sandbox's streams (default: WORKBENCH_SANDBOX_TOKEN_DELAY_MS, else like a real model). */
   sandboxTokenDelayMs?: number;
@@ -124,6 +126,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       keyStore: options.keyStore,
       sandbox: { url: sandbox.url, key: sandboxKey },
       emit: options.emit,
+      onSecret: options.addSecret,
     });
     disposers.push(() => connections.dispose());
     const models = new ModelsService(connections);
@@ -137,7 +140,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     const completions = new CompletionsService({ db, blobs, connections, models });
     const downloads = new DownloadTickets({ dir: join(options.dataDir, 'downloads-tmp'), log: options.log });
     disposers.push(() => downloads.dispose());
-    const history = new HistoryService(db, blobs, jobs, { chooseSaveTarget: options.chooseSaveTarget, tickets: downloads });
+    const history = new HistoryService(db, blobs, jobs, { chooseSaveTarget: options.chooseSaveTarget, tickets: downloads }, () => connections.knownSecrets());
     const resumed = jobs.resumeAll();
     if (resumed > 0) options.log(`${resumed} unfinished job(s) resumed`);
     const userFiles = new UserFiles({ stagingDir: join(options.dataDir, 'staging'), log: options.log });

@@ -1,15 +1,17 @@
 /**
  * The one HTTP client for the service: owns the undici dispatcher, base URL, auth, timeouts and
- * retries, and records every request (secrets redacted) for the inspector. Never throws for a
- * failed request: results are values (ApiResult / StreamOutcome) carrying an ApiError.
+ * retries, and records every request (secrets redacted) for the inspector. Everything it returns
+ * passes the connection's SecretScrubber, so a key the service echoes is never recorded or shown.
+ * Never throws for a failed request: results are values (ApiResult / StreamOutcome) carrying an ApiError.
  */
 import type { Readable } from 'node:stream';
 import { Agent, type Dispatcher } from 'undici';
 import type { CapturedRequest } from '../../shared/contract/runs';
 import { apiErrorFromResponse, cancelledError, requestIdFromHeaders, type ApiError } from './errors';
-import { headersToRecord, redactHeaders, scrubSecret } from './http-headers';
+import { headersToRecord, redactHeaders } from './http-headers';
 import { apiErrorFromThrown, isRetryableThrown, type FailurePhase } from './network-errors';
 import { resolveUrl, type ResolvedUrl } from './request-url';
+import { SecretScrubber } from './secret-scrubber';
 import { DEFAULT_RETRY, isRetryableStatus, retryDelayMs, type RetryPolicy } from './retry';
 import { sleep } from './sleep';
 import { SseParser, type SseEvent } from './sse';
@@ -55,8 +57,15 @@ export class ApiClient {
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   private readonly now: () => number;
   private readonly host: string;
+  /**
+   * Masks this connection's key in every form: whatever the client returns (bodies, headers,
+   * errors, each SSE event, the captured request) has passed it. Services use it for what they
+   * assemble from several events (text deltas).
+   */
+  readonly scrubber: SecretScrubber;
 
   constructor(private readonly options: ApiClientOptions) {
+    this.scrubber = new SecretScrubber([options.apiKey]);
     this.retry = options.retry ?? DEFAULT_RETRY;
     this.headersTimeoutMs = options.headersTimeoutMs ?? 60_000;
     this.bodyTimeoutMs = options.bodyTimeoutMs ?? 120_000;
@@ -74,6 +83,10 @@ export class ApiClient {
 
   /** A JSON request. Non-2xx -> ok:false with the error body kept; any 2xx (incl. 202) is ok, empty body -> null. */
   async json<T>(options: RequestOptions): Promise<ApiResult<T>> {
+    return this.scrubber.value(await this.readJson<T>(options));
+  }
+
+  private async readJson<T>(options: RequestOptions): Promise<ApiResult<T>> {
     const started = this.now();
     const { url, headers, payload, captured } = this.prepare(options, 'application/json');
     const sent = await this.send(options, url, headers, payload);
@@ -125,6 +138,14 @@ export class ApiClient {
    * decides whether the stream was complete.
    */
   async sse(options: RequestOptions, handlers: StreamHandlers): Promise<StreamOutcome> {
+    const scrubbed: StreamHandlers = {
+      onOpen: (meta) => handlers.onOpen?.(this.scrubber.value(meta)),
+      onEvent: (event, atMs) => handlers.onEvent(this.scrubber.event(event), atMs),
+    };
+    return this.scrubber.value(await this.readSse(options, scrubbed));
+  }
+
+  private async readSse(options: RequestOptions, handlers: StreamHandlers): Promise<StreamOutcome> {
     const { sent, finish } = await this.openBody(options, 'text/event-stream');
     if (!sent.ok) return finish(sent.error, sent.meta, sent.retries);
     const { res, meta, attemptStart, retries } = sent;
@@ -179,6 +200,11 @@ export class ApiClient {
    * the caller checks the length it expected.
    */
   async bytes(options: RequestOptions, sink: ByteSink): Promise<StreamOutcome> {
+    const scrubbed: ByteSink = { onOpen: (meta) => sink.onOpen?.(this.scrubber.value(meta)), onChunk: (chunk) => sink.onChunk(chunk) };
+    return this.scrubber.value(await this.readBytes(options, scrubbed));
+  }
+
+  private async readBytes(options: RequestOptions, sink: ByteSink): Promise<StreamOutcome> {
     const { sent, finish } = await this.openBody(options, '*/*');
     if (!sent.ok) return finish(sent.error, sent.meta, sent.retries);
     const { res, meta, retries } = sent;
@@ -255,8 +281,8 @@ export class ApiClient {
     const captured: CapturedRequest = {
       method: options.method,
       url: url.url,
-      headers: redactHeaders(headers),
-      body: stream ? capturedStreamBody(stream) : scrubSecret(options.body ?? null, this.options.apiKey),
+      headers: this.scrubber.value(redactHeaders(headers)),
+      body: stream ? capturedStreamBody(stream) : this.scrubber.value(options.body ?? null),
     };
     return { url, headers, payload, captured };
   }
@@ -284,7 +310,7 @@ export class ApiClient {
         if (stream && attempt && !signal?.aborted) {
           // Bytes already left (or the source failed): not retried here, the caller decides.
           const specific = streamBodyError(e, stream, attempt.sent(), this.host);
-          if (specific) return { ok: false, error: { ...specific, message: scrubSecret(specific.message, this.options.apiKey) }, meta: null, retries };
+          if (specific) return { ok: false, error: { ...specific, message: this.scrubber.text(specific.message) }, meta: null, retries };
         }
         const error = this.errorFromThrown(e, signal, 'connect', null);
         if (error.kind !== 'cancelled' && isRetryableThrown(e)) {
@@ -341,9 +367,9 @@ export class ApiClient {
   /** A non-2xx answer as an ApiError (either error-body shape; the key scrubbed from body and message). */
   errorFromResponse(status: number, headers: Record<string, string>, text: string): ApiError {
     const parsed = parseJson(text);
-    const body = scrubSecret(parsed.ok ? parsed.value : text, this.options.apiKey);
+    const body = this.scrubber.value(parsed.ok ? parsed.value : text);
     const error = apiErrorFromResponse(status, headers, body);
-    error.message = scrubSecret(error.message, this.options.apiKey);
+    error.message = this.scrubber.text(error.message);
     return error;
   }
 
@@ -358,7 +384,7 @@ export class ApiClient {
       connectTimeoutMs: this.connectTimeoutMs,
       requestId,
     });
-    error.message = scrubSecret(error.message, this.options.apiKey);
+    error.message = this.scrubber.text(error.message);
     return error;
   }
 }

@@ -1,6 +1,6 @@
 /**
- * Header handling shared by the client: normalising undici's header objects and keeping
- * secrets out of anything that is stored or shown (captured requests, error messages).
+ * Header handling shared by the client: normalising undici's header objects and redacting
+ * secret-looking request headers by name (values are masked by secret-scrubber.ts).
  */
 
 const SECRET_HEADER = /key|token|secret|authorization|cookie/i;
@@ -28,20 +28,4 @@ export function redactHeaders(headers: Record<string, string>): Record<string, s
     }
   }
   return out;
-}
-
-/** Replaces every occurrence of `secret` inside strings of a JSON-like value (services sometimes echo keys). */
-export function scrubSecret<T>(value: T, secret: string | null): T {
-  if (!secret || secret.length < 4) return value;
-  const scrub = (v: unknown): unknown => {
-    if (typeof v === 'string') return v.includes(secret) ? v.split(secret).join('***') : v;
-    if (Array.isArray(v)) return v.map(scrub);
-    if (v && typeof v === 'object') {
-      const out: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v)) out[k] = scrub(x);
-      return out;
-    }
-    return v;
-  };
-  return scrub(value) as T;
 }

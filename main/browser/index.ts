@@ -40,6 +40,7 @@ async function main(): Promise<void> {
     keyStore: createFileKeyStore(join(dataDir, 'keys.json')),
     emit: (channel, payload) => host?.emit(channel, payload),
     log,
+    addSecret: logger.addSecret,
     version: readVersion(paths.packageJson),
     logPath: logger.path,
   });

@@ -57,6 +57,7 @@ async function start(): Promise<void> {
     keyStore: createSafeStorageKeyStore(join(dataDir, 'keys.enc.json')),
     emit: (channel, payload) => host?.emit(channel, payload),
     log,
+    addSecret: logger.addSecret,
     version: app.getVersion(),
     logPath: logger.path,
     pickFiles: createFilePicker(() => window),

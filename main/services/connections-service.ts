@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { ApiClient } from '../api/client';
+import { SecretScrubber } from '../api/secret-scrubber';
 import { listModels } from '../api/models';
 import { toWorkbenchError } from '../api/errors';
 import {
@@ -40,6 +41,8 @@ export interface ConnectionsServiceOptions {
   keyStore: KeyStore;
   sandbox: SandboxEndpoint;
   emit: TypedEmit;
+  /** Told every saved API key (each stored one at construction, then each one saved): the log masks them. */
+  onSecret?: (secret: string) => void;
   now?: () => number;
 }
 
@@ -51,10 +54,18 @@ const KEY_STORAGE_WARNINGS: Partial<Record<KeyStore['backend'], string>> = {
 
 export class ConnectionsService {
   private readonly clients = new Map<string, ApiClient>();
+  /** Every saved key's scrubber; rebuilt after a save or a removal. */
+  private secrets: SecretScrubber | null = null;
   private readonly now: () => number;
 
   constructor(private readonly options: ConnectionsServiceOptions) {
     this.now = options.now ?? Date.now;
+    if (options.onSecret) {
+      for (const { id } of listConnections(options.db)) {
+        const key = options.keyStore.get(id);
+        if (key) options.onSecret(key);
+      }
+    }
   }
 
   state(): ConnectionsState {
@@ -79,6 +90,7 @@ export class ConnectionsService {
         throw new WorkbenchFailure({ code: 'config', message: KEY_STORAGE_WARNINGS.unavailable! });
       }
       this.options.keyStore.set(id, apiKey);
+      this.options.onSecret?.(apiKey);
     }
     const baseUrl = input.baseUrl.replace(/\/+$/, '');
     upsertConnection(this.options.db, { id, name: input.name, baseUrl }, this.now());
@@ -117,6 +129,15 @@ export class ConnectionsService {
       models: result.value.data.map((m) => m.id),
       latencyMs: Math.round(performance.now() - started),
     };
+  }
+
+  /**
+   * A scrubber that knows every saved API key (not only the active connection's): for what is
+   * read back from History, where a run of any connection may be shown.
+   */
+  knownSecrets(): SecretScrubber {
+    this.secrets ??= new SecretScrubber(listConnections(this.options.db).map(({ id }) => this.options.keyStore.get(id)));
+    return this.secrets;
   }
 
   /** The profile to use (the active one when id is omitted) with its client. */
@@ -171,6 +192,7 @@ export class ConnectionsService {
   }
 
   private dropClient(id: string): void {
+    this.secrets = null;
     const client = this.clients.get(id);
     this.clients.delete(id);
     void client?.dispose();

@@ -1,4 +1,9 @@
-/** History: search and read recorded runs (thin over the store, which owns the queries and the blobs). */
+/**
+ * History: search and read recorded runs (thin over the store, which owns the queries and the
+ * blobs). What it hands out is masked once more with every saved key (`secrets`): runs recorded
+ * before responses were scrubbed may still hold a key a service echoed.
+ */
+import type { SecretScrubber } from '../api/secret-scrubber';
 import type { HistoryExportResult, HistoryPage, HistorySearchInput, RunEventsPage } from '../../shared/contract/history';
 import { WorkbenchFailure } from '../../shared/contract/errors';
 import type { RunRecord } from '../../shared/contract/runs';
@@ -28,16 +33,18 @@ export class HistoryService {
     private readonly blobs?: BlobStore,
     private readonly jobs?: RunJobs,
     private readonly exportTarget?: HistoryExportTarget,
+    private readonly secrets?: () => SecretScrubber,
   ) {}
 
   search(input: HistorySearchInput): HistoryPage {
-    return searchRuns(this.db, input);
+    return this.scrub(searchRuns(this.db, input));
   }
 
   /** The run with its request as sent: media the store holds is put back (so a re-run sends the real bytes). */
   async get(id: string): Promise<RunRecord> {
-    const run = getRun(this.db, id);
-    if (!run) throw new WorkbenchFailure({ code: 'not_found', message: `No run with id ${id} in history.` });
+    const stored = getRun(this.db, id);
+    if (!stored) throw new WorkbenchFailure({ code: 'not_found', message: `No run with id ${id} in history.` });
+    const run = this.scrub(stored);
     return this.blobs ? { ...run, request: await rehydrateRequest(this.blobs, run.request) } : run;
   }
 
@@ -45,7 +52,7 @@ export class HistoryService {
   events(id: string, offset = 0, limit = 1_000): RunEventsPage {
     const page = readRunEvents(this.db, id, offset, limit);
     if (!page) throw new WorkbenchFailure({ code: 'not_found', message: `No run with id ${id} in history.` });
-    return page;
+    return this.scrub(page);
   }
 
   facets(): { models: string[] } {
@@ -59,11 +66,15 @@ export class HistoryService {
       {
         ...this.exportTarget,
         get: (id) => this.get(id),
-        events: (id) => readRunEvents(this.db, id)?.events ?? [],
+        events: (id) => this.scrub(readRunEvents(this.db, id)?.events ?? []),
       },
       ids,
       signal,
     );
+  }
+
+  private scrub<T>(value: T): T {
+    return this.secrets ? this.secrets().value(value) : value;
   }
 
   /** Deletes run `id`; a durable job still working for it (a pending deferred chat) is cancelled first, so it does not record into nothing. */

@@ -4,9 +4,15 @@
  * `response`, `retry`, coalesced `delta`, `meta` and `usage` chunks the renderer sees, checkpoints
  * while a stream runs, pre-flight violations recorded as `invalid_input` (nothing sent), and the
  * end state with the partial output kept and the cost (the service's figure, else an estimate).
+ *
+ * What the client returns is already scrubbed of the connection's key; what a run assembles from
+ * many events is not, so a key a service spreads over several deltas would reappear. Deltas
+ * pass a DeltaScrubber, and every chunk and every write to the record pass the connection's
+ * scrubber once more.
  */
 import type { ApiResult, ResponseMeta, StreamOutcome } from '../api/client';
 import { toWorkbenchError, type ApiError } from '../api/errors';
+import type { SecretScrubber } from '../api/secret-scrubber';
 import type { WorkbenchError } from '../../shared/contract/errors';
 import type { CapturedRequest, CapturedResponse, Endpoint, RunGroup, RunOutput, RunRecord, RunStatus } from '../../shared/contract/runs';
 import type { TextRunMeta, TextStreamChunk } from '../../shared/contract/text';
@@ -20,6 +26,7 @@ import type { NewRun, RunUpdate } from '../store/runs';
 import { outputPreviewText, outputTextOf, requestPreview, requestText } from './chat-text';
 import type { ResolvedConnection } from './connections-service';
 import { DeltaBatcher } from './delta-batcher';
+import { DeltaScrubber } from './delta-scrubber';
 import type { ModelsService } from './models-service';
 import type { RecordedBlob } from './request-media';
 import { newRunId, RunRecorder } from './run-recorder';
@@ -119,6 +126,10 @@ export class TextRun {
   readonly recorder: RunRecorder;
   readonly startedAt: number;
   private readonly batcher: DeltaBatcher;
+  private readonly scrubber: SecretScrubber;
+  /** What reaches the page: every chunk scrubbed. */
+  private readonly emit: (chunk: TextStreamChunk) => void;
+  private readonly deltaScrubber: DeltaScrubber;
   private ttfbMs: number | null = null;
   private opened: ResponseMeta | null = null;
 
@@ -128,14 +139,17 @@ export class TextRun {
   ) {
     const now = deps.now ?? Date.now;
     this.startedAt = now();
+    this.scrubber = start.connection.client.scrubber;
+    this.emit = (chunk) => start.ctx.emit(this.scrubber.value(chunk));
+    this.deltaScrubber = new DeltaScrubber(this.scrubber);
     this.recorder = RunRecorder.start(
       deps.db,
       { ...pendingRun(start, newRunId(), this.startedAt), ...(start.recorded ? { request: start.recorded.request, blobs: start.recorded.blobs } : {}) },
       now,
       start.recorded ? start.request : undefined,
     );
-    this.batcher = new DeltaBatcher(start.ctx.emit);
-    start.ctx.emit({ type: 'started', runId: this.recorder.id, request: start.request, isSandbox: start.connection.isSandbox });
+    this.batcher = new DeltaBatcher(this.emit);
+    this.emit({ type: 'started', runId: this.recorder.id, request: start.request, isSandbox: start.connection.isSandbox });
   }
 
   /** Records the run as pending and tells the renderer it started. */
@@ -159,14 +173,18 @@ export class TextRun {
 
   /** Retry notifications, for the request options. */
   readonly onRetry = (info: { attempt: number; delayMs: number; reason: string }): void => {
-    this.start.ctx.emit({ type: 'retry', ...info });
+    this.emit({ type: 'retry', ...info });
   };
 
-  /** The stream opened (or a plain answer arrived). */
+  /**
+   * The stream opened (or a plain answer arrived). Its status and headers are recorded at once,
+   * so a run the app does not live to finish still shows them in the inspector.
+   */
   readonly onOpen = (meta: ResponseMeta): void => {
     this.ttfbMs = meta.ttfbMs;
     this.opened = meta;
-    this.start.ctx.emit({ type: 'response', status: meta.status, ttfbMs: meta.ttfbMs, requestId: meta.requestId });
+    this.recorder.update(this.scrubber.value({ response: { status: meta.status, headers: meta.headers, body: null } }));
+    this.emit({ type: 'response', status: meta.status, ttfbMs: meta.ttfbMs, requestId: meta.requestId });
   };
 
   /** Keeps every SSE event as it arrived (unknown ones too, with its `event:` name) for the inspector. */
@@ -180,19 +198,20 @@ export class TextRun {
   }
 
   delta(delta: Delta): void {
-    this.batcher.push(delta);
+    const scrubbed = this.deltaScrubber.scrub(delta);
+    if (scrubbed) this.batcher.push(scrubbed);
   }
 
   meta(meta: TextRunMeta): void {
     if (Object.keys(meta).length === 0) return;
     this.batcher.flush();
-    this.start.ctx.emit({ type: 'meta', meta });
+    this.emit({ type: 'meta', meta });
   }
 
   usage(usage: ChatUsage | null): void {
     if (!usage) return;
     this.batcher.flush();
-    this.start.ctx.emit({ type: 'usage', usage });
+    this.emit({ type: 'usage', usage });
   }
 
   /** Writes the partial output at most once a second. */
@@ -205,7 +224,7 @@ export class TextRun {
     const answer = output as RunOutput;
     const endpoint = this.start.endpoint;
     for (const c of choicesOf(endpoint, answer)) {
-      this.start.ctx.emit({
+      this.emit({
         type: 'delta',
         choice: c.index,
         ...(c.reasoning ? { reasoning: c.reasoning } : {}),
@@ -224,6 +243,7 @@ export class TextRun {
    * the interface's own usage (null when unknown: a cut stream is shown as unknown, not zero).
    */
   finishStream(outcome: StreamOutcome, output: object | null, rawUsage: unknown): RunRecord {
+    for (const rest of this.deltaScrubber.end()) this.batcher.push(rest);
     this.batcher.dispose();
     const error = outcome.ok ? null : outcome.error!;
     const meta = outcome.meta ?? this.opened;
@@ -270,7 +290,7 @@ export class TextRun {
     totalMs: number;
   }): RunRecord {
     const usage = this.start.countsUsage === false ? null : chatUsageOf(this.start.endpoint, end.rawUsage);
-    return this.recorder.finish({
+    return this.recorder.finish(this.scrubber.value({
       status: end.status,
       error: end.error,
       response: end.response,
@@ -279,11 +299,13 @@ export class TextRun {
       costTicks: this.cost(usage, end.rawUsage),
       retries: end.retries,
       timings: { startedAt: this.startedAt, ttfbMs: this.ttfbMs, totalMs: Math.round(end.totalMs) },
-    });
+    }));
   }
 
-  private outputUpdate(output: RunOutput): RunUpdate {
+  /** The output as recorded: masked whole, so a key spread over several events is caught too. */
+  private outputUpdate(assembled: RunOutput): RunUpdate {
     const endpoint = this.start.endpoint;
+    const output = this.scrubber.value(assembled);
     return { output, outputText: outputTextOf(endpoint, output), outputPreview: outputPreviewText(endpoint, output) };
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { headersToRecord, redactHeaders, scrubSecret } from '../../../../main/api/http-headers';
+import { headersToRecord, redactHeaders } from '../../../../main/api/http-headers';
 
 describe('http-headers', () => {
   describe('redactHeaders()', () => {
@@ -37,20 +37,6 @@ describe('http-headers', () => {
   describe('headersToRecord()', () => {
     it('lower-cases names and joins repeated values', () => {
       expect(headersToRecord({ 'X-Request-Id': 'r', 'set-cookie': ['a=1', 'b=2'], gone: undefined })).toEqual({ 'x-request-id': 'r', 'set-cookie': 'a=1, b=2' });
-    });
-  });
-
-  describe('scrubSecret()', () => {
-    it('replaces the key wherever it appears in nested strings', () => {
-      expect(scrubSecret({ error: { message: 'bad key sk-abcdef here', list: ['sk-abcdef'] }, n: 1 }, 'sk-abcdef')).toEqual({
-        error: { message: 'bad key *** here', list: ['***'] },
-        n: 1,
-      });
-    });
-
-    it('leaves values alone when there is no key', () => {
-      const v = { a: 'text' };
-      expect(scrubSecret(v, null)).toBe(v);
     });
   });
 });

@@ -89,6 +89,18 @@ describe('log-file', () => {
       expect(text).toContain('failed with [redacted] in it');
     });
 
+    it('masks a known secret in its encoded forms too (base64, base64url, Basic auth, URL-encoded)', () => {
+      const key = 'svc-key/With+Symbols0123';
+      const b64 = (s: string): string => Buffer.from(s).toString('base64');
+      const forms = [b64(key), Buffer.from(key).toString('base64url'), b64(`user:${key}`), encodeURIComponent(key)];
+      logger = createLogger({ dir, stderr: false });
+      logger.addSecret(key);
+      for (const form of forms) logger.info(`echoed: ${form} end`);
+      const text = read();
+      for (const form of forms) expect(text).not.toContain(form);
+      expect(text.match(/echoed: .*\[redacted\]/g)).toHaveLength(forms.length);
+    });
+
     it('goes on writing to stderr alone after close', () => {
       logger = createLogger({ dir, stderr: false });
       logger.info('before');

@@ -28,6 +28,13 @@ export interface DecodedBody {
 
 const SUPPORTED = new Set(['gzip', 'x-gzip', 'deflate', 'br']);
 
+/** Stops a stream nobody reads any more; undici reports its own abort as an error, expected here. */
+function discard(stream: Readable | Transform | null): void {
+  if (!stream || stream.destroyed) return;
+  stream.on('error', () => undefined);
+  stream.destroy();
+}
+
 /** `Content-Encoding: gzip, br` -> ['gzip', 'br'] (applied in that order, so undone in reverse). */
 export function contentEncodings(header: string | undefined): string[] {
   if (!header) return [];
@@ -61,11 +68,11 @@ function decodeFailure(encodings: string[], e: unknown): BodyDecodeError {
 export function decodeBody(source: Readable, contentEncoding: string | undefined, limits: ResponseLimits): DecodedBody {
   const encodings = contentEncodings(contentEncoding);
   if (encodings.length === 0) {
-    return { chunks: source as AsyncIterable<Uint8Array>, encodings, close: () => source.destroy() };
+    return { chunks: source as AsyncIterable<Uint8Array>, encodings, close: () => discard(source) };
   }
   const unknown = encodings.find((e) => !SUPPORTED.has(e));
   if (unknown) {
-    source.destroy();
+    discard(source);
     throw new BodyDecodeError(`The service sent its answer encoded as "${unknown}", which the workbench cannot decode (it reads gzip, deflate and br).`);
   }
   let encoded = 0;
@@ -107,16 +114,16 @@ export function decodeBody(source: Readable, contentEncoding: string | undefined
       if (decodeError !== null && e === decodeError) throw decodeFailure(encodings, e);
       throw e;
     } finally {
-      (last as Transform | null)?.destroy();
-      source.destroy();
+      discard(last);
+      discard(source);
     }
   }
   return {
     chunks: decoded(),
     encodings,
     close: () => {
-      (last as Transform | null)?.destroy();
-      source.destroy();
+      discard(last);
+      discard(source);
     },
   };
 }

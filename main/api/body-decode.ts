@@ -45,12 +45,18 @@ export function contentEncodings(header: string | undefined): string[] {
 }
 
 /**
- * "deflate" means the zlib format (RFC 9110), but some servers send raw deflate; the first byte
- * tells them apart (a zlib header's low nibble is 8, the deflate method).
+ * "deflate" means the zlib format (RFC 9110), but some servers send raw deflate; the first two
+ * bytes tell them apart (a zlib header: method 8, window <= 32 KiB, and a multiple of 31).
  */
-function decoderFor(encoding: string, firstByte: number | undefined): Transform {
+function isZlibHeader(first: Uint8Array | undefined): boolean {
+  if (!first || first.byteLength < 2) return true;
+  const [cmf, flg] = [first[0]!, first[1]!];
+  return (cmf & 0x0f) === 8 && cmf >> 4 <= 7 && ((cmf << 8) | flg) % 31 === 0;
+}
+
+function decoderFor(encoding: string, first: Uint8Array | undefined): Transform {
   if (encoding === 'br') return createBrotliDecompress();
-  if (encoding === 'deflate') return firstByte === undefined || (firstByte & 0x0f) === 8 ? createInflate() : createInflateRaw();
+  if (encoding === 'deflate') return isZlibHeader(first) ? createInflate() : createInflateRaw();
   return createGunzip();
 }
 
@@ -91,10 +97,10 @@ export function decodeBody(source: Readable, contentEncoding: string | undefined
   }
   async function* decoded(): AsyncGenerator<Uint8Array> {
     const it = (source as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
-    // The first chunk decides raw vs zlib deflate; it is passed on unchanged.
+    // The first chunk decides raw vs zlib deflate (when deflate was applied last); it is passed on unchanged.
     const head = await it.next();
     const first = head.done ? undefined : head.value;
-    const decoders = [...encodings].reverse().map((e, i) => decoderFor(e, i === 0 ? first?.[0] : undefined));
+    const decoders = [...encodings].reverse().map((e, i) => decoderFor(e, i === 0 ? first : undefined));
     let decodeError: unknown = null;
     for (const d of decoders) d.once('error', (e) => (decodeError ??= e));
     // pipeline() destroys every stage when one fails or the reader stops.

@@ -5,6 +5,7 @@
  */
 import type { CapturedRequest } from '../../shared/contract/runs';
 import type { ApiError } from './errors';
+import type { LimitNotice, ResponseLimits } from './limits';
 import type { RetryPolicy } from './retry';
 import type { SseEvent } from './sse';
 
@@ -25,6 +26,8 @@ export interface ApiClientOptions {
   /** Monotonic ms clock for timings (performance.now-like). */
   now?: () => number;
   userAgent?: string;
+  /** Caps on what is read and kept of an answer (limits.ts); DEFAULT_LIMITS where not given. */
+  limits?: Partial<ResponseLimits>;
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -52,10 +55,13 @@ export interface ResponseMeta {
   ttfbMs: number;
 }
 
-/** `totalMs` spans every attempt and the waits between them. */
+/**
+ * `totalMs` spans every attempt and the waits between them. `notices` (present only when one was
+ * hit) are the caps that cut what was read or kept: record them with the run (limits.ts).
+ */
 export type ApiResult<T> =
-  | { ok: true; value: T; meta: ResponseMeta; captured: CapturedRequest; retries: number; totalMs: number }
-  | { ok: false; error: ApiError; meta: ResponseMeta | null; captured: CapturedRequest; retries: number; totalMs: number };
+  | { ok: true; value: T; meta: ResponseMeta; captured: CapturedRequest; retries: number; totalMs: number; notices?: LimitNotice[] }
+  | { ok: false; error: ApiError; meta: ResponseMeta | null; captured: CapturedRequest; retries: number; totalMs: number; notices?: LimitNotice[] };
 
 export interface StreamHandlers {
   onOpen?(meta: ResponseMeta): void;
@@ -80,4 +86,16 @@ export interface StreamOutcome {
   captured: CapturedRequest;
   retries: number;
   totalMs: number;
+  /** As on ApiResult: the caps hit (an error body cut, an event over the cap, the event log full). */
+  notices?: LimitNotice[];
+}
+
+/** What websocket.ts needs to open a socket with this connection's URL and auth. */
+export interface WebSocketTarget {
+  url: string;
+  /** Includes the real key: for the handshake only, never stored. */
+  headers: Record<string, string>;
+  host: string;
+  handshakeTimeoutMs: number;
+  captured: CapturedRequest;
 }

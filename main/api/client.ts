@@ -7,44 +7,30 @@
 import type { Readable } from 'node:stream';
 import { Agent, type Dispatcher } from 'undici';
 import type { CapturedRequest } from '../../shared/contract/runs';
+import { BodyDecodeError, decodeBody } from './body-decode';
+import { noticesOf, parseJson, readBoundedText } from './body-read';
 import { apiErrorFromResponse, cancelledError, requestIdFromHeaders, type ApiError } from './errors';
 import { headersToRecord, redactHeaders } from './http-headers';
 import { apiErrorFromThrown, isRetryableThrown, type FailurePhase } from './network-errors';
+import { BodyLimitError, DEFAULT_LIMITS, errorBodyNotice, jsonBodyNotice, type LimitNotice, type ResponseLimits } from './limits';
 import { resolveUrl, type ResolvedUrl } from './request-url';
 import { SecretScrubber } from './secret-scrubber';
 import { DEFAULT_RETRY, isRetryableStatus, retryDelayMs, type RetryPolicy } from './retry';
 import { sleep } from './sleep';
 import { SseParser, type SseEvent } from './sse';
 import { capturedStreamBody, isStreamBody, openAttempt, streamBodyError, type StreamBody } from './stream-body';
-import type { ApiClientOptions, ApiResult, ByteSink, RequestOptions, ResponseMeta, StreamHandlers, StreamOutcome } from './client-types';
+import type { ApiClientOptions, ApiResult, ByteSink, RequestOptions, ResponseMeta, StreamHandlers, StreamOutcome, WebSocketTarget } from './client-types';
 
 export type { CapturedRequest } from '../../shared/contract/runs';
 export type * from './client-types';
-
-/** What websocket.ts needs to open a socket with this connection's URL and auth. */
-export interface WebSocketTarget {
-  url: string;
-  /** Includes the real key: for the handshake only, never stored. */
-  headers: Record<string, string>;
-  host: string;
-  handshakeTimeoutMs: number;
-  captured: CapturedRequest;
-}
 
 /** A JSON text, a stream body re-opened per attempt, or nothing. */
 type Payload = string | StreamBody | undefined;
 
 type Sent =
   | { ok: true; res: Dispatcher.ResponseData; meta: ResponseMeta; attemptStart: number; retries: number }
-  | { ok: false; error: ApiError; meta: ResponseMeta | null; retries: number };
+  | { ok: false; error: ApiError; meta: ResponseMeta | null; retries: number; notices?: LimitNotice[] };
 
-function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch {
-    return { ok: false };
-  }
-}
 
 /** HTTP client for one connection (base URL + key). dispose() when the connection goes away. */
 export class ApiClient {
@@ -63,9 +49,11 @@ export class ApiClient {
    * assemble from several events (text deltas).
    */
   readonly scrubber: SecretScrubber;
+  private readonly limits: ResponseLimits;
 
   constructor(private readonly options: ApiClientOptions) {
     this.scrubber = new SecretScrubber([options.apiKey]);
+    this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.retry = options.retry ?? DEFAULT_RETRY;
     this.headersTimeoutMs = options.headersTimeoutMs ?? 60_000;
     this.bodyTimeoutMs = options.bodyTimeoutMs ?? 120_000;
@@ -81,7 +69,16 @@ export class ApiClient {
     });
   }
 
-  /** A JSON request. Non-2xx -> ok:false with the error body kept; any 2xx (incl. 202) is ok, empty body -> null. */
+  /** The caps this client reads answers with (limits.ts). */
+  get responseLimits(): Readonly<ResponseLimits> {
+    return this.limits;
+  }
+
+  /**
+   * A JSON request. Non-2xx -> ok:false with the error body kept (its first `errorBodyBytes`); any
+   * 2xx (incl. 202) is ok, empty body -> null. A 2xx body over `jsonBodyBytes` is not parsed: a
+   * `protocol` error keeping its head, with a notice.
+   */
   async json<T>(options: RequestOptions): Promise<ApiResult<T>> {
     return this.scrubber.value(await this.readJson<T>(options));
   }
@@ -91,43 +88,55 @@ export class ApiClient {
     const { url, headers, payload, captured } = this.prepare(options, 'application/json');
     const sent = await this.send(options, url, headers, payload);
     const totalMs = (): number => this.now() - started;
-    if (!sent.ok) return { ok: false, error: sent.error, meta: sent.meta, captured, retries: sent.retries, totalMs: totalMs() };
+    if (!sent.ok) return { ok: false, error: sent.error, meta: sent.meta, captured, retries: sent.retries, totalMs: totalMs(), ...noticesOf(sent.notices) };
     const { meta, retries } = sent;
+    const fail = (error: ApiError, notices?: LimitNotice[]): ApiResult<T> => ({ ok: false, error, meta, captured, retries, totalMs: totalMs(), ...noticesOf(notices) });
     let text: string;
     try {
-      text = await sent.res.body.text();
+      const read = await readBoundedText(sent.res.body, meta.headers, this.limits.jsonBodyBytes, this.limits);
+      if (read.truncated) {
+        const notice = jsonBodyNotice(read.totalBytes, this.limits.jsonBodyBytes, this.limits.errorBodyBytes);
+        return fail(this.protocolError(meta, notice.message, read.text.slice(0, this.limits.errorBodyBytes)), [notice]);
+      }
+      text = read.text;
     } catch (e) {
-      const error = this.errorFromThrown(e, options.signal, 'body', meta.requestId);
-      return { ok: false, error, meta, captured, retries, totalMs: totalMs() };
+      const limited = this.limitedBodyError(e, meta);
+      if (limited) return fail(limited.error, limited.notices);
+      return fail(this.errorFromThrown(e, options.signal, 'body', meta.requestId));
     }
     if (text.trim() === '') return { ok: true, value: null as T, meta, captured, retries, totalMs: totalMs() };
     const parsed = parseJson(text);
-    if (!parsed.ok) {
-      const error: ApiError = {
-        kind: 'protocol',
-        status: meta.status,
-        code: null,
-        message: `${this.host} answered with something that is not JSON: ${text.slice(0, 120)}`,
-        requestId: meta.requestId,
-        body: text,
-      };
-      return { ok: false, error, meta, captured, retries, totalMs: totalMs() };
-    }
+    if (!parsed.ok) return fail(this.protocolError(meta, `${this.host} answered with something that is not JSON: ${text.slice(0, 120)}`, text));
     return { ok: true, value: parsed.value as T, meta, captured, retries, totalMs: totalMs() };
   }
 
+  /** A `protocol` error for an answer the client cannot use (the key scrubbed from what is kept). */
+  private protocolError(meta: ResponseMeta, message: string, body?: unknown): ApiError {
+    const error: ApiError = { kind: 'protocol', status: meta.status, code: null, message: this.scrubber.text(message), requestId: meta.requestId };
+    if (body !== undefined) error.body = this.scrubber.value(body);
+    return error;
+  }
+
+  /** A body that could not be decoded or hit a cap while decoding, as a `protocol` error (null for other throws). */
+  private limitedBodyError(e: unknown, meta: ResponseMeta): { error: ApiError; notices?: LimitNotice[] } | null {
+    if (e instanceof BodyLimitError) return { error: this.protocolError(meta, e.notice.message), notices: [e.notice] };
+    if (e instanceof BodyDecodeError) return { error: this.protocolError(meta, e.message) };
+    return null;
+  }
+
   /** Sends a request whose body is read as it arrives; `finish` makes its outcome (timed from here). */
-  private async openBody(options: RequestOptions, accept: string): Promise<{ sent: Sent; finish: (error: ApiError | null, meta: ResponseMeta | null, retries: number) => StreamOutcome }> {
+  private async openBody(options: RequestOptions, accept: string): Promise<{ sent: Sent; finish: (error: ApiError | null, meta: ResponseMeta | null, retries: number, notices?: LimitNotice[]) => StreamOutcome }> {
     const started = this.now();
     const { url, headers, payload, captured } = this.prepare(options, accept);
     const sent = await this.send(options, url, headers, payload);
-    const finish = (error: ApiError | null, meta: ResponseMeta | null, retries: number): StreamOutcome => ({
+    const finish = (error: ApiError | null, meta: ResponseMeta | null, retries: number, notices?: LimitNotice[]): StreamOutcome => ({
       ok: error === null,
       error,
       meta,
       captured,
       retries,
       totalMs: this.now() - started,
+      ...noticesOf(notices),
     });
     return { sent, finish };
   }
@@ -147,24 +156,24 @@ export class ApiClient {
 
   private async readSse(options: RequestOptions, handlers: StreamHandlers): Promise<StreamOutcome> {
     const { sent, finish } = await this.openBody(options, 'text/event-stream');
-    if (!sent.ok) return finish(sent.error, sent.meta, sent.retries);
+    if (!sent.ok) return finish(sent.error, sent.meta, sent.retries, sent.notices);
     const { res, meta, attemptStart, retries } = sent;
     const contentType = meta.headers['content-type'] ?? '';
     if (contentType.includes('application/json')) {
-      const text = await res.body.text().catch(() => '');
+      const read = await readBoundedText(res.body, meta.headers, this.limits.errorBodyBytes, this.limits).catch(() => null);
+      const text = read?.text ?? '';
       const parsed = parseJson(text);
-      const error: ApiError = {
-        kind: 'protocol',
-        status: meta.status,
-        code: null,
-        message: `${this.host} answered with JSON instead of an event stream.`,
-        requestId: meta.requestId,
-        body: parsed.ok ? parsed.value : text,
-      };
-      return finish(error, meta, retries);
+      const notices = read?.truncated ? [errorBodyNotice(read.totalBytes, this.limits.errorBodyBytes)] : undefined;
+      return finish(this.protocolError(meta, `${this.host} answered with JSON instead of an event stream.`, parsed.ok ? parsed.value : text), meta, retries, notices);
+    }
+    let body: ReturnType<typeof decodeBody>;
+    try {
+      body = decodeBody(res.body, meta.headers['content-encoding'], this.limits);
+    } catch (e) {
+      return finish(this.limitedBodyError(e, meta)?.error ?? this.protocolError(meta, String(e)), meta, retries);
     }
     handlers.onOpen?.(meta);
-    const parser = new SseParser();
+    const parser = new SseParser(this.limits.sseEventChars);
     let handlerFailure: { error: unknown } | null = null;
     const deliver = (events: SseEvent[]): boolean => {
       for (const event of events) {
@@ -179,8 +188,8 @@ export class ApiClient {
     };
     try {
       let stopped = false;
-      for await (const chunk of res.body) {
-        if (!deliver(parser.push(chunk as Uint8Array))) {
+      for await (const chunk of body.chunks) {
+        if (!deliver(parser.push(chunk))) {
           stopped = true;
           break;
         }
@@ -188,9 +197,12 @@ export class ApiClient {
       if (!stopped) deliver(parser.end());
       return finish(null, meta, retries);
     } catch (e) {
-      res.body.destroy();
       if (handlerFailure) throw (handlerFailure as { error: unknown }).error;
+      const limited = this.limitedBodyError(e, meta);
+      if (limited) return finish(limited.error, meta, retries, limited.notices);
       return finish(this.errorFromThrown(e, options.signal, 'body', meta.requestId), meta, retries);
+    } finally {
+      body.close();
     }
   }
 
@@ -331,10 +343,10 @@ export class ApiClient {
         ttfbMs: this.now() - attemptStart,
       };
       if (res.statusCode >= 200 && res.statusCode < 300) return { ok: true, res, meta, attemptStart, retries };
-      const text = await res.body.text().catch(() => '');
-      const error = this.errorFromResponse(res.statusCode, resHeaders, text);
+      const { error, notices } = await this.readErrorBody(res, resHeaders);
       // A streamed body (an upload) is sent again only when the service failed (5xx); a 4xx is final.
-      const retryable = typeof payload === 'object' ? res.statusCode >= 500 : isRetryableStatus(res.statusCode);
+      // An error body over the cap is not fetched again: the next one would be as large.
+      const retryable = !notices && (typeof payload === 'object' ? res.statusCode >= 500 : isRetryableStatus(res.statusCode));
       if (retryable) {
         const waited = await this.waitForRetry(retries + 1, resHeaders, error, options);
         if (waited === 'retry') {
@@ -343,7 +355,28 @@ export class ApiClient {
         }
         if (waited === 'cancelled') return { ok: false, error: cancelledError(meta.requestId), meta, retries };
       }
-      return { ok: false, error, meta, retries };
+      return { ok: false, error, meta, retries, ...noticesOf(notices) };
+    }
+  }
+
+  /**
+   * A non-2xx body, decoded, its first `errorBodyBytes` read (the rest cancelled), as an ApiError;
+   * a cut body says so in the message and in a notice. A body that cannot be decoded says that
+   * instead of showing binary.
+   */
+  private async readErrorBody(res: Dispatcher.ResponseData, headers: Record<string, string>): Promise<{ error: ApiError; notices?: LimitNotice[] }> {
+    try {
+      const read = await readBoundedText(res.body, headers, this.limits.errorBodyBytes, this.limits);
+      const error = this.errorFromResponse(res.statusCode, headers, read.text);
+      if (!read.truncated) return { error };
+      const notice = errorBodyNotice(read.totalBytes, this.limits.errorBodyBytes);
+      error.message = `${error.message.replace(/\.?$/, '.')} ${notice.message}`;
+      return { error, notices: [notice] };
+    } catch (e) {
+      const error = this.errorFromResponse(res.statusCode, headers, '');
+      if (e instanceof BodyLimitError) return { error: { ...error, message: `${error.message} ${e.notice.message}` }, notices: [e.notice] };
+      if (e instanceof BodyDecodeError) return { error: { ...error, message: `${error.message} ${e.message}` } };
+      return { error };
     }
   }
 

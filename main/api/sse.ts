@@ -1,8 +1,10 @@
 /**
  * Incremental Server-Sent Events parser (WHATWG HTML "event stream interpretation").
  * Linear time in the input whatever the chunking: a chunk is scanned once, and a line split over
- * many chunks is kept as parts and joined once when its terminator arrives.
+ * many chunks is kept as parts and joined once when its terminator arrives. Bounded: a line, or
+ * an event's data, longer than `maxChars` throws a BodyLimitError instead of growing (limits.ts).
  */
+import { BodyLimitError, sseEventNotice } from './limits';
 
 /** One dispatched event. `event` is null when the frame had no `event:` line. */
 export interface SseEvent {
@@ -36,6 +38,12 @@ export class SseParser {
   private lastId: string | null = null;
   private retry: number | null = null;
   private out: SseEvent[] = [];
+  /** Characters held in `partial` (a line not yet terminated) and in `dataLines`. */
+  private partialChars = 0;
+  private dataChars = 0;
+
+  /** `maxChars`: the longest line, and the longest event data, it will hold (unbounded when omitted). */
+  constructor(private readonly maxChars = Number.POSITIVE_INFINITY) {}
 
   /** Parses a chunk; returns the events it completed (possibly none). */
   push(chunk: string | Uint8Array): SseEvent[] {
@@ -48,6 +56,7 @@ export class SseParser {
   end(): SseEvent[] {
     this.feed(this.decoder.decode());
     this.partial = [];
+    this.partialChars = 0;
     this.dispatch();
     return this.take();
   }
@@ -83,10 +92,13 @@ export class SseParser {
       const piece = text.slice(pos, end);
       let line: string;
       if (this.partial.length > 0) {
+        this.guard(this.partialChars + piece.length);
         this.partial.push(piece);
         line = this.partial.join('');
         this.partial = [];
+        this.partialChars = 0;
       } else {
+        this.guard(piece.length);
         line = piece;
       }
       pos = end + 1;
@@ -99,7 +111,19 @@ export class SseParser {
       }
       this.line(line);
     }
-    if (pos < len) this.partial.push(pos === 0 ? text : text.slice(pos));
+    if (pos < len) {
+      this.partialChars += len - pos;
+      this.guard(this.partialChars);
+      this.partial.push(pos === 0 ? text : text.slice(pos));
+    }
+  }
+
+  private guard(chars: number): void {
+    if (chars > this.maxChars) {
+      this.partial = [];
+      this.dataLines = [];
+      throw new BodyLimitError(sseEventNotice(this.maxChars));
+    }
   }
 
   private line(line: string): void {
@@ -120,6 +144,8 @@ export class SseParser {
     }
     switch (field) {
       case 'data':
+        this.dataChars += value.length + 1;
+        this.guard(this.dataChars);
         this.dataLines.push(value);
         break;
       case 'event':
@@ -142,6 +168,7 @@ export class SseParser {
       this.out.push({ event: this.eventType, data: this.dataLines.join('\n'), id: this.lastId, retry: this.retry });
     }
     this.dataLines = [];
+    this.dataChars = 0;
     this.eventType = null;
     this.retry = null;
   }

@@ -7,6 +7,7 @@
  */
 import type { ApiClient, RequestOptions, ResponseMeta, StreamOutcome } from './client';
 import type { ApiError } from './errors';
+import { eventLogNotice } from './limits';
 import type { SseEvent } from './sse';
 
 /** Per-call options: cancellation, retry notifications and extra request headers. */
@@ -24,7 +25,11 @@ export type FrameVerdict = 'continue' | 'terminal' | { error: Pick<ApiError, 'co
 
 export interface TextStreamHandlers {
   onOpen?(meta: ResponseMeta): void;
-  /** Every event as it arrived, including `[DONE]` and malformed ones (for the inspector). */
+  /**
+   * Every event as it arrived, including `[DONE]` and malformed ones (for the inspector), until
+   * their data passes the client's `eventLogChars`; later events are only counted (a notice on
+   * the outcome says how many).
+   */
   onRawEvent?(raw: SseEvent, atMs: number): void;
 }
 
@@ -75,13 +80,23 @@ export async function streamTextFrames(
     state.failure = { ...error, status: state.meta?.status ?? null, requestId: state.meta?.requestId ?? null };
     return false;
   };
-  const outcome = await client.sse(request, {
+  const logCap = client.responseLimits.eventLogChars;
+  const log = { chars: 0, kept: 0, dropped: 0 };
+  const keepRaw = (event: SseEvent, atMs: number): void => {
+    if (!handlers.onRawEvent) return;
+    if (log.dropped === 0 && log.chars + event.data.length <= logCap) {
+      log.chars += event.data.length;
+      log.kept++;
+      handlers.onRawEvent(event, atMs);
+    } else log.dropped++;
+  };
+  const streamed = await client.sse(request, {
     onOpen(m) {
       state.meta = m;
       handlers.onOpen?.(m);
     },
     onEvent(event, atMs) {
-      handlers.onRawEvent?.(event, atMs);
+      keepRaw(event, atMs);
       const data = event.data.trim();
       if (data === '[DONE]') {
         state.done = true;
@@ -102,6 +117,8 @@ export async function streamTextFrames(
       return true;
     },
   });
+  const outcome: StreamOutcome =
+    log.dropped > 0 ? { ...streamed, notices: [...(streamed.notices ?? []), eventLogNotice(logCap, log.kept, log.dropped)] } : streamed;
   if (state.failure) return { ...outcome, ok: false, error: state.failure };
   if (!outcome.ok) {
     const e = outcome.error;

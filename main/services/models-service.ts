@@ -2,7 +2,8 @@
  * The model catalogue of a connection, merged from the four listings and cached for a few
  * minutes (the chat form and the Models view both ask for it). The cache is keyed by the
  * connection's client, which is replaced whenever the profile's URL or key changes, so an edited
- * profile never serves the old service's catalogue.
+ * profile never serves the old service's catalogue. A listing that cannot be used is left out
+ * with a note (models-listings.ts); only a failed basic listing with nothing else to show fails.
  */
 import type { ApiClient } from '../api/client';
 import { toWorkbenchError } from '../api/errors';
@@ -13,9 +14,11 @@ import {
   listVideoGenerationModels,
 } from '../api/models';
 import type { Catalogue, CatalogueEntry } from '../../shared/contract/models';
+import type { ImageGenerationModel, LanguageModel, Model, VideoGenerationModel } from '../../shared/wire/models';
 import { WorkbenchFailure } from '../../shared/contract/errors';
 import type { ConnectionsService } from './connections-service';
 import { mergeCatalogue } from './models-catalogue';
+import { readListing } from './models-listings';
 
 const CACHE_MS = 5 * 60_000;
 
@@ -38,18 +41,26 @@ export class ModelsService {
       listImageGenerationModels(client),
       listVideoGenerationModels(client),
     ]);
-    // The basic listing is required; a service without one of the typed listings still gives a catalogue.
-    if (!models.ok) throw new WorkbenchFailure(toWorkbenchError(models.error));
+    const read = {
+      models: readListing('models', models),
+      language: readListing('language', language),
+      image: readListing('image', image),
+      video: readListing('video', video),
+    };
+    // Nothing to show and the basic listing failed: that failure is the answer (a wrong key, a dead host).
+    if (!models.ok && Object.values(read).every((r) => r.entries.length === 0)) throw new WorkbenchFailure(toWorkbenchError(models.error));
+    const notes = Object.values(read).flatMap((r) => (r.note ? [r.note] : []));
     const catalogue: Catalogue = {
       connectionId: profile.id,
       isSandbox,
       fetchedAt: this.now(),
       entries: mergeCatalogue({
-        models: models.value.data,
-        language: language.ok ? language.value.models : [],
-        image: image.ok ? image.value.models : [],
-        video: video.ok ? video.value.models : [],
+        models: read.models.entries as Model[],
+        language: read.language.entries as LanguageModel[],
+        image: read.image.entries as ImageGenerationModel[],
+        video: read.video.entries as VideoGenerationModel[],
       }),
+      ...(notes.length > 0 ? { notes } : {}),
     };
     this.cache.set(client, catalogue);
     return catalogue;

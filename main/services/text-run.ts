@@ -250,7 +250,7 @@ export class TextRun {
     return this.finish({
       status: error ? statusForError(error, output !== null) : 'completed',
       error: error ? recordedError(error) : null,
-      response: meta ? { status: meta.status, headers: meta.headers, body: error?.body ?? null } : null,
+      response: meta ? { status: meta.status, headers: meta.headers, body: error?.body ?? null, ...(outcome.notices ? { notices: outcome.notices } : {}) } : null,
       output,
       rawUsage,
       retries: outcome.retries,
@@ -262,7 +262,7 @@ export class TextRun {
   finishPlain<T extends object>(result: ApiResult<T>, emit = true): RunRecord {
     if (result.meta) this.onOpen(result.meta);
     const response: CapturedResponse | null = result.meta
-      ? { status: result.meta.status, headers: result.meta.headers, body: result.ok ? result.value : (result.error.body ?? null) }
+      ? { status: result.meta.status, headers: result.meta.headers, body: result.ok ? result.value : (result.error.body ?? null), ...(result.notices ? { notices: result.notices } : {}) }
       : null;
     if (!result.ok) {
       return this.finish({ status: statusForError(result.error, false), error: recordedError(result.error), response, output: null, rawUsage: null, retries: result.retries, totalMs: result.totalMs });

@@ -19,11 +19,19 @@ export interface CatalogueEntry {
   prices: TokenPrices & { image_price?: number | null; search_price?: number | null };
 }
 
+/** A listing that could not be used (whole or in part): which one (its path) and why. */
+export interface ListingNote {
+  listing: string;
+  message: string;
+}
+
 export interface Catalogue {
   connectionId: string;
   isSandbox: boolean;
   fetchedAt: number;
   entries: CatalogueEntry[];
+  /** Listings left out (wrong shape, entries without id, failed): the Models view shows them. Absent when all were read. */
+  notes?: ListingNote[];
 }
 
 export const modelsContract = {

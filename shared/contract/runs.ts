@@ -32,11 +32,22 @@ export interface CapturedRequest {
   body: unknown;
 }
 
+/**
+ * A cap the client hit on a response (main/api/limits.ts): what was not read or kept, and why,
+ * in a sentence the inspector shows as it is.
+ */
+export interface ResponseNotice {
+  limit: 'error_body' | 'json_body' | 'sse_event' | 'event_log' | 'decompression';
+  message: string;
+}
+
 export interface CapturedResponse {
   status: number;
   headers: Record<string, string>;
   /** Parsed JSON body for non-streamed answers (or the error body); null for streams. */
   body: unknown;
+  /** Present when a cap cut what was read or kept of this response. */
+  notices?: ResponseNotice[];
 }
 
 /**

@@ -9,7 +9,7 @@ import type { ConnectionProfile, ConnectionsState, SaveConnectionInput } from '.
 import { WorkbenchFailure, type WorkbenchError } from '../../shared/contract/errors';
 import type { HistorySearchInput } from '../../shared/contract/history';
 import type { JobSummary } from '../../shared/contract/jobs';
-import type { CatalogueEntry } from '../../shared/contract/models';
+import type { Catalogue, CatalogueEntry } from '../../shared/contract/models';
 import type { Endpoint, RunRecord, RunStatus } from '../../shared/contract/runs';
 import type { ResponseNode } from '../../shared/contract/responses';
 import type { FileDownloadChunk, FileDownloadResult, FileRecord, FileUploadChunk, FileUploadInput } from '../../shared/contract/files';
@@ -40,6 +40,8 @@ export interface FakeWorkbenchOptions {
   cancelRejects?: boolean;
   /** Makes models.catalogue reject with this error. */
   catalogueError?: WorkbenchError;
+  /** Listings the catalogue says it could not read (Catalogue.notes). */
+  catalogueNotes?: Catalogue['notes'];
   /** Tool sets saved by an earlier session. */
   toolSets?: Partial<Record<ToolPlayground, ToolSpec[]>>;
   /** Files on the fake service. */
@@ -377,7 +379,7 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
       catalogue: async (input) => {
         record('models.catalogue', input);
         if (controls.catalogueError) throw new WorkbenchFailure(controls.catalogueError);
-        return { connectionId: activeId, isSandbox: activeId === 'sandbox', fetchedAt: 1_760_000_000_000, entries: [...entries] };
+        return { connectionId: activeId, isSandbox: activeId === 'sandbox', fetchedAt: 1_760_000_000_000, entries: [...entries], ...(opts.catalogueNotes ? { notes: opts.catalogueNotes } : {}) };
       },
     },
     chat: {

@@ -30,4 +30,18 @@ describe('ModelsView', () => {
     expect(m.wrapper.find('[role="alert"]').exists()).toBe(false);
     expect(m.wrapper.findAll('tbody tr')).toHaveLength(4);
   });
+
+  it('names a listing that could not be read, and why, above the models that could', async () => {
+    const message = '/v1/language-models answered with {object, data} where {models} was expected; none of its models are shown.';
+    m = await mountWithApp(ModelsView, { route: '/models', fake: { catalogueNotes: [{ listing: '/v1/language-models', message }] } });
+    const note = m.wrapper.find('[aria-label="Listings not read"]');
+    expect(note.text()).toContain('Some model listings could not be read; the table shows the others.');
+    expect(note.text()).toContain(message);
+    expect(m.wrapper.findAll('tbody tr')).toHaveLength(4);
+  });
+
+  it('shows no note when every listing was read', async () => {
+    m = await mountWithApp(ModelsView, { route: '/models' });
+    expect(m.wrapper.find('[aria-label="Listings not read"]').exists()).toBe(false);
+  });
 });

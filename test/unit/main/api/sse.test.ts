@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { BodyLimitError } from '../../../../main/api/limits';
 import { SseParser, type SseEvent } from '../../../../main/api/sse';
 
 const enc = new TextEncoder();
@@ -186,6 +187,37 @@ describe('sse', () => {
         if (events.length) got = events[0];
       }
       expect(got?.data.length).toBe(size);
+    });
+  });
+
+  describe('SseParser(maxChars)', () => {
+    /** Feeds `text` cut at every position into a parser holding at most `max` characters. */
+    const feedSplit = (text: string, max: number, at: number): SseEvent[] => {
+      const p = new SseParser(max);
+      return [...p.push(text.slice(0, at)), ...p.push(text.slice(at)), ...p.end()];
+    };
+
+    it('takes lines and events up to the cap, at any chunk boundary', () => {
+      const text = 'data: 1234\n\n: abcdefgh\ndata: 12\ndata: 345\n\n';
+      for (let at = 0; at <= text.length; at++) {
+        expect(feedSplit(text, 10, at).map((e) => e.data)).toEqual(['1234', '12\n345']);
+      }
+    });
+
+    it('throws a BodyLimitError for a longer line, whole or split, and for an event whose lines add up past it', () => {
+      for (const text of ['data: 12345\n\n', ': a comment longer\n', 'data:12345\ndata:12345\n\n']) {
+        for (let at = 0; at <= text.length; at++) {
+          expect(() => feedSplit(text, 10, at)).toThrow(BodyLimitError);
+        }
+      }
+    });
+
+    it('does not hold an unterminated line past the cap', () => {
+      const p = new SseParser(1000);
+      p.push('data: ');
+      expect(() => {
+        for (let i = 0; i < 100; i++) p.push('x'.repeat(100));
+      }).toThrow('The service sent a single stream event of more than 1000 bytes');
     });
   });
 });

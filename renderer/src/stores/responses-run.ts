@@ -19,6 +19,7 @@ import { toWorkbenchError } from '../lib/errors';
 import { continueBlockedReason } from '../lib/responses-tree';
 import type { Continuation } from '../lib/responses-form';
 import { useResponsesFormStore } from './responses-form';
+import { useRequestHeadersStore } from './request-headers';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -124,7 +125,7 @@ export const useResponsesRunStore = defineStore('responses-run', () => {
   async function post(request: ResponseCreateRequest, from: Continuation): Promise<void> {
     actionError.value = null;
     note.value = null;
-    const result = await run.send({ request: request as unknown as ResponsesCreateInput['request'] });
+    const result = await run.send({ request: request as unknown as ResponsesCreateInput['request'], ...useRequestHeadersStore().sendPart('responses') });
     await afterRun(result, from);
   }
 

@@ -4,9 +4,11 @@
  * first lines say to set (the sandbox's key is written there: it is no secret), print the same
  * text the run got (the sandbox is deterministic: the same request gives the same text). After a
  * restart on the same data the sandbox is at the same address, so the same export still works.
+ * The run carries a custom secret-looking header: masked in the inspector and absent from the
+ * database, and the export reads its value from the variable it names.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -14,10 +16,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeAppPage, launchBrowser, openAppPage, outputOf, removeDir, screenshot, startApp, type AppPage } from './harness';
 
 const PROMPT = 'Explain how tides work, briefly';
+const TOKEN = 'tok-e2e-upstream-5150';
+/** What the user fills in for the placeholders the header names (<the value of x-upstream-token>). */
+const FILLED: Record<string, string> = { WORKBENCH_HEADER_X_UPSTREAM_TOKEN: TOKEN };
 
-/** The `export NAME=value` lines the snippet's header says to run first (placeholders like <your API key> excluded). */
+/** The `export NAME=value` lines the snippet's header says to run first, placeholders filled in as a user would. */
 function exportsOf(code: string): string[] {
-  return [...code.matchAll(/^(?:#|\/\/)\s+(export [A-Z_][A-Z0-9_]*=(?!<).*)$/gm)].map((m) => m[1]!);
+  return [...code.matchAll(/^(?:#|\/\/)\s+export ([A-Z_][A-Z0-9_]*)=(.*)$/gm)].map(([, name, value]) => {
+    if (!value!.startsWith('<')) return `export ${name}=${value}`;
+    if (!(name! in FILLED)) throw new Error(`the export asks for ${name} (${value}), which this test does not know`);
+    return `export ${name}=${FILLED[name!]}`;
+  });
 }
 
 /** Runs `program` with only PATH and HOME in the environment: nothing but what the snippet said to set. */
@@ -89,6 +98,9 @@ describe('code export against the built-in sandbox', () => {
   it('runs the exported curl as shown and gets the text of the run', async () => {
     await page.getByRole('navigation').getByRole('link', { name: 'Chat' }).click();
     await page.getByRole('textbox', { name: 'Message 1' }).fill(PROMPT);
+    await page.getByRole('button', { name: 'Add header' }).click();
+    await page.getByRole('textbox', { name: 'Header 1 name' }).fill('x-upstream-token');
+    await page.getByLabel('Header 1 value').fill(TOKEN);
     // Not streamed: the recorded response body then holds the run's text exactly, markdown and all.
     await page.locator('label[for="param-stream"]').click();
     await page.getByRole('button', { name: 'Send' }).click();
@@ -97,11 +109,18 @@ describe('code export against the built-in sandbox', () => {
     await page.getByRole('tab', { name: 'Response', exact: true }).click();
     runText = JSON.parse(await page.getByLabel('Response body').innerText()).choices[0].message.content;
     expect(runText.length).toBeGreaterThan(40);
+    await page.getByRole('tab', { name: 'Headers', exact: true }).click();
+    expect(await page.getByRole('table', { name: 'Request headers' }).innerText()).toMatch(/x-upstream-token\s+\*\*\*/);
+    const dataDir = opened!.app.dataDir;
+    const files = readdirSync(dataDir).filter((f) => f.startsWith('workbench.db'));
+    expect(files.filter((f) => readFileSync(join(dataDir, f)).includes(TOKEN))).toEqual([]);
     await page.keyboard.press('Escape');
 
     curl = await openCode('curl');
     const key = readFileSync(join(opened!.app.dataDir, 'sandbox', 'key'), 'utf8').trim();
-    expect(exportsOf(curl)).toEqual([`export WORKBENCH_API_KEY='${key}'`]);
+    expect(exportsOf(curl)).toEqual([`export WORKBENCH_API_KEY='${key}'`, `export WORKBENCH_HEADER_X_UPSTREAM_TOKEN=${TOKEN}`]);
+    expect(curl).toContain('-H "x-upstream-token: $WORKBENCH_HEADER_X_UPSTREAM_TOKEN"');
+    expect(curl).not.toContain(TOKEN);
     expect(curl).toContain(`curl -X POST "\${WORKBENCH_BASE_URL:-${sandboxUrl}}/v1/chat/completions"`);
     await screenshot(page, 'export-02-curl');
     const out = JSON.parse(await runCurlAsShown(curl, dir));

@@ -4,7 +4,7 @@
  * next request can continue from it.
  */
 import type { ResponseNode, ResponseTree } from '@shared/contract/responses';
-import { markdownToPlainText } from './markdown/plain-text';
+import { markdownPreviewText } from './markdown/preview-text';
 
 /** One line of the tree: the node and how far it is indented. */
 export interface TreeRow {
@@ -109,5 +109,5 @@ export function shortId(id: string): string {
  * one-line preview showing `**bold**` or `# Title` raw is noise.
  */
 export function nodePreviews(node: ResponseNode): { input: string; output: string } {
-  return { input: markdownToPlainText(node.inputPreview), output: markdownToPlainText(node.outputPreview) };
+  return { input: markdownPreviewText(node.inputPreview), output: markdownPreviewText(node.outputPreview) };
 }

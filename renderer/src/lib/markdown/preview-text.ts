@@ -1,5 +1,5 @@
 /**
- * Markdown as the plain text a reader sees: for one-line previews (the Responses chain tree),
+ * Markdown as one line of the text a reader sees, for previews (the Responses chain tree), where
  * where `**bold**`, `# headings`, list bullets and link targets are noise. It parses with the same
  * markdown-it rules that render the answer, so what counts as markup is judged alike in both.
  */
@@ -21,7 +21,7 @@ function inlineText(tokens: Token[]): string {
  * The text of `source` without its markdown, on one line (whitespace collapsed). Code blocks
  * keep their code; HTML stays as typed (the app never renders it, so it is text there too).
  */
-export function markdownToPlainText(source: string): string {
+export function markdownPreviewText(source: string): string {
   if (source === '') return '';
   const parts: string[] = [];
   for (const t of markdown().parse(source, {})) {

@@ -1,6 +1,6 @@
 /**
  * Markdown as one line of the text a reader sees, for previews (the Responses chain tree), where
- * where `**bold**`, `# headings`, list bullets and link targets are noise. It parses with the same
+ * `**bold**`, `# headings`, list bullets and link targets are noise. It parses with the same
  * markdown-it rules that render the answer, so what counts as markup is judged alike in both.
  */
 import type Token from 'markdown-it/lib/token.mjs';

@@ -8,11 +8,13 @@ import type { WorkbenchContract } from '../shared/contract';
 import * as filesApi from './api/files';
 import type { HandlersFor, TypedEmit } from './host/handlers';
 import { loadOrCreateSandboxKey, sandboxKeyFile, startSandbox } from './sandbox';
+import { chooseSandboxPort } from './sandbox/port-choice';
+import { getSetting } from './store/settings';
 import { ChatService } from './services/chat-service';
 import { CompletionsService } from './services/completions-service';
 import { MessagesService } from './services/messages-service';
 import { ResponsesService } from './services/responses-service';
-import { ConnectionsService } from './services/connections-service';
+import { ConnectionsService, SANDBOX_PORT_SETTING } from './services/connections-service';
 import { deferredChatJob } from './services/deferred-chat-job';
 import { DownloadTickets } from './services/download-tickets';
 import { FilesService } from './services/files-service';
@@ -47,6 +49,8 @@ export interface AppOptions {
   sandboxTokenDelayMs?: number;
   /** The embedded sandbox's clock (tests move it to see stored responses expire). */
   sandboxNow?: () => number;
+  /** `--sandbox-port N`: the port the embedded sandbox tries first (else WORKBENCH_SANDBOX_PORT, the setting, the last, 4010). */
+  sandboxPort?: number;
   /** How the page addresses a blob; default: browser mode's signed `/media/<hash>?t=` link. */
   mediaUrl?: MediaUrlOf;
   /** First poll interval of deferred chat jobs (default 1 s; tests shorten it). */
@@ -110,8 +114,17 @@ export async function createApp(options: AppOptions): Promise<App> {
     // browser-mode drop benchmark sends 1 GiB) raises the app's own check before an upload too.
     const envMaxFile = Number(process.env.WORKBENCH_SANDBOX_MAX_FILE_BYTES);
     const maxUploadBytes = Number.isSafeInteger(envMaxFile) && envMaxFile > 0 ? envMaxFile : FILE_LIMITS.maxFileBytes;
+    // A stable address, so exported code and scripts find the sandbox launch after launch.
+    const portChoice = chooseSandboxPort({
+      cli: options.sandboxPort,
+      env: process.env.WORKBENCH_SANDBOX_PORT,
+      setting: getSetting<unknown>(db, SANDBOX_PORT_SETTING),
+      stateDir: sandboxDir,
+      log: options.log,
+    });
     const sandbox = await startSandbox({
       keys: [sandboxKey],
+      preferredPort: portChoice.port,
       tokenDelayMs,
       deferredDelayMs,
       now: options.sandboxNow,
@@ -124,7 +137,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     const connections = new ConnectionsService({
       db,
       keyStore: options.keyStore,
-      sandbox: { url: sandbox.url, key: sandboxKey },
+      sandbox: { url: sandbox.url, key: sandboxKey, port: sandbox.port, preferredPort: portChoice.port, preferredSource: portChoice.source },
       emit: options.emit,
       onSecret: options.addSecret,
     });
@@ -170,6 +183,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         remove: ({ id }) => connections.remove(id),
         select: ({ id }) => connections.select(id),
         test: ({ id }) => connections.test(id),
+        setSandboxPort: ({ port }) => connections.setSandboxPort(port),
       },
       models: {
         catalogue: (input) => models.catalogue(input?.connectionId, input?.refresh ?? false),

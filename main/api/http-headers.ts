@@ -3,9 +3,7 @@
  * secret-looking request headers by name (values are masked by secret-scrubber.ts).
  */
 
-const SECRET_HEADER = /key|token|secret|authorization|cookie/i;
-/** Names that match SECRET_HEADER but hold no secret: an Idempotency-Key is the app's own job id. */
-const PUBLIC_HEADER = /^idempotency-key$/i;
+import { isSecretHeader } from '../../shared/request-headers';
 
 /** Lower-cased names; repeated headers joined with ", " (set-cookie included, it is redacted anyway). */
 export function headersToRecord(raw: Record<string, string | string[] | undefined>): Record<string, string> {
@@ -24,7 +22,7 @@ export function redactHeaders(headers: Record<string, string>): Record<string, s
     if (name.toLowerCase() === 'authorization') {
       out[name] = /^bearer\s/i.test(value) ? 'Bearer ***' : '***';
     } else {
-      out[name] = SECRET_HEADER.test(name) && !PUBLIC_HEADER.test(name) ? '***' : value;
+      out[name] = isSecretHeader(name) ? '***' : value;
     }
   }
   return out;

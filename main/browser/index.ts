@@ -1,5 +1,5 @@
 /**
- * Browser-mode entry (`node out/main/browser.js [--port N] [--data-dir DIR] [--open]`): the same
+ * Browser-mode entry (`node out/main/browser.js [--port N] [--data-dir DIR] [--sandbox-port N] [--open]`): the same
  * app as Electron, served to a local browser tab. Prints exactly one line to stdout (the address
  * with its token); every diagnostic goes to stderr and to `<dataDir>/logs/workbench.log`. Runs until SIGINT/SIGTERM, then shuts down
  * cleanly (server, streams, app and database) and exits 0.
@@ -43,6 +43,7 @@ async function main(): Promise<void> {
     addSecret: logger.addSecret,
     version: readVersion(paths.packageJson),
     logPath: logger.path,
+    sandboxPort: args.sandboxPort,
   });
   host = createHost({ contract, handlers: app.handlers, log, logPath: logger.path });
   let server: BrowserServer;

@@ -9,6 +9,7 @@ import { createApp, type App } from '../app';
 import { contract } from '../../shared/contract/index';
 import { appPaths } from '../host/app-paths';
 import { resolveDataDir } from '../host/data-dir';
+import { validPort } from '../sandbox/port-choice';
 import { createHost, type Host } from '../host/host';
 import { createLogger } from '../host/log-file';
 import { createFilePicker, createSaveTargetChooser } from './dialogs';
@@ -30,6 +31,15 @@ function dataDirFlag(argv: readonly string[]): string | undefined {
   const i = argv.findIndex((a) => a === '--data-dir' || a.startsWith('--data-dir='));
   if (i < 0) return undefined;
   return argv[i].includes('=') ? argv[i].slice('--data-dir='.length) : argv[i + 1];
+}
+
+/** `--sandbox-port N` / `--sandbox-port=N`, when it names a usable port (else the usual choice: environment, setting, last, 4010). */
+function sandboxPortFlag(argv: readonly string[]): number | undefined {
+  const i = argv.findIndex((a) => a === '--sandbox-port' || a.startsWith('--sandbox-port='));
+  if (i < 0) return undefined;
+  const port = validPort(argv[i].includes('=') ? argv[i].slice('--sandbox-port='.length) : argv[i + 1]);
+  if (port === null) log('--sandbox-port must be a whole number from 1024 to 65535; ignored');
+  return port ?? undefined;
 }
 
 async function start(): Promise<void> {
@@ -64,6 +74,7 @@ async function start(): Promise<void> {
     openPath,
     chooseSaveTarget: createSaveTargetChooser(() => window),
     mediaUrl: mediaUrlOf,
+    sandboxPort: sandboxPortFlag(process.argv),
   });
   disposers.push(() => workbench.dispose());
   disposers.push(setupMediaProtocol(workbench.media.lookup));

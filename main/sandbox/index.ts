@@ -26,10 +26,13 @@ import { openSandboxState, stateCompactionSecret, stateFilesDir, type SandboxSta
 
 export interface SandboxOptions {
   /**
-   * 0 = a random free port. Undefined: with a `stateDir`, the port of the last launch when it is
-   * still free (kept in `<stateDir>/port`), else a random one.
+   * Exactly this port (0 = a random free one); it being taken is an error. Undefined: the
+   * `preferredPort`, else with a `stateDir` the port of the last launch (kept in
+   * `<stateDir>/port`), else a random one.
    */
   port?: number;
+  /** Tried first when `port` is undefined; when it is taken, any free port (see `preferredPort` of the server). */
+  preferredPort?: number;
   /** Default '127.0.0.1'; anything that is not loopback is refused. */
   host?: string;
   /** Accepted API keys; default one generated key 'sk-sandbox-<random>' for team 'team-sandbox'. */
@@ -59,6 +62,8 @@ export interface SandboxServer {
   /** 'http://127.0.0.1:<port>' (no /v1; clients append /v1/...). */
   readonly url: string;
   readonly port: number;
+  /** The port it tried first (preferred or last launch's), or null; differs from `port` when that one was taken. */
+  readonly preferredPort: number | null;
   readonly keys: string[];
   /** Whether the control API under /sandbox/ is served. */
   readonly controlApi: boolean;
@@ -126,12 +131,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         resolve();
       });
     });
-  // With a state folder and no port asked for, the last launch's port again (see port-file.ts).
-  const remembered = options.port === undefined && stateDir !== undefined ? rememberedPort(stateDir) : 0;
+  // With no exact port asked for: the preferred one, else the last launch's (see port-file.ts).
+  const lastUsed = options.port === undefined && options.preferredPort === undefined && stateDir !== undefined ? rememberedPort(stateDir) : 0;
+  const preferred = options.port === undefined ? (options.preferredPort ?? lastUsed) : 0;
   try {
-    await listen(options.port ?? remembered).catch((err: NodeJS.ErrnoException) => {
-      if (!remembered || (err.code !== 'EADDRINUSE' && err.code !== 'EACCES')) throw err;
-      log(`sandbox: port ${remembered} (used last time) is taken; listening on another`);
+    await listen(options.port ?? preferred).catch((err: NodeJS.ErrnoException) => {
+      if (!preferred || (err.code !== 'EADDRINUSE' && err.code !== 'EACCES')) throw err;
+      log(`sandbox: port ${preferred} (${lastUsed ? 'used last time' : 'preferred'}) is taken; listening on another`);
       return listen(0);
     });
   } catch (err) {
@@ -147,6 +153,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   return {
     url: `http://${urlHost}:${port}`,
     port,
+    preferredPort: preferred || null,
     keys: keyRing.keys,
     controlApi,
     filesDir: env.files.dir,
@@ -168,3 +175,4 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
 export type { KeySpec } from './auth';
 export { loadOrCreateSandboxKey, sandboxKeyFile } from './state/key-file';
+export { rememberedPort } from './state/port-file';

@@ -13,6 +13,7 @@ import {
   type ConnectionProfile,
   type ConnectionsState,
   type ConnectionTestResult,
+  type SandboxPortSource,
   type SaveConnectionInput,
 } from '../../shared/contract/connections';
 import { WorkbenchFailure } from '../../shared/contract/errors';
@@ -23,11 +24,17 @@ import { getSetting, setSetting } from '../store/settings';
 import type { KeyStore } from '../store/key-store';
 
 const ACTIVE_SETTING = 'connections.active';
+/** The built-in sandbox's port chosen in Connections (a number), read at the next launch. */
+export const SANDBOX_PORT_SETTING = 'sandbox.port';
 
 /** Where the embedded sandbox listens, and the key it accepts. */
 export interface SandboxEndpoint {
   url: string;
   key: string;
+  /** The port it listens on, the one it tried first, and where that one came from. */
+  port: number;
+  preferredPort: number;
+  preferredSource: SandboxPortSource;
 }
 
 export interface ResolvedConnection {
@@ -73,7 +80,21 @@ export class ConnectionsService {
     const stored = getSetting<string>(this.options.db, ACTIVE_SETTING);
     const activeId = stored && profiles.some((p) => p.id === stored) ? stored : SANDBOX_CONNECTION_ID;
     const backend = this.options.keyStore.backend;
-    return { activeId, profiles, keyStorage: { backend, warning: KEY_STORAGE_WARNINGS[backend] ?? null } };
+    const { key, port, preferredPort, preferredSource } = this.options.sandbox;
+    const configured = getSetting<unknown>(this.options.db, SANDBOX_PORT_SETTING);
+    return {
+      activeId,
+      profiles,
+      keyStorage: { backend, warning: KEY_STORAGE_WARNINGS[backend] ?? null },
+      // The sandbox's key is shown (Connections, code export): local and synthetic, it guards nothing.
+      sandbox: { key, port, preferredPort, preferredSource, configuredPort: typeof configured === 'number' ? configured : null },
+    };
+  }
+
+  /** Sets (or with null clears) the sandbox's port for the next launch; the running sandbox stays where it is. */
+  setSandboxPort(port: number | null): ConnectionsState {
+    setSetting(this.options.db, SANDBOX_PORT_SETTING, port ?? undefined);
+    return this.changed();
   }
 
   save(input: SaveConnectionInput): ConnectionProfile {

@@ -20,6 +20,7 @@ import { outputPreviewText, outputTextOf } from './chat-text';
 import type { ConnectionsService } from './connections-service';
 import type { ModelsService } from './models-service';
 import { runCost } from './text-run';
+import { redactHeaders } from '../api/http-headers';
 
 export const DEFERRED_CHAT_KIND = 'deferred-chat';
 
@@ -96,7 +97,8 @@ export function deferredChatJob(deps: DeferredChatJobDeps): JobHandler<DeferredC
         requestId = id;
         ttfbMs = created.meta.ttfbMs;
         const response = { status: created.meta.status, headers: created.meta.headers, body: created.value };
-        ctx.save({ requestId: id, ttfbMs, retries: created.retries }, (db) => {
+        // Created: a resume only polls, so secret-looking header values need not stay in the jobs table.
+        ctx.save({ requestId: id, ttfbMs, retries: created.retries, headers: redactHeaders(job.data.headers) }, (db) => {
           if (job.runId) updateRun(db, job.runId, { deferredRequestId: id, response }, now());
         });
       }

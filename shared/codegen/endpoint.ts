@@ -51,17 +51,6 @@ export function responseIdOf(url: string): string {
   return decodeURIComponent(pathOf(url).split('/').pop() ?? '');
 }
 
-/**
- * The SDK's base URL: the OpenAI SDK is given the prefix up to and including /v1; the Anthropic
- * SDK appends /v1 itself, so it gets the prefix before /v1 (the origin when the service is at root).
- */
-export function sdkBaseUrl(url: string, family: SdkFamily): string {
-  const parsed = splitUrl(url) ?? { origin: url, path: '' };
-  const at = parsed.path.indexOf('/v1/');
-  const prefix = at >= 0 ? parsed.path.slice(0, at) : '';
-  return `${parsed.origin}${prefix}${family === 'openai' ? '/v1' : ''}`;
-}
-
 /** Why there is no SDK snippet for the request, or null when there is one. */
 export function sdkGap(request: CapturedRequest): string | null {
   const kind = endpointKind(request.method, request.url);

@@ -32,7 +32,7 @@ export function canToolLoop(request: CapturedRequest): boolean {
 export function exportCode(request: CapturedRequest, opts: ExportOptions): ExportResult {
   if (isUpload(request)) return exportUpload(request, opts);
   const loop = opts.toolLoop === true && canToolLoop(request);
-  const program = { apiKeyEnv: opts.apiKeyEnv, toolLoop: loop };
+  const program = { apiKeyEnv: opts.apiKeyEnv, baseUrl: opts.baseUrl, shownApiKey: opts.shownApiKey, toolLoop: loop };
   switch (opts.lang) {
     case 'curl':
       return loop ? { unsupported: 'A tool loop needs a program: choose Python or TypeScript.' } : { code: toCurl(request, opts) };

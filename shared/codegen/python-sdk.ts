@@ -4,11 +4,12 @@
  * Parameters the SDK method does not name travel in `extra_body`, which every method takes.
  */
 import type { CapturedRequest } from '../contract/runs';
-import { endpointKind, responseIdOf, SDK_METHOD, sdkBaseUrl, sdkFamily, sdkGap, type EndpointKind } from './endpoint';
+import { endpointKind, responseIdOf, SDK_METHOD, sdkFamily, sdkGap, type EndpointKind } from './endpoint';
 import { pyLiteral, stringLiteral } from './literals';
 import { pyOutputTextFunction } from './py-readers';
 import { pyToolStubs, pyToolTurns } from './py-tool-loop';
-import { apiKeyEnv, bodyObject, isStreaming, sdkHeaders } from './request-parts';
+import { environmentHeader, pyUrl, secretHeaders, splitRequestUrl } from './environment';
+import { apiKeyEnv, bodyObject, isStreaming, sdkHeaders, type CodegenOptions } from './request-parts';
 import { loopBody, toolNames, wantsToolLoop } from './tool-loop';
 import type { ProgramOptions } from './typescript';
 
@@ -44,7 +45,16 @@ export function sdkKwargs(kind: EndpointKind, body: Record<string, unknown>): Re
   return out;
 }
 
-function clientLines(request: CapturedRequest, env: string, kind: EndpointKind): string[] {
+/** `default_headers={...}`: recorded values as literals, redacted ones read from the environment. */
+function defaultHeaders(request: CapturedRequest): string[] {
+  const entries = [
+    ...sdkHeaders(request.headers).map(([name, value]) => `        ${stringLiteral(name)}: ${stringLiteral(value)},`),
+    ...secretHeaders(request.headers).map(([name, envName]) => `        ${stringLiteral(name)}: os.environ[${stringLiteral(envName)}],`),
+  ];
+  return entries.length > 0 ? ['    default_headers={', ...entries, '    },'] : [];
+}
+
+function clientLines(request: CapturedRequest, opts: CodegenOptions, env: string, kind: EndpointKind): string[] {
   const family = sdkFamily(kind)!;
   const lines =
     family === 'openai'
@@ -56,10 +66,9 @@ function clientLines(request: CapturedRequest, env: string, kind: EndpointKind):
           '    # The service takes the key as a Bearer token (Authorization), not x-api-key.',
           `    auth_token=os.environ[${stringLiteral(env)}],`,
         ];
-  lines.push(`    base_url=${stringLiteral(sdkBaseUrl(request.url, family))},`);
-  const headers = sdkHeaders(request.headers);
-  if (headers.length > 0) lines.push(`    default_headers=${pyLiteral(Object.fromEntries(headers), '    ')},`);
-  lines.push(')');
+  // The OpenAI SDK is given the URL up to /v1; the Anthropic SDK appends /v1 itself.
+  lines.push(`    base_url=${pyUrl(splitRequestUrl(request, opts).base, family === 'openai' ? '/v1' : '')},`);
+  lines.push(...defaultHeaders(request), ')');
   return lines;
 }
 
@@ -86,8 +95,8 @@ export function toPythonSdk(request: CapturedRequest, opts: ProgramOptions = {})
   const env = apiKeyEnv(opts);
   const body = bodyObject(request.body) ?? {};
   if (isStreaming(body) && kind === 'complete') return { unsupported: 'The service does not stream /v1/complete.' };
-  const lines = [`# ${request.method.toUpperCase()} ${request.url}`, `# Run: ${env}=<your key> python3 snippet.py`, 'import json', 'import os', ''];
-  lines.push(...clientLines(request, env, kind), '', '');
+  const lines = [...environmentHeader(request, opts, '#'), '# Run: python3 snippet.py', 'import json', 'import os', ''];
+  lines.push(...clientLines(request, opts, env, kind), '', '');
   if (wantsToolLoop(opts, kind, body)) {
     lines.push(`body = ${pyLiteral(sdkKwargs(kind, loopBody(body)))}`, '', '');
     lines.push('def send(payload):', `    return client.${METHOD[kind]}(**payload).model_dump(exclude_none=True)`, '', '');

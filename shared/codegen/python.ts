@@ -8,6 +8,7 @@ import { endpointKind } from './endpoint';
 import { pyLiteral, stringLiteral } from './literals';
 import { pyDeltaExpression, pyOutputTextFunction } from './py-readers';
 import { pyToolStubs, pyToolTurns } from './py-tool-loop';
+import { environmentHeader, pyUrl, secretHeaders, splitRequestUrl } from './environment';
 import { apiKeyEnv, bodyText, isStreaming, portableHeaders } from './request-parts';
 import { loopBody, toolNames, wantsToolLoop } from './tool-loop';
 import type { ProgramOptions } from './typescript';
@@ -46,17 +47,19 @@ function streamLines(kind: ReturnType<typeof endpointKind>): string[] {
   ];
 }
 
-/** A runnable Python 3 script (standard library only) that repeats the request, key from `$WORKBENCH_API_KEY`. */
+/** A runnable Python 3 script (standard library only) that repeats the request; URL and key from the environment. */
 export function toPython(request: CapturedRequest, opts: ProgramOptions = {}): string {
   const env = apiKeyEnv(opts);
   const kind = endpointKind(request.method, request.url);
   const loop = wantsToolLoop(opts, kind, request.body);
   const body = loop ? loopBody(request.body) : request.body;
-  const lines = [`# ${request.method.toUpperCase()} ${request.url}`, `# Run: ${env}=<your key> python3 snippet.py`];
+  const { base, rest } = splitRequestUrl(request, opts);
+  const lines = [...environmentHeader(request, opts, '#'), '# Run: python3 snippet.py'];
   lines.push('import json', 'import os', 'import urllib.error', 'import urllib.request', '');
-  lines.push(`url = ${stringLiteral(request.url)}`, 'headers = {');
+  lines.push(`url = ${pyUrl(base, rest)}`, 'headers = {');
   lines.push(`    "Authorization": "Bearer " + os.environ[${stringLiteral(env)}],`);
   for (const [name, value] of portableHeaders(request.headers)) lines.push(`    ${stringLiteral(name)}: ${stringLiteral(value)},`);
+  for (const [name, envName] of secretHeaders(request.headers)) lines.push(`    ${stringLiteral(name)}: os.environ[${stringLiteral(envName)}],`);
   lines.push('}');
   lines.push(`body = ${bodyText(body) === null ? 'None' : pyLiteral(body)}`, '', '');
   lines.push(...opener(request.method), '', '');

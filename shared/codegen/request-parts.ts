@@ -10,10 +10,17 @@ export const API_KEY_ENV = 'WORKBENCH_API_KEY';
 export interface CodegenOptions {
   /** Environment variable holding the key (default WORKBENCH_API_KEY). */
   apiKeyEnv?: string;
+  /**
+   * The connection's URL now, the default of `$WORKBENCH_BASE_URL` (default: the root of the
+   * recorded URL). The built-in sandbox may listen elsewhere than when the run was recorded.
+   */
+  baseUrl?: string;
+  /** The key's value, written in the snippet's header: only for the built-in sandbox, whose key is no secret. */
+  shownApiKey?: string;
 }
 
 /** Headers the HTTP library sets itself, or that would leak or pin a secret / stale value. */
-const DROPPED_HEADERS = new Set([
+export const DROPPED_HEADERS = new Set([
   'authorization',
   'x-api-key',
   'content-length',
@@ -24,7 +31,7 @@ const DROPPED_HEADERS = new Set([
 ]);
 
 /** Values the recorder writes in place of a secret (main/api/http-headers redactHeaders). */
-const REDACTED_VALUE = /^(bearer\s+)?(\*{3,}|\[redacted\])$/i;
+export const REDACTED_VALUE = /^(bearer\s+)?(\*{3,}|\[redacted\])$/i;
 
 /** The variable name, refused when a shell or a program would misread it. */
 export function apiKeyEnv(opts: CodegenOptions): string {
@@ -39,7 +46,7 @@ export function bodyText(body: unknown): string | null {
   return typeof body === 'string' ? body : JSON.stringify(body, null, 2);
 }
 
-/** Request headers worth reproducing: secrets, redacted values and transport headers removed. */
+/** Request headers worth repeating as recorded: the key, transport headers and redacted values (environment.ts secretHeaders) removed. */
 export function portableHeaders(headers: Record<string, string>): [string, string][] {
   return Object.entries(headers).filter(
     ([name, value]) => !DROPPED_HEADERS.has(name.toLowerCase()) && !REDACTED_VALUE.test(value.trim()),

@@ -4,9 +4,10 @@
  * Same output as the fetch snippet: text, streamed deltas, or a tool loop.
  */
 import type { CapturedRequest } from '../contract/runs';
-import { endpointKind, responseIdOf, SDK_METHOD, sdkBaseUrl, sdkFamily, sdkGap, type EndpointKind } from './endpoint';
+import { endpointKind, responseIdOf, SDK_METHOD, sdkFamily, sdkGap, type EndpointKind } from './endpoint';
+import { environmentHeader, secretHeaders, splitRequestUrl, tsUrl } from './environment';
 import { stringLiteral, tsLiteral } from './literals';
-import { apiKeyEnv, isStreaming, sdkHeaders } from './request-parts';
+import { apiKeyEnv, isStreaming, sdkHeaders, type CodegenOptions } from './request-parts';
 import { loopBody, toolNames, wantsToolLoop } from './tool-loop';
 import { tsDeltaExpression, tsOutputTextFunction } from './ts-readers';
 import { tsToolStubs, tsToolTurns } from './ts-tool-loop';
@@ -15,7 +16,7 @@ import type { ProgramOptions } from './typescript';
 /** The SDK method per endpoint (`client.<method>(...)`). */
 const METHOD: Record<Exclude<EndpointKind, 'other'>, string> = SDK_METHOD;
 
-function clientLines(request: CapturedRequest, env: string, kind: EndpointKind): string[] {
+function clientLines(request: CapturedRequest, opts: CodegenOptions, env: string, kind: EndpointKind): string[] {
   const family = sdkFamily(kind)!;
   const lines =
     family === 'openai'
@@ -28,11 +29,14 @@ function clientLines(request: CapturedRequest, env: string, kind: EndpointKind):
           '  apiKey: null,',
           `  authToken: process.env[${stringLiteral(env)}],`,
         ];
-  lines.push(`  baseURL: ${stringLiteral(sdkBaseUrl(request.url, family))},`);
+  // The OpenAI SDK is given the URL up to /v1; the Anthropic SDK appends /v1 itself.
+  lines.push(`  baseURL: ${tsUrl(splitRequestUrl(request, opts).base, family === 'openai' ? '/v1' : '')},`);
   const headers = sdkHeaders(request.headers);
-  if (headers.length > 0) {
+  const secret = secretHeaders(request.headers);
+  if (headers.length + secret.length > 0) {
     lines.push('  defaultHeaders: {');
     for (const [name, value] of headers) lines.push(`    ${stringLiteral(name)}: ${stringLiteral(value)},`);
+    for (const [name, envName] of secret) lines.push(`    ${stringLiteral(name)}: process.env[${stringLiteral(envName)}] ?? "",`);
     lines.push('  },');
   }
   lines.push('});');
@@ -46,8 +50,8 @@ export function toTypeScriptSdk(request: CapturedRequest, opts: ProgramOptions =
   const env = apiKeyEnv(opts);
   const kind = endpointKind(request.method, request.url) as Exclude<EndpointKind, 'other'>;
   const method = `client.${METHOD[kind]}`;
-  const lines = [`// ${request.method.toUpperCase()} ${request.url}`, `// Run: ${env}=<your key> npx tsx snippet.mts`];
-  lines.push(...clientLines(request, env, kind), '');
+  const lines = [...environmentHeader(request, opts, '//'), '// Run: npx tsx snippet.mts'];
+  lines.push(...clientLines(request, opts, env, kind), '');
   if (wantsToolLoop(opts, kind, request.body)) {
     const body = loopBody(request.body);
     lines.push(`const body: any = ${tsLiteral(body)};`, '');

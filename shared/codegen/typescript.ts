@@ -6,6 +6,7 @@
 import type { CapturedRequest } from '../contract/runs';
 import { endpointKind } from './endpoint';
 import { stringLiteral, tsLiteral } from './literals';
+import { environmentHeader, secretHeaders, splitRequestUrl, tsUrl } from './environment';
 import { apiKeyEnv, bodyText, isStreaming, portableHeaders, type CodegenOptions } from './request-parts';
 import { loopBody, toolNames, wantsToolLoop } from './tool-loop';
 import { tsDeltaExpression, tsOutputTextFunction } from './ts-readers';
@@ -17,10 +18,12 @@ export interface ProgramOptions extends CodegenOptions {
 }
 
 /** `const url`, `const headers` and `const body` for the request. */
-function preamble(request: CapturedRequest, env: string, body: unknown): string[] {
-  const lines = [`const url = ${stringLiteral(request.url)};`, 'const headers = {'];
+function preamble(request: CapturedRequest, opts: CodegenOptions, env: string, body: unknown): string[] {
+  const { base, rest } = splitRequestUrl(request, opts);
+  const lines = [`const url = ${tsUrl(base, rest)};`, 'const headers = {'];
   lines.push(`  Authorization: \`Bearer \${process.env[${stringLiteral(env)}]}\`,`);
   for (const [name, value] of portableHeaders(request.headers)) lines.push(`  ${stringLiteral(name)}: ${stringLiteral(value)},`);
+  for (const [name, envName] of secretHeaders(request.headers)) lines.push(`  ${stringLiteral(name)}: process.env[${stringLiteral(envName)}] ?? "",`);
   lines.push('};');
   if (bodyText(body) !== null) lines.push(`const body = ${typeof body === 'string' ? stringLiteral(body) : tsLiteral(body)};`);
   return lines;
@@ -62,7 +65,7 @@ function streamLines(kind: ReturnType<typeof endpointKind>): string[] {
   ];
 }
 
-/** A runnable Node TypeScript program for the request, reading the key from `$WORKBENCH_API_KEY`. */
+/** A runnable Node TypeScript program for the request; URL and key from the environment. */
 export function toTypeScript(request: CapturedRequest, opts: ProgramOptions = {}): string {
   const env = apiKeyEnv(opts);
   const kind = endpointKind(request.method, request.url);
@@ -70,8 +73,8 @@ export function toTypeScript(request: CapturedRequest, opts: ProgramOptions = {}
   const body = loop ? loopBody(request.body) : request.body;
   const hasBody = bodyText(body) !== null;
   const bodyExpr = !hasBody ? null : typeof body === 'string' ? 'body' : 'JSON.stringify(body)';
-  const lines = [`// ${request.method.toUpperCase()} ${request.url}`, `// Run: ${env}=<your key> npx tsx snippet.mts`, ''];
-  lines.push(...preamble(request, env, body), '');
+  const lines = [...environmentHeader(request, opts, '//'), '// Run: npx tsx snippet.mts', ''];
+  lines.push(...preamble(request, opts, env, body), '');
   if (loop) {
     lines.push('async function send(payload: unknown): Promise<any> {');
     lines.push(`  const response = ${fetchCall(request, 'JSON.stringify(payload)')};`);

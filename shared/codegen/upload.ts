@@ -4,11 +4,12 @@
  * SDK (`client.files.create`), TypeScript with fetch + FormData and with the official SDK's
  * `files.create`. The file is read from the current folder under its recorded name (the app
  * never records where it was on disk); `expires_after` is sent before the file, as the service
- * requires. The key comes from `$WORKBENCH_API_KEY`.
+ * requires. The URL comes from `$WORKBENCH_BASE_URL` (default the connection's), the key from
+ * `$WORKBENCH_API_KEY`, as in every snippet (environment.ts).
  */
 import { multipartOf, type MultipartDescription, type MultipartPart } from '../contract/files';
 import type { CapturedRequest } from '../contract/runs';
-import { sdkBaseUrl } from './endpoint';
+import { environmentHeader, pyUrl, shellUrl, splitRequestUrl, tsUrl } from './environment';
 import { pyLiteral, stringLiteral } from './literals';
 import { apiKeyEnv, portableHeaders, sdkHeaders, type CodegenOptions } from './request-parts';
 import { shellQuote } from './shell-quote';
@@ -41,20 +42,20 @@ function expiresAfterOf(fields: FieldPart[]): number | null {
 export function uploadCurl(request: CapturedRequest, opts: CodegenOptions = {}): string {
   const env = apiKeyEnv(opts);
   const { fields, file } = parts(request);
-  const lines = [`curl -X POST ${shellQuote(request.url)} -sS`, `-H "Authorization: Bearer $${env}"`];
+  const lines = [`curl -X POST ${shellUrl(splitRequestUrl(request, opts))} -sS`, `-H "Authorization: Bearer $${env}"`];
   for (const [name, value] of extraHeaders(request, false)) lines.push(`-H ${shellQuote(`${name}: ${value}`)}`);
   // --form-string: a value starting with @ or < is sent as text, never read from a file.
   for (const f of fields) lines.push(`--form-string ${shellQuote(`${f.name}=${f.value}`)}`);
   lines.push(`-F ${shellQuote(`${file.name}=@${file.filename};type=${file.contentType}`)}`);
-  return `# Run in the folder holding ${file.filename}\n${lines.join(' \\\n  ')}`;
+  return [...environmentHeader(request, opts, '#'), `# Run in the folder holding ${file.filename}`, lines.join(' \\\n  ')].join('\n');
 }
 
 export function uploadPython(request: CapturedRequest, opts: CodegenOptions = {}): string {
   const env = apiKeyEnv(opts);
   const { fields, file } = parts(request);
   return [
-    `# POST ${request.url} (multipart), standard library only`,
-    `# Run in the folder holding ${file.filename}: ${env}=<your key> python3 snippet.py`,
+    ...environmentHeader(request, opts, '#'),
+    `# Multipart, standard library only. Run in the folder holding ${file.filename}: python3 snippet.py`,
     'import json, os, urllib.request, uuid',
     '',
     `fields = ${pyLiteral(fields.map((f) => [f.name, f.value]))}`,
@@ -71,7 +72,8 @@ export function uploadPython(request: CapturedRequest, opts: CodegenOptions = {}
     '    "Content-Type": f"multipart/form-data; boundary={boundary}",',
     ...extraHeaders(request, false).map(([n, v]) => `    ${pyLiteral(n)}: ${pyLiteral(v)},`),
     '}',
-    `req = urllib.request.Request(${pyLiteral(request.url)}, data=body, headers=headers, method="POST")`,
+    `url = ${pyUrl(splitRequestUrl(request, opts).base, splitRequestUrl(request, opts).rest)}`,
+    'req = urllib.request.Request(url, data=body, headers=headers, method="POST")',
     'with urllib.request.urlopen(req) as res:',
     '    file = json.load(res)',
     'print(file["id"], file["filename"], file["bytes"])',
@@ -84,14 +86,14 @@ export function uploadPythonSdk(request: CapturedRequest, opts: CodegenOptions =
   const expires = expiresAfterOf(fields);
   const headers = extraHeaders(request, true);
   return [
-    `# POST ${request.url} with the official SDK (pip install openai)`,
-    `# Run in the folder holding ${file.filename}: ${env}=<your key> python3 snippet.py`,
+    ...environmentHeader(request, opts, '#'),
+    `# With the official SDK (pip install openai). Run in the folder holding ${file.filename}: python3 snippet.py`,
     'import os',
     'from openai import OpenAI',
     '',
     'client = OpenAI(',
     `    api_key=os.environ[${pyLiteral(env)}],`,
-    `    base_url=${pyLiteral(sdkBaseUrl(request.url, 'openai'))},`,
+    `    base_url=${pyUrl(splitRequestUrl(request, opts).base, '/v1')},`,
     ...(headers.length ? [`    default_headers={${headers.map(([n, v]) => `${pyLiteral(n)}: ${pyLiteral(v)}`).join(', ')}},`] : []),
     ')',
     `with open(${pyLiteral(file.filename)}, "rb") as f:`,
@@ -108,15 +110,16 @@ export function uploadTypeScript(request: CapturedRequest, opts: CodegenOptions 
   const env = apiKeyEnv(opts);
   const { fields, file } = parts(request);
   return [
-    `// POST ${request.url} (multipart) with fetch and FormData (Node 20+)`,
-    `// Run in the folder holding ${file.filename}: ${env}=<your key> npx tsx snippet.mts`,
+    ...environmentHeader(request, opts, '//'),
+    `// Multipart with fetch and FormData (Node 20+). Run in the folder holding ${file.filename}: npx tsx snippet.mts`,
     'import { openAsBlob } from "node:fs";',
     '',
     'const form = new FormData();',
     '// expires_after must come before the file.',
     ...fields.map((f) => `form.append(${stringLiteral(f.name)}, ${stringLiteral(f.value)});`),
     `form.append(${stringLiteral(file.name)}, await openAsBlob(${stringLiteral(file.filename)}, { type: ${stringLiteral(file.contentType)} }), ${stringLiteral(file.filename)});`,
-    `const res = await fetch(${stringLiteral(request.url)}, {`,
+    `const url = ${tsUrl(splitRequestUrl(request, opts).base, splitRequestUrl(request, opts).rest)};`,
+    'const res = await fetch(url, {',
     '  method: "POST",',
     '  headers: {',
     `    Authorization: \`Bearer \${process.env[${stringLiteral(env)}]}\`,`,
@@ -136,14 +139,14 @@ export function uploadTypeScriptSdk(request: CapturedRequest, opts: CodegenOptio
   const expires = expiresAfterOf(fields);
   const headers = extraHeaders(request, true);
   return [
-    `// POST ${request.url} with the official SDK (npm install openai)`,
-    `// Run in the folder holding ${file.filename}: ${env}=<your key> npx tsx snippet.mts`,
+    ...environmentHeader(request, opts, '//'),
+    `// With the official SDK (npm install openai). Run in the folder holding ${file.filename}: npx tsx snippet.mts`,
     'import fs from "node:fs";',
     'import OpenAI from "openai";',
     '',
     'const client = new OpenAI({',
     `  apiKey: process.env[${stringLiteral(env)}],`,
-    `  baseURL: ${stringLiteral(sdkBaseUrl(request.url, 'openai'))},`,
+    `  baseURL: ${tsUrl(splitRequestUrl(request, opts).base, '/v1')},`,
     ...(headers.length ? ['  defaultHeaders: {', ...headers.map(([n, v]) => `    ${stringLiteral(n)}: ${stringLiteral(v)},`), '  },'] : []),
     '});',
     '',

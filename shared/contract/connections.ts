@@ -17,11 +17,33 @@ export interface ConnectionProfile {
 
 export type KeyStorageBackend = 'safeStorage' | 'basic_text' | 'file' | 'unavailable';
 
+/** Where the built-in sandbox's preferred port came from: `--sandbox-port`, WORKBENCH_SANDBOX_PORT, Connections, the last launch, the default. */
+export type SandboxPortSource = 'cli' | 'env' | 'setting' | 'last' | 'default';
+
+/**
+ * The built-in sandbox as code run outside the app needs it. Its key is shown: the sandbox is
+ * local and its outputs synthetic, so the key guards nothing worth hiding.
+ */
+export interface SandboxDetails {
+  key: string;
+  /** The port it listens on now. */
+  port: number;
+  /** The port it tried first; differs from `port` when that one was taken. */
+  preferredPort: number;
+  preferredSource: SandboxPortSource;
+  /** The port set in Connections, used from the next launch (null: none set). */
+  configuredPort: number | null;
+}
+
 export interface ConnectionsState {
   activeId: string;
   profiles: ConnectionProfile[];
   keyStorage: { backend: KeyStorageBackend; warning: string | null };
+  sandbox: SandboxDetails;
 }
+
+/** A TCP port a user may choose (1024 and above: no privileges needed). */
+export const SandboxPortSchema = z.number().int().min(1024, 'choose a port from 1024 to 65535').max(65535, 'choose a port from 1024 to 65535');
 
 export interface ConnectionTestResult {
   ok: true;
@@ -90,5 +112,7 @@ export const connectionsContract = {
   remove: call<ConnectionsState>()(z.object({ id: ConnectionIdSchema }).strict()),
   select: call<ConnectionsState>()(z.object({ id: ConnectionIdSchema }).strict()),
   test: call<ConnectionTestResult>()(z.object({ id: ConnectionIdSchema }).strict()),
+  /** The built-in sandbox's port from the next launch; null returns to the last used / the default. */
+  setSandboxPort: call<ConnectionsState>()(z.object({ port: SandboxPortSchema.nullable() }).strict()),
   changed: event<ConnectionsState>(),
 };

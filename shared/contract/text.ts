@@ -8,23 +8,21 @@
 import { z } from 'zod';
 import type { ChatToolCall, ChatUsage, LogprobEntry } from '../wire/chat';
 import type { CapturedRequest, RunGroup } from './runs';
+import { headerProblem } from '../request-headers';
 
 /**
- * Extra request headers (e.g. the sandbox's `x-sandbox-fault`, or `x-svc-conv-id`). Auth and
- * framing headers are the client's own and cannot be set here.
+ * Extra request headers (e.g. the sandbox's `x-sandbox-fault`, or `x-svc-conv-id`). Headers the
+ * app owns (auth, framing, host) are refused, each with why (shared/request-headers.ts).
  */
-export const ExtraHeadersSchema = z
-  .record(
-    z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'header names are letters, digits and dashes'),
-    z.string().max(2048).regex(/^[^\r\n]*$/, 'header values cannot contain line breaks'),
-  )
-  .refine(
-    (h) =>
-      Object.keys(h).every(
-        (k) => !/^(authorization|x-api-key|host|content-length|content-type|connection|transfer-encoding|cookie)$/i.test(k),
-      ),
-    'authorization, host, cookie and framing headers cannot be set',
-  );
+export const ExtraHeadersSchema = z.record(z.string(), z.string()).superRefine((headers, ctx) => {
+  const seen = new Set<string>();
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    const problem = seen.has(lower) ? `${name} is given twice` : headerProblem(name, value);
+    seen.add(lower);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem, path: [name] });
+  }
+});
 
 export const ConnectionIdSchema = z.string().max(64);
 

@@ -5,7 +5,7 @@
  */
 import type { WorkbenchApi, StreamHandle } from '../../shared/contract/api';
 import type { ChatSendInput, ChatStreamChunk } from '../../shared/contract/chat';
-import type { ConnectionProfile, ConnectionsState, SaveConnectionInput } from '../../shared/contract/connections';
+import type { ConnectionProfile, ConnectionsState, SandboxDetails, SaveConnectionInput } from '../../shared/contract/connections';
 import { WorkbenchFailure, type WorkbenchError } from '../../shared/contract/errors';
 import type { HistorySearchInput } from '../../shared/contract/history';
 import type { JobSummary } from '../../shared/contract/jobs';
@@ -36,6 +36,8 @@ export interface FakeWorkbenchOptions {
   /** 'auto' streams a scripted answer; 'manual' leaves each stream to the test. */
   chatMode?: 'auto' | 'manual';
   keyWarning?: string | null;
+  /** The built-in sandbox's details as main reports them (default: listening on its preferred 4010). */
+  sandbox?: Partial<SandboxDetails>;
   /** Cancel rejects the run with a `cancelled` error instead of resolving a cancelled record. */
   cancelRejects?: boolean;
   /** Makes models.catalogue reject with this error. */
@@ -176,6 +178,7 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
   const jobListeners = new Set<(j: JobSummary) => void>();
   const fileListeners = new Set<(r: FileRecord) => void>();
   let profiles: ConnectionProfile[] = [SANDBOX];
+  let sandbox: SandboxDetails = { key: 'sk-sandbox-fake0123', port: 4010, preferredPort: 4010, preferredSource: 'default', configuredPort: null, ...opts.sandbox };
   let activeId = 'sandbox';
   let nextProfile = 1;
   const controls: FakeWorkbench['controls'] = {
@@ -199,6 +202,7 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
     activeId,
     profiles: profiles.map((p) => ({ ...p })),
     keyStorage: { backend: opts.keyWarning ? 'basic_text' : 'safeStorage', warning: opts.keyWarning ?? null },
+    sandbox: { ...sandbox },
   });
   const record = (method: string, input: unknown): void => {
     calls.push({ method, input });
@@ -369,6 +373,11 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
       test: async ({ id }) => {
         record('connections.test', { id });
         return { ok: true as const, models: entries.map((e) => e.id), latencyMs: 42 };
+      },
+      setSandboxPort: async ({ port }) => {
+        record('connections.setSandboxPort', { port });
+        sandbox = { ...sandbox, configuredPort: port };
+        return state();
       },
       onChanged: (cb) => {
         listeners.add(cb);

@@ -4,6 +4,7 @@
  * next request can continue from it.
  */
 import type { ResponseNode, ResponseTree } from '@shared/contract/responses';
+import { markdownPreviewText } from './markdown/preview-text';
 
 /** One line of the tree: the node and how far it is indented. */
 export interface TreeRow {
@@ -101,4 +102,12 @@ export function canCompact(node: ResponseNode): boolean {
 /** A response id short enough for a label (the full id is in the title and the inspector). */
 export function shortId(id: string): string {
   return id.length > 14 ? `${id.slice(0, 12)}…` : id;
+}
+
+/**
+ * A node's input and output previews as the reader sees them: answers are markdown, and a
+ * one-line preview showing `**bold**` or `# Title` raw is noise.
+ */
+export function nodePreviews(node: ResponseNode): { input: string; output: string } {
+  return { input: markdownPreviewText(node.inputPreview), output: markdownPreviewText(node.outputPreview) };
 }

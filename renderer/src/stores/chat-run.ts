@@ -9,6 +9,7 @@ import type { RunRecord } from '@shared/contract/runs';
 import type { ChatRequest } from '@shared/wire/chat';
 import { useWorkbench } from '../api';
 import { useTextRun, type TextRunJobs } from '../composables/use-text-run';
+import { useRequestHeadersStore } from './request-headers';
 
 export type { RunPhase } from '../composables/use-text-run';
 
@@ -26,7 +27,7 @@ export const useChatRunStore = defineStore('chat-run', () => {
   /** Starts a run; resolves when it has ended (never rejects). */
   async function send(request: ChatRequest): Promise<void> {
     // ChatRequest is the wire type; the contract's schema is the same shape, open to extra fields.
-    await run.send({ request: request as unknown as ChatSendInput['request'] });
+    await run.send({ request: request as unknown as ChatSendInput['request'], ...useRequestHeadersStore().sendPart('chat') });
   }
 
   /**

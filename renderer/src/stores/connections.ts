@@ -20,6 +20,8 @@ export const useConnectionsStore = defineStore('connections', () => {
   const active = computed(() => profiles.value.find((p) => p.id === activeId.value) ?? null);
   const isSandbox = computed(() => active.value?.kind === 'sandbox');
   const keyWarning = computed(() => state.value?.keyStorage.warning ?? null);
+  /** The built-in sandbox's key and ports (null until loaded). */
+  const sandbox = computed(() => state.value?.sandbox ?? null);
 
   /** Loads the profiles and starts following changes pushed by main. */
   async function load(): Promise<void> {
@@ -59,10 +61,15 @@ export const useConnectionsStore = defineStore('connections', () => {
     return useWorkbench().connections.test({ id });
   }
 
+  /** The sandbox's port from the next launch (null: back to the last used / the default). */
+  async function setSandboxPort(port: number | null): Promise<void> {
+    state.value = await useWorkbench().connections.setSandboxPort({ port });
+  }
+
   function dispose(): void {
     unsubscribe?.();
     unsubscribe = null;
   }
 
-  return { state, loading, error, profiles, activeId, active, isSandbox, keyWarning, load, select, save, remove, test, dispose };
+  return { state, loading, error, profiles, activeId, active, isSandbox, keyWarning, sandbox, load, select, save, remove, test, setSandboxPort, dispose };
 });

@@ -10,6 +10,7 @@ import type { CompleteRequest, CompletionsRequest } from '@shared/wire/completio
 import { useWorkbench } from '../api';
 import { useTextRun } from '../composables/use-text-run';
 import { sentShape } from '../lib/legacy-form';
+import { useRequestHeadersStore } from './request-headers';
 
 export const useLegacyRunStore = defineStore('legacy-run', () => {
   const completions = useTextRun<CompletionsSendInput>((input, onChunk) => useWorkbench().completions.send(input, onChunk));
@@ -19,11 +20,11 @@ export const useLegacyRunStore = defineStore('legacy-run', () => {
 
   async function sendCompletions(request: CompletionsRequest): Promise<void> {
     sent.value = sentShape(request);
-    await completions.send({ request: request as unknown as CompletionsSendInput['request'] });
+    await completions.send({ request: request as unknown as CompletionsSendInput['request'], ...useRequestHeadersStore().sendPart('legacy') });
   }
 
   async function sendComplete(request: CompleteRequest): Promise<void> {
-    await complete.send({ request: request as unknown as CompleteSendInput['request'] });
+    await complete.send({ request: request as unknown as CompleteSendInput['request'], ...useRequestHeadersStore().sendPart('legacy') });
   }
 
   return { completions, complete, sent, sendCompletions, sendComplete };

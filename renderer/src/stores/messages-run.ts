@@ -10,6 +10,7 @@ import { pendingFromMessages } from '@shared/tools/pending-calls';
 import { useWorkbench } from '../api';
 import { useTextRun } from '../composables/use-text-run';
 import { contentOf } from '../lib/messages-form';
+import { useRequestHeadersStore } from './request-headers';
 
 export const useMessagesRunStore = defineStore('messages-run', () => {
   const run = useTextRun<MessagesSendInput>((input, onChunk) => useWorkbench().messages.send(input, onChunk));
@@ -27,7 +28,7 @@ export const useMessagesRunStore = defineStore('messages-run', () => {
 
   /** Starts a run; resolves when it has ended (never rejects). */
   async function send(request: MessagesRequest): Promise<void> {
-    await run.send({ request: request as unknown as MessagesSendInput['request'] });
+    await run.send({ request: request as unknown as MessagesSendInput['request'], ...useRequestHeadersStore().sendPart('messages') });
   }
 
   return { ...run, content, pendingCalls, send };

@@ -20,6 +20,7 @@ import { continueBlockedReason } from '../lib/responses-tree';
 import type { Continuation } from '../lib/responses-form';
 import { useResponsesFormStore } from './responses-form';
 import { isObject } from '@shared/is-object';
+import { useRequestHeadersStore } from './request-headers';
 
 /** The response id a finished run created (from its meta or its recorded output). */
 function responseIdOf(record: RunRecord | null, metaId: string | undefined): string | null {
@@ -122,7 +123,7 @@ export const useResponsesRunStore = defineStore('responses-run', () => {
   async function post(request: ResponseCreateRequest, from: Continuation): Promise<void> {
     actionError.value = null;
     note.value = null;
-    const result = await run.send({ request: request as unknown as ResponsesCreateInput['request'] });
+    const result = await run.send({ request: request as unknown as ResponsesCreateInput['request'], ...useRequestHeadersStore().sendPart('responses') });
     await afterRun(result, from);
   }
 

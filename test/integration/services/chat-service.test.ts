@@ -58,6 +58,19 @@ describe('ChatService against the sandbox', () => {
       }
     });
 
+    it('keeps a secret-looking header of a deferred run only until the service has accepted it', async () => {
+      const { record } = await h.send({ request: { model: MODEL, messages: [{ role: 'user', content: 'Deferred, with a header' }], deferred: true }, headers: { 'x-upstream-token': 'tok-deferred-77', 'x-trace': 't-9' } });
+      expect(record.status).toBe('completed');
+      const db = openDatabase(join(h.dataDir, 'workbench.db'));
+      try {
+        const data = db.prepare<[string], string>('SELECT data_json FROM jobs WHERE run_id = ?').pluck().get(record.id)!;
+        expect(JSON.parse(data).headers).toEqual({ 'x-upstream-token': '***', 'x-trace': 't-9' });
+        expect(JSON.stringify(record)).not.toContain('tok-deferred-77');
+      } finally {
+        db.close();
+      }
+    });
+
     it('records the image of a deferred run as a blob reference too, and the job request (bytes inline) completes', async () => {
       const image = `data:image/png;base64,${Buffer.alloc(12_000, 9).toString('base64')}`;
       const messages = [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'Describe this deferred picture of herons' }, { type: 'image_url' as const, image_url: { url: image } }] }];

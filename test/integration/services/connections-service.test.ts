@@ -67,4 +67,18 @@ describe('ConnectionsService', () => {
       error: { code: 'api_error', status: 400 },
     });
   });
+
+  it('shows the sandbox key (local and synthetic: no secret) and port, and keeps a port set in Connections for the next launch', () => {
+    const state = h.app.handlers.connections.list(undefined, CTX) as ConnectionsState;
+    expect(state.sandbox.key).toBe(readFileSync(join(h.dataDir, 'sandbox', 'key'), 'utf8').trim());
+    expect(sandboxUrl).toBe(`http://127.0.0.1:${state.sandbox.port}`);
+    // A first launch in a fresh data folder prefers 4010 (another test may hold it: then another port).
+    expect(state.sandbox).toMatchObject({ preferredPort: 4010, preferredSource: 'default', configuredPort: null });
+    h.events.length = 0;
+    const next = h.app.handlers.connections.setSandboxPort({ port: 4321 }, CTX) as ConnectionsState;
+    expect(next.sandbox).toMatchObject({ port: state.sandbox.port, configuredPort: 4321 });
+    expect(h.events).toEqual([{ channel: 'connections.changed', payload: next }]);
+    const cleared = h.app.handlers.connections.setSandboxPort({ port: null }, CTX) as ConnectionsState;
+    expect(cleared.sandbox.configuredPort).toBeNull();
+  });
 });

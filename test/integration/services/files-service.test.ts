@@ -34,7 +34,7 @@ describe('FilesService against the sandbox', () => {
     dir = mkdtempSync(join(tmpdir(), 'wb-files-int-'));
     db = openDatabase(':memory:');
     sandbox = await startSandbox({ keys: [key], tokenDelayMs: 0, now: () => clock });
-    connections = new ConnectionsService({ db, keyStore: createMemoryKeyStore(), sandbox: { url: sandbox.url, key }, emit: () => {} });
+    connections = new ConnectionsService({ db, keyStore: createMemoryKeyStore(), sandbox: { url: sandbox.url, key, port: sandbox.port, preferredPort: sandbox.port, preferredSource: 'default' }, emit: () => {} });
     userFiles = new UserFiles({ stagingDir: join(dir, 'staging'), log: () => {} });
     tickets = new DownloadTickets({ dir: join(dir, 'downloads') });
     service = new FilesService({ db, connections, api: filesApi, userFiles, emitChanged: () => {}, tickets, now: () => clock });

@@ -5,7 +5,7 @@ import { useWorkbenchEvent } from '@/composables/use-workbench-event';
 import type { ConnectionsState } from '@shared/contract/connections';
 import { createFakeWorkbench } from '../fake-workbench';
 
-const state = (activeId: string): ConnectionsState => ({ activeId, profiles: [], keyStorage: { backend: 'file', warning: null } });
+const state = (activeId: string): ConnectionsState => ({ activeId, profiles: [], keyStorage: { backend: 'file', warning: null }, sandbox: { key: 'k', port: 4010, preferredPort: 4010, preferredSource: 'default', configuredPort: null } });
 
 describe('use-workbench-event', () => {
   describe('useWorkbenchEvent()', () => {

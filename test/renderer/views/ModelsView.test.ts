@@ -1,6 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
 import ModelsView from '@/views/ModelsView.vue';
+import { useMessagesFormStore } from '@/stores/messages-form';
 import { button, mountWithApp, type Mounted } from '../mount-app';
 
 let m: Mounted;
@@ -43,5 +44,27 @@ describe('ModelsView', () => {
   it('shows no note when every listing was read', async () => {
     m = await mountWithApp(ModelsView, { route: '/models' });
     expect(m.wrapper.find('[aria-label="Listings not read"]').exists()).toBe(false);
+  });
+});
+
+describe('ModelsView "Use in…"', () => {
+  it('opens the chosen playground with the row\'s model selected', async () => {
+    m = await mountWithApp(ModelsView, { route: '/models' });
+    const row = m.wrapper.findAll('tbody tr').find((r) => r.text().startsWith('svc-4'))!;
+    await row.find('button[aria-label="Use svc-4 in a playground"]').trigger('click');
+    await flushPromises();
+    const items = [...document.body.querySelectorAll('.p-menu-item')];
+    expect(items.map((i) => i.textContent?.trim())).toEqual(['Chat', 'Responses', 'Messages', 'Completions']);
+    (items[2]!.querySelector('.p-menu-item-content') as HTMLElement).click();
+    // The playground's view is loaded on first navigation (a dynamic import).
+    await vi.waitFor(() => expect(m.router.currentRoute.value.path).toBe('/messages'), { timeout: 5000 });
+    expect(useMessagesFormStore().model).toBe('svc-4');
+  });
+
+  it('disables the action for a model no text playground can use', async () => {
+    m = await mountWithApp(ModelsView, { route: '/models' });
+    const button = m.wrapper.find('button[aria-label="Use svc-video-1 in a playground"]');
+    expect(button.attributes('disabled')).toBeDefined();
+    expect(button.attributes('title')).toMatch(/not a language model/);
   });
 });

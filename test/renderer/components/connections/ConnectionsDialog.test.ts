@@ -37,11 +37,42 @@ describe('ConnectionsDialog', () => {
     expect(document.body.textContent).toContain('Keys are stored as plain text');
   });
 
-  it('says where the built-in sandbox\'s key is, for code run outside the app', async () => {
+  it('shows the built-in sandbox\'s key with Copy, since code run outside the app needs it', async () => {
     await open();
     const sandbox = [...document.querySelectorAll('.profile')].find((li) => li.textContent?.includes('Sandbox'))!;
-    expect(sandbox.querySelector('.profile-key')!.textContent).toContain('No key to enter.');
-    expect(sandbox.querySelector('.profile-key')!.textContent).toContain('/tmp/workbench-test/sandbox/key');
+    expect(sandbox.querySelector('.sandbox-key')!.textContent).toBe('sk-sandbox-fake0123');
+    expect(sandbox.textContent).toContain('Not a secret');
+    const written: string[] = [];
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText: async (t: string) => void written.push(t) }, configurable: true });
+    [...sandbox.querySelectorAll('button')].find((b) => b.textContent?.includes('Copy key'))!.click();
+    await flushPromises();
+    expect(written).toEqual(['sk-sandbox-fake0123']);
+    expect(sandbox.querySelector('[role="status"]')).toBeNull();
+  });
+
+  it('says which port the sandbox took when the one it wanted was busy', async () => {
+    m = await mountWithApp(Host, { fake: { sandbox: { port: 38211, preferredPort: 4010, preferredSource: 'default' } } });
+    await useConnectionsStore().load();
+    await flushPromises();
+    expect(document.querySelector('.sandbox-info [role="status"]')!.textContent).toBe(
+      'Port 4010 (the default) was taken, so the sandbox listens on 38211 this time. Code exported before reaches it with WORKBENCH_BASE_URL=http://127.0.0.1:38211.',
+    );
+  });
+
+  it('saves a port for the next launch, refusing one it cannot use, and clears it', async () => {
+    await open();
+    await type('sandbox-port', '80');
+    expect(document.querySelector('#sandbox-port-error')!.textContent).toBe('choose a port from 1024 to 65535');
+    await type('sandbox-port', '40.5');
+    expect(document.querySelector('#sandbox-port-error')!.textContent).toBe('a port is a whole number, such as 4010');
+    await type('sandbox-port', '4321');
+    expect(document.querySelector('#sandbox-port-error')).toBeNull();
+    button(m.wrapper, 'Save port').click();
+    await flushPromises();
+    await type('sandbox-port', '');
+    button(m.wrapper, 'Save port').click();
+    await flushPromises();
+    expect(m.fake.controls.calls.filter((c) => c.method === 'connections.setSandboxPort').map((c) => c.input)).toEqual([{ port: 4321 }, { port: null }]);
   });
 
   it('adds a profile with its key, then shows "Key stored" and never the key', async () => {

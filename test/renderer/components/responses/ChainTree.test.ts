@@ -44,3 +44,12 @@ describe('ChainTree', () => {
     w.unmount();
   });
 });
+
+describe('ChainTree previews', () => {
+  it('shows input and output previews as plain text, not raw markdown', () => {
+    const tree = { rootId: 'a', nodes: [node('a', null, T0, { inputPreview: 'Explain **bold**', outputPreview: '## Answer\n\n- *first* point' })] };
+    const w = mount(ChainTree, { props: { tree, selectedId: null, now: T0 } });
+    expect([w.find('.preview-in').text(), w.find('.preview-out').text()]).toEqual(['Explain bold', 'Answer first point']);
+    w.unmount();
+  });
+});

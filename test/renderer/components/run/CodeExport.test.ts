@@ -2,8 +2,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { flushPromises, mount, type VueWrapper } from '@vue/test-utils';
 import PrimeVue from 'primevue/config';
 import ToastService from 'primevue/toastservice';
+import { createPinia, setActivePinia } from 'pinia';
 import CodeExport from '@/components/run/CodeExport.vue';
+import { useConnectionsStore } from '@/stores/connections';
 import type { CapturedRequest } from '@shared/contract/runs';
+import type { ConnectionsState } from '@shared/contract/connections';
 
 const headers = { 'content-type': 'application/json', authorization: 'Bearer ***' };
 const chatWithTools: CapturedRequest = {
@@ -24,8 +27,11 @@ afterEach(() => {
   document.body.innerHTML = '';
 });
 
-async function mountExport(request: CapturedRequest): Promise<VueWrapper> {
-  wrapper = mount(CodeExport, { props: { request }, attachTo: document.body, global: { plugins: [[PrimeVue, { theme: 'none' }], ToastService] } });
+async function mountExport(request: CapturedRequest, connectionId?: string, state?: ConnectionsState): Promise<VueWrapper> {
+  const pinia = createPinia();
+  setActivePinia(pinia);
+  if (state) useConnectionsStore().state = state;
+  wrapper = mount(CodeExport, { props: { request, connectionId }, attachTo: document.body, global: { plugins: [[PrimeVue, { theme: 'none' }], ToastService, pinia] } });
   await flushPromises();
   return wrapper;
 }
@@ -83,5 +89,24 @@ describe('CodeExport', () => {
     await flushPromises();
     expect(writeText).toHaveBeenCalledTimes(1);
     expect(writeText.mock.calls[0]![0]).toContain('os.environ["WORKBENCH_API_KEY"]');
+  });
+
+  it('names the built-in sandbox\'s key and its address now for a run made on it, and neither for another connection', async () => {
+    const state: ConnectionsState = {
+      activeId: 'sandbox',
+      profiles: [{ id: 'sandbox', name: 'Sandbox', kind: 'sandbox', baseUrl: 'http://127.0.0.1:4011', hasKey: true }],
+      keyStorage: { backend: 'file', warning: null },
+      sandbox: { key: 'sk-sandbox-shown', port: 4011, preferredPort: 4010, preferredSource: 'default', configuredPort: null },
+    };
+    await mountExport(chatWithTools, 'sandbox', state);
+    const curl = document.querySelector('pre')?.textContent ?? '';
+    expect(curl).toContain("#   export WORKBENCH_API_KEY='sk-sandbox-shown'");
+    expect(curl).toContain('curl -X POST "${WORKBENCH_BASE_URL:-http://127.0.0.1:4011}/v1/chat/completions"');
+    wrapper.unmount();
+    await mountExport(chatWithTools, 'conn-remote', state);
+    const other = document.querySelector('pre')?.textContent ?? '';
+    expect(other).not.toContain('sk-sandbox-shown');
+    expect(other).toContain('#   export WORKBENCH_API_KEY=<your API key>');
+    expect(other).toContain('${WORKBENCH_BASE_URL:-http://127.0.0.1:4010}');
   });
 });

@@ -18,6 +18,7 @@ export const FAKE_STATE: ConnectionsState = {
   activeId: 'sandbox',
   profiles: [{ id: 'sandbox', name: 'Sandbox', kind: 'sandbox', baseUrl: 'http://127.0.0.1:1', hasKey: true }],
   keyStorage: { backend: 'file', warning: null },
+  sandbox: { key: 'sk-sandbox-test', port: 1, preferredPort: 1, preferredSource: 'default', configuredPort: null },
 };
 
 export const FAKE_JOB: JobSummary = {
@@ -97,6 +98,7 @@ export function createFakeHandlers(): FakeHandlers {
       },
       select: ({ id }) => ({ ...FAKE_STATE, activeId: id }),
       test: () => ({ ok: true, models: ['m'], latencyMs: 1 }),
+      setSandboxPort: () => FAKE_STATE,
     },
     models: {
       catalogue: (input) => ({ connectionId: input?.connectionId ?? 'sandbox', isSandbox: true, fetchedAt: 0, entries: [] }),

@@ -89,7 +89,7 @@ describe('services/files-service', () => {
   const source = { path: '', name: 'notes.txt', size: 1000, type: 'text/plain' };
 
   function build(options: { electron?: boolean } = {}): void {
-    const connections = new ConnectionsService({ db, keyStore: createMemoryKeyStore(), sandbox: { url: 'http://127.0.0.1:9', key: 'sk-test' }, emit: () => {} });
+    const connections = new ConnectionsService({ db, keyStore: createMemoryKeyStore(), sandbox: { url: 'http://127.0.0.1:9', key: 'sk-test', port: 9, preferredPort: 9, preferredSource: 'default' }, emit: () => {} });
     service = new FilesService({
       db,
       connections,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { endpointKind, sdkBaseUrl, sdkFamily, sdkGap } from '../../../../shared/codegen/endpoint';
+import { endpointKind, sdkFamily, sdkGap } from '../../../../shared/codegen/endpoint';
 
 const base = 'https://api.example.com';
 
@@ -40,14 +40,6 @@ describe('codegen/endpoint', () => {
         'openai',
         null,
       ]);
-    });
-  });
-
-  describe('sdkBaseUrl()', () => {
-    it('keeps /v1 for OpenAI and leaves it for the Anthropic SDK to add, keeping a path prefix', () => {
-      expect(sdkBaseUrl('http://127.0.0.1:4000/v1/chat/completions', 'openai')).toBe('http://127.0.0.1:4000/v1');
-      expect(sdkBaseUrl('http://127.0.0.1:4000/v1/messages', 'anthropic')).toBe('http://127.0.0.1:4000');
-      expect(sdkBaseUrl('https://gw.example.com/svc/v1/messages', 'anthropic')).toBe('https://gw.example.com/svc');
     });
   });
 

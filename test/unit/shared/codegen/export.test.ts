@@ -26,6 +26,21 @@ describe('codegen/export', () => {
       }
     });
 
+    it('names the shown key and the connection URL given, in every language, tool loop or not, upload or not', () => {
+      const upload = { ...requests.chat, url: 'http://127.0.0.1:4000/v1/files', body: { multipart: [{ name: 'purpose', value: 'assistants' }, { name: 'file', filename: 'a.txt', contentType: 'text/plain', bytes: 1 }] } };
+      for (const request of [requests.chat, requests.chatTools, requests.messages, upload]) {
+        for (const lang of EXPORT_LANGS) {
+          for (const toolLoop of [false, true]) {
+            const result = exportCode(request, { lang, toolLoop, shownApiKey: 'sk-sandbox-xyz', baseUrl: 'http://127.0.0.1:4999' });
+            if (!('code' in result)) continue;
+            expect(result.code).toContain("export WORKBENCH_API_KEY='sk-sandbox-xyz'");
+            expect(result.code).toContain('http://127.0.0.1:4999');
+            expect(result.code).not.toContain('127.0.0.1:4000');
+          }
+        }
+      }
+    });
+
     it('offers only plain HTTP for an endpoint no SDK covers, and says why', () => {
       expect(exportCode(requests.models, { lang: 'python-sdk' })).toEqual({ unsupported: expect.stringMatching(/No official SDK/) });
       expect(exportCode(requests.models, { lang: 'typescript-sdk' })).toEqual({ unsupported: expect.stringMatching(/No official SDK/) });

@@ -38,7 +38,7 @@ describe('codegen/python-sdk', () => {
       const code = sdk(requests.chat);
       expect(code).toContain('from openai import OpenAI');
       expect(code).toContain('api_key=os.environ["WORKBENCH_API_KEY"]');
-      expect(code).toContain('base_url="http://127.0.0.1:4000/v1"');
+      expect(code).toContain('base_url=(os.environ.get("WORKBENCH_BASE_URL") or "http://127.0.0.1:4000").rstrip("/") + "/v1"');
       expect(code).toContain('client.chat.completions.create(');
     });
 
@@ -52,7 +52,7 @@ describe('codegen/python-sdk', () => {
       const code = sdk(requests.messages);
       expect(code).toContain('from anthropic import Anthropic');
       expect(code).toContain('auth_token=os.environ["WORKBENCH_API_KEY"]');
-      expect(code).toContain('base_url="http://127.0.0.1:4000"');
+      expect(code).toContain('base_url=(os.environ.get("WORKBENCH_BASE_URL") or "http://127.0.0.1:4000").rstrip("/")');
       expect(code).toContain('client.messages.create(');
     });
 

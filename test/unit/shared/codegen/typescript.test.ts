@@ -41,7 +41,7 @@ describe('codegen/typescript-sdk', () => {
       ] as const) {
         const code = sdk(request);
         expect(code).toContain('import OpenAI from "openai";');
-        expect(code).toContain('baseURL: "http://127.0.0.1:4000/v1"');
+        expect(code).toContain('baseURL: (process.env["WORKBENCH_BASE_URL"] || "http://127.0.0.1:4000").replace(/\\/+$/, "") + "/v1"');
         expect(code).toContain(method);
       }
     });
@@ -51,7 +51,7 @@ describe('codegen/typescript-sdk', () => {
       expect(code).toContain('import Anthropic from "@anthropic-ai/sdk";');
       expect(code).toContain('authToken: process.env["WORKBENCH_API_KEY"]');
       expect(code).toContain('apiKey: null');
-      expect(code).toContain('baseURL: "http://127.0.0.1:4000"');
+      expect(code).toContain('baseURL: (process.env["WORKBENCH_BASE_URL"] || "http://127.0.0.1:4000").replace(/\\/+$/, "")');
       expect(sdk(requests.complete)).toContain('client.post("/v1/complete", { body: {');
     });
 

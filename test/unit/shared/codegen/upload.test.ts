@@ -35,8 +35,12 @@ describe('codegen/upload', () => {
     const code = codeOf(exportCode(upload(true, { 'x-svc-conv-id': 'conv-1' }), { lang: 'curl' }));
     expect(code).toBe(
       [
+        `# POST ${BASE}/v1/files`,
+        '# Set first:',
+        '#   export WORKBENCH_API_KEY=<your API key>',
+        `# Optional: WORKBENCH_BASE_URL, the service's root URL without /v1 (default ${BASE}).`,
         "# Run in the folder holding it's a report.pdf",
-        `curl -X POST '${BASE}/v1/files' -sS \\`,
+        `curl -X POST "\${WORKBENCH_BASE_URL:-${BASE}}/v1/files" -sS \\`,
         '  -H "Authorization: Bearer $WORKBENCH_API_KEY" \\',
         "  -H 'x-svc-conv-id: conv-1' \\",
         "  --form-string 'expires_after=7200' \\",
@@ -49,7 +53,7 @@ describe('codegen/upload', () => {
     const ts = codeOf(exportCode(upload(true), { lang: 'typescript-sdk' }));
     expect(ts).toContain('await client.files.create({');
     expect(ts.indexOf('expires_after: { anchor: "created_at", seconds: 7200 }')).toBeLessThan(ts.indexOf('file: fs.createReadStream("it\'s a report.pdf")'));
-    expect(ts).toContain(`baseURL: "${BASE}/v1"`);
+    expect(ts).toContain(`baseURL: (process.env["WORKBENCH_BASE_URL"] || "${BASE}").replace(/\\/+$/, "") + "/v1"`);
     const py = codeOf(exportCode(upload(true), { lang: 'python-sdk' }));
     expect(py).toContain('client.files.create(');
     expect(py).toContain('expires_after={"anchor": "created_at", "seconds": 7200}');

@@ -49,3 +49,29 @@ describe('sandbox port kept in its state folder', () => {
     expect(readFileSync(join(dir, 'port'), 'utf8')).toBe('not a port\n');
   });
 });
+
+describe('sandbox preferred port', () => {
+  let squatter: Server | undefined;
+  let sandbox: SandboxServer | undefined;
+  afterEach(async () => {
+    await sandbox?.close();
+    sandbox = undefined;
+    await new Promise((resolve) => (squatter ? squatter.close(resolve) : resolve(undefined)));
+    squatter = undefined;
+  });
+
+  it('listens on the preferred port when it is free, and on another (saying which it wanted) when it is taken', async () => {
+    squatter = createServer();
+    await new Promise<void>((resolve) => squatter!.listen(0, '127.0.0.1', resolve));
+    const taken = (squatter.address() as { port: number }).port;
+    const lines: string[] = [];
+    sandbox = await startSandbox({ preferredPort: taken, keys: ['sk-a'], log: (l) => lines.push(l) });
+    expect(sandbox.port).not.toBe(taken);
+    expect(sandbox.preferredPort).toBe(taken);
+    expect(lines.join('\n')).toContain(`port ${taken} (preferred) is taken`);
+    const free = sandbox.port;
+    await sandbox.close();
+    sandbox = await startSandbox({ preferredPort: free, keys: ['sk-a'], log: () => undefined });
+    expect([sandbox.port, sandbox.preferredPort]).toEqual([free, free]);
+  });
+});

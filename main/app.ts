@@ -20,7 +20,7 @@ import { FilesService } from './services/files-service';
 import { HistoryService } from './services/history-service';
 import { MediaService, type MediaUrlOf } from './services/media-service';
 import { MediaTokens } from './host/media-token';
-import { loadToolSet, saveToolSet } from './services/tool-sets';
+import { ToolSetsService } from './services/tool-sets';
 import { ModelsService } from './services/models-service';
 import { openLogFile, pickUserFiles, type OpenPath, type PickFiles } from './services/shell-actions';
 import { UserFiles } from './services/user-files';
@@ -135,6 +135,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     const messages = new MessagesService({ db, blobs, connections, models });
     const completions = new CompletionsService({ db, blobs, connections, models });
     const history = new HistoryService(db, blobs, jobs);
+    const toolSets = new ToolSetsService({ db, emit: options.emit });
     const resumed = jobs.resumeAll();
     if (resumed > 0) options.log(`${resumed} unfinished job(s) resumed`);
     const userFiles = new UserFiles({ stagingDir: join(options.dataDir, 'staging'), log: options.log });
@@ -200,8 +201,8 @@ export async function createApp(options: AppOptions): Promise<App> {
         url: ({ hash }) => media.url(hash),
       },
       tools: {
-        load: ({ playground }) => loadToolSet(db, playground),
-        save: ({ playground, tools }) => saveToolSet(db, playground, tools),
+        load: ({ playground }) => toolSets.load(playground),
+        save: ({ playground, baseRevision, tools }) => toolSets.save(playground, baseRevision, tools),
       },
       jobs: {
         list: (input) => jobs.list(input ?? {}),

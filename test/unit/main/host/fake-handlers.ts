@@ -145,8 +145,8 @@ export function createFakeHandlers(): FakeHandlers {
       url: ({ hash }) => ({ url: `/media/${hash}?t=fake`, expiresAt: null, mime: 'image/png', size: 1 }),
     },
     tools: {
-      load: () => [],
-      save: ({ tools }) => ({ saved: tools.length }),
+      load: ({ playground }) => ({ playground, revision: 0, tools: [] }),
+      save: ({ playground, baseRevision, tools }) => ({ playground, revision: baseRevision + 1, tools }),
     },
     jobs: {
       list: () => [],

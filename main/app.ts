@@ -3,7 +3,6 @@
  * differ only in their transport and their KeyStore; everything else is made here, in order, and
  * disposed in reverse.
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WorkbenchContract } from '../shared/contract';
 import * as filesApi from './api/files';
@@ -25,6 +24,7 @@ import { ModelsService } from './services/models-service';
 import { openLogFile, pickUserFiles, type OpenPath, type PickFiles } from './services/shell-actions';
 import { UserFiles } from './services/user-files';
 import { closeDatabase, openDatabase } from './store/db';
+import { securePrivateDir } from './store/private-dir';
 import { sweepOrphanBlobs } from './store/blob-rows';
 import { BlobStore } from './store/blobs';
 import type { KeyStore } from './store/key-store';
@@ -73,7 +73,8 @@ export interface App {
 export async function createApp(options: AppOptions): Promise<App> {
   const disposers: Array<() => void | Promise<void>> = [];
   try {
-    mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+    // 0700 with 0600 files even when the folder already existed with wider modes.
+    securePrivateDir(options.dataDir);
     const db = openDatabase(join(options.dataDir, 'workbench.db'), { log: options.log });
     disposers.push(() => closeDatabase(db));
     const interrupted = markInterruptedRuns(db, Date.now());

@@ -118,7 +118,7 @@ export function makeFileRecord(over: Partial<FileRecord> = {}): FileRecord {
   };
 }
 
-const SANDBOX: ConnectionProfile = { id: 'sandbox', name: 'Sandbox', kind: 'sandbox', baseUrl: 'http://127.0.0.1:4010', hasKey: false };
+const SANDBOX: ConnectionProfile = { id: 'sandbox', name: 'Sandbox', kind: 'sandbox', baseUrl: 'http://127.0.0.1:4010', hasKey: false, revision: 0 };
 
 const FAMILY_ENDPOINTS: Record<string, { endpoint: Endpoint; path: string }> = {
   'chat.send': { endpoint: 'chat.completions', path: '/v1/chat/completions' },
@@ -377,9 +377,12 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
       save: async (input: SaveConnectionInput) => {
         record('connections.save', input);
         const existing = input.id ? profiles.find((p) => p.id === input.id) : undefined;
+        if (existing && input.baseRevision !== undefined && input.baseRevision !== existing.revision) {
+          throw new WorkbenchFailure({ code: 'conflict', message: `Not saved: "${existing.name}" was changed in another window since this form opened.` });
+        }
         const profile: ConnectionProfile = existing
-          ? { ...existing, name: input.name, baseUrl: input.baseUrl, hasKey: existing.hasKey || Boolean(input.apiKey) }
-          : { id: `remote-${nextProfile++}`, name: input.name, kind: 'remote', baseUrl: input.baseUrl, hasKey: Boolean(input.apiKey) };
+          ? { ...existing, name: input.name, baseUrl: input.baseUrl, hasKey: existing.hasKey || Boolean(input.apiKey), revision: existing.revision + 1 }
+          : { id: `remote-${nextProfile++}`, name: input.name, kind: 'remote', baseUrl: input.baseUrl, hasKey: Boolean(input.apiKey), revision: 1 };
         profiles = existing ? profiles.map((p) => (p.id === profile.id ? profile : p)) : [...profiles, profile];
         return profile;
       },

@@ -17,7 +17,7 @@ export const FAKE_INFO: AppInfo = { version: '9.9.9', shell: 'browser', platform
 
 export const FAKE_STATE: ConnectionsState = {
   activeId: 'sandbox',
-  profiles: [{ id: 'sandbox', name: 'Sandbox', kind: 'sandbox', baseUrl: 'http://127.0.0.1:1', hasKey: true }],
+  profiles: [{ id: 'sandbox', name: 'Sandbox', kind: 'sandbox', baseUrl: 'http://127.0.0.1:1', hasKey: true, revision: 0 }],
   keyStorage: { backend: 'file', warning: null },
 };
 

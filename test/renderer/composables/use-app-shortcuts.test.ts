@@ -17,24 +17,26 @@ const press = (init: KeyboardEventInit, target: EventTarget = document.activeEle
   target.dispatchEvent(e);
   return e;
 };
+/** Views load lazily: on a busy machine the first load of each takes seconds. */
+const SLOW = { timeout: 10_000 };
 const promptFocused = (): boolean => document.activeElement?.hasAttribute('data-prompt') ?? false;
 
 describe('use-app-shortcuts', () => {
   it('opens each view in nav order on Alt+digit and puts the focus in its prompt', async () => {
     m = await mountWithApp(App, { route: '/chat' });
     expect(press({ key: '2', code: 'Digit2', altKey: true }).defaultPrevented).toBe(true);
-    await vi.waitFor(() => expect(m.router.currentRoute.value.path).toBe('/responses'));
-    await vi.waitFor(() => expect(document.activeElement?.id).toBe('responses-input'));
+    await vi.waitFor(() => expect(m.router.currentRoute.value.path).toBe('/responses'), SLOW);
+    await vi.waitFor(() => expect(document.activeElement?.id).toBe('responses-input'), SLOW);
 
     press({ key: '4', code: 'Digit4', altKey: true });
-    await vi.waitFor(() => expect(m.router.currentRoute.value.path).toBe('/legacy'));
-    await vi.waitFor(() => expect(promptFocused()).toBe(true));
+    await vi.waitFor(() => expect(m.router.currentRoute.value.path).toBe('/legacy'), SLOW);
+    await vi.waitFor(() => expect(promptFocused()).toBe(true), SLOW);
 
     press({ key: '8', code: 'Digit8', altKey: true });
-    await vi.waitFor(() => expect(m.router.currentRoute.value.path).toBe('/history'));
+    await vi.waitFor(() => expect(m.router.currentRoute.value.path).toBe('/history'), SLOW);
     // Ctrl+digit is the browser's (tab switching): left alone.
     expect(press({ key: '1', code: 'Digit1', ctrlKey: true }).defaultPrevented).toBe(false);
-  });
+  }, 30_000);
 
   it('focuses the prompt on Alt+P from anywhere and on "/" only when not typing in a field', async () => {
     m = await mountWithApp(App, { route: '/chat' });

@@ -135,7 +135,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     const responses = new ResponsesService({ db, blobs, connections, models });
     const messages = new MessagesService({ db, blobs, connections, models });
     const completions = new CompletionsService({ db, blobs, connections, models });
-    const history = new HistoryService(db, blobs, jobs);
+    const downloads = new DownloadTickets({ dir: join(options.dataDir, 'downloads-tmp'), log: options.log });
+    disposers.push(() => downloads.dispose());
+    const history = new HistoryService(db, blobs, jobs, { chooseSaveTarget: options.chooseSaveTarget, tickets: downloads });
     const toolSets = new ToolSetsService({ db, emit: options.emit });
     const resumed = jobs.resumeAll();
     if (resumed > 0) options.log(`${resumed} unfinished job(s) resumed`);
@@ -144,8 +146,6 @@ export async function createApp(options: AppOptions): Promise<App> {
     const logPath = options.logPath ?? join(options.dataDir, 'logs', 'workbench.log');
     const failedUploads = markInterruptedUploads(db);
     if (failedUploads > 0) options.log(`${failedUploads} upload(s) were interrupted by the last shutdown; marked failed`);
-    const downloads = new DownloadTickets({ dir: join(options.dataDir, 'downloads-tmp'), log: options.log });
-    disposers.push(() => downloads.dispose());
     const files = new FilesService({
       db,
       connections,
@@ -197,6 +197,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         events: ({ id, offset, limit }) => history.events(id, offset, limit),
         facets: () => history.facets(),
         remove: ({ id }) => history.remove(id),
+        exportJsonl: ({ ids }, ctx) => history.exportJsonl(ids, ctx.signal),
       },
       media: {
         url: ({ hash }) => media.url(hash),

@@ -10,6 +10,43 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeAppPage, openAppPage, screenshot, type AppPage, type RunningApp } from './harness';
 
+// Run in the page (as strings: this file is compiled without the DOM's types).
+
+/** The focused element's id and whether it is the prompt. */
+const FOCUSED_JS = `({ id: document.activeElement?.id ?? '', prompt: document.activeElement?.hasAttribute('data-prompt') ?? false })`;
+
+/**
+ * Tags every visible, enabled control of the page (header and nav too, as a keyboard user meets
+ * them before the view) with its index; answers their names. The header and nav stay across
+ * views, so the previous view's tags are removed first.
+ */
+const TAG_CONTROLS_JS = `(() => {
+  document.querySelectorAll('[data-tab-probe]').forEach((el) => el.removeAttribute('data-tab-probe'));
+  const all = [...document.querySelectorAll('a[href], button, input, textarea, select, [tabindex]')].filter((el) => {
+    const box = el.getBoundingClientRect();
+    return el.tabIndex >= 0 && !el.disabled && getComputedStyle(el).visibility !== 'hidden' && box.width > 0 && box.height > 0;
+  });
+  all.forEach((el, i) => el.setAttribute('data-tab-probe', String(i)));
+  return all.map((el) => el.getAttribute('aria-label') || el.id || el.textContent.trim().slice(0, 30) || el.tagName);
+})()`;
+
+/**
+ * The tagged control that has the focus, and whether a focus ring shows: on it, on a wrapper
+ * (PrimeVue's Select) or on the slider beside its hidden input (ToggleSwitch).
+ */
+const FOCUSED_CONTROL_JS = `(() => {
+  const el = document.activeElement;
+  const probe = el?.closest('[data-tab-probe]')?.getAttribute('data-tab-probe');
+  if (!el || probe == null) return null;
+  const ringed = (node) => {
+    const style = getComputedStyle(node);
+    return (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) || style.boxShadow !== 'none';
+  };
+  let ring = el.nextElementSibling !== null && ringed(el.nextElementSibling);
+  for (let node = el, up = 0; node && up < 3 && !ring; node = node.parentElement, up++) ring = ringed(node);
+  return { probe: Number(probe), ring, name: el.getAttribute('aria-label') || el.id || el.tagName };
+})()`;
+
 describe('Two windows (browser mode)', () => {
   let app: RunningApp;
   let a: Page;
@@ -88,7 +125,7 @@ describe('Two windows (browser mode)', () => {
   });
 
   it('opens the views with Alt+digit and puts the focus in their prompt; "/" and Alt+P focus it too', async () => {
-    const focused = () => a.evaluate(() => ({ id: document.activeElement?.id ?? '', prompt: document.activeElement?.hasAttribute('data-prompt') ?? false }));
+    const focused = () => a.evaluate(FOCUSED_JS) as Promise<{ id: string; prompt: boolean }>;
     await a.keyboard.press('Alt+2');
     await expect.poll(() => a.url()).toContain('#/responses');
     await expect.poll(focused).toEqual({ id: 'responses-input', prompt: true });
@@ -122,39 +159,17 @@ describe('Two windows (browser mode)', () => {
       await a.goto(`${app.url.split('#')[0]}#/${route}`);
       await a.locator('[data-prompt]').first().waitFor();
       // Every visible, enabled control, tagged so the walk below can tick it off.
-      const controls = await a.evaluate(() => {
-        // The header and nav stay across views: forget the previous view's tags.
-        document.querySelectorAll('[data-tab-probe]').forEach((el) => el.removeAttribute('data-tab-probe'));
-        const selector = 'a[href], button, input, textarea, select, [tabindex]';
-        // The whole page: header and nav too, as a keyboard user meets them before the view.
-        const all = [...document.querySelectorAll<HTMLElement>(selector)].filter((el) => {
-          const style = getComputedStyle(el);
-          const box = el.getBoundingClientRect();
-          return el.tabIndex >= 0 && !(el as HTMLButtonElement).disabled && style.visibility !== 'hidden' && box.width > 0 && box.height > 0;
-        });
-        all.forEach((el, i) => el.setAttribute('data-tab-probe', String(i)));
-        return all.map((el) => el.getAttribute('aria-label') ?? el.id ?? el.textContent?.trim().slice(0, 30) ?? el.tagName);
-      });
+      const controls = (await a.evaluate(TAG_CONTROLS_JS)) as string[];
       expect(controls.length).toBeGreaterThan(3);
-      await a.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      await a.evaluate('document.activeElement?.blur()');
       const reached = new Set<number>();
       const unringed: string[] = [];
       for (let i = 0; i < controls.length + 60 && reached.size < controls.length; i++) {
         await a.keyboard.press('Tab');
-        const at = await a.evaluate(() => {
-          const el = document.activeElement as HTMLElement | null;
-          const probe = el?.closest('[data-tab-probe]')?.getAttribute('data-tab-probe');
-          if (!el || probe == null) return null;
-          // PrimeVue's composite controls draw the ring on a wrapper (Select) or on the slider
-          // beside their hidden input (ToggleSwitch).
-          const ringed = (node: Element): boolean => {
-            const style = getComputedStyle(node);
-            return (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) || style.boxShadow !== 'none';
-          };
-          let ring = el.nextElementSibling !== null && ringed(el.nextElementSibling);
-          for (let node: Element | null = el, up = 0; node && up < 3 && !ring; node = node.parentElement, up++) ring = ringed(node);
-          return { probe: Number(probe), ring, name: el.getAttribute('aria-label') ?? el.id ?? el.tagName };
-        });
+        const focusedControl = () => a.evaluate(FOCUSED_CONTROL_JS) as Promise<{ probe: number; ring: boolean; name: string } | null>;
+        let at = await focusedControl();
+        // The rings fade in (PrimeVue transitions them): look again once it has had time to.
+        if (at && !at.ring) at = await new Promise((resolve) => setTimeout(resolve, 400)).then(focusedControl);
         if (!at) continue;
         reached.add(at.probe);
         if (!at.ring) unringed.push(at.name);

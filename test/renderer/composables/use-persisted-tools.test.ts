@@ -122,6 +122,17 @@ describe('use-persisted-tools', () => {
       expect(m.fake.controls.toolSets.chat?.map((t) => t.name)).toEqual(['get_weather', 'theirs', 'mine']);
     });
 
+    it('keeps the tool being edited open when another window\'s change arrives', async () => {
+      m = await mountWithApp(ChatView, { fake: { toolSets: { chat: [weather] } } });
+      await flushPromises();
+      (m.wrapper.find('button[aria-label="Expand tool 1"]').element as HTMLButtonElement).click();
+      await flushPromises();
+      expect(m.wrapper.findAll('button[aria-expanded="true"]')).toHaveLength(1);
+      m.fake.controls.saveToolSetElsewhere('chat', [tool('first'), weather]);
+      await flushPromises();
+      expect(m.wrapper.findAll('button[aria-expanded="true"]').map((b) => b.attributes('aria-label'))).toEqual(['Collapse tool 2']);
+    });
+
     it('shows a conflict when both changed the same tool, and settles it either way', async () => {
       m = await mountWithApp(ChatView, { fake: { toolSets: { chat: [weather] } } });
       await flushPromises();

@@ -21,7 +21,7 @@ import { FilesService } from './services/files-service';
 import { HistoryService } from './services/history-service';
 import { MediaService, type MediaUrlOf } from './services/media-service';
 import { MediaTokens } from './host/media-token';
-import { loadToolSet, saveToolSet } from './services/tool-sets';
+import { ToolSetsService } from './services/tool-sets';
 import { ModelsService } from './services/models-service';
 import { openLogFile, pickUserFiles, type OpenPath, type PickFiles } from './services/shell-actions';
 import { UserFiles } from './services/user-files';
@@ -154,6 +154,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     const downloads = new DownloadTickets({ dir: join(options.dataDir, 'downloads-tmp'), log: options.log });
     disposers.push(() => downloads.dispose());
     const history = new HistoryService(db, blobs, jobs, { chooseSaveTarget: options.chooseSaveTarget, tickets: downloads }, () => connections.knownSecrets());
+    const toolSets = new ToolSetsService({ db, emit: options.emit });
     const resumed = jobs.resumeAll();
     if (resumed > 0) options.log(`${resumed} unfinished job(s) resumed`);
     const userFiles = new UserFiles({ stagingDir: join(options.dataDir, 'staging'), log: options.log });
@@ -219,8 +220,8 @@ export async function createApp(options: AppOptions): Promise<App> {
         url: ({ hash }) => media.url(hash),
       },
       tools: {
-        load: ({ playground }) => loadToolSet(db, playground),
-        save: ({ playground, tools }) => saveToolSet(db, playground, tools),
+        load: ({ playground }) => toolSets.load(playground),
+        save: ({ playground, baseRevision, tools }) => toolSets.save(playground, baseRevision, tools),
       },
       jobs: {
         list: (input) => jobs.list(input ?? {}),

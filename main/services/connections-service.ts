@@ -101,8 +101,15 @@ export class ConnectionsService {
     if (input.id === SANDBOX_CONNECTION_ID) {
       throw new WorkbenchFailure({ code: 'invalid_input', message: 'The built-in sandbox cannot be edited.' });
     }
-    if (input.id && !getConnection(this.options.db, input.id)) {
+    const stored = input.id ? getConnection(this.options.db, input.id) : null;
+    if (input.id && !stored) {
       throw new WorkbenchFailure({ code: 'not_found', message: `No connection with id "${input.id}".` });
+    }
+    if (stored && input.baseRevision !== undefined && input.baseRevision !== stored.updatedAt) {
+      throw new WorkbenchFailure({
+        code: 'conflict',
+        message: `Not saved: "${stored.name}" was changed in another window since this form opened (it is now "${stored.name}" at ${stored.baseUrl}). Save again to replace it with yours, or Cancel to keep that version.`,
+      });
     }
     const id = input.id ?? `conn-${randomBytes(6).toString('hex')}`;
     const apiKey = input.apiKey?.trim();
@@ -114,7 +121,8 @@ export class ConnectionsService {
       this.options.onSecret?.(apiKey);
     }
     const baseUrl = input.baseUrl.replace(/\/+$/, '');
-    upsertConnection(this.options.db, { id, name: input.name, baseUrl }, this.now());
+    // The revision is the update time, kept strictly increasing so two saves never share one.
+    upsertConnection(this.options.db, { id, name: input.name, baseUrl }, Math.max(this.now(), (stored?.updatedAt ?? 0) + 1));
     this.dropClient(id);
     this.changed();
     return this.profile(id);
@@ -193,6 +201,7 @@ export class ConnectionsService {
       kind: 'sandbox',
       baseUrl: this.options.sandbox.url,
       hasKey: true,
+      revision: 0,
     };
     const stored = listConnections(this.options.db).map(
       (c): ConnectionProfile => ({
@@ -201,6 +210,7 @@ export class ConnectionsService {
         kind: 'remote',
         baseUrl: c.baseUrl,
         hasKey: this.options.keyStore.get(c.id) !== null,
+        revision: c.updatedAt,
       }),
     );
     return [sandbox, ...stored];

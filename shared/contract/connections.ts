@@ -13,6 +13,11 @@ export interface ConnectionProfile {
   kind: 'sandbox' | 'remote';
   baseUrl: string;
   hasKey: boolean;
+  /**
+   * Changes on every save of the profile (0 for the sandbox). An edit names the revision it
+   * started from, so a save over another window's change is refused instead of undoing it.
+   */
+  revision: number;
 }
 
 export type KeyStorageBackend = 'safeStorage' | 'basic_text' | 'file' | 'unavailable';
@@ -92,6 +97,11 @@ export const SaveConnectionSchema = z
         const problem = baseUrlProblem(u);
         if (problem) ctx.addIssue({ code: 'custom', message: problem });
       }),
+    /**
+     * The profile's revision the edit started from: a save over a newer one (changed in another
+     * window meanwhile) is refused as a `conflict`. Omitted: saved whatever changed (overwrite).
+     */
+    baseRevision: z.number().int().min(0).optional(),
     /** Omitted or empty keeps the stored key. Surrounding white space (a pasted newline) is trimmed. */
     apiKey: z
       .string()

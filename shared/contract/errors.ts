@@ -16,6 +16,7 @@ export const ERROR_CODES = [
   'protocol', // the service answered something we could not parse
   'config', // the app's own settings are wrong (no key for a profile, ...)
   'unsupported', // this shell cannot do it (a native file dialog in browser mode)
+  'conflict', // a save based on a stale revision that could not be merged (another window changed the same item)
   'internal',
 ] as const;
 

@@ -4,7 +4,7 @@
  * saved replies, which are not sent).
  */
 import { z } from 'zod';
-import { call } from './define';
+import { call, event } from './define';
 import type { ToolSpec } from '../tools/tool-spec';
 
 export const TOOL_PLAYGROUNDS = ['chat', 'responses', 'messages'] as const;
@@ -24,9 +24,29 @@ export const ToolSpecSchema = z
   })
   .strict();
 
+/**
+ * A playground's saved set and its revision: 0 before the first save, one more on every save.
+ * Windows save against the revision they last saw (optimistic concurrency).
+ */
+export interface ToolSetState {
+  playground: ToolPlayground;
+  revision: number;
+  tools: ToolSpec[];
+}
+
 export const toolsContract = {
-  /** The playground's saved tool set (empty when none was saved). */
-  load: call<ToolSpec[]>()(z.object({ playground: z.enum(TOOL_PLAYGROUNDS) }).strict()),
-  /** Replaces the playground's saved tool set. */
-  save: call<{ saved: number }>()(z.object({ playground: z.enum(TOOL_PLAYGROUNDS), tools: z.array(ToolSpecSchema).max(128) }).strict()),
+  /** The playground's saved tool set (empty, revision 0, when none was saved). */
+  load: call<ToolSetState>()(z.object({ playground: z.enum(TOOL_PLAYGROUNDS) }).strict()),
+  /**
+   * Saves the playground's tool set, edited from `baseRevision`. When another window saved since,
+   * the two are merged tool by tool (the answer is the merged set); a tool both changed differently
+   * is refused as a `conflict` error naming it (in `issues`), and nothing is saved.
+   */
+  save: call<ToolSetState>()(
+    z
+      .object({ playground: z.enum(TOOL_PLAYGROUNDS), baseRevision: z.number().int().min(0), tools: z.array(ToolSpecSchema).max(128) })
+      .strict(),
+  ),
+  /** A playground's set changed (any window's save): every window follows it. */
+  changed: event<ToolSetState>(),
 };

@@ -13,8 +13,9 @@ import type { Catalogue, CatalogueEntry } from '../../shared/contract/models';
 import type { Endpoint, RunRecord, RunStatus } from '../../shared/contract/runs';
 import type { ResponseNode } from '../../shared/contract/responses';
 import type { FileDownloadChunk, FileDownloadResult, FileRecord, FileUploadChunk, FileUploadInput } from '../../shared/contract/files';
-import type { ToolPlayground } from '../../shared/contract/tools';
+import type { ToolPlayground, ToolSetState } from '../../shared/contract/tools';
 import type { ToolSpec } from '../../shared/tools/tool-spec';
+import { mergeToolSets } from '../../shared/tools/tool-set-merge';
 import type { ChatRequest } from '../../shared/wire/chat';
 import { fakeEventsOf, makeCompletion, makeRecord, makeUsage, sampleCatalogueEntries, type RecordOverrides } from './fake-data';
 
@@ -63,6 +64,11 @@ export interface FakeWorkbench extends WorkbenchApi {
     responseNodes: ResponseNode[];
     /** Saved tool sets per playground (`tools.load` / `tools.save`). */
     toolSets: Partial<Record<ToolPlayground, ToolSpec[]>>;
+    /**
+     * Saves the set as another window would (merged like main does) and emits `tools.changed`
+     * unless `silent` (the event not delivered yet).
+     */
+    saveToolSetElsewhere(playground: ToolPlayground, tools: ToolSpec[], options?: { baseRevision?: number; silent?: boolean }): ToolSetState;
     /** Jobs `jobs.list` returns (newest first); `jobs.cancel` marks one cancelled. */
     jobs: JobSummary[];
     /** The `jobs.changed` listeners (emit to simulate main). */
@@ -116,7 +122,7 @@ export function makeFileRecord(over: Partial<FileRecord> = {}): FileRecord {
   };
 }
 
-const SANDBOX: ConnectionProfile = { id: 'sandbox', name: 'Sandbox', kind: 'sandbox', baseUrl: 'http://127.0.0.1:4010', hasKey: false };
+const SANDBOX: ConnectionProfile = { id: 'sandbox', name: 'Sandbox', kind: 'sandbox', baseUrl: 'http://127.0.0.1:4010', hasKey: false, revision: 0 };
 
 const FAMILY_ENDPOINTS: Record<string, { endpoint: Endpoint; path: string }> = {
   'chat.send': { endpoint: 'chat.completions', path: '/v1/chat/completions' },
@@ -177,6 +183,9 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
   const listeners = new Set<(s: ConnectionsState) => void>();
   const jobListeners = new Set<(j: JobSummary) => void>();
   const fileListeners = new Set<(r: FileRecord) => void>();
+  const toolListeners = new Set<(s: ToolSetState) => void>();
+  /** Every revision of each tool set (index = revision), to merge stale saves as main does. */
+  const toolRevisions: Partial<Record<ToolPlayground, ToolSpec[][]>> = {};
   let profiles: ConnectionProfile[] = [SANDBOX];
   let sandbox: SandboxDetails = { key: 'sk-sandbox-fake0123', port: 4010, preferredPort: 4010, preferredSource: 'default', configuredPort: null, ...opts.sandbox };
   let activeId = 'sandbox';
@@ -197,7 +206,29 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
     uploads: [],
     downloads: [],
     emitFileChanged: (r) => fileListeners.forEach((l) => l(r)),
+    saveToolSetElsewhere: (playground, tools, options) =>
+      saveToolSet(playground, options?.baseRevision ?? revisionsOf(playground).length - 1, tools, !options?.silent),
   };
+  const revisionsOf = (playground: ToolPlayground): ToolSpec[][] => (toolRevisions[playground] ??= [[...(controls.toolSets[playground] ?? [])]]);
+  const toolState = (playground: ToolPlayground): ToolSetState => {
+    const revisions = revisionsOf(playground);
+    return { playground, revision: revisions.length - 1, tools: [...(controls.toolSets[playground] ?? [])] };
+  };
+  function saveToolSet(playground: ToolPlayground, baseRevision: number, tools: ToolSpec[], emit = true): ToolSetState {
+    const revisions = revisionsOf(playground);
+    const current = toolState(playground);
+    let next = tools;
+    if (baseRevision < current.revision) {
+      const merged = mergeToolSets(revisions[baseRevision] ?? [], tools, current.tools);
+      if (!merged.ok) throw new WorkbenchFailure({ code: 'conflict', message: `Not saved: ${merged.conflicts.join(', ')} also changed in another window.`, issues: merged.conflicts.map((path) => ({ path, message: 'changed in another window too' })) });
+      next = merged.tools;
+    }
+    revisions.push(next);
+    controls.toolSets[playground] = next;
+    const state = toolState(playground);
+    if (emit) toolListeners.forEach((l) => l(state));
+    return state;
+  }
   const state = (): ConnectionsState => ({
     activeId,
     profiles: profiles.map((p) => ({ ...p })),
@@ -352,9 +383,12 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
       save: async (input: SaveConnectionInput) => {
         record('connections.save', input);
         const existing = input.id ? profiles.find((p) => p.id === input.id) : undefined;
+        if (existing && input.baseRevision !== undefined && input.baseRevision !== existing.revision) {
+          throw new WorkbenchFailure({ code: 'conflict', message: `Not saved: "${existing.name}" was changed in another window since this form opened.` });
+        }
         const profile: ConnectionProfile = existing
-          ? { ...existing, name: input.name, baseUrl: input.baseUrl, hasKey: existing.hasKey || Boolean(input.apiKey) }
-          : { id: `remote-${nextProfile++}`, name: input.name, kind: 'remote', baseUrl: input.baseUrl, hasKey: Boolean(input.apiKey) };
+          ? { ...existing, name: input.name, baseUrl: input.baseUrl, hasKey: existing.hasKey || Boolean(input.apiKey), revision: existing.revision + 1 }
+          : { id: `remote-${nextProfile++}`, name: input.name, kind: 'remote', baseUrl: input.baseUrl, hasKey: Boolean(input.apiKey), revision: 1 };
         profiles = existing ? profiles.map((p) => (p.id === profile.id ? profile : p)) : [...profiles, profile];
         return profile;
       },
@@ -458,11 +492,14 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
       },
     },
     tools: {
-      load: async ({ playground }) => (record('tools.load', { playground }), [...(controls.toolSets[playground] ?? [])]),
+      load: async ({ playground }) => (record('tools.load', { playground }), toolState(playground)),
       save: async (input) => {
         record('tools.save', input);
-        controls.toolSets[input.playground] = input.tools;
-        return { saved: input.tools.length };
+        return saveToolSet(input.playground, input.baseRevision, input.tools);
+      },
+      onChanged: (cb) => {
+        toolListeners.add(cb);
+        return () => toolListeners.delete(cb);
       },
     },
     userFiles: {

@@ -1,6 +1,10 @@
 /**
  * Light/dark theme. Follows the OS until the user picks one; the pick is kept in localStorage.
  * PrimeVue's dark mode keys off the `.app-dark` class on <html>.
+ *
+ * The pick is the page's, not main's: every window of the app shares the page's localStorage (one
+ * origin per shell), and its `storage` event carries a pick made in another window here live, so
+ * it needs no round trip through main and applies before the first paint.
  */
 import { defineStore } from 'pinia';
 import { computed, ref, watch } from 'vue';
@@ -23,6 +27,11 @@ export const useThemeStore = defineStore('theme', () => {
     systemDark.value = e.matches;
   };
   media?.addEventListener?.('change', onMedia);
+  // Another window picked (or forgot) a theme.
+  const onStorage = (e: StorageEvent): void => {
+    if (e.key === THEME_STORAGE_KEY || e.key === null) choice.value = readChoice();
+  };
+  globalThis.addEventListener?.('storage', onStorage);
 
   const isDark = computed(() => (choice.value === 'system' ? systemDark.value : choice.value === 'dark'));
 
@@ -46,6 +55,7 @@ export const useThemeStore = defineStore('theme', () => {
 
   function dispose(): void {
     media?.removeEventListener?.('change', onMedia);
+    globalThis.removeEventListener?.('storage', onStorage);
   }
 
   return { choice, systemDark, isDark, setChoice, toggle, dispose };

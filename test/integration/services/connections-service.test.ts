@@ -49,6 +49,24 @@ describe('ConnectionsService', () => {
     expect(again).toMatchObject({ id: saved.id, name: 'Keep renamed', hasKey: true });
   });
 
+  it('refuses a save based on a revision another window has replaced, and overwrites when no revision is named', async () => {
+    const saved = await h.app.handlers.connections.save({ name: 'Shared', baseUrl: sandboxUrl, apiKey: 'sk-shared' }, CTX);
+    const theirs = await h.app.handlers.connections.save({ id: saved.id, name: 'Shared (theirs)', baseUrl: sandboxUrl, baseRevision: saved.revision }, CTX);
+    expect(theirs.revision).toBeGreaterThan(saved.revision);
+    const error = await Promise.resolve()
+      .then(() => h.app.handlers.connections.save({ id: saved.id, name: 'Shared (mine)', baseUrl: sandboxUrl, apiKey: 'sk-mine', baseRevision: saved.revision }, CTX))
+      .catch((e: unknown) => (e as WorkbenchFailure).error);
+    expect(error).toMatchObject({ code: 'conflict' });
+    expect((error as { message: string }).message).toContain('"Shared (theirs)" was changed in another window');
+    const state = h.app.handlers.connections.list(undefined, CTX) as ConnectionsState;
+    expect(state.profiles.find((p) => p.id === saved.id)).toMatchObject({ name: 'Shared (theirs)', revision: theirs.revision });
+    // Nothing of the refused save was kept, its key included.
+    expect(readFileSync(join(h.dataDir, 'keys.json'), 'utf8')).not.toContain('sk-mine');
+    const mine = await h.app.handlers.connections.save({ id: saved.id, name: 'Shared (mine)', baseUrl: sandboxUrl }, CTX);
+    expect(mine).toMatchObject({ name: 'Shared (mine)' });
+    expect(mine.revision).toBeGreaterThan(theirs.revision);
+  });
+
   it('selects a profile and falls back to the sandbox when it is removed', async () => {
     const saved = await h.app.handlers.connections.save({ name: 'Temp', baseUrl: sandboxUrl, apiKey: 'sk-temp' }, CTX);
     expect((h.app.handlers.connections.select({ id: saved.id }, CTX) as ConnectionsState).activeId).toBe(saved.id);

@@ -79,4 +79,85 @@ describe('use-persisted-tools', () => {
     await flushPromises();
     expect(useChatFormStore().params.tools[0]?.savedReply).toBe('{"temp":21}');
   });
+
+  describe('with another window', () => {
+    const tool = (name: string, description = name): ToolSpec => ({ name, description, parameters: { type: 'object' } });
+
+    it('follows a set saved in another window, without a reload', async () => {
+      m = await mountWithApp(ChatView, { fake: { toolSets: { chat: [weather] } } });
+      await flushPromises();
+      m.fake.controls.saveToolSetElsewhere('chat', [weather, tool('lookup')]);
+      await flushPromises();
+      expect(useChatFormStore().params.tools.map((t) => t.name)).toEqual(['get_weather', 'lookup']);
+      expect(m.wrapper.text()).toContain('lookup');
+      // Adopting it is not an edit: nothing is saved back.
+      expect(m.fake.controls.calls.filter((c) => c.method === 'tools.save')).toEqual([]);
+    });
+
+    it('keeps a tool added here and one added in the other window while this one had not saved yet', async () => {
+      m = await mountWithApp(ChatView, { fake: { toolSets: { chat: [weather] } } });
+      await flushPromises();
+      const form = useChatFormStore();
+      form.params.tools = [...form.params.tools, tool('mine')];
+      await flushPromises();
+      m.fake.controls.saveToolSetElsewhere('chat', [weather, tool('theirs')]);
+      await flushPromises();
+      expect(form.params.tools.map((t) => t.name)).toEqual(['get_weather', 'theirs', 'mine']);
+      await vi.waitFor(() => expect(m.fake.controls.toolSets.chat?.map((t) => t.name)).toEqual(['get_weather', 'theirs', 'mine']), { timeout: 3000 });
+    });
+
+    it('keeps both when the other window saved between this one\'s load and its save (merged by main)', async () => {
+      m = await mountWithApp(ChatView, { fake: { toolSets: { chat: [weather] } } });
+      await flushPromises();
+      const form = useChatFormStore();
+      form.params.tools = [...form.params.tools, tool('mine')];
+      await flushPromises();
+      // The other window's save lands in main, but its event is not delivered before ours saves.
+      m.fake.controls.saveToolSetElsewhere('chat', [weather, tool('theirs')], { silent: true });
+      const saves = () => m.fake.controls.calls.filter((c) => c.method === 'tools.save');
+      await vi.waitFor(() => expect(saves()).toHaveLength(1), { timeout: 3000 });
+      await flushPromises();
+      expect(saves()[0]!.input).toMatchObject({ playground: 'chat', baseRevision: 0 });
+      expect(form.params.tools.map((t) => t.name)).toEqual(['get_weather', 'theirs', 'mine']);
+      expect(m.fake.controls.toolSets.chat?.map((t) => t.name)).toEqual(['get_weather', 'theirs', 'mine']);
+    });
+
+    it('keeps the tool being edited open when another window\'s change arrives', async () => {
+      m = await mountWithApp(ChatView, { fake: { toolSets: { chat: [weather] } } });
+      await flushPromises();
+      (m.wrapper.find('button[aria-label="Expand tool 1"]').element as HTMLButtonElement).click();
+      await flushPromises();
+      expect(m.wrapper.findAll('button[aria-expanded="true"]')).toHaveLength(1);
+      m.fake.controls.saveToolSetElsewhere('chat', [tool('first'), weather]);
+      await flushPromises();
+      expect(m.wrapper.findAll('button[aria-expanded="true"]').map((b) => b.attributes('aria-label'))).toEqual(['Collapse tool 2']);
+    });
+
+    it('shows a conflict when both changed the same tool, and settles it either way', async () => {
+      m = await mountWithApp(ChatView, { fake: { toolSets: { chat: [weather] } } });
+      await flushPromises();
+      const form = useChatFormStore();
+      form.params.tools = [{ ...weather, description: 'edited here' }];
+      await flushPromises();
+      m.fake.controls.saveToolSetElsewhere('chat', [{ ...weather, description: 'edited there' }]);
+      await flushPromises();
+      const alert = () => m.wrapper.find('.tools-conflict');
+      expect(alert().text()).toContain('"get_weather" also changed in another window');
+      expect(form.params.tools[0]!.description).toBe('edited here');
+
+      await alert().findAll('button').find((b) => b.text() === 'Keep mine')!.trigger('click');
+      await vi.waitFor(() => expect(m.fake.controls.toolSets.chat?.[0]?.description).toBe('edited here'));
+      await flushPromises();
+      expect(alert().exists()).toBe(false);
+
+      form.params.tools = [{ ...weather, description: 'again here' }];
+      await flushPromises();
+      m.fake.controls.saveToolSetElsewhere('chat', [{ ...weather, description: 'again there' }]);
+      await flushPromises();
+      await alert().findAll('button').find((b) => b.text() === 'Take theirs')!.trigger('click');
+      await flushPromises();
+      expect(form.params.tools[0]!.description).toBe('again there');
+      expect(alert().exists()).toBe(false);
+    });
+  });
 });

@@ -53,4 +53,18 @@ describe('theme store', () => {
       expect(localStorage.getItem(THEME_STORAGE_KEY)).toBeNull();
     });
   });
+
+  it('follows a theme picked in another window (the storage event)', async () => {
+    const theme = useThemeStore();
+    localStorage.setItem(THEME_STORAGE_KEY, 'dark');
+    window.dispatchEvent(new StorageEvent('storage', { key: THEME_STORAGE_KEY, newValue: 'dark' }));
+    await nextTick();
+    expect(theme.choice).toBe('dark');
+    expect(document.documentElement.classList.contains(DARK_CLASS)).toBe(true);
+    localStorage.removeItem(THEME_STORAGE_KEY);
+    window.dispatchEvent(new StorageEvent('storage', { key: THEME_STORAGE_KEY, newValue: null }));
+    await nextTick();
+    expect(theme.choice).toBe('system');
+    theme.dispose();
+  });
 });

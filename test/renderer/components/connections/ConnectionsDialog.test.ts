@@ -108,7 +108,28 @@ describe('ConnectionsDialog', () => {
       id: 'remote-1',
       name: 'Staging EU',
       baseUrl: 'https://staging.example.com',
+      baseRevision: 1,
     });
+  });
+
+  it('refuses to save over a change made in another window meanwhile, says so, and overwrites on a second save', async () => {
+    await open();
+    await useConnectionsStore().save({ name: 'Staging', baseUrl: 'https://staging.example.com', apiKey: 'sk-1' });
+    await flushPromises();
+    button(m.wrapper, 'Edit Staging').click();
+    await flushPromises();
+    // Another window renames it while this form is open.
+    await m.fake.connections.save({ id: 'remote-1', name: 'Staging (theirs)', baseUrl: 'https://staging.example.com' });
+    await type('conn-name', 'Staging (mine)');
+    button(m.wrapper, 'Save changes').click();
+    await flushPromises();
+    expect(document.body.textContent).toContain('was changed in another window since this form opened');
+    expect(input('conn-name').value).toBe('Staging (mine)');
+    button(m.wrapper, 'Save changes').click();
+    await flushPromises();
+    const saves = m.fake.controls.calls.filter((c) => c.method === 'connections.save');
+    expect(saves.at(-1)?.input).toEqual({ id: 'remote-1', name: 'Staging (mine)', baseUrl: 'https://staging.example.com' });
+    expect(useConnectionsStore().profiles.find((p) => p.id === 'remote-1')?.name).toBe('Staging (mine)');
   });
 
   it('refuses a base URL without a scheme, with the reason', async () => {

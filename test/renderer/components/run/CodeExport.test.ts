@@ -94,7 +94,7 @@ describe('CodeExport', () => {
   it('names the built-in sandbox\'s key and its address now for a run made on it, and neither for another connection', async () => {
     const state: ConnectionsState = {
       activeId: 'sandbox',
-      profiles: [{ id: 'sandbox', name: 'Sandbox', kind: 'sandbox', baseUrl: 'http://127.0.0.1:4011', hasKey: true }],
+      profiles: [{ id: 'sandbox', name: 'Sandbox', kind: 'sandbox', baseUrl: 'http://127.0.0.1:4011', hasKey: true, revision: 0 }],
       keyStorage: { backend: 'file', warning: null },
       sandbox: { key: 'sk-sandbox-shown', port: 4011, preferredPort: 4010, preferredSource: 'default', configuredPort: null },
     };

@@ -16,7 +16,7 @@ export const FAKE_INFO: AppInfo = { version: '9.9.9', shell: 'browser', platform
 
 export const FAKE_STATE: ConnectionsState = {
   activeId: 'sandbox',
-  profiles: [{ id: 'sandbox', name: 'Sandbox', kind: 'sandbox', baseUrl: 'http://127.0.0.1:1', hasKey: true }],
+  profiles: [{ id: 'sandbox', name: 'Sandbox', kind: 'sandbox', baseUrl: 'http://127.0.0.1:1', hasKey: true, revision: 0 }],
   keyStorage: { backend: 'file', warning: null },
   sandbox: { key: 'sk-sandbox-test', port: 1, preferredPort: 1, preferredSource: 'default', configuredPort: null },
 };
@@ -147,8 +147,8 @@ export function createFakeHandlers(): FakeHandlers {
       url: ({ hash }) => ({ url: `/media/${hash}?t=fake`, expiresAt: null, mime: 'image/png', size: 1 }),
     },
     tools: {
-      load: () => [],
-      save: ({ tools }) => ({ saved: tools.length }),
+      load: ({ playground }) => ({ playground, revision: 0, tools: [] }),
+      save: ({ playground, baseRevision, tools }) => ({ playground, revision: baseRevision + 1, tools }),
     },
     jobs: {
       list: () => [],

@@ -1,0 +1,53 @@
+/**
+ * The app's keyboard layer, set up once by App.vue: one key listener that runs the shortcut table
+ * (lib/shortcuts.ts) through the commands (use-command.ts), the app-wide commands themselves
+ * (open a view, focus the prompt, the shortcuts sheet, the theme), and focus back to the prompt
+ * when a dialog or drawer closes, so a keyboard user never lands on <body>.
+ */
+import { nextTick, onScopeDispose, type Ref } from 'vue';
+import type { Router } from 'vue-router';
+import { NAV_ENTRIES } from '@shared/families';
+import { matchShortcut, shortcutList } from '../lib/shortcuts';
+import { focusPrompt } from '../lib/prompt-focus';
+import { runCommand, useCommand } from './use-command';
+import { useKeyListener } from './use-key-listener';
+
+export interface AppShortcutsOptions {
+  router: Router;
+  showShortcuts: Ref<boolean>;
+  toggleTheme: () => void;
+}
+
+/** Whether a removed node was (or held) a dialog or drawer. */
+function isDialog(node: Node): boolean {
+  if (!(node instanceof Element)) return false;
+  const selector = '[role="dialog"], [role="alertdialog"]';
+  return node.matches(selector) || node.querySelector(selector) !== null;
+}
+
+export function useAppShortcuts({ router, showShortcuts, toggleTheme }: AppShortcutsOptions): void {
+  const table = shortcutList();
+
+  useCommand('shortcuts.show', () => (showShortcuts.value = true));
+  useCommand('theme.toggle', toggleTheme);
+  useCommand('prompt.focus', () => void focusPrompt());
+  for (const entry of NAV_ENTRIES) {
+    // After the view has rendered, its prompt takes the focus (a view without one keeps it where it was).
+    useCommand(`go:${entry.route}`, () => void router.push(entry.route).then(() => nextTick(() => focusPrompt())));
+  }
+
+  useKeyListener((e) => {
+    const shortcut = matchShortcut(e, table);
+    if (shortcut?.command && runCommand(shortcut.command)) e.preventDefault();
+  });
+
+  // PrimeVue gives focus back to what opened a dialog; the prompt is where typing goes on next.
+  const observer = typeof MutationObserver === 'undefined' ? null : new MutationObserver((records) => {
+    if (!records.some((r) => [...r.removedNodes].some(isDialog))) return;
+    if (document.querySelector('[role="dialog"], [role="alertdialog"]')) return;
+    focusPrompt();
+  });
+  // Subtree: a dialog leaves its mask before the mask leaves <body> (after its transition).
+  observer?.observe(document.body, { childList: true, subtree: true });
+  onScopeDispose(() => observer?.disconnect());
+}

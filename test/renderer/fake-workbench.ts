@@ -14,6 +14,7 @@ import type { Endpoint, RunRecord, RunStatus } from '../../shared/contract/runs'
 import type { ResponseNode } from '../../shared/contract/responses';
 import type { FileDownloadChunk, FileDownloadResult, FileRecord, FileUploadChunk, FileUploadInput } from '../../shared/contract/files';
 import type { ToolPlayground } from '../../shared/contract/tools';
+import type { Draft, DraftChange } from '../../shared/contract/drafts';
 import type { ToolSpec } from '../../shared/tools/tool-spec';
 import type { ChatRequest } from '../../shared/wire/chat';
 import { fakeEventsOf, makeCompletion, makeRecord, makeUsage, sampleCatalogueEntries, type RecordOverrides } from './fake-data';
@@ -44,6 +45,8 @@ export interface FakeWorkbenchOptions {
   toolSets?: Partial<Record<ToolPlayground, ToolSpec[]>>;
   /** Files on the fake service. */
   files?: FileRecord[];
+  /** Drafts kept by an earlier session, by key. */
+  drafts?: Record<string, unknown>;
 }
 
 export interface FakeWorkbench extends WorkbenchApi {
@@ -73,6 +76,10 @@ export interface FakeWorkbench extends WorkbenchApi {
     downloads: FakeDownload[];
     /** Emits `files.changed`. */
     emitFileChanged(record: FileRecord): void;
+    /** Kept drafts by key (`drafts.*` read and write them; a put emits `drafts.changed` as main does). */
+    drafts: Map<string, Draft>;
+    /** Another window writes a draft: stored with the next revision and announced. */
+    putDraftFromElsewhere(key: string, state: unknown): void;
   };
 }
 
@@ -173,6 +180,14 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
   const listeners = new Set<(s: ConnectionsState) => void>();
   const jobListeners = new Set<(j: JobSummary) => void>();
   const fileListeners = new Set<(r: FileRecord) => void>();
+  const draftListeners = new Set<(c: DraftChange) => void>();
+  const drafts = new Map<string, Draft>(Object.entries(opts.drafts ?? {}).map(([key, state]) => [key, { key, revision: 1, state, updatedAt: 1 }]));
+  const writeDraft = (key: string, state: unknown, writer: string): Draft => {
+    const draft = { key, revision: (drafts.get(key)?.revision ?? 0) + 1, state, updatedAt: Date.now() };
+    drafts.set(key, draft);
+    draftListeners.forEach((l) => l({ key, revision: draft.revision, writer, cleared: state === null }));
+    return draft;
+  };
   let profiles: ConnectionProfile[] = [SANDBOX];
   let activeId = 'sandbox';
   let nextProfile = 1;
@@ -192,6 +207,8 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
     uploads: [],
     downloads: [],
     emitFileChanged: (r) => fileListeners.forEach((l) => l(r)),
+    drafts,
+    putDraftFromElsewhere: (key, state) => void writeDraft(key, state, 'another-window'),
   };
   const state = (): ConnectionsState => ({
     activeId,
@@ -452,6 +469,24 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
         record('tools.save', input);
         controls.toolSets[input.playground] = input.tools;
         return { saved: input.tools.length };
+      },
+    },
+    drafts: {
+      list: async () => (record('drafts.list', {}), [...drafts.values()].filter((d) => d.state !== null).map((d) => structuredClone(d))),
+      get: async ({ key }) => (record('drafts.get', { key }), structuredClone(drafts.get(key) ?? { key, revision: 0, state: null, updatedAt: 0 })),
+      put: async (input) => {
+        record('drafts.put', input);
+        const draft = writeDraft(input.key, structuredClone(input.state), input.writer);
+        return { revision: draft.revision, updatedAt: draft.updatedAt };
+      },
+      clear: async (input) => {
+        record('drafts.clear', input);
+        const previous = drafts.get(input.key)?.state ?? null;
+        return { revision: writeDraft(input.key, null, input.writer).revision, previous };
+      },
+      onChanged: (cb) => {
+        draftListeners.add(cb);
+        return () => draftListeners.delete(cb);
       },
     },
     userFiles: {

@@ -18,8 +18,11 @@ describe('drafts across reloads and restarts (browser mode)', () => {
   let opened: AppPage | undefined;
   let page: Page;
 
+  const HEADINGS: Record<string, string> = { Legacy: 'Legacy completions' };
+  /** Opens a playground and waits for its view: until its chunk loads, the previous view stays. */
   const nav = async (name: string): Promise<void> => {
     await page.getByRole('navigation').getByRole('link', { name, exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: HEADINGS[name] ?? name, exact: true }).waitFor();
   };
   const value = (selector: string) => page.locator(selector).inputValue();
   const picker = () => page.getByRole('combobox', { name: 'Model' });

@@ -2,7 +2,8 @@
  * Unsent work survives: in every playground (Chat, Messages, Legacy, Responses with its open
  * chain, Compare's columns) a form filled and then reloaded at once (no pause: the page flushes
  * its draft as it goes) comes back as it was; "New" empties it and "Undo" brings it back; and
- * after the host is stopped and started again on the same data folder, every form is back too.
+ * a second window on the same playground takes what is typed in the first; and after the host is
+ * stopped and started again on the same data folder, every form is back too.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -138,6 +139,27 @@ describe('drafts across reloads and restarts (browser mode)', () => {
     await newThenUndo(async () => (await value('#compare-user')) === '', async () => (await value('#compare-user')) === COMPARE.user);
   });
 
+  it('a second window showing the same playground takes the draft typed in the first', async () => {
+    await nav('Messages');
+    const other = await opened!.browser.newPage({ viewport: { width: 1400, height: 1100 } });
+    try {
+      await other.goto(opened!.app.url);
+      await other.getByRole('navigation').getByRole('link', { name: 'Messages', exact: true }).click();
+      await other.getByRole('heading', { level: 1, name: 'Messages', exact: true }).waitFor();
+      const theirs = other.getByRole('textbox', { name: 'Message 1' });
+      await expect.poll(() => theirs.inputValue(), { timeout: 10_000 }).toBe(MESSAGES);
+      await page.getByRole('textbox', { name: 'Message 1' }).fill(`${MESSAGES} (edited in the first window)`);
+      await expect.poll(() => theirs.inputValue(), { timeout: 10_000 }).toBe(`${MESSAGES} (edited in the first window)`);
+      expect(await other.getByText('Updated from another window.').isVisible()).toBe(true);
+      await screenshot(other, 'drafts-03-second-window');
+      // Back as it was, for the restart below.
+      await theirs.fill(MESSAGES);
+      await expect.poll(() => page.getByRole('textbox', { name: 'Message 1' }).inputValue(), { timeout: 10_000 }).toBe(MESSAGES);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('after the host restarts on the same data folder, every playground has its draft', async () => {
     const dataDir = opened!.app.dataDir;
     expect(await opened!.app.stop()).toBe(0);
@@ -161,6 +183,6 @@ describe('drafts across reloads and restarts (browser mode)', () => {
     await nav('Compare');
     await expect.poll(() => value('#compare-user')).toBe(COMPARE.user);
     expect(await page.getByRole('region', { name: /^Column \d$/ }).count()).toBe(3);
-    await screenshot(page, 'drafts-03-compare-after-restart');
+    await screenshot(page, 'drafts-04-compare-after-restart');
   });
 });

@@ -30,6 +30,8 @@ import { useWorkbenchEvent } from './use-workbench-event';
 export const DRAFT_SAVE_DELAY_MS = 400;
 export const DRAFT_MAX_WAIT_MS = 2_000;
 export const UNDO_VISIBLE_MS = 15_000;
+/** How long "Updated from another window." stays (conflicts and errors stay until dismissed). */
+export const ADOPTED_VISIBLE_MS = 8_000;
 
 /** This page's id as a writer: its own `drafts.changed` events are not news to it. */
 const WRITER = `page-${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
@@ -136,7 +138,11 @@ export function useDraft(key: string, getState: () => object, applyState: (saved
       return;
     }
     restore(draft.state, draft.revision);
-    notice.value = { kind: 'adopted', message: 'Updated from another window.' };
+    const adopted: DraftNotice = { kind: 'adopted', message: 'Updated from another window.' };
+    notice.value = adopted;
+    setTimeout(() => {
+      if (notice.value === adopted) notice.value = null;
+    }, ADOPTED_VISIBLE_MS);
   }
 
   function keepLocal(otherRevision: number): void {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
 import { effectScope, nextTick, ref, type EffectScope } from 'vue';
 import { provideWorkbench } from '@/api';
-import { DRAFT_SAVE_DELAY_MS, UNDO_VISIBLE_MS, useDraft, type DraftState } from '@/composables/use-draft';
+import { ADOPTED_VISIBLE_MS, DRAFT_SAVE_DELAY_MS, UNDO_VISIBLE_MS, useDraft, type DraftState } from '@/composables/use-draft';
 import { preloadDrafts, resetDraftCacheForTests } from '@/composables/draft-cache';
 import ChatView from '@/views/ChatView.vue';
 import MessagesView from '@/views/MessagesView.vue';
@@ -137,6 +137,8 @@ describe('useDraft', () => {
       expect(form.draft.notice.value).toEqual({ kind: 'adopted', message: 'Updated from another window.' });
       await vi.advanceTimersByTimeAsync(DRAFT_SAVE_DELAY_MS * 2);
       expect(form.puts()).toEqual([]);
+      await vi.advanceTimersByTimeAsync(ADOPTED_VISIBLE_MS);
+      expect(form.draft.notice.value).toBeNull();
     });
 
     it('keeps unsaved local typing, says so, and saves it over the other', async () => {

@@ -17,10 +17,9 @@ import { useWorkbench } from '../api';
 import { useTextRun } from '../composables/use-text-run';
 import { useDraft } from '../composables/use-draft';
 import { overDefaults } from '../lib/draft-fields';
-import { defaultResponsesForm } from '../lib/responses-form';
 import { toWorkbenchError } from '../lib/errors';
 import { continueBlockedReason } from '../lib/responses-tree';
-import type { Continuation } from '../lib/responses-form';
+import { defaultResponsesForm, type Continuation } from '../lib/responses-form';
 import { useResponsesFormStore } from './responses-form';
 
 type Obj = Record<string, unknown>;

@@ -1,5 +1,5 @@
 /**
- * The `drafts` table (migration 0009): one row per key holding the form's state as JSON text,
+ * The `drafts` table (migration 0010): one row per key holding the form's state as JSON text,
  * replaced whole. Writes go through one transaction each, so the revision a caller gets back is
  * the one stored with exactly its state. The state is kept as the caller's JSON text: the store
  * neither parses nor reshapes a form it does not own.

@@ -6,16 +6,16 @@ import { getSetting, setSetting } from '../../../../../main/store/settings';
 import { insertRun, searchRuns } from '../../../../../main/store/runs';
 import { newRun } from '../run-fixtures';
 
-describe('migrations/0009-drafts', () => {
-  it('keeps the runs and settings of version 8 and adds drafts whose revision survives a clear', () => {
+describe('migrations/0010-drafts', () => {
+  it('keeps the runs and settings of version 9 and adds drafts whose revision survives a clear', () => {
     const db = new Database(':memory:');
     db.pragma('foreign_keys = ON');
-    migrateTo(db, 8);
+    migrateTo(db, 9);
     insertRun(db, newRun('old', 1_000, 'ask about herons'));
     setSetting(db, 'tools.chat', [{ name: 'get_weather' }]);
 
-    migrateTo(db, 9);
-    expect(schemaVersion(db)).toBe(9);
+    migrateTo(db, 10);
+    expect(schemaVersion(db)).toBe(10);
     expect(searchRuns(db, { query: 'herons' }).items.map((r) => r.id)).toEqual(['old']);
     expect(getSetting(db, 'tools.chat')).toEqual([{ name: 'get_weather' }]);
 

@@ -1,13 +1,13 @@
 /**
- * 0009: `drafts`, each playground's unsent form as one JSON value per key (see
+ * 0010: `drafts`, each playground's unsent form as one JSON value per key (see
  * services/drafts-service.ts). `revision` only grows: a cleared draft keeps its row with a null
  * `state_json`, so a window that saw revision 7 can never mistake a later draft for an older one.
  * `writer` is the page that made the change (windows skip their own `drafts.changed`).
  */
 import type { Migration } from './migration';
 
-export const migration0009: Migration = {
-  version: 9,
+export const migration0010: Migration = {
+  version: 10,
   name: 'drafts',
   up(db) {
     db.exec(`

@@ -3,7 +3,7 @@
  * chain, Compare's columns) a form filled and then reloaded at once (no pause: the page flushes
  * its draft as it goes) comes back as it was; "New" empties it and "Undo" brings it back; and
  * a second window on the same playground takes what is typed in the first; and after the host is
- * stopped and started again on the same data folder, every form is back too.
+ * stopped and started again on the same data folder, or killed, every form is back too.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -184,5 +184,24 @@ describe('drafts across reloads and restarts (browser mode)', () => {
     await expect.poll(() => value('#compare-user')).toBe(COMPARE.user);
     expect(await page.getByRole('region', { name: /^Column \d$/ }).count()).toBe(3);
     await screenshot(page, 'drafts-04-compare-after-restart');
+  });
+
+  it('after the host is killed (a crash) a moment after typing paused, the draft is back', async () => {
+    await nav('Chat');
+    const crashed = 'Typed just before the crash';
+    await page.getByRole('textbox', { name: 'Message 1' }).fill(crashed);
+    // No page event flushes here: the debounced save (400 ms) is what reaches the database.
+    await page.waitForTimeout(1_000);
+    const dataDir = opened!.app.dataDir;
+    await opened!.app.crash();
+    try {
+      opened!.app = await startApp({ dataDir, tokenDelayMs: 2 });
+    } catch (error) {
+      removeDir(dataDir);
+      throw error;
+    }
+    await open(opened!.app.url);
+    await nav('Chat');
+    await expect.poll(() => page.getByRole('textbox', { name: 'Message 1' }).inputValue(), { timeout: 10_000 }).toBe(crashed);
   });
 });

@@ -5,9 +5,8 @@
  * (which page wrote it, and the revision), so another window showing the same playground can take
  * the new draft when it has no unsaved typing of its own.
  */
-import { DRAFT_MAX_BYTES, DRAFT_MAX_KEYS, type Draft, type DraftChange } from '../../shared/contract/drafts';
+import { DRAFT_MAX_BYTES, DRAFT_MAX_KEYS, draftTooLargeMessage, type Draft, type DraftChange } from '../../shared/contract/drafts';
 import { WorkbenchFailure } from '../../shared/contract/errors';
-import { formatBytes } from '../../shared/byte-size';
 import type { Db } from '../store/db';
 import { countDraftKeys, getDraft, listDrafts, writeDraft, type StoredDraft } from '../store/drafts';
 
@@ -51,7 +50,7 @@ export class DraftsService {
     if (bytes > this.maxBytes) {
       throw new WorkbenchFailure({
         code: 'invalid_input',
-        message: `This draft is ${formatBytes(bytes)}; drafts are kept up to ${formatBytes(this.maxBytes)}, so this form will not survive a reload. Shorten it (a large paste or image) to keep it.`,
+        message: draftTooLargeMessage(bytes, this.maxBytes),
         issues: [{ path: 'state', message: `${bytes} bytes is over the ${this.maxBytes}-byte limit` }],
       });
     }

@@ -6,9 +6,20 @@
  */
 import { z } from 'zod';
 import { call, event } from './define';
+import { formatBytes } from '../byte-size';
 
 /** The largest draft kept, as UTF-8 JSON: a form past this is refused with its size said. */
 export const DRAFT_MAX_BYTES = 2 * 1024 * 1024;
+
+/**
+ * Why a form is not kept, in words (main and the page say the same). Near the bound, rounded
+ * sizes would read "2 MB is larger than 2 MB", so both are given in bytes there.
+ */
+export function draftTooLargeMessage(bytes: number, maxBytes: number = DRAFT_MAX_BYTES): string {
+  const near = formatBytes(bytes) === formatBytes(maxBytes);
+  const size = (n: number): string => (near ? `${n.toLocaleString('en-US')} bytes` : formatBytes(n));
+  return `This form (${size(bytes)}) is larger than the ${size(maxBytes)} a draft can keep, so it will not survive a reload. Shorten it (a large paste or image) to keep it.`;
+}
 
 /** How many keys main keeps drafts for (one per playground today; room for new views). */
 export const DRAFT_MAX_KEYS = 64;

@@ -19,8 +19,7 @@
  * over the form's defaults: lib/draft-fields.ts), or with null resets it to a fresh form.
  */
 import { computed, getCurrentScope, markRaw, onScopeDispose, readonly, ref, shallowRef, watch, type Raw, type Ref } from 'vue';
-import { DRAFT_MAX_BYTES } from '@shared/contract/drafts';
-import { formatBytes } from '@shared/byte-size';
+import { DRAFT_MAX_BYTES, draftTooLargeMessage } from '@shared/contract/drafts';
 import { isObject } from '@shared/validate/violations';
 import { useWorkbench } from '../api';
 import { toWorkbenchError } from '../lib/errors';
@@ -99,7 +98,7 @@ export function useDraft(key: string, getState: () => object, applyState: (saved
     if (json === lastJson) return;
     // UTF-16 units never outnumber UTF-8 bytes: this much is over the bound whatever it holds.
     if (json.length > DRAFT_MAX_BYTES) {
-      notice.value = { kind: 'error', message: `This form is ${formatBytes(json.length)}; drafts are kept up to ${formatBytes(DRAFT_MAX_BYTES)}, so it will not survive a reload.` };
+      notice.value = { kind: 'error', message: draftTooLargeMessage(json.length) };
       return;
     }
     lastJson = json;

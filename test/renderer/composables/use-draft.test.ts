@@ -123,7 +123,7 @@ describe('useDraft', () => {
       await nextTick();
       await vi.advanceTimersByTimeAsync(DRAFT_SAVE_DELAY_MS);
       expect(form.puts()).toEqual([]);
-      expect(form.draft.notice.value).toEqual({ kind: 'error', message: expect.stringMatching(/^This form is 2 MB; drafts are kept up to 2 MB, so it will not survive a reload/) });
+      expect(form.draft.notice.value).toEqual({ kind: 'error', message: expect.stringMatching(/^This form \(2,097,1\d\d bytes\) is larger than the 2,097,152 bytes a draft can keep/) });
     });
   });
 

@@ -17,6 +17,7 @@ import { ResponsesService } from './services/responses-service';
 import { ConnectionsService, SANDBOX_PORT_SETTING } from './services/connections-service';
 import { deferredChatJob } from './services/deferred-chat-job';
 import { DownloadTickets } from './services/download-tickets';
+import { DraftsService } from './services/drafts-service';
 import { FilesService } from './services/files-service';
 import { HistoryService } from './services/history-service';
 import { MediaService, type MediaUrlOf } from './services/media-service';
@@ -173,6 +174,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       maxUploadBytes,
     });
 
+    const drafts = new DraftsService({ db, log: options.log, emitChanged: (change) => options.emit('drafts.changed', change) });
+
     const handlers: HandlersFor<WorkbenchContract> = {
       app: {
         info: () => ({ version: options.version, shell: options.shell, platform: process.platform, dataDir: options.dataDir, logPath, maxUploadBytes, sandboxKeyPath: sandboxKeyFile(sandboxDir) }),
@@ -243,6 +246,12 @@ export async function createApp(options: AppOptions): Promise<App> {
       userFiles: {
         pick: (input) => pickUserFiles(userFiles, options.pickFiles, input),
         release: ({ ref }) => ({ released: userFiles.release(ref) }),
+      },
+      drafts: {
+        list: () => drafts.list(),
+        get: ({ key }) => drafts.get(key),
+        put: ({ key, state, writer }) => drafts.put(key, state, writer),
+        clear: ({ key, writer }) => drafts.clear(key, writer),
       },
     };
 

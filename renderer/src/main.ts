@@ -12,10 +12,14 @@ import Tooltip from 'primevue/tooltip';
 import Aura from '@primeuix/themes/aura';
 import { provideWorkbench } from './api';
 import { createAppRouter } from './router';
+import { preloadDrafts } from './composables/draft-cache';
 import App from './App.vue';
 import './styles/app.css';
 
 provideWorkbench(workbench, bridgeStatus);
+// The kept drafts are read at once; the first view waits for them (bounded), so its form is
+// filled before it is painted and nothing typed can come before the restore.
+const draftsLoaded = preloadDrafts(workbench);
 
 const app = createApp(App);
 app.use(createPinia());
@@ -23,5 +27,7 @@ app.use(PrimeVue, { theme: { preset: Aura, options: { darkModeSelector: '.app-da
 app.use(ToastService);
 app.use(ConfirmationService);
 app.directive('tooltip', Tooltip);
-app.use(createAppRouter());
+const router = createAppRouter();
+router.beforeEach(() => draftsLoaded);
+app.use(router);
 app.mount('#app');

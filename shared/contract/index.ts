@@ -6,6 +6,7 @@ import { appContract, opsContract, streamsContract } from './app';
 import { chatContract } from './chat';
 import { completionsContract } from './completions';
 import { connectionsContract } from './connections';
+import { draftsContract } from './drafts';
 import { filesContract } from './files';
 import { historyContract } from './history';
 import { mediaContract } from './media';
@@ -32,6 +33,7 @@ export const contract = {
   jobs: jobsContract,
   files: filesContract,
   userFiles: userFilesContract,
+  drafts: draftsContract,
 } as const;
 
 export type WorkbenchContract = typeof contract;

@@ -16,6 +16,8 @@ export interface RunningApp {
   dataDir: string;
   output: () => string;
   stop(): Promise<number | null>;
+  /** Kills the app at once (SIGKILL to its process group), as a crash would; resolves once it is gone. */
+  crash(): Promise<void>;
 }
 
 /** Starts the app as `npm start -- --browser` does and waits for its one `Workbench: <url>` line. */
@@ -62,6 +64,12 @@ export async function startApp(options: { dataDir?: string; tokenDelayMs?: numbe
         setTimeout(() => {
           if (child.exitCode === null) process.kill(-child.pid!, 'SIGINT');
         }, 20);
+      }),
+    crash: () =>
+      new Promise((resolveCrash) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolveCrash();
+        child.once('exit', () => resolveCrash());
+        process.kill(-child.pid!, 'SIGKILL');
       }),
   };
 }

@@ -14,6 +14,7 @@ import type { Endpoint, RunRecord, RunStatus } from '../../shared/contract/runs'
 import type { ResponseNode } from '../../shared/contract/responses';
 import type { FileDownloadChunk, FileDownloadResult, FileRecord, FileUploadChunk, FileUploadInput } from '../../shared/contract/files';
 import type { ToolPlayground, ToolSetState } from '../../shared/contract/tools';
+import type { Draft, DraftChange } from '../../shared/contract/drafts';
 import type { ToolSpec } from '../../shared/tools/tool-spec';
 import { mergeToolSets } from '../../shared/tools/tool-set-merge';
 import type { ChatRequest } from '../../shared/wire/chat';
@@ -49,6 +50,8 @@ export interface FakeWorkbenchOptions {
   toolSets?: Partial<Record<ToolPlayground, ToolSpec[]>>;
   /** Files on the fake service. */
   files?: FileRecord[];
+  /** Drafts kept by an earlier session, by key. */
+  drafts?: Record<string, unknown>;
 }
 
 export interface FakeWorkbench extends WorkbenchApi {
@@ -83,6 +86,10 @@ export interface FakeWorkbench extends WorkbenchApi {
     downloads: FakeDownload[];
     /** Emits `files.changed`. */
     emitFileChanged(record: FileRecord): void;
+    /** Kept drafts by key (`drafts.*` read and write them; a put emits `drafts.changed` as main does). */
+    drafts: Map<string, Draft>;
+    /** Another window writes a draft: stored with the next revision and announced. */
+    putDraftFromElsewhere(key: string, state: unknown): void;
   };
 }
 
@@ -186,6 +193,14 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
   const toolListeners = new Set<(s: ToolSetState) => void>();
   /** Every revision of each tool set (index = revision), to merge stale saves as main does. */
   const toolRevisions: Partial<Record<ToolPlayground, ToolSpec[][]>> = {};
+  const draftListeners = new Set<(c: DraftChange) => void>();
+  const drafts = new Map<string, Draft>(Object.entries(opts.drafts ?? {}).map(([key, state]) => [key, { key, revision: 1, state, updatedAt: 1 }]));
+  const writeDraft = (key: string, state: unknown, writer: string): Draft => {
+    const draft = { key, revision: (drafts.get(key)?.revision ?? 0) + 1, state, updatedAt: Date.now() };
+    drafts.set(key, draft);
+    draftListeners.forEach((l) => l({ key, revision: draft.revision, writer, cleared: state === null }));
+    return draft;
+  };
   let profiles: ConnectionProfile[] = [SANDBOX];
   let sandbox: SandboxDetails = { key: 'sk-sandbox-fake0123', port: 4010, preferredPort: 4010, preferredSource: 'default', configuredPort: null, ...opts.sandbox };
   let activeId = 'sandbox';
@@ -208,6 +223,8 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
     emitFileChanged: (r) => fileListeners.forEach((l) => l(r)),
     saveToolSetElsewhere: (playground, tools, options) =>
       saveToolSet(playground, options?.baseRevision ?? revisionsOf(playground).length - 1, tools, !options?.silent),
+    drafts,
+    putDraftFromElsewhere: (key, state) => void writeDraft(key, state, 'another-window'),
   };
   const revisionsOf = (playground: ToolPlayground): ToolSpec[][] => (toolRevisions[playground] ??= [[...(controls.toolSets[playground] ?? [])]]);
   const toolState = (playground: ToolPlayground): ToolSetState => {
@@ -500,6 +517,24 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
       onChanged: (cb) => {
         toolListeners.add(cb);
         return () => toolListeners.delete(cb);
+      },
+    },
+    drafts: {
+      list: async () => (record('drafts.list', {}), [...drafts.values()].filter((d) => d.state !== null).map((d) => structuredClone(d))),
+      get: async ({ key }) => (record('drafts.get', { key }), structuredClone(drafts.get(key) ?? { key, revision: 0, state: null, updatedAt: 0 })),
+      put: async (input) => {
+        record('drafts.put', input);
+        const draft = writeDraft(input.key, structuredClone(input.state), input.writer);
+        return { revision: draft.revision, updatedAt: draft.updatedAt };
+      },
+      clear: async (input) => {
+        record('drafts.clear', input);
+        const previous = drafts.get(input.key)?.state ?? null;
+        return { revision: writeDraft(input.key, null, input.writer).revision, previous };
+      },
+      onChanged: (cb) => {
+        draftListeners.add(cb);
+        return () => draftListeners.delete(cb);
       },
     },
     userFiles: {

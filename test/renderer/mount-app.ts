@@ -12,6 +12,7 @@ import { defineComponent, h, type Component } from 'vue';
 import { provideWorkbench } from '@/api';
 import { createAppRouter } from '@/router';
 import { resetPersistedToolsForTests } from '@/composables/use-persisted-tools';
+import { preloadDrafts, resetDraftCacheForTests } from '@/composables/draft-cache';
 import { createFakeWorkbench, type FakeWorkbench, type FakeWorkbenchOptions } from './fake-workbench';
 
 /**
@@ -36,6 +37,9 @@ export async function mountWithApp(component: Component, opts: { fake?: FakeWork
   provideWorkbench(fake);
   // Each mount is a fresh session: saved tool sets are offered to the forms again.
   resetPersistedToolsForTests();
+  // As main.ts does: the kept drafts are read before the first view is set up.
+  resetDraftCacheForTests();
+  await preloadDrafts(fake);
   const pinia = createPinia();
   setActivePinia(pinia);
   const router = createAppRouter(createMemoryHistory());

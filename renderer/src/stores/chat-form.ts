@@ -3,6 +3,8 @@
  * is wrong with them. `violations` drives the inline messages and the disabled Send button.
  */
 import { editorErrors, schemaIssues, useFormViolations } from '../composables/use-form-violations';
+import { useDraft } from '../composables/use-draft';
+import { overDefaults, savedList, savedString } from '../lib/draft-fields';
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import { ChatRequestSchema } from '@shared/contract/chat';
@@ -102,8 +104,31 @@ export const useChatFormStore = defineStore('chat-form', () => {
     for (const r of replies) messages.value.push({ id: nextId(), role: 'tool', content: r.output, toolCallId: r.callId });
   }
 
+  /**
+   * The draft: the whole form (`params` whole, so a parameter added later is kept too). New keeps
+   * the model and the tool set (tools are a saved set of their own), and empties the rest.
+   */
+  const draft = useDraft(
+    'chat',
+    () => ({ model: model.value, systemPrompt: systemPrompt.value, messages: messages.value, params: params.value }),
+    (saved) => {
+      const { tools, toolChoice, parallelToolCalls } = params.value;
+      if (!saved) {
+        systemPrompt.value = '';
+        messages.value = [{ id: nextId(), role: 'user', content: '' }];
+        params.value = { ...defaultParams(), tools, toolChoice, parallelToolCalls };
+        return;
+      }
+      model.value = savedString(saved, 'model');
+      systemPrompt.value = savedString(saved, 'systemPrompt');
+      const list = savedList(saved, 'messages') as FormMessage[] | null;
+      messages.value = list ? list.map((m) => ({ ...m, id: nextId() })) : [{ id: nextId(), role: 'user', content: '' }];
+      params.value = overDefaults(defaultParams(), saved.params);
+    },
+  );
+
   return {
-    model, systemPrompt, messages, params, request, violations, blockedReason, toolEditorErrors,
+    model, systemPrompt, messages, params, request, violations, blockedReason, toolEditorErrors, draft,
     violationsFor, addMessage, removeMessage, moveMessage, setRole, loadRequest, resetParams, setToolEditorErrors, appendToolTurn,
   };
 });

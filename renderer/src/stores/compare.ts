@@ -11,6 +11,8 @@ import { validateChatRequest } from '@shared/validate/chat';
 import type { ChatRequest } from '@shared/wire/chat';
 import { useWorkbench } from '../api';
 import { useTextRun, type TextRun } from '../composables/use-text-run';
+import { useDraft } from '../composables/use-draft';
+import { overDefaults, savedList, savedString } from '../lib/draft-fields';
 import { CHAT_RUN_JOBS } from './chat-run';
 import { isReasoningModel } from '../lib/legacy-reasoning';
 import { useModelsStore } from './models';
@@ -133,7 +135,45 @@ export const useCompareStore = defineStore('compare', () => {
     columns.value = columns.value.map((c, i) => (c.model || available.length === 0 ? c : { ...c, model: available[i % available.length]! }));
   }
 
+  /** Replaces every column (their runs stopped) by ones with these settings; at least two. */
+  function setColumns(list: Array<Omit<CompareColumn, 'id'>>): void {
+    for (const id of [...runs.keys()]) {
+      void runs.get(id)?.stop();
+      scopes.get(id)?.stop();
+      runs.delete(id);
+      scopes.delete(id);
+    }
+    columns.value = [];
+    for (const settings of list.slice(0, MAX_COLUMNS)) {
+      addColumn(settings.model);
+      const added = columns.value.at(-1)!;
+      columns.value = [...columns.value.slice(0, -1), { ...settings, id: added.id }];
+    }
+    while (columns.value.length < MIN_COLUMNS) addColumn();
+  }
+
   while (columns.value.length < MIN_COLUMNS) addColumn();
 
-  return { system, user, shared, columns, busy, blockedReason, addColumn, removeColumn, runOf, requestFor, problemOf, runAll, stopAll, fillModels };
+  /**
+   * The draft: the prompt, the shared parameters and each column's model and overrides. New keeps
+   * the columns' models and empties the prompt and every parameter.
+   */
+  const draft = useDraft(
+    'compare',
+    () => ({ system: system.value, user: user.value, shared: shared.value, columns: columns.value.map(({ id: _id, ...settings }) => settings) }),
+    (saved) => {
+      system.value = saved ? savedString(saved, 'system') : '';
+      user.value = saved ? savedString(saved, 'user') : '';
+      shared.value = overDefaults(emptyParams(), saved?.shared);
+      if (!saved) {
+        // The columns stay (with their outputs); only their overrides go.
+        columns.value = columns.value.map((c) => ({ ...c, ...emptyParams() }));
+        return;
+      }
+      const list = savedList(saved, 'columns');
+      if (list) setColumns(list.map((c) => ({ ...overDefaults(emptyParams(), c), model: savedString(c, 'model') })));
+    },
+  );
+
+  return { system, user, shared, columns, busy, draft, blockedReason, addColumn, removeColumn, runOf, requestFor, problemOf, runAll, stopAll, fillModels };
 });

@@ -4,6 +4,8 @@
  * blocks Send with the notice the view shows.
  */
 import { schemaIssues, useFormViolations } from '../composables/use-form-violations';
+import { useDraft } from '../composables/use-draft';
+import { overDefaults, savedString } from '../lib/draft-fields';
 import { defineStore, storeToRefs } from 'pinia';
 import { computed, ref } from 'vue';
 import { CompleteRequestSchema, CompletionsRequestSchema } from '@shared/contract/completions';
@@ -96,8 +98,22 @@ export const useLegacyFormStore = defineStore('legacy-form', () => {
     if (completions.value.prompts.length > 1) completions.value.prompts.splice(i, 1);
   }
 
+  /** The draft: both tabs and the shared model. New keeps the model and the tab, and empties both forms. */
+  const draft = useDraft(
+    'legacy',
+    () => ({ tab: tab.value, model: model.value, completions: completions.value, complete: complete.value }),
+    (saved) => {
+      if (saved) {
+        tab.value = saved.tab === 'complete' ? 'complete' : 'completions';
+        model.value = savedString(saved, 'model');
+      }
+      completions.value = overDefaults(defaultCompletionsForm(), saved?.completions);
+      complete.value = overDefaults(defaultCompleteForm(), saved?.complete);
+    },
+  );
+
   return {
-    tab, model, completions, complete, reasoning, reasoningNotice, completionsRequest, completeRequest,
+    draft, tab, model, completions, complete, reasoning, reasoningNotice, completionsRequest, completeRequest,
     completionsViolations, completeViolations, blockedReason, violationsFor, pickDefaultModel, loadRequest, addPrompt, removePrompt,
   };
 });

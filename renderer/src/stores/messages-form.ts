@@ -4,6 +4,8 @@
  * findings). `blockedReason` disables Send with the first reason.
  */
 import { editorErrors, schemaIssues, useFormViolations } from '../composables/use-form-violations';
+import { useDraft } from '../composables/use-draft';
+import { overDefaults, savedList, savedString } from '../lib/draft-fields';
 import { defineStore, storeToRefs } from 'pinia';
 import { computed, ref } from 'vue';
 import { MessagesRequestSchema } from '@shared/contract/messages';
@@ -140,8 +142,39 @@ export const useMessagesFormStore = defineStore('messages-form', () => {
     params.value = { ...defaultMessagesParams(), tools, toolChoice, parallelToolCalls };
   }
 
+  /** Fresh ids for turns and blocks a draft brings back (ids are this page's, for list keys). */
+  const reIdTurns = (list: Record<string, unknown>[]): FormTurn[] =>
+    (list as unknown as FormTurn[]).map((t) => ({ ...t, id: nextId(), blocks: (Array.isArray(t.blocks) ? t.blocks : []).map((b) => ({ ...b, id: nextId() })) }));
+
+  /**
+   * The draft: the whole form (`params` whole, so a parameter added later is kept too). New keeps
+   * the model and the tool set, and empties the rest.
+   */
+  const draft = useDraft(
+    'messages',
+    () => ({ model: model.value, systemMode: systemMode.value, systemText: systemText.value, systemBlocks: systemBlocks.value, turns: turns.value, params: params.value }),
+    (saved) => {
+      const { tools, toolChoice, parallelToolCalls } = params.value;
+      if (!saved) {
+        systemMode.value = 'text';
+        systemText.value = '';
+        systemBlocks.value = [''];
+        turns.value = [{ id: nextId(), role: 'user', blocks: [textBlock()] }];
+        params.value = { ...defaultMessagesParams(), tools, toolChoice, parallelToolCalls };
+        return;
+      }
+      model.value = savedString(saved, 'model');
+      systemMode.value = saved.systemMode === 'blocks' ? 'blocks' : 'text';
+      systemText.value = savedString(saved, 'systemText');
+      systemBlocks.value = Array.isArray(saved.systemBlocks) && saved.systemBlocks.every((b) => typeof b === 'string') && saved.systemBlocks.length ? saved.systemBlocks : [''];
+      const list = savedList(saved, 'turns');
+      turns.value = list ? reIdTurns(list) : [{ id: nextId(), role: 'user', blocks: [textBlock()] }];
+      params.value = overDefaults(defaultMessagesParams(), saved.params);
+    },
+  );
+
   return {
-    model, systemMode, systemText, systemBlocks, turns, params, toolEditorErrors, reasoning, request, violations, blockedReason,
+    model, systemMode, systemText, systemBlocks, turns, params, toolEditorErrors, reasoning, request, violations, blockedReason, draft,
     violationsFor, addTurn, removeTurn, moveTurn, addBlock, removeBlock, appendAnswer, appendToolTurn, setToolEditorErrors, loadRequest, resetParams,
   };
 });

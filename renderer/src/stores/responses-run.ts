@@ -15,9 +15,11 @@ import type { ToolReply } from '@shared/tools/replies';
 import type { ResponseCreateRequest, ResponseOutputItem } from '@shared/wire/responses';
 import { useWorkbench } from '../api';
 import { useTextRun } from '../composables/use-text-run';
+import { useDraft } from '../composables/use-draft';
+import { overDefaults } from '../lib/draft-fields';
 import { toWorkbenchError } from '../lib/errors';
 import { continueBlockedReason } from '../lib/responses-tree';
-import type { Continuation } from '../lib/responses-form';
+import { defaultResponsesForm, type Continuation } from '../lib/responses-form';
 import { useResponsesFormStore } from './responses-form';
 import { isObject } from '@shared/is-object';
 import { useRequestHeadersStore } from './request-headers';
@@ -162,7 +164,23 @@ export const useResponsesRunStore = defineStore('responses-run', () => {
   /** Opens the tree containing a node (`/responses?node=…`, a recent chain) at that node. */
   async function loadNode(id: string): Promise<void> {
     actionError.value = null;
-    if (await loadTree(id)) await openNode(id);
+    // A later open (or a draft's reopen) started meanwhile wins.
+    const gen = ++openGen;
+    if ((await loadTree(id)) && gen === openGen) await openNode(id);
+  }
+
+  /** A kept draft's chain, reopened at its node, unless another node was opened meanwhile. */
+  async function reopen(id: string): Promise<void> {
+    const gen = ++openGen;
+    const reopened = await useWorkbench().responses.tree({ id }).catch(() => null);
+    if (gen !== openGen) return;
+    if (!reopened) {
+      // The app no longer has that chain (History deleted it): the next Send starts a new one.
+      select(null);
+      return;
+    }
+    tree.value = reopened;
+    await openNode(id);
   }
 
   /** GET /v1/responses/{id}: shows it (also one made outside the app) and its tree. */
@@ -229,8 +247,33 @@ export const useResponsesRunStore = defineStore('responses-run', () => {
     select(null);
   }
 
+  /**
+   * The draft: the form (whole, so a field added later is kept too), what it continues from and
+   * the open node, whose chain is reopened. New keeps the model and the tool set, empties the
+   * rest, and makes the next Send start a new chain.
+   */
+  const draft = useDraft(
+    'responses',
+    () => ({ form: form.form, target: form.target, node: selectedId.value }),
+    (saved) => {
+      const { model, tools, toolChoice, parallelToolCalls } = form.form;
+      if (!saved) {
+        form.form = { ...defaultResponsesForm(), model, tools, toolChoice, parallelToolCalls };
+        select(null);
+        return;
+      }
+      form.form = overDefaults(defaultResponsesForm(), saved.form);
+      const node = typeof saved.node === 'string' && saved.node ? saved.node : null;
+      const target = saved.target as Continuation | undefined;
+      // Until the chain is back, Send continues from where the draft did.
+      form.setTarget(node && target && (target.kind === 'previous' || target.kind === 'compaction') ? target : { kind: 'new' });
+      selectedId.value = node;
+      if (node) void reopen(node);
+    },
+  );
+
   return {
-    ...run, tree, selectedId, selectedNode, chains, chainsLoaded, actionError, note, working, workingNote, pendingCalls,
+    ...run, draft, tree, selectedId, selectedNode, chains, chainsLoaded, actionError, note, working, workingNote, pendingCalls,
     select, send, answerTools, openNode, loadNode, openById, remove, compact, cancelAction, loadChains, rerun, newChain,
   };
 });

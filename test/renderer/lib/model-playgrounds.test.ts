@@ -1,5 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createPinia, setActivePinia } from 'pinia';
+import { provideWorkbench } from '@/api';
+import { createFakeWorkbench } from '../fake-workbench';
 import { chooseModelIn, playgroundsFor } from '@/lib/model-playgrounds';
 import { useChatFormStore } from '@/stores/chat-form';
 import { useLegacyFormStore } from '@/stores/legacy-form';
@@ -12,7 +14,11 @@ const catalogue = [
 ];
 
 describe('model-playgrounds', () => {
-  beforeEach(() => setActivePinia(createPinia()));
+  beforeEach(() => {
+    setActivePinia(createPinia());
+    // The form stores keep drafts through the api.
+    provideWorkbench(createFakeWorkbench());
+  });
 
   describe('playgroundsFor()', () => {
     it('offers every text playground for a language model', () => {

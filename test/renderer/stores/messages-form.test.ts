@@ -1,8 +1,14 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createPinia, setActivePinia } from 'pinia';
+import { provideWorkbench } from '@/api';
+import { createFakeWorkbench } from '../fake-workbench';
 import { useMessagesFormStore } from '@/stores/messages-form';
 
-beforeEach(() => setActivePinia(createPinia()));
+beforeEach(() => {
+  // The store keeps its form as a draft in main (an empty fake here).
+  provideWorkbench(createFakeWorkbench());
+  setActivePinia(createPinia());
+});
 
 describe('messages-form store', () => {
   describe('appendToolTurn()', () => {

@@ -181,6 +181,12 @@ export function createFakeHandlers(): FakeHandlers {
       pick: () => [{ ref: 'ref_AAAAAAAAAAAAAAAAAAAAAA', name: 'a.txt', size: 1, type: 'text/plain' }],
       release: () => ({ released: true }),
     },
+    drafts: {
+      list: () => [],
+      get: ({ key }) => ({ key, revision: 0, state: null, updatedAt: 0 }),
+      put: () => ({ revision: 1, updatedAt: 0 }),
+      clear: () => ({ revision: 1, previous: null }),
+    },
   };
   return { handlers, probe: probe.state, signals, sessions };
 }

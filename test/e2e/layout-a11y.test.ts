@@ -67,7 +67,10 @@ describe('Layout and accessibility in the browser', () => {
   }
 
   async function openView(name: string): Promise<void> {
-    if (name === 'History entry') {
+    if (name === 'Connections' || name === 'Keyboard shortcuts') {
+      await page.getByRole('button', { name, exact: true }).click();
+      await page.getByRole('dialog').waitFor();
+    } else if (name === 'History entry') {
       await nav('History').click();
       await page.locator('.prompt-link').first().click();
       await page.getByRole('region', { name: 'Inspector' }).waitFor();
@@ -128,6 +131,34 @@ describe('Layout and accessibility in the browser', () => {
     await page.screenshot({ path: join(SHOTS, 'history-entry-200kb.png') });
   });
 
+  it('fills the views a first session would (a Responses chain, a Messages run, an uploaded file)', async () => {
+    // Audited with content, not only empty: trees, event timelines and table rows are where
+    // widths and names go wrong.
+    await nav('Responses').click();
+    await page.locator('#responses-input').fill('Why do estuaries have two tides a day?');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await expect.poll(() => page.getByRole('treeitem').count(), { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => status().innerText(), { timeout: 30_000 }).toBe('completed');
+
+    await nav('Messages').click();
+    const message = page.getByRole('textbox', { name: 'Message 1' });
+    await expect.poll(() => page.getByRole('combobox', { name: 'Model' }).innerText(), { timeout: 10_000 }).toMatch(/svc-/);
+    await message.fill('Summarise how a tidal bore forms.');
+    await expect.poll(() => page.getByRole('button', { name: 'Send' }).isEnabled(), { timeout: 10_000 }).toBe(true);
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => status().innerText(), { timeout: 30_000 }).toBe('completed');
+
+    await nav('Files').click();
+    await page.getByText('Drop files anywhere on this page').first().waitFor();
+    const name = `tide-tables-for-the-severn-estuary-${'and-its-tributaries-'.repeat(4)}2026.csv`;
+    await page.locator('input[type="file"]').setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from('time,height\n06:12,9.8\n') });
+    await expect.poll(() => page.getByText('uploaded', { exact: true }).count(), { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => page.locator('.file-table').getByText(name).count(), { timeout: 10_000 }).toBe(1);
+    // Shared, so the row shows its Copy URL and Revoke buttons too.
+    await page.getByRole('button', { name: /^Share / }).click();
+    await expect.poll(() => page.getByRole('button', { name: /^Revoke / }).count(), { timeout: 10_000 }).toBe(1);
+  });
+
   it('at 900 px shows the nav as icons, the parameters in a drawer, and four choices without cutting them', async () => {
     await page.setViewportSize(SIZES[0]);
     await nav('Chat').click();
@@ -178,13 +209,17 @@ describe('Layout and accessibility in the browser', () => {
         await page.setViewportSize(size);
         await setTheme(theme);
         const problems: string[] = [];
-        for (const view of [...NAV, 'History entry']) {
+        for (const view of [...NAV, 'History entry', 'Connections', 'Keyboard shortcuts']) {
           await openView(view);
           const o = await overflow();
           if (o.page > o.window || o.main > o.mainWidth || o.scrollers.length) problems.push(`${view}: ${JSON.stringify(o)}`);
           const slug = view.toLowerCase().replace(/\s+/g, '-');
           await page.screenshot({ path: join(SHOTS, `${size.width}-${theme}-${slug}.png`) });
           for (const v of await seriousViolations()) problems.push(`${view}: ${v}`);
+          if (await page.getByRole('dialog').count()) {
+            await page.keyboard.press('Escape');
+            await page.getByRole('dialog').waitFor({ state: 'detached' });
+          }
         }
         expect(problems).toEqual([]);
       }, 240_000);

@@ -1,20 +1,40 @@
 /**
  * The PrimeVue theme: Aura, with the light scheme's colours darkened where Aura's defaults fail
  * WCAG AA contrast (axe-core's `color-contrast`, run on every view by the e2e suite). Emerald 500
- * under white text is 2.5:1 and red 500 is 3.8:1; 700 and 600 are above 4.5:1. The dark scheme
+ * under white text is 2.5:1, orange 500 2.8:1 and red 500 3.8:1; the shades used here are above
+ * 4.5:1, for solid buttons and for text and outlined ones alike. The dark scheme
  * already passes and is left as Aura ships it.
  */
 import { definePreset } from '@primeuix/themes';
 import Aura from '@primeuix/themes/aura';
 
-const DANGER_SOLID = {
-  background: '{red.600}',
-  hoverBackground: '{red.700}',
-  activeBackground: '{red.800}',
-  borderColor: '{red.600}',
-  hoverBorderColor: '{red.700}',
-  activeBorderColor: '{red.800}',
-};
+/** A solid button of `palette` at `shade` (hover and active one and two shades darker). */
+function solid(palette: string, shade: number) {
+  const at = (n: number) => `{${palette}.${n}}`;
+  return {
+    background: at(shade),
+    hoverBackground: at(shade + 100),
+    activeBackground: at(shade + 200),
+    borderColor: at(shade),
+    hoverBorderColor: at(shade + 100),
+    activeBorderColor: at(shade + 200),
+    color: '#ffffff',
+    hoverColor: '#ffffff',
+    activeColor: '#ffffff',
+  };
+}
+
+/** Each severity's palette and the shades that reach 4.5:1 against white: solid, then text. */
+const SEVERITIES = {
+  danger: ['red', 600, 600],
+  success: ['green', 700, 700],
+  info: ['sky', 700, 700],
+  warn: ['orange', 700, 700],
+  help: ['purple', 600, 600],
+} as const;
+
+const bySeverity = <T>(make: (palette: string, solidShade: number, textShade: number) => T) =>
+  Object.fromEntries(Object.entries(SEVERITIES).map(([name, [palette, s, t]]) => [name, make(palette, s, t)]));
 
 /** Aura with accessible light-scheme contrast. */
 export const WorkbenchPreset = definePreset(Aura, {
@@ -32,9 +52,9 @@ export const WorkbenchPreset = definePreset(Aura, {
     button: {
       colorScheme: {
         light: {
-          root: { danger: DANGER_SOLID },
-          outlined: { danger: { color: '{red.600}' } },
-          text: { danger: { color: '{red.600}' } },
+          root: bySeverity((palette, shade) => solid(palette, shade)),
+          outlined: bySeverity((palette, _s, text) => ({ color: `{${palette}.${text}}` })),
+          text: bySeverity((palette, _s, text) => ({ color: `{${palette}.${text}}` })),
         },
       },
     },

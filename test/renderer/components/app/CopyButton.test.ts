@@ -30,7 +30,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-function mountButton(props: Record<string, unknown>) {
+function mountButton(props: { text: string | (() => string); what: string; label?: string; resetAfterMs?: number }) {
   wrapper = mount(CopyButton, { props, global: { plugins: [[PrimeVue, { theme: 'none' }]] } });
   return wrapper;
 }

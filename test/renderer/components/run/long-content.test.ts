@@ -9,7 +9,7 @@ import PrimeVue from 'primevue/config';
 import CollapsibleBlock from '@/components/run/CollapsibleBlock.vue';
 import LongText from '@/components/run/LongText.vue';
 
-const plugins = [[PrimeVue, { theme: 'none' }]] as const;
+const plugins: Array<[typeof PrimeVue, { theme: 'none' }]> = [[PrimeVue, { theme: 'none' }]];
 let wrapper: VueWrapper | undefined;
 afterEach(() => {
   wrapper?.unmount();
@@ -29,7 +29,7 @@ describe('CollapsibleBlock', () => {
     });
   }
   const mountBlock = () => {
-    wrapper = mount(CollapsibleBlock, { props: { what: 'output' }, slots: { default: () => h('p', 'a very long answer') }, global: { plugins: [...plugins] } });
+    wrapper = mount(CollapsibleBlock, { props: { what: 'output' }, slots: { default: () => h('p', 'a very long answer') }, global: { plugins } });
     return wrapper;
   };
   const body = () => wrapper!.get('.collapsible-body');
@@ -68,7 +68,7 @@ describe('LongText', () => {
   });
   const body = 'x'.repeat(200_000);
   const mountText = (text: string) =>
-    (wrapper = mount(LongText, { props: { text, label: 'Request body', what: 'request JSON', limit: 20_000 }, global: { plugins: [...plugins] } }));
+    (wrapper = mount(LongText, { props: { text, label: 'Request body', what: 'request JSON', limit: 20_000 }, global: { plugins } }));
   const pre = () => wrapper!.get('pre[aria-label="Request body"]');
 
   it('renders the first 20,000 characters of a 200 KB body until "Show all", and copies all of it', async () => {

@@ -95,6 +95,7 @@ describe('Layout and accessibility in the browser', () => {
     app = opened.app;
     // axe is added as a script tag; the app's CSP (script-src 'self') would refuse it.
     const context = await opened.browser.newContext({ viewport: SIZES[1], bypassCSP: true, colorScheme: 'light' });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(app.url).origin });
     await opened.page.close();
     page = await context.newPage();
     opened.page = page;
@@ -131,7 +132,7 @@ describe('Layout and accessibility in the browser', () => {
     await page.screenshot({ path: join(SHOTS, 'history-entry-200kb.png') });
   });
 
-  it('fills the views a first session would (a Responses chain, a Messages run, an uploaded file)', async () => {
+  it('fills the views a first session would (a Responses chain, a Messages run copied as markdown and text, a Compare run, a shared file)', async () => {
     // Audited with content, not only empty: trees, event timelines and table rows are where
     // widths and names go wrong.
     await nav('Responses').click();
@@ -147,6 +148,22 @@ describe('Layout and accessibility in the browser', () => {
     await expect.poll(() => page.getByRole('button', { name: 'Send' }).isEnabled(), { timeout: 10_000 }).toBe(true);
     await page.getByRole('button', { name: 'Send' }).click();
     await expect.poll(() => status().innerText(), { timeout: 30_000 }).toBe('completed');
+
+    // The answer copies as its markdown source and as the text a reader sees.
+    const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
+    await page.getByRole('button', { name: 'Copy answer as markdown' }).click();
+    await expect.poll(clipboard).toMatch(/\*\*\w/);
+    const markdown = await clipboard();
+    await page.getByRole('button', { name: 'Copy answer as plain text' }).click();
+    await expect.poll(clipboard).not.toBe(markdown);
+    expect(await clipboard()).not.toContain('**');
+    expect((await clipboard()).length).toBeGreaterThan(40);
+
+    await nav('Compare').click();
+    await page.getByRole('textbox', { name: 'User' }).fill('Explain how tides work near river estuaries');
+    await expect.poll(() => page.getByRole('button', { name: 'Run all' }).isEnabled(), { timeout: 10_000 }).toBe(true);
+    await page.getByRole('button', { name: 'Run all' }).click();
+    for (const n of [1, 2]) await expect.poll(() => page.locator(`[data-column="${n}"] .run-status`).innerText(), { timeout: 60_000 }).toBe('completed');
 
     await nav('Files').click();
     await page.getByText('Drop files anywhere on this page').first().waitFor();

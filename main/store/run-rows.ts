@@ -22,6 +22,8 @@ export const SUMMARY_COLUMNS = [
   'total_ms',
   'total_tokens',
   'deferred_request_id',
+  'group_id',
+  'group_kind',
 ]
   .map((c) => `runs.${c}`)
   .join(', ');
@@ -44,6 +46,8 @@ export interface SummaryRow {
   total_ms: number | null;
   total_tokens: number | null;
   deferred_request_id: string | null;
+  group_id: string | null;
+  group_kind: string | null;
 }
 
 export interface RecordRow extends SummaryRow {
@@ -74,6 +78,7 @@ export function toSummary(row: SummaryRow): RunSummary {
     totalMs: row.total_ms,
     totalTokens: row.total_tokens,
     deferredRequestId: row.deferred_request_id,
+    group: row.group_id && row.group_kind === 'compare' ? { kind: 'compare', id: row.group_id } : null,
   };
 }
 

@@ -55,6 +55,18 @@ export interface RunTimings {
   totalMs: number | null;
 }
 
+/** Runs started together as one comparison (the same `id` on each); see RunGroupSchema. */
+export interface RunGroup {
+  kind: 'compare';
+  id: string;
+}
+
+/** A piece of a search snippet: text as stored, `match` where it matched the query. */
+export interface SnippetPart {
+  text: string;
+  match?: true;
+}
+
 export interface RunSummary {
   id: string;
   createdAt: number;
@@ -70,6 +82,10 @@ export interface RunSummary {
   totalMs: number | null;
   totalTokens: number | null;
   deferredRequestId: string | null;
+  /** The comparison this run was part of, if any. */
+  group?: RunGroup | null;
+  /** With a History search: the passage that matched, matches marked (plain text, never HTML). */
+  snippet?: SnippetPart[];
 }
 
 export interface RunRecord extends RunSummary {

@@ -3,7 +3,7 @@
  * hand, and a playground's model and parameters move into a drawer that opens from a button and
  * closes with Esc, handing focus back. The window width is a stubbed matchMedia.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mount, type VueWrapper } from '@vue/test-utils';
 import { defineComponent, h, nextTick } from 'vue';
 import PrimeVue from 'primevue/config';

@@ -1,11 +1,12 @@
 /**
  * Layout and accessibility of the built app (browser mode, sandbox) as a user meets it:
  * a 200 KB paste keeps Send in view and its History entry stays short; at 900 px the nav shows
- * icons and the parameters open in a drawer, four choices wrap instead of being cut and History's
- * prompts keep their room; at
- * 900×700 and 1280×800, in light and dark, every view fits the window (no sideways scrolling,
- * none inside its tables either) and axe-core finds no serious or critical violation. A
- * screenshot of each view is kept in test-results/screenshots/layout-a11y/.
+ * icons, the parameters open in a drawer, four choices wrap instead of being cut and History's
+ * prompts keep their room; answers copy as markdown and as text through the real clipboard; the
+ * icon font is loaded. Then, at 900×700 and 1280×800, light and dark, every view (with content: a
+ * chain, runs, a Compare run, a shared file; and the two dialogs) fits the window with no
+ * sideways scrolling, none inside its tables either, and axe-core finds no serious or critical
+ * violation. A screenshot of each is kept in test-results/screenshots/layout-a11y/.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

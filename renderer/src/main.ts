@@ -9,12 +9,14 @@ import PrimeVue from 'primevue/config';
 import ToastService from 'primevue/toastservice';
 import ConfirmationService from 'primevue/confirmationservice';
 import Tooltip from 'primevue/tooltip';
-import Aura from '@primeuix/themes/aura';
 import { provideWorkbench } from './api';
 import { createAppRouter } from './router';
 import { preloadDrafts } from './composables/draft-cache';
 import App from './App.vue';
+// The icon font the components' `icon="pi pi-…"` props name; served from our own origin (CSP font-src 'self').
+import 'primeicons/primeicons.css';
 import './styles/app.css';
+import { WorkbenchPreset } from './styles/workbench-preset';
 
 provideWorkbench(workbench, bridgeStatus);
 // The kept drafts are read at once; the first view waits for them (bounded), so its form is
@@ -23,7 +25,7 @@ const draftsLoaded = preloadDrafts(workbench);
 
 const app = createApp(App);
 app.use(createPinia());
-app.use(PrimeVue, { theme: { preset: Aura, options: { darkModeSelector: '.app-dark' } } });
+app.use(PrimeVue, { theme: { preset: WorkbenchPreset, options: { darkModeSelector: '.app-dark' } } });
 app.use(ToastService);
 app.use(ConfirmationService);
 app.directive('tooltip', Tooltip);

@@ -1,9 +1,11 @@
 // The "Copy" buttons on code blocks. One delegated click listener per message root handles them
-// all: rendered HTML carries no handlers (sanitised, and the CSP forbids inline script).
+// all: rendered HTML carries no handlers (sanitised, and the CSP forbids inline script), so these
+// buttons cannot be the CopyButton component; they share its clipboard writer instead.
+import { writeClipboard } from '../clipboard';
 
 /** Options for {@link createCopyHandler}. */
 export interface CopyHandlerOptions {
-  /** Writes to the clipboard; defaults to navigator.clipboard.writeText. */
+  /** Writes to the clipboard; defaults to {@link writeClipboard}. */
   writeText?: (text: string) => Promise<void>;
   /** How long the button says "Copied" before going back to "Copy". */
   resetAfterMs?: number;
@@ -18,14 +20,9 @@ export interface CopyHandler {
 
 const LABEL = 'Copy';
 
-function defaultWriteText(text: string): Promise<void> {
-  if (!navigator.clipboard) return Promise.reject(new Error('Clipboard is not available'));
-  return navigator.clipboard.writeText(text);
-}
-
 /** Creates the handler: a click on `[data-md-copy]` copies the code of its `.md-code` block. */
 export function createCopyHandler(options: CopyHandlerOptions = {}): CopyHandler {
-  const writeText = options.writeText ?? defaultWriteText;
+  const writeText = options.writeText ?? writeClipboard;
   const resetAfterMs = options.resetAfterMs ?? 1500;
   const timers = new Map<Element, ReturnType<typeof setTimeout>>();
 

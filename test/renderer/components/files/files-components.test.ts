@@ -113,7 +113,7 @@ describe('FileTable', () => {
     await flushPromises();
     expect(m.wrapper.text()).toMatch(/last seen [^·]+ · Sandbox/);
     button(m.wrapper, 'Download b.txt').click();
-    button(m.wrapper, 'Create public URL for b.txt').click();
+    button(m.wrapper, 'Share b.txt as a public URL').click();
     await flushPromises();
     expect(m.wrapper.text()).toContain('a removed connection');
     const inputs = (method: string) => m.fake.controls.calls.filter((c) => c.method === method).map((c) => c.input);
@@ -125,7 +125,7 @@ describe('FileTable', () => {
     m = await mountWithApp(FileTable, { route: '/history', fake: { files: [makeFileRecord({ id: 'file_a', filename: 'a.txt' })] } });
     await useFilesStore().refresh();
     await flushPromises();
-    button(m.wrapper, 'Create public URL for a.txt').click();
+    button(m.wrapper, 'Share a.txt as a public URL').click();
     await flushPromises();
     expect(m.wrapper.text()).toContain('public');
     button(m.wrapper, 'Revoke public URL of a.txt').click();

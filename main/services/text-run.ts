@@ -8,7 +8,7 @@
 import type { ApiResult, ResponseMeta, StreamOutcome } from '../api/client';
 import { toWorkbenchError, type ApiError } from '../api/errors';
 import type { WorkbenchError } from '../../shared/contract/errors';
-import type { CapturedRequest, CapturedResponse, Endpoint, RunOutput, RunRecord, RunStatus } from '../../shared/contract/runs';
+import type { CapturedRequest, CapturedResponse, Endpoint, RunOutput, RunRecord, RunStatus, RunTimings } from '../../shared/contract/runs';
 import type { TextRunMeta, TextStreamChunk } from '../../shared/contract/text';
 import { costInTicks } from '../../shared/cost';
 import { chatUsageOf, choicesOf, hasServiceCost, metaOf } from '../../shared/text-output';
@@ -117,6 +117,9 @@ export class TextRun {
   readonly startedAt: number;
   private readonly batcher: DeltaBatcher;
   private ttfbMs: number | null = null;
+  /** When the first generated text arrived, for time to first token and tokens per second. */
+  private firstTokenMs: number | null = null;
+  private readonly now: () => number;
   private opened: ResponseMeta | null = null;
 
   private constructor(
@@ -124,6 +127,7 @@ export class TextRun {
     private readonly start: TextRunStart,
   ) {
     const now = deps.now ?? Date.now;
+    this.now = now;
     this.startedAt = now();
     this.recorder = RunRecorder.start(
       deps.db,
@@ -151,7 +155,7 @@ export class TextRun {
       message: violations.map((v) => v.message).join('; '),
       issues: violations.map((v) => ({ path: v.field, message: v.message })),
     };
-    return this.recorder.finish({ status: 'error', error, timings: { startedAt: this.startedAt, ttfbMs: null, totalMs: 0 } });
+    return this.recorder.finish({ status: 'error', error, timings: this.timings(0) });
   }
 
   /** Retry notifications, for the request options. */
@@ -177,6 +181,9 @@ export class TextRun {
   }
 
   delta(delta: Delta): void {
+    if (this.firstTokenMs === null && (delta.content || delta.reasoning || delta.toolCalls?.length)) {
+      this.firstTokenMs = Math.max(0, this.now() - this.startedAt);
+    }
     this.batcher.push(delta);
   }
 
@@ -275,8 +282,13 @@ export class TextRun {
       usage,
       costTicks: this.cost(usage, end.rawUsage),
       retries: end.retries,
-      timings: { startedAt: this.startedAt, ttfbMs: this.ttfbMs, totalMs: Math.round(end.totalMs) },
+      timings: this.timings(Math.round(end.totalMs)),
     });
+  }
+
+  /** The run's timings as recorded at its end. */
+  private timings(totalMs: number): RunTimings {
+    return { startedAt: this.startedAt, ttfbMs: this.ttfbMs, totalMs, firstTokenMs: this.firstTokenMs };
   }
 
   private outputUpdate(output: RunOutput): RunUpdate {

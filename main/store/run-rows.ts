@@ -5,6 +5,7 @@
 import type { CapturedRequest, CapturedResponse, Endpoint, RunRecord, RunStatus, RunSummary, RunTimings } from '../../shared/contract/runs';
 import type { WorkbenchError } from '../../shared/contract/errors';
 import type { ChatCompletion, ChatUsage } from '../../shared/wire/chat';
+import { runMetrics } from '../../shared/run-metrics';
 
 /** The columns a RunSummary needs, qualified with the `runs` table name. */
 export const SUMMARY_COLUMNS = [
@@ -22,12 +23,15 @@ export const SUMMARY_COLUMNS = [
   'total_ms',
   'total_tokens',
   'deferred_request_id',
+  // Small JSON the list's metrics (first token, tokens per second, tokens) are computed from.
+  'timings_json',
+  'usage_json',
 ]
   .map((c) => `runs.${c}`)
   .join(', ');
 
 /** The extra columns a full RunRecord needs. */
-export const RECORD_COLUMNS = `${SUMMARY_COLUMNS}, runs.retries, runs.timings_json, runs.usage_json, runs.error_json, runs.request_json, runs.response_json, runs.output_json, runs.event_count`;
+export const RECORD_COLUMNS = `${SUMMARY_COLUMNS}, runs.retries, runs.error_json, runs.request_json, runs.response_json, runs.output_json, runs.event_count`;
 
 export interface SummaryRow {
   id: string;
@@ -44,12 +48,12 @@ export interface SummaryRow {
   total_ms: number | null;
   total_tokens: number | null;
   deferred_request_id: string | null;
+  timings_json: string;
+  usage_json: string | null;
 }
 
 export interface RecordRow extends SummaryRow {
   retries: number;
-  timings_json: string;
-  usage_json: string | null;
   error_json: string | null;
   request_json: string;
   response_json: string | null;
@@ -59,6 +63,9 @@ export interface RecordRow extends SummaryRow {
 
 /** A summary row as the renderer sees it. */
 export function toSummary(row: SummaryRow): RunSummary {
+  const endpoint = row.endpoint as Endpoint;
+  const timings = JSON.parse(row.timings_json) as RunTimings;
+  const usage = parseOrNull<ChatUsage>(row.usage_json);
   return {
     id: row.id,
     createdAt: row.created_at,
@@ -74,6 +81,7 @@ export function toSummary(row: SummaryRow): RunSummary {
     totalMs: row.total_ms,
     totalTokens: row.total_tokens,
     deferredRequestId: row.deferred_request_id,
+    metrics: runMetrics({ endpoint, timings, usage, costTicks: row.cost_ticks }),
   };
 }
 

@@ -3,6 +3,7 @@
  */
 import type { ChatCompletion, ChatUsage } from '../wire/chat';
 import type { WorkbenchError } from './errors';
+import type { RunMetrics } from '../run-metrics';
 
 export const RUN_STATUSES = ['pending', 'completed', 'cancelled', 'incomplete', 'error'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
@@ -53,6 +54,11 @@ export interface RunTimings {
   startedAt: number;
   ttfbMs: number | null;
   totalMs: number | null;
+  /**
+   * From the start to the first generated text, reasoning or tool call (absent on runs recorded
+   * before it was kept, and on runs that generated nothing).
+   */
+  firstTokenMs?: number | null;
 }
 
 export interface RunSummary {
@@ -70,6 +76,8 @@ export interface RunSummary {
   totalMs: number | null;
   totalTokens: number | null;
   deferredRequestId: string | null;
+  /** Time to first token, tokens per second, tokens and cost, as History lists them. */
+  metrics: RunMetrics;
 }
 
 export interface RunRecord extends RunSummary {

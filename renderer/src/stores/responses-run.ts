@@ -216,13 +216,16 @@ export const useResponsesRunStore = defineStore('responses-run', () => {
   }
 
   /**
-   * Re-run from History: the form takes the recorded request. Returns the node it continued from
-   * (the view opens it from `/responses?node=…`, so Send makes a sibling); null starts a new chain.
+   * "Open in playground" from History: the form takes the recorded request and the run's own
+   * output is the one shown. The node it continued from is selected (so Send makes a sibling of
+   * it); a run that started its chain leaves the next Send starting a new one.
    */
-  function rerun(body: unknown): string | null {
-    const from = form.loadRequest(body);
-    if (!from) select(null);
-    return from;
+  async function openRecorded(record: RunRecord): Promise<void> {
+    ++openGen;
+    const from = form.loadRequest(record.request.body);
+    run.show(record);
+    if (from && (await loadTree(from))) select(from);
+    else select(null);
   }
 
   /** The next Send starts a new chain (instructions allowed again). */
@@ -232,6 +235,6 @@ export const useResponsesRunStore = defineStore('responses-run', () => {
 
   return {
     ...run, tree, selectedId, selectedNode, chains, chainsLoaded, actionError, note, working, workingNote, pendingCalls,
-    select, send, answerTools, openNode, loadNode, openById, remove, compact, cancelAction, loadChains, rerun, newChain,
+    select, send, answerTools, openNode, loadNode, openById, remove, compact, cancelAction, loadChains, openRecorded, newChain,
   };
 });

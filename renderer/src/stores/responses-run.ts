@@ -166,10 +166,18 @@ export const useResponsesRunStore = defineStore('responses-run', () => {
     if (await loadTree(id)) await openNode(id);
   }
 
-  /** GET /v1/responses/{id}: shows it (also one made outside the app) and its tree. */
+  /**
+   * GET /v1/responses/{id}: shows it (also one made outside the app) and its tree. When the
+   * service has no such response, its own words are the one error (not a "not in the local
+   * chains" about the tree that then cannot exist), and false keeps the dialog open to fix the id.
+   */
   async function openById(id: string): Promise<boolean> {
     const record = await guarded((signal) => useWorkbench().responses.retrieve({ id: id.trim() }, { signal }), `Opening response ${id.trim()}…`);
     if (!record) return false;
+    if (record.error) {
+      actionError.value = record.error;
+      return false;
+    }
     run.show(record);
     if (await loadTree(id.trim())) select(id.trim());
     return true;

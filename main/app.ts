@@ -3,7 +3,6 @@
  * differ only in their transport and their KeyStore; everything else is made here, in order, and
  * disposed in reverse.
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WorkbenchContract } from '../shared/contract';
 import * as filesApi from './api/files';
@@ -25,6 +24,7 @@ import { ModelsService } from './services/models-service';
 import { openLogFile, pickUserFiles, type OpenPath, type PickFiles } from './services/shell-actions';
 import { UserFiles } from './services/user-files';
 import { closeDatabase, openDatabase } from './store/db';
+import { securePrivateDir } from './store/private-dir';
 import { sweepOrphanBlobs } from './store/blob-rows';
 import { BlobStore } from './store/blobs';
 import type { KeyStore } from './store/key-store';
@@ -73,7 +73,8 @@ export interface App {
 export async function createApp(options: AppOptions): Promise<App> {
   const disposers: Array<() => void | Promise<void>> = [];
   try {
-    mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+    // 0700 with 0600 files even when the folder already existed with wider modes.
+    securePrivateDir(options.dataDir);
     const db = openDatabase(join(options.dataDir, 'workbench.db'), { log: options.log });
     disposers.push(() => closeDatabase(db));
     const interrupted = markInterruptedRuns(db, Date.now());
@@ -134,7 +135,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     const responses = new ResponsesService({ db, blobs, connections, models });
     const messages = new MessagesService({ db, blobs, connections, models });
     const completions = new CompletionsService({ db, blobs, connections, models });
-    const history = new HistoryService(db, blobs, jobs);
+    const downloads = new DownloadTickets({ dir: join(options.dataDir, 'downloads-tmp'), log: options.log });
+    disposers.push(() => downloads.dispose());
+    const history = new HistoryService(db, blobs, jobs, { chooseSaveTarget: options.chooseSaveTarget, tickets: downloads });
     const resumed = jobs.resumeAll();
     if (resumed > 0) options.log(`${resumed} unfinished job(s) resumed`);
     const userFiles = new UserFiles({ stagingDir: join(options.dataDir, 'staging'), log: options.log });
@@ -142,8 +145,6 @@ export async function createApp(options: AppOptions): Promise<App> {
     const logPath = options.logPath ?? join(options.dataDir, 'logs', 'workbench.log');
     const failedUploads = markInterruptedUploads(db);
     if (failedUploads > 0) options.log(`${failedUploads} upload(s) were interrupted by the last shutdown; marked failed`);
-    const downloads = new DownloadTickets({ dir: join(options.dataDir, 'downloads-tmp'), log: options.log });
-    disposers.push(() => downloads.dispose());
     const files = new FilesService({
       db,
       connections,
@@ -195,6 +196,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         events: ({ id, offset, limit }) => history.events(id, offset, limit),
         facets: () => history.facets(),
         remove: ({ id }) => history.remove(id),
+        exportJsonl: ({ ids }, ctx) => history.exportJsonl(ids, ctx.signal),
       },
       media: {
         url: ({ hash }) => media.url(hash),

@@ -74,7 +74,7 @@ async function start(): Promise<void> {
   disposers.push(() => gate.dispose());
   const files = setupFileIpc({ userFiles: workbench.userFiles, log, logPath: logger.path });
   disposers.push(() => files.dispose());
-  window = createMainWindow({ preloadFile: paths.preloadFile, log });
+  window = createMainWindow({ preloadFile: paths.preloadFile, log, development: !app.isPackaged });
   gate.addWindow(window);
   files.addWindow(window);
   window.on('closed', () => {

@@ -1,4 +1,8 @@
-/** The application menu: standard roles (edit shortcuts, reload, dev tools, window) and Help > Open Log File. */
+/**
+ * The application menu: standard roles (edit shortcuts, reload, window) and Help > Open Log File.
+ * Developer Tools are offered only in development builds: in an installed app they would hand
+ * anyone at the keyboard a console inside the page (and its session) with one shortcut.
+ */
 import { app, Menu, type MenuItemConstructorOptions } from 'electron';
 
 /** What the menu's own items do; injected so the menu holds no app logic. */
@@ -7,8 +11,19 @@ export interface MenuActions {
   openLogFile?: () => void;
 }
 
+/** How the menu differs between builds. */
+export interface MenuOptions {
+  /** A development build (`!app.isPackaged`): View gets Toggle Developer Tools. */
+  development: boolean;
+}
+
 /** The menu template for `platform` (macOS gets the app menu first). */
-export function menuTemplate(platform: NodeJS.Platform = process.platform, actions: MenuActions = {}): MenuItemConstructorOptions[] {
+export function menuTemplate(
+  platform: NodeJS.Platform = process.platform,
+  actions: MenuActions = {},
+  options: MenuOptions = { development: false },
+): MenuItemConstructorOptions[] {
+  const devTools: MenuItemConstructorOptions[] = options.development ? [{ role: 'toggleDevTools' }] : [];
   const template: MenuItemConstructorOptions[] = [
     { role: 'fileMenu' },
     { role: 'editMenu' },
@@ -16,7 +31,7 @@ export function menuTemplate(platform: NodeJS.Platform = process.platform, actio
       label: 'View',
       submenu: [
         { role: 'reload' },
-        { role: 'toggleDevTools' },
+        ...devTools,
         { type: 'separator' },
         { role: 'resetZoom' },
         { role: 'zoomIn' },
@@ -35,6 +50,7 @@ export function menuTemplate(platform: NodeJS.Platform = process.platform, actio
   return template;
 }
 
+/** Installs the menu; developer tools only when the app is not packaged. */
 export function setupMenu(actions: MenuActions = {}): void {
-  Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate(process.platform, actions)));
+  Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate(process.platform, actions, { development: !app.isPackaged })));
 }

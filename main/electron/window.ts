@@ -10,13 +10,15 @@ import { APP_ENTRY_URL, isAppUrl, isExternalWebUrl } from './app-origin';
 export interface MainWindowOptions {
   preloadFile: string;
   log: (line: string) => void;
+  /** A development build: DevTools can open. Installed builds refuse them (menu and shortcut alike). */
+  development?: boolean;
 }
 
 /** The one permission granted, and only to our own origin. */
 const ALLOWED_PERMISSIONS = new Set(['clipboard-sanitized-write']);
 
 /** The BrowserWindow options; exported so a test can pin every security setting. */
-export function mainWindowOptions(preloadFile: string): Electron.BrowserWindowConstructorOptions {
+export function mainWindowOptions(preloadFile: string, development = false): Electron.BrowserWindowConstructorOptions {
   return {
     width: 1440,
     height: 920,
@@ -36,6 +38,7 @@ export function mainWindowOptions(preloadFile: string): Electron.BrowserWindowCo
       webviewTag: false,
       navigateOnDragDrop: false,
       spellcheck: false,
+      devTools: development,
     },
   };
 }
@@ -85,7 +88,7 @@ export function denyPermissions(session: Session): void {
 
 /** Creates the window, installs its guards and loads the app. */
 export function createMainWindow(options: MainWindowOptions): BrowserWindow {
-  const window = new BrowserWindow(mainWindowOptions(options.preloadFile));
+  const window = new BrowserWindow(mainWindowOptions(options.preloadFile, options.development ?? false));
   guardNavigation(window, window.webContents, options.log);
   denyPermissions(window.webContents.session);
   window.once('ready-to-show', () => window.show());

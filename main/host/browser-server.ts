@@ -13,6 +13,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { MAX_MESSAGE_BYTES } from '../../shared/contract/protocol';
 import { STAGE_ROUTE } from '../../shared/contract/user-files';
 import type { UserFiles } from '../services/user-files';
+import { applyConnectionLimits, DEFAULT_CONNECTION_LIMITS, PerClientCounter, type ConnectionLimits } from './connection-limits';
 import { securityHeaders } from './csp';
 import { serveDownload, type DownloadSource } from './download-route';
 import type { HostPort } from './host';
@@ -43,6 +44,8 @@ export interface BrowserServerOptions {
   maxUploadBytes?: number;
   /** Blobs served at /media/<hash>?t=<token>; without it the route answers 404. */
   media?: { lookup: MediaLookup; tokens: MediaTokens };
+  /** Sockets, tabs and header time one client may use; defaults to DEFAULT_CONNECTION_LIMITS. */
+  limits?: Partial<ConnectionLimits>;
 }
 
 export interface BrowserServer {
@@ -63,6 +66,8 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
   let allowedOrigins = new Set<string>();
   let headers: Record<string, string> = {};
   let nextSession = 1;
+  const limits: ConnectionLimits = { ...DEFAULT_CONNECTION_LIMITS, ...options.limits };
+  const tabs = new PerClientCounter(limits.webSocketsPerClient);
 
   const wss = new WebSocketServer({
     noServer: true,
@@ -128,13 +133,22 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
     if (!allowedOrigins.has(req.headers.origin ?? '')) return refuseUpgrade(socket, 403, 'Forbidden: unexpected Origin.');
     const offered = tokenFromProtocols(req.headers['sec-websocket-protocol']);
     if (!tokensMatch(token, offered)) return refuseUpgrade(socket, 401, 'Unauthorized: the access token is missing or wrong.');
+    const address = req.socket.remoteAddress ?? 'unknown';
+    if (!tabs.tryOpen(address)) {
+      log(`[ws] refused a session from ${address}: ${limits.webSocketsPerClient} are open`);
+      return refuseUpgrade(socket, 429, `Too many open workbench tabs (${limits.webSocketsPerClient}): close some and reload.`);
+    }
+    // The raw socket closes whether the handshake completes or ws refuses it, so the count never leaks.
+    socket.once('close', () => tabs.release(address));
     wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
       const id = `tab-${nextSession++}`;
       attachSocket(options.host, ws, { id, log });
     });
   }
 
-  const server = createServer((req, res) => {
+  // Header deadlines are checked on this timer; Node's default (30 s) would let a slow-header
+  // socket live well past headersTimeout.
+  const server = createServer({ connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs) }, (req, res) => {
     onRequest(req, res).catch((err: unknown) => {
       log(`[http] ${(req.url ?? '').split('?')[0]}: ${err instanceof Error ? err.message : String(err)}`);
       if (!res.headersSent) reply(res, 500, 'Internal error.');
@@ -142,6 +156,7 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
     });
   });
   server.on('upgrade', onUpgrade);
+  applyConnectionLimits(server, limits, log);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import type { WorkbenchError } from '../../shared/contract/errors';
+import { jsonShapeProblem } from '../../shared/json-shape';
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: WorkbenchError };
 
@@ -19,6 +20,15 @@ export function formatIssuePath(path: ReadonlyArray<PropertyKey>): string {
 
 /** Parses `input` with the operation's schema; failures become an invalid_input error value. */
 export function parseInput<S extends z.ZodType>(channel: string, schema: S, input: unknown): Parsed<z.output<S>> {
+  // Before zod: its recursion would overflow on 10⁵ levels, and it drops a __proto__ key unseen.
+  const shape = jsonShapeProblem(input);
+  if (shape) {
+    const where = shape.path || 'the input';
+    return {
+      ok: false,
+      error: { code: 'invalid_input', message: `Invalid input for ${channel}: ${where} ${shape.message}`, issues: [shape] },
+    };
+  }
   const result = schema.safeParse(input);
   if (result.success) return { ok: true, value: result.data };
   const issues = result.error.issues.map((issue) => ({ path: formatIssuePath(issue.path), message: issue.message }));

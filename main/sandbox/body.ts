@@ -3,6 +3,7 @@
  * empty body, 413 over the size limit, 400 for malformed JSON), or raw bytes for multipart routes.
  */
 import type { IncomingMessage } from 'node:http';
+import { jsonShapeProblem } from '../../shared/json-shape';
 import { SandboxError } from './errors';
 
 /** Default body limit: generous for chat with inline images, small enough to refuse abuse. */
@@ -40,9 +41,14 @@ export async function readJsonBody(req: IncomingMessage, maxBytes: number): Prom
   }
   const raw = (await readRawBody(req, maxBytes)).toString('utf8');
   if (raw.trim() === '') throw new SandboxError(415, 'The request body is empty: send a JSON object.');
+  let json: unknown;
   try {
-    return { json: JSON.parse(raw) as unknown, raw };
+    json = JSON.parse(raw) as unknown;
   } catch (err) {
     throw new SandboxError(400, `The request body is not valid JSON: ${(err as Error).message}`);
   }
+  // Validation and the recorded copy recurse: refuse what would overflow the stack, by name.
+  const shape = jsonShapeProblem(json);
+  if (shape) throw new SandboxError(400, `The request body ${shape.path ? `at ${shape.path} ` : ''}${shape.message}.`);
+  return { json, raw };
 }

@@ -46,7 +46,16 @@ export class ChatService {
     if (mode === 'deferred' && validateChatRequest(body).length === 0) {
       return startDeferredChat(this.deferredDeps(), { connection, path: CHAT_PATH, body, headers }, ctx);
     }
-    const post = { connection, endpoint: 'chat.completions', path: CHAT_PATH, body, headers, stream: mode === 'stream', validate: validateChatRequest } as const;
+    const post = {
+      connection,
+      endpoint: 'chat.completions',
+      path: CHAT_PATH,
+      body,
+      headers,
+      stream: mode === 'stream',
+      validate: validateChatRequest,
+      ...(input.group ? { group: input.group } : {}),
+    } as const;
     return runTextPost(this.options, ctx, post, async (run, opts) => {
       if (mode === 'stream') {
         const assembler = new ChatAssembler();

@@ -1,5 +1,5 @@
 /** History: search and read recorded runs (thin over the store, which owns the queries and the blobs). */
-import type { HistoryPage, HistorySearchInput, RunEventsPage } from '../../shared/contract/history';
+import type { HistoryExportResult, HistoryPage, HistorySearchInput, RunEventsPage } from '../../shared/contract/history';
 import { WorkbenchFailure } from '../../shared/contract/errors';
 import type { RunRecord } from '../../shared/contract/runs';
 import type { BlobStore } from '../store/blobs';
@@ -8,10 +8,18 @@ import { rehydrateRequest } from './request-media';
 import { activeJobForRun } from '../store/jobs';
 import { readRunEvents } from '../store/run-events';
 import { deleteRun, getRun, runModels, searchRuns } from '../store/runs';
+import type { DownloadTickets } from './download-tickets';
+import { exportRuns } from './history-export';
 
 /** What History needs of the durable jobs: stopping the one that still carries a run. */
 export interface RunJobs {
   cancel(id: string): unknown;
+}
+
+/** Where an export goes: Electron's save dialog, else browser mode's one-time links. */
+export interface HistoryExportTarget {
+  chooseSaveTarget?: (suggestedName: string) => Promise<string | null>;
+  tickets: DownloadTickets;
 }
 
 export class HistoryService {
@@ -19,6 +27,7 @@ export class HistoryService {
     private readonly db: Db,
     private readonly blobs?: BlobStore,
     private readonly jobs?: RunJobs,
+    private readonly exportTarget?: HistoryExportTarget,
   ) {}
 
   search(input: HistorySearchInput): HistoryPage {
@@ -41,6 +50,20 @@ export class HistoryService {
 
   facets(): { models: string[] } {
     return { models: runModels(this.db) };
+  }
+
+  /** Runs `ids` as JSON Lines, saved where the user chose (Electron) or offered as a one-time link (browser mode). */
+  exportJsonl(ids: readonly string[], signal?: AbortSignal): Promise<HistoryExportResult> {
+    if (!this.exportTarget) throw new WorkbenchFailure({ code: 'internal', message: 'Export is not available in this shell.' });
+    return exportRuns(
+      {
+        ...this.exportTarget,
+        get: (id) => this.get(id),
+        events: (id) => readRunEvents(this.db, id)?.events ?? [],
+      },
+      ids,
+      signal,
+    );
   }
 
   /** Deletes run `id`; a durable job still working for it (a pending deferred chat) is cancelled first, so it does not record into nothing. */

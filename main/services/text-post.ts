@@ -7,7 +7,7 @@
 import type { ResponseMeta } from '../api/client';
 import type { SseEvent } from '../api/sse';
 import type { TextCallOptions } from '../api/text-stream';
-import type { Endpoint, RunRecord } from '../../shared/contract/runs';
+import type { Endpoint, RunGroup, RunRecord } from '../../shared/contract/runs';
 import type { RequestViolation } from '../../shared/validate/violations';
 import type { ResolvedConnection } from './connections-service';
 import { storeRequestMedia } from './request-media';
@@ -21,6 +21,8 @@ export interface TextPost<B> {
   /** The body exactly as it is sent (and recorded). */
   body: B;
   headers: Record<string, string>;
+  /** The comparison the run is part of (Compare's columns), recorded with it. */
+  group?: RunGroup;
   /** Sent as a stream (the captured request says so); plain when absent. */
   stream?: boolean;
   /** Pre-flight checks: any violation records the run as `invalid_input` and nothing is sent. */
@@ -41,7 +43,15 @@ export async function runTextPost<B extends object>(
   const request = connection.client.describe({ method: 'POST', path: post.path, body, headers }, post.stream);
   const model = String((body as { model?: unknown }).model ?? '');
   const recorded = deps.blobs ? await storeRequestMedia(deps.blobs, request) : null;
-  const run = TextRun.begin(deps, { connection, endpoint: post.endpoint, model, request, ctx, ...(recorded?.blobs.length ? { recorded } : {}) });
+  const run = TextRun.begin(deps, {
+    connection,
+    endpoint: post.endpoint,
+    model,
+    request,
+    ctx,
+    ...(post.group ? { group: post.group } : {}),
+    ...(recorded?.blobs.length ? { recorded } : {}),
+  });
   const violations = post.validate(body);
   if (violations.length > 0) return run.reject(violations);
   return send(run, { signal: ctx.signal, headers, onRetry: run.onRetry });

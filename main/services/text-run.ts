@@ -8,7 +8,7 @@
 import type { ApiResult, ResponseMeta, StreamOutcome } from '../api/client';
 import { toWorkbenchError, type ApiError } from '../api/errors';
 import type { WorkbenchError } from '../../shared/contract/errors';
-import type { CapturedRequest, CapturedResponse, Endpoint, RunOutput, RunRecord, RunStatus, RunTimings } from '../../shared/contract/runs';
+import type { CapturedRequest, CapturedResponse, Endpoint, RunGroup, RunOutput, RunRecord, RunStatus, RunTimings } from '../../shared/contract/runs';
 import type { TextRunMeta, TextStreamChunk } from '../../shared/contract/text';
 import { costInTicks } from '../../shared/cost';
 import { chatUsageOf, choicesOf, hasServiceCost, metaOf } from '../../shared/text-output';
@@ -53,6 +53,8 @@ export interface TextRunStart {
    * it, so this run records none (and no cost) rather than counting it twice.
    */
   countsUsage?: boolean;
+  /** The comparison the run is part of (Compare's columns). */
+  group?: RunGroup;
   /** The request as recorded, when it differs from `request` (media moved to the blob store, see request-media.ts). */
   recorded?: { request: CapturedRequest; blobs: RecordedBlob[] };
 }
@@ -74,6 +76,7 @@ export function pendingRun(start: Omit<TextRunStart, 'ctx'>, id: string, created
     promptText: requestText(start.endpoint, body),
     promptPreview: start.promptPreview ?? requestPreview(start.endpoint, body),
     status: 'pending',
+    ...(start.group ? { group: start.group } : {}),
   };
 }
 

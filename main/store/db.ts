@@ -3,13 +3,14 @@
  * (WAL, synchronous=FULL, foreign keys, busy timeout) and brings the schema up to date. Refuses a
  * database written by a newer version of the app rather than guess at its schema.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type BetterSqlite3 from 'better-sqlite3';
 import { WorkbenchFailure } from '../../shared/contract/errors';
 import { LATEST_VERSION, migrateTo, schemaVersion } from './migrations/index';
 import { setQueryLog } from './query';
+import { ensurePrivateFile } from './private-dir';
 
 /** An open better-sqlite3 connection; every repository function takes one first. */
 export type Db = BetterSqlite3.Database;
@@ -29,7 +30,13 @@ export const SCHEMA_VERSION: number = LATEST_VERSION;
  */
 export function openDatabase(path: string, options: OpenOptions = {}): Db {
   const inMemory = path === ':memory:' || path === '';
-  if (!inMemory) mkdirSync(dirname(path), { recursive: true });
+  if (!inMemory) {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    // History is private: the file (and so SQLite's -wal and -shm beside it) is 0600 whatever
+    // the umask, and one left wider by an older build is tightened.
+    ensurePrivateFile(path);
+    for (const side of ['-wal', '-shm']) if (existsSync(path + side)) ensurePrivateFile(path + side);
+  }
   const db = new Database(path);
   try {
     db.pragma('busy_timeout = 5000');

@@ -26,6 +26,8 @@ export const SUMMARY_COLUMNS = [
   // Small JSON the list's metrics (first token, tokens per second, tokens) are computed from.
   'timings_json',
   'usage_json',
+  'group_id',
+  'group_kind',
 ]
   .map((c) => `runs.${c}`)
   .join(', ');
@@ -50,6 +52,8 @@ export interface SummaryRow {
   deferred_request_id: string | null;
   timings_json: string;
   usage_json: string | null;
+  group_id: string | null;
+  group_kind: string | null;
 }
 
 export interface RecordRow extends SummaryRow {
@@ -82,6 +86,7 @@ export function toSummary(row: SummaryRow): RunSummary {
     totalTokens: row.total_tokens,
     deferredRequestId: row.deferred_request_id,
     metrics: runMetrics({ endpoint, timings, usage, costTicks: row.cost_ticks }),
+    group: row.group_id && row.group_kind === 'compare' ? { kind: 'compare', id: row.group_id } : null,
   };
 }
 

@@ -11,6 +11,7 @@
  *   fills after a few chunks because matches are dense; sorting them all would read every row.
  */
 import type { HistoryPage, HistorySearchInput } from '../../shared/contract/history';
+import type { SnippetPart } from '../../shared/contract/runs';
 import type { Db } from './db';
 import { matchExpression, parseSearch, prefixToken } from './fts-query';
 import { decodeCursor, encodeCursor, type CursorKey } from './history-cursor';
@@ -34,16 +35,58 @@ interface Filters {
 export function searchRuns(db: Db, input: HistorySearchInput): HistoryPage {
   const limit = Math.min(Math.max(Math.trunc(input.limit ?? DEFAULT_LIMIT), 1), MAX_LIMIT);
   const after = input.cursor ? decodeCursor(input.cursor) : null;
+  const match = input.query ? resolveMatch(db, input.query) : null;
   const rows = timed(db, 'searchRuns', () => {
-    const match = input.query ? resolveMatch(db, input.query) : null;
     if (!match) return listPage(db, filtersOf(input, after), limit + 1);
     if (countMatches(db, match, SPARSE_MATCHES + 1) <= SPARSE_MATCHES) return sortedMatches(db, filtersOf(input, after), match, limit + 1);
     return scanForMatches(db, input, after, match, limit + 1);
   });
   const items = rows.slice(0, limit).map(toSummary);
+  if (match) {
+    timed(db, 'searchSnippets', () => {
+      for (const item of items) {
+        const snippet = snippetOf(db, match, item.id);
+        if (snippet) item.snippet = snippet;
+      }
+    });
+  }
   const last = items[items.length - 1];
   const nextCursor = rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null;
   return { items, nextCursor };
+}
+
+/** Marks FTS5's snippet() puts around each match: control characters no prompt is made of. */
+const MARK_START = '\u0002';
+const MARK_END = '\u0003';
+/** Tokens of context a snippet shows around the matches. */
+const SNIPPET_TOKENS = 16;
+
+/**
+ * Why run `id` matched: the passage of its prompt or output (whichever matched best) with the
+ * matches marked. One point query per listed run (the FTS index seeks by rowid), not per match.
+ */
+function snippetOf(db: Db, match: string, id: string): SnippetPart[] | null {
+  const text = prepare<[string, string, string, string], string>(
+    db,
+    `SELECT snippet(runs_fts, -1, ?, ?, '…', ${SNIPPET_TOKENS}) FROM runs_fts
+      WHERE runs_fts MATCH ? AND rowid = (SELECT seq FROM runs WHERE id = ?) LIMIT 1`,
+  )
+    .pluck()
+    .get(MARK_START, MARK_END, match, id) as string | undefined;
+  return text ? snippetParts(text) : null;
+}
+
+/** Splits a marked snippet into plain and matched parts (the page shows them as text, never HTML). */
+export function snippetParts(marked: string): SnippetPart[] {
+  const parts: SnippetPart[] = [];
+  for (const [i, piece] of marked.split(MARK_START).entries()) {
+    const end = i === 0 ? -1 : piece.indexOf(MARK_END);
+    if (end >= 0) {
+      if (end > 0) parts.push({ text: piece.slice(0, end), match: true });
+      if (end + 1 < piece.length) parts.push({ text: piece.slice(end + 1) });
+    } else if (piece) parts.push({ text: piece });
+  }
+  return parts;
 }
 
 /** Every model that appears in history, sorted, for the History filter. */

@@ -4,7 +4,7 @@
  * triggers (migration 0002); searching lives in run-search.ts and is re-exported here.
  */
 import type { WorkbenchError } from '../../shared/contract/errors';
-import type { CapturedRequest, CapturedResponse, Endpoint, RunOutput, RunRecord, RunStatus, RunSummary, RunTimings } from '../../shared/contract/runs';
+import type { CapturedRequest, CapturedResponse, Endpoint, RunGroup, RunOutput, RunRecord, RunStatus, RunSummary, RunTimings } from '../../shared/contract/runs';
 import type { ChatCompletion, ChatUsage } from '../../shared/wire/chat';
 import { addBlobRef, releaseBlobRef } from './blob-rows';
 import type { BlobInfo } from './blobs';
@@ -32,6 +32,8 @@ export interface NewRun {
   /** Usually 'pending'. */
   status: RunStatus;
   deferredRequestId?: string | null;
+  /** The comparison this run is part of (Compare's columns). */
+  group?: RunGroup | null;
   /** Blobs `request` refers to (already on disk); referenced in the same transaction as the insert. */
   blobs?: ReadonlyArray<BlobInfo & { mime: string }>;
 }
@@ -63,10 +65,10 @@ export const INTERRUPTED_ERROR: WorkbenchError = {
 
 /** Records a new run (and its blob references, in one transaction). Throws if a run with the same id exists. */
 export function insertRun(db: Db, run: NewRun): void {
-  if (run.blobs?.length) {
+  if (run.blobs?.length || run.group) {
     db.transaction(() => {
       insertRunRow(db, run);
-      for (const blob of run.blobs!) addBlobRef(db, blob, run.createdAt);
+      for (const blob of run.blobs ?? []) addBlobRef(db, blob, run.createdAt);
     })();
   } else insertRunRow(db, run);
 }
@@ -96,6 +98,9 @@ function insertRunRow(db: Db, run: NewRun): void {
       request: JSON.stringify(run.request),
     }),
   );
+  if (run.group) {
+    prepare(db, 'UPDATE runs SET group_id = @id, group_kind = @kind WHERE id = @run').run({ ...run.group, run: run.id });
+  }
 }
 
 /**

@@ -44,6 +44,24 @@ export interface RunEventsPage {
   total: number;
 }
 
+/** Most runs one export takes (a selection in the History list). */
+export const MAX_EXPORT_RUNS = 1_000;
+
+export const HistoryExportSchema = z.object({ ids: z.array(RunIdSchema).min(1, 'select at least one run').max(MAX_EXPORT_RUNS) }).strict();
+
+/**
+ * Where an export went: Electron, the file the user chose (`savedTo`); browser mode, a one-time
+ * link the page hands to the browser's download (`url`). `cancelled` when the save dialog closed.
+ */
+export interface HistoryExportResult {
+  filename: string;
+  runs: number;
+  bytes: number;
+  savedTo?: string;
+  url?: string;
+  cancelled?: boolean;
+}
+
 export const historyContract = {
   search: call<HistoryPage>()(HistorySearchSchema),
   get: call<RunRecord>()(z.object({ id: RunIdSchema }).strict()),
@@ -51,4 +69,6 @@ export const historyContract = {
   events: call<RunEventsPage>()(HistoryEventsSchema),
   facets: call<{ models: string[] }>()(z.object({}).strict().optional()),
   remove: call<{ removed: boolean }>()(z.object({ id: RunIdSchema }).strict()),
+  /** The chosen runs as JSON Lines (one record with its events per line), saved or offered for download. */
+  exportJsonl: call<HistoryExportResult>()(HistoryExportSchema),
 };

@@ -61,6 +61,18 @@ export interface RunTimings {
   firstTokenMs?: number | null;
 }
 
+/** Runs started together as one comparison (the same `id` on each); see RunGroupSchema. */
+export interface RunGroup {
+  kind: 'compare';
+  id: string;
+}
+
+/** A piece of a search snippet: text as stored, `match` where it matched the query. */
+export interface SnippetPart {
+  text: string;
+  match?: true;
+}
+
 export interface RunSummary {
   id: string;
   createdAt: number;
@@ -78,6 +90,10 @@ export interface RunSummary {
   deferredRequestId: string | null;
   /** Time to first token, tokens per second, tokens and cost, as History lists them. */
   metrics: RunMetrics;
+  /** The comparison this run was part of, if any. */
+  group?: RunGroup | null;
+  /** With a History search: the passage that matched, matches marked (plain text, never HTML). */
+  snippet?: SnippetPart[];
 }
 
 export interface RunRecord extends RunSummary {

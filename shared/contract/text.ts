@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import type { ChatToolCall, ChatUsage, LogprobEntry } from '../wire/chat';
-import type { CapturedRequest } from './runs';
+import type { CapturedRequest, RunGroup } from './runs';
 
 /**
  * Extra request headers (e.g. the sandbox's `x-sandbox-fault`, or `x-svc-conv-id`). Auth and
@@ -28,7 +28,18 @@ export const ExtraHeadersSchema = z
 
 export const ConnectionIdSchema = z.string().max(64);
 
-/** `{connectionId?, request, headers?}` around one interface's request schema. */
+/**
+ * Runs started together as one comparison (Compare's columns share an id). History lists a
+ * group's runs together and labels them by kind.
+ */
+export const RunGroupSchema = z
+  .object({
+    kind: z.literal('compare'),
+    id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'a group id is 1-64 letters, digits, _ or -'),
+  })
+  .strict() satisfies z.ZodType<RunGroup>;
+
+/** `{connectionId?, request, headers?, group?}` around one interface's request schema. */
 export function textSendSchema<R extends z.ZodType>(request: R) {
   return z
     .object({
@@ -36,6 +47,7 @@ export function textSendSchema<R extends z.ZodType>(request: R) {
       connectionId: ConnectionIdSchema.optional(),
       request,
       headers: ExtraHeadersSchema.optional(),
+      group: RunGroupSchema.optional(),
     })
     .strict();
 }

@@ -5,6 +5,7 @@
  */
 import { checkSchema, describeSchemaProblem } from './check-schema';
 import { describeJsonError, parseJsonText, type JsonParseError } from './parse-json';
+import { jsonShapeProblem } from '../json-shape';
 
 export interface SchemaText {
   /** The parsed schema when the text is a JSON object (even with schema problems), else null. */
@@ -24,6 +25,9 @@ export function readSchemaText(text: string, opts: { requireObject?: boolean; em
   if (typeof v !== 'object' || v === null || Array.isArray(v)) {
     return { schema: null, parseError: null, problems: ['A schema must be a JSON object, like {"type": "object", "properties": {...}}.'] };
   }
+  // checkSchema recurses: a schema nested 10⁵ deep would overflow the stack instead of being named.
+  const shape = jsonShapeProblem(v);
+  if (shape) return { schema: null, parseError: null, problems: [`The schema${shape.path ? ` at ${shape.path}` : ''} ${shape.message}.`] };
   const schema = v as Record<string, unknown>;
   const problems = checkSchema(schema).map(describeSchemaProblem);
   if (opts.requireObject && schema.type !== 'object') problems.unshift('The schema must describe an object: set "type": "object" at the top.');

@@ -546,6 +546,10 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
         if (i >= 0) history.splice(i, 1);
         return { removed: i >= 0 };
       },
+      exportJsonl: async ({ ids }) => {
+        record('history.exportJsonl', { ids });
+        return { filename: 'workbench-runs.jsonl', runs: ids.length, bytes: 100 * ids.length, url: '/downloads/fake-export' };
+      },
     },
   };
   return Object.assign(api, { controls }) as FakeWorkbench;

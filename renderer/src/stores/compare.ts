@@ -37,6 +37,12 @@ function emptyParams(): CompareParams {
   return { temperature: null, maxTokens: null, reasoningEffort: null };
 }
 
+/** `cmp-<time>-<random>`: unique per Run all, and sortable by when it ran. */
+function newGroupId(): string {
+  const random = Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) => b.toString(16).padStart(2, '0')).join('');
+  return `cmp-${Date.now().toString(36)}-${random}`;
+}
+
 export const useCompareStore = defineStore('compare', () => {
   const system = ref('');
   const user = ref('');
@@ -113,11 +119,12 @@ export const useCompareStore = defineStore('compare', () => {
     return null;
   });
 
-  /** Starts every column at once; resolves when all have ended (never rejects). */
+  /** Starts every column at once; resolves when all have ended (never rejects). History lists the runs as one comparison. */
   async function runAll(): Promise<void> {
     if (busy.value || blockedReason.value) return;
+    const group = { kind: 'compare' as const, id: newGroupId() };
     await Promise.all(
-      columns.value.map((c) => runOf(c.id).send({ request: requestFor(c) as unknown as ChatSendInput['request'] })),
+      columns.value.map((c) => runOf(c.id).send({ request: requestFor(c) as unknown as ChatSendInput['request'], group })),
     );
   }
 

@@ -32,4 +32,11 @@ describe('HistoryView', () => {
     expect(searches.map((c) => c.input)).toEqual([{ limit: 50, query: 'volcano' }]);
     expect(m.wrapper.text()).toContain('Nothing matches');
   });
+
+  it('offers Export as JSONL only once runs are selected, and says how', async () => {
+    m = await mountWithApp(HistoryView, { route: '/history', fake: { history: [makeRecord({ promptPreview: 'Name three rivers' })] } });
+    const button = m.wrapper.findAll('button').find((b) => b.text().includes('Export'));
+    expect(button?.attributes('disabled')).toBeDefined();
+    expect(m.wrapper.find(`#${button?.attributes('aria-describedby')}`).text()).toBe('Select runs with their check boxes to export them');
+  });
 });

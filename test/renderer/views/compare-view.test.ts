@@ -41,6 +41,10 @@ describe('CompareView', () => {
     expect([sentRequest(0).model, sentRequest(1).model]).toEqual(['svc-4', 'svc-3-mini']);
     expect(sentRequest(0).messages).toEqual([{ role: 'user', content: 'Name a river' }]);
     expect(sentRequest(0)).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+    // One comparison: both runs carry the same group, so History lists them together.
+    const groups = m.fake.controls.streams.map((s) => (s.input as { group?: { kind: string; id: string } }).group);
+    expect(groups[0]).toEqual({ kind: 'compare', id: expect.stringMatching(/^cmp-[a-z0-9]+-[0-9a-f]{12}$/) });
+    expect(groups[1]).toEqual(groups[0]);
     expect(button(m.wrapper, 'Stop all')).toBeTruthy();
 
     const [a, b] = m.fake.controls.streams;

@@ -11,6 +11,14 @@ describe('menu', () => {
       expect(roles).toEqual(['fileMenu', 'editMenu', 'View', 'windowMenu', 'help']);
     });
 
+    it('offers Toggle Developer Tools in development builds only', () => {
+      const viewRoles = (development: boolean): unknown[] =>
+        ((menuTemplate('linux', {}, { development }).find((item) => item.label === 'View')?.submenu ?? []) as Array<{ role?: string }>).map((item) => item.role);
+      expect(viewRoles(false)).not.toContain('toggleDevTools');
+      expect(menuTemplate('linux').flatMap((item) => (Array.isArray(item.submenu) ? item.submenu : [])).some((item) => item.role === 'toggleDevTools')).toBe(false);
+      expect(viewRoles(true)).toContain('toggleDevTools');
+    });
+
     it('puts the app menu first on macOS', () => {
       expect(menuTemplate('darwin')[0]).toMatchObject({ role: 'appMenu', label: 'Inference Workbench' });
     });

@@ -65,6 +65,11 @@ describe('window', () => {
         webviewTag: false,
       });
     });
+
+    it('allows DevTools only in a development build', () => {
+      expect(mainWindowOptions('/p/index.cjs').webPreferences?.devTools).toBe(false);
+      expect(mainWindowOptions('/p/index.cjs', true).webPreferences?.devTools).toBe(true);
+    });
   });
 
   describe('createMainWindow()', () => {

@@ -142,6 +142,7 @@ export function createFakeHandlers(): FakeHandlers {
       events: ({ offset }) => ({ events: [], offset, total: 0 }),
       facets: () => ({ models: [] }),
       remove: () => ({ removed: true }),
+      exportJsonl: ({ ids }) => ({ filename: 'runs.jsonl', runs: ids.length, bytes: 0, url: '/downloads/fake' }),
     },
     media: {
       url: ({ hash }) => ({ url: `/media/${hash}?t=fake`, expiresAt: null, mime: 'image/png', size: 1 }),

@@ -46,6 +46,16 @@ describe('sandbox/server', () => {
       expect((await h.post('/v1/chat/completions', '')).status).toBe(415);
     });
 
+    it('answers 400 naming the rule for 10^5 levels of nesting and for a __proto__ key (no stack overflow, no 500)', async () => {
+      const deep = `{"model":"svc-4","messages":[{"role":"user","content":"hi"}],"metadata":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+      const res = await h.post('/v1/chat/completions', deep);
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { error: string }).error).toMatch(/nests deeper than 100 levels/);
+      const proto = await h.post('/v1/chat/completions', '{"model":"svc-4","messages":[{"role":"user","content":"hi","__proto__":{"x":1}}]}');
+      expect(proto.status).toBe(400);
+      expect(((await proto.json()) as { error: string }).error).toContain('at messages[0] uses the key "__proto__"');
+    });
+
     it('answers 400 for malformed JSON', async () => {
       const res = await h.post('/v1/chat/completions', '{"model": ');
       expect(res.status).toBe(400);

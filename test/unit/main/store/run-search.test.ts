@@ -6,6 +6,11 @@ import { closeDatabase, openDatabase, type Db } from '../../../../main/store/db'
 import { insertRun, runModels, searchRuns, updateRun } from '../../../../main/store/runs';
 import { completion, newRun } from './run-fixtures';
 
+/** A snippet written out with its matches in [brackets]. */
+function marked(parts: ReadonlyArray<{ text: string; match?: true }> | undefined): string {
+  return (parts ?? []).map((p) => (p.match ? `[${p.text}]` : p.text)).join('');
+}
+
 function ids(page: { items: { id: string }[] }): string[] {
   return page.items.map((r) => r.id);
 }
@@ -40,6 +45,24 @@ describe('run-search', () => {
     it('finds runs by a word of the prompt', () => {
       seed();
       expect(ids(searchRuns(db, { query: 'haiku' }))).toEqual(['c']);
+    });
+
+    it('says why a row matched: a snippet of the prompt or output with each match marked', () => {
+      seed();
+      expect(searchRuns(db, { query: 'huddle' }).items[0]?.snippet).toEqual([
+        { text: 'Penguins ' },
+        { text: 'huddle', match: true },
+        { text: ' together and have dense feathers.' },
+      ]);
+      // A typed prefix marks the whole word it stands for; accents are kept as written.
+      expect(marked(searchRuns(db, { query: 'cafe' }).items[0]?.snippet)).toBe('You are terse.\nNaïve [café] résumé');
+      expect(searchRuns(db, { query: 'entang' }).items[0]?.snippet?.filter((p) => p.match)).toEqual([{ text: 'entanglement', match: true }]);
+      expect(searchRuns(db, {}).items[0]?.snippet).toBeUndefined();
+    });
+
+    it('marks text that itself looks like markup as plain text', () => {
+      insertRun(db, newRun('x', 1_000, '<img src=x onerror=alert(1)> needle here'));
+      expect(searchRuns(db, { query: 'needle' }).items[0]?.snippet?.slice(-3)).toEqual([{ text: 'You are terse.\n<img src=x onerror=alert(1)> ' }, { text: 'needle', match: true }, { text: ' here' }]);
     });
 
     it('finds runs by a word of the output', () => {

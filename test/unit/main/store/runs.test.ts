@@ -39,6 +39,7 @@ describe('runs', () => {
         totalMs: null,
         totalTokens: null,
         deferredRequestId: null,
+        group: null,
         request: run.request,
         response: null,
         eventCount: 0,
@@ -49,6 +50,18 @@ describe('runs', () => {
         retries: 0,
         metrics: { firstTokenMs: null, firstTokenIsFirstByte: false, tokensPerSecond: null, totalMs: null, inputTokens: null, outputTokens: null, reasoningTokens: null, costTicks: null },
       } satisfies RunRecord);
+    });
+
+    it('records the comparison a run is part of, and lists it with the run', () => {
+      insertRun(db, { ...newRun('c1', 1_000, 'same prompt'), group: { kind: 'compare', id: 'cmp-1' } });
+      insertRun(db, { ...newRun('c2', 1_001, 'same prompt'), group: { kind: 'compare', id: 'cmp-1' } });
+      insertRun(db, newRun('solo', 1_002, 'alone'));
+      expect(searchRuns(db, {}).items.map((r) => [r.id, r.group])).toEqual([
+        ['solo', null],
+        ['c2', { kind: 'compare', id: 'cmp-1' }],
+        ['c1', { kind: 'compare', id: 'cmp-1' }],
+      ]);
+      expect(getRun(db, 'c1')?.group).toEqual({ kind: 'compare', id: 'cmp-1' });
     });
 
     it('refuses a second run with the same id', () => {
@@ -90,6 +103,7 @@ describe('runs', () => {
         totalMs: 180,
         totalTokens: 15,
         deferredRequestId: null,
+        group: null,
         request: run.request,
         response: { status: 200, headers: { 'x-request-id': 'req-9' }, body: null },
         eventCount: 0,

@@ -1,0 +1,77 @@
+/**
+ * History's export: the chosen runs as JSON Lines, one whole record per line (request as sent,
+ * response, output, usage, timings, error, and its raw stream events), oldest first, so a script
+ * can replay or analyse them. Keys never appear: records are stored with their secrets already
+ * redacted. Like a file download, Electron writes where the save dialog says (through a temporary
+ * file renamed at the end, so a failure leaves nothing half-written) and browser mode hands the
+ * page a one-time link.
+ */
+import { randomBytes } from 'node:crypto';
+import { open, rename, rm } from 'node:fs/promises';
+import type { HistoryExportResult } from '../../shared/contract/history';
+import { WorkbenchFailure } from '../../shared/contract/errors';
+import type { CapturedEvent, RunRecord } from '../../shared/contract/runs';
+import type { DownloadTickets } from './download-tickets';
+
+export interface HistoryExportDeps {
+  /** The run as History shows it (media put back), or a not_found failure. */
+  get(id: string): Promise<RunRecord>;
+  /** Every raw event of the run, in order. */
+  events(id: string): CapturedEvent[];
+  /** Electron's save dialog; null when the user closed it. Absent in browser mode. */
+  chooseSaveTarget?: (suggestedName: string) => Promise<string | null>;
+  tickets: DownloadTickets;
+  now?: () => number;
+}
+
+/** A line of the export: the record and its events, with a version for whoever reads it later. */
+export interface ExportedRun extends RunRecord {
+  format: 'inference-workbench.run/1';
+  events: CapturedEvent[];
+}
+
+/** `workbench-runs-2026-11-24T0730.jsonl`, in the user's time zone being unknown here: UTC. */
+export function exportFilename(now: number): string {
+  return `workbench-runs-${new Date(now).toISOString().slice(0, 16).replace(':', '')}.jsonl`;
+}
+
+/** Writes runs `ids` (duplicates dropped) oldest first; a run deleted meanwhile is a not_found failure naming it. */
+export async function exportRuns(deps: HistoryExportDeps, ids: readonly string[], signal?: AbortSignal): Promise<HistoryExportResult> {
+  const unique = [...new Set(ids)];
+  const records = await Promise.all(unique.map((id) => deps.get(id)));
+  records.sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
+  const filename = exportFilename((deps.now ?? Date.now)());
+
+  let dest: string;
+  let token: string | null = null;
+  if (deps.chooseSaveTarget) {
+    const chosen = await deps.chooseSaveTarget(filename);
+    if (!chosen) return { filename, runs: 0, bytes: 0, cancelled: true };
+    dest = chosen;
+  } else {
+    ({ token, path: dest } = deps.tickets.reserve());
+  }
+  const temp = token ? dest : `${dest}.${randomBytes(6).toString('hex')}.part`;
+  let bytes = 0;
+  try {
+    const file = await open(temp, 'wx', 0o600);
+    try {
+      for (const record of records) {
+        if (signal?.aborted) throw new WorkbenchFailure({ code: 'cancelled', message: 'The export was cancelled; nothing was saved.' });
+        const line: ExportedRun = { format: 'inference-workbench.run/1', ...record, events: deps.events(record.id) };
+        const text = `${JSON.stringify(line)}\n`;
+        bytes += Buffer.byteLength(text);
+        await file.write(text);
+      }
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    if (!token) await rename(temp, dest);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+  if (token) return { filename, runs: records.length, bytes, url: deps.tickets.publish(token, { path: dest, filename, bytes }) };
+  return { filename, runs: records.length, bytes, savedTo: dest };
+}

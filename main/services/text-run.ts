@@ -14,7 +14,7 @@ import type { ApiResult, ResponseMeta, StreamOutcome } from '../api/client';
 import { toWorkbenchError, type ApiError } from '../api/errors';
 import type { SecretScrubber } from '../api/secret-scrubber';
 import type { WorkbenchError } from '../../shared/contract/errors';
-import type { CapturedRequest, CapturedResponse, Endpoint, RunGroup, RunOutput, RunRecord, RunStatus } from '../../shared/contract/runs';
+import type { CapturedRequest, CapturedResponse, Endpoint, RunGroup, RunOutput, RunRecord, RunStatus, RunTimings } from '../../shared/contract/runs';
 import type { TextRunMeta, TextStreamChunk } from '../../shared/contract/text';
 import { costInTicks } from '../../shared/cost';
 import { chatUsageOf, choicesOf, hasServiceCost, metaOf } from '../../shared/text-output';
@@ -131,6 +131,9 @@ export class TextRun {
   private readonly emit: (chunk: TextStreamChunk) => void;
   private readonly deltaScrubber: DeltaScrubber;
   private ttfbMs: number | null = null;
+  /** When the first generated text arrived, for time to first token and tokens per second. */
+  private firstTokenMs: number | null = null;
+  private readonly now: () => number;
   private opened: ResponseMeta | null = null;
 
   private constructor(
@@ -138,6 +141,7 @@ export class TextRun {
     private readonly start: TextRunStart,
   ) {
     const now = deps.now ?? Date.now;
+    this.now = now;
     this.startedAt = now();
     this.scrubber = start.connection.client.scrubber;
     this.emit = (chunk) => start.ctx.emit(this.scrubber.value(chunk));
@@ -168,7 +172,7 @@ export class TextRun {
       message: violations.map((v) => v.message).join('; '),
       issues: violations.map((v) => ({ path: v.field, message: v.message })),
     };
-    return this.recorder.finish({ status: 'error', error, timings: { startedAt: this.startedAt, ttfbMs: null, totalMs: 0 } });
+    return this.recorder.finish({ status: 'error', error, timings: this.timings(0) });
   }
 
   /** Retry notifications, for the request options. */
@@ -198,6 +202,9 @@ export class TextRun {
   }
 
   delta(delta: Delta): void {
+    if (this.firstTokenMs === null && (delta.content || delta.reasoning || delta.toolCalls?.length)) {
+      this.firstTokenMs = Math.max(0, this.now() - this.startedAt);
+    }
     const scrubbed = this.deltaScrubber.scrub(delta);
     if (scrubbed) this.batcher.push(scrubbed);
   }
@@ -298,8 +305,13 @@ export class TextRun {
       usage,
       costTicks: this.cost(usage, end.rawUsage),
       retries: end.retries,
-      timings: { startedAt: this.startedAt, ttfbMs: this.ttfbMs, totalMs: Math.round(end.totalMs) },
+      timings: this.timings(Math.round(end.totalMs)),
     }));
+  }
+
+  /** The run's timings as recorded at its end. */
+  private timings(totalMs: number): RunTimings {
+    return { startedAt: this.startedAt, ttfbMs: this.ttfbMs, totalMs, firstTokenMs: this.firstTokenMs };
   }
 
   /** The output as recorded: masked whole, so a key spread over several events is caught too. */

@@ -5,6 +5,7 @@
 import type { CapturedRequest, CapturedResponse, Endpoint, RunRecord, RunStatus, RunSummary, RunTimings } from '../../shared/contract/runs';
 import type { WorkbenchError } from '../../shared/contract/errors';
 import type { ChatCompletion, ChatUsage } from '../../shared/wire/chat';
+import { runMetrics } from '../../shared/run-metrics';
 
 /** The columns a RunSummary needs, qualified with the `runs` table name. */
 export const SUMMARY_COLUMNS = [
@@ -22,6 +23,9 @@ export const SUMMARY_COLUMNS = [
   'total_ms',
   'total_tokens',
   'deferred_request_id',
+  // Small JSON the list's metrics (first token, tokens per second, tokens) are computed from.
+  'timings_json',
+  'usage_json',
   'group_id',
   'group_kind',
 ]
@@ -29,7 +33,7 @@ export const SUMMARY_COLUMNS = [
   .join(', ');
 
 /** The extra columns a full RunRecord needs. */
-export const RECORD_COLUMNS = `${SUMMARY_COLUMNS}, runs.retries, runs.timings_json, runs.usage_json, runs.error_json, runs.request_json, runs.response_json, runs.output_json, runs.event_count`;
+export const RECORD_COLUMNS = `${SUMMARY_COLUMNS}, runs.retries, runs.error_json, runs.request_json, runs.response_json, runs.output_json, runs.event_count`;
 
 export interface SummaryRow {
   id: string;
@@ -46,14 +50,14 @@ export interface SummaryRow {
   total_ms: number | null;
   total_tokens: number | null;
   deferred_request_id: string | null;
+  timings_json: string;
+  usage_json: string | null;
   group_id: string | null;
   group_kind: string | null;
 }
 
 export interface RecordRow extends SummaryRow {
   retries: number;
-  timings_json: string;
-  usage_json: string | null;
   error_json: string | null;
   request_json: string;
   response_json: string | null;
@@ -63,6 +67,9 @@ export interface RecordRow extends SummaryRow {
 
 /** A summary row as the renderer sees it. */
 export function toSummary(row: SummaryRow): RunSummary {
+  const endpoint = row.endpoint as Endpoint;
+  const timings = JSON.parse(row.timings_json) as RunTimings;
+  const usage = parseOrNull<ChatUsage>(row.usage_json);
   return {
     id: row.id,
     createdAt: row.created_at,
@@ -78,6 +85,7 @@ export function toSummary(row: SummaryRow): RunSummary {
     totalMs: row.total_ms,
     totalTokens: row.total_tokens,
     deferredRequestId: row.deferred_request_id,
+    metrics: runMetrics({ endpoint, timings, usage, costTicks: row.cost_ticks }),
     group: row.group_id && row.group_kind === 'compare' ? { kind: 'compare', id: row.group_id } : null,
   };
 }

@@ -7,7 +7,7 @@ import { shallowRef, type Ref } from 'vue';
 import type { WorkbenchApi } from '@shared/contract/api';
 
 /** The bridge's link state ('connected' in Electron and in tests). */
-export type LinkStatus = 'connecting' | 'connected' | 'disconnected' | 'no-token';
+export type LinkStatus = 'connecting' | 'connected' | 'disconnected' | 'no-token' | 'unauthorized';
 
 let current: WorkbenchApi | null = null;
 const connectedAlways = shallowRef<LinkStatus>('connected');

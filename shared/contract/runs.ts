@@ -3,6 +3,7 @@
  */
 import type { ChatCompletion, ChatUsage } from '../wire/chat';
 import type { WorkbenchError } from './errors';
+import type { RunMetrics } from '../run-metrics';
 
 export const RUN_STATUSES = ['pending', 'completed', 'cancelled', 'incomplete', 'error'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
@@ -64,6 +65,11 @@ export interface RunTimings {
   startedAt: number;
   ttfbMs: number | null;
   totalMs: number | null;
+  /**
+   * From the start to the first generated text, reasoning or tool call (absent on runs recorded
+   * before it was kept, and on runs that generated nothing).
+   */
+  firstTokenMs?: number | null;
 }
 
 /** Runs started together as one comparison (the same `id` on each); see RunGroupSchema. */
@@ -93,6 +99,8 @@ export interface RunSummary {
   totalMs: number | null;
   totalTokens: number | null;
   deferredRequestId: string | null;
+  /** Time to first token, tokens per second, tokens and cost, as History lists them. */
+  metrics: RunMetrics;
   /** The comparison this run was part of, if any. */
   group?: RunGroup | null;
   /** With a History search: the passage that matched, matches marked (plain text, never HTML). */

@@ -78,7 +78,7 @@ describe('Workbench in the browser (npm start -- --browser)', () => {
     expect(await newest.innerText()).toContain('cancelled');
     await newest.getByRole('link').click();
     // Wait for the entry itself (not the list it came from) before reading it.
-    await expect.poll(() => page.getByRole('button', { name: 'Re-run in playground' }).isVisible(), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => page.getByRole('button', { name: 'Open in playground' }).isVisible(), { timeout: 10_000 }).toBe(true);
     await expect.poll(async () => (await page.locator('main').innerText()).length, { timeout: 10_000 }).toBeGreaterThan(200);
     const entry = await page.locator('main').innerText();
     expect(entry).toContain(SECOND_PROMPT);

@@ -81,7 +81,7 @@ describe('Chat tools in the browser', () => {
     const newest = page.getByRole('row').nth(1);
     await expect.poll(() => newest.innerText(), { timeout: 10_000 }).toContain('Lisbon');
     await newest.getByRole('link').click();
-    await expect.poll(() => page.getByRole('button', { name: 'Re-run in playground' }).isVisible(), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => page.getByRole('button', { name: 'Open in playground' }).isVisible(), { timeout: 10_000 }).toBe(true);
     await expect.poll(() => page.locator('main').innerText(), { timeout: 10_000 }).toContain('sunny');
     const entry = await page.locator('main').innerText();
     expect(entry).toContain(PROMPT);

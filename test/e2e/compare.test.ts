@@ -44,9 +44,10 @@ describe('Compare in the browser', () => {
       const text = await column(n).innerText();
       expect(text).toMatch(/tide|estuar/i);
       expect(text).toMatch(/Cost\s*\$0\.\d+/);
-      expect(text).toMatch(/Prompt\s*\d+/);
-      expect(text).toMatch(/Completion\s*\d+/);
-      expect(text).toMatch(/First byte\s*\d+/);
+      expect(text).toMatch(/In\s*\d+/);
+      expect(text).toMatch(/Out\s*\d+/);
+      expect(text).toMatch(/First token\s*\d+/);
+      expect(text).toMatch(/Tokens\/s\s*\d+/);
     }
     // Let the inputs' enabled-again transition finish so the picture shows the settled page.
     await page.waitForTimeout(400);

@@ -64,7 +64,7 @@ describe('deferred chat across a page reload (browser mode)', () => {
     await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(1);
     expect(await row.innerText()).toContain('completed');
     await row.getByRole('link').click();
-    await expect.poll(() => page.getByRole('button', { name: 'Re-run in playground' }).isVisible(), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => page.getByRole('button', { name: 'Open in playground' }).isVisible(), { timeout: 10_000 }).toBe(true);
     const entry = await page.locator('main').innerText();
     expect(entry).toContain('completed');
     expect(entry).toContain('kingfishers return after the reload');

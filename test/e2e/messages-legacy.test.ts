@@ -109,7 +109,7 @@ describe('Messages and legacy playgrounds in the browser', () => {
     await expect.poll(() => legacyRow.count(), { timeout: 10_000 }).toBe(1);
 
     await messagesRow.getByRole('link').first().click();
-    await expect.poll(() => page.getByRole('button', { name: 'Re-run in playground' }).isVisible(), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => page.getByRole('button', { name: 'Open in playground' }).isVisible(), { timeout: 10_000 }).toBe(true);
     await expect.poll(async () => page.locator('main').innerText(), { timeout: 10_000 }).toContain('completed');
     expect(await page.locator('main').innerText()).toContain(MESSAGES_PROMPT);
     expect(await page.getByRole('region', { name: 'Streaming events' }).innerText()).toContain('message_stop');
@@ -117,7 +117,7 @@ describe('Messages and legacy playgrounds in the browser', () => {
 
     await page.getByRole('navigation').getByRole('link', { name: 'History' }).click();
     await page.getByRole('row').filter({ hasText: 'harbour' }).getByRole('link').first().click();
-    await expect.poll(() => page.getByRole('button', { name: 'Re-run in playground' }).isVisible(), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => page.getByRole('button', { name: 'Open in playground' }).isVisible(), { timeout: 10_000 }).toBe(true);
     await expect.poll(async () => page.locator('main').innerText(), { timeout: 10_000 }).toContain('completed');
     expect(await page.locator('main').innerText()).toContain('/v1/completions');
     await screenshot(page, 'legacy-history-entry');

@@ -2,6 +2,7 @@
  * Builders of realistic contract values for renderer tests and screenshots: catalogue entries,
  * usage, run records. Plain data, no DOM.
  */
+import { runMetrics } from '../../shared/run-metrics';
 import type { CatalogueEntry } from '../../shared/contract/models';
 import type { CapturedEvent, RunRecord } from '../../shared/contract/runs';
 import type { ChatCompletion, ChatUsage } from '../../shared/wire/chat';
@@ -110,7 +111,7 @@ export function makeRecord(overrides: RecordOverrides = {}): RunRecord {
   seq += 1;
   const prompt = over.promptPreview ?? `Question number ${seq}`;
   const output = over.output === undefined ? makeCompletion([`Answer number ${seq}`]) : over.output;
-  const record: RunRecord = {
+  const base: Omit<RunRecord, 'metrics'> & { metrics?: RunRecord['metrics'] } = {
     id: `run-${seq}`,
     createdAt: 1_760_000_000_000 + seq * 60_000,
     endpoint: 'chat.completions',
@@ -140,6 +141,8 @@ export function makeRecord(overrides: RecordOverrides = {}): RunRecord {
     retries: 0,
     ...over,
   };
+  // As main does: the figures History lists come from the record's timings, usage and cost.
+  const record: RunRecord = { ...base, metrics: over.metrics ?? runMetrics(base) };
   eventsById.set(record.id, events);
   return record;
 }

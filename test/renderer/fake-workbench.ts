@@ -474,7 +474,8 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
       retrieve: async (input) => {
         record('responses.retrieve', input);
         const found = history.find((r) => r.endpoint === 'responses' && (r.output as { id?: string } | null)?.id === input.id);
-        if (!found) throw notFound(`response ${input.id}`);
+        // As main: a 404 from the service is a recorded run with the service's error, not a throw.
+        if (!found) return makeRecord({ endpoint: 'responses.retrieve', status: 'error', output: null, error: { code: 'api_error', status: 404, message: `response ${input.id} not found` } });
         return { ...found, endpoint: 'responses.retrieve' };
       },
       remove: async (input) => {

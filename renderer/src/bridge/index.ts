@@ -4,7 +4,7 @@
  * into the page's API by `fromReplyApi`, or in browser mode the same two layers over a WebSocket.
  *
  * `bridgeStatus` is a read-only Vue shallowRef of the connection ('connecting' | 'connected' |
- * 'disconnected' | 'no-token'); in Electron it is always 'connected'. Show "Disconnected from the
+ * 'disconnected' | 'no-token' | 'unauthorized'); in Electron it is always 'connected'. Show "Disconnected from the
  * workbench process" while it is 'disconnected'.
  *
  * Import this module before the router is created: it removes `#token=...` from the URL.
@@ -26,6 +26,17 @@ function sessionStorageOrNull(): Storage | null {
   }
 }
 
+/** `/health` with the token: 401/403 means the process is up and refuses it. */
+async function probeHealth(token: string): Promise<'ok' | 'unauthorized' | 'unreachable'> {
+  try {
+    const res = await fetch('/health', { headers: { Authorization: `Bearer ${token}` }, cache: 'no-store' });
+    if (res.status === 401 || res.status === 403) return 'unauthorized';
+    return res.ok ? 'ok' : 'unreachable';
+  } catch {
+    return 'unreachable';
+  }
+}
+
 function createBridge(): { api: WorkbenchApi; status: ShallowRef<BridgeStatus>; kind: 'electron' | 'websocket' } {
   if (window.workbench) return { api: fromReplyApi(window.workbench), status: shallowRef<BridgeStatus>('connected'), kind: 'electron' };
   const token = takeAccessToken({ location: window.location, history: window.history, storage: sessionStorageOrNull() });
@@ -34,10 +45,12 @@ function createBridge(): { api: WorkbenchApi; status: ShallowRef<BridgeStatus>; 
     url: `${scheme}://${window.location.host}/ws`,
     token: token ?? '',
     connect: (url, protocols) => new WebSocket(url, protocols) as unknown as SocketLike,
+    probe: () => probeHealth(token ?? ''),
   });
   const status = shallowRef<BridgeStatus>(token ? transport.status() : 'no-token');
   transport.onStatus((next) => {
-    status.value = token ? next : 'no-token';
+    // Without a token the refusal is expected: say the token is missing, not that it is wrong.
+    status.value = token || next === 'connected' ? next : 'no-token';
   });
   return { api: createWorkbenchApi(transport), status, kind: 'websocket' };
 }

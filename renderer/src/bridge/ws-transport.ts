@@ -17,8 +17,22 @@ import type { BridgeTransport } from '../../../shared/contract/bridge';
 import { decodeBinaryFrame, encodeBinaryFrame, hasBytes } from '../../../shared/contract/binary-frame';
 import { SOCKET_HIGH_WATER_BYTES, type CallReply, type ClientMessage, type ServerMessage } from '../../../shared/contract/protocol';
 
-/** Where the connection stands; 'no-token' means the page was opened without its access token. */
-export type BridgeStatus = 'connecting' | 'connected' | 'disconnected' | 'no-token';
+/**
+ * Where the connection stands; 'no-token' means the page was opened without its access token,
+ * 'unauthorized' that the process is running but refused the token (no reconnecting helps).
+ */
+export type BridgeStatus = 'connecting' | 'connected' | 'disconnected' | 'no-token' | 'unauthorized';
+
+/**
+ * What a failed connection attempt meant, asked of the process over plain HTTP (a browser does
+ * not tell a page why a WebSocket upgrade failed): it answered and refused the token, or it did
+ * not answer at all.
+ */
+export type ReachProbe = () => Promise<'ok' | 'unauthorized' | 'unreachable'>;
+
+/** What every call gets when the token is refused: what happened and what to do, once. */
+export const UNAUTHORIZED_MESSAGE =
+  'The workbench process is running but refused this page\'s access token (it is missing, or from an earlier start). Open the link `npm start` printed for this run.';
 
 /** The part of the WHATWG WebSocket used here (the browser's, or the `ws` package's in tests). */
 export interface SocketLike {
@@ -47,6 +61,8 @@ export interface WsTransportOptions {
   highWaterBytes?: number;
   /** How often a full socket is checked again. Default 5 ms. */
   drainPollMs?: number;
+  /** Asked after an attempt fails before opening; without it, every failure is "unreachable". */
+  probe?: ReachProbe;
 }
 
 export interface WsTransport extends BridgeTransport {
@@ -169,21 +185,38 @@ export function createWsTransport(options: WsTransportOptions): WsTransport {
     ws.onclose = () => {
       if (socket !== ws) return;
       socket = null;
-      failAll(
-        opened
-          ? 'Disconnected from the workbench process before it answered. Reconnecting; try again in a moment.'
-          : 'Cannot reach the workbench process. Is it still running? (Retrying.)',
+      if (opened || !options.probe) return dropped(opened);
+      // Calls wait for the answer, so none is told "is it still running?" when it is.
+      void options.probe().then(
+        (reach) => (reach === 'unauthorized' ? refused() : dropped(false)),
+        () => dropped(false),
       );
-      if (disposed) return;
-      setStatus('disconnected');
-      timer = setTimeout(connect, delay);
-      delay = Math.min(delay * 2, backoff.maxMs);
     };
+  }
+
+  /** The process answered and refused the token: say so to every call and stop trying. */
+  function refused(): void {
+    failAll(UNAUTHORIZED_MESSAGE);
+    if (disposed) return;
+    setStatus('unauthorized');
+  }
+
+  function dropped(opened: boolean): void {
+    failAll(
+      opened
+        ? 'Disconnected from the workbench process before it answered. Reconnecting; try again in a moment.'
+        : 'Cannot reach the workbench process. Is it still running? (Retrying.)',
+    );
+    if (disposed) return;
+    setStatus('disconnected');
+    timer = setTimeout(connect, delay);
+    delay = Math.min(delay * 2, backoff.maxMs);
   }
 
   function send(message: ClientMessage, entry: Pending): Promise<CallReply> {
     return new Promise<CallReply>((resolve) => {
       if (disposed) return resolve(networkFailure('The connection to the workbench process was closed.'));
+      if (status === 'unauthorized') return resolve(networkFailure(UNAUTHORIZED_MESSAGE));
       pending.set(message.id, { ...entry, resolve });
       if (entry.stream) streams.set(entry.stream.streamId, message.id);
       let data: string | Uint8Array;

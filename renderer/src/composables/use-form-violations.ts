@@ -6,6 +6,7 @@
 import { computed, type ComputedRef } from 'vue';
 import type { ZodType } from 'zod';
 import type { LimitViolation } from '@shared/limits';
+import { useNumberEntriesStore } from '../stores/number-entries';
 
 export interface FormViolations {
   /** Every problem, in order, each message once. */
@@ -33,9 +34,13 @@ export function uniqueMessages(list: readonly LimitViolation[]): LimitViolation[
   return list.filter((v) => (seen.has(v.message) ? false : (seen.add(v.message), true)));
 }
 
-/** `sources()` returns the lists of problems in the order they should be told. */
+/**
+ * `sources()` returns the lists of problems in the order they should be told. Number fields whose
+ * text is not a number come first: the request holds their last valid value, not what is shown.
+ */
 export function useFormViolations(sources: () => ReadonlyArray<readonly LimitViolation[]>): FormViolations {
-  const violations = computed(() => uniqueMessages(sources().flat()));
+  const entries = useNumberEntriesStore();
+  const violations = computed(() => uniqueMessages([entries.violations, ...sources()].flat()));
   return {
     violations,
     blockedReason: computed(() => violations.value[0]?.message ?? null),

@@ -124,6 +124,8 @@ export function useTextRun<I>(start: TextRunStarter<I>, jobs?: TextRunJobs) {
   /** Takes the finished record; its output wins unless the stream showed more (a cut run). */
   function finish(result: RunRecord): void {
     frame.flush();
+    // "Retrying in 850 ms…" was about an attempt; the run has ended (the count stays in `retries`).
+    retryNote.value = null;
     record.value = result;
     isSandbox.value = result.isSandbox;
     if (result.usage) usage.value = result.usage;
@@ -169,6 +171,7 @@ export function useTextRun<I>(start: TextRunStarter<I>, jobs?: TextRunJobs) {
       return result;
     } catch (err) {
       frame.flush();
+      retryNote.value = null;
       const failure = toWorkbenchError(err);
       if (failure.code === 'cancelled' || stopping) {
         phase.value = 'cancelled';

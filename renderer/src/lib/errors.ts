@@ -3,6 +3,15 @@
  * (toasts and inline error blocks show the same text).
  */
 import { WorkbenchFailure, isWorkbenchError, type WorkbenchError } from '@shared/contract/errors';
+import type { LinkStatus } from '../api';
+
+/**
+ * Whether `error` only repeats that this page's access token is missing or refused: the banner at
+ * the top (BridgeStatus) says that once, so the places a failed call would show stay quiet.
+ */
+export function isSaidByLinkBanner(error: WorkbenchError | null | undefined, link: LinkStatus): boolean {
+  return !!error && error.code === 'network' && (link === 'no-token' || link === 'unauthorized');
+}
 
 /** Any thrown value -> WorkbenchError (a bridge failure keeps its code, status and request id). */
 export function toWorkbenchError(err: unknown): WorkbenchError {

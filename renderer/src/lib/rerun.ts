@@ -1,32 +1,48 @@
 /**
- * "Re-run in playground": how each playground takes a recorded request back into its form. The
- * table is keyed by the families' PlaygroundId, so a new playground without a loader is a compile
+ * From History back into a playground. "Open in playground" puts the recorded request in the
+ * playground's form AND shows the recorded output as its current result (never an unrelated older
+ * one); "Run again" (see use-run-again.ts) sends the request at once from History. The loader
+ * table is keyed by the families' PlaygroundId, so a new playground without one is a compile
  * error; which runs go where comes from the endpoint descriptors (shared/families.ts).
  */
 import type { RouteLocationRaw } from 'vue-router';
 import type { RunRecord } from '@shared/contract/runs';
 import { endpointInfo, type PlaygroundId } from '@shared/families';
 import { useChatFormStore } from '../stores/chat-form';
+import { useChatRunStore } from '../stores/chat-run';
 import { useLegacyFormStore } from '../stores/legacy-form';
+import { useLegacyRunStore } from '../stores/legacy-run';
 import { useMessagesFormStore } from '../stores/messages-form';
+import { useMessagesRunStore } from '../stores/messages-run';
 import { useResponsesRunStore } from '../stores/responses-run';
+import { sentShape } from './legacy-form';
 
 const LOADERS: Record<PlaygroundId, (record: RunRecord) => RouteLocationRaw> = {
   chat(record) {
     useChatFormStore().loadRequest(record.request.body);
+    useChatRunStore().show(record);
     return '/chat';
   },
   responses(record) {
-    // Continuing runs reopen at the node they continued from, so the re-run becomes a sibling.
-    const from = useResponsesRunStore().rerun(record.request.body);
-    return from ? { path: '/responses', query: { node: from } } : '/responses';
+    // The store selects the node the run continued from (Send then makes a sibling) and shows
+    // this run's own output; no `?node=` in the route, which would show the parent's instead.
+    void useResponsesRunStore().openRecorded(record);
+    return '/responses';
   },
   messages(record) {
     useMessagesFormStore().loadRequest(record.request.body);
+    useMessagesRunStore().show(record);
     return '/messages';
   },
   legacy(record) {
-    useLegacyFormStore().loadRequest(record.endpoint === 'complete' ? 'complete' : 'completions', record.request.body);
+    const complete = record.endpoint === 'complete';
+    useLegacyFormStore().loadRequest(complete ? 'complete' : 'completions', record.request.body);
+    const runs = useLegacyRunStore();
+    if (complete) runs.complete.show(record);
+    else {
+      runs.sent = sentShape(record.request.body);
+      runs.completions.show(record);
+    }
     return '/legacy';
   },
 };
@@ -36,8 +52,8 @@ export function canRerun(record: RunRecord): boolean {
   return endpointInfo(record.endpoint)?.rerun != null;
 }
 
-/** Loads `record` into its playground's form; returns where to navigate, or null. */
-export function loadIntoPlayground(record: RunRecord): RouteLocationRaw | null {
+/** Loads `record` into its playground (form and shown result); returns where to navigate, or null. */
+export function openInPlayground(record: RunRecord): RouteLocationRaw | null {
   const target = endpointInfo(record.endpoint)?.rerun;
   return target ? LOADERS[target](record) : null;
 }

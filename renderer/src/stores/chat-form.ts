@@ -68,7 +68,7 @@ export const useChatFormStore = defineStore('chat-form', () => {
     if (m) m.role = role;
   }
 
-  /** Fills the form from a recorded request (Re-run in playground). */
+  /** Fills the form from a recorded request (Open in playground). */
   function loadRequest(body: unknown): void {
     const form = formFromRequest(body, nextId);
     model.value = form.model;

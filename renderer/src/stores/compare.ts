@@ -16,6 +16,7 @@ import { overDefaults, savedList, savedString } from '../lib/draft-fields';
 import { CHAT_RUN_JOBS } from './chat-run';
 import { isReasoningModel } from '../lib/legacy-reasoning';
 import { useModelsStore } from './models';
+import { useNumberEntriesStore } from './number-entries';
 
 export const MIN_COLUMNS = 2;
 export const MAX_COLUMNS = 4;
@@ -107,7 +108,11 @@ export const useCompareStore = defineStore('compare', () => {
   const busy = computed(() => columns.value.some((c) => runs.get(c.id)?.busy.value === true));
 
   /** Why Run all is not possible right now, or null. */
+  const entries = useNumberEntriesStore();
   const blockedReason = computed(() => {
+    // A number field showing text that is not a number: the columns hold its last valid value.
+    const entry = entries.violations[0];
+    if (entry) return entry.message;
     if (!user.value.trim()) return 'write a user message';
     for (const [i, column] of columns.value.entries()) {
       const problem = problemOf(column);

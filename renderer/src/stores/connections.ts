@@ -13,6 +13,8 @@ export const useConnectionsStore = defineStore('connections', () => {
   const state = shallowRef<ConnectionsState | null>(null);
   const loading = ref(false);
   const error = ref<WorkbenchError | null>(null);
+  /** Whether the Connections dialog is open (a refused key's error opens it from anywhere). */
+  const dialogOpen = ref(false);
   let unsubscribe: (() => void) | null = null;
 
   const profiles = computed<ConnectionProfile[]>(() => state.value?.profiles ?? []);
@@ -71,5 +73,5 @@ export const useConnectionsStore = defineStore('connections', () => {
     unsubscribe = null;
   }
 
-  return { state, loading, error, profiles, activeId, active, isSandbox, keyWarning, sandbox, load, select, save, remove, test, setSandboxPort, dispose };
+  return { dialogOpen, state, loading, error, profiles, activeId, active, isSandbox, keyWarning, sandbox, load, select, save, remove, test, setSandboxPort, dispose };
 });

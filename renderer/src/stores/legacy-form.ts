@@ -75,7 +75,7 @@ export const useLegacyFormStore = defineStore('legacy-form', () => {
     if (usable) model.value = usable.id;
   }
 
-  /** Fills one tab from a recorded request and shows that tab (Re-run in playground from History). */
+  /** Fills one tab from a recorded request and shows that tab (Open in playground from History). */
   function loadRequest(endpoint: LegacyTab, body: unknown): void {
     defaulted = true;
     if (endpoint === 'completions') {

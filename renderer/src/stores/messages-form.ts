@@ -126,7 +126,7 @@ export const useMessagesFormStore = defineStore('messages-form', () => {
     toolEditorErrors.value = list;
   }
 
-  /** Fills the form from a recorded request (Re-run in playground from History). */
+  /** Fills the form from a recorded request (Open in playground from History). */
   function loadRequest(body: unknown): void {
     const f = formFromMessagesRequest(body, nextId);
     model.value = f.model;

@@ -183,10 +183,18 @@ export const useResponsesRunStore = defineStore('responses-run', () => {
     await openNode(id);
   }
 
-  /** GET /v1/responses/{id}: shows it (also one made outside the app) and its tree. */
+  /**
+   * GET /v1/responses/{id}: shows it (also one made outside the app) and its tree. When the
+   * service has no such response, its own words are the one error (not a "not in the local
+   * chains" about the tree that then cannot exist), and false keeps the dialog open to fix the id.
+   */
   async function openById(id: string): Promise<boolean> {
     const record = await guarded((signal) => useWorkbench().responses.retrieve({ id: id.trim() }, { signal }), `Opening response ${id.trim()}…`);
     if (!record) return false;
+    if (record.error) {
+      actionError.value = record.error;
+      return false;
+    }
     run.show(record);
     if (await loadTree(id.trim())) select(id.trim());
     return true;
@@ -233,13 +241,16 @@ export const useResponsesRunStore = defineStore('responses-run', () => {
   }
 
   /**
-   * Re-run from History: the form takes the recorded request. Returns the node it continued from
-   * (the view opens it from `/responses?node=…`, so Send makes a sibling); null starts a new chain.
+   * "Open in playground" from History: the form takes the recorded request and the run's own
+   * output is the one shown. The node it continued from is selected (so Send makes a sibling of
+   * it); a run that started its chain leaves the next Send starting a new one.
    */
-  function rerun(body: unknown): string | null {
-    const from = form.loadRequest(body);
-    if (!from) select(null);
-    return from;
+  async function openRecorded(record: RunRecord): Promise<void> {
+    ++openGen;
+    const from = form.loadRequest(record.request.body);
+    run.show(record);
+    if (from && (await loadTree(from))) select(from);
+    else select(null);
   }
 
   /** The next Send starts a new chain (instructions allowed again). */
@@ -274,6 +285,6 @@ export const useResponsesRunStore = defineStore('responses-run', () => {
 
   return {
     ...run, draft, tree, selectedId, selectedNode, chains, chainsLoaded, actionError, note, working, workingNote, pendingCalls,
-    select, send, answerTools, openNode, loadNode, openById, remove, compact, cancelAction, loadChains, rerun, newChain,
+    select, send, answerTools, openNode, loadNode, openById, remove, compact, cancelAction, loadChains, openRecorded, newChain,
   };
 });

@@ -37,6 +37,19 @@ describe('ChatService against the sandbox', () => {
       expect(page.items.map((i) => i.id)).toContain(record.id);
     });
 
+    it('records when the first token came, and the run metrics computed from it', async () => {
+      const { record } = await h.send(ask('Tell me about herons'));
+      expect(record.status).toBe('completed');
+      const { ttfbMs, firstTokenMs, totalMs } = record.timings;
+      expect(firstTokenMs).not.toBeNull();
+      expect(firstTokenMs!).toBeGreaterThanOrEqual(ttfbMs!);
+      expect(firstTokenMs!).toBeLessThanOrEqual(totalMs!);
+      expect(record.metrics).toMatchObject({ firstTokenMs, firstTokenIsFirstByte: false, totalMs, outputTokens: record.usage!.completion_tokens });
+      expect(record.metrics.tokensPerSecond).toBeGreaterThan(0);
+      const page = h.app.handlers.history.search({ query: 'herons', limit: 50 }, CTX) as { items: Array<{ id: string; metrics: unknown }> };
+      expect(page.items.find((i) => i.id === record.id)?.metrics).toEqual(record.metrics);
+    });
+
     it('records an inline image as a blob reference, gives it back on History and releases it when the run is deleted', async () => {
       const image = `data:image/png;base64,${Buffer.alloc(20_000, 7).toString('base64')}`;
       const messages = [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'Describe this picture of otters' }, { type: 'image_url' as const, image_url: { url: image } }] }];

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { decodeBinaryFrame, encodeBinaryFrame } from '../../../shared/contract/binary-frame';
 import { SOCKET_HIGH_WATER_BYTES, type CallReply, type ServerMessage } from '../../../shared/contract/protocol';
-import { createWsTransport, type SocketLike, type WsTransport } from '../../../renderer/src/bridge/ws-transport';
+import { createWsTransport, UNAUTHORIZED_MESSAGE, type SocketLike, type WsTransport } from '../../../renderer/src/bridge/ws-transport';
 
 class FakeSocket implements SocketLike {
   readyState = 0;
@@ -199,6 +199,46 @@ describe('ws-transport', () => {
       vi.advanceTimersByTime(10_000);
       expect(sockets).toHaveLength(1);
       expect(await transport.call('app.info', undefined)).toMatchObject({ ok: false, error: { code: 'network' } });
+    });
+  });
+
+  describe('a failed connection attempt, with a probe', () => {
+    function withProbe(reach: 'ok' | 'unauthorized' | 'unreachable'): WsTransport {
+      transport.dispose();
+      sockets = [];
+      transport = createWsTransport({
+        url: 'ws://127.0.0.1:9/ws',
+        token: 'WRONG',
+        connect: (url, protocols) => {
+          const socket = new FakeSocket(url, protocols);
+          sockets.push(socket);
+          return socket;
+        },
+        probe: async () => reach,
+      });
+      return transport;
+    }
+
+    it('says once that the running process refused the token, never "is it still running?", and stops retrying', async () => {
+      const t = withProbe('unauthorized');
+      const waiting = t.call('app.info', undefined);
+      last().drop();
+      expect(await waiting).toEqual({ ok: false, error: { code: 'network', message: UNAUTHORIZED_MESSAGE } });
+      expect(UNAUTHORIZED_MESSAGE).not.toMatch(/still running/);
+      expect(t.status()).toBe('unauthorized');
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(sockets).toHaveLength(1);
+      expect(await t.call('history.facets', {})).toEqual({ ok: false, error: { code: 'network', message: UNAUTHORIZED_MESSAGE } });
+    });
+
+    it('keeps "cannot reach, retrying" for a process that does not answer', async () => {
+      const t = withProbe('unreachable');
+      const waiting = t.call('app.info', undefined);
+      last().drop();
+      expect(await waiting).toMatchObject({ ok: false, error: { message: 'Cannot reach the workbench process. Is it still running? (Retrying.)' } });
+      expect(t.status()).toBe('disconnected');
+      await vi.advanceTimersByTimeAsync(300);
+      expect(sockets).toHaveLength(2);
     });
   });
 });

@@ -71,7 +71,7 @@ try {
     await page.getByText('Write a haiku about latency').waitFor();
     await shoot(page, `${theme}-history`);
     await page.getByText('Translate this contract clause to French').click();
-    await page.getByRole('button', { name: 'Re-run in playground' }).waitFor();
+    await page.getByRole('button', { name: 'Open in playground' }).waitFor();
     await shoot(page, `${theme}-history-entry`);
     await page.getByRole('button', { name: 'Connections' }).click();
     await page.getByRole('dialog').waitFor();

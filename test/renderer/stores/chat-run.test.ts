@@ -26,6 +26,31 @@ function fillForm(): ReturnType<typeof useChatFormStore> {
 
 describe('chat-run store', () => {
   describe('send()', () => {
+    it('shows the retry note while an attempt is retried and drops it once the run fails for good (the count stays)', async () => {
+      const form = fillForm();
+      const run = useChatRunStore();
+      const done = run.send(form.request);
+      const stream = fake.controls.streams[0]!;
+      stream.emit({ type: 'retry', attempt: 2, delayMs: 850, reason: 'HTTP 503' });
+      expect(run.retryNote).toBe('Retrying (attempt 2) in 850 ms: HTTP 503');
+      stream.fail({ code: 'api_error', message: 'Service unavailable', status: 503 });
+      await done;
+      expect(run.retryNote).toBeNull();
+      expect(run.error?.message).toBe('Service unavailable');
+      expect(run.retries).toBe(2);
+    });
+
+    it('drops the retry note when the run ends with a record (an error recorded by main)', async () => {
+      const run = useChatRunStore();
+      const done = run.send(fillForm().request);
+      const stream = fake.controls.streams[0]!;
+      stream.emit({ type: 'retry', attempt: 1, delayMs: 300, reason: 'HTTP 429' });
+      stream.finish({ status: 'error', error: { code: 'api_error', message: 'Too many requests', status: 429 }, retries: 2 });
+      await done;
+      expect(run.retryNote).toBeNull();
+      expect(run.phase).toBe('error');
+    });
+
     it('sends the request built from the form', async () => {
       const form = fillForm();
       const run = useChatRunStore();

@@ -32,6 +32,22 @@ describe('ChatView', () => {
     expect(m.wrapper.text()).toContain("Can't send: temperature must be between 0 and 2");
   });
 
+  it('keeps a seed of "1.5" as typed, explains it under the field and blocks Send with the reason, then sends the fixed value', async () => {
+    m = await mountWithApp(ChatView);
+    await typeMessage('Hello');
+    await m.wrapper.find('input#param-seed').setValue('1.5');
+    await flushPromises();
+    expect((m.wrapper.find('input#param-seed').element as HTMLInputElement).value).toBe('1.5');
+    expect(m.wrapper.findAll('#param-seed-error').map((e) => e.text())).toEqual(['seed takes a whole number; "1.5" has a fraction']);
+    expect(button(m.wrapper, 'Send').disabled).toBe(true);
+    expect(m.wrapper.text()).toContain('Can\'t send: seed takes a whole number; "1.5" has a fraction');
+    expect(useChatFormStore().params.seed).toBeNull();
+    await m.wrapper.find('input#param-seed').setValue('1e9');
+    await flushPromises();
+    expect(button(m.wrapper, 'Send').disabled).toBe(false);
+    expect(useChatFormStore().request.seed).toBe(1_000_000_000);
+  });
+
   it('streams the answer with the sandbox label, stops on Esc, and keeps the partial text', async () => {
     m = await mountWithApp(ChatView);
     await typeMessage('Tell me a story');

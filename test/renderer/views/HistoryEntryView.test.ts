@@ -5,6 +5,9 @@ import { flushPromises } from '@vue/test-utils';
 import HistoryEntryView from '@/views/HistoryEntryView.vue';
 import EventLog from '@/components/run/EventLog.vue';
 import { useChatFormStore } from '@/stores/chat-form';
+import { useChatRunStore } from '@/stores/chat-run';
+import { useMessagesRunStore } from '@/stores/messages-run';
+import { useLegacyRunStore } from '@/stores/legacy-run';
 import { useMessagesFormStore } from '@/stores/messages-form';
 import { useLegacyFormStore } from '@/stores/legacy-form';
 import { button, mountWithApp, type Mounted } from '../mount-app';
@@ -70,9 +73,11 @@ describe('HistoryEntryView', () => {
     ]);
   });
 
-  it('re-runs in the playground with model, messages and parameters loaded', async () => {
+  it('opens in the playground with model, messages and parameters loaded, and its own output as the current result', async () => {
     m = await mountWithApp(HistoryEntryView, { fake: { history: [failed] }, route: '/history/run-failed', props: { id: 'run-failed' } });
-    button(m.wrapper, 'Re-run in playground').click();
+    // An older, unrelated run on screen in Chat must not stay there.
+    useChatRunStore().show(makeRecord({ id: 'run-older', output: makeCompletion(['An unrelated older answer']) }));
+    button(m.wrapper, 'Open in playground').click();
     await flushPromises();
     const form = useChatFormStore();
     await vi.waitFor(() => expect(m.router.currentRoute.value.path).toBe('/chat'), { timeout: 10_000 });
@@ -86,6 +91,29 @@ describe('HistoryEntryView', () => {
       stream: true,
       stream_options: { include_usage: true },
     });
+    const run = useChatRunStore();
+    expect(run.record?.id).toBe('run-failed');
+    expect(run.choices[0]?.content).toBe('Le présent contrat');
+    expect(run.error?.message).toBe('the stream ended before [DONE]');
+  });
+
+  it('runs again at once and shows the new result beside the recorded one, on the recorded connection', async () => {
+    m = await mountWithApp(HistoryEntryView, { fake: { history: [failed] }, route: '/history/run-failed', props: { id: 'run-failed' } });
+    button(m.wrapper, 'Run again').click();
+    await flushPromises();
+    const sends = m.fake.controls.calls.filter((c) => c.method === 'chat.send');
+    expect(sends).toEqual([{ method: 'chat.send', input: { connectionId: 'sandbox', request: failed.request.body } }]);
+    const stream = m.fake.controls.streams.at(-1)!;
+    stream.emit({ type: 'started', runId: 'run-again-1', request: failed.request, isSandbox: true });
+    stream.emit({ type: 'delta', choice: 0, content: 'Le contrat, de nouveau' });
+    stream.finish();
+    await flushPromises();
+    await vi.waitFor(() => expect(m.wrapper.find('[aria-label="New run"]').text()).toContain('Le contrat, de nouveau'));
+    // Both, side by side: the recorded output (with its error) stays as it was.
+    expect(m.wrapper.find('[aria-label="Recorded output"]').text()).toContain('Le présent contrat');
+    expect(m.wrapper.find('[aria-label="Recorded output"]').text()).toContain('the stream ended before [DONE]');
+    expect(m.wrapper.find('.entry-grid').classes()).toContain('comparing');
+    expect(m.router.currentRoute.value.path).toBe('/history/run-failed');
   });
 
   it('deletes the run after confirmation and returns to the list', async () => {
@@ -128,15 +156,19 @@ describe('HistoryEntryView', () => {
     m = await mountWithApp(HistoryEntryView, { fake: { history: [message, legacy] }, route: '/history/run-msg', props: { id: 'run-msg' } });
     expect(m.wrapper.find('[aria-label="Conversation sent"]').text()).toContain('Be French.');
     expect(m.wrapper.text()).toContain('Bonjour');
-    button(m.wrapper, 'Re-run in playground').click();
+    button(m.wrapper, 'Open in playground').click();
     await vi.waitFor(() => expect(m.router.currentRoute.value.path).toBe('/messages'), { timeout: 10_000 });
     expect(useMessagesFormStore().request).toMatchObject({ model: 'svc-4', system: 'Be French.', max_tokens: 64 });
+    expect(useMessagesRunStore().record?.id).toBe('run-msg');
     m.wrapper.unmount();
 
     m = await mountWithApp(HistoryEntryView, { fake: { history: [message, legacy] }, route: '/history/run-legacy', props: { id: 'run-legacy' } });
     expect(m.wrapper.find('[aria-label="Conversation sent"]').text()).toContain('prompt 2');
-    button(m.wrapper, 'Re-run in playground').click();
+    button(m.wrapper, 'Open in playground').click();
     await vi.waitFor(() => expect(m.router.currentRoute.value.path).toBe('/legacy'), { timeout: 10_000 });
     expect(useLegacyFormStore().completionsRequest).toMatchObject({ model: 'svc-4', prompt: ['Hello', 'Bye'] });
+    const legacyRun = useLegacyRunStore();
+    expect(legacyRun.completions.record?.id).toBe('run-legacy');
+    expect(legacyRun.sent).toEqual({ prompts: ['Hello', 'Bye'], n: 1 });
   });
 });

@@ -6,6 +6,7 @@ import type { ResponseNode } from '@shared/contract/responses';
 import HistoryView from '@/views/HistoryView.vue';
 import HistoryEntryView from '@/views/HistoryEntryView.vue';
 import { useResponsesFormStore } from '@/stores/responses-form';
+import { useResponsesRunStore } from '@/stores/responses-run';
 import { makeRecord } from '../fake-data';
 import { mountWithApp, type Mounted } from '../mount-app';
 
@@ -61,14 +62,21 @@ describe('HistoryEntryView', () => {
     expect(m.wrapper.find('[aria-label="Response chain"] a').exists()).toBe(false);
   });
 
-  it('re-runs a continuation in the Responses playground, reopened at the response it continued from', async () => {
+  it('opens a continuation in the Responses playground showing its own output, continuing from the response it continued from', async () => {
     const body = { model: 'svc-4', input: 'And then?', previous_response_id: 'resp-7', store: true, stream: true };
     const record = makeRecord({ id: 'run-resp-8', endpoint: 'responses', output: { ...output, id: 'resp-8' } });
     record.request = { ...record.request, url: 'http://127.0.0.1:4010/v1/responses', body };
-    m = await mountWithApp(HistoryEntryView, { fake: { history: [record] }, route: '/history/run-resp-8', props: { id: 'run-resp-8' } });
-    (m.wrapper.findAll('button').find((b) => b.text() === 'Re-run in playground')!.element as HTMLButtonElement).click();
+    const parent = makeRecord({ id: 'run-resp-7', endpoint: 'responses', output });
+    m = await mountWithApp(HistoryEntryView, { fake: { history: [record, parent] }, route: '/history/run-resp-8', props: { id: 'run-resp-8' } });
+    m.fake.controls.responseNodes.push(node(), node({ id: 'resp-8', parentId: 'resp-7', runId: 'run-resp-8' }));
+    (m.wrapper.findAll('button').find((b) => b.text() === 'Open in playground')!.element as HTMLButtonElement).click();
     await flushPromises();
-    await vi.waitFor(() => expect(m.router.currentRoute.value.fullPath).toBe('/responses?node=resp-7'), { timeout: 10_000 });
+    await vi.waitFor(() => expect(m.router.currentRoute.value.fullPath).toBe('/responses'), { timeout: 10_000 });
     expect(useResponsesFormStore().form.input).toBe('And then?');
+    const run = useResponsesRunStore();
+    // Its own answer is the current result (not the parent's), and Send would make a sibling of it.
+    expect(run.record?.id).toBe('run-resp-8');
+    await vi.waitFor(() => expect(run.selectedId).toBe('resp-7'));
+    expect(m.fake.controls.calls.some((c) => c.method === 'history.get' && (c.input as { id: string }).id === 'run-resp-7')).toBe(false);
   });
 });

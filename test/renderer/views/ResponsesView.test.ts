@@ -294,5 +294,8 @@ describe('ResponsesView', () => {
     await flushPromises();
     expect(document.querySelector('[role="dialog"]')?.textContent).toContain('response nope-1 not found');
     expect(document.querySelector('#open-response-id')).not.toBeNull();
+    // One message, the service's: nothing about adding it to the local chains by opening it by id.
+    expect(document.body.textContent).not.toContain('Open it by id');
+    expect(m.fake.controls.calls.some((c) => c.method === 'responses.tree')).toBe(false);
   });
 });

@@ -62,10 +62,14 @@ describe('CompareView', () => {
     await flushPromises();
     expect(column(1).textContent).toContain('completed');
     expect(column(1).textContent).toContain('$0.003');
-    expect(column(1).textContent).toMatch(/Prompt\s*11/);
-    expect(column(1).textContent).toMatch(/Completion\s*3/);
-    expect(column(1).textContent).toContain('150 ms');
+    expect(column(1).textContent).toMatch(/In\s*11/);
+    expect(column(1).textContent).toMatch(/Out\s*3/);
+    expect(column(1).textContent).toMatch(/First byte\s*150 ms/);
     expect(column(1).textContent).toContain('910 ms');
+    // The same figures in the same order in every column: they line up in one row.
+    const labels = (n: number) => [...column(n).querySelectorAll('.column-metrics dt')].map((d) => d.textContent);
+    expect(labels(1)).toEqual(['First byte', 'Tokens/s', 'Total time', 'In', 'Out', 'Reasoning', 'Cost']);
+    expect(labels(2)).toEqual(labels(1));
     expect(column(2).textContent).toContain('$0.000792');
     expect(column(1).querySelector('a')?.getAttribute('href')).toContain('/history/run-a');
     expect(column(2).querySelector('a')?.getAttribute('href')).toContain('/history/run-b');

@@ -132,14 +132,29 @@ describe('ConnectionsDialog', () => {
     expect(useConnectionsStore().profiles.find((p) => p.id === 'remote-1')?.name).toBe('Staging (mine)');
   });
 
-  it('refuses a base URL without a scheme, with the reason', async () => {
+  it('refuses a base URL without a scheme, with the reason, once the field is left', async () => {
     await open();
     button(m.wrapper, 'Add connection').click();
     await flushPromises();
     await type('conn-name', 'Bad');
     await type('conn-url', 'api.example.com');
+    expect(document.body.textContent).not.toContain('base URL must be a URL');
+    input('conn-url').dispatchEvent(new Event('blur'));
+    await flushPromises();
     expect(document.body.textContent).toContain('base URL must be a URL such as https://api.example.com');
-    expect((document.querySelector('button[type="submit"]') as HTMLButtonElement).disabled).toBe(true);
+    expect(input('conn-url').getAttribute('aria-describedby')).toBe('conn-url-error');
+  });
+
+  it('shows a fresh New profile form without any error, and says what is missing only on Save', async () => {
+    await open();
+    button(m.wrapper, 'Add connection').click();
+    await flushPromises();
+    expect(document.querySelectorAll('.connection-form .field-error')).toHaveLength(0);
+    expect(document.querySelectorAll('.connection-form [aria-invalid="true"], .connection-form .p-invalid')).toHaveLength(0);
+    (document.querySelector('.connection-form button[type="submit"]') as HTMLButtonElement).click();
+    await flushPromises();
+    expect(document.querySelectorAll('.connection-form .field-error').length).toBeGreaterThan(0);
+    expect(m.fake.controls.calls.some((c) => c.method === 'connections.save')).toBe(false);
   });
 
   it('tests a connection and shows the model count, latency and the models it lists', async () => {

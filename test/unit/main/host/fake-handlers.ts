@@ -3,6 +3,7 @@
  * family), for the host and transport tests: constants, a stream of three deltas, a stream that
  * waits for cancellation, one handler that fails with a WorkbenchFailure and one that crashes.
  */
+import { runMetrics } from '../../../../shared/run-metrics';
 import type { AppInfo } from '../../../../shared/contract/app';
 import type { ChatStreamChunk } from '../../../../shared/contract/chat';
 import type { ConnectionsState } from '../../../../shared/contract/connections';
@@ -62,6 +63,7 @@ export function fakeRun(status: RunStatus, model: string): RunRecord {
     timings: { startedAt: 0, ttfbMs: null, totalMs: null },
     usage: null,
     retries: 0,
+    metrics: runMetrics({}),
   };
 }
 

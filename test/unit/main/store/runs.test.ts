@@ -48,6 +48,7 @@ describe('runs', () => {
         timings: { startedAt: 1_000, ttfbMs: null, totalMs: null },
         usage: null,
         retries: 0,
+        metrics: { firstTokenMs: null, firstTokenIsFirstByte: false, tokensPerSecond: null, totalMs: null, inputTokens: null, outputTokens: null, reasoningTokens: null, costTicks: null },
       } satisfies RunRecord);
     });
 
@@ -111,6 +112,8 @@ describe('runs', () => {
         timings: { startedAt: 1_000, ttfbMs: 120, totalMs: 180 },
         usage: usage(10, 5),
         retries: 1,
+        // No first-token time kept: the first byte stands in, and the rate is over the whole run.
+        metrics: { firstTokenMs: 120, firstTokenIsFirstByte: true, tokensPerSecond: 5_000 / 180, totalMs: 180, inputTokens: 10, outputTokens: 5, reasoningTokens: 0, costTicks: 1234 },
       } satisfies RunRecord);
     });
 

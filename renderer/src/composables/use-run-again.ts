@@ -1,0 +1,60 @@
+/**
+ * "Run again" from a History entry: sends a recorded request at once, as recorded, on the
+ * connection it was recorded with, and holds the new run beside the recorded one (the entry view
+ * shows both). The starter table is keyed by PlaygroundId like the "Open in playground" loaders,
+ * so a new playground without one is a compile error.
+ *
+ *   const again = useRunAgain();
+ *   await again.start(record);   // never rejects; failures land in again.error
+ */
+import { ref } from 'vue';
+import type { StreamHandle } from '@shared/contract/api';
+import type { RunRecord } from '@shared/contract/runs';
+import type { TextStreamChunk } from '@shared/contract/text';
+import { endpointInfo, type PlaygroundId } from '@shared/families';
+import { useWorkbench } from '../api';
+import { CHAT_RUN_JOBS } from '../stores/chat-run';
+import { useTextRun } from './use-text-run';
+
+type Starter = (record: RunRecord, onChunk: (chunk: TextStreamChunk) => void) => StreamHandle<RunRecord>;
+
+/**
+ * What every family's send takes: the recorded body (main validates it again), on the recorded
+ * connection. Extra headers are not repeated: the record keeps them masked.
+ */
+function inputOf<I extends { connectionId?: string; request: unknown }>(record: RunRecord): I {
+  return { connectionId: record.connectionId, request: record.request.body } as I;
+}
+
+const STARTERS: Record<PlaygroundId, Starter> = {
+  chat: (record, onChunk) => useWorkbench().chat.send(inputOf(record), onChunk),
+  responses: (record, onChunk) => useWorkbench().responses.create(inputOf(record), onChunk),
+  messages: (record, onChunk) => useWorkbench().messages.send(inputOf(record), onChunk),
+  legacy: (record, onChunk) =>
+    record.endpoint === 'complete' ? useWorkbench().completions.complete(inputOf(record), onChunk) : useWorkbench().completions.send(inputOf(record), onChunk),
+};
+
+export function useRunAgain() {
+  // Chat's deferred runs are durable jobs: a Stop cancels the job, as in the Chat playground.
+  const run = useTextRun<RunRecord>((record, onChunk) => STARTERS[endpointInfo(record.endpoint)!.rerun!](record, onChunk), CHAT_RUN_JOBS);
+  /** The id of the recorded run this one repeats (null before the first Run again). */
+  const sourceId = ref<string | null>(null);
+
+  /** Sends `record`'s request again; resolves with the new record, or null (never rejects). */
+  async function start(record: RunRecord): Promise<RunRecord | null> {
+    if (!endpointInfo(record.endpoint)?.rerun) return null;
+    sourceId.value = record.id;
+    return run.send(record);
+  }
+
+  /** Forgets the new run (another entry was opened). */
+  function clear(): void {
+    if (run.busy.value) void run.stop();
+    run.reset();
+    sourceId.value = null;
+  }
+
+  return { ...run, sourceId, start, clear };
+}
+
+export type RunAgain = ReturnType<typeof useRunAgain>;

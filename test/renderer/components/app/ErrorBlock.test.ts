@@ -1,0 +1,50 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { shallowRef } from 'vue';
+import { mount, type VueWrapper } from '@vue/test-utils';
+import PrimeVue from 'primevue/config';
+import { createPinia, setActivePinia } from 'pinia';
+import type { WorkbenchError } from '@shared/contract/errors';
+import ErrorBlock from '@/components/ErrorBlock.vue';
+import { provideWorkbench, type LinkStatus } from '@/api';
+import { useConnectionsStore } from '@/stores/connections';
+import { createFakeWorkbench } from '../../fake-workbench';
+
+let w: VueWrapper | undefined;
+afterEach(() => {
+  w?.unmount();
+  provideWorkbench(createFakeWorkbench(), shallowRef<LinkStatus>('connected'));
+});
+
+function mountError(error: WorkbenchError, link: LinkStatus = 'connected'): VueWrapper {
+  const pinia = createPinia();
+  setActivePinia(pinia);
+  provideWorkbench(createFakeWorkbench(), shallowRef<LinkStatus>(link));
+  return mount(ErrorBlock, { props: { error }, global: { plugins: [[PrimeVue, { theme: 'none' }], pinia] } });
+}
+
+describe('ErrorBlock', () => {
+  it("shows a refused key's own words from the service and a button that opens Connections", async () => {
+    w = mountError({ code: 'api_error', status: 401, message: 'Incorrect API key provided: xai-****abcd.', requestId: 'req-1' });
+    expect(w.text()).toContain('Incorrect API key provided: xai-****abcd.');
+    expect(w.text()).toContain('update it in Connections');
+    const open = w.findAll('button').find((b) => b.text() === 'Open Connections')!;
+    await open.trigger('click');
+    expect(useConnectionsStore().dialogOpen).toBe(true);
+  });
+
+  it('offers no Connections button for errors Connections cannot fix', () => {
+    w = mountError({ code: 'api_error', status: 429, message: 'Slow down.' });
+    expect(w.findAll('button').some((b) => b.text() === 'Open Connections')).toBe(false);
+  });
+
+  it('stays quiet about a call that failed because the page token is missing or refused: the one banner says it', () => {
+    const error: WorkbenchError = { code: 'network', message: 'The workbench process is running but refused this page\u2019s access token.' };
+    for (const link of ['no-token', 'unauthorized'] as const) {
+      w = mountError(error, link);
+      expect(w.find('.error-block').exists()).toBe(false);
+      w.unmount();
+    }
+    w = mountError(error, 'connected');
+    expect(w.find('.error-block').exists()).toBe(true);
+  });
+});

@@ -12,6 +12,7 @@ import Tooltip from 'primevue/tooltip';
 import Aura from '@primeuix/themes/aura';
 import { provideWorkbench } from './api';
 import { createAppRouter } from './router';
+import { preloadMarkdown } from './components/markdown/async-markdown';
 import App from './App.vue';
 import './styles/app.css';
 
@@ -25,3 +26,7 @@ app.use(ConfirmationService);
 app.directive('tooltip', Tooltip);
 app.use(createAppRouter());
 app.mount('#app');
+// What the first view deferred (the markdown renderer for answers) loads while the user reads it:
+// a second after start, when the page is next idle, so it never competes with start-up itself.
+const whenIdle = globalThis.requestIdleCallback ?? ((callback: () => void) => setTimeout(callback, 0));
+setTimeout(() => whenIdle(() => void preloadMarkdown()), 1_000);

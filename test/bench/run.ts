@@ -17,6 +17,7 @@ const BENCHES: Record<string, () => Promise<Bench>> = {
   files: () => import('./files-list'),
   upload: () => import('./upload'),
   dropUpload: () => import('./drop-upload'),
+  startup: () => import('./startup'),
 };
 
 async function main(): Promise<void> {

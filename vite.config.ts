@@ -2,11 +2,12 @@
 import { fileURLToPath } from 'node:url';
 import vue from '@vitejs/plugin-vue';
 import { defineConfig } from 'vite';
+import { precompress } from './scripts/precompress.mjs';
 
 export default defineConfig({
   root: fileURLToPath(new URL('./renderer', import.meta.url)),
   base: './',
-  plugins: [vue()],
+  plugins: [vue(), precompress()],
   resolve: {
     alias: {
       '@': fileURLToPath(new URL('./renderer/src', import.meta.url)),

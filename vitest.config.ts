@@ -29,6 +29,7 @@ export default defineConfig({
           name: 'renderer',
           environment: 'happy-dom',
           include: ['test/renderer/**/*.test.ts'],
+          setupFiles: ['test/renderer/setup.ts'],
         },
       },
     ],

@@ -81,3 +81,44 @@ async function existingFile(base: string, path: string): Promise<string | null> 
     return null;
   }
 }
+
+/** A compressed copy of a built file that the client accepts. */
+export interface EncodedVariant {
+  path: string;
+  encoding: 'br' | 'gzip';
+  size: number;
+}
+
+const VARIANTS = [
+  { encoding: 'br', suffix: '.br' },
+  { encoding: 'gzip', suffix: '.gz' },
+] as const;
+
+/**
+ * The precompressed copy of `path` (written by the build, scripts/precompress.mjs) to send for
+ * `acceptEncoding`, Brotli before gzip; null when the client takes neither or there is no copy.
+ * A coding the client lists with `q=0` is refused.
+ */
+export async function precompressedVariant(path: string, acceptEncoding: string | undefined): Promise<EncodedVariant | null> {
+  const accepted = acceptedEncodings(acceptEncoding ?? '');
+  for (const { encoding, suffix } of VARIANTS) {
+    if (!accepted.has(encoding)) continue;
+    try {
+      const info = await stat(path + suffix);
+      if (info.isFile()) return { path: path + suffix, encoding, size: info.size };
+    } catch {
+      // no copy for this file (small, or not compressible): try the next coding
+    }
+  }
+  return null;
+}
+
+function acceptedEncodings(header: string): Set<string> {
+  const accepted = new Set<string>();
+  for (const part of header.split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    if (name && !(q && Number(q.slice(2)) === 0)) accepted.add(name);
+  }
+  return accepted;
+}

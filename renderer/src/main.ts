@@ -12,6 +12,7 @@ import Tooltip from 'primevue/tooltip';
 import { provideWorkbench } from './api';
 import { createAppRouter } from './router';
 import { preloadDrafts } from './composables/draft-cache';
+import { preloadMarkdown } from './components/markdown/async-markdown';
 import App from './App.vue';
 // The icon font the components' `icon="pi pi-…"` props name; served from our own origin (CSP font-src 'self').
 import 'primeicons/primeicons.css';
@@ -33,3 +34,7 @@ const router = createAppRouter();
 router.beforeEach(() => draftsLoaded);
 app.use(router);
 app.mount('#app');
+// What the first view deferred (the markdown renderer for answers) loads while the user reads it:
+// a second after start, when the page is next idle, so it never competes with start-up itself.
+const whenIdle = globalThis.requestIdleCallback ?? ((callback: () => void) => setTimeout(callback, 0));
+setTimeout(() => whenIdle(() => void preloadMarkdown()), 1_000);

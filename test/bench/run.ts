@@ -18,6 +18,7 @@ const BENCHES: Record<string, () => Promise<Bench>> = {
   upload: () => import('./upload'),
   dropUpload: () => import('./drop-upload'),
   hugeError: () => import('./huge-error'),
+  startup: () => import('./startup'),
 };
 
 async function main(): Promise<void> {

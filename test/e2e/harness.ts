@@ -5,10 +5,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
-export const ROOT = resolve(__dirname, '../..');
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const SHOTS = join(ROOT, 'test-results', 'e2e');
 
 export interface RunningApp {

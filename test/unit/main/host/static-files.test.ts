@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mimeType, resolveStaticFile } from '../../../../main/host/static-files';
+import { mimeType, precompressedVariant, resolveStaticFile } from '../../../../main/host/static-files';
 
 let root: string;
 let dir: string;
@@ -58,6 +58,20 @@ describe('static-files', () => {
         'image/svg+xml',
         'application/octet-stream',
       ]);
+    });
+  });
+
+  describe('precompressedVariant()', () => {
+    it('prefers Brotli, falls back to gzip, honours q=0, and needs the copy to exist', async () => {
+      const file = join(dir, 'assets', 'big.js');
+      writeFileSync(file, 'x'.repeat(10));
+      writeFileSync(`${file}.br`, 'b');
+      writeFileSync(`${file}.gz`, 'gg');
+      expect(await precompressedVariant(file, 'gzip, deflate, br, zstd')).toEqual({ path: `${file}.br`, encoding: 'br', size: 1 });
+      expect(await precompressedVariant(file, 'gzip;q=1.0, br;q=0')).toEqual({ path: `${file}.gz`, encoding: 'gzip', size: 2 });
+      expect(await precompressedVariant(file, 'identity')).toBeNull();
+      expect(await precompressedVariant(file, undefined)).toBeNull();
+      expect(await precompressedVariant(join(dir, 'assets', 'a.js'), 'br, gzip')).toBeNull();
     });
   });
 });

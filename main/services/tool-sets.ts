@@ -14,7 +14,7 @@ import type { ToolPlayground, ToolSetState } from '../../shared/contract/tools';
 import { WorkbenchFailure } from '../../shared/contract/errors';
 import { mergeToolSets } from '../../shared/tools/tool-set-merge';
 import type { ToolSpec } from '../../shared/tools/tool-spec';
-import type { TypedEmit } from '../host/handlers';
+import type { TypedEmit } from '../../shared/contract/typed-emit';
 import type { Db } from '../store/db';
 import { getSetting, setSetting } from '../store/settings';
 

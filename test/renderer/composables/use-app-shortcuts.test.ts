@@ -70,7 +70,8 @@ describe('use-app-shortcuts', () => {
   it('lists every shortcut of the table in the sheet, and gives the focus back to the prompt when it closes', async () => {
     m = await mountWithApp(App, { route: '/chat' });
     button(m.wrapper, 'Keyboard shortcuts').click();
-    await flushPromises();
+    // The sheet's code loads when it is first opened.
+    await vi.waitFor(() => expect(document.querySelectorAll('.shortcuts tr').length).toBeGreaterThan(0));
     const rows = [...document.querySelectorAll('.shortcuts tr')].map((tr) => tr.textContent);
     expect(rows).toHaveLength(shortcutList().length);
     expect(rows).toContain('Alt+1Open Chat');

@@ -13,6 +13,11 @@ import { closeAppPage, openAppPage, screenshot, type AppPage, type RunningApp } 
 // Run in the page (as strings: this file is compiled without the DOM's types).
 
 /** The focused element's id and whether it is the prompt. */
+/** What the page code below reads (this file is checked without the DOM library). */
+interface PageGlobals {
+  document: { querySelectorAll(selector: string): { length: number } };
+}
+
 const FOCUSED_JS = `({ id: document.activeElement?.id ?? '', prompt: document.activeElement?.hasAttribute('data-prompt') ?? false })`;
 
 /**
@@ -157,7 +162,9 @@ describe('Two windows (browser mode)', () => {
   it('reaches every control of each playground with Tab alone, each with a visible focus ring', async () => {
     for (const route of ['chat', 'responses', 'messages', 'legacy', 'compare']) {
       await a.goto(`${app.url.split('#')[0]}#/${route}`);
-      await a.locator('[data-prompt]').first().waitFor();
+      // The previous view stays until this one's code has loaded: wait for this one alone.
+      await a.locator(`.app-main .${route}-view [data-prompt]`).first().waitFor();
+      await a.waitForFunction(() => (globalThis as unknown as PageGlobals).document.querySelectorAll('.app-main .view').length === 1);
       // Every visible, enabled control, tagged so the walk below can tick it off.
       const controls = (await a.evaluate(TAG_CONTROLS_JS)) as string[];
       expect(controls.length).toBeGreaterThan(3);

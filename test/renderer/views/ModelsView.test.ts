@@ -51,7 +51,7 @@ describe('ModelsView "Use in…"', () => {
   it('opens the chosen playground with the row\'s model selected', async () => {
     m = await mountWithApp(ModelsView, { route: '/models' });
     const row = m.wrapper.findAll('tbody tr').find((r) => r.text().startsWith('svc-4'))!;
-    await row.find('button[aria-label="Use svc-4 in a playground"]').trigger('click');
+    await row.find('button[aria-label="Use in… a playground: svc-4"]').trigger('click');
     await flushPromises();
     const items = [...document.body.querySelectorAll('.p-menu-item')];
     expect(items.map((i) => i.textContent?.trim())).toEqual(['Chat', 'Responses', 'Messages', 'Completions']);
@@ -63,7 +63,7 @@ describe('ModelsView "Use in…"', () => {
 
   it('disables the action for a model no text playground can use', async () => {
     m = await mountWithApp(ModelsView, { route: '/models' });
-    const button = m.wrapper.find('button[aria-label="Use svc-video-1 in a playground"]');
+    const button = m.wrapper.find('button[aria-label="Use in… a playground: svc-video-1"]');
     expect(button.attributes('disabled')).toBeDefined();
     expect(button.attributes('title')).toMatch(/not a language model/);
   });

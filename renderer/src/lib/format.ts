@@ -13,6 +13,18 @@ export function formatTime(epochMs: number): string {
   return d.toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'medium' });
 }
 
+/**
+ * A list's short time: the time alone for today, else the day and the time (`Nov 24, 7:46 AM`),
+ * so a narrow column shows all of it; the full date and seconds go in a title (formatTime).
+ */
+export function formatShortTime(epochMs: number, now: number = Date.now()): string {
+  const d = new Date(epochMs);
+  const today = new Date(now).toDateString() === d.toDateString();
+  return today
+    ? d.toLocaleTimeString(undefined, { timeStyle: 'short' })
+    : d.toLocaleString(undefined, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+}
+
 /** `128,000` style integer, or an em dash. */
 export function formatCount(n: number | null | undefined): string {
   if (n === null || n === undefined) return '—';

@@ -12,7 +12,8 @@
  * - Another window: its change (`drafts.changed` with a newer revision) replaces this form when
  *   this form has nothing unsaved; otherwise this form is kept, saved over the other, and said.
  * - New: `startNew()` empties the form (`applyState(null)`) and the kept draft; `undo()` brings the
- *   previous form back for `UNDO_VISIBLE_MS`.
+ *   previous form back for `UNDO_VISIBLE_MS`. `replaceWith(fill)` is the same for a form filled from
+ *   elsewhere (a run opened from History): what was there can be brought back.
  *
  * `getState` returns the form as a JSON object (the store's form refs); `applyState(saved)` fills
  * the form from one, which an earlier build may have written (check each field, merge objects
@@ -45,10 +46,14 @@ export interface DraftHandle {
   /** The kept revision this form last matched (0: none). */
   readonly revision: Readonly<Ref<number>>;
   readonly notice: Ref<DraftNotice | null>;
-  /** Whether Undo would bring back the form that New cleared. */
+  /** Whether Undo would bring back the form that New (or a replacement) cleared. */
   readonly canUndo: Readonly<Ref<boolean>>;
+  /** What happened to the form that Undo would bring back ("New form started."). */
+  readonly undoMessage: Readonly<Ref<string>>;
   /** "New": a fresh form; the kept draft is emptied, Undo can bring it back. */
   startNew(): void;
+  /** Fills the form with `fill` (e.g. a run opened from History); Undo can bring the previous one back. */
+  replaceWith(fill: () => void, message: string): void;
   undo(): void;
   /** Writes an unsaved change now (page hiding, window closing). */
   flush(): void;
@@ -176,15 +181,30 @@ export function useDraft(key: string, getState: () => object, applyState: (saved
     else void adopt(change.revision);
   });
 
+  const undoMessage = ref('New form started.');
+
+  /** Keeps `previous` for Undo for UNDO_VISIBLE_MS, saying what happened to it. */
+  function offerUndo(previous: DraftState, message: string): void {
+    undoState.value = previous;
+    undoMessage.value = message;
+    notice.value = null;
+    if (undoTimer) clearTimeout(undoTimer);
+    undoTimer = setTimeout(() => (undoState.value = null), UNDO_VISIBLE_MS);
+  }
+
+  function replaceWith(fill: () => void, message: string): void {
+    const previous = JSON.parse(current()) as DraftState;
+    fill();
+    // The filled form is saved as any change is (the watch); only the way back is new.
+    offerUndo(previous, message);
+  }
+
   function startNew(): void {
     clearTimer();
     const previous = JSON.parse(current()) as DraftState;
     applyState(null);
     lastJson = current();
-    undoState.value = previous;
-    notice.value = null;
-    if (undoTimer) clearTimeout(undoTimer);
-    undoTimer = setTimeout(() => (undoState.value = null), UNDO_VISIBLE_MS);
+    offerUndo(previous, 'New form started.');
     api.drafts
       .clear({ key, writer: WRITER })
       .then(({ revision: cleared }) => (revision.value = Math.max(revision.value, cleared)))
@@ -227,7 +247,9 @@ export function useDraft(key: string, getState: () => object, applyState: (saved
     revision: readonly(revision),
     notice,
     canUndo: computed(() => undoState.value !== null),
+    undoMessage: readonly(undoMessage),
     startNew,
+    replaceWith,
     undo,
     flush,
   });

@@ -17,26 +17,33 @@ import { useMessagesRunStore } from '../stores/messages-run';
 import { useResponsesRunStore } from '../stores/responses-run';
 import { sentShape } from './legacy-form';
 
+/** What the playground shows while Undo can bring back the form the run replaced. */
+const REPLACED = 'Form filled from the run in History.';
+
 const LOADERS: Record<PlaygroundId, (record: RunRecord) => RouteLocationRaw> = {
   chat(record) {
-    useChatFormStore().loadRequest(record.request.body);
+    const form = useChatFormStore();
+    form.draft.replaceWith(() => form.loadRequest(record.request.body), REPLACED);
     useChatRunStore().show(record);
     return '/chat';
   },
   responses(record) {
     // The store selects the node the run continued from (Send then makes a sibling) and shows
     // this run's own output; no `?node=` in the route, which would show the parent's instead.
-    void useResponsesRunStore().openRecorded(record);
+    const store = useResponsesRunStore();
+    store.draft.replaceWith(() => void store.openRecorded(record), REPLACED);
     return '/responses';
   },
   messages(record) {
-    useMessagesFormStore().loadRequest(record.request.body);
+    const form = useMessagesFormStore();
+    form.draft.replaceWith(() => form.loadRequest(record.request.body), REPLACED);
     useMessagesRunStore().show(record);
     return '/messages';
   },
   legacy(record) {
     const complete = record.endpoint === 'complete';
-    useLegacyFormStore().loadRequest(complete ? 'complete' : 'completions', record.request.body);
+    const form = useLegacyFormStore();
+    form.draft.replaceWith(() => form.loadRequest(complete ? 'complete' : 'completions', record.request.body), REPLACED);
     const runs = useLegacyRunStore();
     if (complete) runs.complete.show(record);
     else {

@@ -188,6 +188,25 @@ describe('useDraft', () => {
       expect(fake.controls.drafts.get('probe')).toMatchObject({ revision: 3, state: { title: 'Keep me', body: { text: 'long work', tags: ['a'] } } });
     });
 
+    it('replaceWith() keeps the filled form and offers Undo back to what was being written', async () => {
+      const form = await setUp({ drafts: { probe: { title: 'Unsent work', body: { text: 'half a prompt', tags: [] } } } });
+      expect(form.draft.canUndo.value).toBe(false);
+      form.draft.replaceWith(() => {
+        form.title.value = 'From History';
+        form.body.value = { text: 'the recorded prompt', tags: ['run'] };
+      }, 'Form filled from the run in History.');
+      expect(form.draft.canUndo.value).toBe(true);
+      expect(form.draft.undoMessage.value).toBe('Form filled from the run in History.');
+      await vi.advanceTimersByTimeAsync(DRAFT_SAVE_DELAY_MS + 1);
+      expect(form.puts().at(-1)).toEqual({ title: 'From History', body: { text: 'the recorded prompt', tags: ['run'] } });
+
+      form.draft.undo();
+      expect(form.title.value).toBe('Unsent work');
+      expect(form.body.value).toEqual({ text: 'half a prompt', tags: [] });
+      await flushPromises();
+      expect(fake.controls.drafts.get('probe')?.state).toEqual({ title: 'Unsent work', body: { text: 'half a prompt', tags: [] } });
+    });
+
     it('offers Undo for a while only', async () => {
       const form = await setUp({ drafts: { probe: { title: 'Old' } } });
       form.draft.startNew();

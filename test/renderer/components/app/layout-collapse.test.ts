@@ -130,6 +130,21 @@ describe('PlaygroundLayout', () => {
     expect(document.activeElement?.getAttribute('aria-label')).toBe('Close model and parameters');
   });
 
+  it('keeps Tab inside the open drawer, as a modal dialog', async () => {
+    mountLayout(900);
+    await opener().trigger('click');
+    await nextTick();
+    expect(side().attributes('role')).toBe('dialog');
+    expect(side().attributes('aria-modal')).toBe('true');
+    const close = side().get('button');
+    const input = side().get('#temperature');
+    (input.element as HTMLElement).focus();
+    await input.trigger('keydown', { key: 'Tab' });
+    expect(document.activeElement).toBe(close.element);
+    await close.trigger('keydown', { key: 'Tab', shiftKey: true });
+    expect(document.activeElement).toBe(input.element);
+  });
+
   it('closes the drawer with Esc and gives focus back to its button; the side content is never re-created', async () => {
     mountLayout(900);
     const input = side().get('#temperature').element as HTMLInputElement;

@@ -33,6 +33,8 @@ export function jsonShapeProblem(value: unknown, maxDepth: number = MAX_INPUT_DE
   while (stack.length > 0) {
     const next = stack.pop() as Pending;
     if (typeof next.value !== 'object' || next.value === null) continue;
+    // Bytes (a binary frame's Uint8Array) are one value, not a million keys to walk.
+    if (ArrayBuffer.isView(next.value) || next.value instanceof ArrayBuffer) continue;
     const index = seen.push({ parent: next.parent, key: next.key }) - 1;
     const depth = next.depth + 1;
     if (depth > maxDepth) {

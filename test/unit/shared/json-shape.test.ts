@@ -17,6 +17,13 @@ describe('jsonShapeProblem()', () => {
     expect(jsonShapeProblem([[[1]]], 2)).toEqual({ path: '[0][0]', message: 'nests deeper than 2 levels; flatten it' });
   });
 
+  it('takes bytes as one value: a binary frame is not walked index by index', () => {
+    // An own key that would be refused if the walk went into the bytes shows that it does not.
+    const bytes = new Uint8Array(1024 * 1024);
+    Object.defineProperty(bytes, '__proto__', { value: 1, enumerable: true });
+    expect(jsonShapeProblem({ seq: 1, data: bytes, raw: new ArrayBuffer(8) })).toBeNull();
+  });
+
   it('walks 10^5 levels without overflowing the stack', () => {
     const deep = JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`) as unknown;
     expect(jsonShapeProblem(deep)?.message).toBe('nests deeper than 100 levels; flatten it');

@@ -41,7 +41,11 @@ function strip(value: unknown, path: PathKey[], found: Array<[PathKey[], Uint8Ar
   // toJSON-bearing objects (Date) keep their JSON form, as JSON.stringify would give them.
   if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return value;
   const out: Record<string, unknown> = {};
-  for (const [key, child] of Object.entries(value)) out[key] = strip(child, [...path, key], found);
+  for (const [key, child] of Object.entries(value)) {
+    // Assigning it would set the copy's prototype and lose the key without a word: refuse it.
+    if (key === '__proto__') throw new Error('The message uses the key "__proto__", which is not allowed; rename it.');
+    out[key] = strip(child, [...path, key], found);
+  }
   return out;
 }
 

@@ -2,6 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeBinaryFrame, encodeBinaryFrame, hasBytes } from '../../../../shared/contract/binary-frame';
 
+/** Keys a message may use: any string but `__proto__`, which encoding refuses (tested apart). */
+const key = fc.string().filter((k) => k !== '__proto__');
+
 /** JSON-ish values with Uint8Arrays anywhere below the top level (messages are objects). */
 const { message } = fc.letrec((tie) => ({
   value: fc.oneof(
@@ -12,9 +15,9 @@ const { message } = fc.letrec((tie) => ({
     fc.string(),
     fc.uint8Array({ maxLength: 64 }),
     fc.array(tie('value'), { maxLength: 4 }),
-    fc.dictionary(fc.string(), tie('value'), { maxKeys: 4 }),
+    fc.dictionary(key, tie('value'), { maxKeys: 4 }),
   ),
-  message: fc.dictionary(fc.string(), tie('value'), { maxKeys: 5 }),
+  message: fc.dictionary(key, tie('value'), { maxKeys: 5 }),
 }));
 
 /** A frame from raw parts: header JSON text and trailing bytes. */
@@ -35,6 +38,12 @@ describe('binary-frame', () => {
           expect(decodeBinaryFrame(encodeBinaryFrame(m))).toEqual(m);
         }),
       );
+    });
+
+    it('refuses a __proto__ key by name instead of dropping it', () => {
+      const withProto = JSON.parse('{"t":"send","message":{"seq":1,"__proto__":{"x":1}}}') as Record<string, unknown>;
+      (withProto.message as Record<string, unknown>).data = new Uint8Array([1]);
+      expect(() => encodeBinaryFrame(withProto)).toThrow('The message uses the key "__proto__", which is not allowed; rename it.');
     });
 
     it('lays out [u32 header length][JSON header with null placeholders and byte paths][raw bytes]', () => {

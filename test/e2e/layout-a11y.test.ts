@@ -190,7 +190,8 @@ describe('Layout and accessibility in the browser', () => {
     await page.setViewportSize(SIZES[0]);
     await nav('Chat').click();
     await expect.poll(() => page.getByRole('navigation', { name: 'Main' }).getAttribute('data-collapsed')).toBe('true');
-    const drawer = page.getByRole('complementary', { name: 'Model and parameters' });
+    // An aside (complementary) beside the form; a modal dialog while open as a drawer.
+    const drawer = page.locator('aside[aria-label="Model and parameters"]');
     expect(await drawer.isVisible()).toBe(false);
     await page.getByRole('button', { name: 'Model and parameters' }).click();
     await expect.poll(() => drawer.isVisible()).toBe(true);

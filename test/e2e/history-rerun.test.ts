@@ -48,7 +48,7 @@ describe('History: open in playground and run again', () => {
     await send(OLDER);
     await page.getByRole('navigation').getByRole('link', { name: 'History' }).click();
     const row = page.getByRole('row').filter({ hasText: 'herons' }).first();
-    await expect.poll(() => row.innerText(), { timeout: 10_000 }).toMatch(/[\d.]+ tok\/s\s*first \d+ ms\s*\$0\.\d+\s*\d+ → \d+/);
+    await expect.poll(() => row.innerText(), { timeout: 10_000 }).toMatch(/[\d.]+ tok\/s\s*first \d+ ms · [\d.]+ m?s\s*\$0\.\d+\s*\d+ → \d+/);
     // Every column fits: the list needs no sideways scrolling at this width.
     const table = page.locator('.history-table .p-datatable-table-container');
     expect(await table.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);

@@ -13,24 +13,21 @@ import { apiErrorFromResponse, cancelledError, requestIdFromHeaders, type ApiErr
 import { headersToRecord, redactHeaders } from './http-headers';
 import { apiErrorFromThrown, isRetryableThrown, type FailurePhase } from './network-errors';
 import { BodyLimitError, DEFAULT_LIMITS, errorBodyNotice, jsonBodyNotice, type LimitNotice, type ResponseLimits } from './limits';
+import { identityHeaders, prepareRequest, type Payload } from './request-prepare';
 import { resolveUrl, type ResolvedUrl } from './request-url';
 import { SecretScrubber } from './secret-scrubber';
 import { DEFAULT_RETRY, isRetryableStatus, retryDelayMs, type RetryPolicy } from './retry';
 import { sleep } from './sleep';
 import { SseParser, type SseEvent } from './sse';
-import { capturedStreamBody, isStreamBody, openAttempt, streamBodyError, type StreamBody } from './stream-body';
+import { openAttempt, streamBodyError } from './stream-body';
 import type { ApiClientOptions, ApiResult, ByteSink, RequestOptions, ResponseMeta, StreamHandlers, StreamOutcome, WebSocketTarget } from './client-types';
 
 export type { CapturedRequest } from '../../shared/contract/runs';
 export type * from './client-types';
 
-/** A JSON text, a stream body re-opened per attempt, or nothing. */
-type Payload = string | StreamBody | undefined;
-
 type Sent =
   | { ok: true; res: Dispatcher.ResponseData; meta: ResponseMeta; attemptStart: number; retries: number }
   | { ok: false; error: ApiError; meta: ResponseMeta | null; retries: number; notices?: LimitNotice[] };
-
 
 /** HTTP client for one connection (base URL + key). dispose() when the connection goes away. */
 export class ApiClient {
@@ -85,7 +82,7 @@ export class ApiClient {
 
   private async readJson<T>(options: RequestOptions): Promise<ApiResult<T>> {
     const started = this.now();
-    const { url, headers, payload, captured } = this.prepare(options, 'application/json');
+    const { url, headers, payload, captured } = prepareRequest(this.options, options, 'application/json', this.scrubber);
     const sent = await this.send(options, url, headers, payload);
     const totalMs = (): number => this.now() - started;
     if (!sent.ok) return { ok: false, error: sent.error, meta: sent.meta, captured, retries: sent.retries, totalMs: totalMs(), ...noticesOf(sent.notices) };
@@ -127,7 +124,7 @@ export class ApiClient {
   /** Sends a request whose body is read as it arrives; `finish` makes its outcome (timed from here). */
   private async openBody(options: RequestOptions, accept: string): Promise<{ sent: Sent; finish: (error: ApiError | null, meta: ResponseMeta | null, retries: number, notices?: LimitNotice[]) => StreamOutcome }> {
     const started = this.now();
-    const { url, headers, payload, captured } = this.prepare(options, accept);
+    const { url, headers, payload, captured } = prepareRequest(this.options, options, accept, this.scrubber);
     const sent = await this.send(options, url, headers, payload);
     const finish = (error: ApiError | null, meta: ResponseMeta | null, retries: number, notices?: LimitNotice[]): StreamOutcome => ({
       ok: error === null,
@@ -246,7 +243,7 @@ export class ApiClient {
    * it: callers record a run before the first byte leaves.
    */
   describe(options: RequestOptions, stream = false): CapturedRequest {
-    return this.prepare(options, stream ? 'text/event-stream' : 'application/json').captured;
+    return prepareRequest(this.options, options, stream ? 'text/event-stream' : 'application/json', this.scrubber).captured;
   }
 
   /**
@@ -256,8 +253,7 @@ export class ApiClient {
   webSocketTarget(path: string, query?: RequestOptions['query']): WebSocketTarget {
     const url = resolveUrl(this.options.baseUrl, path, query);
     const wsUrl = url.url.replace(/^http/, 'ws');
-    const headers: Record<string, string> = { 'user-agent': this.options.userAgent ?? 'InferenceWorkbench/0.1' };
-    if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
+    const headers = identityHeaders(this.options);
     return {
       url: wsUrl,
       headers,
@@ -270,33 +266,6 @@ export class ApiClient {
   /** Closes the connection pool; in-flight requests fail with a network error. */
   async dispose(): Promise<void> {
     if (!this.agent.destroyed) await this.agent.destroy();
-  }
-
-  private prepare(
-    options: RequestOptions,
-    accept: string,
-  ): { url: ResolvedUrl; headers: Record<string, string>; payload: Payload; captured: CapturedRequest } {
-    const url = resolveUrl(this.options.baseUrl, options.path, options.query);
-    const headers: Record<string, string> = { accept };
-    headers['user-agent'] = this.options.userAgent ?? 'InferenceWorkbench/0.1';
-    const stream = isStreamBody(options.body) ? options.body : null;
-    const payload = stream ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
-    if (stream) {
-      headers['content-type'] = stream.contentType;
-      // An exact length keeps the upload out of chunked encoding (some servers refuse it for files).
-      if (stream.length !== undefined) headers['content-length'] = String(stream.length);
-    } else if (payload !== undefined) {
-      headers['content-type'] = 'application/json';
-    }
-    for (const [k, v] of Object.entries(options.headers ?? {})) headers[k.toLowerCase()] = v;
-    if (this.options.apiKey && headers.authorization === undefined) headers.authorization = `Bearer ${this.options.apiKey}`;
-    const captured: CapturedRequest = {
-      method: options.method,
-      url: url.url,
-      headers: this.scrubber.value(redactHeaders(headers)),
-      body: stream ? capturedStreamBody(stream) : this.scrubber.value(options.body ?? null),
-    };
-    return { url, headers, payload, captured };
   }
 
   /** Sends with retries until a 2xx, a final error, or cancellation. Error bodies are read here. */

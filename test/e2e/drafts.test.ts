@@ -42,6 +42,19 @@ describe('drafts across reloads and restarts (browser mode)', () => {
   }
 
   /** New empties the form (checked by `isEmpty`), Undo brings it back (checked by `isBack`). */
+  /** Ends the host with `end` (a clean stop or a kill), starts it again on the same data folder and opens it. */
+  async function restart(end: () => Promise<unknown>): Promise<void> {
+    const dataDir = opened!.app.dataDir;
+    await end();
+    try {
+      opened!.app = await startApp({ dataDir, tokenDelayMs: 2 });
+    } catch (error) {
+      removeDir(dataDir);
+      throw error;
+    }
+    await open(opened!.app.url);
+  }
+
   async function newThenUndo(isEmpty: () => Promise<boolean>, isBack: () => Promise<boolean>): Promise<void> {
     await page.getByRole('button', { name: 'New', exact: true }).click();
     await expect.poll(isEmpty).toBe(true);
@@ -161,15 +174,7 @@ describe('drafts across reloads and restarts (browser mode)', () => {
   });
 
   it('after the host restarts on the same data folder, every playground has its draft', async () => {
-    const dataDir = opened!.app.dataDir;
-    expect(await opened!.app.stop()).toBe(0);
-    try {
-      opened!.app = await startApp({ dataDir, tokenDelayMs: 2 });
-    } catch (error) {
-      removeDir(dataDir);
-      throw error;
-    }
-    await open(opened!.app.url);
+    await restart(async () => expect(await opened!.app.stop()).toBe(0));
     await nav('Chat');
     await expect.poll(() => page.getByRole('textbox', { name: 'Message 1' }).inputValue(), { timeout: 10_000 }).toBe(CHAT.message);
     expect(await value('#system-prompt')).toBe(CHAT.system);
@@ -192,15 +197,7 @@ describe('drafts across reloads and restarts (browser mode)', () => {
     await page.getByRole('textbox', { name: 'Message 1' }).fill(crashed);
     // No page event flushes here: the debounced save (400 ms) is what reaches the database.
     await page.waitForTimeout(1_000);
-    const dataDir = opened!.app.dataDir;
-    await opened!.app.crash();
-    try {
-      opened!.app = await startApp({ dataDir, tokenDelayMs: 2 });
-    } catch (error) {
-      removeDir(dataDir);
-      throw error;
-    }
-    await open(opened!.app.url);
+    await restart(() => opened!.app.crash());
     await nav('Chat');
     await expect.poll(() => page.getByRole('textbox', { name: 'Message 1' }).inputValue(), { timeout: 10_000 }).toBe(crashed);
   });

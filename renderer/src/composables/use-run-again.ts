@@ -7,7 +7,7 @@
  *   const again = useRunAgain();
  *   await again.start(record);   // never rejects; failures land in again.error
  */
-import { ref } from 'vue';
+import { onScopeDispose, ref } from 'vue';
 import type { StreamHandle } from '@shared/contract/api';
 import type { RunRecord } from '@shared/contract/runs';
 import type { TextStreamChunk } from '@shared/contract/text';
@@ -47,12 +47,13 @@ export function useRunAgain() {
     return run.send(record);
   }
 
-  /** Forgets the new run (another entry was opened). */
+  /** Forgets the new run (another entry was opened); one under way is stopped. */
   function clear(): void {
-    if (run.busy.value) void run.stop();
     run.reset();
     sourceId.value = null;
   }
+  // Leaving the entry stops a run nobody can see any more (or stop).
+  onScopeDispose(clear);
 
   return { ...run, sourceId, start, clear };
 }

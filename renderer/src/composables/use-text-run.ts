@@ -54,6 +54,11 @@ export function useTextRun<I>(start: TextRunStarter<I>, jobs?: TextRunJobs) {
   const jobId = ref<string | null>(null);
   let handle: StreamHandle<RunRecord> | null = null;
   let stopping = false;
+  /**
+   * Which run owns the state: bumped when a run starts and when the state is taken over (show,
+   * reset), so a stream left behind can no longer write into what is on screen.
+   */
+  let generation = 0;
 
   // Deltas fold into `working` (plain objects); once a frame a fresh snapshot is published, so
   // child components that receive a choice as a prop see a new object and re-render.
@@ -101,7 +106,8 @@ export function useTextRun<I>(start: TextRunStarter<I>, jobs?: TextRunJobs) {
     }
   }
 
-  function reset(): void {
+  /** Empties the output (the phase is the caller's). */
+  function clearOutput(): void {
     frame.cancel();
     working = [];
     choices.value = [];
@@ -160,16 +166,20 @@ export function useTextRun<I>(start: TextRunStarter<I>, jobs?: TextRunJobs) {
   }
 
   async function drive(begin: (onRunChunk: (chunk: TextStreamChunk) => void) => StreamHandle<RunRecord>, first: RunPhase): Promise<RunRecord | null> {
-    reset();
+    clearOutput();
     phase.value = first;
     stopping = false;
-    const current = begin(onChunk);
+    const mine = ++generation;
+    const current = begin((chunk) => {
+      if (generation === mine) onChunk(chunk);
+    });
     handle = current;
     try {
       const result = await current.result;
-      finish(result);
+      if (generation === mine) finish(result);
       return result;
     } catch (err) {
+      if (generation !== mine) return null;
       frame.flush();
       retryNote.value = null;
       const failure = toWorkbenchError(err);
@@ -193,18 +203,40 @@ export function useTextRun<I>(start: TextRunStarter<I>, jobs?: TextRunJobs) {
   async function stop(): Promise<void> {
     if (!handle || stopping) return;
     stopping = true;
+    const mine = generation;
     try {
       if (jobId.value && jobs) await jobs.cancel(jobId.value);
       else await handle.cancel();
     } catch (err) {
       // The run may have ended between the click and the cancel; its own result says how.
-      if (toWorkbenchError(err).code !== 'not_found') error.value = toWorkbenchError(err);
+      if (toWorkbenchError(err).code !== 'not_found' && generation === mine) error.value = toWorkbenchError(err);
     }
   }
 
-  /** Shows a recorded run (e.g. one opened from History or by id) as if it had just finished. */
+  /**
+   * Lets go of the run under way, if any: it is stopped (it is recorded as cancelled, with what it
+   * produced) and nothing more of it reaches the state.
+   */
+  function detach(): void {
+    if (handle) void stop();
+    handle = null;
+    generation++;
+  }
+
+  /** Back to idle with nothing shown; a run under way is stopped first. */
+  function reset(): void {
+    detach();
+    clearOutput();
+    phase.value = 'idle';
+  }
+
+  /**
+   * Shows a recorded run (e.g. one opened from History or by id) as if it had just finished; a run
+   * under way is stopped first, so its late chunks cannot mix into the recorded output.
+   */
   function show(result: RunRecord): void {
-    reset();
+    detach();
+    clearOutput();
     finish(result);
   }
 

@@ -4,7 +4,7 @@ import { provideWorkbench } from '@/api';
 import { useChatFormStore } from '@/stores/chat-form';
 import { useChatRunStore } from '@/stores/chat-run';
 import { createFakeWorkbench, type FakeWorkbench } from '../fake-workbench';
-import { makeRecord, makeUsage } from '../fake-data';
+import { makeCompletion, makeRecord, makeUsage } from '../fake-data';
 import type { JobSummary } from '@shared/contract/jobs';
 
 let fake: FakeWorkbench;
@@ -186,6 +186,23 @@ describe('chat-run store', () => {
       expect(run.phase).toBe('cancelled');
       expect(run.error).toBeNull();
       expect(run.choices[0]!.content).toBe('Half');
+    });
+  });
+
+  describe('show() while a run streams', () => {
+    it('stops the live run, and its end does not replace the record shown', async () => {
+      const run = useChatRunStore();
+      const done = run.send(fillForm().request);
+      const s = fake.controls.streams[0]!;
+      s.emit({ type: 'delta', choice: 0, content: 'Live text' });
+      const opened = makeRecord({ output: makeCompletion(['Recorded answer']) });
+      run.show(opened);
+      expect(s.cancelled).toBe(true);
+      await done;
+      expect(run.record?.id).toBe(opened.id);
+      expect(run.phase).toBe('completed');
+      expect(run.busy).toBe(false);
+      expect(run.choices[0]!.content).toBe('Recorded answer');
     });
   });
 

@@ -2,7 +2,7 @@
  * Reading a kept draft back into a form. A draft may come from an older build (a field added or
  * renamed since), so each value is taken only when it has the shape the form expects; the rest
  * of the form keeps its defaults. Objects are merged over their defaults, so a field added later
- * (custom headers, say) is drafted with no change here.
+ * (a new parameter, say) is drafted with no change here.
  */
 import { isObject } from '@shared/validate/violations';
 

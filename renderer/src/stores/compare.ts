@@ -140,21 +140,15 @@ export const useCompareStore = defineStore('compare', () => {
     columns.value = columns.value.map((c, i) => (c.model || available.length === 0 ? c : { ...c, model: available[i % available.length]! }));
   }
 
-  /** Replaces every column (their runs stopped) by ones with these settings; at least two. */
+  /**
+   * Gives the columns these settings, in order (two to four). Existing columns keep their ids,
+   * runs and outputs; only a change in count adds or removes columns at the end.
+   */
   function setColumns(list: Array<Omit<CompareColumn, 'id'>>): void {
-    for (const id of [...runs.keys()]) {
-      void runs.get(id)?.stop();
-      scopes.get(id)?.stop();
-      runs.delete(id);
-      scopes.delete(id);
-    }
-    columns.value = [];
-    for (const settings of list.slice(0, MAX_COLUMNS)) {
-      addColumn(settings.model);
-      const added = columns.value.at(-1)!;
-      columns.value = [...columns.value.slice(0, -1), { ...settings, id: added.id }];
-    }
-    while (columns.value.length < MIN_COLUMNS) addColumn();
+    const wanted = Math.max(MIN_COLUMNS, Math.min(list.length, MAX_COLUMNS));
+    while (columns.value.length > wanted) removeColumn(columns.value.at(-1)!.id);
+    while (columns.value.length < wanted) addColumn();
+    columns.value = columns.value.map((c, i) => (list[i] ? { ...list[i], id: c.id } : c));
   }
 
   while (columns.value.length < MIN_COLUMNS) addColumn();

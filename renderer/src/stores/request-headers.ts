@@ -3,11 +3,19 @@
  * as the user types them: rows of name and value, each row's problem (an app-owned name, a line
  * break...), and the headers to send. Kept apart from each form so every playground gets the
  * same editor and the same rules (shared/request-headers.ts).
+ *
+ * The rows are kept as a draft of their own (`request-headers`), so a reload or restart keeps
+ * them; a playground's New leaves them. Values of secret-looking headers are never written to
+ * the draft: such a row comes back with its name and an empty value, which blocks Send until
+ * the value is typed again.
  */
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import type { PlaygroundId } from '@shared/families';
-import { headerProblem } from '@shared/request-headers';
+import type { LimitViolation } from '@shared/limits';
+import { headerProblem, isSecretHeader } from '@shared/request-headers';
+import { isObject } from '@shared/is-object';
+import { useDraft } from '../composables/use-draft';
 
 /** One row of the editor; an empty row (no name, no value) is ignored. */
 export interface HeaderRow {
@@ -23,14 +31,42 @@ export function rowProblems(rows: readonly HeaderRow[]): (string | null)[] {
   return rows.map((row) => {
     if (isBlank(row)) return null;
     const name = row.name.trim();
-    const problem = headerProblem(name, row.value) ?? (seen.has(name.toLowerCase()) ? `${name} is given twice` : null);
+    const problem =
+      headerProblem(name, row.value) ??
+      (seen.has(name.toLowerCase()) ? `${name} is given twice` : null) ??
+      (row.value === '' && isSecretHeader(name) ? `type the value of ${name} (secret values are not kept between sessions)` : null);
     seen.add(name.toLowerCase());
     return problem;
   });
 }
 
+type Rows = Record<PlaygroundId, HeaderRow[]>;
+const emptyRows = (): Rows => ({ chat: [], responses: [], messages: [], legacy: [] });
+const PLAYGROUND_IDS = Object.keys(emptyRows()) as PlaygroundId[];
+
+/** The rows as drafted: secret-looking values left out. */
+function draftOf(rows: Rows): Rows {
+  const out = emptyRows();
+  for (const id of PLAYGROUND_IDS) out[id] = rows[id].map((row) => ({ name: row.name, value: isSecretHeader(row.name) ? '' : row.value }));
+  return out;
+}
+
+/** Rows read back from a draft (an older build's, perhaps): only well-formed rows of known playgrounds. */
+function rowsFrom(saved: Record<string, unknown> | null): Rows {
+  const out = emptyRows();
+  const kept = saved?.rows;
+  if (!isObject(kept)) return out;
+  for (const id of PLAYGROUND_IDS) {
+    const list = kept[id];
+    if (!Array.isArray(list)) continue;
+    out[id] = list.filter((r): r is HeaderRow => isObject(r) && typeof r.name === 'string' && typeof r.value === 'string').map((r) => ({ name: r.name, value: r.value }));
+  }
+  return out;
+}
+
 export const useRequestHeadersStore = defineStore('request-headers', () => {
-  const rows = ref<Record<PlaygroundId, HeaderRow[]>>({ chat: [], responses: [], messages: [], legacy: [] });
+  const rows = ref<Rows>(emptyRows());
+  useDraft('request-headers', () => ({ rows: draftOf(rows.value) }), (saved) => (rows.value = rowsFrom(saved)));
 
   function add(playground: PlaygroundId): void {
     rows.value[playground].push({ name: '', value: '' });
@@ -40,11 +76,9 @@ export const useRequestHeadersStore = defineStore('request-headers', () => {
     rows.value[playground].splice(index, 1);
   }
 
-  /** Why Send is blocked by the headers, naming the first bad row, or null. */
-  function blockedReason(playground: PlaygroundId): string | null {
-    const problems = rowProblems(rows.value[playground]);
-    const at = problems.findIndex((p) => p !== null);
-    return at < 0 ? null : `header ${at + 1}: ${problems[at]}`;
+  /** Each bad row's problem, naming the row: one of the sources of its playground's form violations. */
+  function violations(playground: PlaygroundId): LimitViolation[] {
+    return rowProblems(rows.value[playground]).flatMap((problem, i) => (problem ? [{ field: 'headers', message: `header ${i + 1}: ${problem}` }] : []));
   }
 
   /** The headers to send (names trimmed, blank rows left out), or undefined when there are none. */
@@ -59,5 +93,5 @@ export const useRequestHeadersStore = defineStore('request-headers', () => {
     return headers ? { headers } : {};
   }
 
-  return { rows, add, remove, blockedReason, headersFor, sendPart };
+  return { rows, add, remove, violations, headersFor, sendPart };
 });

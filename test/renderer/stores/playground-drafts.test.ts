@@ -7,6 +7,7 @@ import { useResponsesFormStore } from '@/stores/responses-form';
 import { useResponsesRunStore } from '@/stores/responses-run';
 import { useCompareStore } from '@/stores/compare';
 import { useLegacyFormStore } from '@/stores/legacy-form';
+import { useRequestHeadersStore } from '@/stores/request-headers';
 import type { ResponseNode } from '@shared/contract/responses';
 import { createFakeWorkbench, type FakeWorkbench, type FakeWorkbenchOptions } from '../fake-workbench';
 
@@ -90,6 +91,48 @@ describe('playground drafts', () => {
       ]);
       compare.draft.undo();
       expect(compare.columns.map(({ id: _id, ...c }) => c)).toEqual(columns);
+    });
+
+    it('keeps the columns, their runs and outputs when New and Undo change only their settings', async () => {
+      const columns = [
+        { model: 'svc-4', temperature: 0.2, maxTokens: null, reasoningEffort: null },
+        { model: 'svc-4-fast', temperature: null, maxTokens: 64, reasoningEffort: null },
+      ];
+      await page({ drafts: { compare: { system: '', user: 'Two owls', shared: {}, columns } } });
+      const compare = useCompareStore();
+      const ids = compare.columns.map((c) => c.id);
+      const running = compare.runAll();
+      fake.controls.streams[0]!.emit({ type: 'delta', choice: 0, content: 'Owls hunt' });
+      compare.runOf(ids[0]!).flush();
+      compare.draft.startNew();
+      compare.draft.undo();
+      expect(compare.columns.map((c) => c.id)).toEqual(ids);
+      expect(compare.columns.map(({ id: _id, ...c }) => c)).toEqual(columns);
+      expect(compare.runOf(ids[0]!).busy.value).toBe(true);
+      expect(compare.runOf(ids[0]!).choices.value[0]!.content).toBe('Owls hunt');
+      fake.controls.streams.forEach((s) => s.finish());
+      await running;
+    });
+  });
+
+  describe('request headers', () => {
+    it('come back after a reload, except secret values, which block Send until typed again', async () => {
+      await page({});
+      const headers = useRequestHeadersStore();
+      headers.add('chat');
+      headers.rows.chat[0] = { name: 'x-trace', value: 'run-7' };
+      headers.add('chat');
+      headers.rows.chat[1] = { name: 'x-upstream-token', value: 'very-secret-value' };
+      await flushPromises();
+      await new Promise((r) => setTimeout(r, 600));
+      const saved = fake.controls.drafts.get('request-headers')?.state;
+      expect(JSON.stringify(saved)).toContain('run-7');
+      expect(JSON.stringify(saved)).not.toContain('very-secret-value');
+
+      await page({ drafts: { 'request-headers': saved } });
+      const back = useRequestHeadersStore();
+      expect(back.rows.chat).toEqual([{ name: 'x-trace', value: 'run-7' }, { name: 'x-upstream-token', value: '' }]);
+      expect(back.violations('chat').map((v) => v.message)).toEqual(['header 2: type the value of x-upstream-token (secret values are not kept between sessions)']);
     });
   });
 

@@ -4,9 +4,12 @@
  * focus can go back to it after a send, after a dialog closes, and on the focus-prompt shortcut.
  */
 
+/** Hidden by v-show (an inactive tab keeps its panel mounted), `hidden` or `inert`, itself or above. */
+const HIDDEN = '[style*="display: none"], [hidden], [inert]';
+
 /** The prompt field of what is on screen, or null on views without one (Models, Files, ...). */
 export function findPrompt(root: ParentNode = document): HTMLElement | null {
-  const marked = [...root.querySelectorAll<HTMLElement>('[data-prompt]')].filter((el) => !(el as HTMLTextAreaElement).disabled);
+  const marked = [...root.querySelectorAll<HTMLElement>('[data-prompt]')].filter((el) => !(el as HTMLTextAreaElement).disabled && !el.closest(HIDDEN));
   return marked.at(-1) ?? null;
 }
 

@@ -18,11 +18,14 @@ export interface AppShortcutsOptions {
   toggleTheme: () => void;
 }
 
+const DIALOG = '[role="dialog"], [role="alertdialog"]';
+/** Where PrimeVue puts a dialog or drawer: a mask appended to <body>. */
+const MASK = '.p-dialog-mask, .p-drawer-mask, .p-overlay-mask';
+
 /** Whether a removed node was (or held) a dialog or drawer. */
 function isDialog(node: Node): boolean {
   if (!(node instanceof Element)) return false;
-  const selector = '[role="dialog"], [role="alertdialog"]';
-  return node.matches(selector) || node.querySelector(selector) !== null;
+  return node.matches(DIALOG) || node.querySelector(DIALOG) !== null;
 }
 
 export function useAppShortcuts({ router, showShortcuts, toggleTheme }: AppShortcutsOptions): void {
@@ -42,12 +45,23 @@ export function useAppShortcuts({ router, showShortcuts, toggleTheme }: AppShort
   });
 
   // PrimeVue gives focus back to what opened a dialog; the prompt is where typing goes on next.
-  const observer = typeof MutationObserver === 'undefined' ? null : new MutationObserver((records) => {
+  // Only <body>'s children and the masks in it are watched, not the page (a streamed answer
+  // re-renders every frame): a dialog leaves its mask before the mask leaves <body>.
+  const onRemoved = (records: MutationRecord[]): void => {
     if (!records.some((r) => [...r.removedNodes].some(isDialog))) return;
-    if (document.querySelector('[role="dialog"], [role="alertdialog"]')) return;
+    if (document.querySelector(DIALOG)) return;
     focusPrompt();
+  };
+  const inMasks = typeof MutationObserver === 'undefined' ? null : new MutationObserver(onRemoved);
+  const observer = typeof MutationObserver === 'undefined' ? null : new MutationObserver((records) => {
+    for (const r of records) {
+      for (const node of r.addedNodes) if (node instanceof Element && node.matches(MASK)) inMasks?.observe(node, { childList: true, subtree: true });
+    }
+    onRemoved(records);
   });
-  // Subtree: a dialog leaves its mask before the mask leaves <body> (after its transition).
-  observer?.observe(document.body, { childList: true, subtree: true });
-  onScopeDispose(() => observer?.disconnect());
+  observer?.observe(document.body, { childList: true });
+  onScopeDispose(() => {
+    observer?.disconnect();
+    inMasks?.disconnect();
+  });
 }

@@ -37,10 +37,12 @@ export function uniqueMessages(list: readonly LimitViolation[]): LimitViolation[
 /**
  * `sources()` returns the lists of problems in the order they should be told. Number fields whose
  * text is not a number come first: the request holds their last valid value, not what is shown.
+ * `numberScope` limits those to one form's fields (provideNumberScope); by default every number
+ * field on screen counts.
  */
-export function useFormViolations(sources: () => ReadonlyArray<readonly LimitViolation[]>): FormViolations {
+export function useFormViolations(sources: () => ReadonlyArray<readonly LimitViolation[]>, numberScope?: string): FormViolations {
   const entries = useNumberEntriesStore();
-  const violations = computed(() => uniqueMessages([entries.violations, ...sources()].flat()));
+  const violations = computed(() => uniqueMessages([entries.violationsIn(numberScope), ...sources()].flat()));
   return {
     violations,
     blockedReason: computed(() => violations.value[0]?.message ?? null),

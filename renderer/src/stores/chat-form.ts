@@ -6,6 +6,7 @@ import { editorErrors, schemaIssues, useFormViolations } from '../composables/us
 import { useDraft } from '../composables/use-draft';
 import { overDefaults, savedList, savedString } from '../lib/draft-fields';
 import { defineStore } from 'pinia';
+import { useRequestHeadersStore } from './request-headers';
 import { computed, ref } from 'vue';
 import { ChatRequestSchema } from '@shared/contract/chat';
 import { validateChatRequest } from '@shared/validate/chat';
@@ -37,12 +38,15 @@ export const useChatFormStore = defineStore('chat-form', () => {
   );
   const request = computed(() => built.value.request);
 
+  // The extra request headers' problems block Send like the form's own.
+  const headers = useRequestHeadersStore();
   const { violations, violationsFor, blockedReason } = useFormViolations(() => [
     built.value.violations,
     params.value.tools.length ? editorErrors('tools', toolEditorErrors.value) : [],
     schemaIssues(ChatRequestSchema, request.value),
     validateChatRequest(request.value),
     messages.value.length > 0 && messages.value.every((m) => !m.content.trim()) ? [{ field: 'messages', message: 'write a message to send' }] : [],
+    headers.violations('chat'),
   ]);
 
   function addMessage(role: EditableRole = 'user', content = ''): void {

@@ -12,6 +12,7 @@ import { CompleteRequestSchema, CompletionsRequestSchema } from '@shared/contrac
 import type { LimitViolation } from '@shared/limits';
 import { validateCompleteRequest, validateCompletionsRequest } from '@shared/validate/completions';
 import { useModelsStore } from './models';
+import { useRequestHeadersStore } from './request-headers';
 import { isReasoningModel, legacyReasoningNotice } from '../lib/legacy-reasoning';
 import {
   buildCompleteRequest,
@@ -38,6 +39,8 @@ export const useLegacyFormStore = defineStore('legacy-form', () => {
   const completionsRequest = computed(() => buildCompletionsRequest({ ...completions.value, model: model.value }));
   const completeRequest = computed(() => buildCompleteRequest({ ...complete.value, model: model.value }));
 
+  // The extra request headers' problems block Send like the form's own.
+  const headers = useRequestHeadersStore();
   const completionsForm = useFormViolations(() =>
     reasoningNotice.value
       ? [[{ field: 'model', message: reasoningNotice.value }]]
@@ -45,12 +48,15 @@ export const useLegacyFormStore = defineStore('legacy-form', () => {
           completions.value.prompts.every((p) => !p.trim()) ? [{ field: 'prompt', message: 'write a prompt to send' }] : [],
           schemaIssues(CompletionsRequestSchema, completionsRequest.value),
           validateCompletionsRequest(completionsRequest.value),
+          headers.violations('legacy'),
         ],
+    'completions',
   );
   const completeForm = useFormViolations(() =>
     reasoningNotice.value
       ? [[{ field: 'model', message: reasoningNotice.value }]]
-      : [schemaIssues(CompleteRequestSchema, completeRequest.value), validateCompleteRequest(completeRequest.value)],
+      : [schemaIssues(CompleteRequestSchema, completeRequest.value), validateCompleteRequest(completeRequest.value), headers.violations('legacy')],
+    'complete',
   );
   const completionsViolations = completionsForm.violations;
   const completeViolations = completeForm.violations;

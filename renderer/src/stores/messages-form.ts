@@ -14,6 +14,7 @@ import type { MessagesContentBlock } from '@shared/wire/messages';
 import type { ToolReply } from '@shared/tools/replies';
 import { withSavedReplies } from '@shared/tools/tool-spec';
 import { useModelsStore } from './models';
+import { useRequestHeadersStore } from './request-headers';
 import { isReasoningModel } from '../lib/legacy-reasoning';
 import {
   assistantBlocks,
@@ -57,12 +58,15 @@ export const useMessagesFormStore = defineStore('messages-form', () => {
   );
   const request = computed(() => built.value.request);
 
+  // The extra request headers' problems block Send like the form's own.
+  const headers = useRequestHeadersStore();
   const { violations, violationsFor, blockedReason } = useFormViolations(() => [
     conversationIsEmpty(turns.value) ? [{ field: 'messages', message: 'write a message to send' }] : [],
     built.value.violations,
     params.value.tools.length ? editorErrors('tools', toolEditorErrors.value) : [],
     schemaIssues(MessagesRequestSchema, request.value),
     validateMessagesRequest(request.value, { reasoningModel: reasoning.value }),
+    headers.violations('messages'),
   ]);
 
   function addTurn(role?: TurnRole): void {

@@ -10,6 +10,7 @@ import { ResponsesRequestSchema } from '@shared/contract/responses';
 import { validateResponsesRequest } from '@shared/validate/responses';
 import { withSavedReplies } from '@shared/tools/tool-spec';
 import { useModelsStore } from './models';
+import { useRequestHeadersStore } from './request-headers';
 import {
   buildResponsesRequest,
   defaultResponsesForm,
@@ -37,6 +38,8 @@ export const useResponsesFormStore = defineStore('responses-form', () => {
   const request = computed(() => buildResponsesRequest(form.value, target.value, { reasoningModel: reasoningModel.value }));
   const instructionsBlocked = computed(() => instructionsBlockedReason(target.value));
 
+  // The extra request headers' problems block Send like the form's own.
+  const headers = useRequestHeadersStore();
   const { violations, violationsFor, blockedReason } = useFormViolations(() => {
     const emptyInput = !form.value.input.trim();
     return [
@@ -47,6 +50,7 @@ export const useResponsesFormStore = defineStore('responses-form', () => {
       schemaIssues(ResponsesRequestSchema, request.value),
       // An empty input is already said once, in the user's terms ("write a message").
       validateResponsesRequest(request.value, { reasoningModel: reasoningModel.value }).filter((v) => !(emptyInput && v.field.startsWith('input'))),
+      headers.violations('responses'),
     ];
   });
 

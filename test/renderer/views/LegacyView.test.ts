@@ -121,6 +121,21 @@ describe('LegacyView', () => {
     expect(button(m.wrapper, 'Send').disabled).toBe(true);
   });
 
+  it('blocks Send only in the tab whose number field holds text that is not a number (both tabs stay mounted)', async () => {
+    m = await mountWithApp(LegacyView, { route: '/legacy' });
+    const form = useLegacyFormStore();
+    form.completions.prompts = ['Once upon a time'];
+    form.complete.prompt = '\n\nHuman: Hi\n\nAssistant:';
+    form.complete.maxTokensToSample = 64;
+    await openTab('Complete');
+    await m.wrapper.find('#complete-temperature').setValue('abc');
+    await flushPromises();
+    expect(button(m.wrapper, 'Send').disabled).toBe(true);
+    await openTab('Completions');
+    expect(m.wrapper.find('#complete-temperature').exists()).toBe(true);
+    expect(button(m.wrapper, 'Send').disabled).toBe(false);
+  });
+
   it('stops a streaming completion on Esc and keeps the partial text', async () => {
     m = await mountWithApp(LegacyView, { route: '/legacy' });
     const stream = await send();

@@ -47,14 +47,16 @@ describe('ConnectionsDialog', () => {
     [...sandbox.querySelectorAll('button')].find((b) => b.textContent?.includes('Copy key'))!.click();
     await flushPromises();
     expect(written).toEqual(['sk-sandbox-fake0123']);
-    expect(sandbox.querySelector('[role="status"]')).toBeNull();
+    // No "port taken" notice (the copy button's own status line says "Copied key").
+    expect(sandbox.querySelector('.moved')).toBeNull();
+    expect(sandbox.querySelector('.copy-button [role="status"]')!.textContent).toBe('Copied key');
   });
 
   it('says which port the sandbox took when the one it wanted was busy', async () => {
     m = await mountWithApp(Host, { fake: { sandbox: { port: 38211, preferredPort: 4010, preferredSource: 'default' } } });
     await useConnectionsStore().load();
     await flushPromises();
-    expect(document.querySelector('.sandbox-info [role="status"]')!.textContent).toBe(
+    expect(document.querySelector('.sandbox-info .moved[role="status"]')!.textContent).toBe(
       'Port 4010 (the default) was taken, so the sandbox listens on 38211 this time. Code exported before reaches it with WORKBENCH_BASE_URL=http://127.0.0.1:38211.',
     );
   });

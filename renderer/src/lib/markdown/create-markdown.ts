@@ -3,6 +3,7 @@
 // boundaries are judged by exactly the rules that render them.
 import MarkdownIt from 'markdown-it';
 import { highlightCode } from './highlight';
+import { MARKDOWN_RULES } from './markdown-rules';
 
 const escapeAttr = (s: string): string =>
   s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -10,8 +11,7 @@ const escapeAttr = (s: string): string =>
 /** Creates a configured markdown-it instance (html: false, linkify: true, highlighted fences with a Copy button). */
 export function createMarkdown(): MarkdownIt {
   const md = new MarkdownIt({
-    html: false,
-    linkify: true,
+    ...MARKDOWN_RULES,
     highlight: (code, lang) => highlightCode(code, lang) ?? '',
   });
   const fence = md.renderer.rules.fence!;

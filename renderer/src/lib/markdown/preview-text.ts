@@ -1,10 +1,14 @@
 /**
  * Markdown as one line of the text a reader sees, for previews (the Responses chain tree), where
  * `**bold**`, `# headings`, list bullets and link targets are noise. It parses with the same
- * markdown-it rules that render the answer, so what counts as markup is judged alike in both.
+ * markdown-it rules that render the answer (markdown-rules.ts), so what counts as markup is judged
+ * alike in both, but without the renderer's code highlighting, which previews never need.
  */
+import MarkdownIt from 'markdown-it';
 import type Token from 'markdown-it/lib/token.mjs';
-import { markdown } from './create-markdown';
+import { MARKDOWN_RULES } from './markdown-rules';
+
+let parser: MarkdownIt | undefined;
 
 /** The text of inline tokens: words, inline code and image alt text; breaks become spaces. */
 function inlineText(tokens: Token[]): string {
@@ -24,7 +28,8 @@ function inlineText(tokens: Token[]): string {
 export function markdownPreviewText(source: string): string {
   if (source === '') return '';
   const parts: string[] = [];
-  for (const t of markdown().parse(source, {})) {
+  parser ??= new MarkdownIt(MARKDOWN_RULES);
+  for (const t of parser.parse(source, {})) {
     if (t.type === 'inline') parts.push(inlineText(t.children ?? []));
     else if (t.type === 'fence' || t.type === 'code_block') parts.push(t.content);
   }

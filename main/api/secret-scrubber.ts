@@ -45,6 +45,9 @@ export function secretForms(secret: string): string[] {
   return [...forms].filter((f) => f.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
 }
 
+/** A JSON escape that can spell part of a key so that no text form matches it. */
+const ESCAPE_THAT_HIDES = /\\[u/]/;
+
 type Container = Record<string, unknown> | unknown[];
 
 function isContainer(v: unknown): v is Container {
@@ -130,14 +133,16 @@ export class SecretScrubber {
   }
 
   /**
-   * An SSE event with its data masked. Data with escapes is also parsed: JSON can spell a key
-   * with `\u` or `\/` escapes that no text form matches, and the family modules parse it after
-   * this; such data is re-serialised masked (other events keep their exact text).
+   * An SSE event with its data masked. Data with `\u` or `\/` escapes is also parsed: JSON can
+   * spell a key with those in ways no text form matches (the other escapes, `\"` and `\\`, are
+   * in the JSON-escaped forms, and a key has no control characters); such data is re-serialised
+   * masked. Other events keep their exact text and are not parsed here: almost every text delta
+   * has a `\n` or `\"`, and the family modules parse each event after this.
    */
   event<E extends { data: string }>(event: E): E {
     if (!this.active) return event;
     let data = this.text(event.data);
-    if (data.includes('\\')) {
+    if (ESCAPE_THAT_HIDES.test(data)) {
       try {
         const parsed: unknown = JSON.parse(data);
         const masked = this.value(parsed);

@@ -95,6 +95,14 @@ describe('secret-scrubber', () => {
       expect(JSON.stringify(JSON.parse(scrubber.event({ data }).data))).not.toContain('9Zq+Tf3L');
     });
 
+    it('masks a key with a quote and a backslash in a delta full of \\n and \\" escapes (text forms, no parse needed)', () => {
+      const odd = new SecretScrubber(['sk-"odd\\key-12345']);
+      const data = JSON.stringify({ choices: [{ delta: { content: 'line one\nsaid "sk-"odd\\key-12345"\n' } }] });
+      const out = odd.event({ data });
+      expect(out.data).not.toContain('odd');
+      expect(JSON.parse(out.data)).toEqual({ choices: [{ delta: { content: 'line one\nsaid "***"\n' } }] });
+    });
+
     it('keeps the exact text of an event with escapes but no key', () => {
       const event = { data: '{"text":"line\\nnext \\u00e9"}' };
       expect(scrubber.event(event)).toBe(event);

@@ -8,7 +8,7 @@
 import { DRAFT_MAX_BYTES, DRAFT_MAX_KEYS, draftTooLargeMessage, type Draft, type DraftChange } from '../../shared/contract/drafts';
 import { WorkbenchFailure } from '../../shared/contract/errors';
 import type { Db } from '../store/db';
-import { countDraftKeys, getDraft, listDrafts, writeDraft, type StoredDraft } from '../store/drafts';
+import { clearDraft, getDraft, listDrafts, putDraft, type StoredDraft } from '../store/drafts';
 
 export interface DraftsServiceOptions {
   db: Db;
@@ -54,26 +54,22 @@ export class DraftsService {
         issues: [{ path: 'state', message: `${bytes} bytes is over the ${this.maxBytes}-byte limit` }],
       });
     }
-    this.checkRoomFor(key);
     const updatedAt = this.now();
-    const { revision } = writeDraft(this.options.db, key, json, writer, updatedAt);
+    const revision = putDraft(this.options.db, key, json, writer, updatedAt, DRAFT_MAX_KEYS);
+    // A new key past DRAFT_MAX_KEYS is refused: the keys are playground names, not user data.
+    if (revision === null) {
+      throw new WorkbenchFailure({ code: 'invalid_input', message: `Drafts are kept for at most ${DRAFT_MAX_KEYS} forms; "${key}" is one too many.` });
+    }
     this.options.emitChanged({ key, revision, writer, cleared: false });
     return { revision, updatedAt };
   }
 
   /** Empties the draft ("New"); answers what it held so the page can offer Undo. */
   clear(key: string, writer: string): { revision: number; previous: unknown } {
-    const existing = getDraft(this.options.db, key);
-    if (!existing) return { revision: 0, previous: null };
-    const { previous, revision } = writeDraft(this.options.db, key, null, writer, this.now());
-    this.options.emitChanged({ key, revision, writer, cleared: true });
-    return { revision, previous: previous ? this.parse(previous) : null };
-  }
-
-  /** A new key past DRAFT_MAX_KEYS is refused: the keys are playground names, not user data. */
-  private checkRoomFor(key: string): void {
-    if (getDraft(this.options.db, key) || countDraftKeys(this.options.db) < DRAFT_MAX_KEYS) return;
-    throw new WorkbenchFailure({ code: 'invalid_input', message: `Drafts are kept for at most ${DRAFT_MAX_KEYS} forms; "${key}" is one too many.` });
+    const cleared = clearDraft(this.options.db, key, writer, this.now());
+    if (!cleared) return { revision: 0, previous: null };
+    this.options.emitChanged({ key, revision: cleared.revision, writer, cleared: true });
+    return { revision: cleared.revision, previous: this.parse(cleared.previous) };
   }
 
   private toDraft(row: StoredDraft): Draft {

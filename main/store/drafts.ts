@@ -42,6 +42,16 @@ export function countDraftKeys(db: Db): number {
   return (prepare<[], { n: number }>(db, 'SELECT COUNT(*) AS n FROM drafts').get() ?? { n: 0 }).n;
 }
 
+/** The row under `key` set to this revision and state (inside the caller's transaction). */
+function upsert(db: Db, key: string, revision: number, stateJson: string | null, writer: string, now: number): void {
+  prepare(
+    db,
+    `INSERT INTO drafts (key, revision, state_json, writer, updated_at) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (key) DO UPDATE SET revision = excluded.revision, state_json = excluded.state_json,
+       writer = excluded.writer, updated_at = excluded.updated_at`,
+  ).run(key, revision, stateJson, writer, now);
+}
+
 /**
  * Writes `stateJson` (null clears) under `key` with the next revision; returns the row as it was
  * before (null when new) and the new revision.
@@ -56,12 +66,33 @@ export function writeDraft(
   return db.transaction(() => {
     const previous = getDraft(db, key);
     const revision = (previous?.revision ?? 0) + 1;
-    prepare(
-      db,
-      `INSERT INTO drafts (key, revision, state_json, writer, updated_at) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (key) DO UPDATE SET revision = excluded.revision, state_json = excluded.state_json,
-         writer = excluded.writer, updated_at = excluded.updated_at`,
-    ).run(key, revision, stateJson, writer, now);
+    upsert(db, key, revision, stateJson, writer, now);
+    return { previous, revision };
+  }).immediate();
+}
+
+/**
+ * Stores `stateJson` under `key` with the next revision, reading only the current revision (the
+ * path taken on every pause in typing). A key that has no row yet is refused (null) once `maxKeys`
+ * keys exist, in the same transaction.
+ */
+export function putDraft(db: Db, key: string, stateJson: string, writer: string, now: number, maxKeys: number): number | null {
+  return db.transaction(() => {
+    const current = prepare<[string], { revision: number }>(db, 'SELECT revision FROM drafts WHERE key = ?').get(key);
+    if (!current && countDraftKeys(db) >= maxKeys) return null;
+    const revision = (current?.revision ?? 0) + 1;
+    upsert(db, key, revision, stateJson, writer, now);
+    return revision;
+  }).immediate();
+}
+
+/** Empties the draft under `key` (next revision); what it held, or null when there was no row (nothing written). */
+export function clearDraft(db: Db, key: string, writer: string, now: number): { previous: StoredDraft; revision: number } | null {
+  return db.transaction(() => {
+    const previous = getDraft(db, key);
+    if (!previous) return null;
+    const revision = previous.revision + 1;
+    upsert(db, key, revision, null, writer, now);
     return { previous, revision };
   }).immediate();
 }

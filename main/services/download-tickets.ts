@@ -32,6 +32,26 @@ export interface DownloadTicketsOptions {
   log?: (line: string) => void;
 }
 
+/** Where a save goes: Electron's save dialog, else browser mode's one-time links. */
+export interface SaveTarget {
+  /** Electron's save dialog; null when the user closed it. Absent in browser mode. */
+  chooseSaveTarget?: (suggestedName: string) => Promise<string | null>;
+  tickets: DownloadTickets;
+}
+
+/**
+ * The file to write a save of `filename` to: where the user chose (Electron), or a ticket's
+ * temporary file (browser mode: `token` set, publish it once written). Null when the dialog was closed.
+ */
+export async function chooseDestination(target: SaveTarget, filename: string): Promise<{ dest: string; token: string | null } | null> {
+  if (target.chooseSaveTarget) {
+    const chosen = await target.chooseSaveTarget(filename);
+    return chosen ? { dest: chosen, token: null } : null;
+  }
+  const { token, path } = target.tickets.reserve();
+  return { dest: path, token };
+}
+
 export class DownloadTickets {
   private readonly entries = new Map<string, Entry>();
   private readonly now: () => number;

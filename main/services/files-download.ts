@@ -10,6 +10,7 @@ import type { FileDownloadChunk, FileDownloadResult, FileRecord } from '../../sh
 import type { ResolvedConnection } from './connections-service';
 import type { FilesServiceDeps } from './files-deps';
 import { TransferRate } from './transfer-rate';
+import { chooseDestination } from './download-tickets';
 
 export interface DownloadContext {
   signal: AbortSignal;
@@ -30,15 +31,9 @@ export async function downloadFile(
   onGone: (serviceMessage: string) => FileRecord,
 ): Promise<FileDownloadResult> {
   const now = deps.now ?? Date.now;
-  let dest: string;
-  let token: string | null = null;
-  if (deps.chooseSaveTarget) {
-    const chosen = await deps.chooseSaveTarget(file.filename);
-    if (!chosen) return { filename: file.filename, bytes: 0, cancelled: true };
-    dest = chosen;
-  } else {
-    ({ token, path: dest } = deps.tickets.reserve());
-  }
+  const destination = await chooseDestination(deps, file.filename);
+  if (!destination) return { filename: file.filename, bytes: 0, cancelled: true };
+  const { dest, token } = destination;
 
   const rate = new TransferRate(now);
   let lastEmit = 0;

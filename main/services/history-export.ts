@@ -11,16 +11,15 @@ import { open, rename, rm } from 'node:fs/promises';
 import type { HistoryExportResult } from '../../shared/contract/history';
 import { WorkbenchFailure } from '../../shared/contract/errors';
 import type { CapturedEvent, RunRecord } from '../../shared/contract/runs';
-import type { DownloadTickets } from './download-tickets';
+import { chooseDestination, type SaveTarget } from './download-tickets';
 
-export interface HistoryExportDeps {
+export interface HistoryExportDeps extends SaveTarget {
+  /** Runs `ids` in the export's order (oldest first), or a not_found failure naming one that is not in History. */
+  order(ids: readonly string[]): string[];
   /** The run as History shows it (media put back), or a not_found failure. */
   get(id: string): Promise<RunRecord>;
   /** Every raw event of the run, in order. */
   events(id: string): CapturedEvent[];
-  /** Electron's save dialog; null when the user closed it. Absent in browser mode. */
-  chooseSaveTarget?: (suggestedName: string) => Promise<string | null>;
-  tickets: DownloadTickets;
   now?: () => number;
 }
 
@@ -35,30 +34,26 @@ export function exportFilename(now: number): string {
   return `workbench-runs-${new Date(now).toISOString().slice(0, 16).replace(':', '')}.jsonl`;
 }
 
-/** Writes runs `ids` (duplicates dropped) oldest first; a run deleted meanwhile is a not_found failure naming it. */
+/**
+ * Writes runs `ids` (duplicates dropped) oldest first; a run deleted meanwhile is a not_found
+ * failure naming it. The destination is asked for before any run is read, and runs are read and
+ * written one at a time, so memory stays that of the largest run whatever the selection.
+ */
 export async function exportRuns(deps: HistoryExportDeps, ids: readonly string[], signal?: AbortSignal): Promise<HistoryExportResult> {
-  const unique = [...new Set(ids)];
-  const records = await Promise.all(unique.map((id) => deps.get(id)));
-  records.sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
+  const ordered = deps.order([...new Set(ids)]);
   const filename = exportFilename((deps.now ?? Date.now)());
-
-  let dest: string;
-  let token: string | null = null;
-  if (deps.chooseSaveTarget) {
-    const chosen = await deps.chooseSaveTarget(filename);
-    if (!chosen) return { filename, runs: 0, bytes: 0, cancelled: true };
-    dest = chosen;
-  } else {
-    ({ token, path: dest } = deps.tickets.reserve());
-  }
+  const destination = await chooseDestination(deps, filename);
+  if (!destination) return { filename, runs: 0, bytes: 0, cancelled: true };
+  const { dest, token } = destination;
   const temp = token ? dest : `${dest}.${randomBytes(6).toString('hex')}.part`;
   let bytes = 0;
   try {
     const file = await open(temp, 'wx', 0o600);
     try {
-      for (const record of records) {
+      for (const id of ordered) {
         if (signal?.aborted) throw new WorkbenchFailure({ code: 'cancelled', message: 'The export was cancelled; nothing was saved.' });
-        const line: ExportedRun = { format: 'inference-workbench.run/1', ...record, events: deps.events(record.id) };
+        const record = await deps.get(id);
+        const line: ExportedRun = { format: 'inference-workbench.run/1', ...record, events: deps.events(id) };
         const text = `${JSON.stringify(line)}\n`;
         bytes += Buffer.byteLength(text);
         await file.write(text);
@@ -72,6 +67,6 @@ export async function exportRuns(deps: HistoryExportDeps, ids: readonly string[]
     await rm(temp, { force: true });
     throw error;
   }
-  if (token) return { filename, runs: records.length, bytes, url: deps.tickets.publish(token, { path: dest, filename, bytes }) };
-  return { filename, runs: records.length, bytes, savedTo: dest };
+  if (token) return { filename, runs: ordered.length, bytes, url: deps.tickets.publish(token, { path: dest, filename, bytes }) };
+  return { filename, runs: ordered.length, bytes, savedTo: dest };
 }

@@ -12,8 +12,8 @@ import type { Db } from '../store/db';
 import { rehydrateRequest } from './request-media';
 import { activeJobForRun } from '../store/jobs';
 import { readRunEvents } from '../store/run-events';
-import { deleteRun, getRun, runModels, searchRuns } from '../store/runs';
-import type { DownloadTickets } from './download-tickets';
+import { deleteRun, getRun, orderRuns, runModels, searchRuns } from '../store/runs';
+import type { SaveTarget } from './download-tickets';
 import { exportRuns } from './history-export';
 
 /** What History needs of the durable jobs: stopping the one that still carries a run. */
@@ -22,10 +22,7 @@ export interface RunJobs {
 }
 
 /** Where an export goes: Electron's save dialog, else browser mode's one-time links. */
-export interface HistoryExportTarget {
-  chooseSaveTarget?: (suggestedName: string) => Promise<string | null>;
-  tickets: DownloadTickets;
-}
+export type HistoryExportTarget = SaveTarget;
 
 export class HistoryService {
   constructor(
@@ -65,6 +62,11 @@ export class HistoryService {
     return exportRuns(
       {
         ...this.exportTarget,
+        order: (wanted) => {
+          const { ordered, missing } = orderRuns(this.db, wanted);
+          if (missing[0] !== undefined) throw new WorkbenchFailure({ code: 'not_found', message: `No run with id ${missing[0]} in history.` });
+          return ordered;
+        },
         get: (id) => this.get(id),
         events: (id) => this.scrub(readRunEvents(this.db, id)?.events ?? []),
       },

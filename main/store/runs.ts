@@ -65,7 +65,7 @@ export const INTERRUPTED_ERROR: WorkbenchError = {
 
 /** Records a new run (and its blob references, in one transaction). Throws if a run with the same id exists. */
 export function insertRun(db: Db, run: NewRun): void {
-  if (run.blobs?.length || run.group) {
+  if (run.blobs?.length) {
     db.transaction(() => {
       insertRunRow(db, run);
       for (const blob of run.blobs ?? []) addBlobRef(db, blob, run.createdAt);
@@ -78,10 +78,12 @@ function insertRunRow(db: Db, run: NewRun): void {
   timed(db, 'insertRun', () =>
     prepare(
       db,
+      // The group columns are named only for a grouped run: the migration tests record runs at
+      // schema versions from before groups (0009).
       `INSERT INTO runs (id, created_at, updated_at, endpoint, model, status, connection_id, connection_name,
-         is_sandbox, deferred_request_id, prompt_preview, timings_json, prompt_text, request_json)
+         is_sandbox, deferred_request_id, prompt_preview, timings_json, prompt_text, request_json${run.group ? ', group_id, group_kind' : ''})
        VALUES (@id, @createdAt, @createdAt, @endpoint, @model, @status, @connectionId, @connectionName,
-         @isSandbox, @deferredRequestId, @promptPreview, @timings, @promptText, @request)`,
+         @isSandbox, @deferredRequestId, @promptPreview, @timings, @promptText, @request${run.group ? ', @groupId, @groupKind' : ''})`,
     ).run({
       id: run.id,
       createdAt: run.createdAt,
@@ -96,11 +98,9 @@ function insertRunRow(db: Db, run: NewRun): void {
       timings: JSON.stringify(timings),
       promptText: run.promptText,
       request: JSON.stringify(run.request),
+      ...(run.group ? { groupId: run.group.id, groupKind: run.group.kind } : {}),
     }),
   );
-  if (run.group) {
-    prepare(db, 'UPDATE runs SET group_id = @id, group_kind = @kind WHERE id = @run').run({ ...run.group, run: run.id });
-  }
 }
 
 /**
@@ -145,6 +145,15 @@ export function getRun(db: Db, id: string): RunRecord | null {
     prepare<[string], RecordRow>(db, `SELECT ${RECORD_COLUMNS} FROM runs WHERE id = ?`).get(id),
   );
   return row ? toRecord(row) : null;
+}
+
+/** Of runs `ids`, those in History, oldest first (ties by id); and the ids it does not hold. */
+export function orderRuns(db: Db, ids: readonly string[]): { ordered: string[]; missing: string[] } {
+  const ordered = timed(db, 'orderRuns', () =>
+    prepare<[string], { id: string }>(db, 'SELECT id FROM runs WHERE id IN (SELECT value FROM json_each(?)) ORDER BY created_at, id').all(JSON.stringify(ids)),
+  ).map((r) => r.id);
+  const found = new Set(ordered);
+  return { ordered, missing: ids.filter((id) => !found.has(id)) };
 }
 
 /**

@@ -44,7 +44,7 @@ export class ChatService {
     const headers = input.headers ?? {};
     // A deferred run is a durable job: it outlives this window (a refused one is recorded below).
     if (mode === 'deferred' && validateChatRequest(body).length === 0) {
-      return startDeferredChat(this.deferredDeps(), { connection, path: CHAT_PATH, body, headers }, ctx);
+      return startDeferredChat(this.deferredDeps(), { connection, path: CHAT_PATH, body, headers, group: input.group }, ctx);
     }
     const post = {
       connection,
@@ -54,7 +54,7 @@ export class ChatService {
       headers,
       stream: mode === 'stream',
       validate: validateChatRequest,
-      ...(input.group ? { group: input.group } : {}),
+      group: input.group,
     } as const;
     return runTextPost(this.options, ctx, post, async (run, opts) => {
       if (mode === 'stream') {

@@ -10,27 +10,25 @@ import type { RunRecord } from '../../shared/contract/runs';
 import { validateCompleteRequest, validateCompletionsRequest } from '../../shared/validate/completions';
 import type { CompleteRequest, CompletionsRequest, TextCompletionChunk } from '../../shared/wire/completions';
 import type { ConnectionsService } from './connections-service';
-import { runTextPost, streamIntoRun } from './text-post';
+import { runTextPost, streamIntoRun, type TextSendInput } from './text-post';
 import type { TextRunContext, TextServiceDeps } from './text-run';
 
 export interface CompletionsServiceOptions extends TextServiceDeps {
   connections: ConnectionsService;
 }
 
-type Obj = Record<string, unknown>;
-type SendInput = { connectionId?: string; request: Obj; headers?: Record<string, string> };
 
 export class CompletionsService {
   constructor(private readonly options: CompletionsServiceOptions) {}
 
   /** POST /v1/completions. */
-  async send(input: SendInput, ctx: TextRunContext): Promise<RunRecord> {
+  async send(input: TextSendInput, ctx: TextRunContext): Promise<RunRecord> {
     const connection = this.options.connections.resolve(input.connectionId);
     const stream = input.request.stream === true;
     const { stream_options: streamOptions, ...rest } = input.request;
     // What is recorded is what is sent: stream_options only travels with a stream.
     const body = (stream ? { ...rest, stream, ...(streamOptions !== undefined ? { stream_options: streamOptions } : {}) } : { ...rest, stream }) as unknown as CompletionsRequest;
-    const post = { connection, endpoint: 'completions', path: COMPLETIONS_PATH, body, headers: input.headers ?? {}, stream, validate: validateCompletionsRequest } as const;
+    const post = { connection, endpoint: 'completions', path: COMPLETIONS_PATH, body, headers: input.headers ?? {}, group: input.group, stream, validate: validateCompletionsRequest } as const;
     return runTextPost(this.options, ctx, post, async (run, opts) => {
       if (!stream) return run.finishPlain(await createCompletion(connection.client, body, opts));
       const assembler = new CompletionsAssembler();
@@ -52,12 +50,12 @@ export class CompletionsService {
   }
 
   /** POST /v1/complete (plain; a `stream` flag is passed on for the service to answer). */
-  async complete(input: SendInput, ctx: TextRunContext): Promise<RunRecord> {
+  async complete(input: TextSendInput, ctx: TextRunContext): Promise<RunRecord> {
     const connection = this.options.connections.resolve(input.connectionId);
     const body = input.request as unknown as CompleteRequest;
     // The service answers a `stream` flag itself: that refusal is what the run records.
     const validate = (b: CompleteRequest) => validateCompleteRequest(b).filter((v) => v.field !== 'stream');
-    const post = { connection, endpoint: 'complete', path: COMPLETE_PATH, body, headers: input.headers ?? {}, validate } as const;
+    const post = { connection, endpoint: 'complete', path: COMPLETE_PATH, body, headers: input.headers ?? {}, group: input.group, validate } as const;
     return runTextPost(this.options, ctx, post, async (run, opts) => run.finishPlain(await createComplete(connection.client, body, opts)));
   }
 }

@@ -7,7 +7,7 @@
  */
 import { WorkbenchFailure } from '../../shared/contract/errors';
 import type { JobSummary } from '../../shared/contract/jobs';
-import type { RunRecord } from '../../shared/contract/runs';
+import type { RunGroup, RunRecord } from '../../shared/contract/runs';
 import type { ChatRequest } from '../../shared/wire/chat';
 import type { JobQueue } from '../jobs/job-queue';
 import { newJobId } from '../jobs/job-queue';
@@ -32,7 +32,7 @@ export interface DeferredChatDeps {
 /** Records the run and its job together, then follows the job until it ends. */
 export async function startDeferredChat(
   deps: DeferredChatDeps,
-  post: { connection: ResolvedConnection; path: string; body: ChatRequest; headers: Record<string, string> },
+  post: { connection: ResolvedConnection; path: string; body: ChatRequest; headers: Record<string, string>; group?: RunGroup },
   ctx: TextRunContext,
 ): Promise<RunRecord> {
   const { connection, body } = post;
@@ -45,6 +45,7 @@ export async function startDeferredChat(
   const run = {
     ...pendingRun({ connection, endpoint: 'chat.completions', model: String(body.model ?? ''), request }, newRunId(), startedAt),
     ...(recorded?.blobs.length ? { request: recorded.request, blobs: recorded.blobs } : {}),
+    group: post.group,
   };
   const data: DeferredChatData = { runId: run.id, connectionId: connection.profile.id, body: body as unknown as DeferredChatData['body'], headers: post.headers, requestId: null, startedAt };
   deps.jobs.add(DEFERRED_CHAT_KIND, data, { id: jobId, runId: run.id, insert: (db) => insertRun(db, run) });

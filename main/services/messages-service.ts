@@ -10,7 +10,7 @@ import { chatUsageOf } from '../../shared/text-output';
 import { validateMessagesRequest } from '../../shared/validate/messages';
 import type { MessagesRequest, MessagesStreamEvent } from '../../shared/wire/messages';
 import type { ConnectionsService } from './connections-service';
-import { runTextPost, streamIntoRun } from './text-post';
+import { runTextPost, streamIntoRun, type TextSendInput } from './text-post';
 import type { TextRun, TextRunContext, TextServiceDeps } from './text-run';
 import { isObject } from '../../shared/is-object';
 
@@ -23,11 +23,11 @@ type Obj = Record<string, unknown>;
 export class MessagesService {
   constructor(private readonly options: MessagesServiceOptions) {}
 
-  async send(input: { connectionId?: string; request: Obj; headers?: Record<string, string> }, ctx: TextRunContext): Promise<RunRecord> {
+  async send(input: TextSendInput, ctx: TextRunContext): Promise<RunRecord> {
     const connection = this.options.connections.resolve(input.connectionId);
     const stream = input.request.stream === true;
     const body = { ...input.request, stream } as unknown as MessagesRequest;
-    const post = { connection, endpoint: 'messages', path: MESSAGES_PATH, body, headers: input.headers ?? {}, stream, validate: validateMessagesRequest } as const;
+    const post = { connection, endpoint: 'messages', path: MESSAGES_PATH, body, headers: input.headers ?? {}, group: input.group, stream, validate: validateMessagesRequest } as const;
     return runTextPost(this.options, ctx, post, async (run, opts) => {
       if (!stream) return run.finishPlain(await createMessage(connection.client, body, opts));
       const assembler = new MessagesAssembler();

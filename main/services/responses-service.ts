@@ -19,7 +19,7 @@ import { outputPreviewText, requestPreview } from './chat-text';
 import type { ConnectionsService, ResolvedConnection } from './connections-service';
 import { chainInput, chainSegment, droppedMessages } from './response-chain-input';
 import { rehydrate, storeRequestMedia } from './request-media';
-import { runTextPost, streamIntoRun } from './text-post';
+import { runTextPost, streamIntoRun, type TextSendInput } from './text-post';
 import { TextRun, type TextRunContext, type TextServiceDeps } from './text-run';
 import { isObject } from '../../shared/is-object';
 
@@ -47,11 +47,11 @@ export class ResponsesService {
   }
 
   /** POST /v1/responses, streamed when the request says so; the response's node is recorded. */
-  async create(input: { connectionId?: string; request: Obj; headers?: Record<string, string> }, ctx: TextRunContext): Promise<RunRecord> {
+  async create(input: TextSendInput, ctx: TextRunContext): Promise<RunRecord> {
     const connection = this.options.connections.resolve(input.connectionId);
     const stream = input.request.stream === true;
     const body = { ...input.request, stream } as unknown as ResponseCreateRequest;
-    const post = { connection, endpoint: 'responses', path: RESPONSES_PATH, body, headers: input.headers ?? {}, stream, validate: validateResponsesRequest } as const;
+    const post = { connection, endpoint: 'responses', path: RESPONSES_PATH, body, headers: input.headers ?? {}, group: input.group, stream, validate: validateResponsesRequest } as const;
     const record = await runTextPost(this.options, ctx, post, async (run, opts) => {
       if (!stream) return run.finishPlain(await createResponse(connection.client, body, opts));
       const assembler = new ResponsesAssembler();

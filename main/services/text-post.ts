@@ -13,6 +13,14 @@ import type { ResolvedConnection } from './connections-service';
 import { storeRequestMedia } from './request-media';
 import { TextRun, type TextRunContext, type TextServiceDeps } from './text-run';
 
+/** What a text service's send takes (the contract's `textSendSchema`, validated at the boundary). */
+export interface TextSendInput {
+  connectionId?: string;
+  request: Record<string, unknown>;
+  headers?: Record<string, string>;
+  group?: RunGroup;
+}
+
 /** One POST as a text service sends and records it. */
 export interface TextPost<B> {
   connection: ResolvedConnection;
@@ -49,7 +57,7 @@ export async function runTextPost<B extends object>(
     model,
     request,
     ctx,
-    ...(post.group ? { group: post.group } : {}),
+    group: post.group,
     ...(recorded?.blobs.length ? { recorded } : {}),
   });
   const violations = post.validate(body);

@@ -83,7 +83,7 @@ export function pendingRun(start: Omit<TextRunStart, 'ctx'>, id: string, created
     promptText: requestText(start.endpoint, body),
     promptPreview: start.promptPreview ?? requestPreview(start.endpoint, body),
     status: 'pending',
-    ...(start.group ? { group: start.group } : {}),
+    group: start.group,
   };
 }
 

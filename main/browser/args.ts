@@ -1,4 +1,5 @@
 /** Command-line flags of the browser-mode entry: `[--port N] [--data-dir DIR] [--sandbox-port N] [--open]`. */
+import { validPort } from '../sandbox/port-choice';
 
 export interface BrowserArgs {
   port: number;
@@ -24,8 +25,8 @@ export function parseBrowserArgs(argv: readonly string[]): BrowserArgs {
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error('--port must be a whole number from 0 to 65535');
       out.port = port;
     } else if (flag === '--sandbox-port') {
-      const port = Number(value());
-      if (!Number.isInteger(port) || port < 1024 || port > 65535) throw new Error('--sandbox-port must be a whole number from 1024 to 65535');
+      const port = validPort(value());
+      if (port === null) throw new Error('--sandbox-port must be a whole number from 1024 to 65535');
       out.sandboxPort = port;
     } else if (flag === '--data-dir') {
       out.dataDir = value();

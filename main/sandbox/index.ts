@@ -175,4 +175,3 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
 export type { KeySpec } from './auth';
 export { loadOrCreateSandboxKey, sandboxKeyFile } from './state/key-file';
-export { rememberedPort } from './state/port-file';

@@ -4,7 +4,7 @@
  * Connections, then the last launch's, then 4010. When that port is taken the sandbox listens on
  * another (startSandbox) and Connections says which.
  */
-import type { SandboxPortSource } from '../../shared/contract/connections';
+import { SandboxPortSchema, type SandboxPortSource } from '../../shared/contract/connections';
 import { rememberedPort } from './state/port-file';
 
 /** The port of a first launch. */
@@ -30,7 +30,8 @@ export interface SandboxPortInputs {
 /** A usable port, or null (privileged and out-of-range ports are not chosen). */
 export function validPort(value: unknown): number | null {
   const port = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value;
-  return typeof port === 'number' && Number.isInteger(port) && port >= 1024 && port <= 65535 ? port : null;
+  const parsed = SandboxPortSchema.safeParse(port);
+  return parsed.success ? parsed.data : null;
 }
 
 /** The port to try first, and why it is that one. */

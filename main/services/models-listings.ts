@@ -7,7 +7,7 @@
  */
 import type { ApiResult } from '../api/client';
 import type { ListingNote } from '../../shared/contract/models';
-import { isObject } from '../../shared/validate/violations';
+import { isObject } from '../../shared/is-object';
 import type { Listings } from './models-catalogue';
 
 export type ListingName = keyof Listings;

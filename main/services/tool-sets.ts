@@ -17,6 +17,7 @@ import type { ToolSpec } from '../../shared/tools/tool-spec';
 import type { TypedEmit } from '../../shared/contract/typed-emit';
 import type { Db } from '../store/db';
 import { getSetting, setSetting } from '../store/settings';
+import { isObject } from '../../shared/is-object';
 
 /** How many earlier revisions of each set are kept to merge stale saves against. */
 export const BASES_KEPT = 32;
@@ -32,7 +33,7 @@ interface StoredSet {
 function readStored(db: Db, playground: ToolPlayground): StoredSet {
   const saved = getSetting<unknown>(db, keyOf(playground));
   if (Array.isArray(saved)) return { revision: 0, tools: saved as ToolSpec[] };
-  if (saved && typeof saved === 'object') {
+  if (isObject(saved)) {
     const { revision, tools } = saved as Partial<StoredSet>;
     if (Number.isSafeInteger(revision) && Array.isArray(tools)) return { revision: revision!, tools };
   }

@@ -11,6 +11,7 @@
  * of the old name and an addition of the new one.
  */
 import type { ToolSpec } from './tool-spec';
+import { isObject } from '../is-object';
 
 export type ToolSetMerge = { ok: true; tools: ToolSpec[] } | { ok: false; conflicts: string[] };
 
@@ -38,8 +39,8 @@ const nameOf = (key: string): string => key.slice(0, key.indexOf('\u0000'));
 /** JSON with object keys sorted, so two equal specs compare equal whatever their key order. */
 function canonical(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    isObject(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
       : v,
   );
 }

@@ -6,6 +6,7 @@
  * which re-checks the file so a vanished or changed one is reported instead of read.
  */
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { constants, createWriteStream, mkdirSync, rmSync, statSync, type Stats } from 'node:fs';
 import { access, open, rename, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
@@ -105,9 +106,10 @@ export class UserFiles {
         else done(null, chunk);
       },
     });
+    const out = createWriteStream(temp, { flags: 'wx', mode: 0o600 });
     try {
       // Piped at once, so an error the body raises early still reaches the pipeline.
-      await pipeline(body, counter, createWriteStream(temp, { flags: 'wx', mode: 0o600 }), { signal });
+      await pipeline(body, counter, out, { signal });
       if (expectedSize !== undefined && written !== expectedSize) {
         throw new Error(`the upload ended after ${written} of ${expectedSize} bytes`);
       }
@@ -119,6 +121,9 @@ export class UserFiles {
       }
       await rename(temp, final);
     } catch (err) {
+      // A body that fails at once fails the pipeline while the file is still being opened: it is
+      // created after that, so the removal waits for the stream to have closed.
+      if (!out.closed) await once(out, 'close').catch(() => undefined);
       await rm(temp, { force: true });
       if (signal?.aborted) throw new WorkbenchFailure({ code: 'cancelled', message: `The upload of "${name}" was cancelled.` });
       if (err instanceof WorkbenchFailure) throw err;

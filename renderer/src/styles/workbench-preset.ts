@@ -2,7 +2,7 @@
  * The PrimeVue theme: Aura, with the light scheme's colours darkened where Aura's defaults fail
  * WCAG AA contrast (axe-core's `color-contrast`, run on every view by the e2e suite). Emerald 500
  * under white text is 2.5:1, orange 500 2.8:1 and red 500 3.8:1; the shades used here are above
- * 4.5:1, for solid buttons and for text and outlined ones alike. The dark scheme
+ * 4.5:1, for solid buttons, text and outlined ones alike, and for messages. The dark scheme
  * already passes and is left as Aura ships it.
  */
 import { definePreset } from '@primeuix/themes';
@@ -33,6 +33,15 @@ const SEVERITIES = {
   help: ['purple', 600, 600],
 } as const;
 
+/** The text shade of each message severity in the light scheme. */
+const MESSAGE_TEXT = {
+  info: '{blue.700}',
+  success: '{green.700}',
+  warn: '{yellow.800}',
+  error: '{red.700}',
+  secondary: '{surface.600}',
+} as const;
+
 const bySeverity = <T>(make: (palette: string, solidShade: number, textShade: number) => T) =>
   Object.fromEntries(Object.entries(SEVERITIES).map(([name, [palette, s, t]]) => [name, make(palette, s, t)]));
 
@@ -56,6 +65,15 @@ export const WorkbenchPreset = definePreset(Aura, {
           outlined: bySeverity((palette, _s, text) => ({ color: `{${palette}.${text}}` })),
           text: bySeverity((palette, _s, text) => ({ color: `{${palette}.${text}}` })),
         },
+      },
+    },
+    // Messages (notes, warnings, errors) are tinted text on a pale tint of the same hue: Aura's
+    // 600 shades fail on them (yellow 2.8:1, green 3.1:1); these are 4.8:1 or more.
+    message: {
+      colorScheme: {
+        light: Object.fromEntries(
+          Object.entries(MESSAGE_TEXT).map(([name, color]) => [name, { color, outlined: { color, borderColor: color }, simple: { color } }]),
+        ),
       },
     },
     togglebutton: {

@@ -175,8 +175,9 @@ describe('Two windows (browser mode)', () => {
         await a.keyboard.press('Tab');
         const focusedControl = () => a.evaluate(FOCUSED_CONTROL_JS) as Promise<{ probe: number; ring: boolean; name: string } | null>;
         let at = await focusedControl();
-        // The rings fade in (PrimeVue transitions them): look again once it has had time to.
-        if (at && !at.ring) at = await new Promise((resolve) => setTimeout(resolve, 400)).then(focusedControl);
+        // The rings fade in (PrimeVue transitions them): look again while it may still be fading
+        // in, for up to 2 s (one look 400 ms later missed one once on a loaded machine).
+        for (let wait = 0; at && !at.ring && wait < 10; wait++) at = await new Promise((resolve) => setTimeout(resolve, 200)).then(focusedControl);
         if (!at) continue;
         reached.add(at.probe);
         if (!at.ring) unringed.push(at.name);

@@ -45,7 +45,8 @@ const FOCUSED_CONTROL_JS = `(() => {
   if (!el || probe == null) return null;
   const ringed = (node) => {
     const style = getComputedStyle(node);
-    return (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) || style.boxShadow !== 'none';
+    // An outline only: PrimeVue fields carry a faint box-shadow at all times, which is no ring.
+    return style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0;
   };
   let ring = el.nextElementSibling !== null && ringed(el.nextElementSibling);
   for (let node = el, up = 0; node && up < 3 && !ring; node = node.parentElement, up++) ring = ringed(node);

@@ -48,6 +48,9 @@ const bySeverity = <T>(make: (palette: string, solidShade: number, textShade: nu
 /** Aura with accessible light-scheme contrast. */
 export const WorkbenchPreset = definePreset(Aura, {
   semantic: {
+    // Aura marks a focused field (input, select, text area) by its border colour alone; a keyboard
+    // user needs a ring, so fields get one like the buttons' (both schemes).
+    formField: { focusRing: { width: '2px', style: 'solid', color: '{primary.color}', offset: '-1px', shadow: 'none' } },
     colorScheme: {
       light: {
         primary: { color: '{primary.700}', contrastColor: '#ffffff', hoverColor: '{primary.800}', activeColor: '{primary.900}' },

@@ -21,7 +21,8 @@
  */
 import { computed, getCurrentScope, markRaw, onScopeDispose, readonly, ref, shallowRef, watch, type Raw, type Ref } from 'vue';
 import { DRAFT_MAX_BYTES, draftTooLargeMessage } from '@shared/contract/drafts';
-import { isObject } from '@shared/validate/violations';
+import type { WorkbenchError } from '@shared/contract/errors';
+import { isObject } from '@shared/is-object';
 import { useWorkbench } from '../api';
 import { toWorkbenchError } from '../lib/errors';
 import { takePreloadedDraft } from './draft-cache';
@@ -40,6 +41,8 @@ const WRITER = `page-${Math.random().toString(36).slice(2)}${Date.now().toString
 export interface DraftNotice {
   kind: 'conflict' | 'adopted' | 'error';
   message: string;
+  /** The failure behind an `error` notice (a save main refused or could not take). */
+  error?: WorkbenchError;
 }
 
 export interface DraftHandle {
@@ -57,6 +60,12 @@ export interface DraftHandle {
   undo(): void;
   /** Writes an unsaved change now (page hiding, window closing). */
   flush(): void;
+}
+
+/** A failed draft call as a notice, keeping the error (the token banner may already say it). */
+function errorNotice(failure: unknown): DraftNotice {
+  const error = toWorkbenchError(failure);
+  return { kind: 'error', message: error.message, error };
 }
 
 const CONFLICT = 'This form was also changed in another window. Your version is kept here and saved over the other.';
@@ -117,7 +126,7 @@ export function useDraft(key: string, getState: () => object, applyState: (saved
       .catch((error: unknown) => {
         // Not saved: the next change (or flush) tries again.
         if (lastJson === json) lastJson = '';
-        notice.value = { kind: 'error', message: toWorkbenchError(error).message };
+        notice.value = errorNotice(error);
       })
       .finally(() => (inFlight -= 1));
   }
@@ -208,7 +217,7 @@ export function useDraft(key: string, getState: () => object, applyState: (saved
     api.drafts
       .clear({ key, writer: WRITER })
       .then(({ revision: cleared }) => (revision.value = Math.max(revision.value, cleared)))
-      .catch((error: unknown) => (notice.value = { kind: 'error', message: toWorkbenchError(error).message }));
+      .catch((error: unknown) => (notice.value = errorNotice(error)));
   }
 
   function undo(): void {

@@ -4,7 +4,7 @@
  * of the form keeps its defaults. Objects are merged over their defaults, so a field added later
  * (a new parameter, say) is drafted with no change here.
  */
-import { isObject } from '@shared/validate/violations';
+import { isObject } from '@shared/is-object';
 
 /** `saved`'s fields over `defaults` (only when `saved` is an object). */
 export function overDefaults<T extends object>(defaults: T, saved: unknown): T {

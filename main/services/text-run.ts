@@ -185,11 +185,16 @@ export class TextRun {
    * so a run the app does not live to finish still shows them in the inspector.
    */
   readonly onOpen = (meta: ResponseMeta): void => {
+    this.opening(meta);
+    this.recorder.update(this.scrubber.value({ response: { status: meta.status, headers: meta.headers, body: null } }));
+  };
+
+  /** What opening a response changes besides the record: its timing, and the page is told. */
+  private opening(meta: ResponseMeta): void {
     this.ttfbMs = meta.ttfbMs;
     this.opened = meta;
-    this.recorder.update(this.scrubber.value({ response: { status: meta.status, headers: meta.headers, body: null } }));
     this.emit({ type: 'response', status: meta.status, ttfbMs: meta.ttfbMs, requestId: meta.requestId });
-  };
+  }
 
   /** Keeps every SSE event as it arrived (unknown ones too, with its `event:` name) for the inspector. */
   readonly onRawEvent = (raw: { event: string | null; data: string }, atMs: number): void => {
@@ -267,7 +272,8 @@ export class TextRun {
 
   /** Ends a plain run: a success is emitted as chunks (unless `emit` is false) and recorded. */
   finishPlain<T extends object>(result: ApiResult<T>, emit = true): RunRecord {
-    if (result.meta) this.onOpen(result.meta);
+    // The whole answer is here: it is recorded once, by finish() below.
+    if (result.meta) this.opening(result.meta);
     const response: CapturedResponse | null = result.meta
       ? { status: result.meta.status, headers: result.meta.headers, body: result.ok ? result.value : (result.error.body ?? null), ...(result.notices ? { notices: result.notices } : {}) }
       : null;

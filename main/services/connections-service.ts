@@ -48,7 +48,7 @@ export interface ConnectionsServiceOptions {
   keyStore: KeyStore;
   sandbox: SandboxEndpoint;
   emit: TypedEmit;
-  /** Told every saved API key (each stored one at construction, then each one saved): the log masks them. */
+  /** Told each API key as it comes into use (a client made for it, or a save): the log masks them. */
   onSecret?: (secret: string) => void;
   now?: () => number;
 }
@@ -67,18 +67,11 @@ export class ConnectionsService {
 
   constructor(private readonly options: ConnectionsServiceOptions) {
     this.now = options.now ?? Date.now;
-    if (options.onSecret) {
-      for (const { id } of listConnections(options.db)) {
-        const key = options.keyStore.get(id);
-        if (key) options.onSecret(key);
-      }
-    }
   }
 
   state(): ConnectionsState {
     const profiles = this.profiles();
-    const stored = getSetting<string>(this.options.db, ACTIVE_SETTING);
-    const activeId = stored && profiles.some((p) => p.id === stored) ? stored : SANDBOX_CONNECTION_ID;
+    const activeId = this.activeId(profiles);
     const backend = this.options.keyStore.backend;
     const { key, port, preferredPort, preferredSource } = this.options.sandbox;
     const configured = getSetting<unknown>(this.options.db, SANDBOX_PORT_SETTING);
@@ -171,7 +164,7 @@ export class ConnectionsService {
 
   /** The profile to use (the active one when id is omitted) with its client. */
   resolve(id?: string): ResolvedConnection {
-    const profile = this.profile(id ?? this.state().activeId);
+    const profile = this.profile(id ?? this.activeId(this.profiles()));
     let client = this.clients.get(profile.id);
     if (!client) {
       const isSandbox = profile.kind === 'sandbox';
@@ -182,6 +175,9 @@ export class ConnectionsService {
           message: `The connection "${profile.name}" has no API key. Add one in Connections.`,
         });
       }
+      // A key reaches the log only through a request on its client: the log learns it here (and
+      // on save), not by decrypting every saved key at start-up.
+      if (key && !isSandbox) this.options.onSecret?.(key);
       client = new ApiClient({ baseUrl: profile.baseUrl, apiKey: key });
       this.clients.set(profile.id, client);
     }
@@ -192,6 +188,12 @@ export class ConnectionsService {
     const clients = [...this.clients.values()];
     this.clients.clear();
     await Promise.all(clients.map((c) => c.dispose()));
+  }
+
+  /** The active profile's id (the sandbox when the stored one is gone). */
+  private activeId(profiles: ConnectionProfile[]): string {
+    const stored = getSetting<string>(this.options.db, ACTIVE_SETTING);
+    return stored && profiles.some((p) => p.id === stored) ? stored : SANDBOX_CONNECTION_ID;
   }
 
   private profiles(): ConnectionProfile[] {

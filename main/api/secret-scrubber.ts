@@ -74,7 +74,11 @@ export class SecretScrubber {
   private readonly firstChars: ReadonlySet<string>;
   private readonly longest: number;
 
-  constructor(secrets: Iterable<string | null | undefined>) {
+  /** `mask` replaces each form found (the log writes `[redacted]`). */
+  constructor(
+    secrets: Iterable<string | null | undefined>,
+    private readonly mask: string = SECRET_MASK,
+  ) {
     const forms = new Set<string>();
     for (const secret of secrets) if (secret) for (const f of secretForms(secret)) forms.add(f);
     this.forms = [...forms].sort((a, b) => b.length - a.length);
@@ -95,7 +99,7 @@ export class SecretScrubber {
   /** `text` with every form of every secret replaced by SECRET_MASK. */
   text(text: string): string {
     let out = text;
-    for (const form of this.forms) if (out.includes(form)) out = out.split(form).join(SECRET_MASK);
+    for (const form of this.forms) if (out.includes(form)) out = out.split(form).join(this.mask);
     return out;
   }
 

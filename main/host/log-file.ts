@@ -7,7 +7,8 @@
  */
 import { chmodSync, closeSync, fstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { redact } from './redact';
+import { SecretScrubber } from '../api/secret-scrubber';
+import { LOG_MASK, redact } from './redact';
 
 export interface LoggerOptions {
   /** The log folder (`<dataDir>/logs`); created 0700 if missing. */
@@ -51,6 +52,8 @@ export function createLogger(options: LoggerOptions): Logger {
   const toStderr = options.stderr ?? true;
   const now = options.now ?? (() => new Date());
   const secrets = new Set(options.secrets ?? []);
+  // Rebuilt when a secret is added (rare); every line is masked with it.
+  let known = new SecretScrubber(secrets, LOG_MASK);
   const path = join(options.dir, LOG_FILE_NAME);
   mkdirSync(options.dir, { recursive: true, mode: 0o700 });
 
@@ -83,7 +86,7 @@ export function createLogger(options: LoggerOptions): Logger {
   }
 
   const write = (level: Level, scope: string, message: string) => {
-    const text = `${now().toISOString()} ${level} ${scope ? `[${scope}] ` : ''}${redact(message, secrets)}\n`;
+    const text = `${now().toISOString()} ${level} ${scope ? `[${scope}] ` : ''}${redact(message, known)}\n`;
     if (toStderr) process.stderr.write(text);
     if (fd === null) return;
     const bytes = Buffer.from(text);
@@ -107,7 +110,11 @@ export function createLogger(options: LoggerOptions): Logger {
       error: (message) => write('ERROR', scope, message),
       scope: (name) => make(scope ? `${scope}/${name}` : name),
       line: info,
-      addSecret: (secret) => void secrets.add(secret),
+      addSecret: (secret) => {
+        if (secrets.has(secret)) return;
+        secrets.add(secret);
+        known = new SecretScrubber(secrets, LOG_MASK);
+      },
       close: () => {
         if (fd !== null) closeSync(fd);
         fd = null;

@@ -5,7 +5,7 @@
  * catches the secrets we know by value (the browser-mode token, keys the user saved), in every
  * form a service could echo them in (raw, base64, URL-encoded...: api/secret-scrubber.ts).
  */
-import { secretForms } from '../api/secret-scrubber';
+import type { SecretScrubber } from '../api/secret-scrubber';
 
 const PATTERNS: ReadonlyArray<[RegExp, string]> = [
   [/\b(Bearer\s+)[A-Za-z0-9._~+/=-]+/gi, '$1[redacted]'],
@@ -16,24 +16,16 @@ const PATTERNS: ReadonlyArray<[RegExp, string]> = [
   [/\b(authorization["']?\s*[:=]\s*["']?)[^"',}\n]+/gi, '$1[redacted]'],
 ];
 
-/** Each secret's forms, worked out once: a log line must stay cheap. */
-const formsOf = new Map<string, readonly string[]>();
-
-function cachedForms(secret: string): readonly string[] {
-  let forms = formsOf.get(secret);
-  if (!forms) formsOf.set(secret, (forms = secretForms(secret)));
-  return forms;
-}
+/** What the log writes in place of a secret. */
+export const LOG_MASK = '[redacted]';
 
 /**
- * Returns `line` with everything that looks like a secret, and each of `secrets` in every form,
- * masked. Secrets shorter than MIN_SECRET_LENGTH are not masked by value (they would blank words).
+ * Returns `line` with the secrets `known` knows masked in every form (a scrubber made with
+ * LOG_MASK; secrets shorter than MIN_SECRET_LENGTH are not masked by value, they would blank
+ * words), then everything else that looks like a secret.
  */
-export function redact(line: string, secrets: Iterable<string> = []): string {
-  let out = line;
-  for (const secret of secrets) {
-    for (const form of cachedForms(secret)) if (out.includes(form)) out = out.split(form).join('[redacted]');
-  }
+export function redact(line: string, known?: SecretScrubber): string {
+  let out = known ? known.text(line) : line;
   for (const [pattern, replacement] of PATTERNS) out = out.replace(pattern, replacement);
   return out;
 }

@@ -132,14 +132,18 @@ describe('Two windows (browser mode)', () => {
 
   it('opens the views with Alt+digit and puts the focus in their prompt; "/" and Alt+P focus it too', async () => {
     const focused = () => a.evaluate(FOCUSED_JS) as Promise<{ id: string; prompt: boolean }>;
+    // A view's code loads on its first visit: on a loaded machine that can take seconds.
+    const SLOW = { timeout: 10_000 };
+    // The focus is on the Connection select (just used): the keys must open views, not the select.
     await a.keyboard.press('Alt+2');
-    await expect.poll(() => a.url()).toContain('#/responses');
-    await expect.poll(focused).toEqual({ id: 'responses-input', prompt: true });
+    await expect.poll(() => a.url(), SLOW).toContain('#/responses');
+    await expect.poll(focused, SLOW).toEqual({ id: 'responses-input', prompt: true });
     await a.keyboard.press('Alt+5');
-    await expect.poll(() => a.url()).toContain('#/compare');
-    await expect.poll(() => focused().then((f) => f.prompt)).toBe(true);
+    await expect.poll(() => a.url(), SLOW).toContain('#/compare');
+    await expect.poll(() => focused().then((f) => f.prompt), SLOW).toBe(true);
     await a.keyboard.press('Alt+1');
-    await expect.poll(() => a.url()).toContain('#/chat');
+    await expect.poll(() => a.url(), SLOW).toContain('#/chat');
+    await expect.poll(() => a.locator('.p-select-overlay').count()).toBe(0);
     await expect.poll(() => focused().then((f) => f.prompt)).toBe(true);
 
     await a.getByRole('link', { name: 'History' }).focus();

@@ -41,7 +41,11 @@ export function useAppShortcuts({ router, showShortcuts, toggleTheme }: AppShort
 
   useKeyListener((e) => {
     const shortcut = matchShortcut(e, table);
-    if (shortcut?.command && runCommand(shortcut.command)) e.preventDefault();
+    if (!shortcut?.command || !runCommand(shortcut.command)) return;
+    // The key is the app's now: a focused control (a Select opens and searches on a printable
+    // key, Alt held or not) must not act on it too.
+    e.preventDefault();
+    e.stopPropagation();
   });
 
   // PrimeVue gives focus back to what opened a dialog; the prompt is where typing goes on next.

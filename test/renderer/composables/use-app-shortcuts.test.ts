@@ -34,6 +34,15 @@ describe('use-app-shortcuts', () => {
 
     press({ key: '8', code: 'Digit8', altKey: true });
     await vi.waitFor(() => expect(m.router.currentRoute.value.path).toBe('/history'), SLOW);
+    // A control with the focus never sees a key the app ran (a Select would open and search on it).
+    const field = document.body.appendChild(document.createElement('input'));
+    const seen: string[] = [];
+    field.addEventListener('keydown', (e) => seen.push(e.key));
+    field.focus();
+    press({ key: '1', code: 'Digit1', altKey: true });
+    press({ key: 'x', code: 'KeyX', altKey: true });
+    expect(seen).toEqual(['x']);
+    await vi.waitFor(() => expect(m.router.currentRoute.value.path).toBe('/chat'), SLOW);
     // Ctrl+digit is the browser's (tab switching): left alone.
     expect(press({ key: '1', code: 'Digit1', ctrlKey: true }).defaultPrevented).toBe(false);
   }, 30_000);

@@ -37,6 +37,11 @@ import { JobQueue } from './jobs/job-queue';
 import { WorkbenchFailure } from '../shared/contract/errors';
 import { FILE_LIMITS } from '../shared/wire/files';
 
+/** Scaffolding: answers that a family is not built yet (issue 9 replaces it). */
+const notYet = (): never => {
+  throw new WorkbenchFailure({ code: 'unsupported', message: 'Images and video are not built yet.' });
+};
+
 export interface AppOptions {
   dataDir: string;
   shell: 'electron' | 'browser';
@@ -253,6 +258,10 @@ export async function createApp(options: AppOptions): Promise<App> {
         put: ({ key, state, writer }) => drafts.put(key, state, writer),
         clear: ({ key, writer }) => drafts.clear(key, writer),
       },
+      // Scaffolding while issue 9's services are written (branch issue9-main): replaced there.
+      images: { generate: notYet, edit: notYet, ofRun: () => null },
+      videos: { create: notYet, list: () => [], get: notYet, cancel: notYet, retry: notYet, dismiss: notYet, ofItem: () => null },
+      gallery: { list: () => ({ items: [], total: 0, next: null }), get: notYet, remove: notYet, setThumb: notYet, save: notYet, ofRun: () => [], byHash: () => null },
     };
 
     return { handlers, userFiles, downloads, media: { lookup: media, tokens: mediaTokens, blobs }, dispose: () => runDisposers(disposers) };

@@ -8,7 +8,9 @@ import { completionsContract } from './completions';
 import { connectionsContract } from './connections';
 import { draftsContract } from './drafts';
 import { filesContract } from './files';
+import { galleryContract } from './gallery';
 import { historyContract } from './history';
+import { imagesContract } from './images';
 import { mediaContract } from './media';
 import { jobsContract } from './jobs';
 import { messagesContract } from './messages';
@@ -16,6 +18,7 @@ import { modelsContract } from './models';
 import { responsesContract } from './responses';
 import { toolsContract } from './tools';
 import { userFilesContract } from './user-files';
+import { videosContract } from './videos';
 
 export const contract = {
   app: appContract,
@@ -34,6 +37,9 @@ export const contract = {
   files: filesContract,
   userFiles: userFilesContract,
   drafts: draftsContract,
+  images: imagesContract,
+  videos: videosContract,
+  gallery: galleryContract,
 } as const;
 
 export type WorkbenchContract = typeof contract;

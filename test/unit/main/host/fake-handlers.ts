@@ -77,6 +77,11 @@ export interface FakeHandlers {
   sessions: string[];
 }
 
+/** Families these host tests do not exercise. */
+const unbuilt = (): never => {
+  throw new WorkbenchFailure({ code: 'unsupported', message: 'not part of the host tests' });
+};
+
 export function createFakeHandlers(): FakeHandlers {
   const signals: AbortSignal[] = [];
   const sessions: string[] = [];
@@ -189,6 +194,9 @@ export function createFakeHandlers(): FakeHandlers {
       put: () => ({ revision: 1, updatedAt: 0 }),
       clear: () => ({ revision: 1, previous: null }),
     },
+    images: { generate: unbuilt, edit: unbuilt, ofRun: () => null },
+    videos: { create: unbuilt, list: () => [], get: unbuilt, cancel: unbuilt, retry: unbuilt, dismiss: unbuilt, ofItem: () => null },
+    gallery: { list: () => ({ items: [], total: 0, next: null }), get: unbuilt, remove: unbuilt, setThumb: unbuilt, save: unbuilt, ofRun: () => [], byHash: () => null },
   };
   return { handlers, probe: probe.state, signals, sessions };
 }

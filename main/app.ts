@@ -3,6 +3,7 @@
  * differ only in their transport and their KeyStore; everything else is made here, in order, and
  * disposed in reverse.
  */
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { WorkbenchContract } from '../shared/contract';
 import * as filesApi from './api/files';
@@ -34,6 +35,10 @@ import type { KeyStore } from './store/key-store';
 import { markInterruptedUploads } from './store/files';
 import { markInterruptedRuns } from './store/runs';
 import { JobQueue } from './jobs/job-queue';
+import { videoJob } from './services/video-job';
+import { videoFileLinker } from './services/video-files';
+import { interimVideoGallery, interimVideoInputs } from './services/video-interim';
+import { VideosService } from './services/videos-service';
 import { WorkbenchFailure } from '../shared/contract/errors';
 import { FILE_LIMITS } from '../shared/wire/files';
 
@@ -61,6 +66,10 @@ export interface AppOptions {
   mediaUrl?: MediaUrlOf;
   /** First poll interval of deferred chat jobs (default 1 s; tests shorten it). */
   deferredPollMs?: number;
+  /** First and longest poll interval of video jobs (default 1 s rising to 5 s; tests shorten them). */
+  videoPollMs?: { first: number; max: number };
+  /** A desktop notification when a video job finishes or fails (Electron); browser mode has none: the page notifies. */
+  notify?: (title: string, body: string) => void;
   /** Electron: the save dialog for downloads (null when closed). Browser mode has none: the page's download saves. */
   chooseSaveTarget?: (suggestedName: string) => Promise<string | null>;
   /** The log file, for app.info and app.openLog (default `<dataDir>/logs/workbench.log`). */
@@ -102,10 +111,11 @@ export async function createApp(options: AppOptions): Promise<App> {
       .catch((error: unknown) => options.log(`blob store: the sweep of unreferenced blobs failed: ${error instanceof Error ? error.message : String(error)}`));
     disposers.push(() => orphanSweep.then(() => undefined));
     const mediaTokens = new MediaTokens();
-    const media = new MediaService(db, blobs, options.mediaUrl ?? ((hash) => {
+    const mediaUrlOf: MediaUrlOf = options.mediaUrl ?? ((hash) => {
       const { token, expiresAt } = mediaTokens.issue(hash);
       return { url: `/media/${hash}?t=${token}`, expiresAt };
-    }));
+    });
+    const media = new MediaService(db, blobs, mediaUrlOf);
 
     // The built-in sandbox keeps its key and state in the data folder, so a restart loses nothing
     // (a resumed deferred chat, uploaded files, stored responses) and the key stays the same.
@@ -150,9 +160,38 @@ export async function createApp(options: AppOptions): Promise<App> {
     disposers.push(() => connections.dispose());
     const models = new ModelsService(connections);
     // Durable jobs run in main whatever happens to windows; disposed before the clients they use.
-    const jobs = new JobQueue({ db, log: options.log, onChange: (job) => options.emit('jobs.changed', job) });
+    // Video jobs hear their changes through the queue too (set once the service exists, below).
+    const late: { videos?: VideosService; files?: FilesService } = {};
+    const jobs = new JobQueue({
+      db,
+      log: options.log,
+      onChange: (job) => {
+        options.emit('jobs.changed', job);
+        late.videos?.onJobChanged(job);
+      },
+    });
     disposers.push(() => jobs.dispose());
     jobs.define(deferredChatJob({ connections, models, pollMs: options.deferredPollMs }));
+    const videoGallery = interimVideoGallery(db, blobs, mediaUrlOf);
+    // Video downloads land here whole before they join the gallery; what is left is from a crash.
+    const videoDownloads = join(options.dataDir, 'video-downloads');
+    await rm(videoDownloads, { recursive: true, force: true });
+    jobs.define(
+      videoJob({
+        db,
+        connections,
+        blobs,
+        gallery: videoGallery,
+        tempDir: videoDownloads,
+        log: options.log,
+        pollMs: options.videoPollMs?.first,
+        maxPollMs: options.videoPollMs?.max,
+        linkFile: (connectionId, output) =>
+          late.files
+            ? videoFileLinker({ db, get: (ref) => late.files!.get(ref), emitChanged: (record) => options.emit('files.changed', record) })(connectionId, output)
+            : Promise.resolve(),
+      }),
+    );
     const chat = new ChatService({ db, blobs, connections, models, jobs });
     const responses = new ResponsesService({ db, blobs, connections, models });
     const messages = new MessagesService({ db, blobs, connections, models });
@@ -178,6 +217,20 @@ export async function createApp(options: AppOptions): Promise<App> {
       tickets: downloads,
       maxUploadBytes,
     });
+
+    late.files = files;
+    const videos = new VideosService({
+      db,
+      jobs,
+      blobs,
+      connections,
+      gallery: videoGallery,
+      inputs: interimVideoInputs,
+      emitChanged: (job) => options.emit('videos.changed', job),
+      notify: options.notify,
+      log: options.log,
+    });
+    late.videos = videos;
 
     const drafts = new DraftsService({ db, log: options.log, emitChanged: (change) => options.emit('drafts.changed', change) });
 
@@ -260,7 +313,15 @@ export async function createApp(options: AppOptions): Promise<App> {
       },
       // Scaffolding while issue 9's services are written (branch issue9-main): replaced there.
       images: { generate: notYet, edit: notYet, ofRun: () => null },
-      videos: { create: notYet, list: () => [], get: notYet, cancel: notYet, retry: notYet, dismiss: notYet, ofItem: () => null },
+      videos: {
+        create: (input) => videos.create(input),
+        list: (input) => videos.list(input),
+        get: ({ id }) => videos.get(id),
+        cancel: ({ id }) => videos.cancel(id),
+        retry: ({ id }) => videos.retry(id),
+        dismiss: ({ id }) => videos.dismiss(id),
+        ofItem: ({ id }) => videos.ofItem(id),
+      },
       gallery: { list: () => ({ items: [], total: 0, next: null }), get: notYet, remove: notYet, setThumb: notYet, save: notYet, ofRun: () => [], byHash: () => null },
     };
 

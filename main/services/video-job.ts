@@ -14,7 +14,7 @@
  * recorded request (inline media as blob references, never megabytes in the jobs table); it is
  * rehydrated only for the create.
  */
-import { unlink } from 'node:fs/promises';
+import { mkdir, unlink } from 'node:fs/promises';
 import { z } from 'zod';
 import type { WorkbenchError } from '../../shared/contract/errors';
 import type { GalleryItem, GalleryOrigin } from '../../shared/contract/gallery';
@@ -227,6 +227,7 @@ export function videoJob(deps: VideoJobDeps): JobHandler<VideoJobData, VideoJobR
 
   /** The MP4 into the gallery (downloaded whole first); the gallery item's id. */
   async function keep(job: Job<VideoJobData>, ctx: JobContext<VideoJobData>, requestId: string, done: Extract<VideoPoll, { state: 'done' }>): Promise<GalleryItem | 'expired'> {
+    await mkdir(deps.tempDir, { recursive: true, mode: 0o700 });
     const temp = videoTempPath(deps.tempDir);
     ctx.progress('downloading', { stage: 'downloading', requestId, receivedBytes: 0, totalBytes: null } satisfies VideoProgressDetail);
     let lastReport = 0;

@@ -17,6 +17,7 @@ import { setupFileIpc } from './file-ipc';
 import { setupIpc } from './ipc';
 import { createSafeStorageKeyStore } from './key-store';
 import { setupMenu } from './menu';
+import { createNotifier } from './notify';
 import { registerAppScheme, setupAppProtocol } from './protocol';
 import { mediaUrlOf, setupMediaProtocol } from './media-protocol';
 import { createMainWindow } from './window';
@@ -75,6 +76,7 @@ async function start(): Promise<void> {
     chooseSaveTarget: createSaveTargetChooser(() => window),
     mediaUrl: mediaUrlOf,
     sandboxPort: sandboxPortFlag(process.argv),
+    notify: createNotifier(log),
   });
   disposers.push(() => workbench.dispose());
   disposers.push(setupMediaProtocol(workbench.media.lookup));

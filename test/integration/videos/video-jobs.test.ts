@@ -47,9 +47,9 @@ describe('video jobs (app + fake video service)', () => {
   let service: FakeVideoService;
   let dataDir: string;
   let b: Booted;
-  const create = (input: Partial<VideoCreateInput> & { prompt: string }): Promise<VideoJob> =>
-    b.app.handlers.videos.create({ mode: 'generate', model: 'fake-video', duration: 3, resolution: '480p', ...input }, CTX);
-  const get = (id: string): Promise<VideoJob> => Promise.resolve(b.app.handlers.videos.get({ id }, CTX));
+  const create = async (input: Partial<VideoCreateInput> & { prompt: string }): Promise<VideoJob> =>
+    await b.app.handlers.videos.create({ mode: 'generate', model: 'fake-video', duration: 3, resolution: '480p', ...input }, CTX);
+  const get = async (id: string): Promise<VideoJob> => await b.app.handlers.videos.get({ id }, CTX);
   const settled = async (id: string): Promise<VideoJob> => {
     await expect.poll(async () => (await get(id)).state, { timeout: 15_000, interval: 20 }).toMatch(/^(done|failed|moderated|expired|cancelled)$/);
     return get(id);
@@ -88,7 +88,7 @@ describe('video jobs (app + fake video service)', () => {
     expect(run.request.body).toMatchObject({ model: 'fake-video', prompt: 'a red kite over hills', duration: 3, resolution: '480p' });
     const events = await b.app.handlers.history.events({ id: run.id, offset: 0, limit: 100 }, CTX);
     expect(events.events.map((e) => e.event)).toEqual(['video.created', 'video.pending', 'video.pending', 'video.done']);
-    expect(b.app.handlers.videos.ofItem({ id: item.id }, CTX)).toMatchObject({ id: job.id });
+    expect(await b.app.handlers.videos.ofItem({ id: item.id }, CTX)).toMatchObject({ id: job.id });
     expect(existsSync(join(dataDir, 'video-downloads')) ? readdirSync(join(dataDir, 'video-downloads')) : []).toEqual([]);
 
     // The run exports with its polling loop; the SDKs say why not.
@@ -139,7 +139,7 @@ describe('video jobs (app + fake video service)', () => {
   it('records storage_error and links file_output to Files', async () => {
     const end = await settled((await create({ prompt: 'store it', storage: { filename: 'kept.mp4' } })).id);
     expect(end).toMatchObject({ state: 'done', storageError: 'PUT to upload_url answered 403', fileOutput: { file_id: `file-${end.requestId}`, filename: 'kept.mp4' } });
-    const files = b.app.handlers.files.local({ limit: 50 }, CTX);
+    const files = await b.app.handlers.files.local({ limit: 50 }, CTX);
     expect(files.find((f) => f.id === `file-${end.requestId}`)).toMatchObject({ filename: 'kept.mp4', status: 'complete' });
   });
 
@@ -156,7 +156,7 @@ describe('video jobs (app + fake video service)', () => {
     service.pendingPolls = 1000;
     const job = await create({ prompt: 'a slow one' });
     await expect.poll(async () => (await get(job.id)).state).toBe('pending');
-    const cancelled = b.app.handlers.videos.cancel({ id: job.id }, CTX);
+    const cancelled = await b.app.handlers.videos.cancel({ id: job.id }, CTX);
     expect(cancelled.state).toBe('cancelled');
     expect((await b.app.handlers.history.get({ id: cancelled.runId! }, CTX)).status).toBe('cancelled');
     service.pendingPolls = 1;
@@ -165,17 +165,17 @@ describe('video jobs (app + fake video service)', () => {
     expect(retried.id).not.toBe(job.id);
     expect(retried.runId).not.toBe(job.runId);
     expect((await settled(retried.id)).state).toBe('done');
-    const list = b.app.handlers.videos.list({ limit: 100 }, CTX);
+    const list = await b.app.handlers.videos.list({ limit: 100 }, CTX);
     expect(list.filter((j) => j.cardId === job.cardId).map((j) => j.id)).toEqual([retried.id]);
     expect(list[0]!.id).toBe(retried.id);
-    expect(b.app.handlers.videos.dismiss({ id: retried.id }, CTX)).toEqual({ dismissed: true });
-    expect(b.app.handlers.videos.list({ limit: 100 }, CTX).some((j) => j.cardId === job.cardId)).toBe(false);
+    expect(await b.app.handlers.videos.dismiss({ id: retried.id }, CTX)).toEqual({ dismissed: true });
+    expect((await b.app.handlers.videos.list({ limit: 100 }, CTX)).some((j) => j.cardId === job.cardId)).toBe(false);
     service.pendingPolls = 2;
   }, 20_000);
 
-  it('notifies once per finished or failed job, never for a cancel', () => {
+  it('notifies once per finished or failed job, never for a cancel', async () => {
     const titles = b.notify.mock.calls.map((c) => c[0] as string);
-    const ended = b.app.handlers.jobs.list({ kind: 'video', limit: 200 }, CTX).filter((j) => j.state === 'completed' || j.state === 'failed');
+    const ended = (await b.app.handlers.jobs.list({ kind: 'video', limit: 200 }, CTX)).filter((j) => j.state === 'completed' || j.state === 'failed');
     expect(titles).toHaveLength(ended.length);
   });
 
@@ -194,14 +194,14 @@ describe('a video job across a restart', () => {
     try {
       const first = await boot(dataDir, service, true);
       const job = await first.app.handlers.videos.create({ mode: 'generate', model: 'fake-video', prompt: 'survive a restart' }, CTX);
-      await expect.poll(async () => first.app.handlers.videos.get({ id: job.id }, CTX).state).toBe('pending');
+      await expect.poll(async () => (await first.app.handlers.videos.get({ id: job.id }, CTX)).state).toBe('pending');
       await first.app.dispose();
       service.pendingPolls = 0;
       const second = await boot(dataDir, service, false);
       try {
-        await expect.poll(() => second.app.handlers.videos.get({ id: job.id }, CTX).state, { timeout: 10_000 }).toBe('done');
+        await expect.poll(async () => (await second.app.handlers.videos.get({ id: job.id }, CTX)).state, { timeout: 10_000 }).toBe('done');
         expect(service.creates).toBe(1);
-        expect(second.app.handlers.videos.get({ id: job.id }, CTX).video).not.toBeNull();
+        expect((await second.app.handlers.videos.get({ id: job.id }, CTX)).video).not.toBeNull();
       } finally {
         await second.app.dispose();
       }

@@ -41,6 +41,9 @@ describe('families', () => {
       'Completions (legacy)',
       'Complete (legacy)',
       'Files · upload',
+      'Video · generate',
+      'Video · edit',
+      'Video · extend',
     ]);
     expect(endpointLabel('later.endpoint' as never)).toBe('later.endpoint');
   });
@@ -56,6 +59,9 @@ describe('families', () => {
       messages: 'messages',
       completions: 'legacy',
       complete: 'legacy',
+      'videos.generations': null,
+      'videos.edits': null,
+      'videos.extensions': null,
       'files.upload': null,
     });
   });

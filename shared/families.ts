@@ -11,10 +11,10 @@ import type { Endpoint } from './contract/runs';
 export type PlaygroundId = 'chat' | 'responses' | 'messages' | 'legacy';
 
 /** Families of the service a run can belong to (a playground's, or one with a view of its own). */
-export type FamilyId = PlaygroundId | 'files';
+export type FamilyId = PlaygroundId | 'files' | 'videos';
 
 /** How History shows one run: the text run layout (sent turns, output), or an upload's file record. */
-export type EntryShape = 'text' | 'upload';
+export type EntryShape = 'text' | 'upload' | 'media';
 
 /** How the request body of a run is read into turns (prompt text, History's "what was sent"). */
 export type InputShape = 'chat' | 'responses' | 'messages' | 'prompt' | 'none';
@@ -31,7 +31,8 @@ export type CodeKind =
   | 'responses-delete'
   | 'messages'
   | 'completions'
-  | 'complete';
+  | 'complete'
+  | 'video';
 
 export type SdkFamily = 'openai' | 'anthropic';
 
@@ -175,7 +176,34 @@ export const ENDPOINT_DESCRIPTORS: Record<Endpoint, EndpointDescriptor> = {
     // Multipart from a file on disk: shared/codegen/upload.ts writes its snippets.
     code: null,
   },
+  ...videoEndpoints(),
 };
+
+/**
+ * The three video creates: JSON bodies, recorded with the job's final result; exported as plain
+ * HTTP with the polling loop (the openai SDK's `videos` resource is another API: multipart, other
+ * paths and shapes).
+ */
+function videoEndpoints(): Record<'videos.generations' | 'videos.edits' | 'videos.extensions', EndpointDescriptor> {
+  const video = (label: string, path: string): EndpointDescriptor => ({
+    label,
+    family: 'videos',
+    entry: 'media',
+    method: 'POST',
+    path,
+    input: 'none',
+    output: 'none',
+    rerun: null,
+    structured: null,
+    eventTimeline: false,
+    code: { kind: 'video', sdk: null, sdkMethod: 'post', toolLoop: false },
+  });
+  return {
+    'videos.generations': video('Video · generate', '/v1/videos/generations'),
+    'videos.edits': video('Video · edit', '/v1/videos/edits'),
+    'videos.extensions': video('Video · extend', '/v1/videos/extensions'),
+  };
+}
 
 /** The descriptor of `endpoint`; an unknown name (a newer database) reads as a plain record. */
 export function endpointInfo(endpoint: Endpoint): EndpointDescriptor | null {

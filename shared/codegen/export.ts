@@ -11,6 +11,7 @@ import { hasTools, type CodegenOptions } from './request-parts';
 import { toTypeScript } from './typescript';
 import { toTypeScriptSdk } from './typescript-sdk';
 import { isUpload, uploadCurl, uploadPython, uploadPythonSdk, uploadTypeScript, uploadTypeScriptSdk } from './upload';
+import { isVideoCreate, VIDEO_SDK_GAP, videoCurl, videoPython, videoTypeScript } from './video';
 
 export const EXPORT_LANGS = ['curl', 'python', 'python-sdk', 'typescript', 'typescript-sdk'] as const;
 export type ExportLang = (typeof EXPORT_LANGS)[number];
@@ -31,6 +32,7 @@ export function canToolLoop(request: CapturedRequest): boolean {
 /** The request as code in `opts.lang`; the key is read from `$WORKBENCH_API_KEY` (or `apiKeyEnv`), never inlined. */
 export function exportCode(request: CapturedRequest, opts: ExportOptions): ExportResult {
   if (isUpload(request)) return exportUpload(request, opts);
+  if (isVideoCreate(request)) return exportVideo(request, opts);
   const loop = opts.toolLoop === true && canToolLoop(request);
   const program = { apiKeyEnv: opts.apiKeyEnv, baseUrl: opts.baseUrl, shownApiKey: opts.shownApiKey, toolLoop: loop };
   switch (opts.lang) {
@@ -60,5 +62,20 @@ function exportUpload(request: CapturedRequest, opts: ExportOptions): ExportResu
       return { code: uploadTypeScript(request, opts) };
     case 'typescript-sdk':
       return { code: uploadTypeScriptSdk(request, opts) };
+  }
+}
+
+/** A recorded video create: the create, the polling loop and the download, in plain HTTP. */
+function exportVideo(request: CapturedRequest, opts: ExportOptions): ExportResult {
+  switch (opts.lang) {
+    case 'curl':
+      return { code: videoCurl(request, opts) };
+    case 'python':
+      return { code: videoPython(request, opts) };
+    case 'typescript':
+      return { code: videoTypeScript(request, opts) };
+    case 'python-sdk':
+    case 'typescript-sdk':
+      return { unsupported: VIDEO_SDK_GAP };
   }
 }

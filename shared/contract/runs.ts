@@ -22,6 +22,10 @@ export const ENDPOINTS = [
   'completions',
   'complete',
   'files.upload',
+  // Video jobs (issue 9): one run per create, finished by the job with the final result.
+  'videos.generations',
+  'videos.edits',
+  'videos.extensions',
 ] as const;
 export type Endpoint = (typeof ENDPOINTS)[number];
 

@@ -114,7 +114,7 @@ export async function resolveMediaSource(deps: MediaSourceDeps, source: MediaSou
     case 'file': {
       const record = deps.fileRecord?.(source.fileId) ?? null;
       if (record && (record.status === 'expired' || record.status === 'deleted')) {
-        throw refuse(options.field, `${source.fileId} (“${record.filename}”) ${record.statusMessage ?? `is ${record.status}`}`);
+        throw refuse(options.field, `${source.fileId} (“${record.filename}”): ${record.statusMessage ?? `the file was ${record.status}; upload it again.`}`);
       }
       return { wire: { file_id: source.fileId }, local: null };
     }

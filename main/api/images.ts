@@ -51,6 +51,10 @@ export interface DownloadedImage {
   contentType: string | null;
 }
 
+function sizeSoFar(received: number, total: number | null): string {
+  return total === null ? formatBytes(received) : `${formatBytes(received)} of ${formatBytes(total)}`;
+}
+
 function failure(url: string, message: string, code: string | null = null): ApiResult<DownloadedImage> {
   const error: ApiError = { kind: 'protocol', status: null, code, message, requestId: null };
   return { ok: false, error, meta: null, captured: { method: 'GET', url: url.slice(0, 200), headers: {}, body: null }, retries: 0, totalMs: 0 };
@@ -103,11 +107,16 @@ export async function downloadImage(url: string, opts: ImageDownloadOptions): Pr
       return { ...failure(url, `The image is larger than the app accepts (over ${formatBytes(opts.maxBytes)}); nothing was kept.`, 'too_large'), ...base };
     }
     if (!outcome.ok || !outcome.meta) {
-      const error = outcome.error ?? { kind: 'protocol', status: null, code: null, message: 'The image download ended without an answer.', requestId: null };
+      let error: ApiError = outcome.error ?? { kind: 'protocol', status: null, code: null, message: 'The image download ended without an answer.', requestId: null };
+      // A body that broke off: the client's words would say partial output is kept; here nothing is.
+      if (outcome.meta && outcome.meta.status < 300 && error.kind !== 'cancelled') {
+        const cause = error.message.replace(/\s*Partial output is kept\.?$/, '').replace(/\.$/, '');
+        error = { ...error, message: `The image download broke after ${sizeSoFar(received, total)} (${cause}); nothing of it was kept.` };
+      }
       return { ok: false, error, meta: outcome.meta, ...base };
     }
     if (total !== null && received !== total) {
-      const error: ApiError = { kind: 'stream_incomplete', status: outcome.meta.status, code: null, message: `The image download broke after ${formatBytes(received)} of ${formatBytes(total)}; nothing was kept.`, requestId: outcome.meta.requestId };
+      const error: ApiError = { kind: 'stream_incomplete', status: outcome.meta.status, code: null, message: `The image download broke after ${sizeSoFar(received, total)}; nothing of it was kept.`, requestId: outcome.meta.requestId };
       return { ok: false, error, meta: outcome.meta, ...base };
     }
     const contentType = outcome.meta.headers['content-type'] ?? null;

@@ -278,7 +278,7 @@ function numberedName(prompt: string, mime: string, index: number, count: number
 
 /** The error of a run whose images were not all kept: which ones, why, and that the rest are in the gallery. */
 function keptPartly(output: ImageRunOutput, requestId: string | null): WorkbenchError {
-  const which = output.failed.map((f) => `image ${f.index + 1} of ${output.answered} (${f.message})`).join('; ');
+  const which = output.failed.map((f) => `image ${f.index + 1} of ${output.answered} (${f.message.replace(/^The /, 'the ').replace(/\.$/, '')})`).join('; ');
   const rest = output.images.length > 0 ? ` The other ${output.images.length === 1 ? 'image is' : `${output.images.length} images are`} in the gallery.` : ' Nothing was kept.';
   return { code: 'stream_incomplete', message: `Could not keep ${which}.${rest}`, ...(requestId ? { requestId } : {}) };
 }

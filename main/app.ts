@@ -188,7 +188,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       emitChanged: (change) => options.emit('gallery.changed', change),
       saveTarget: { chooseSaveTarget: options.chooseSaveTarget, tickets: downloads },
     });
-    const images = new ImagesService({ db, blobs, connections, gallery, userFiles });
+    const images = new ImagesService({ db, blobs, connections, gallery, userFiles, models });
 
     const drafts = new DraftsService({ db, log: options.log, emitChanged: (change) => options.emit('drafts.changed', change) });
 

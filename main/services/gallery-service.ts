@@ -216,13 +216,16 @@ export class GalleryService {
     return { filename: row.name, bytes: row.bytes, savedTo: dest };
   }
 
-  /** The row with its media URLs. */
+  /**
+   * The row with its media URLs. An item whose bytes are gone from the data folder (deleted by
+   * hand) gets an empty `url` rather than failing the whole page it is listed in.
+   */
   async toItem(row: GalleryRow): Promise<GalleryItem> {
     const { thumbHash, thumbMime, ...rest } = row;
     void thumbMime;
     return {
       ...rest,
-      url: await this.deps.media.url(row.hash),
+      url: await this.deps.media.url(row.hash).catch(() => ({ url: '', expiresAt: null, mime: row.mime, size: row.bytes })),
       thumbUrl: thumbHash ? await this.deps.media.url(thumbHash).catch(() => null) : null,
     };
   }

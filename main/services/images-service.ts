@@ -18,8 +18,10 @@ import type { BlobStore } from '../store/blobs';
 import type { Db } from '../store/db';
 import { getFileById } from '../store/files';
 import { getRun, type RunUpdate } from '../store/runs';
+import { TICKS_PER_CENT } from '../../shared/cost';
 import type { ResolvedConnection } from './connections-service';
 import type { GalleryService } from './gallery-service';
+import type { ModelsService } from './models-service';
 import { nameFromPrompt } from './gallery-service';
 import { imageRunPreview, imageRunText, readImageRunOutput, recordedAnswer, type ImageRunOutput, type RecordedImage } from './image-run-record';
 import { probeBytes } from './media-probe';
@@ -42,6 +44,8 @@ export interface ImagesServiceDeps {
   connections: { resolve(id?: string): ResolvedConnection };
   gallery: GalleryService;
   userFiles: { resolve(ref: string): ResolvedFile };
+  /** The catalogue: a cost from the model's `image_price` when the answer has no `usage`. */
+  models?: Pick<ModelsService, 'cachedEntry'>;
   /** The api functions (tests put a fake download in). */
   api?: Pick<typeof imagesApi, 'createImages' | 'downloadImage'>;
   /** Largest produced image kept (default 64 MB). */
@@ -192,7 +196,7 @@ export class ImagesService {
     }
 
     const answer = result.value;
-    const costTicks = costOf(answer);
+    const costTicks = costOf(answer) ?? this.catalogueCost(connection, input.model, answer.data.length);
     output.answered = answer.data.length;
     output.costTicks = costTicks;
     const kept = new Map<number, RecordedImage>();
@@ -245,6 +249,12 @@ export class ImagesService {
     }
     finish({ ...base, status: 'completed' });
     return { runId, images, costTicks, inputs, durationMs: this.now() - startedAt };
+  }
+
+  /** Images x the model's `image_price` (cents per image), when the catalogue was fetched; else null. */
+  private catalogueCost(connection: ResolvedConnection, model: string, images: number): number | null {
+    const price = this.deps.models?.cachedEntry(connection.client, model)?.prices.image_price;
+    return typeof price === 'number' && Number.isFinite(price) ? Math.round(images * price * TICKS_PER_CENT) : null;
   }
 
   /** The bytes of one answered image: decoded, or downloaded (without the key), and checked to be an image. */

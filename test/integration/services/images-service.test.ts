@@ -58,7 +58,7 @@ function answer(server: () => LocalServer, req: ReceivedRequest, res: ServerResp
       ? { b64_json: pngOf(64 + i, 48).toString('base64'), mime_type: 'image/png', revised_prompt: `revised ${i}` }
       : { url: `${server().baseUrl}/cdn/${i}${broken}.png`, mime_type: 'image/png', revised_prompt: `revised ${i}` };
   });
-  sendJson(res, 200, { data, usage: { cost_in_usd_ticks: n * 7 * TICKS_PER_CENT } });
+  sendJson(res, 200, String(body.prompt).includes('no usage') ? { data } : { data, usage: { cost_in_usd_ticks: n * 7 * TICKS_PER_CENT } });
 }
 
 describe('ImagesService against a fake Images API', () => {
@@ -180,6 +180,15 @@ describe('ImagesService against a fake Images API', () => {
     expect(kept?.images.map((i) => i.width)).toEqual([64, 65]);
     expect(getRun(db, runId)).toMatchObject({ status: 'incomplete', outputPreview: '2 images · 64×48 · 1 not kept', costTicks: 21 * TICKS_PER_CENT });
     expect((await gallery.list({ query: 'boats' })).total).toBe(2);
+  });
+
+  it('prices an answer without usage from the catalogue’s image_price (cents per image)', async () => {
+    const priced = new ImagesService({ db, blobs, connections, gallery, userFiles, models: { cachedEntry: (_client, model) => (model === 'svc-image-1' ? ({ prices: { image_price: 5 } } as never) : undefined) } });
+    const result = await priced.generate({ ...base, prompt: 'no usage here', n: 3, aspectRatio: 'auto' }, ctx());
+    expect(result.costTicks).toBe(15 * TICKS_PER_CENT);
+    expect(getRun(db, result.runId)?.costTicks).toBe(15 * TICKS_PER_CENT);
+    const unpriced = await images.generate({ ...base, prompt: 'no usage again', aspectRatio: 'auto' }, ctx());
+    expect(unpriced.costTicks).toBeNull();
   });
 
   it('records the service’s refusal as a failed run with its words', async () => {

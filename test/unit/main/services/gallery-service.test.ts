@@ -142,6 +142,17 @@ describe('services/gallery-service', () => {
     });
   });
 
+  it('lists an item whose bytes were deleted by hand with an empty URL instead of failing the page', async () => {
+    const gone = await gallery.add({ data: pngOf(6, 6, 1), origin: 'generated', prompt: 'gone' });
+    await gallery.add({ data: pngOf(6, 6, 2), origin: 'generated', prompt: 'kept' });
+    rmSync(blobs.pathOf(gone.hash));
+    const page = await gallery.list();
+    expect(page.items.map((i) => [i.prompt, i.url.url === ''])).toEqual([
+      ['kept', false],
+      ['gone', true],
+    ]);
+  });
+
   describe('save()', () => {
     it('Electron: writes the bytes where the user chose, and nothing when the dialog is closed', async () => {
       const png = pngOf(10, 10);

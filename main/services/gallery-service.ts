@@ -71,6 +71,9 @@ export function newGalleryId(): string {
   return `gal_${randomBytes(12).toString('base64url')}`;
 }
 
+/** The long side of a thumbnail, at most (the contract's GalleryThumbSchema says why). */
+const MAX_THUMB_SIDE = 512;
+
 const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/gif': 'gif', 'video/mp4': 'mp4', 'video/quicktime': 'mov' };
 
 /** A file name from a prompt: its first words, lowercase, joined by dashes, with the type's extension. */
@@ -170,6 +173,13 @@ export class GalleryService {
         code: 'invalid_input',
         message: `The thumbnail is ${probe ? `a ${probe.label}` : 'not an image'}, not the ${input.mime} it was sent as.`,
         issues: [{ path: 'bytes', message: 'not a valid thumbnail image' }],
+      });
+    }
+    if (Math.max(probe.width ?? 0, probe.height ?? 0) > MAX_THUMB_SIDE) {
+      throw new WorkbenchFailure({
+        code: 'invalid_input',
+        message: `The thumbnail is ${probe.width}×${probe.height}; thumbnails are at most ${MAX_THUMB_SIDE} px on their long side.`,
+        issues: [{ path: 'bytes', message: `larger than ${MAX_THUMB_SIDE} px` }],
       });
     }
     const blob = await this.deps.blobs.put(input.bytes);

@@ -113,6 +113,7 @@ describe('services/gallery-service', () => {
       expect(changes.at(-1)).toMatchObject({ id: item.id, item: { thumbUrl: { mime: 'image/jpeg' } } });
       await expect(gallery.setThumb({ id: item.id, mime: 'image/webp', bytes: thumb })).rejects.toThrow(/is a JPEG, not the image\/webp/);
       await expect(gallery.setThumb({ id: item.id, mime: 'image/png', bytes: Buffer.from('<svg/>') })).rejects.toThrow(/not an image/);
+      await expect(gallery.setThumb({ id: item.id, mime: 'image/png', bytes: pngOf(600, 10) })).rejects.toThrow('The thumbnail is 600×10; thumbnails are at most 512 px on their long side.');
       await expect(gallery.setThumb({ id: 'gal_missing000', mime: 'image/jpeg', bytes: thumb })).rejects.toMatchObject({ error: { code: 'not_found' } });
     });
   });

@@ -182,10 +182,12 @@ export class ImagesService {
     // Every image sent from here is in the gallery, whatever the service answers.
     const inputs = await keepInputs(this.deps.gallery, sources, { runId, kind: 'image' });
 
+    // What is kept so far is in the run as it goes, so `ofRun` after a reload shows it.
+    const output: ImageRunOutput = { object: 'image.run', images: [], inputs: inputs.map((i) => i.id), failed: [], answered: 0, costTicks: null };
+    if (inputs.length > 0) recorder.update({ output: { ...output }, outputPreview: 'Sending…' });
     ctx.emit({ type: 'sent' });
     const result = await this.api.createImages(connection.client, kind, body, { signal: ctx.signal, headers: input.headers });
     const timings = (): { startedAt: number; ttfbMs: number | null; totalMs: number } => ({ startedAt, ttfbMs: result.meta?.ttfbMs ?? null, totalMs: this.now() - startedAt });
-    const output: ImageRunOutput = { object: 'image.run', images: [], inputs: inputs.map((i) => i.id), failed: [], answered: 0, costTicks: null };
 
     if (!result.ok) {
       const cancelled = result.error.kind === 'cancelled' || ctx.signal.aborted;
@@ -232,6 +234,7 @@ export class ImagesService {
       const image: RecordedImage = { index, galleryId: item.id, hash: item.hash, mime: item.mime, bytes: item.bytes, width: item.width, height: item.height, revisedPrompt: item.revisedPrompt };
       kept.set(index, image);
       output.images.push(image);
+      recorder.update({ output: { ...output }, outputPreview: imageRunPreview(output) });
     }
     if (!ctx.signal.aborted) ctx.emit({ type: 'downloading', done: answer.data.length, total: answer.data.length });
 

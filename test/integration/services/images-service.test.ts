@@ -124,6 +124,19 @@ describe('ImagesService against a fake Images API', () => {
     expect((await gallery.ofRun(result.runId)).map((i) => i.id)).toEqual(result.images.map((i) => i.id));
   });
 
+  it('shows the images kept so far to ofRun while the rest are still coming (a reload mid-request)', async () => {
+    let midway: Promise<unknown> | null = null;
+    const result = await images.generate({ ...base, prompt: 'four tiles', n: 4, aspectRatio: 'auto' }, {
+      signal: new AbortController().signal,
+      emit: (c) => {
+        chunks.push(c);
+        if (c.type === 'downloading' && c.done === 2) midway = images.ofRun((chunks[0] as { runId: string }).runId);
+      },
+    });
+    const seen = (await midway) as { images: Array<{ id: string }> } | null;
+    expect(seen?.images.map((i) => i.id)).toEqual(result.images.slice(0, 2).map((i) => i.id));
+  });
+
   it('keeps b64_json images and records a reference to the gallery item instead of the base64', async () => {
     const result = await images.generate({ ...base, prompt: 'A lighthouse', responseFormat: 'b64_json', aspectRatio: 'auto' }, ctx());
     expect(result.images).toHaveLength(1);

@@ -12,7 +12,7 @@ import { toCurl } from './curl';
 import { endpointKind } from './endpoint';
 import { environmentHeader, pyUrl, secretHeaders, splitRequestUrl, tsUrl } from './environment';
 import { pyLiteral, stringLiteral, tsLiteral } from './literals';
-import { apiKeyEnv, bodyObject, portableHeaders, sdkHeaders, type CodegenOptions } from './request-parts';
+import { apiKeyEnv, bodyObject, bodyText, portableHeaders, sdkHeaders, type CodegenOptions } from './request-parts';
 
 /** True when the request is a recorded image generation or edit. */
 export function isImageRequest(request: CapturedRequest): boolean {
@@ -31,9 +31,17 @@ function body(request: CapturedRequest): Record<string, unknown> {
   return bodyObject(request.body) ?? {};
 }
 
+/**
+ * Bodies longer than this go to curl on its standard input (a here-document): Linux refuses a
+ * single argument over 128 KB, and an edit's base64 images are megabytes.
+ */
+const CURL_ARG_MAX = 100 * 1024;
+
 export function imagesCurl(request: CapturedRequest, opts: CodegenOptions = {}): string {
+  const text = bodyText(request.body) ?? '';
+  const command = text.length <= CURL_ARG_MAX ? toCurl(request, opts) : `${toCurl({ ...request, body: null }, opts)} \\\n  --data-binary @- <<'JSON'\n${text}\nJSON`;
   return [
-    toCurl(request, opts),
+    command,
     '# Each data[].url expires: save it at once (no key needed), e.g. curl -sS -o image-1.png "<url>".',
     '# With response_format b64_json, decode data[].b64_json instead (base64 -d > image-1.png).',
   ].join('\n');

@@ -94,6 +94,18 @@ describe('image snippets against a fake Images API', () => {
     expect('code' in edited && edited.code).toContain('client.post("/images/edits", body={');
   });
 
+  it('curl: an edit with megabytes of base64 goes on standard input (no argument is that long) and arrives whole', async () => {
+    const big = { ...edit, images: [{ url: `data:image/png;base64,${Buffer.alloc(600 * 1024, 7).toString('base64')}` }] };
+    const got = await run('images-edit-big', 'curl', recorded('/v1/images/edits', big));
+    try {
+      expect(JSON.parse(got.sent.body)).toEqual(big);
+      expect(got.sent.headers['content-type']).toBe('application/json');
+      expect(JSON.parse(got.out).data).toHaveLength(1);
+    } finally {
+      rmSync(got.dir, { recursive: true, force: true });
+    }
+  });
+
   it('curl: the recorded request, and how to save what it answers', () => {
     const result = exportCode(recorded('/v1/images/generations', generation), { lang: 'curl' });
     expect('code' in result && result.code).toMatch(/curl -X POST .*\/v1\/images\/generations[\s\S]*--data-raw[\s\S]*# Each data\[\]\.url expires/);

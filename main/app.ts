@@ -20,6 +20,8 @@ import { deferredChatJob } from './services/deferred-chat-job';
 import { DownloadTickets } from './services/download-tickets';
 import { DraftsService } from './services/drafts-service';
 import { FilesService } from './services/files-service';
+import { GalleryService } from './services/gallery-service';
+import { ImagesService } from './services/images-service';
 import { HistoryService } from './services/history-service';
 import { MediaService, type MediaUrlOf } from './services/media-service';
 import { MediaTokens } from './host/media-token';
@@ -37,15 +39,10 @@ import { markInterruptedRuns } from './store/runs';
 import { JobQueue } from './jobs/job-queue';
 import { videoJob } from './services/video-job';
 import { videoFileLinker } from './services/video-files';
-import { interimVideoGallery, interimVideoInputs } from './services/video-interim';
+import { videoGallery as galleryForVideos, videoInputs } from './services/video-media';
 import { VideosService } from './services/videos-service';
 import { WorkbenchFailure } from '../shared/contract/errors';
 import { FILE_LIMITS } from '../shared/wire/files';
-
-/** Scaffolding: answers that a family is not built yet (issue 9 replaces it). */
-const notYet = (): never => {
-  throw new WorkbenchFailure({ code: 'unsupported', message: 'Images and video are not built yet.' });
-};
 
 export interface AppOptions {
   dataDir: string;
@@ -161,7 +158,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     const models = new ModelsService(connections);
     // Durable jobs run in main whatever happens to windows; disposed before the clients they use.
     // Video jobs hear their changes through the queue too (set once the service exists, below).
-    const late: { videos?: VideosService; files?: FilesService } = {};
+    const late: { videos?: VideosService; files?: FilesService; gallery?: GalleryService } = {};
     const jobs = new JobQueue({
       db,
       log: options.log,
@@ -172,7 +169,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     });
     disposers.push(() => jobs.dispose());
     jobs.define(deferredChatJob({ connections, models, pollMs: options.deferredPollMs }));
-    const videoGallery = interimVideoGallery(db, blobs, mediaUrlOf);
+    const videoGallery = galleryForVideos(() => {
+      if (!late.gallery) throw new Error('the gallery is not ready yet');
+      return late.gallery;
+    });
     // Video downloads land here whole before they join the gallery; what is left is from a crash.
     const videoDownloads = join(options.dataDir, 'video-downloads');
     await rm(videoDownloads, { recursive: true, force: true });
@@ -218,14 +218,23 @@ export async function createApp(options: AppOptions): Promise<App> {
       maxUploadBytes,
     });
 
+    const gallery = new GalleryService({
+      db,
+      blobs,
+      media,
+      emitChanged: (change) => options.emit('gallery.changed', change),
+      saveTarget: { chooseSaveTarget: options.chooseSaveTarget, tickets: downloads },
+    });
+    const images = new ImagesService({ db, blobs, connections, gallery, userFiles, models });
     late.files = files;
+    late.gallery = gallery;
     const videos = new VideosService({
       db,
       jobs,
       blobs,
       connections,
       gallery: videoGallery,
-      inputs: interimVideoInputs,
+      inputs: videoInputs({ userFiles, gallery, blobs }),
       emitChanged: (job) => options.emit('videos.changed', job),
       notify: options.notify,
       log: options.log,
@@ -311,8 +320,11 @@ export async function createApp(options: AppOptions): Promise<App> {
         put: ({ key, state, writer }) => drafts.put(key, state, writer),
         clear: ({ key, writer }) => drafts.clear(key, writer),
       },
-      // Scaffolding while issue 9's services are written (branch issue9-main): replaced there.
-      images: { generate: notYet, edit: notYet, ofRun: () => null },
+      images: {
+        generate: (input, ctx) => images.generate(input, ctx),
+        edit: (input, ctx) => images.edit(input, ctx),
+        ofRun: ({ runId }) => images.ofRun(runId),
+      },
       videos: {
         create: (input) => videos.create(input),
         list: (input) => videos.list(input),
@@ -322,7 +334,15 @@ export async function createApp(options: AppOptions): Promise<App> {
         dismiss: ({ id }) => videos.dismiss(id),
         ofItem: ({ id }) => videos.ofItem(id),
       },
-      gallery: { list: () => ({ items: [], total: 0, next: null }), get: notYet, remove: notYet, setThumb: notYet, save: notYet, ofRun: () => [], byHash: () => null },
+      gallery: {
+        list: (input) => gallery.list(input),
+        get: ({ id }) => gallery.get(id),
+        remove: ({ id }) => gallery.remove(id),
+        setThumb: (input) => gallery.setThumb(input),
+        save: ({ id }) => gallery.save(id),
+        ofRun: ({ runId }) => gallery.ofRun(runId),
+        byHash: ({ hash }) => gallery.byHash(hash),
+      },
     };
 
     return { handlers, userFiles, downloads, media: { lookup: media, tokens: mediaTokens, blobs }, dispose: () => runDisposers(disposers) };

@@ -11,7 +11,7 @@ import type { Endpoint } from './contract/runs';
 export type PlaygroundId = 'chat' | 'responses' | 'messages' | 'legacy';
 
 /** Families of the service a run can belong to (a playground's, or one with a view of its own). */
-export type FamilyId = PlaygroundId | 'files' | 'videos';
+export type FamilyId = PlaygroundId | 'files' | 'videos' | 'images';
 
 /** How History shows one run: the text run layout (sent turns, output), or an upload's file record. */
 export type EntryShape = 'text' | 'upload' | 'media';
@@ -32,7 +32,9 @@ export type CodeKind =
   | 'messages'
   | 'completions'
   | 'complete'
-  | 'video';
+  | 'video'
+  | 'image-generate'
+  | 'image-edit';
 
 export type SdkFamily = 'openai' | 'anthropic';
 
@@ -177,6 +179,7 @@ export const ENDPOINT_DESCRIPTORS: Record<Endpoint, EndpointDescriptor> = {
     code: null,
   },
   ...videoEndpoints(),
+  ...imageEndpoints(),
 };
 
 /**
@@ -202,6 +205,32 @@ function videoEndpoints(): Record<'videos.generations' | 'videos.edits' | 'video
     'videos.generations': video('Video · generate', '/v1/videos/generations'),
     'videos.edits': video('Video · edit', '/v1/videos/edits'),
     'videos.extensions': video('Video · extend', '/v1/videos/extensions'),
+  };
+}
+
+/**
+ * Image generation and editing: JSON bodies whose `prompt` is the prompt; History shows the
+ * images the run kept (its media entry). Exported by shared/codegen/images.ts (curl, plain HTTP,
+ * and the openai SDK). No re-run target yet: the Images playground has no PlaygroundId (adding
+ * one would need a loader in every Record<PlaygroundId, ...> of the renderer).
+ */
+function imageEndpoints(): Record<'images.generations' | 'images.edits', EndpointDescriptor> {
+  const image = (label: string, path: string, code: NonNullable<EndpointDescriptor['code']>): EndpointDescriptor => ({
+    label,
+    family: 'images',
+    entry: 'media',
+    method: 'POST',
+    path,
+    input: 'prompt',
+    output: 'none',
+    rerun: null,
+    structured: null,
+    eventTimeline: false,
+    code,
+  });
+  return {
+    'images.generations': image('Images · generate', '/v1/images/generations', { kind: 'image-generate', sdk: 'openai', sdkMethod: 'images.generate', toolLoop: false }),
+    'images.edits': image('Images · edit', '/v1/images/edits', { kind: 'image-edit', sdk: 'openai', sdkMethod: 'images.edit', toolLoop: false }),
   };
 }
 

@@ -111,7 +111,7 @@ export interface NewGalleryVideo {
 
 export interface VideoGallery {
   addVideo(video: NewGalleryVideo): Promise<GalleryItem>;
-  get(id: string): GalleryItem | null;
+  get(id: string): Promise<GalleryItem | null>;
 }
 
 export interface VideoJobDeps {
@@ -305,7 +305,7 @@ export function videoJob(deps: VideoJobDeps): JobHandler<VideoJobData, VideoJobR
         await deps.linkFile(current.data.connectionId, end.fileOutput, current.runId).catch((error: unknown) => log(`video ${job.id}: could not link ${end.fileOutput!.file_id} to Files: ${String(error)}`));
       }
       if (!end.respectModeration || !end.url) return { ...finished, outcome: 'moderated', message: end.respectModeration ? NO_URL_REASON : MODERATED_REASON };
-      if (current.data.galleryId && deps.gallery.get(current.data.galleryId)) return { ...finished, outcome: 'done', message: null };
+      if (current.data.galleryId && (await deps.gallery.get(current.data.galleryId))) return { ...finished, outcome: 'done', message: null };
       const kept = await keep(current, saveAndTrack, requestId, end);
       if (kept === 'expired') return { ...finished, outcome: 'expired', message: EXPIRED_REASON };
       return { ...finished, outcome: 'done', galleryId: kept.id, message: null };

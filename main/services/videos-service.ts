@@ -71,6 +71,7 @@ export class VideosService {
   private readonly now: () => number;
   /** Jobs whose end was already notified (a finish is reported once). */
   private readonly notified = new Set<string>();
+  private emitting: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: VideosServiceDeps) {
     this.now = deps.now ?? Date.now;
@@ -84,16 +85,16 @@ export class VideosService {
     return this.start(connection, request, body, inputs, sourceIds, `card_${randomUUID().replace(/-/g, '')}`);
   }
 
-  list(input?: { limit?: number }): VideoJob[] {
-    return latestVideoJobs(this.deps.db, input?.limit ?? 100).map((row) => this.toVideoJob(row));
+  list(input?: { limit?: number }): Promise<VideoJob[]> {
+    return Promise.all(latestVideoJobs(this.deps.db, input?.limit ?? 100).map((row) => this.toVideoJob(row)));
   }
 
-  get(id: string): VideoJob {
+  get(id: string): Promise<VideoJob> {
     return this.toVideoJob(this.row(id));
   }
 
   /** Stops following: the job ends `cancelled` (the service may still make the video). */
-  cancel(id: string): VideoJob {
+  cancel(id: string): Promise<VideoJob> {
     this.row(id);
     this.deps.jobs.cancel(id);
     return this.get(id);
@@ -132,7 +133,7 @@ export class VideosService {
   }
 
   /** The job that made gallery item `galleryId`, or null. */
-  ofItem(galleryId: string): VideoJob | null {
+  async ofItem(galleryId: string): Promise<VideoJob | null> {
     const row = videoJobOfGalleryItem(this.deps.db, galleryId);
     return row ? this.toVideoJob(row) : null;
   }
@@ -142,12 +143,22 @@ export class VideosService {
     if (summary.kind !== VIDEO_KIND) return;
     const row = getVideoJobRow(this.deps.db, summary.id);
     if (!row) return;
-    const job = this.toVideoJob(row);
-    this.deps.emitChanged(job);
-    if ((summary.state === 'completed' || summary.state === 'failed') && !this.notified.has(job.id)) {
-      this.notified.add(job.id);
-      this.notifyEnd(job);
-    }
+    // Decided now, in the order changes came: the notification is sent once, for the end itself.
+    const ends = (summary.state === 'completed' || summary.state === 'failed') && !this.notified.has(summary.id);
+    if (ends) this.notified.add(summary.id);
+    // Emitted in order: each change waits for the one before (the gallery item is read async).
+    this.emitting = this.emitting
+      .then(async () => {
+        const job = await this.toVideoJob(row);
+        this.deps.emitChanged(job);
+        if (ends) this.notifyEnd(job);
+      })
+      .catch((error: unknown) => this.deps.log?.(`videos: a change could not be reported: ${error instanceof Error ? error.message : String(error)}`));
+  }
+
+  /** Waits until every change so far has reached the page (tests, shutdown). */
+  settled(): Promise<void> {
+    return this.emitting;
   }
 
   private notifyEnd(job: VideoJob): void {
@@ -260,7 +271,7 @@ export class VideosService {
   }
 
   /** The job centre's view of a job row. */
-  private toVideoJob(row: VideoJobRow): VideoJob {
+  private async toVideoJob(row: VideoJobRow): Promise<VideoJob> {
     const { summary } = row;
     const data = row.data as VideoJobData;
     const result = row.result as VideoJobResult | null;
@@ -301,7 +312,7 @@ export class VideosService {
       error,
       storageError: result?.storageError ?? null,
       fileOutput: result?.fileOutput ?? null,
-      video: galleryId ? this.deps.gallery.get(galleryId) : null,
+      video: galleryId ? await this.deps.gallery.get(galleryId) : null,
       runId: summary.runId,
       attempt: summary.attempt,
       nextPollAt: !finished && pending ? pending.nextPollAt : null,

@@ -7,6 +7,7 @@ import { toCurl } from './curl';
 import { endpointKind, supportsToolLoop } from './endpoint';
 import { toPython } from './python';
 import { toPythonSdk } from './python-sdk';
+import { imagesCurl, imagesPython, imagesPythonSdk, imagesTypeScript, imagesTypeScriptSdk, isImageRequest } from './images';
 import { hasTools, type CodegenOptions } from './request-parts';
 import { toTypeScript } from './typescript';
 import { toTypeScriptSdk } from './typescript-sdk';
@@ -33,6 +34,7 @@ export function canToolLoop(request: CapturedRequest): boolean {
 export function exportCode(request: CapturedRequest, opts: ExportOptions): ExportResult {
   if (isUpload(request)) return exportUpload(request, opts);
   if (isVideoCreate(request)) return exportVideo(request, opts);
+  if (isImageRequest(request)) return { code: IMAGE_EXPORTERS[opts.lang](request, opts) };
   const loop = opts.toolLoop === true && canToolLoop(request);
   const program = { apiKeyEnv: opts.apiKeyEnv, baseUrl: opts.baseUrl, shownApiKey: opts.shownApiKey, toolLoop: loop };
   switch (opts.lang) {
@@ -79,3 +81,12 @@ function exportVideo(request: CapturedRequest, opts: ExportOptions): ExportResul
       return { unsupported: VIDEO_SDK_GAP };
   }
 }
+
+/** A recorded image generation or edit: the request, then every image saved at once (images.ts). */
+const IMAGE_EXPORTERS: Record<ExportLang, (request: CapturedRequest, opts: CodegenOptions) => string> = {
+  curl: imagesCurl,
+  python: imagesPython,
+  'python-sdk': imagesPythonSdk,
+  typescript: imagesTypeScript,
+  'typescript-sdk': imagesTypeScriptSdk,
+};

@@ -34,6 +34,9 @@ const TEXT: Record<EndpointKind, string[]> = {
   complete: ['return data.completion;'],
   // A video create is exported by video.ts; this is never used.
   video: [],
+  // Image requests are exported by images.ts; these are never used.
+  'image-generate': [],
+  'image-edit': [],
   other: ['return typeof data === "string" ? data : JSON.stringify(data, null, 2);'],
 };
 TEXT['responses-get'] = TEXT.responses;
@@ -48,6 +51,8 @@ const DELTA: Record<EndpointKind, string> = {
   completions: 'event.choices?.[0]?.text',
   complete: 'event.completion',
   video: 'JSON.stringify(event) + "\\n"',
+  'image-generate': 'JSON.stringify(event) + "\\n"',
+  'image-edit': 'JSON.stringify(event) + "\\n"',
   other: 'JSON.stringify(event) + "\\n"',
 };
 

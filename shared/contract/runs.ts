@@ -26,6 +26,9 @@ export const ENDPOINTS = [
   'videos.generations',
   'videos.edits',
   'videos.extensions',
+  // Images (issue 9): one run per request, finished once its images are in the gallery.
+  'images.generations',
+  'images.edits',
 ] as const;
 export type Endpoint = (typeof ENDPOINTS)[number];
 

@@ -7,6 +7,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp, type App } from '../../../main/app';
 import { createFileKeyStore } from '../../../main/store/key-file';
@@ -96,6 +97,38 @@ describe('video jobs (app + fake video service)', () => {
     expect('code' in py && py.code).toMatch(/while True:[\s\S]*time\.sleep\(5\)[\s\S]*urlretrieve/);
     expect('code' in py && py.code).not.toMatch(/idempotency/i);
     expect(exportCode(run.request, { lang: 'python-sdk' })).toHaveProperty('unsupported');
+  });
+
+  it('extends a finished video from the gallery: the item is its source, the request keeps no megabytes', async () => {
+    const first = await settled((await create({ prompt: 'a boat leaves' })).id);
+    const job = await create({ mode: 'extend', prompt: 'then it rains', video: { kind: 'gallery', id: first.video!.id }, duration: 4, resolution: undefined });
+    expect(job.inputs).toEqual([expect.stringMatching(/^video: /)]);
+    const end = await settled(job.id);
+    expect(end).toMatchObject({ state: 'done', mode: 'extend', duration: 3 });
+    expect(end.video).toMatchObject({ origin: 'extended', sourceIds: [first.video!.id] });
+    const run = await b.app.handlers.history.get({ id: end.runId! }, CTX);
+    expect(run.endpoint).toBe('videos.extensions');
+    // History shows the request as sent (rehydrated); the row keeps a blob reference, and so does the job.
+    expect(run.request.body).toMatchObject({ prompt: 'then it rains', duration: 4, video: { url: expect.stringMatching(/^data:video\/mp4;base64,/) } });
+    const db = new Database(join(dataDir, 'workbench.db'), { readonly: true });
+    try {
+      const stored = db.prepare('SELECT r.request_json AS request, j.data_json AS data FROM runs r JOIN jobs j ON j.run_id = r.id WHERE r.id = ?').get(end.runId) as { request: string; data: string };
+      expect(stored.request.length).toBeLessThan(5_000);
+      expect(stored.data.length).toBeLessThan(5_000);
+      expect(JSON.parse(stored.request).body.video.url).toMatchObject({ $blob: first.video!.hash, mime: 'video/mp4' });
+    } finally {
+      db.close();
+    }
+  });
+
+  it('refuses a video too large to send inline before anything is sent, naming the limit and Files', async () => {
+    const before = service.creates;
+    const big = Buffer.concat([Buffer.from('000000186674797069736f6d0000020069736f6d69736f32', 'hex'), Buffer.alloc(9 * 1024 * 1024)]);
+    const url = `data:video/mp4;base64,${big.toString('base64')}`;
+    await expect(create({ mode: 'edit', prompt: 'brighter', video: { kind: 'url', url }, resolution: undefined, duration: undefined })).rejects.toMatchObject({
+      error: { code: 'invalid_input', message: expect.stringMatching(/8 MB[\s\S]*Upload it to Files first/) },
+    });
+    expect(service.creates).toBe(before);
   });
 
   it.each([

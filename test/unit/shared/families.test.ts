@@ -44,6 +44,8 @@ describe('families', () => {
       'Video · generate',
       'Video · edit',
       'Video · extend',
+      'Images · generate',
+      'Images · edit',
     ]);
     expect(endpointLabel('later.endpoint' as never)).toBe('later.endpoint');
   });
@@ -59,10 +61,12 @@ describe('families', () => {
       messages: 'messages',
       completions: 'legacy',
       complete: 'legacy',
+      'files.upload': null,
       'videos.generations': null,
       'videos.edits': null,
       'videos.extensions': null,
-      'files.upload': null,
+      'images.generations': null,
+      'images.edits': null,
     });
   });
 

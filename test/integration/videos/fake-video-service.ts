@@ -24,6 +24,8 @@ export interface FakeVideoService {
   videos: Map<string, FakeVideo>;
   pendingPolls: number;
   busyLeft: number;
+  /** Creates are made (and counted) but never answered: the client dies waiting. */
+  holdCreates: boolean;
   bytesOf(id: string): Buffer;
   close(): Promise<void>;
 }
@@ -46,6 +48,7 @@ export async function startFakeVideoService(options: { pendingPolls?: number } =
     videos: new Map(),
     pendingPolls: options.pendingPolls ?? 2,
     busyLeft: 3,
+    holdCreates: false,
     bytesOf: fakeMp4,
     close: async () => undefined,
   };
@@ -76,6 +79,7 @@ export async function startFakeVideoService(options: { pendingPolls?: number } =
         if (typeof key === 'string') keys.set(key, id);
         svc.made += 1;
         svc.videos.set(id, { id, prompt, polls: 0, downloads: 0 });
+        if (svc.holdCreates) return;
         return json(res, 200, { request_id: id });
       }
       const poll = /^\/v1\/videos\/([^/]+)$/.exec(path);

@@ -151,6 +151,8 @@ export class VideoService {
     const pending = (progress: number): VideoResult => ({ status: 'pending', progress, model: job.model });
     if (now < job.readyAtMs) return pending(Math.min(99, Math.max(0, Math.floor((99 * (now - job.createdMs)) / (job.readyAtMs - job.createdMs)))));
     if (job.moderated) return this.done(job, origin);
+    // Past its URL's lifetime the bytes may be gone: the result stands as it was (with its expired URL).
+    if (now >= job.urlExpiresAtMs && !awaitsDelivery(job)) return this.done(job, origin);
     const media = this.media.state(job.mediaKey);
     if (media.state === 'failed') {
       job.failure = { code: 'internal_error', message: `The video engine failed while generating this video: ${media.message}` };

@@ -286,7 +286,10 @@ describe('video jobs: the result URL expires', () => {
     const gone = await fetch(done.video!.url!);
     expect(gone.status).toBe(410);
     expect(((await gone.json()) as { error: string }).error).toMatch(/^This video URL expired at .* video URLs work for 1 hour after the video is done/);
-    expect((await poll(e, id)).video!.url).toBe(done.video!.url);
+    expect(await poll(e, id)).toEqual(done);
+    // A later create drops the expired bytes; the old job still answers the same.
+    await create(e, GENERATIONS, { ...fox, prompt: 'a later fox' }, { 'x-sandbox-video-fail': 'internal_error' });
+    expect(await poll(e, id)).toEqual(done);
     const ext = await e.post(EXTENSIONS, { prompt: 'more', video: { url: done.video!.url } });
     expect(ext.status).toBe(400);
     expect(((await ext.json()) as { error: string }).error).toBe(

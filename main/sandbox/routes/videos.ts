@@ -42,6 +42,7 @@ function inputContext(env: SandboxEnv, ctx: RequestContext): InputContext {
     team: ctx.team,
     nowMs: env.clock.now(),
     isOwnUrl: ownUrlMatcher(ctx.req),
+    // Other `/media/` paths (the images store's) join here when that store is in the env.
     ownMedia: (pathname) => (pathname.startsWith('/media/videos/') ? env.videos.ownMedia(pathname) : { state: 'unknown' }),
   };
 }

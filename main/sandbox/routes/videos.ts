@@ -15,6 +15,7 @@ import { VIDEO_ERROR_CODES } from '../../../shared/wire/videos';
 import type { SandboxEnv } from '../env';
 import { SandboxError } from '../errors';
 import { ownUrlMatcher, type InputContext } from '../media/input';
+import { idempotencyKey } from './request-checks';
 import { sendJson, type RequestContext, type Route } from '../route';
 import type { VideoKind } from '../video/request';
 import { VIDEO_URL_LIFETIME_MS, type VideoFailRequest } from '../video/service';
@@ -52,7 +53,26 @@ export function videosRoutes(env: SandboxEnv): Route[] {
     (kind: VideoKind) =>
     async (ctx: RequestContext): Promise<void> => {
       const fail = parseVideoFail(ctx.req.headers[VIDEO_FAIL_HEADER]);
+      // Idempotent by `Idempotency-Key`, as deferred chat is: a client that crashed before it saw
+      // the request id sends the create again and gets the first one's id, not a second video.
+      // The keys live in the sandbox's one key book (the deferred store's, kept in deferred.json),
+      // under their own slot so a chat key never matches a video create.
+      const key = idempotencyKey(ctx);
+      const slotKey = key === null ? null : `videos/${kind}\n${key}`;
+      const bodyText = JSON.stringify({ body: ctx.body, fail });
+      if (slotKey !== null) {
+        const seen = env.deferred.lookupKey(ctx.team, slotKey, bodyText, env.clock.now());
+        if (seen.found === 'conflict') {
+          throw new SandboxError(409, `The Idempotency-Key "${key}" was already used with a different request in the last 24 hours; use a new key for a new request.`);
+        }
+        if (seen.found === 'same') {
+          env.log(`video ${seen.id} replayed for Idempotency-Key ${key}`);
+          sendJson(ctx.res, 200, { request_id: seen.id }, { 'idempotent-replayed': 'true' });
+          return;
+        }
+      }
       const id = await env.videos.create(kind, ctx.body, { team: ctx.team, fail, inputs: inputContext(env, ctx) });
+      if (slotKey !== null) env.deferred.rememberKey(ctx.team, slotKey, bodyText, id, env.clock.now());
       sendJson(ctx.res, 200, { request_id: id });
     };
   return [

@@ -11,7 +11,7 @@ import { VIDEO_ERROR_CODES } from '../../../../../shared/wire/videos';
 import { useHarness } from '../harness';
 import { uploadFile } from './files-form';
 import { ffprobe, frameRgb, hasFfmpeg, meanAbsDiff } from '../video/ffprobe';
-import { advance, create, dataUrl, download, EDITS, EXTENSIONS, finish, GENERATIONS, pngBytes, poll, SMALL } from './videos-helpers';
+import { advance, create, refusal, dataUrl, download, EDITS, EXTENSIONS, finish, GENERATIONS, pngBytes, poll, SMALL } from './videos-helpers';
 
 const logs: string[] = [];
 /** The sandbox clock moves only when a test advances it, so progress figures are exact. */
@@ -120,6 +120,22 @@ describe('video jobs: progress and the result', () => {
     const done = await finish(h, id);
     expect(done).toMatchObject({ status: 'done', video: { duration: 3 }, usage: { cost_in_usd_ticks: 1_500_000_000 } });
     expect(ffprobe((await download(done.video!.url!)).bytes)).toMatchObject({ duration: 3, width: 854, height: 480 });
+  });
+});
+
+describe('video jobs: Idempotency-Key', () => {
+  it('answers a create sent again under the same key with the first request id, and refuses the key for another request', async () => {
+    const key = { 'idempotency-key': 'job_video_retry_1' };
+    const first = await h.post(GENERATIONS, fox, key);
+    const again = await h.post(GENERATIONS, fox, key);
+    const firstId = ((await first.json()) as { request_id: string }).request_id;
+    expect(((await again.json()) as { request_id: string }).request_id).toBe(firstId);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    const other = await refusal(h, GENERATIONS, { ...fox, prompt: 'a different fox' }, key);
+    expect(other.status).toBe(409);
+    expect(other.error).toContain('already used with a different request');
+    // The same key on another create endpoint is its own slot; without a key every create is new.
+    expect(await create(h, GENERATIONS, fox)).not.toBe(firstId);
   });
 });
 

@@ -39,9 +39,19 @@ export function workerSource(): string {
   ].join('\n');
 }
 
+/**
+ * In a packaged Electron app these resolve inside `app.asar`, which only the main thread's patched
+ * `fs` can read: electron-builder.yml unpacks the three packages, and the worker loads them from
+ * `app.asar.unpacked`.
+ */
+export function unpackedPath(path: string): string {
+  return path.replace(/([\\/])app\.asar([\\/])/, '$1app.asar.unpacked$2');
+}
+
 function modulePaths(): WorkerModules {
   const req = createRequire(import.meta.url);
-  return { encoder: req.resolve('h264-mp4-encoder'), jpeg: req.resolve('jpeg-js'), png: req.resolve('pngjs') };
+  const at = (name: string): string => unpackedPath(req.resolve(name));
+  return { encoder: at('h264-mp4-encoder'), jpeg: at('jpeg-js'), png: at('pngjs') };
 }
 
 interface Waiting {

@@ -5,7 +5,7 @@
  * not a usable MP4.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { VideoEncoder, workerSource } from '../../../../../main/sandbox/video/encoder';
+import { unpackedPath, VideoEncoder, workerSource } from '../../../../../main/sandbox/video/encoder';
 import { generationPlan } from '../../../../../main/sandbox/video/plan';
 import { Mp4Error, readMp4Info } from '../../../../../main/sandbox/video/mp4-info';
 import { ffprobe } from './ffprobe';
@@ -69,5 +69,15 @@ describe('the video encoder', () => {
     const closed = new VideoEncoder();
     await closed.close();
     await expect(closed.encode({ plan, background: null, tiles: [] })).rejects.toThrow(/closing/);
+  });
+});
+
+describe('unpackedPath', () => {
+  it('points a module inside a packaged app.asar at app.asar.unpacked, and leaves other paths alone', () => {
+    expect(unpackedPath('/opt/Workbench/resources/app.asar/node_modules/h264-mp4-encoder/embuild/dist/h264-mp4-encoder.node.js')).toBe(
+      '/opt/Workbench/resources/app.asar.unpacked/node_modules/h264-mp4-encoder/embuild/dist/h264-mp4-encoder.node.js',
+    );
+    expect(unpackedPath('C:\\Workbench\\resources\\app.asar\\node_modules\\pngjs\\lib\\png.js')).toBe('C:\\Workbench\\resources\\app.asar.unpacked\\node_modules\\pngjs\\lib\\png.js');
+    expect(unpackedPath('/work/main/node_modules/jpeg-js/index.js')).toBe('/work/main/node_modules/jpeg-js/index.js');
   });
 });

@@ -1,5 +1,6 @@
 /**
- * A tiny video service for the job tests (until the sandbox's video routes are merged): creates
+ * A tiny scriptable video service for the job tests (the sandbox-backed ones are video-sandbox and
+ * video-kill; this one scripts what the sandbox cannot: a download cut midway, a 404 URL): creates
  * honour `Idempotency-Key`; a video is pending for `pendingPolls` polls, then done with a URL this
  * server serves. The prompt picks what happens: `fail:<code>`, `moderate`, `expire` (the URL
  * answers 404), `cut` (the first download drops midway), `store` (file_output and storage_error),
@@ -24,8 +25,6 @@ export interface FakeVideoService {
   videos: Map<string, FakeVideo>;
   pendingPolls: number;
   busyLeft: number;
-  /** Creates are made (and counted) but never answered: the client dies waiting. */
-  holdCreates: boolean;
   bytesOf(id: string): Buffer;
   close(): Promise<void>;
 }
@@ -48,7 +47,6 @@ export async function startFakeVideoService(options: { pendingPolls?: number } =
     videos: new Map(),
     pendingPolls: options.pendingPolls ?? 2,
     busyLeft: 3,
-    holdCreates: false,
     bytesOf: fakeMp4,
     close: async () => undefined,
   };
@@ -79,7 +77,6 @@ export async function startFakeVideoService(options: { pendingPolls?: number } =
         if (typeof key === 'string') keys.set(key, id);
         svc.made += 1;
         svc.videos.set(id, { id, prompt, polls: 0, downloads: 0 });
-        if (svc.holdCreates) return;
         return json(res, 200, { request_id: id });
       }
       const poll = /^\/v1\/videos\/([^/]+)$/.exec(path);

@@ -26,7 +26,7 @@ async function main(): Promise<void> {
     const ctx = { sessionId: 'child', signal: new AbortController().signal };
     const profile = await app.handlers.connections.save({ name: 'Video service', baseUrl: baseUrl!, apiKey: key! }, ctx);
     await app.handlers.connections.select({ id: profile.id }, ctx);
-    await app.handlers.videos.create({ mode: 'generate', model: 'fake-video', prompt: 'survive a kill', duration: 2, resolution: '480p' }, ctx);
+    await app.handlers.videos.create({ mode: 'generate', model: 'svc-video-1', prompt: 'survive a kill', duration: 2, resolution: '480p' }, ctx);
   }
   process.stdout.write(`ready ${mode}\n`);
 }

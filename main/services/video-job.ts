@@ -213,6 +213,14 @@ export function videoJob(deps: VideoJobDeps): JobHandler<VideoJobData, VideoJobR
       if (ctx.signal.aborted) throw new JobFailedError({ code: 'cancelled', message: 'Stopped.' });
       const result = await getVideo(client, requestId, { signal: ctx.signal });
       polls += 1;
+      if (!result.ok && result.error.status === 404 && result.error.kind === 'http') {
+        // The request id was saved, so the service made it once: it no longer has it.
+        throw new JobFailedError({
+          ...toWorkbenchError(result.error),
+          code: 'not_found',
+          message: `The service no longer knows video request ${requestId} (it may have expired on its side): ${result.error.message} Retry makes a new video.`,
+        });
+      }
       if (!result.ok) throw failure(result.error, result.meta);
       const value = result.value;
       const seen = value.state === 'pending' ? `pending:${value.progress}` : value.state;

@@ -41,8 +41,10 @@ export const EXPIRED_REASON =
 export function videoFailureReason(error: WorkbenchError & { serviceCode?: string }): string {
   const byCode = error.serviceCode ? BY_SERVICE_CODE[error.serviceCode] : undefined;
   if (byCode) return byCode;
-  if (error.status !== undefined && BY_STATUS[error.status]) return BY_STATUS[error.status]!;
+  if (error.code !== 'not_found' && error.status !== undefined && BY_STATUS[error.status]) return BY_STATUS[error.status]!;
   switch (error.code) {
+    case 'not_found':
+      return 'The service no longer has this video request. Retry makes a new video.';
     case 'network':
       return 'The app could not reach the service, and its retries ran out. Check the connection, then Retry.';
     case 'timeout':

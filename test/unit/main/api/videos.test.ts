@@ -50,5 +50,7 @@ describe('videoFailureReason', () => {
     expect(videoFailureReason({ code: 'api_error', message: '', status: 401 })).toMatch(/API key/);
     expect(videoFailureReason({ code: 'api_error', message: '', status: 429 })).toMatch(/Rate limited/);
     expect(videoFailureReason({ code: 'network', message: '' })).toMatch(/could not reach/);
+    // A poll's 404 (the request id is gone) is not "unknown model".
+    expect(videoFailureReason({ code: 'not_found', message: '', status: 404 })).toMatch(/no longer has this video request/);
   });
 });

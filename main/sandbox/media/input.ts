@@ -50,7 +50,16 @@ export interface ResolvedInput {
   bytes: Uint8Array;
   /** The sniffed type, one of `accept`. */
   mime: string;
-  source: 'data-url' | 'sandbox-url' | 'remote-url' | 'file';
+  source: 'data-url' | 'sandbox-url' | 'remote-url' | 'file' | 'upload';
+}
+
+/** A file part of a multipart request standing where an input object would be (the OpenAI SDK's `image` upload). */
+export class UploadedPart {
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly filename: string,
+    readonly contentType: string,
+  ) {}
 }
 
 const bad = (message: string): SandboxError => new SandboxError(400, message);
@@ -92,11 +101,17 @@ function reference(value: unknown, spec: InputSpec): { member: 'url' | 'image_ur
 
 /** Resolves one input object to checked bytes. */
 export async function resolveInput(value: unknown, spec: InputSpec, ctx: InputContext): Promise<ResolvedInput> {
+  if (value instanceof UploadedPart) return checkBytes({ bytes: value.bytes, source: 'upload' }, spec.field, spec);
   const ref = reference(value, spec);
   const at = `${spec.field}.${ref.member}`;
   let got: { bytes: Uint8Array; source: ResolvedInput['source'] };
   if (ref.member === 'file_id') got = { bytes: await fromFile(ref.value, at, spec, ctx), source: 'file' };
   else got = await fromUrl(ref.value, at, spec, ctx);
+  return checkBytes(got, at, spec);
+}
+
+/** Size and real type of the bytes behind `at`. */
+function checkBytes(got: { bytes: Uint8Array; source: ResolvedInput['source'] }, at: string, spec: InputSpec): ResolvedInput {
   if (got.bytes.length === 0) throw bad(`${at} is empty (0 bytes); it must be a ${kindList(spec.accept)} file`);
   if (got.bytes.length > spec.maxBytes) throw bad(`${at} is ${mb(got.bytes.length)}; inputs may be at most ${mb(spec.maxBytes)}`);
   const mime = sniffMime(got.bytes);

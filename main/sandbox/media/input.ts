@@ -13,6 +13,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
+import { formatBytes } from '../../../shared/byte-size';
 import { isObject } from '../../../shared/is-object';
 import { SandboxError } from '../errors';
 import { fileGoneMessage, type FileStore } from '../files/store';
@@ -70,9 +71,7 @@ function kindList(accept: readonly string[]): string {
   return names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
 }
 
-function mb(bytes: number): string {
-  return `${(bytes / 1024 / 1024).toFixed(bytes < 1024 * 1024 ? 2 : 1)} MB`;
-}
+const mb = (bytes: number): string => formatBytes(Math.round(bytes));
 
 /** The object's reference: which member carries it and its value. Throws naming the field. */
 function reference(value: unknown, spec: InputSpec): { member: 'url' | 'image_url' | 'file_id'; value: string } {

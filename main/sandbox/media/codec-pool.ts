@@ -64,6 +64,11 @@ interface Reply {
 interface Slot {
   worker: Worker;
   busy: number;
+  /**
+   * Answered once: until then pixels are copied rather than moved to it, so if it cannot start
+   * (the codecs fail to load) its jobs can still run inline.
+   */
+  proven: boolean;
 }
 
 interface Queued {
@@ -72,6 +77,13 @@ interface Queued {
   resolve: (r: Reply) => void;
   reject: (e: Error) => void;
   inline: () => Reply;
+}
+
+/** Also catches pixels already moved to a worker (a detached buffer reads as 0 bytes). */
+function checkPixels(job: Job): void {
+  if ('data' in job && job.data.byteLength !== job.width * job.height * 4) {
+    throw new Error(`the pixels are ${job.data.byteLength} bytes; ${job.width}x${job.height} RGBA needs ${job.width * job.height * 4}`);
+  }
 }
 
 /**
@@ -86,7 +98,7 @@ function transferable(job: Job): ArrayBuffer[] {
 
 export class CodecPool {
   private readonly slots: Slot[] = [];
-  private readonly pending = new Map<number, { resolve: (r: Reply) => void; reject: (e: Error) => void; slot: Slot }>();
+  private readonly pending = new Map<number, Queued & { slot: Slot }>();
   /** Jobs wait here until a worker is free: posting all at once would clone every buffer in one turn. */
   private readonly queue: Queued[] = [];
   private nextId = 1;
@@ -97,13 +109,15 @@ export class CodecPool {
   constructor(
     private readonly log: (line: string) => void = () => undefined,
     size = Math.min(2, availableParallelism()),
+    /** Where the workers load the codecs from (tests point it somewhere broken). */
+    private readonly modules?: { jpegJs: string; pngjs: string },
   ) {
     this.size = Math.max(1, size);
   }
 
   /**
    * JPEG bytes of RGBA pixels. The pixels are moved to the worker (not copied) when `rgba` spans
-   * its whole ArrayBuffer: do not use `rgba` afterwards.
+   * its whole ArrayBuffer and the worker is up: do not use `rgba` afterwards.
    */
   async encodeJpeg(rgba: Uint8Array, width: number, height: number, quality = 85): Promise<Uint8Array> {
     const reply = await this.run({ op: 'encode-jpeg', data: rgba, width, height, quality }, () => ({ id: 0, ok: true, bytes: encodeJpeg(rgba, width, height, quality) }));
@@ -140,10 +154,7 @@ export class CodecPool {
   }
 
   private async run(job: Job, inline: () => Reply): Promise<Reply> {
-    // Also catches pixels already moved to a worker by an earlier call (a detached buffer reads as 0 bytes).
-    if ('data' in job && job.data.byteLength !== job.width * job.height * 4) {
-      throw new Error(`the pixels are ${job.data.byteLength} bytes; ${job.width}x${job.height} RGBA needs ${job.width * job.height * 4}`);
-    }
+    checkPixels(job);
     if (this.broken || this.closed) return inline();
     const reply = await new Promise<Reply>((resolve, reject) => {
       this.queue.push({ id: this.nextId++, job, resolve, reject, inline });
@@ -155,6 +166,10 @@ export class CodecPool {
 
   /** Hands queued jobs to idle workers (starting workers up to `size`); with none able to start, runs them inline. */
   private dispatch(): void {
+    if (this.broken) {
+      this.drainInline();
+      return;
+    }
     while (this.queue.length > 0) {
       const slot = this.idleSlot();
       if (slot === 'inline') {
@@ -164,13 +179,13 @@ export class CodecPool {
       if (!slot) return;
       const q = this.queue.shift() as Queued;
       try {
-        slot.worker.postMessage({ ...q.job, id: q.id, maxMP: MAX_DECODE_PIXELS / 1e6 }, transferable(q.job));
+        slot.worker.postMessage({ ...q.job, id: q.id, maxMP: MAX_DECODE_PIXELS / 1e6 }, slot.proven ? transferable(q.job) : []);
       } catch (err) {
         // A buffer that cannot be sent (already transferred elsewhere): this job fails, the worker is fine.
         q.reject(err as Error);
         continue;
       }
-      this.pending.set(q.id, { resolve: q.resolve, reject: q.reject, slot });
+      this.pending.set(q.id, { ...q, slot });
       slot.busy++;
       slot.worker.ref();
     }
@@ -190,13 +205,15 @@ export class CodecPool {
 
   private start(): Slot {
     const require = createRequire(import.meta.url);
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { jpegJs: require.resolve('jpeg-js'), pngjs: require.resolve('pngjs') } });
-    const slot: Slot = { worker, busy: 0 };
+    const modules = this.modules ?? { jpegJs: require.resolve('jpeg-js'), pngjs: require.resolve('pngjs') };
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: modules });
+    const slot: Slot = { worker, busy: 0, proven: false };
     worker.unref();
     worker.on('message', (reply: Reply) => {
       const waiting = this.pending.get(reply.id);
       if (!waiting) return;
       this.pending.delete(reply.id);
+      slot.proven = true;
       slot.busy--;
       if (slot.busy === 0) worker.unref();
       waiting.resolve(reply);
@@ -210,24 +227,36 @@ export class CodecPool {
     return slot;
   }
 
-  /** A worker died: its jobs fail, and if none is left, later work runs inline. */
+  /**
+   * A worker died. One that never answered could not load the codecs (e.g. from inside a packaged
+   * archive), and neither will any other: every job runs inline from now on, its own included
+   * (their pixels were copied, not moved). One that had worked (a crash mid-run) fails its jobs;
+   * the next jobs start a new worker.
+   */
   private lose(slot: Slot, err: Error): void {
     const i = this.slots.indexOf(slot);
-    if (i >= 0) this.slots.splice(i, 1);
-    for (const [id, waiting] of this.pending) {
-      if (waiting.slot !== slot) continue;
-      this.pending.delete(id);
-      waiting.reject(err);
+    if (i < 0) return;
+    this.slots.splice(i, 1);
+    const mine = [...this.pending].filter(([, waiting]) => waiting.slot === slot);
+    for (const [id] of mine) this.pending.delete(id);
+    if (slot.proven) {
+      for (const [, waiting] of mine) waiting.reject(err);
+      this.dispatch();
+      return;
     }
-    if (this.slots.length === 0) {
-      this.fallBack(err);
-      this.drainInline();
-    }
+    this.fallBack(err);
+    const others = this.slots.splice(0);
+    const stranded = [...this.pending.values()];
+    this.pending.clear();
+    for (const other of others) void other.worker.terminate();
+    this.queue.unshift(...mine.map(([, waiting]) => waiting), ...stranded);
+    this.drainInline();
   }
 
   private drainInline(): void {
     for (const q of this.queue.splice(0)) {
       try {
+        checkPixels(q.job);
         q.resolve(q.inline());
       } catch (err) {
         q.reject(err as Error);
@@ -238,6 +267,6 @@ export class CodecPool {
   private fallBack(err: Error): void {
     if (this.broken) return;
     this.broken = true;
-    this.log(`sandbox media: codec workers unavailable (${err.message}); encoding on the main thread`);
+    this.log(`sandbox media: codec workers unavailable (${err.message.split('\n')[0]}); encoding on the main thread`);
   }
 }

@@ -20,6 +20,7 @@ describe('sandbox/media/codec-pool', () => {
   });
 
   it('moves the pixels to the worker, and refuses them if used again; the pool keeps working', async () => {
+    await Promise.all([pool.encodeJpeg(pixels(8, 8, 1), 8, 8), pool.encodeJpeg(pixels(8, 8, 1), 8, 8)]); // both workers up
     const data = pixels(16, 16, 9);
     await pool.encodeJpeg(data, 16, 16);
     expect(data.byteLength).toBe(0);
@@ -28,6 +29,17 @@ describe('sandbox/media/codec-pool', () => {
     const shared = Buffer.alloc(16 * 16 * 4 + 8).subarray(8);
     await pool.encodeJpeg(shared, 16, 16);
     expect(shared.byteLength).toBe(1024);
+  });
+
+  it('runs the work inline, once, when the workers cannot load the codecs', async () => {
+    const lines: string[] = [];
+    const broken = new CodecPool((line) => lines.push(line), 2, { jpegJs: '/nonexistent/jpeg-js.js', pngjs: '/nonexistent/pngjs.js' });
+    const outs = await Promise.all([1, 2, 3].map((v) => broken.encodeJpeg(pixels(16, 8, v * 50), 16, 8)));
+    outs.forEach((bytes) => expect(jpeg.decode(bytes, { useTArray: true }).width).toBe(16));
+    expect((await broken.decode(outs[0], 'image/jpeg')).height).toBe(8);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^sandbox media: codec workers unavailable \(.*\); encoding on the main thread$/);
+    await broken.close();
   });
 
   it('reports a decode failure as an error, not a crash', async () => {

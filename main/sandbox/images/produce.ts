@@ -30,8 +30,8 @@ export interface ImageOrder {
   n: number;
   aspectRatio: ImageAspectRatio;
   resolution: ImageResolution;
-  /** Edits: the resolved inputs, with the field path each came from (`image`, `images[2]`). */
-  inputs: ReadonlyArray<{ field: string; input: ResolvedInput }>;
+  /** Edits: the resolved inputs (each knows the field path it came from). */
+  inputs: readonly ResolvedInput[];
 }
 
 export interface ProducedImage {
@@ -43,12 +43,12 @@ export interface ProducedImage {
 }
 
 export async function produceImages(order: ImageOrder, codecs: CodecPool, signal?: AbortSignal): Promise<ProducedImage[]> {
-  const sizes = order.inputs.map(({ field, input }) => headerSize(field, input));
+  const sizes = order.inputs.map((input) => headerSize(input));
   const first = sizes[0];
   const { width, height } = outputSize(order.aspectRatio, order.resolution, first && first.width / first.height);
-  const decoded = await Promise.all(order.inputs.map(({ field, input }, i) => decode(field, input, sizes[i], codecs)));
+  const decoded = await Promise.all(order.inputs.map((input, i) => decode(input, sizes[i], codecs)));
   const inputsDigest = createHash('sha256');
-  for (const { input } of order.inputs) inputsDigest.update(createHash('sha256').update(input.bytes).digest());
+  for (const input of order.inputs) inputsDigest.update(createHash('sha256').update(input.bytes).digest());
   const digest = inputsDigest.digest('hex');
 
   const encodes: Array<Promise<ProducedImage>> = [];
@@ -64,16 +64,16 @@ export async function produceImages(order: ImageOrder, codecs: CodecPool, signal
   return Promise.all(encodes);
 }
 
-function headerSize(field: string, input: ResolvedInput): { width: number; height: number } {
+function headerSize(input: ResolvedInput): { width: number; height: number } {
   const size = imageSize(input.bytes);
-  if (!size || size.width < 1 || size.height < 1) throw new SandboxError(400, `${field}: the ${input.mime} header cannot be read (the file is cut short or damaged)`);
+  if (!size || size.width < 1 || size.height < 1) throw new SandboxError(400, `${input.at}: the ${input.mime} header cannot be read (the file is cut short or damaged)`);
   if (size.width * size.height > MAX_DECODE_PIXELS) {
-    throw new SandboxError(400, `${field} is ${size.width}x${size.height} pixels; the sandbox takes inputs of at most ${MAX_DECODE_PIXELS / 1_000_000} megapixels`);
+    throw new SandboxError(400, `${input.at} is ${size.width}x${size.height} pixels; the sandbox takes inputs of at most ${MAX_DECODE_PIXELS / 1_000_000} megapixels`);
   }
   return size;
 }
 
-async function decode(field: string, input: ResolvedInput, size: { width: number; height: number }, codecs: CodecPool): Promise<RgbaImage> {
+async function decode(input: ResolvedInput, size: { width: number; height: number }, codecs: CodecPool): Promise<RgbaImage> {
   if (input.mime === 'image/webp') {
     const scale = STAND_IN_SIDE / Math.max(size.width, size.height);
     return webpStandIn(input.bytes, Math.max(1, Math.round(size.width * scale)), Math.max(1, Math.round(size.height * scale)));
@@ -81,6 +81,6 @@ async function decode(field: string, input: ResolvedInput, size: { width: number
   try {
     return await codecs.decode(input.bytes, input.mime as 'image/jpeg' | 'image/png');
   } catch (err) {
-    throw new SandboxError(400, `${field} looks like ${input.mime} but does not decode: ${(err as Error).message}`);
+    throw new SandboxError(400, `${input.at} looks like ${input.mime} but does not decode (cut short or damaged?): ${(err as Error).message}`);
   }
 }

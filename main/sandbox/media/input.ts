@@ -52,6 +52,8 @@ export interface ResolvedInput {
   /** The sniffed type, one of `accept`. */
   mime: string;
   source: 'data-url' | 'sandbox-url' | 'remote-url' | 'file' | 'upload';
+  /** The exact field path the bytes came from (`images[1].file_id`), for later messages about them. */
+  at: string;
 }
 
 /** A file part of a multipart request standing where an input object would be (the OpenAI SDK's `image` upload). */
@@ -117,7 +119,7 @@ function checkBytes(got: { bytes: Uint8Array; source: ResolvedInput['source'] },
   if (mime === null || !spec.accept.includes(mime)) {
     throw bad(`${at} must be a ${kindList(spec.accept)} file; its bytes are ${mime ?? 'not a recognised media type'}`);
   }
-  return { bytes: got.bytes, mime, source: got.source };
+  return { bytes: got.bytes, mime, source: got.source, at };
 }
 
 async function fromFile(id: string, at: string, spec: InputSpec, ctx: InputContext): Promise<Uint8Array> {

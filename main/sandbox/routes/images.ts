@@ -77,12 +77,7 @@ async function answer(env: SandboxEnv, ctx: RequestContext, kind: ImageOrder['ki
   if (kind === 'edit') {
     const given = b.image !== undefined && b.image !== null ? [{ field: 'image', value: b.image }] : (b.images as unknown[]).map((value, i) => ({ field: `images[${i}]`, value }));
     const ictx = inputContext(env, ctx);
-    inputs = await Promise.all(
-      given.map(async ({ field, value }) => ({
-        field,
-        input: await resolveInput(value, { field, accept: IMAGE_INPUT_MIME_TYPES, maxBytes: IMAGE_LIMITS.maxInputImageBytes }, ictx),
-      })),
-    );
+    inputs = await Promise.all(given.map(({ field, value }) => resolveInput(value, { field, accept: IMAGE_INPUT_MIME_TYPES, maxBytes: IMAGE_LIMITS.maxInputImageBytes }, ictx)));
   }
   const images = await produceImages({ ...order, inputs }, env.codecs, ctx.signal);
   if (ctx.signal.aborted) return;

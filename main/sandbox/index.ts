@@ -11,6 +11,9 @@ import { DeferredStore } from './deferred';
 import type { SandboxEnv } from './env';
 import { FaultBook } from './faults';
 import { FileStore } from './files/store';
+import { CodecPool } from './media/codec-pool';
+import { MediaStore } from './media/store';
+import { imagesRoutes } from './routes/images';
 import { controlRoutes } from './routes/control';
 import { rememberPort, rememberedPort } from './state/port-file';
 import { filesRoutes } from './routes/files';
@@ -102,6 +105,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     compaction: new CompactionCodec(stateDir === undefined ? undefined : stateCompactionSecret(stateDir, log)),
     files: stateDir === undefined ? new FileStore({ dir: options.filesDir }) : new FileStore({ dir: stateFilesDir(stateDir), keepOnClose: true }),
     maxFileBytes: options.maxFileBytes ?? FILE_LIMITS.maxFileBytes,
+    media: new MediaStore(),
+    codecs: new CodecPool(log),
     log,
   };
   const state: SandboxState | null =
@@ -116,6 +121,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       ...completionsRoutes(env),
       ...responsesRoutes(env),
       ...filesRoutes(env),
+      ...imagesRoutes(env),
       ...(controlApi ? controlRoutes(clock) : []),
     ],
     keyRing,
@@ -143,6 +149,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   } catch (err) {
     state?.close();
     env.files.close();
+    await env.codecs.close();
     throw err;
   }
   const port = (http.server.address() as AddressInfo).port;
@@ -166,7 +173,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         env.prefixCache.clear();
         env.responses.clear();
         env.files.close();
+        env.media.clear();
         faults.clear();
+        return env.codecs.close();
       });
       return closing;
     },

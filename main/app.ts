@@ -19,6 +19,8 @@ import { deferredChatJob } from './services/deferred-chat-job';
 import { DownloadTickets } from './services/download-tickets';
 import { DraftsService } from './services/drafts-service';
 import { FilesService } from './services/files-service';
+import { GalleryService } from './services/gallery-service';
+import { ImagesService } from './services/images-service';
 import { HistoryService } from './services/history-service';
 import { MediaService, type MediaUrlOf } from './services/media-service';
 import { MediaTokens } from './host/media-token';
@@ -39,7 +41,7 @@ import { FILE_LIMITS } from '../shared/wire/files';
 
 /** Scaffolding: answers that a family is not built yet (issue 9 replaces it). */
 const notYet = (): never => {
-  throw new WorkbenchFailure({ code: 'unsupported', message: 'Images and video are not built yet.' });
+  throw new WorkbenchFailure({ code: 'unsupported', message: 'Video is not built yet.' });
 };
 
 export interface AppOptions {
@@ -179,6 +181,15 @@ export async function createApp(options: AppOptions): Promise<App> {
       maxUploadBytes,
     });
 
+    const gallery = new GalleryService({
+      db,
+      blobs,
+      media,
+      emitChanged: (change) => options.emit('gallery.changed', change),
+      saveTarget: { chooseSaveTarget: options.chooseSaveTarget, tickets: downloads },
+    });
+    const images = new ImagesService({ db, blobs, connections, gallery, userFiles, models });
+
     const drafts = new DraftsService({ db, log: options.log, emitChanged: (change) => options.emit('drafts.changed', change) });
 
     const handlers: HandlersFor<WorkbenchContract> = {
@@ -258,10 +269,22 @@ export async function createApp(options: AppOptions): Promise<App> {
         put: ({ key, state, writer }) => drafts.put(key, state, writer),
         clear: ({ key, writer }) => drafts.clear(key, writer),
       },
-      // Scaffolding while issue 9's services are written (branch issue9-main): replaced there.
-      images: { generate: notYet, edit: notYet, ofRun: () => null },
+      // Scaffolding while the video jobs are written (branch issue9-main-video): replaced there.
+      images: {
+        generate: (input, ctx) => images.generate(input, ctx),
+        edit: (input, ctx) => images.edit(input, ctx),
+        ofRun: ({ runId }) => images.ofRun(runId),
+      },
       videos: { create: notYet, list: () => [], get: notYet, cancel: notYet, retry: notYet, dismiss: notYet, ofItem: () => null },
-      gallery: { list: () => ({ items: [], total: 0, next: null }), get: notYet, remove: notYet, setThumb: notYet, save: notYet, ofRun: () => [], byHash: () => null },
+      gallery: {
+        list: (input) => gallery.list(input),
+        get: ({ id }) => gallery.get(id),
+        remove: ({ id }) => gallery.remove(id),
+        setThumb: (input) => gallery.setThumb(input),
+        save: ({ id }) => gallery.save(id),
+        ofRun: ({ runId }) => gallery.ofRun(runId),
+        byHash: ({ hash }) => gallery.byHash(hash),
+      },
     };
 
     return { handlers, userFiles, downloads, media: { lookup: media, tokens: mediaTokens, blobs }, dispose: () => runDisposers(disposers) };

@@ -11,10 +11,10 @@ import type { Endpoint } from './contract/runs';
 export type PlaygroundId = 'chat' | 'responses' | 'messages' | 'legacy';
 
 /** Families of the service a run can belong to (a playground's, or one with a view of its own). */
-export type FamilyId = PlaygroundId | 'files';
+export type FamilyId = PlaygroundId | 'files' | 'videos' | 'images';
 
 /** How History shows one run: the text run layout (sent turns, output), or an upload's file record. */
-export type EntryShape = 'text' | 'upload';
+export type EntryShape = 'text' | 'upload' | 'media';
 
 /** How the request body of a run is read into turns (prompt text, History's "what was sent"). */
 export type InputShape = 'chat' | 'responses' | 'messages' | 'prompt' | 'none';
@@ -31,7 +31,10 @@ export type CodeKind =
   | 'responses-delete'
   | 'messages'
   | 'completions'
-  | 'complete';
+  | 'complete'
+  | 'video'
+  | 'image-generate'
+  | 'image-edit';
 
 export type SdkFamily = 'openai' | 'anthropic';
 
@@ -175,7 +178,61 @@ export const ENDPOINT_DESCRIPTORS: Record<Endpoint, EndpointDescriptor> = {
     // Multipart from a file on disk: shared/codegen/upload.ts writes its snippets.
     code: null,
   },
+  ...videoEndpoints(),
+  ...imageEndpoints(),
 };
+
+/**
+ * The three video creates: JSON bodies, recorded with the job's final result; exported as plain
+ * HTTP with the polling loop (the openai SDK's `videos` resource is another API: multipart, other
+ * paths and shapes).
+ */
+function videoEndpoints(): Record<'videos.generations' | 'videos.edits' | 'videos.extensions', EndpointDescriptor> {
+  const video = (label: string, path: string): EndpointDescriptor => ({
+    label,
+    family: 'videos',
+    entry: 'media',
+    method: 'POST',
+    path,
+    input: 'none',
+    output: 'none',
+    rerun: null,
+    structured: null,
+    eventTimeline: false,
+    code: { kind: 'video', sdk: null, sdkMethod: 'post', toolLoop: false },
+  });
+  return {
+    'videos.generations': video('Video · generate', '/v1/videos/generations'),
+    'videos.edits': video('Video · edit', '/v1/videos/edits'),
+    'videos.extensions': video('Video · extend', '/v1/videos/extensions'),
+  };
+}
+
+/**
+ * Image generation and editing: JSON bodies whose `prompt` is the prompt; History shows the
+ * images the run kept (its media entry). Exported by shared/codegen/images.ts (curl, plain HTTP,
+ * and the openai SDK). No re-run target yet: the Images playground has no PlaygroundId (adding
+ * one would need a loader in every Record<PlaygroundId, ...> of the renderer).
+ */
+function imageEndpoints(): Record<'images.generations' | 'images.edits', EndpointDescriptor> {
+  const image = (label: string, path: string, code: NonNullable<EndpointDescriptor['code']>): EndpointDescriptor => ({
+    label,
+    family: 'images',
+    entry: 'media',
+    method: 'POST',
+    path,
+    input: 'prompt',
+    output: 'none',
+    rerun: null,
+    structured: null,
+    eventTimeline: false,
+    code,
+  });
+  return {
+    'images.generations': image('Images · generate', '/v1/images/generations', { kind: 'image-generate', sdk: 'openai', sdkMethod: 'images.generate', toolLoop: false }),
+    'images.edits': image('Images · edit', '/v1/images/edits', { kind: 'image-edit', sdk: 'openai', sdkMethod: 'images.edit', toolLoop: false }),
+  };
+}
 
 /** The descriptor of `endpoint`; an unknown name (a newer database) reads as a plain record. */
 export function endpointInfo(endpoint: Endpoint): EndpointDescriptor | null {

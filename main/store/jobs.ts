@@ -34,7 +34,7 @@ export interface JobUpdate {
   data?: unknown;
 }
 
-interface JobRow {
+export interface JobRow {
   id: string;
   kind: string;
   state: string;
@@ -49,12 +49,12 @@ interface JobRow {
   data_json: string;
 }
 
-const SUMMARY_COLUMNS = 'id, kind, state, attempt, created_at, updated_at, run_id, progress, progress_json, error_json';
+export const SUMMARY_COLUMNS = 'id, kind, state, attempt, created_at, updated_at, run_id, progress, progress_json, error_json';
 const UNFINISHED = UNFINISHED_JOB_STATES.map((s) => `'${s}'`).join(', ');
 
 const parse = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
 
-function toSummary(row: Omit<JobRow, 'data_json' | 'result_json'>): JobSummary {
+export function toSummary(row: Omit<JobRow, 'data_json' | 'result_json'>): JobSummary {
   return {
     id: row.id,
     kind: row.kind,

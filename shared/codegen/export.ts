@@ -7,10 +7,12 @@ import { toCurl } from './curl';
 import { endpointKind, supportsToolLoop } from './endpoint';
 import { toPython } from './python';
 import { toPythonSdk } from './python-sdk';
+import { imagesCurl, imagesPython, imagesPythonSdk, imagesTypeScript, imagesTypeScriptSdk, isImageRequest } from './images';
 import { hasTools, type CodegenOptions } from './request-parts';
 import { toTypeScript } from './typescript';
 import { toTypeScriptSdk } from './typescript-sdk';
 import { isUpload, uploadCurl, uploadPython, uploadPythonSdk, uploadTypeScript, uploadTypeScriptSdk } from './upload';
+import { isVideoCreate, VIDEO_SDK_GAP, videoCurl, videoPython, videoTypeScript } from './video';
 
 export const EXPORT_LANGS = ['curl', 'python', 'python-sdk', 'typescript', 'typescript-sdk'] as const;
 export type ExportLang = (typeof EXPORT_LANGS)[number];
@@ -31,6 +33,8 @@ export function canToolLoop(request: CapturedRequest): boolean {
 /** The request as code in `opts.lang`; the key is read from `$WORKBENCH_API_KEY` (or `apiKeyEnv`), never inlined. */
 export function exportCode(request: CapturedRequest, opts: ExportOptions): ExportResult {
   if (isUpload(request)) return exportUpload(request, opts);
+  if (isVideoCreate(request)) return exportVideo(request, opts);
+  if (isImageRequest(request)) return { code: IMAGE_EXPORTERS[opts.lang](request, opts) };
   const loop = opts.toolLoop === true && canToolLoop(request);
   const program = { apiKeyEnv: opts.apiKeyEnv, baseUrl: opts.baseUrl, shownApiKey: opts.shownApiKey, toolLoop: loop };
   switch (opts.lang) {
@@ -62,3 +66,27 @@ function exportUpload(request: CapturedRequest, opts: ExportOptions): ExportResu
       return { code: uploadTypeScriptSdk(request, opts) };
   }
 }
+
+/** A recorded video create: the create, the polling loop and the download, in plain HTTP. */
+function exportVideo(request: CapturedRequest, opts: ExportOptions): ExportResult {
+  switch (opts.lang) {
+    case 'curl':
+      return { code: videoCurl(request, opts) };
+    case 'python':
+      return { code: videoPython(request, opts) };
+    case 'typescript':
+      return { code: videoTypeScript(request, opts) };
+    case 'python-sdk':
+    case 'typescript-sdk':
+      return { unsupported: VIDEO_SDK_GAP };
+  }
+}
+
+/** A recorded image generation or edit: the request, then every image saved at once (images.ts). */
+const IMAGE_EXPORTERS: Record<ExportLang, (request: CapturedRequest, opts: CodegenOptions) => string> = {
+  curl: imagesCurl,
+  python: imagesPython,
+  'python-sdk': imagesPythonSdk,
+  typescript: imagesTypeScript,
+  'typescript-sdk': imagesTypeScriptSdk,
+};

@@ -22,6 +22,13 @@ export const ENDPOINTS = [
   'completions',
   'complete',
   'files.upload',
+  // Video jobs (issue 9): one run per create, finished by the job with the final result.
+  'videos.generations',
+  'videos.edits',
+  'videos.extensions',
+  // Images (issue 9): one run per request, finished once its images are in the gallery.
+  'images.generations',
+  'images.edits',
 ] as const;
 export type Endpoint = (typeof ENDPOINTS)[number];
 

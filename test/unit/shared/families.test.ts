@@ -41,6 +41,11 @@ describe('families', () => {
       'Completions (legacy)',
       'Complete (legacy)',
       'Files · upload',
+      'Video · generate',
+      'Video · edit',
+      'Video · extend',
+      'Images · generate',
+      'Images · edit',
     ]);
     expect(endpointLabel('later.endpoint' as never)).toBe('later.endpoint');
   });
@@ -57,6 +62,11 @@ describe('families', () => {
       completions: 'legacy',
       complete: 'legacy',
       'files.upload': null,
+      'videos.generations': null,
+      'videos.edits': null,
+      'videos.extensions': null,
+      'images.generations': null,
+      'images.edits': null,
     });
   });
 

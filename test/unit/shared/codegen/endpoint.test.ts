@@ -5,7 +5,7 @@ const base = 'https://api.example.com';
 
 describe('codegen/endpoint', () => {
   describe('endpointKind()', () => {
-    it('recognises every text endpoint by path and method', () => {
+    it('recognises every recorded endpoint by path and method', () => {
       const cases: [string, string, string][] = [
         ['POST', '/v1/chat/completions', 'chat'],
         ['POST', '/v1/responses', 'responses'],
@@ -16,7 +16,9 @@ describe('codegen/endpoint', () => {
         ['POST', '/v1/completions', 'completions'],
         ['POST', '/v1/complete', 'complete'],
         ['GET', '/v1/models', 'other'],
-        ['POST', '/v1/images/generations', 'other'],
+        ['POST', '/v1/images/generations', 'image-generate'],
+        ['POST', '/v1/images/edits', 'image-edit'],
+        ['GET', '/v1/images/generations', 'other'],
         ['GET', '/v1/chat/completions', 'other'],
       ];
       expect(cases.map(([m, p]) => endpointKind(m, base + p))).toEqual(cases.map((c) => c[2]));

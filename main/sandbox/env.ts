@@ -6,6 +6,8 @@ import type { PrefixCache } from './chat/prefix-cache';
 import type { Clock } from './clock';
 import type { DeferredStore } from './deferred';
 import type { FileStore } from './files/store';
+import type { CodecPool } from './media/codec-pool';
+import type { MediaStore } from './media/store';
 import type { CompactionCodec } from './responses/compaction';
 import type { ResponseStore } from './responses/store';
 import type { VideoService } from './video/service';
@@ -25,5 +27,9 @@ export interface SandboxEnv {
   maxFileBytes: number;
   /** Video jobs, their bytes and their encoder. */
   videos: VideoService;
+  /** Produced media served at `/media/...` (in memory, LRU by bytes, URLs expire on `clock`). */
+  media: MediaStore;
+  /** JPEG / PNG encoding and decoding in worker threads, off the event loop. */
+  codecs: CodecPool;
   log: (line: string) => void;
 }

@@ -11,6 +11,9 @@ import { DeferredStore } from './deferred';
 import type { SandboxEnv } from './env';
 import { FaultBook } from './faults';
 import { FileStore } from './files/store';
+import { CodecPool } from './media/codec-pool';
+import { MediaStore } from './media/store';
+import { imagesRoutes } from './routes/images';
 import { controlRoutes } from './routes/control';
 import { rememberPort, rememberedPort } from './state/port-file';
 import { filesRoutes } from './routes/files';
@@ -114,6 +117,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       mediaDir: stateDir === undefined ? undefined : stateVideosDir(stateDir),
       maxMemoryBytes: options.videoMemoryBytes,
     }),
+    media: new MediaStore(),
+    codecs: new CodecPool(log),
     log,
   };
   const state: SandboxState | null =
@@ -132,6 +137,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       ...responsesRoutes(env),
       ...filesRoutes(env),
       ...videosRoutes(env),
+      ...imagesRoutes(env),
       ...(controlApi ? controlRoutes(clock) : []),
     ],
     keyRing,
@@ -160,6 +166,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     state?.close();
     await env.videos.close();
     env.files.close();
+    await env.codecs.close();
     throw err;
   }
   const port = (http.server.address() as AddressInfo).port;
@@ -184,7 +191,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         env.prefixCache.clear();
         env.responses.clear();
         env.files.close();
+        env.media.clear();
         faults.clear();
+        return env.codecs.close();
       });
       return closing;
     },

@@ -163,7 +163,7 @@ export function decodeImage(bytes: Uint8Array): DecodedImage {
  * A WebP's stand-in picture: a diagonal gradient between two colours taken from a hash of the
  * file, so the same file always gives the same pixels and different files usually differ.
  */
-function webpStandIn(bytes: Uint8Array, width: number, height: number): RgbaImage {
+export function webpStandIn(bytes: Uint8Array, width: number, height: number): RgbaImage {
   const h = createHash('sha256').update(bytes).digest();
   const data = new Uint8Array(width * height * 4);
   const span = Math.max(1, width + height - 2);

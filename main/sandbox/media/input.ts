@@ -13,6 +13,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
+import { formatBytes } from '../../../shared/byte-size';
 import { isObject } from '../../../shared/is-object';
 import { SandboxError } from '../errors';
 import { fileGoneMessage, type FileStore } from '../files/store';
@@ -50,7 +51,18 @@ export interface ResolvedInput {
   bytes: Uint8Array;
   /** The sniffed type, one of `accept`. */
   mime: string;
-  source: 'data-url' | 'sandbox-url' | 'remote-url' | 'file';
+  source: 'data-url' | 'sandbox-url' | 'remote-url' | 'file' | 'upload';
+  /** The exact field path the bytes came from (`images[1].file_id`), for later messages about them. */
+  at: string;
+}
+
+/** A file part of a multipart request standing where an input object would be (the OpenAI SDK's `image` upload). */
+export class UploadedPart {
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly filename: string,
+    readonly contentType: string,
+  ) {}
 }
 
 const bad = (message: string): SandboxError => new SandboxError(400, message);
@@ -61,9 +73,7 @@ function kindList(accept: readonly string[]): string {
   return names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
 }
 
-function mb(bytes: number): string {
-  return `${(bytes / 1024 / 1024).toFixed(bytes < 1024 * 1024 ? 2 : 1)} MB`;
-}
+const mb = (bytes: number): string => formatBytes(Math.round(bytes));
 
 /** The object's reference: which member carries it and its value. Throws naming the field. */
 function reference(value: unknown, spec: InputSpec): { member: 'url' | 'image_url' | 'file_id'; value: string } {
@@ -92,18 +102,24 @@ function reference(value: unknown, spec: InputSpec): { member: 'url' | 'image_ur
 
 /** Resolves one input object to checked bytes. */
 export async function resolveInput(value: unknown, spec: InputSpec, ctx: InputContext): Promise<ResolvedInput> {
+  if (value instanceof UploadedPart) return checkBytes({ bytes: value.bytes, source: 'upload' }, spec.field, spec);
   const ref = reference(value, spec);
   const at = `${spec.field}.${ref.member}`;
   let got: { bytes: Uint8Array; source: ResolvedInput['source'] };
   if (ref.member === 'file_id') got = { bytes: await fromFile(ref.value, at, spec, ctx), source: 'file' };
   else got = await fromUrl(ref.value, at, spec, ctx);
+  return checkBytes(got, at, spec);
+}
+
+/** Size and real type of the bytes behind `at`. */
+function checkBytes(got: { bytes: Uint8Array; source: ResolvedInput['source'] }, at: string, spec: InputSpec): ResolvedInput {
   if (got.bytes.length === 0) throw bad(`${at} is empty (0 bytes); it must be a ${kindList(spec.accept)} file`);
   if (got.bytes.length > spec.maxBytes) throw bad(`${at} is ${mb(got.bytes.length)}; inputs may be at most ${mb(spec.maxBytes)}`);
   const mime = sniffMime(got.bytes);
   if (mime === null || !spec.accept.includes(mime)) {
     throw bad(`${at} must be a ${kindList(spec.accept)} file; its bytes are ${mime ?? 'not a recognised media type'}`);
   }
-  return { bytes: got.bytes, mime, source: got.source };
+  return { bytes: got.bytes, mime, source: got.source, at };
 }
 
 async function fromFile(id: string, at: string, spec: InputSpec, ctx: InputContext): Promise<Uint8Array> {

@@ -16,6 +16,7 @@ import type { SandboxEnv } from '../env';
 import { SandboxError } from '../errors';
 import { ownUrlMatcher, type InputContext } from '../media/input';
 import { idempotencyKey } from './request-checks';
+import { ownMediaLookup } from './own-media';
 import { sendJson, type RequestContext, type Route } from '../route';
 import type { VideoKind } from '../video/request';
 import { VIDEO_URL_LIFETIME_MS, type VideoFailRequest } from '../video/service';
@@ -43,8 +44,7 @@ function inputContext(env: SandboxEnv, ctx: RequestContext): InputContext {
     team: ctx.team,
     nowMs: env.clock.now(),
     isOwnUrl: ownUrlMatcher(ctx.req),
-    // Other `/media/` paths (the images store's) join here when that store is in the env.
-    ownMedia: (pathname) => (pathname.startsWith('/media/videos/') ? env.videos.ownMedia(pathname) : { state: 'unknown' }),
+    ownMedia: ownMediaLookup(env),
   };
 }
 

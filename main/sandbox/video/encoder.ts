@@ -12,6 +12,7 @@
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { unpackedPath } from '../media/unpacked-path';
 import { FRAME_FUNCTIONS, fitCover, renderFrame, type ScenePlan } from './frames';
 import { videoWorkerMain, WORKER_FUNCTIONS, type EncodeReply, type EncodeRequest, type PictureInput, type WorkerModules } from './encoder-worker';
 
@@ -39,15 +40,7 @@ export function workerSource(): string {
   ].join('\n');
 }
 
-/**
- * In a packaged Electron app these resolve inside `app.asar`, which only the main thread's patched
- * `fs` can read: electron-builder.yml unpacks the three packages, and the worker loads them from
- * `app.asar.unpacked`.
- */
-export function unpackedPath(path: string): string {
-  return path.replace(/([\\/])app\.asar([\\/])/, '$1app.asar.unpacked$2');
-}
-
+/** Absolute paths of the modules the worker loads (outside the archive in a packaged app). */
 function modulePaths(): WorkerModules {
   const req = createRequire(import.meta.url);
   const at = (name: string): string => unpackedPath(req.resolve(name));

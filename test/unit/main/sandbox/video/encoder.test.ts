@@ -5,7 +5,8 @@
  * not a usable MP4.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { unpackedPath, VideoEncoder, workerSource } from '../../../../../main/sandbox/video/encoder';
+import { VideoEncoder, workerSource } from '../../../../../main/sandbox/video/encoder';
+import { unpackedPath } from '../../../../../main/sandbox/media/unpacked-path';
 import { generationPlan } from '../../../../../main/sandbox/video/plan';
 import { Mp4Error, readMp4Info } from '../../../../../main/sandbox/video/mp4-info';
 import { ffprobe } from './ffprobe';

@@ -234,7 +234,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       blobs,
       connections,
       gallery: videoGallery,
-      inputs: videoInputs({ userFiles, gallery, blobs }),
+      inputs: videoInputs({ userFiles, gallery, blobs, db }),
       emitChanged: (job) => options.emit('videos.changed', job),
       notify: options.notify,
       log: options.log,

@@ -9,6 +9,8 @@ import { formatBytes } from '../../shared/byte-size';
 import { WorkbenchFailure } from '../../shared/contract/errors';
 import type { GalleryItem } from '../../shared/contract/gallery';
 import type { MediaSource } from '../../shared/contract/images';
+import type { Db } from '../store/db';
+import { getFileById } from '../store/files';
 import type { GalleryService } from './gallery-service';
 import { IMAGE_INPUT, MP4_INPUT, resolveMediaSource, type MediaSourceDeps } from './media-sources';
 import type { NewGalleryVideo, VideoGallery } from './video-job';
@@ -48,13 +50,15 @@ export function videoGallery(gallery: () => Gallery): VideoGallery {
 
 const VIDEO_INLINE = { ...MP4_INPUT, maxBytes: VIDEO_INLINE_MAX_BYTES };
 
-export function videoInputs(deps: MediaSourceDeps & { gallery: Gallery & MediaSourceDeps['gallery'] }): VideoInputResolver {
+export function videoInputs(deps: MediaSourceDeps & { gallery: Gallery & MediaSourceDeps['gallery']; db: Db }): VideoInputResolver {
   return {
-    async resolve(source: MediaSource, want): Promise<ResolvedVideoInput> {
+    async resolve(source: MediaSource, want, connection): Promise<ResolvedVideoInput> {
       const field = want === 'image' ? 'image' : 'video';
+      // A Files id the app knows is gone (expired, deleted) is refused before anything is sent.
+      const fileRecord = (fileId: string) => getFileById(deps.db, connection.profile.id, fileId, (deps.now ?? Date.now)());
       let resolved;
       try {
-        resolved = await resolveMediaSource(deps, source, {
+        resolved = await resolveMediaSource({ ...deps, fileRecord }, source, {
           field,
           accept: want === 'image' ? IMAGE_INPUT : VIDEO_INLINE,
           purpose: want === 'image' ? 'image-to-video and reference images' : 'video edits and extensions sent from the app',

@@ -65,6 +65,8 @@ const DataSchema = z.object({
   /** The card was dismissed (hidden from the job centre; its video stays in the gallery). */
   dismissed: z.boolean().optional(),
   retries: z.number().int().optional(),
+  /** Time to the create's answer (ms), for the run's timings. */
+  ttfbMs: z.number().nullable().optional(),
 });
 
 export type VideoJobData = z.infer<typeof DataSchema>;
@@ -197,7 +199,7 @@ export function videoJob(deps: VideoJobDeps): JobHandler<VideoJobData, VideoJobR
     const id = created.value.request_id;
     const response = { status: created.meta.status, headers: created.meta.headers, body: created.value };
     // Created: a resume only polls, so secret-looking header values need not stay in the jobs table.
-    ctx.save({ requestId: id, retries: (job.data.retries ?? 0) + created.retries, headers: redactHeaders(job.data.headers) }, (db) => {
+    ctx.save({ requestId: id, ttfbMs: created.meta.ttfbMs, retries: (job.data.retries ?? 0) + created.retries, headers: redactHeaders(job.data.headers) }, (db) => {
       if (job.runId) updateRun(db, job.runId, { deferredRequestId: id, response, timings: { startedAt: job.data.startedAt, ttfbMs: created.meta.ttfbMs, totalMs: null } }, now());
     });
     record(job, 'video.created', created.value);
@@ -321,7 +323,7 @@ export function videoJob(deps: VideoJobDeps): JobHandler<VideoJobData, VideoJobR
 
     finish(db, job, outcome) {
       if (!job.runId) return;
-      const timings = { startedAt: job.data.startedAt, ttfbMs: null, totalMs: Math.max(0, now() - job.data.startedAt) };
+      const timings = { startedAt: job.data.startedAt, ttfbMs: job.data.ttfbMs ?? null, totalMs: Math.max(0, now() - job.data.startedAt) };
       let update: RunUpdate;
       if (outcome.state === 'completed') {
         const r = outcome.result;
@@ -337,7 +339,7 @@ export function videoJob(deps: VideoJobDeps): JobHandler<VideoJobData, VideoJobR
         if (r.model) update.model = r.model;
       } else if (outcome.state === 'failed') update = { status: outcome.error.code === 'cancelled' ? 'cancelled' : 'error', error: outcome.error };
       else update = { status: 'cancelled', error: null };
-      updateRun(db, job.runId, { retries: job.data.retries ?? 0, timings: { ...timings, ttfbMs: null }, ...update }, now());
+      updateRun(db, job.runId, { retries: job.data.retries ?? 0, timings, ...update }, now());
     },
   };
 }

@@ -104,7 +104,10 @@ export class VideosService {
   async retry(id: string): Promise<VideoJob> {
     const row = this.row(id);
     if (!FINISHED.has(row.summary.state)) throw new WorkbenchFailure({ code: 'conflict', message: 'This video is still being made; stop it before trying again.' });
-    const data = row.data as VideoJobData;
+    const stored = row.data as VideoJobData;
+    // Secret-looking header values were redacted once the first create answered: not sent as '***'.
+    const headers = Object.fromEntries(Object.entries(stored.headers).filter(([, v]) => !/^(bearer\s+)?\*{3,}$/i.test(v.trim())));
+    const data: VideoJobData = { ...stored, headers };
     const connection = this.deps.connections.resolve(data.connectionId);
     const jobId = newJobId();
     const previous = getRun(this.deps.db, data.runId);
@@ -120,7 +123,7 @@ export class VideosService {
       request: { ...captured, headers: previous ? { ...previous.request.headers, [IDEMPOTENCY_HEADER]: jobId } : captured.headers },
       blobs,
     };
-    const next: VideoJobData = { ...data, runId: run.id, requestId: null, startedAt, galleryId: null, dismissed: false, retries: 0 };
+    const next: VideoJobData = { ...data, runId: run.id, requestId: null, startedAt, galleryId: null, dismissed: false, retries: 0, ttfbMs: null };
     this.deps.jobs.add(VIDEO_KIND, next, { id: jobId, runId: run.id, insert: (db) => insertRun(db, run) });
     return this.get(jobId);
   }

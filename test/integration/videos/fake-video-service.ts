@@ -25,6 +25,8 @@ export interface FakeVideoService {
   videos: Map<string, FakeVideo>;
   pendingPolls: number;
   busyLeft: number;
+  /** The headers of the last create. */
+  lastCreateHeaders: Record<string, string | string[] | undefined>;
   bytesOf(id: string): Buffer;
   close(): Promise<void>;
 }
@@ -47,6 +49,7 @@ export async function startFakeVideoService(options: { pendingPolls?: number } =
     videos: new Map(),
     pendingPolls: options.pendingPolls ?? 2,
     busyLeft: 3,
+    lastCreateHeaders: {},
     bytesOf: fakeMp4,
     close: async () => undefined,
   };
@@ -62,6 +65,7 @@ export async function startFakeVideoService(options: { pendingPolls?: number } =
       const path = (req.url ?? '').split('?')[0]!;
       if (req.method === 'POST' && /^\/v1\/videos\/(generations|edits|extensions)$/.test(path)) {
         svc.creates += 1;
+        svc.lastCreateHeaders = req.headers;
         const body = JSON.parse(Buffer.concat(chunks).toString() || '{}') as { prompt?: string };
         const prompt = body.prompt ?? '';
         const status = /^http:(\d+)/.exec(prompt)?.[1];

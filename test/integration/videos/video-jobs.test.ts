@@ -187,7 +187,9 @@ describe('video jobs (app + fake video service)', () => {
 
   it('cancel stops following; retry makes a new job on the same card, and the list shows the latest per card', async () => {
     service.pendingPolls = 1000;
-    const job = await create({ prompt: 'a slow one' });
+    const job = await create({ prompt: 'a slow one', headers: { 'x-upstream-token': 'tok-1', 'x-route': 'blue' } });
+    await expect.poll(() => service.lastCreateHeaders['idempotency-key']).toBe(job.id);
+    expect(service.lastCreateHeaders).toMatchObject({ 'x-upstream-token': 'tok-1', 'x-route': 'blue' });
     await expect.poll(async () => (await get(job.id)).state).toBe('pending');
     const cancelled = await b.app.handlers.videos.cancel({ id: job.id }, CTX);
     expect(cancelled.state).toBe('cancelled');
@@ -197,6 +199,10 @@ describe('video jobs (app + fake video service)', () => {
     expect(retried).toMatchObject({ cardId: job.cardId, prompt: 'a slow one' });
     expect(retried.id).not.toBe(job.id);
     expect(retried.runId).not.toBe(job.runId);
+    // The secret-looking header was redacted after the first create: a retry leaves it out rather than send '***'.
+    await expect.poll(() => service.lastCreateHeaders['idempotency-key']).toBe(retried.id);
+    expect(service.lastCreateHeaders['x-route']).toBe('blue');
+    expect(service.lastCreateHeaders).not.toHaveProperty('x-upstream-token');
     expect((await settled(retried.id)).state).toBe('done');
     const list = await b.app.handlers.videos.list({ limit: 100 }, CTX);
     expect(list.filter((j) => j.cardId === job.cardId).map((j) => j.id)).toEqual([retried.id]);

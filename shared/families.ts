@@ -210,7 +210,7 @@ export function endpointOfRequest(method: string, path: string): Endpoint | null
 }
 
 /** The icons the nav draws (renderer/src/components/NavIcon.vue has one drawing per name). */
-export type NavIconName = 'chat' | 'responses' | 'messages' | 'legacy' | 'compare' | 'models' | 'files' | 'history';
+export type NavIconName = 'chat' | 'responses' | 'messages' | 'legacy' | 'compare' | 'videos' | 'models' | 'files' | 'history';
 
 /** A place in the nav: the playgrounds and the other views, in order. */
 export interface NavEntry {
@@ -229,6 +229,7 @@ export const NAV_ENTRIES = [
   { route: '/messages', label: 'Messages', icon: 'messages' },
   { route: '/legacy', label: 'Legacy', title: 'Legacy completions', icon: 'legacy' },
   { route: '/compare', label: 'Compare', icon: 'compare' },
+  { route: '/videos', label: 'Videos', title: 'Video jobs', icon: 'videos' },
   { route: '/models', label: 'Models', icon: 'models' },
   { route: '/files', label: 'Files', icon: 'files' },
   { route: '/history', label: 'History', icon: 'history' },

@@ -10,6 +10,7 @@ const VIEWS: Record<NavRoute, () => Promise<Component>> = {
   '/messages': () => import('./views/MessagesView.vue'),
   '/legacy': () => import('./views/LegacyView.vue'),
   '/compare': () => import('./views/CompareView.vue'),
+  '/videos': () => import('./views/VideosView.vue'),
   '/models': () => import('./views/ModelsView.vue'),
   '/files': () => import('./views/FilesView.vue'),
   '/history': () => import('./views/HistoryView.vue'),

@@ -1,0 +1,119 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { flushPromises } from '@vue/test-utils';
+import type { VideoCreateInput, VideoJob } from '@shared/contract/videos';
+import VideosView from '@/views/VideosView.vue';
+import { useDroppedFilesStore } from '@/stores/dropped-files';
+import { useVideoFormStore } from '@/stores/video-form';
+import { useVideoJobsStore } from '@/stores/video-jobs';
+import { makeEntry, sampleCatalogueEntries } from '../fake-data';
+import { makeFileRecord } from '../fake-workbench';
+import { button, mountWithApp, type Mounted } from '../mount-app';
+import { NOW, makeVideoItem, makeVideoJob } from '../components/videos/video-job-data';
+
+let m: Mounted;
+afterEach(() => m?.wrapper.unmount());
+
+const REF = 'ref_AAAAAAAAAAAAAAAAAAAA';
+const FILE_ID = 'file_00000000-0000-0000-0000-0000000000f1';
+
+async function open(route = '/videos', fake: Parameters<typeof mountWithApp>[1]['fake'] = {}): Promise<Mounted> {
+  m = await mountWithApp(VideosView, { route, fake });
+  await flushPromises();
+  return m;
+}
+
+function sendReason(): string {
+  return m.wrapper.find('.send-reason').text();
+}
+
+async function chooseMode(label: 'Generate' | 'Edit' | 'Extend'): Promise<void> {
+  const option = [...m.wrapper.element.querySelectorAll('[aria-label="What to make"] button, [aria-label="What to make"] [role="radio"], [aria-label="What to make"] .p-togglebutton')].find((b) => b.textContent?.trim() === label) as HTMLElement;
+  option.click();
+  await flushPromises();
+}
+
+describe('VideosView', () => {
+  it('says why nothing can be sent yet, and sends the form once the prompt is written', async () => {
+    await open();
+    expect(sendReason()).toBe('Can\'t send: write a prompt (or give an image to animate)');
+    const create = vi.fn(async (input: VideoCreateInput) => makeVideoJob({ state: 'creating', progress: null, prompt: input.prompt ?? '' }));
+    m.fake.videos.create = create as unknown as typeof m.fake.videos.create;
+    button(m.wrapper, 'Create').click();
+    await flushPromises();
+    expect(create).not.toHaveBeenCalled();
+    await m.wrapper.find('#video-prompt').setValue('a cat surfing');
+    button(m.wrapper, 'Create').click();
+    await flushPromises();
+    expect(create).toHaveBeenCalledWith({ mode: 'generate', model: 'svc-video-1', prompt: 'a cat surfing' });
+    expect(m.wrapper.findAll('.job-card')).toHaveLength(1);
+  });
+
+  it('locks aspect ratio and resolution for edit and extend with the reason, and changes the duration limits per mode', async () => {
+    await open();
+    const resolutionLocked = (): boolean => m.wrapper.find('#video-resolution').attributes('aria-disabled') === 'true';
+    expect(resolutionLocked()).toBe(false);
+    expect(m.wrapper.find('#video-duration').attributes('placeholder')).toBe('1–15, default 8');
+    await chooseMode('Extend');
+    expect(resolutionLocked()).toBe(true);
+    expect(m.wrapper.text()).toContain('Not sent: an edit or an extension keeps the input’s size.');
+    expect(m.wrapper.find('#video-duration').attributes('placeholder')).toBe('2–10, default 6');
+    expect(m.wrapper.find('label[for="video-prompt"]').text()).toBe('What happens next');
+    await m.wrapper.find('#video-duration').setValue('12');
+    await flushPromises();
+    expect(m.wrapper.text()).toContain('an extension lasts 2–10 whole seconds (default 6)');
+    await chooseMode('Edit');
+    expect(m.wrapper.text()).toContain('Not sent: an edit keeps the input’s length.');
+  });
+
+  it('offers reference voices only on a model that takes audio, and says why not', async () => {
+    await open('/videos', { entries: [...sampleCatalogueEntries(), makeEntry({ id: 'svc-video-av', kind: 'video', inputModalities: ['text', 'image', 'audio'], outputModalities: ['video'], contextLength: null })] });
+    expect(m.wrapper.text()).toContain('Unavailable: svc-video-1 does not take reference audio (it accepts text, image).');
+    expect(m.wrapper.find('[aria-label="Voice Eve (eve)"]').attributes('disabled') ?? m.wrapper.find('[aria-label="Voice Eve (eve)"] input').attributes('disabled')).toBeDefined();
+    useVideoFormStore(m.pinia).form.model = 'svc-video-av';
+    await flushPromises();
+    expect(m.wrapper.text()).toContain('Up to 3 preset voices');
+  });
+
+  it('fills the form from a dropped file’s link (?ref=&as=extend) and from a Files id (?file=), then drops the query', async () => {
+    m = await mountWithApp(VideosView, { route: '/chat', fake: { files: [makeFileRecord({ id: FILE_ID, filename: 'cat.png', contentType: 'image/png' })] } });
+    useDroppedFilesStore(m.pinia).remember([{ ref: REF, name: 'holiday.mp4', size: 10, type: 'video/mp4' }]);
+    await m.router.push(`/videos?ref=${REF}&as=extend`);
+    await vi.waitFor(() => expect(useVideoFormStore(m.pinia).form.mode).toBe('extend'));
+    const form = useVideoFormStore(m.pinia).form;
+    expect(form.video).toEqual({ source: { kind: 'ref', ref: REF }, label: 'holiday.mp4', kind: 'video', mime: 'video/mp4' });
+    await vi.waitFor(() => expect(m.router.currentRoute.value.fullPath).toBe('/videos'));
+    await m.router.push(`/videos?file=${FILE_ID}`);
+    await vi.waitFor(() => expect(useVideoFormStore(m.pinia).form.mode).toBe('generate'));
+    expect(useVideoFormStore(m.pinia).form.image).toMatchObject({ source: { kind: 'file', fileId: FILE_ID }, label: 'cat.png' });
+    await flushPromises();
+    expect(m.wrapper.text()).toContain('cat.png');
+  });
+
+  it('lists the jobs main has, newest first, and follows their changes (a reload finds a job still progressing)', async () => {
+    await open();
+    const older = makeVideoJob({ id: 'job_old', cardId: 'card_old', createdAt: NOW - 100_000, prompt: 'older' });
+    const newer = makeVideoJob({ id: 'job_new', cardId: 'card_new', createdAt: NOW - 10_000, prompt: 'newer', progress: 10 });
+    m.fake.videos.list = (async () => [newer, older]) as unknown as typeof m.fake.videos.list;
+    await useVideoJobsStore(m.pinia).load();
+    await flushPromises();
+    expect(m.wrapper.findAll('.job-prompt').map((p) => p.text())).toEqual(['newer', 'older']);
+    useVideoJobsStore(m.pinia).upsert({ ...newer, progress: 77, updatedAt: NOW + 1 });
+    await flushPromises();
+    expect(m.wrapper.find('[data-state="pending"] [role="progressbar"]').attributes('aria-valuenow')).toBe('77');
+  });
+
+  it('Extend on a finished card fills the form in extend mode with that video', async () => {
+    await open();
+    await m.wrapper.find('#video-prompt').setValue('a cat surfing');
+    const done: VideoJob = makeVideoJob({ state: 'done', progress: 100, finishedAt: NOW, video: makeVideoItem() });
+    useVideoJobsStore(m.pinia).upsert(done);
+    await flushPromises();
+    await m.wrapper.find('.job-card').findAll('button').find((b) => b.text() === 'Extend')!.trigger('click');
+    await flushPromises();
+    const form = useVideoFormStore(m.pinia).form;
+    expect(form.mode).toBe('extend');
+    expect(form.video).toEqual({ source: { kind: 'gallery', id: 'gal_video0001' }, label: 'a-cat-surfing.mp4', kind: 'video', mime: 'video/mp4' });
+    expect(form.prompt).toBe('');
+    expect(sendReason()).toBe('Can\'t send: say what happens next');
+  });
+});

@@ -63,9 +63,9 @@ describe('AppNav', () => {
     await nextTick();
     expect(nav().attributes('data-collapsed')).toBe('true');
     const links = wrapper!.findAll('a');
-    expect(links.map((a) => a.text())).toEqual(['Chat', 'Responses', 'Messages', 'Legacy', 'Compare', 'Models', 'Files', 'History']);
+    expect(links.map((a) => a.text())).toEqual(['Chat', 'Responses', 'Messages', 'Legacy', 'Compare', 'Videos', 'Models', 'Files', 'History']);
     // Collapsed, the label is only hidden from sight: a tooltip names each icon too.
-    expect(links.map((a) => a.attributes('title'))).toEqual(['Chat', 'Responses', 'Messages', 'Legacy', 'Compare', 'Models', 'Files', 'History']);
+    expect(links.map((a) => a.attributes('title'))).toEqual(['Chat', 'Responses', 'Messages', 'Legacy', 'Compare', 'Videos', 'Models', 'Files', 'History']);
   });
 
   it('expands and collapses by hand, until the window crosses the breakpoint again', async () => {

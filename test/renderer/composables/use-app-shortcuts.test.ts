@@ -32,7 +32,7 @@ describe('use-app-shortcuts', () => {
     await vi.waitFor(() => expect(m.router.currentRoute.value.path).toBe('/legacy'), SLOW);
     await vi.waitFor(() => expect(promptFocused()).toBe(true), SLOW);
 
-    press({ key: '8', code: 'Digit8', altKey: true });
+    press({ key: '9', code: 'Digit9', altKey: true });
     await vi.waitFor(() => expect(m.router.currentRoute.value.path).toBe('/history'), SLOW);
     // A control with the focus never sees a key the app ran (a Select would open and search on it).
     const field = document.body.appendChild(document.createElement('input'));
@@ -84,7 +84,7 @@ describe('use-app-shortcuts', () => {
     const rows = [...document.querySelectorAll('.shortcuts tr')].map((tr) => tr.textContent);
     expect(rows).toHaveLength(shortcutList().length);
     expect(rows).toContain('Alt+1Open Chat');
-    expect(rows).toContain('Alt+8Open History');
+    expect(rows).toContain('Alt+9Open History');
     expect(rows).toContain('Alt+NStart a new draft in this playground');
 
     button(m.wrapper, 'Close').click();

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
+import type { FileRef } from '@shared/contract/user-files';
 import type { VideoCreateInput, VideoJob } from '@shared/contract/videos';
-import VideosView from '@/views/VideosView.vue';
 import { useDroppedFilesStore } from '@/stores/dropped-files';
 import { useVideoFormStore } from '@/stores/video-form';
 import { useVideoJobsStore } from '@/stores/video-jobs';
@@ -9,6 +9,14 @@ import { makeEntry, sampleCatalogueEntries } from '../fake-data';
 import { makeFileRecord } from '../fake-workbench';
 import { button, mountWithApp, type Mounted } from '../mount-app';
 import { NOW, makeVideoItem, makeVideoJob } from '../components/videos/video-job-data';
+
+// Staging (the preload, or XHR to main in browser mode) is tested on its own; here it hands back references.
+vi.mock('@/lib/user-files', () => ({
+  fileRefsFrom: async (files: File[]) => files.map((f, i): FileRef => ({ ref: `ref_${'F'.repeat(19)}${i}`, name: f.name, size: f.size, type: f.type })),
+  chooseFiles: async () => [],
+}));
+
+const { default: VideosView } = await import('@/views/VideosView.vue');
 
 let m: Mounted;
 afterEach(() => m?.wrapper.unmount());
@@ -115,5 +123,23 @@ describe('VideosView', () => {
     expect(form.video).toEqual({ source: { kind: 'gallery', id: 'gal_video0001' }, label: 'a-cat-surfing.mp4', kind: 'video', mime: 'video/mp4' });
     expect(form.prompt).toBe('');
     expect(sendReason()).toBe('Can\'t send: say what happens next');
+  });
+
+  it('takes an image or an MP4 dropped onto the form as an input, switching to Edit for a video, and explains other files', async () => {
+    await open();
+    const dropOn = async (file: File): Promise<Event> => {
+      const event = new Event('drop', { bubbles: true, cancelable: true });
+      Object.defineProperty(event, 'dataTransfer', { value: { types: ['Files'], files: [file] } });
+      m.wrapper.find('.video-form').element.dispatchEvent(event);
+      await flushPromises();
+      return event;
+    };
+    expect((await dropOn(new File(['p'], 'cat.png', { type: 'image/png' }))).defaultPrevented).toBe(true);
+    expect(useVideoFormStore(m.pinia).form.image).toMatchObject({ label: 'cat.png', kind: 'image', mime: 'image/png' });
+    await dropOn(new File(['v'], 'clip.mp4', { type: 'video/mp4' }));
+    expect(useVideoFormStore(m.pinia).form).toMatchObject({ mode: 'edit', video: { label: 'clip.mp4', kind: 'video' } });
+    expect(m.wrapper.text()).toContain('the form is now an Edit');
+    await dropOn(new File(['t'], 'notes.txt', { type: 'text/plain' }));
+    expect(m.wrapper.text()).toContain('"notes.txt" (text/plain) is not an input a video takes');
   });
 });

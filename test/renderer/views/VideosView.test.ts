@@ -6,7 +6,7 @@ import { useDroppedFilesStore } from '@/stores/dropped-files';
 import { useVideoFormStore } from '@/stores/video-form';
 import { useVideoJobsStore } from '@/stores/video-jobs';
 import { makeEntry, sampleCatalogueEntries } from '../fake-data';
-import { makeFileRecord } from '../fake-workbench';
+import { makeFileRecord, type FakeWorkbenchOptions } from '../fake-workbench';
 import { button, mountWithApp, type Mounted } from '../mount-app';
 import { NOW, makeVideoItem, makeVideoJob } from '../components/videos/video-job-data';
 
@@ -24,7 +24,7 @@ afterEach(() => m?.wrapper.unmount());
 const REF = 'ref_AAAAAAAAAAAAAAAAAAAA';
 const FILE_ID = 'file_00000000-0000-0000-0000-0000000000f1';
 
-async function open(route = '/videos', fake: Parameters<typeof mountWithApp>[1]['fake'] = {}): Promise<Mounted> {
+async function open(route = '/videos', fake: FakeWorkbenchOptions = {}): Promise<Mounted> {
   m = await mountWithApp(VideosView, { route, fake });
   await flushPromises();
   return m;

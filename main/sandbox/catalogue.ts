@@ -1,10 +1,12 @@
 /**
  * The sandbox's model catalogue: three language models (a flagship with a long-context tier and
- * image input, a fast one, and a reasoning model), one image model and one video model. Prices are
- * in the service's units: USD cents per 100M tokens ($2.00 per 1M tokens = 20000), cents per image.
- * Every endpoint that takes a model resolves it here, by id or alias.
+ * image input, a fast one, and a reasoning model), one image model and two video models (one also
+ * takes reference voices). Prices are in the service's units: USD cents per 100M tokens ($2.00
+ * per 1M tokens = 20000), cents per image, cents per second of video. Every endpoint that takes a
+ * model resolves it here, by id or alias. The built-in voices are listed here too.
  */
 import type { ImageGenerationModel, LanguageModel, Model, VideoGenerationModel } from '../../shared/wire/models';
+import type { VideoResolution } from '../../shared/wire/videos';
 
 /** A language model plus what the sandbox needs to imitate it. */
 export interface LanguageEntry extends LanguageModel {
@@ -116,6 +118,44 @@ export const VIDEO_MODELS: readonly VideoGenerationModel[] = [
     owned_by: OWNER,
     version: '1.0.0',
   },
+  {
+    id: 'svc-video-1-audio',
+    aliases: ['svc-video-audio-latest'],
+    created: CREATED + 86_400 * 60,
+    fingerprint: 'fp_6b2d9e0a47',
+    // `audio`: takes `reference_audios` (built-in voice ids).
+    input_modalities: ['text', 'image', 'audio'],
+    output_modalities: ['video'],
+    object: 'model',
+    owned_by: OWNER,
+    version: '1.1.0',
+  },
+];
+
+/**
+ * What a video costs, in US cents per second of output, by resolution (every video model; the
+ * listing has no price field for video). 8 s at 720p = 80 cents = 8,000,000,000 ticks.
+ */
+export const VIDEO_PRICE_CENTS_PER_SECOND: Readonly<Record<VideoResolution, number>> = { '480p': 5, '720p': 10, '1080p': 20 };
+
+/** A built-in (first-party preset) voice, spec "Built-in voice". */
+export interface BuiltInVoice {
+  voice_id: string;
+  name: string;
+  language: string;
+}
+
+/**
+ * The sandbox's preset voices: the ids `reference_audios[].voice_id` accepts (and, with the same
+ * identifiers, text-to-speech and realtime once the sandbox serves them).
+ */
+export const BUILT_IN_VOICES: readonly BuiltInVoice[] = [
+  { voice_id: 'aria', name: 'Aria', language: 'multilingual' },
+  { voice_id: 'basil', name: 'Basil', language: 'multilingual' },
+  { voice_id: 'cora', name: 'Cora', language: 'multilingual' },
+  { voice_id: 'dex', name: 'Dex', language: 'multilingual' },
+  { voice_id: 'ember', name: 'Ember', language: 'multilingual' },
+  { voice_id: 'finn', name: 'Finn', language: 'multilingual' },
 ];
 
 function byIdOrAlias<T extends { id: string; aliases: string[] }>(list: readonly T[], id: string): T | undefined {

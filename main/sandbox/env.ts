@@ -8,6 +8,7 @@ import type { DeferredStore } from './deferred';
 import type { FileStore } from './files/store';
 import type { CompactionCodec } from './responses/compaction';
 import type { ResponseStore } from './responses/store';
+import type { VideoService } from './video/service';
 
 export interface SandboxEnv {
   clock: Clock;
@@ -22,5 +23,7 @@ export interface SandboxEnv {
   /** Uploaded files (per team, bytes on disk) and the upload size limit (413 above it). */
   files: FileStore;
   maxFileBytes: number;
+  /** Video jobs, their bytes and their encoder. */
+  videos: VideoService;
   log: (line: string) => void;
 }

@@ -21,8 +21,10 @@ import { responsesRoutes } from './routes/responses';
 import { CompactionCodec } from './responses/compaction';
 import { ResponseStore } from './responses/store';
 import { modelRoutes } from './routes/models';
+import { videosRoutes } from './routes/videos';
 import { createSandboxHttpServer } from './server';
-import { openSandboxState, stateCompactionSecret, stateFilesDir, type SandboxState } from './state/persistence';
+import { openSandboxState, stateCompactionSecret, stateFilesDir, stateVideosDir, type SandboxState } from './state/persistence';
+import { VideoService } from './video/service';
 
 export interface SandboxOptions {
   /**
@@ -55,6 +57,8 @@ export interface SandboxOptions {
   maxFileBytes?: number;
   /** The control API under /sandbox/ (same auth); default on for loopback hosts, off otherwise. */
   controlApi?: boolean;
+  /** Bytes of made videos kept in memory (the rest is read back from disk); default 256 MiB. */
+  videoMemoryBytes?: number;
   log?: (line: string) => void;
 }
 
@@ -92,6 +96,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const log = options.log ?? (() => undefined);
   const keyRing = createKeyRing(options.keys);
   const clock = createClock(options.now);
+  const files = stateDir === undefined ? new FileStore({ dir: options.filesDir }) : new FileStore({ dir: stateFilesDir(stateDir), keepOnClose: true });
   const env: SandboxEnv = {
     clock,
     tokenDelayMs: options.tokenDelayMs ?? 20,
@@ -100,12 +105,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     prefixCache: new PrefixCache(),
     responses: new ResponseStore(),
     compaction: new CompactionCodec(stateDir === undefined ? undefined : stateCompactionSecret(stateDir, log)),
-    files: stateDir === undefined ? new FileStore({ dir: options.filesDir }) : new FileStore({ dir: stateFilesDir(stateDir), keepOnClose: true }),
+    files,
     maxFileBytes: options.maxFileBytes ?? FILE_LIMITS.maxFileBytes,
+    videos: new VideoService({
+      clock,
+      files,
+      log,
+      mediaDir: stateDir === undefined ? undefined : stateVideosDir(stateDir),
+      maxMemoryBytes: options.videoMemoryBytes,
+    }),
     log,
   };
   const state: SandboxState | null =
-    stateDir === undefined ? null : openSandboxState({ dir: stateDir, clock, deferred: env.deferred, responses: env.responses, files: env.files, log });
+    stateDir === undefined
+      ? null
+      : openSandboxState({ dir: stateDir, clock, deferred: env.deferred, responses: env.responses, files: env.files, videos: env.videos.jobs, log });
+  env.videos.resume();
   const controlApi = options.controlApi ?? LOOPBACK.test(host);
   const faults = new FaultBook();
   const http = createSandboxHttpServer({
@@ -116,6 +131,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       ...completionsRoutes(env),
       ...responsesRoutes(env),
       ...filesRoutes(env),
+      ...videosRoutes(env),
       ...(controlApi ? controlRoutes(clock) : []),
     ],
     keyRing,
@@ -142,6 +158,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     });
   } catch (err) {
     state?.close();
+    await env.videos.close();
     env.files.close();
     throw err;
   }
@@ -160,8 +177,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     files: env.files,
     stateDir: stateDir ?? null,
     close() {
-      closing ??= http.close().then(() => {
+      closing ??= http.close().then(async () => {
         state?.close();
+        await env.videos.close();
         env.deferred.clear();
         env.prefixCache.clear();
         env.responses.clear();

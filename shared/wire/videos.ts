@@ -28,6 +28,10 @@ export const VIDEO_LIMITS = {
   extensionDurationMax: 10,
   extensionDurationDefault: 6,
   maxReferenceAudios: 3,
+  /** `reference_images` entries; the spec does not say, the sandbox and the form use this. */
+  maxReferenceImages: 10,
+  /** Largest input video (edits, extensions) in bytes; the spec does not say, the sandbox uses this. */
+  maxInputVideoBytes: 100 * 1024 * 1024,
   /** `storage_options.expires_after`, seconds (30 days). */
   storageExpiresAfterMax: 2_592_000,
 } as const;

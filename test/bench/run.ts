@@ -19,6 +19,7 @@ const BENCHES: Record<string, () => Promise<Bench>> = {
   dropUpload: () => import('./drop-upload'),
   hugeError: () => import('./huge-error'),
   startup: () => import('./startup'),
+  'video-encode': () => import('./video-encode'),
 };
 
 async function main(): Promise<void> {

@@ -122,18 +122,23 @@ describe('Two windows (browser mode)', () => {
     await expect.poll(() => other.getByRole('listitem').filter({ hasText: 'Shared staging' }).count(), { timeout: 10_000 }).toBe(1);
     await b.keyboard.press('Escape');
 
+    // Two tabs share one window here, and only the front one gets animation frames: a dropdown
+    // in a background tab never finishes closing (its leave transition waits for a frame).
+    await a.bringToFront();
     await a.getByRole('combobox', { name: 'Connection' }).click();
     await a.getByRole('option', { name: 'Shared staging' }).click();
     await expect.poll(() => b.getByRole('combobox', { name: 'Connection' }).innerText(), { timeout: 10_000 }).toContain('Shared staging');
     await screenshot(b, 'two-windows-03-connection-arrived');
     await a.getByRole('combobox', { name: 'Connection' }).click();
     await a.getByRole('option', { name: 'Sandbox' }).click();
+    await expect.poll(() => a.locator('.p-select-overlay').count(), { timeout: 10_000 }).toBe(0);
   });
 
   it('opens the views with Alt+digit and puts the focus in their prompt; "/" and Alt+P focus it too', async () => {
     const focused = () => a.evaluate(FOCUSED_JS) as Promise<{ id: string; prompt: boolean }>;
     // A view's code loads on its first visit: on a loaded machine that can take seconds.
     const SLOW = { timeout: 10_000 };
+    await a.bringToFront();
     // The focus is on the Connection select (just used): the keys must open views, not the select.
     await a.keyboard.press('Alt+2');
     await expect.poll(() => a.url(), SLOW).toContain('#/responses');

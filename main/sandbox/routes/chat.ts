@@ -18,7 +18,7 @@ import { searchFor } from '../generate/search';
 import { messageText } from '../generate/tool-calls';
 import { sendJson, type RequestContext, type Route } from '../route';
 import { logStopped, openEventStream } from './event-stream';
-import { checkContext, checkedModel } from './request-checks';
+import { checkContext, checkedModel, idempotencyKey } from './request-checks';
 import type { ChatUsage } from '../../../shared/wire/chat';
 
 interface Prepared {
@@ -82,17 +82,6 @@ async function stream(ctx: RequestContext, env: SandboxEnv, p: Prepared, include
   if (includeUsage) await writer.send({ ...toChunk(p.meta, [], p.usage), ...(p.citations ? { citations: p.citations } : {}) });
   await writer.send('[DONE]');
   writer.end();
-}
-
-/** The `Idempotency-Key` header, if sent (1-255 printable characters; anything else is a 400). */
-function idempotencyKey(ctx: RequestContext): string | null {
-  const raw = ctx.req.headers['idempotency-key'];
-  if (raw === undefined) return null;
-  const key = Array.isArray(raw) ? raw[0] : raw;
-  if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
-    throw new SandboxError(400, 'The Idempotency-Key header must be 1 to 255 printable characters without spaces.');
-  }
-  return key;
 }
 
 /** The chat routes. */

@@ -7,6 +7,7 @@ import { describeViolations } from '../../../shared/validate/chat';
 import type { RequestViolation } from '../../../shared/validate/violations';
 import { findLanguageModel, type LanguageEntry } from '../catalogue';
 import { modelNotFound, SandboxError } from '../errors';
+import type { RequestContext } from '../route';
 
 /** A validator that may refuse more for a reasoning model. */
 export type BodyValidator = (body: unknown, opts: { reasoningModel?: boolean }) => readonly RequestViolation[];
@@ -39,4 +40,15 @@ export function checkContext(model: LanguageEntry, promptTokens: number, advice:
   if (promptTokens > model.context_length) {
     throw new SandboxError(400, `This model's maximum prompt length is ${model.context_length} tokens but ${counted} ${promptTokens} tokens. ${advice}`);
   }
+}
+
+/** The `Idempotency-Key` header, if sent (1-255 printable characters; anything else is a 400). */
+export function idempotencyKey(ctx: RequestContext): string | null {
+  const raw = ctx.req.headers['idempotency-key'];
+  if (raw === undefined) return null;
+  const key = Array.isArray(raw) ? raw[0] : raw;
+  if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
+    throw new SandboxError(400, 'The Idempotency-Key header must be 1 to 255 printable characters without spaces.');
+  }
+  return key;
 }

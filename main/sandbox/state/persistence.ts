@@ -6,6 +6,7 @@
  *   <dir>/deferred.json   deferred completions (pending and done) and recent Idempotency-Keys
  *   <dir>/responses.json  stored responses within their 30 days
  *   <dir>/files.json      file records; their bytes are in <dir>/files/ (the store's folder)
+ *   <dir>/videos.json     video jobs and the plans of made videos; their bytes are in <dir>/videos/
  *   <dir>/compaction-secret  the key compaction items are signed with
  *
  * Each JSON snapshot is written atomically, at most `debounceMs` after a change and on close().
@@ -19,6 +20,7 @@ import type { Clock } from '../clock';
 import type { DeferredStore } from '../deferred';
 import type { FileStore } from '../files/store';
 import type { ResponseStore } from '../responses/store';
+import type { VideoJobStore } from '../video/store';
 import { ensurePrivateFolder, loadOrCreateSecret } from './key-file';
 import { num, obj } from './shape';
 import { readSnapshot, SnapshotFile } from './snapshot-file';
@@ -29,6 +31,8 @@ export interface SandboxStateOptions {
   deferred: DeferredStore;
   responses: ResponseStore;
   files: FileStore;
+  /** Video jobs (their bytes live in stateVideosDir(dir), kept by the video service itself). */
+  videos?: VideoJobStore;
   log: (line: string) => void;
   /** Longest wait between a change and its snapshot being written; default 250. */
   debounceMs?: number;
@@ -46,6 +50,11 @@ export function stateFilesDir(dir: string): string {
   return join(dir, 'files');
 }
 
+/** Where a state folder keeps the videos' bytes and input pictures (VideoMedia's folder). */
+export function stateVideosDir(dir: string): string {
+  return join(dir, 'videos');
+}
+
 /** The compaction signing secret of a state folder, made on first use. */
 export function stateCompactionSecret(dir: string, log: (line: string) => void): Buffer {
   return Buffer.from(loadOrCreateSecret(join(dir, 'compaction-secret'), () => randomBytes(32).toString('hex'), log), 'hex');
@@ -53,7 +62,7 @@ export function stateCompactionSecret(dir: string, log: (line: string) => void):
 
 /** Restores the stores from `dir` (each on its own: one damaged snapshot empties only its store) and saves their changes. */
 export function openSandboxState(options: SandboxStateOptions): SandboxState {
-  const { dir, clock, deferred, responses, files, log } = options;
+  const { dir, clock, deferred, responses, files, videos, log } = options;
   ensurePrivateFolder(dir);
   ensurePrivateFolder(stateFilesDir(dir));
   const now = (): number => clock.now();
@@ -84,6 +93,16 @@ export function openSandboxState(options: SandboxStateOptions): SandboxState {
       serialize: () => files.snapshot(now()),
       hook: (touch: (created?: boolean) => void) => (files.onChange = touch),
     },
+    ...(videos
+      ? [
+          {
+            name: 'videos',
+            restore: (data: unknown) => videos.restore(data),
+            serialize: () => videos.snapshot(),
+            hook: (touch: (created?: boolean) => void) => (videos.onChange = touch),
+          },
+        ]
+      : []),
   ];
   const snapshots = stores.map((store) => {
     const path = join(dir, `${store.file ?? store.name}.json`);

@@ -10,7 +10,7 @@ describe('sandbox/routes/models', () => {
       const res = await h.get('/v1/models');
       const body = (await res.json()) as { data: Model[]; object: string };
       expect(body.object).toBe('list');
-      expect(body.data.map((m) => m.id)).toEqual(['svc-4', 'svc-4-fast', 'svc-3-mini', 'svc-image-1', 'svc-video-1']);
+      expect(body.data.map((m) => m.id)).toEqual(['svc-4', 'svc-4-fast', 'svc-3-mini', 'svc-image-1', 'svc-video-1', 'svc-video-1-audio']);
       expect(body.data[0]).toEqual({
         id: 'svc-4',
         aliases: ['svc-4-latest'],
@@ -68,7 +68,7 @@ describe('sandbox/routes/models', () => {
       const images = (await (await h.get('/v1/image-generation-models')).json()) as { models: ImageGenerationModel[] };
       expect(images.models[0]).toMatchObject({ id: 'svc-image-1', image_price: 7, max_prompt_length: 1024, output_modalities: ['image'] });
       const videos = (await (await h.get('/v1/video-generation-models')).json()) as { models: Array<{ id: string }> };
-      expect(videos.models.map((m) => m.id)).toEqual(['svc-video-1']);
+      expect(videos.models.map((m) => m.id)).toEqual(['svc-video-1', 'svc-video-1-audio']);
       expect(((await (await h.get('/v1/video-generation-models/svc-video-latest')).json()) as { id: string }).id).toBe('svc-video-1');
       expect((await h.get('/v1/image-generation-models/svc-4')).status).toBe(404);
     });

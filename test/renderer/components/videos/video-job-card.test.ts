@@ -48,8 +48,9 @@ describe('VideoJobCard', () => {
     expect(m.wrapper.findAll('[role="progressbar"]')).toHaveLength(0);
     button(m.wrapper, 'Extend').click();
     expect(m.wrapper.emitted('extend')?.[0]?.[0]).toMatchObject({ id: 'job_1' });
+    const push = vi.spyOn(m.router, 'push');
     button(m.wrapper, 'Open in gallery').click();
-    await vi.waitFor(() => expect(m.router.currentRoute.value.fullPath).toBe('/gallery?open=gal_video0001'));
+    expect(push).toHaveBeenCalledWith({ path: '/gallery', query: { open: 'gal_video0001' } });
   });
 
   it('shows a failure’s service code and plain reason, and Retry asks main to retry that job', async () => {

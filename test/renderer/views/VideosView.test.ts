@@ -1,10 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
 import type { FileRef } from '@shared/contract/user-files';
-import type { VideoCreateInput, VideoJob } from '@shared/contract/videos';
+import type { VideoJob } from '@shared/contract/videos';
 import { useDroppedFilesStore } from '@/stores/dropped-files';
 import { useVideoFormStore } from '@/stores/video-form';
-import { useVideoJobsStore } from '@/stores/video-jobs';
 import { makeEntry, sampleCatalogueEntries } from '../fake-data';
 import { makeFileRecord, type FakeWorkbenchOptions } from '../fake-workbench';
 import { button, mountWithApp, type Mounted } from '../mount-app';
@@ -44,15 +43,14 @@ describe('VideosView', () => {
   it('says why nothing can be sent yet, and sends the form once the prompt is written', async () => {
     await open();
     expect(sendReason()).toBe('Can\'t send: write a prompt (or give an image to animate)');
-    const create = vi.fn(async (input: VideoCreateInput) => makeVideoJob({ state: 'creating', progress: null, prompt: input.prompt ?? '' }));
-    m.fake.videos.create = create as unknown as typeof m.fake.videos.create;
+    const created = () => m.fake.controls.calls.filter((c) => c.method === 'videos.create').map((c) => c.input);
     button(m.wrapper, 'Create').click();
     await flushPromises();
-    expect(create).not.toHaveBeenCalled();
+    expect(created()).toEqual([]);
     await m.wrapper.find('#video-prompt').setValue('a cat surfing');
     button(m.wrapper, 'Create').click();
     await flushPromises();
-    expect(create).toHaveBeenCalledWith({ mode: 'generate', model: 'svc-video-1', prompt: 'a cat surfing' });
+    expect(created()).toEqual([{ mode: 'generate', model: 'svc-video-1', prompt: 'a cat surfing' }]);
     expect(m.wrapper.findAll('.job-card')).toHaveLength(1);
   });
 
@@ -98,14 +96,12 @@ describe('VideosView', () => {
   });
 
   it('lists the jobs main has, newest first, and follows their changes (a reload finds a job still progressing)', async () => {
-    await open();
     const older = makeVideoJob({ id: 'job_old', cardId: 'card_old', createdAt: NOW - 100_000, prompt: 'older' });
     const newer = makeVideoJob({ id: 'job_new', cardId: 'card_new', createdAt: NOW - 10_000, prompt: 'newer', progress: 10 });
-    m.fake.videos.list = (async () => [newer, older]) as unknown as typeof m.fake.videos.list;
-    await useVideoJobsStore(m.pinia).load();
-    await flushPromises();
+    await open('/videos', { videoJobs: [newer, older] });
     expect(m.wrapper.findAll('.job-prompt').map((p) => p.text())).toEqual(['newer', 'older']);
-    useVideoJobsStore(m.pinia).upsert({ ...newer, progress: 77, updatedAt: NOW + 1 });
+    expect(m.wrapper.find('[data-state="pending"] [role="progressbar"]').attributes('aria-valuenow')).toBe('10');
+    m.fake.controls.emitVideoChanged({ ...newer, progress: 77, updatedAt: NOW + 1 });
     await flushPromises();
     expect(m.wrapper.find('[data-state="pending"] [role="progressbar"]').attributes('aria-valuenow')).toBe('77');
   });
@@ -114,7 +110,7 @@ describe('VideosView', () => {
     await open();
     await m.wrapper.find('#video-prompt').setValue('a cat surfing');
     const done: VideoJob = makeVideoJob({ state: 'done', progress: 100, finishedAt: NOW, video: makeVideoItem() });
-    useVideoJobsStore(m.pinia).upsert(done);
+    m.fake.controls.emitVideoChanged(done);
     await flushPromises();
     await m.wrapper.find('.job-card').findAll('button').find((b) => b.text() === 'Extend')!.trigger('click');
     await flushPromises();

@@ -80,6 +80,14 @@ describe('VideoJobCard', () => {
     expect(button(m.wrapper, 'Retry')).toBeTruthy();
   });
 
+  it('Cancel on an unfinished job asks main to stop following it, saying the service may still make it', async () => {
+    await card(makeVideoJob());
+    expect(button(m.wrapper, 'Cancel').getAttribute('title')).toBe('Stop following this job (the service may still make the video)');
+    button(m.wrapper, 'Cancel').click();
+    await flushPromises();
+    expect(m.fake.controls.calls.filter((c) => c.method === 'videos.cancel').map((c) => c.input)).toEqual([{ id: 'job_1' }]);
+  });
+
   it('says a cancelled job may still be made by the service', async () => {
     await card(makeVideoJob({ state: 'cancelled', finishedAt: NOW }));
     expect(m.wrapper.text()).toContain('The service may still make the video');

@@ -10,6 +10,8 @@ const VIEWS: Record<NavRoute, () => Promise<Component>> = {
   '/messages': () => import('./views/MessagesView.vue'),
   '/legacy': () => import('./views/LegacyView.vue'),
   '/compare': () => import('./views/CompareView.vue'),
+  '/images': () => import('./views/ImagesView.vue'),
+  '/gallery': () => import('./views/GalleryView.vue'),
   '/models': () => import('./views/ModelsView.vue'),
   '/files': () => import('./views/FilesView.vue'),
   '/history': () => import('./views/HistoryView.vue'),

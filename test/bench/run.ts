@@ -20,6 +20,7 @@ const BENCHES: Record<string, () => Promise<Bench>> = {
   hugeError: () => import('./huge-error'),
   startup: () => import('./startup'),
   'video-encode': () => import('./video-encode'),
+  gallery: () => import('./gallery'),
 };
 
 async function main(): Promise<void> {

@@ -61,6 +61,8 @@ export interface FakeWorkbenchOptions {
   imagesMode?: 'auto' | 'manual';
   /** Video jobs `videos.list` returns (newest first). */
   videoJobs?: VideoJob[];
+  /** Results of earlier image runs (`images.ofRun` answers them). */
+  imageResults?: ImageRunResult[];
 }
 
 export interface FakeWorkbench extends WorkbenchApi {
@@ -336,7 +338,7 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
       galleryListeners.forEach((l) => l(change));
     },
     imageStreams: [],
-    imageResults: new Map(),
+    imageResults: new Map((opts.imageResults ?? []).map((r) => [r.runId, r])),
     videoJobs: [...(opts.videoJobs ?? [])],
     emitVideoChanged: (job) => {
       const i = controls.videoJobs.findIndex((j) => j.id === job.id);

@@ -10,11 +10,23 @@ import type { FileRef } from '@shared/contract/user-files';
 
 export const useDroppedFilesStore = defineStore('dropped-files', () => {
   const byRef = shallowRef<ReadonlyMap<string, FileRef>>(new Map());
+  /** Page-local previews (object URLs) of dropped images, for the view that shows them. */
+  const previews = new Map<string, string>();
 
-  function remember(refs: readonly FileRef[]): void {
+  /** Keeps what each reference is; `files` (the dropped Files, same order) give images a preview. */
+  function remember(refs: readonly FileRef[], files: readonly Blob[] = []): void {
     const next = new Map(byRef.value);
-    for (const ref of refs) next.set(ref.ref, ref);
+    refs.forEach((ref, i) => {
+      next.set(ref.ref, ref);
+      const file = files[i];
+      if (file && file.type.startsWith('image/') && typeof URL.createObjectURL === 'function') previews.set(ref.ref, URL.createObjectURL(file));
+    });
     byRef.value = next;
+  }
+
+  /** An image's preview URL while this page lives, or null. */
+  function previewOf(ref: string): string | null {
+    return previews.get(ref) ?? null;
   }
 
   /** The reference as dropped, or a stand-in named "dropped file" when this page did not see it. */
@@ -22,5 +34,5 @@ export const useDroppedFilesStore = defineStore('dropped-files', () => {
     return byRef.value.get(ref) ?? { ref, name: 'dropped file', size: 0, type: '' };
   }
 
-  return { byRef, remember, get };
+  return { byRef, remember, get, previewOf };
 });

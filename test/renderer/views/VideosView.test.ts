@@ -138,4 +138,12 @@ describe('VideosView', () => {
     await dropOn(new File(['t'], 'notes.txt', { type: 'text/plain' }));
     expect(m.wrapper.text()).toContain('"notes.txt" (text/plain) is not an input a video takes');
   });
+
+  it('marks the card of ?job=<id> (the gallery’s "Video job" link) and gives it the focus', async () => {
+    const other = makeVideoJob({ id: 'job_other', cardId: 'card_other', createdAt: NOW });
+    await open('/videos?job=job_1', { videoJobs: [other, makeVideoJob({ state: 'done', finishedAt: NOW, video: makeVideoItem() })] });
+    await flushPromises();
+    expect(m.wrapper.findAll('.job-card.highlighted').map((c) => c.attributes('data-job-id'))).toEqual(['job_1']);
+    expect(document.activeElement?.getAttribute('data-job-id')).toBe('job_1');
+  });
 });

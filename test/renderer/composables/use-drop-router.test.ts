@@ -100,6 +100,19 @@ describe('use-drop-router', () => {
       expect(router.currentRoute.value.fullPath).toBe(`/files?upload=ref_${'D'.repeat(19)}0&upload=ref_${'D'.repeat(19)}1`);
     });
 
+    it('accepts a drag of files over any view (copy) and leaves text and links to the page', () => {
+      scope.run(() => useDropRouter({ router }));
+      const over = (types: string[]): Event => {
+        const event = new Event('dragover', { bubbles: true, cancelable: true });
+        Object.defineProperty(event, 'dataTransfer', { value: { types, files: [], dropEffect: 'none' } });
+        window.dispatchEvent(event);
+        return event;
+      };
+      const files = over(['Files']);
+      expect([files.defaultPrevented, (files as DragEvent).dataTransfer!.dropEffect]).toEqual([true, 'copy']);
+      expect(over(['text/plain']).defaultPrevented).toBe(false);
+    });
+
     it('stops listening when its scope ends', () => {
       const r = scope.run(() => useDropRouter({ router }))!;
       scope.stop();

@@ -123,6 +123,14 @@ describe('ImagesView', () => {
     expect(m.router.currentRoute.value.fullPath).toBe('/images');
   });
 
+  it('takes ?ref=<staged file> from the drop router as an input', async () => {
+    const ref = `ref_${'R'.repeat(20)}`;
+    m = await mountWithApp(ImagesView, { route: `/images?ref=${ref}&name=cat.png` });
+    await flushPromises();
+    expect(useImagesFormStore().inputs).toEqual([{ source: { kind: 'ref', ref }, label: 'cat.png', previewUrl: null }]);
+    expect(m.router.currentRoute.value.fullPath).toBe('/images');
+  });
+
   it('shows the last result again after a reload (images.ofRun with the kept run id)', async () => {
     const images = [makeGalleryItem({ id: 'gal_kept0001', revisedPrompt: 'kept revised', runId: 'run-img7' })];
     m = await mountWithApp(ImagesView, {

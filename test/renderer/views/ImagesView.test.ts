@@ -141,6 +141,23 @@ describe('ImagesView', () => {
     expect(m.wrapper.text()).toContain('kept revised');
   });
 
+  it('New empties the form and the shown result, keeping the model; Undo brings both back', async () => {
+    m = await mountWithApp(ImagesView, { route: '/images' });
+    await m.wrapper.find('#images-prompt').setValue('a kite');
+    button(m.wrapper, 'Generate').click();
+    await vi.waitFor(() => expect(m.wrapper.findAll('.image-result')).toHaveLength(1));
+    button(m.wrapper, 'New').click();
+    await flushPromises();
+    const form = useImagesFormStore();
+    expect(form.prompt).toBe('');
+    expect(form.model).toBe('svc-image-1');
+    expect(m.wrapper.findAll('.image-result')).toHaveLength(0);
+    expect(text()).toContain('No images yet');
+    button(m.wrapper, 'Undo').click();
+    await vi.waitFor(() => expect(m.wrapper.findAll('.image-result')).toHaveLength(1));
+    expect(form.prompt).toBe('a kite');
+  });
+
   it('"Use as video input" goes to /videos?image=<id>', async () => {
     m = await mountWithApp(ImagesView, { route: '/images' });
     const push = vi.spyOn(m.router, 'push');

@@ -13,8 +13,10 @@ vi.mock('@/lib/user-files', () => ({
       staged.push(f.name);
       return { ref: `ref_${'I'.repeat(19)}${index}`, name: f.name, size: f.size, type: f.type };
     }),
-  chooseFiles: async () => [],
+  openFileInput: async () => picked,
 }));
+/** What the browser's file chooser gives (browser mode: the fake's userFiles.pick answers unsupported). */
+let picked: File[] = [];
 
 const { default: ImagesView } = await import('@/views/ImagesView.vue');
 
@@ -22,6 +24,7 @@ let m: Mounted;
 afterEach(() => {
   m?.wrapper.unmount();
   staged.length = 0;
+  picked = [];
 });
 
 function drop(files: File[]): void {
@@ -101,6 +104,19 @@ describe('ImagesView', () => {
     expect(stream.method).toBe('images.edit');
     expect(stream.input).toMatchObject({ prompt: 'add a hat', images: [{ kind: 'ref', ref: `ref_${'I'.repeat(19)}0` }] });
     expect(stream.input).not.toHaveProperty('aspectRatio');
+  });
+
+  it('checks chosen files before staging them: one over 20 MB is refused, nothing of it sent', async () => {
+    m = await mountWithApp(ImagesView, { route: '/images' });
+    URL.createObjectURL = vi.fn(() => 'blob:fake');
+    const huge = new File(['x'], 'huge.png', { type: 'image/png' });
+    Object.defineProperty(huge, 'size', { value: 21 * 1024 * 1024 });
+    picked = [huge, new File(['ok'], 'ok.webp', { type: 'image/webp' })];
+    button(m.wrapper, 'Choose file…').click();
+    await flushPromises();
+    expect(staged).toEqual(['ok.webp']);
+    expect(text()).toContain('"huge.png" is 21.0 MB: over the 20 MB an edit takes; nothing was sent.');
+    expect(useImagesFormStore().inputs.map((i) => i.label)).toEqual(['ok.webp']);
   });
 
   it('labels several inputs <IMAGE_0>, <IMAGE_1> and inserts a reference into the prompt on click', async () => {

@@ -95,7 +95,7 @@ export function useDropRouter(options: { router: Router; target?: Window }): Dro
       });
       dropped.remember(refs, drop.files);
       pending.value = null;
-      await options.router.push(dropRoute(action, refs.map((r) => r.ref)));
+      await options.router.push(dropRoute(action, refs));
     } catch (err) {
       const e = toWorkbenchError(err);
       if (e.code !== 'cancelled') error.value = e.message;

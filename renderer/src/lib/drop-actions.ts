@@ -2,7 +2,7 @@
  * What a file dropped anywhere can become (the drop router's offer), by its type: a JPEG, PNG or
  * WebP image can be edited in Images or made into a video; an MP4 can be edited or extended; any
  * file can be uploaded to Files. Several files at once can only be uploaded. Each action is a
- * route the target view reads (`?ref=` the dropped file's reference).
+ * route the target view reads (`?ref=` the dropped file's reference, `name=` its name).
  */
 import type { RouteLocationRaw } from 'vue-router';
 import { IMAGE_INPUT_MIME_TYPES } from '@shared/wire/images';
@@ -60,19 +60,22 @@ export function dropOffer(files: readonly DroppedFileInfo[]): DropOffer {
   return { actions, note };
 }
 
-/** Where an action goes with the dropped files' references. */
-export function dropRoute(action: DropActionId, refs: readonly string[]): RouteLocationRaw {
-  const ref = refs[0] ?? '';
+/**
+ * Where an action goes with the dropped files' references (and the file's name, so a reloaded
+ * link still says what it is).
+ */
+export function dropRoute(action: DropActionId, refs: readonly { ref: string; name: string }[]): RouteLocationRaw {
+  const { ref, name } = refs[0] ?? { ref: '', name: '' };
   switch (action) {
     case 'edit-image':
-      return { path: '/images', query: { ref } };
+      return { path: '/images', query: { ref, name } };
     case 'image-to-video':
-      return { path: '/videos', query: { ref, as: 'image' } };
+      return { path: '/videos', query: { ref, as: 'image', name } };
     case 'edit-video':
-      return { path: '/videos', query: { ref, as: 'edit' } };
+      return { path: '/videos', query: { ref, as: 'edit', name } };
     case 'extend-video':
-      return { path: '/videos', query: { ref, as: 'extend' } };
+      return { path: '/videos', query: { ref, as: 'extend', name } };
     case 'upload':
-      return { path: '/files', query: { upload: [...refs] } };
+      return { path: '/files', query: { upload: refs.map((r) => r.ref) } };
   }
 }

@@ -4,7 +4,7 @@
  *   ?image=<gallery id>            image-to-video from a gallery image
  *   ?edit=<gallery id>             edit a gallery video      ?extend=<gallery id>  extend one
  *   ?file=<Files id>[&as=…]        an uploaded file (its type decides, unless `as` says)
- *   ?ref=<ref>[&as=image|edit|extend]  a file dropped anywhere (the drop router)
+ *   ?ref=<ref>[&as=image|edit|extend][&name=]  a file dropped anywhere (the drop router)
  *
  * Each becomes an input chip and a mode; names and types are looked up where they are known.
  */
@@ -17,7 +17,7 @@ import type { VideoMode } from '@shared/contract/videos';
 import type { MediaChip } from './video-form';
 
 /** The query keys this reads (the view removes them once the form is filled). */
-export const VIDEO_QUERY_KEYS = ['image', 'edit', 'extend', 'file', 'ref', 'as'] as const;
+export const VIDEO_QUERY_KEYS = ['image', 'edit', 'extend', 'file', 'ref', 'as', 'name'] as const;
 
 export type VideoQueryFill = { mode: VideoMode; chip: MediaChip; message: string } | { problem: string };
 
@@ -72,7 +72,7 @@ function fromRef(ref: FileRef, as: string | null): VideoQueryFill {
 }
 
 /** What the query asks for, or null when it asks nothing. */
-export async function readVideoQuery(query: Query, api: Api, dropped: (ref: string) => FileRef): Promise<VideoQueryFill | null> {
+export async function readVideoQuery(query: Query, api: Api, dropped: (ref: string) => FileRef | undefined): Promise<VideoQueryFill | null> {
   const as = one(query, 'as');
   const image = one(query, 'image');
   if (image) return fromGallery(api, image, 'generate');
@@ -83,6 +83,7 @@ export async function readVideoQuery(query: Query, api: Api, dropped: (ref: stri
   const file = one(query, 'file');
   if (file) return fromFile(api, file, as);
   const ref = one(query, 'ref');
-  if (ref) return fromRef(dropped(ref), as);
+  // This page's drop is known by name and type; a reloaded link only by the name it carries.
+  if (ref) return fromRef(dropped(ref) ?? { ref, name: one(query, 'name') ?? 'dropped file', size: 0, type: '' }, as);
   return null;
 }

@@ -28,9 +28,17 @@ export type ImagesMode = 'generate' | 'edit';
 
 const pick = <T extends string>(list: readonly T[], v: unknown, fallback: T): T => (list.includes(v as T) ? (v as T) : fallback);
 
+/** Kept inputs; a page-made preview (a blob: URL) dies with the page that made it, so it is dropped. */
 function savedInputs(v: unknown): ImageInputItem[] {
   if (!Array.isArray(v)) return [];
-  return v.filter((i): i is ImageInputItem => !!i && typeof i === 'object' && typeof (i as ImageInputItem).label === 'string' && !!(i as ImageInputItem).source).slice(0, IMAGE_LIMITS.maxReferenceImages);
+  return v
+    .filter((i): i is ImageInputItem => !!i && typeof i === 'object' && typeof (i as ImageInputItem).label === 'string' && !!(i as ImageInputItem).source)
+    .slice(0, IMAGE_LIMITS.maxReferenceImages)
+    .map((i) => ({ ...i, previewUrl: typeof i.previewUrl === 'string' && !i.previewUrl.startsWith('blob:') ? i.previewUrl : null }));
+}
+
+function releasePreview(item: ImageInputItem | undefined): void {
+  if (item?.previewUrl?.startsWith('blob:')) URL.revokeObjectURL(item.previewUrl);
 }
 
 export const useImagesFormStore = defineStore('images-form', () => {
@@ -87,11 +95,13 @@ export const useImagesFormStore = defineStore('images-form', () => {
   }
 
   function removeInput(i: number): void {
+    releasePreview(inputs.value[i]);
     inputs.value = inputs.value.filter((_, k) => k !== i);
   }
 
   /** Puts gallery item `item` as the (only) input: "Edit this". */
   function editItem(item: GalleryItem): void {
+    inputs.value.forEach(releasePreview);
     inputs.value = [{ source: { kind: 'gallery', id: item.id }, label: item.name, previewUrl: item.url.url }];
   }
 

@@ -87,7 +87,7 @@ describe('use-drop-router', () => {
       drop([png()]);
       await r.choose('image-to-video');
       expect(staged).toEqual(['cat.png']);
-      expect(router.currentRoute.value.fullPath).toBe(`/videos?ref=ref_${'D'.repeat(19)}0&as=image`);
+      expect(router.currentRoute.value.fullPath).toBe(`/videos?ref=ref_${'D'.repeat(19)}0&as=image&name=cat.png`);
       expect(r.pending.value).toBeNull();
       expect(useDroppedFilesStore().get(`ref_${'D'.repeat(19)}0`).name).toBe('cat.png');
     });

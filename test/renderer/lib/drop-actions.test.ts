@@ -36,11 +36,12 @@ describe('drop-actions', () => {
   describe('dropRoute()', () => {
     it('sends each action to the view that reads the reference', () => {
       const ref = 'ref_AAAAAAAAAAAAAAAAAAAA';
-      expect(dropRoute('edit-image', [ref])).toEqual({ path: '/images', query: { ref } });
-      expect(dropRoute('image-to-video', [ref])).toEqual({ path: '/videos', query: { ref, as: 'image' } });
-      expect(dropRoute('edit-video', [ref])).toEqual({ path: '/videos', query: { ref, as: 'edit' } });
-      expect(dropRoute('extend-video', [ref])).toEqual({ path: '/videos', query: { ref, as: 'extend' } });
-      expect(dropRoute('upload', [ref, 'ref_BBBBBBBBBBBBBBBBBBBB'])).toEqual({ path: '/files', query: { upload: [ref, 'ref_BBBBBBBBBBBBBBBBBBBB'] } });
+      const one = [{ ref, name: 'cat.png' }];
+      expect(dropRoute('edit-image', one)).toEqual({ path: '/images', query: { ref, name: 'cat.png' } });
+      expect(dropRoute('image-to-video', one)).toEqual({ path: '/videos', query: { ref, as: 'image', name: 'cat.png' } });
+      expect(dropRoute('edit-video', one)).toEqual({ path: '/videos', query: { ref, as: 'edit', name: 'cat.png' } });
+      expect(dropRoute('extend-video', one)).toEqual({ path: '/videos', query: { ref, as: 'extend', name: 'cat.png' } });
+      expect(dropRoute('upload', [...one, { ref: 'ref_BBBBBBBBBBBBBBBBBBBB', name: 'b' }])).toEqual({ path: '/files', query: { upload: [ref, 'ref_BBBBBBBBBBBBBBBBBBBB'] } });
     });
   });
 });

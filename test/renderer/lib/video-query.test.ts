@@ -16,8 +16,9 @@ const api = {
   gallery: { get: async ({ id }: { id: string }) => gallery.find((g) => g.id === id) ?? Promise.reject(new Error('gone')) },
   files: { get: async ({ id }: { id: string }) => makeFileRecord({ id, filename: 'clip.mp4', contentType: 'video/mp4' }) },
 } as unknown as WorkbenchApi;
-const dropped = (ref: string): FileRef => ({ ref, name: 'dropped.mp4', size: 5, type: 'video/mp4' });
+const dropped = (ref: string): FileRef | undefined => (ref === REF_KNOWN ? { ref, name: 'dropped.mp4', size: 5, type: 'video/mp4' } : undefined);
 const ref = 'ref_AAAAAAAAAAAAAAAAAAAA';
+const REF_KNOWN = ref;
 
 describe('video-query', () => {
   describe('readVideoQuery()', () => {
@@ -45,6 +46,9 @@ describe('video-query', () => {
         message: 'Form filled with dropped.mp4.',
       });
       expect(await readVideoQuery({ ref: 'bad' }, api, dropped)).toEqual({ problem: 'That link’s dropped file is not a valid reference.' });
+      // A link this page did not make (a reload): named by the link, its type by the name.
+      const other = 'ref_BBBBBBBBBBBBBBBBBBBB';
+      expect(await readVideoQuery({ ref: other, name: 'old.mp4' }, api, dropped)).toMatchObject({ mode: 'edit', chip: { source: { kind: 'ref', ref: other }, label: 'old.mp4', kind: 'video' } });
     });
 
     it('asks nothing of a query without its keys', async () => {

@@ -13,8 +13,10 @@ vi.mock('@/lib/user-files', () => ({
       staged.push(f.name);
       return { ref: `ref_${'I'.repeat(19)}${index}`, name: f.name, size: f.size, type: f.type };
     }),
-  chooseFiles: async () => [],
+  openFileInput: async () => picked,
 }));
+/** What the browser's file chooser gives (browser mode: the fake's userFiles.pick answers unsupported). */
+let picked: File[] = [];
 
 const { default: ImagesView } = await import('@/views/ImagesView.vue');
 
@@ -22,6 +24,7 @@ let m: Mounted;
 afterEach(() => {
   m?.wrapper.unmount();
   staged.length = 0;
+  picked = [];
 });
 
 function drop(files: File[]): void {
@@ -103,6 +106,19 @@ describe('ImagesView', () => {
     expect(stream.input).not.toHaveProperty('aspectRatio');
   });
 
+  it('checks chosen files before staging them: one over 20 MB is refused, nothing of it sent', async () => {
+    m = await mountWithApp(ImagesView, { route: '/images' });
+    URL.createObjectURL = vi.fn(() => 'blob:fake');
+    const huge = new File(['x'], 'huge.png', { type: 'image/png' });
+    Object.defineProperty(huge, 'size', { value: 21 * 1024 * 1024 });
+    picked = [huge, new File(['ok'], 'ok.webp', { type: 'image/webp' })];
+    button(m.wrapper, 'Choose file…').click();
+    await flushPromises();
+    expect(staged).toEqual(['ok.webp']);
+    expect(text()).toContain('"huge.png" is 21.0 MB: over the 20 MB an edit takes; nothing was sent.');
+    expect(useImagesFormStore().inputs.map((i) => i.label)).toEqual(['ok.webp']);
+  });
+
   it('labels several inputs <IMAGE_0>, <IMAGE_1> and inserts a reference into the prompt on click', async () => {
     m = await mountWithApp(ImagesView, { route: '/images' });
     const form = useImagesFormStore();
@@ -123,6 +139,14 @@ describe('ImagesView', () => {
     expect(m.router.currentRoute.value.fullPath).toBe('/images');
   });
 
+  it('takes ?ref=<staged file> from the drop router as an input', async () => {
+    const ref = `ref_${'R'.repeat(20)}`;
+    m = await mountWithApp(ImagesView, { route: `/images?ref=${ref}&name=cat.png` });
+    await flushPromises();
+    expect(useImagesFormStore().inputs).toEqual([{ source: { kind: 'ref', ref }, label: 'cat.png', previewUrl: null }]);
+    expect(m.router.currentRoute.value.fullPath).toBe('/images');
+  });
+
   it('shows the last result again after a reload (images.ofRun with the kept run id)', async () => {
     const images = [makeGalleryItem({ id: 'gal_kept0001', revisedPrompt: 'kept revised', runId: 'run-img7' })];
     m = await mountWithApp(ImagesView, {
@@ -131,6 +155,23 @@ describe('ImagesView', () => {
     });
     await vi.waitFor(() => expect(m.wrapper.findAll('.image-result')).toHaveLength(1));
     expect(m.wrapper.text()).toContain('kept revised');
+  });
+
+  it('New empties the form and the shown result, keeping the model; Undo brings both back', async () => {
+    m = await mountWithApp(ImagesView, { route: '/images' });
+    await m.wrapper.find('#images-prompt').setValue('a kite');
+    button(m.wrapper, 'Generate').click();
+    await vi.waitFor(() => expect(m.wrapper.findAll('.image-result')).toHaveLength(1));
+    button(m.wrapper, 'New').click();
+    await flushPromises();
+    const form = useImagesFormStore();
+    expect(form.prompt).toBe('');
+    expect(form.model).toBe('svc-image-1');
+    expect(m.wrapper.findAll('.image-result')).toHaveLength(0);
+    expect(text()).toContain('No images yet');
+    button(m.wrapper, 'Undo').click();
+    await vi.waitFor(() => expect(m.wrapper.findAll('.image-result')).toHaveLength(1));
+    expect(form.prompt).toBe('a kite');
   });
 
   it('"Use as video input" goes to /videos?image=<id>', async () => {

@@ -267,7 +267,7 @@ export function endpointOfRequest(method: string, path: string): Endpoint | null
 }
 
 /** The icons the nav draws (renderer/src/components/NavIcon.vue has one drawing per name). */
-export type NavIconName = 'chat' | 'responses' | 'messages' | 'legacy' | 'compare' | 'models' | 'files' | 'history';
+export type NavIconName = 'chat' | 'responses' | 'messages' | 'legacy' | 'compare' | 'models' | 'files' | 'history' | 'images' | 'videos' | 'gallery';
 
 /** A place in the nav: the playgrounds and the other views, in order. */
 export interface NavEntry {
@@ -286,9 +286,12 @@ export const NAV_ENTRIES = [
   { route: '/messages', label: 'Messages', icon: 'messages' },
   { route: '/legacy', label: 'Legacy', title: 'Legacy completions', icon: 'legacy' },
   { route: '/compare', label: 'Compare', icon: 'compare' },
-  { route: '/models', label: 'Models', icon: 'models' },
-  { route: '/files', label: 'Files', icon: 'files' },
+  { route: '/images', label: 'Images', icon: 'images' },
+  { route: '/videos', label: 'Videos', title: 'Video jobs', icon: 'videos' },
+  { route: '/gallery', label: 'Gallery', icon: 'gallery' },
   { route: '/history', label: 'History', icon: 'history' },
+  { route: '/files', label: 'Files', icon: 'files' },
+  { route: '/models', label: 'Models', icon: 'models' },
 ] as const satisfies readonly NavEntry[];
 
 /** A route the nav links to. */

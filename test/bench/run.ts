@@ -21,6 +21,7 @@ const BENCHES: Record<string, () => Promise<Bench>> = {
   startup: () => import('./startup'),
   'video-encode': () => import('./video-encode'),
   videoJobs: () => import('./video-jobs'),
+  gallery: () => import('./gallery'),
 };
 
 async function main(): Promise<void> {

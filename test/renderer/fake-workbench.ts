@@ -18,6 +18,9 @@ import type { Draft, DraftChange } from '../../shared/contract/drafts';
 import type { ToolSpec } from '../../shared/tools/tool-spec';
 import { mergeToolSets } from '../../shared/tools/tool-set-merge';
 import type { ChatRequest } from '../../shared/wire/chat';
+import type { GalleryItem, GalleryKind } from '../../shared/contract/gallery';
+import type { ImageEditInput, ImageGenerateInput, ImageRunChunk, ImageRunResult } from '../../shared/contract/images';
+import type { VideoCreateInput, VideoJob } from '../../shared/contract/videos';
 import { fakeEventsOf, makeCompletion, makeRecord, makeUsage, sampleCatalogueEntries, type RecordOverrides } from './fake-data';
 
 /** A text stream (any family) the test drives: emit chunks, then finish or fail it. */
@@ -52,6 +55,14 @@ export interface FakeWorkbenchOptions {
   files?: FileRecord[];
   /** Drafts kept by an earlier session, by key. */
   drafts?: Record<string, unknown>;
+  /** Gallery items, newest first (`gallery.list` pages them). */
+  gallery?: GalleryItem[];
+  /** 'auto' answers each image request (started, sent, downloading k/n, result); 'manual' leaves it to the test. */
+  imagesMode?: 'auto' | 'manual';
+  /** Video jobs `videos.list` returns (newest first). */
+  videoJobs?: VideoJob[];
+  /** Results of earlier image runs (`images.ofRun` answers them). */
+  imageResults?: ImageRunResult[];
 }
 
 export interface FakeWorkbench extends WorkbenchApi {
@@ -90,6 +101,94 @@ export interface FakeWorkbench extends WorkbenchApi {
     drafts: Map<string, Draft>;
     /** Another window writes a draft: stored with the next revision and announced. */
     putDraftFromElsewhere(key: string, state: unknown): void;
+    /** The gallery's items, newest first (`gallery.*` read and change them). */
+    gallery: GalleryItem[];
+    /** Emits `gallery.changed` (adds, replaces or removes the item in `gallery` first). */
+    emitGalleryChanged(change: { item: GalleryItem | null; id: string; removed: boolean }): void;
+    /** Image requests (`images.generate` / `images.edit`), in order. */
+    imageStreams: FakeImageStream[];
+    /** Results `images.ofRun` answers, by run id (every finished image request is added). */
+    imageResults: Map<string, ImageRunResult>;
+    /** Video jobs (`videos.*` read and change them), newest first. */
+    videoJobs: VideoJob[];
+    /** Emits `videos.changed` (replaces or adds the job in `videoJobs` first). */
+    emitVideoChanged(job: VideoJob): void;
+  };
+}
+
+/** An image request the test drives (manual mode), or watches (auto mode). */
+export interface FakeImageStream {
+  readonly method: 'images.generate' | 'images.edit';
+  readonly input: ImageGenerateInput | ImageEditInput;
+  readonly runId: string;
+  readonly cancelled: boolean;
+  emit(chunk: ImageRunChunk): void;
+  /** Answers `n` new gallery images (added to the gallery, announced) and resolves the result. */
+  finish(over?: Partial<ImageRunResult>): ImageRunResult;
+  fail(error: WorkbenchError): void;
+}
+
+let galleryCounter = 0;
+
+/** A gallery item as main would give it (fake media URLs; a thumbnail unless `thumbUrl: null`). */
+export function makeGalleryItem(over: Partial<GalleryItem> = {}): GalleryItem {
+  const n = ++galleryCounter;
+  const id = over.id ?? `gal_fake${n.toString().padStart(6, '0')}`;
+  const kind: GalleryKind = over.kind ?? 'image';
+  const hash = over.hash ?? n.toString(16).padStart(64, '0');
+  const mime = over.mime ?? (kind === 'video' ? 'video/mp4' : 'image/png');
+  return {
+    id,
+    kind,
+    origin: 'generated',
+    hash,
+    mime,
+    bytes: 120_000,
+    width: 1024,
+    height: 1024,
+    duration: kind === 'video' ? 8 : null,
+    prompt: 'a red fox in the snow',
+    revisedPrompt: null,
+    model: kind === 'video' ? 'svc-video-1' : 'svc-image-1',
+    name: `${id}.${kind === 'video' ? 'mp4' : 'png'}`,
+    createdAt: 1_760_000_000_000 - n * 1000,
+    runId: null,
+    jobId: null,
+    sourceIds: [],
+    url: { url: `/media/${hash}?t=fake`, expiresAt: null, mime, size: over.bytes ?? 120_000 },
+    thumbUrl: { url: `/media/thumb-${hash}?t=fake`, expiresAt: null, mime: 'image/webp', size: 9_000 },
+    ...over,
+  };
+}
+
+/** A video job as main would give it. */
+export function makeVideoJob(over: Partial<VideoJob> = {}): VideoJob {
+  return {
+    id: 'job_fake0001',
+    cardId: 'card_fake0001',
+    mode: 'generate',
+    state: 'pending',
+    connectionId: 'sandbox',
+    model: 'svc-video-1',
+    prompt: 'a paper boat on a river',
+    duration: 8,
+    aspectRatio: '16:9',
+    resolution: '720p',
+    inputs: [],
+    requestId: 'vid-req-1',
+    progress: null,
+    createdAt: 1_760_000_000_000,
+    updatedAt: 1_760_000_000_000,
+    finishedAt: null,
+    costTicks: null,
+    error: null,
+    storageError: null,
+    fileOutput: null,
+    video: null,
+    runId: 'run-video-1',
+    attempt: 1,
+    nextPollAt: null,
+    ...over,
   };
 }
 
@@ -194,6 +293,8 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
   /** Every revision of each tool set (index = revision), to merge stale saves as main does. */
   const toolRevisions: Partial<Record<ToolPlayground, ToolSpec[][]>> = {};
   const draftListeners = new Set<(c: DraftChange) => void>();
+  const galleryListeners = new Set<(c: { item: GalleryItem | null; id: string; removed: boolean }) => void>();
+  const videoListeners = new Set<(j: VideoJob) => void>();
   const drafts = new Map<string, Draft>(Object.entries(opts.drafts ?? {}).map(([key, state]) => [key, { key, revision: 1, state, updatedAt: 1 }]));
   const writeDraft = (key: string, state: unknown, writer: string): Draft => {
     const draft = { key, revision: (drafts.get(key)?.revision ?? 0) + 1, state, updatedAt: Date.now() };
@@ -225,6 +326,26 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
       saveToolSet(playground, options?.baseRevision ?? revisionsOf(playground).length - 1, tools, !options?.silent),
     drafts,
     putDraftFromElsewhere: (key, state) => void writeDraft(key, state, 'another-window'),
+    gallery: [...(opts.gallery ?? [])],
+    emitGalleryChanged: (change) => {
+      const i = controls.gallery.findIndex((g) => g.id === change.id);
+      if (change.removed) {
+        if (i >= 0) controls.gallery.splice(i, 1);
+      } else if (change.item) {
+        if (i >= 0) controls.gallery[i] = change.item;
+        else controls.gallery.unshift(change.item);
+      }
+      galleryListeners.forEach((l) => l(change));
+    },
+    imageStreams: [],
+    imageResults: new Map((opts.imageResults ?? []).map((r) => [r.runId, r])),
+    videoJobs: [...(opts.videoJobs ?? [])],
+    emitVideoChanged: (job) => {
+      const i = controls.videoJobs.findIndex((j) => j.id === job.id);
+      if (i >= 0) controls.videoJobs[i] = job;
+      else controls.videoJobs.unshift(job);
+      videoListeners.forEach((l) => l(job));
+    },
   };
   const revisionsOf = (playground: ToolPlayground): ToolSpec[][] => (toolRevisions[playground] ??= [[...(controls.toolSets[playground] ?? [])]]);
   const toolState = (playground: ToolPlayground): ToolSetState => {
@@ -362,6 +483,84 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
     const result = new Promise<FileDownloadResult>((resolve) => (settle = resolve));
     controls.downloads.push({ id, progress: (received, total) => onChunk({ type: 'progress', received, total, bytesPerSecond: 1000 }), finish: (r) => settle(r) });
     return { streamId: `fake-download-${controls.downloads.length.toString().padStart(4, '0')}`, result, cancel: async () => undefined };
+  }
+
+  function findItem(id: string): GalleryItem {
+    const item = controls.gallery.find((g) => g.id === id);
+    if (!item) throw notFound(`gallery item ${id}`);
+    return item;
+  }
+
+  function findJob(id: string): VideoJob {
+    const job = controls.videoJobs.find((j) => j.id === id);
+    if (!job) throw notFound(`job ${id}`);
+    return job;
+  }
+
+  function imageStream(method: FakeImageStream['method'], input: ImageGenerateInput | ImageEditInput, onChunk: (c: ImageRunChunk) => void): StreamHandle<ImageRunResult> {
+    record(method, input);
+    let settle!: { resolve: (r: ImageRunResult) => void; reject: (e: unknown) => void };
+    const result = new Promise<ImageRunResult>((resolve, reject) => (settle = { resolve, reject }));
+    const k = controls.imageStreams.length + 1;
+    const runId = `run-img${k}`;
+    let done = false;
+    let cancelled = false;
+    const s: FakeImageStream = {
+      method,
+      input,
+      runId,
+      get cancelled() {
+        return cancelled;
+      },
+      emit(chunk) {
+        if (!done) onChunk(chunk);
+      },
+      finish(over = {}) {
+        const n = input.n ?? 1;
+        const images = Array.from({ length: n }, (_, i) =>
+          makeGalleryItem({ id: `gal_run${k}img${i}`, origin: method === 'images.edit' ? 'edited' : 'generated', prompt: input.prompt, revisedPrompt: `${input.prompt} (revised ${i + 1})`, model: input.model, runId, bytes: 150_000 + i }),
+        );
+        const res: ImageRunResult = { runId, images, costTicks: n * 700_000_000, inputs: [], durationMs: 1200, ...over };
+        controls.imageResults.set(runId, res);
+        if (done) return res;
+        done = true;
+        for (const img of [...res.images].reverse()) controls.emitGalleryChanged({ item: img, id: img.id, removed: false });
+        settle.resolve(res);
+        return res;
+      },
+      fail(error) {
+        if (done) return;
+        done = true;
+        settle.reject(new WorkbenchFailure(error));
+      },
+    };
+    controls.imageStreams.push(s);
+    if ((opts.imagesMode ?? 'auto') === 'auto') {
+      void (async () => {
+        const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 5));
+        s.emit({ type: 'started', runId });
+        await tick();
+        s.emit({ type: 'sent' });
+        const n = input.n ?? 1;
+        for (let i = 0; i <= n; i++) {
+          if (cancelled) return;
+          s.emit({ type: 'downloading', done: i, total: n });
+          await tick();
+        }
+        s.finish();
+      })();
+    }
+    return {
+      streamId: `fake-image-${k.toString().padStart(4, '0')}`,
+      result,
+      cancel: async () => {
+        record('streams.cancel', { image: k });
+        if (done) return;
+        cancelled = true;
+        done = true;
+        settle.reject(new WorkbenchFailure({ code: 'cancelled', message: 'cancelled by the user' }));
+      },
+    };
   }
 
   const api: WorkbenchApi = {
@@ -592,6 +791,102 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
       onChanged: (cb) => {
         fileListeners.add(cb);
         return () => fileListeners.delete(cb);
+      },
+    },
+    images: {
+      generate: (input, onChunk) => imageStream('images.generate', input, onChunk),
+      edit: (input, onChunk) => imageStream('images.edit', input, onChunk),
+      ofRun: async (input) => (record('images.ofRun', input), controls.imageResults.get(input.runId) ?? null),
+    },
+    gallery: {
+      list: async (input) => {
+        record('gallery.list', input);
+        const words = (input?.query ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+        const matches = controls.gallery.filter(
+          (g) =>
+            (!input?.kind || g.kind === input.kind) &&
+            words.every((w) => [g.prompt, g.revisedPrompt ?? '', g.model ?? '', g.name].some((f) => f.toLowerCase().includes(w))),
+        );
+        const start = input?.after ? matches.findIndex((g) => g.id === input.after) + 1 : 0;
+        const limit = input?.limit ?? 200;
+        const items = matches.slice(start, start + limit);
+        return { items, total: matches.length, next: start + limit < matches.length ? (items.at(-1)?.id ?? null) : null };
+      },
+      get: async (input) => (record('gallery.get', input), findItem(input.id)),
+      remove: async (input) => {
+        record('gallery.remove', input);
+        const found = controls.gallery.some((g) => g.id === input.id);
+        if (found) controls.emitGalleryChanged({ item: null, id: input.id, removed: true });
+        return { removed: found };
+      },
+      setThumb: async (input) => {
+        record('gallery.setThumb', { id: input.id, mime: input.mime, size: (input.bytes as { byteLength?: number }).byteLength ?? 0 });
+        const item = findItem(input.id);
+        const next = { ...item, thumbUrl: { url: `/media/thumb-${item.hash}?t=fake`, expiresAt: null, mime: input.mime, size: 1 } };
+        controls.emitGalleryChanged({ item: next, id: next.id, removed: false });
+        return next;
+      },
+      save: (input, onChunk) => {
+        record('gallery.save', input);
+        const item = controls.gallery.find((g) => g.id === input.id);
+        if (!item) return { streamId: 'fake-save-missing', result: Promise.reject(notFound(`gallery item ${input.id}`)), cancel: async () => undefined };
+        onChunk({ type: 'progress', received: item.bytes, total: item.bytes, bytesPerSecond: 1000 });
+        return { streamId: `fake-save-${item.id}`, result: Promise.resolve({ filename: item.name, bytes: item.bytes, url: `/downloads/fake-${item.id}` }), cancel: async () => undefined };
+      },
+      ofRun: async (input) => (record('gallery.ofRun', input), controls.gallery.filter((g) => g.runId === input.runId)),
+      byHash: async (input) => (record('gallery.byHash', input), controls.gallery.find((g) => g.hash === input.hash) ?? null),
+      onChanged: (cb) => {
+        galleryListeners.add(cb);
+        return () => galleryListeners.delete(cb);
+      },
+    },
+    videos: {
+      create: async (input: VideoCreateInput) => {
+        record('videos.create', input);
+        const n = controls.videoJobs.length + 1;
+        const job = makeVideoJob({
+          id: `job_fake${n.toString().padStart(4, '0')}`,
+          cardId: `card_fake${n.toString().padStart(4, '0')}`,
+          mode: input.mode,
+          state: 'creating',
+          model: input.model,
+          prompt: input.prompt ?? '',
+          duration: input.duration ?? null,
+          aspectRatio: input.aspectRatio ?? null,
+          resolution: input.resolution ?? null,
+          requestId: null,
+          runId: `run-vid${n}`,
+          createdAt: Date.now(),
+          updatedAt: Date.now(),
+        });
+        controls.emitVideoChanged(job);
+        return job;
+      },
+      list: async (input) => (record('videos.list', input), controls.videoJobs.slice(0, input?.limit ?? 100)),
+      get: async (input) => (record('videos.get', input), findJob(input.id)),
+      cancel: async (input) => {
+        record('videos.cancel', input);
+        const job = { ...findJob(input.id), state: 'cancelled' as const };
+        controls.emitVideoChanged(job);
+        return job;
+      },
+      retry: async (input) => {
+        record('videos.retry', input);
+        const old = findJob(input.id);
+        const job = { ...old, id: `${old.id}r`, state: 'creating' as const, error: null, attempt: 1 };
+        controls.emitVideoChanged(job);
+        return job;
+      },
+      dismiss: async (input) => {
+        record('videos.dismiss', input);
+        const i = controls.videoJobs.findIndex((j) => j.id === input.id);
+        if (i >= 0) controls.videoJobs.splice(i, 1);
+        return { dismissed: i >= 0 };
+      },
+      ofItem: async (input) => (record('videos.ofItem', input), controls.videoJobs.find((j) => j.video?.id === input.id) ?? null),
+      onChanged: (cb) => {
+        videoListeners.add(cb);
+        return () => videoListeners.delete(cb);
       },
     },
     history: {

@@ -2,7 +2,8 @@
  * Files dropped onto the window (or an element): `isOver` is true while a drag carrying files is
  * over it, so a view can show "drop here", and `onFiles` gets the dropped files. Drags without
  * files (text, links) are left alone; a drop of files never lets the browser open the file
- * instead. Listeners go when the calling scope ends.
+ * instead. Listeners go when the calling scope ends. A drop this takes is `preventDefault()`ed,
+ * which is how the app's drop router (use-drop-router.ts) knows to leave it alone.
  */
 import { onScopeDispose, readonly, shallowRef, type Ref } from 'vue';
 
@@ -13,29 +14,6 @@ export interface FileDrop {
 
 function carriesFiles(event: DragEvent): boolean {
   return Array.from(event.dataTransfer?.types ?? []).includes('Files');
-}
-
-/**
- * For the app shell, before any view: a drag of files over a view that takes none is refused
- * (dropEffect 'none', the "not allowed" cursor), so dropping it never lets the browser open the
- * file in place of the app. A view that takes files (useFileDrop, registered after this) sets
- * 'copy' again. Drops that still arrive unhandled are swallowed too.
- */
-export function useStrayDropGuard(target: EventTarget = window): void {
-  const over = (event: Event) => {
-    if (!carriesFiles(event as DragEvent)) return;
-    event.preventDefault();
-    if ((event as DragEvent).dataTransfer) (event as DragEvent).dataTransfer!.dropEffect = 'none';
-  };
-  const drop = (event: Event) => {
-    if (carriesFiles(event as DragEvent)) event.preventDefault();
-  };
-  target.addEventListener('dragover', over);
-  target.addEventListener('drop', drop);
-  onScopeDispose(() => {
-    target.removeEventListener('dragover', over);
-    target.removeEventListener('drop', drop);
-  });
 }
 
 /** Listens on `target` (default: the window) for drags and drops of files. */

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { effectScope, type EffectScope } from 'vue';
-import { useFileDrop, useStrayDropGuard, type FileDrop } from '@/composables/use-file-drop';
+import { useFileDrop, type FileDrop } from '@/composables/use-file-drop';
 
 let scope: EffectScope | undefined;
 afterEach(() => scope?.stop());
@@ -76,33 +76,6 @@ describe('use-file-drop', () => {
       drag('drop', files);
       expect(drop.isOver.value).toBe(false);
       expect(got).toEqual([]);
-    });
-  });
-
-  describe('useStrayDropGuard()', () => {
-    it('refuses files dragged where no view takes them, so the browser never opens them in place of the app', () => {
-      scope = effectScope();
-      scope.run(() => useStrayDropGuard());
-      const files = [new File(['a'], 'a.txt')];
-      const over = drag('dragover', files);
-      expect(over.defaultPrevented).toBe(true);
-      expect((over as DragEvent).dataTransfer!.dropEffect).toBe('none');
-      expect(drag('drop', files).defaultPrevented).toBe(true);
-      // Text and links are left to the page.
-      expect(drag('dragover', null).defaultPrevented).toBe(false);
-    });
-
-    it('lets a view that takes files, registered after it, accept them', () => {
-      scope = effectScope();
-      const got: File[][] = [];
-      scope.run(() => {
-        useStrayDropGuard();
-        useFileDrop(undefined, (f) => got.push(f));
-      });
-      const files = [new File(['a'], 'a.txt')];
-      expect((drag('dragover', files) as DragEvent).dataTransfer!.dropEffect).toBe('copy');
-      drag('drop', files);
-      expect(got).toEqual([files]);
     });
   });
 });

@@ -1,0 +1,97 @@
+/**
+ * The video job centre's form, kept as a draft: mode, model, prompt, inputs, size, duration per
+ * mode, output and storage; what blocks sending (every rule said before anything is sent); and
+ * the ways it is filled from elsewhere: a finished job's Extend or Edit, and the route's query
+ * (`?image=`, `?edit=`, `?extend=`, `?file=`, `?ref=&as=`).
+ */
+import { defineStore, storeToRefs } from 'pinia';
+import { computed, ref } from 'vue';
+import type { VideoJob, VideoMode } from '@shared/contract/videos';
+import { VIDEO_ASPECT_RATIOS, VIDEO_RESOLUTIONS } from '@shared/wire/videos';
+import { isObject } from '@shared/is-object';
+import { useDraft, type DraftState } from '../composables/use-draft';
+import { useFormViolations } from '../composables/use-form-violations';
+import { overDefaults, savedString } from '../lib/draft-fields';
+import { buildVideoCreate, defaultVideoForm, videoFormViolations, type MediaChip, type VideoForm } from '../lib/video-form';
+import { useModelsStore } from './models';
+
+const MODES: readonly VideoMode[] = ['generate', 'edit', 'extend'];
+
+function isChip(value: unknown): value is MediaChip {
+  return isObject(value) && isObject(value.source) && typeof value.source.kind === 'string' && typeof value.label === 'string';
+}
+
+/** A kept form back, each field only when it still has the shape this build expects. */
+function formFromSaved(saved: DraftState): VideoForm {
+  const base = defaultVideoForm(savedString(saved, 'model'));
+  const oneOf = <T extends string>(list: readonly T[], value: unknown): T | null => (list.includes(value as T) ? (value as T) : null);
+  const chips = (value: unknown): MediaChip[] => (Array.isArray(value) ? value.filter(isChip) : []);
+  const durations = overDefaults(base.durations, saved.durations);
+  return {
+    ...base,
+    mode: oneOf(MODES, saved.mode) ?? 'generate',
+    prompt: savedString(saved, 'prompt'),
+    image: isChip(saved.image) ? saved.image : null,
+    referenceImages: chips(saved.referenceImages),
+    referenceAudios: Array.isArray(saved.referenceAudios) ? saved.referenceAudios.filter((v): v is string => typeof v === 'string') : [],
+    video: isChip(saved.video) ? saved.video : null,
+    aspectRatio: oneOf(VIDEO_ASPECT_RATIOS, saved.aspectRatio),
+    resolution: oneOf(VIDEO_RESOLUTIONS, saved.resolution),
+    durations: { generate: typeof durations.generate === 'number' ? durations.generate : null, extend: typeof durations.extend === 'number' ? durations.extend : null },
+    uploadUrl: savedString(saved, 'uploadUrl'),
+    storage: overDefaults(base.storage, saved.storage),
+  };
+}
+
+export const useVideoFormStore = defineStore('video-form', () => {
+  const form = ref<VideoForm>(defaultVideoForm());
+  const models = useModelsStore();
+  const { rows } = storeToRefs(models);
+
+  const videoModels = computed(() => rows.value.filter((r) => r.kind === 'video'));
+  const modelInfo = computed(() => videoModels.value.find((r) => r.id === form.value.model || r.aliases.includes(form.value.model)));
+  const request = computed(() => buildVideoCreate(form.value));
+  const { violations, blockedReason, violationsFor } = useFormViolations(() => [videoFormViolations(form.value, modelInfo.value)], 'videos');
+
+  const draft = useDraft('videos', () => form.value, (saved) => {
+    // New keeps the model: it is rarely what the user wants to choose again.
+    form.value = saved ? formFromSaved(saved) : defaultVideoForm(form.value.model);
+  });
+
+  /** Fills the form (Undo brings back what was there) and says where it came from. */
+  function fill(change: Partial<VideoForm>, message: string): void {
+    draft.replaceWith(() => {
+      form.value = { ...form.value, ...change };
+    }, message);
+  }
+
+  /** A finished job's Extend or Edit: its video becomes the input, the prompt is left to write. */
+  function continueFrom(job: VideoJob, mode: 'extend' | 'edit'): void {
+    if (!job.video) return;
+    const chip: MediaChip = { source: { kind: 'gallery', id: job.video.id }, label: job.video.name || 'Video from the job', kind: 'video', mime: job.video.mime };
+    fill({ mode, video: chip, prompt: '', model: form.value.model || job.model }, mode === 'extend' ? 'Form set to extend that video.' : 'Form set to edit that video.');
+  }
+
+  /** A chip from an arrival link (lib/video-query.ts) in its mode's place. */
+  function startFrom(mode: VideoMode, chip: MediaChip, message: string): void {
+    fill(mode === 'generate' ? { mode, image: chip } : { mode, video: chip }, message);
+  }
+
+  /** Puts an input where the mode takes it: a video makes an edit (unless extending), an image the image to animate (else a reference). */
+  function addInput(chip: MediaChip): string | null {
+    if (chip.kind === 'video') {
+      const switched = form.value.mode === 'generate';
+      form.value = { ...form.value, video: chip, mode: switched ? 'edit' : form.value.mode };
+      return switched ? 'A video is edited or extended: the form is now an Edit (choose Extend to continue it instead).' : null;
+    }
+    if (form.value.mode !== 'generate') {
+      form.value = { ...form.value, mode: 'generate', image: chip };
+      return 'An image makes a new video: the form is now a Generate.';
+    }
+    if (!form.value.image) form.value = { ...form.value, image: chip };
+    else form.value = { ...form.value, referenceImages: [...form.value.referenceImages, chip] };
+    return null;
+  }
+
+  return { form, draft, videoModels, modelInfo, request, violations, blockedReason, violationsFor, fill, continueFrom, startFrom, addInput };
+});

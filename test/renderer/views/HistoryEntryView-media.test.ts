@@ -1,0 +1,40 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { flushPromises } from '@vue/test-utils';
+import HistoryEntryView from '@/views/HistoryEntryView.vue';
+import type { Endpoint } from '@shared/contract/runs';
+import { mountWithApp, type Mounted } from '../mount-app';
+import { makeRecord } from '../fake-data';
+import { makeGalleryItem } from '../fake-workbench';
+
+let m: Mounted;
+afterEach(() => {
+  m?.wrapper.unmount();
+  document.body.innerHTML = '';
+});
+
+// The image endpoints' descriptors come with main's history work; the entry knows the family by name meanwhile.
+const imageRun = makeRecord({
+  id: 'run-img3',
+  endpoint: 'images.generations' as Endpoint,
+  model: 'svc-image-1',
+  costTicks: 1_400_000_000,
+  output: { data: [{ url: 'https://cdn/x.png', revised_prompt: 'a fox, snowy' }], usage: { cost_in_usd_ticks: 1_400_000_000 } } as never,
+  request: { method: 'POST', url: 'http://127.0.0.1:4010/v1/images/generations', headers: {}, body: { model: 'svc-image-1', prompt: 'a fox', n: 2, aspect_ratio: '16:9' } },
+});
+
+describe('HistoryEntryView (media runs)', () => {
+  it('shows the prompt and fields sent, the cost, and the run’s gallery items as a strip opening in the Gallery', async () => {
+    const made = [makeGalleryItem({ id: 'gal_runthree1', runId: 'run-img3' }), makeGalleryItem({ id: 'gal_runthree2', runId: 'run-img3' })];
+    const input = makeGalleryItem({ id: 'gal_runinput1', runId: 'run-img3', origin: 'input' });
+    m = await mountWithApp(HistoryEntryView, { route: '/history/run-img3', props: { id: 'run-img3' }, fake: { history: [imageRun], gallery: [...made, input, makeGalleryItem({ id: 'gal_otherrun1' })] } });
+    await flushPromises();
+    const text = document.body.textContent ?? '';
+    expect(text).toContain('a fox');
+    expect(text).toContain('n 2 · aspect_ratio 16:9');
+    expect(text).toContain('$0.14');
+    expect(m.fake.controls.calls.find((c) => c.method === 'gallery.ofRun')?.input).toEqual({ runId: 'run-img3' });
+    const links = [...document.querySelectorAll<HTMLAnchorElement>('.media-strip a')].map((a) => a.getAttribute('href'));
+    expect(links).toEqual(['/gallery?open=gal_runthree1', '/gallery?open=gal_runthree2', '/gallery?open=gal_runinput1']);
+    expect(text).toContain('Sent as inputs');
+  });
+});

@@ -7,6 +7,7 @@
  */
 import type { ImageGenerationModel, LanguageModel, Model, VideoGenerationModel } from '../../shared/wire/models';
 import type { VideoResolution } from '../../shared/wire/videos';
+import { PRESET_VOICES } from '../../shared/wire/voices';
 
 /** A language model plus what the sandbox needs to imitate it. */
 export interface LanguageEntry extends LanguageModel {
@@ -146,17 +147,10 @@ export interface BuiltInVoice {
 }
 
 /**
- * The sandbox's preset voices: the ids `reference_audios[].voice_id` accepts (and, with the same
+ * The service's preset voices (shared/wire/voices.ts, the list the app offers): the ids `reference_audios[].voice_id` accepts (and, with the same
  * identifiers, text-to-speech and realtime once the sandbox serves them).
  */
-export const BUILT_IN_VOICES: readonly BuiltInVoice[] = [
-  { voice_id: 'aria', name: 'Aria', language: 'multilingual' },
-  { voice_id: 'basil', name: 'Basil', language: 'multilingual' },
-  { voice_id: 'cora', name: 'Cora', language: 'multilingual' },
-  { voice_id: 'dex', name: 'Dex', language: 'multilingual' },
-  { voice_id: 'ember', name: 'Ember', language: 'multilingual' },
-  { voice_id: 'finn', name: 'Finn', language: 'multilingual' },
-];
+export const BUILT_IN_VOICES: readonly BuiltInVoice[] = PRESET_VOICES.map((v) => ({ voice_id: v.id, name: v.name, language: 'multilingual' }));
 
 function byIdOrAlias<T extends { id: string; aliases: string[] }>(list: readonly T[], id: string): T | undefined {
   return list.find((m) => m.id === id) ?? list.find((m) => m.aliases.includes(id));

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../unit/main/sandbox/harness';
 import { advance, create, download, EXTENSIONS, finish, GENERATIONS, poll, SMALL } from '../../unit/main/sandbox/routes/videos-helpers';
-import { ffprobe, frameRgb, hasFfmpeg, meanAbsDiff } from '../../unit/main/sandbox/video/ffprobe';
+import { ffprobe, frameRgb, meanAbsDiff } from '../../unit/main/sandbox/video/ffprobe';
 
 describe('sandbox video jobs across a restart (stateDir)', () => {
   let dir: string;
@@ -59,6 +59,6 @@ describe('sandbox video jobs across a restart (stateDir)', () => {
     const extBytes = (await download(ext.video!.url!)).bytes;
     expect(ffprobe(extBytes)).toMatchObject({ width: 854, height: 480, duration: 2 });
     // Recognised (a foreign video would give a stand-in scene far from the input's last frame).
-    if (hasFfmpeg) expect(meanAbsDiff(frameRgb(bytes, 11), frameRgb(extBytes, 0))).toBeLessThan(3);
+    expect(meanAbsDiff(frameRgb(bytes, 11), frameRgb(extBytes, 0))).toBeLessThan(3);
   });
 });

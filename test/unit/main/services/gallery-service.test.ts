@@ -78,9 +78,8 @@ describe('services/gallery-service', () => {
       expect(changes).toEqual([{ id: item.id, removed: false, item }]);
     });
 
-    it('adds a video from a file, with its size and duration from the MP4 header', async (ctx) => {
+    it('adds a video from a file, with its size and duration from the MP4 header', async () => {
       const mp4 = mp4Of(160, 90, 1);
-      if (!mp4) return ctx.skip();
       const path = join(dir, 'clip.mp4');
       writeFileSync(path, mp4);
       const item = await gallery.add({ data: { path }, origin: 'generated', prompt: 'waves', jobId: 'job_1' });

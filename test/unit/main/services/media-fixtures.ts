@@ -1,7 +1,7 @@
 /**
  * Real media for the tests of probes, sources and the gallery: PNG (pngjs) and JPEG (jpeg-js)
- * encoded at a chosen size, a WebP header of each flavour, and MP4s made by ffmpeg (null when
- * ffmpeg is not installed).
+ * encoded at a chosen size, a WebP header of each flavour, and MP4s made by ffmpeg (which the
+ * tests need: `.ci/run` installs it).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -59,8 +59,8 @@ export function webpOf(flavour: 'VP8 ' | 'VP8L' | 'VP8X', width: number, height:
   return b;
 }
 
-/** An H.264 MP4 of `seconds` at width x height (moov at the end unless `faststart`); null without ffmpeg. */
-export function mp4Of(width: number, height: number, seconds: number, faststart = false): Buffer | null {
+/** An H.264 MP4 of `seconds` at width x height (moov at the end unless `faststart`), made by ffmpeg (`.ci/run` installs it). */
+export function mp4Of(width: number, height: number, seconds: number, faststart = false): Buffer {
   const dir = mkdtempSync(join(tmpdir(), 'mp4-fixture-'));
   try {
     const out = join(dir, 'clip.mp4');
@@ -69,8 +69,6 @@ export function mp4Of(width: number, height: number, seconds: number, faststart 
       '-pix_fmt', 'yuv420p', ...(faststart ? ['-movflags', '+faststart'] : []), out,
     ]);
     return readFileSync(out);
-  } catch {
-    return null;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -66,9 +66,8 @@ describe('services/media-probe', () => {
       ['moov first (faststart)', true],
     ];
     for (const [label, faststart] of cases) {
-      it(`reads an MP4’s picture size and duration (${label})`, async (ctx) => {
+      it(`reads an MP4’s picture size and duration (${label})`, async () => {
         const mp4 = mp4Of(320, 240, 2, faststart);
-        if (!mp4) return ctx.skip();
         const path = join(dir, `clip-${faststart}.mp4`);
         writeFileSync(path, mp4);
         expect(await probeFile(path)).toEqual({ mime: 'video/mp4', label: 'MP4 video', kind: 'video', width: 320, height: 240, duration: 2 });

@@ -100,11 +100,10 @@ describe('services/media-sources', () => {
       await expect(resolveMediaSource(deps, { kind: 'gallery', id: 'gal_nothere000' }, { ...edits, field: 'images[0]' })).rejects.toMatchObject({ error: { code: 'not_found' } });
     });
 
-    it('takes an MP4 where a video is wanted and refuses an image there', async (ctx) => {
+    it('takes an MP4 where a video is wanted and refuses an image there', async () => {
       const video = { accept: MP4_INPUT, purpose: 'video edits', field: 'video' };
       await expect(resolveMediaSource(deps, { kind: 'ref', ref: await refTo('still.png', pngOf(4, 4)) }, video)).rejects.toThrow('video: “still.png” is a PNG; video edits take MP4.');
       const mp4 = mp4Of(64, 48, 1);
-      if (!mp4) return ctx.skip();
       const resolved = await resolveMediaSource(deps, { kind: 'ref', ref: await refTo('clip.mp4', mp4) }, video);
       expect((resolved.wire as { url: string }).url.startsWith('data:video/mp4;base64,')).toBe(true);
     });

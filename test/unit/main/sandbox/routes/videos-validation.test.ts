@@ -138,19 +138,19 @@ describe('POST /v1/videos/generations: checks at create', () => {
 
   it('checks reference_audios: at most 3 built-in voice ids, only on a model that takes audio', async () => {
     const model = 'svc-video-1-audio';
-    await accepted(GENERATIONS, { prompt: 'x', model, reference_audios: [{ voice_id: 'aria' }, { voice_id: 'dex' }, { voice_id: 'finn' }] });
-    expect(await gen({ model, reference_audios: [{ voice_id: 'aria' }, { voice_id: 'aria' }, { voice_id: 'aria' }, { voice_id: 'aria' }] })).toEqual({
+    await accepted(GENERATIONS, { prompt: 'x', model, reference_audios: [{ voice_id: 'eve' }, { voice_id: 'leo' }, { voice_id: 'sal' }] });
+    expect(await gen({ model, reference_audios: [{ voice_id: 'eve' }, { voice_id: 'eve' }, { voice_id: 'eve' }, { voice_id: 'eve' }] })).toEqual({
       status: 400,
       error: 'reference_audios may have at most 3 entries; got 4',
     });
     expect(await gen({ model, reference_audios: [{ voice_id: 'grumpy' }] })).toEqual({
       status: 400,
-      error: 'reference_audios[0].voice_id "grumpy" is not a built-in voice; use one of aria, basil, cora, dex, ember, finn',
+      error: 'reference_audios[0].voice_id "grumpy" is not a built-in voice; use one of eve, ara, leo, rex, sal',
     });
     expect(await gen({ model, reference_audios: [{}] })).toEqual({ status: 422, error: 'reference_audios[0].voice_id is required' });
-    expect(await gen({ model, reference_audios: [{ voice_id: 'aria', speed: 2 }] })).toEqual({ status: 400, error: 'reference_audios[0].speed is not a field of reference_audios[0]; it takes voice_id only' });
-    expect(await gen({ model, reference_audios: 'aria' })).toEqual({ status: 422, error: 'reference_audios must be an array of {"voice_id": "..."} objects' });
-    expect(await gen({ reference_audios: [{ voice_id: 'aria' }] })).toEqual({
+    expect(await gen({ model, reference_audios: [{ voice_id: 'eve', speed: 2 }] })).toEqual({ status: 400, error: 'reference_audios[0].speed is not a field of reference_audios[0]; it takes voice_id only' });
+    expect(await gen({ model, reference_audios: 'eve' })).toEqual({ status: 422, error: 'reference_audios must be an array of {"voice_id": "..."} objects' });
+    expect(await gen({ reference_audios: [{ voice_id: 'eve' }] })).toEqual({
       status: 400,
       error: 'reference_audios needs a model that takes audio (svc-video-1-audio); svc-video-1 does not.',
     });

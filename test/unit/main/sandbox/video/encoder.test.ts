@@ -14,7 +14,7 @@ import { ffprobe } from './ffprobe';
 const encoder = new VideoEncoder({ idleMs: 200 });
 afterAll(() => encoder.close());
 
-const plan = generationPlan({ prompt: 'teal waves', aspectRatio: '9:16', resolution: '480p', duration: 1, background: null, tiles: [], voices: ['aria'], salt: 't' });
+const plan = generationPlan({ prompt: 'teal waves', aspectRatio: '9:16', resolution: '480p', duration: 1, background: null, tiles: [], voices: ['eve'], salt: 't' });
 
 /** Replaces the first occurrence of an ASCII string after `from` (test surgery on boxes). */
 function patch(bytes: Uint8Array, find: string, replace: string, from = 0): Uint8Array {

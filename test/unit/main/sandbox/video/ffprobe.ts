@@ -30,7 +30,6 @@ export function ffprobe(bytes: Uint8Array): Probe {
   }
 }
 
-export const hasFfmpeg = spawnSync('ffmpeg', ['-version']).status === 0;
 
 /** Frame `index` (0-based) as raw RGB24 pixels, decoded by ffmpeg. */
 export function frameRgb(bytes: Uint8Array, index: number): Uint8Array {

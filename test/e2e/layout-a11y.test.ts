@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeAppPage, openAppPage, ROOT, type AppPage, type RunningApp } from './harness';
+import { NAV_ENTRIES } from '../../shared/families';
 
 // Page code below runs in Chromium; this file is type-checked without the DOM library, so the
 // page globals it touches are declared loosely here, in this module's scope only.
@@ -25,7 +26,8 @@ type HTMLElement = any;
 
 const SHOTS = join(ROOT, 'test-results', 'screenshots', 'layout-a11y');
 const AXE = readFileSync(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
-const NAV = ['Chat', 'Responses', 'Messages', 'Legacy', 'Compare', 'Models', 'Files', 'History'] as const;
+/** Every view of the nav, as it lists them. */
+const NAV = NAV_ENTRIES.map((entry) => entry.label);
 const SIZES = [
   { width: 900, height: 700 },
   { width: 1280, height: 800 },

@@ -5,7 +5,7 @@
  * orphan sweep never takes a gallery item's bytes and a deleted item's bytes go at the next sweep
  * once nothing else holds them. Rows carry records, not media URLs: the service adds those.
  */
-import type { GalleryKind, GalleryOrigin } from '../../shared/contract/gallery';
+import type { GalleryItem, GalleryKind, GalleryOrigin } from '../../shared/contract/gallery';
 import { addBlobRef, releaseBlobRef } from './blob-rows';
 import type { BlobInfo } from './blobs';
 import type { Db } from './db';
@@ -13,27 +13,10 @@ import { matchExpression, parseSearch, prefixToken } from './fts-query';
 import { prepare, timed } from './query';
 
 /** A gallery item as the store keeps it (GalleryItem without its URLs, plus the thumbnail's blob). */
-export interface GalleryRow {
-  id: string;
-  kind: GalleryKind;
-  origin: GalleryOrigin;
-  hash: string;
-  mime: string;
-  bytes: number;
-  width: number | null;
-  height: number | null;
-  duration: number | null;
-  prompt: string;
-  revisedPrompt: string | null;
-  model: string | null;
-  name: string;
-  createdAt: number;
-  runId: string | null;
-  jobId: string | null;
-  sourceIds: string[];
+export type GalleryRow = Omit<GalleryItem, 'url' | 'thumbUrl'> & {
   thumbHash: string | null;
   thumbMime: string | null;
-}
+};
 
 /** A new item: its blob is already on disk (BlobStore.put), the row takes a reference on it. */
 export type NewGalleryRow = Omit<GalleryRow, 'thumbHash' | 'thumbMime'>;

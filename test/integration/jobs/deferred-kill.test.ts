@@ -4,18 +4,17 @@
  * moment, and a second app on the same data folder finishes it. The sandbox must have created
  * exactly one deferred completion, and the run must end completed with its answer.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxServer } from '../../../main/sandbox';
+import { exited, spawnScript, type Child } from '../child-process';
 import type { ChatCompletion } from '../../../shared/wire/chat';
 
-const ROOT = resolve(__dirname, '../../..');
 const CHILD = join(__dirname, 'app-child.ts');
 const KEY = 'sk-standalone-kill-test-0001';
 
@@ -76,22 +75,8 @@ async function startProxy(target: string): Promise<Proxy> {
   return proxy;
 }
 
-interface Child {
-  process: ChildProcess;
-  output: () => string;
-}
-
 function startChild(dataDir: string, mode: 'start' | 'resume', baseUrl: string): Child {
-  let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dataDir, mode, baseUrl, KEY], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-  return { process: child, output: () => output };
-}
-
-function exited(child: ChildProcess): Promise<NodeJS.Signals | number | null> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.signalCode ?? child.exitCode);
-  return new Promise((r) => child.once('exit', (code, signal) => r(signal ?? code)));
+  return spawnScript(CHILD, [dataDir, mode, baseUrl, KEY]);
 }
 
 interface JobRow {

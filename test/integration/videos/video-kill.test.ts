@@ -4,31 +4,21 @@
  * at a chosen moment, and a second app on the same data folder finishes it. The sandbox must have
  * made exactly one video, and the job must end with it in the gallery, byte for byte.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startSandbox, type SandboxServer } from '../../../main/sandbox';
+import { exited, spawnScript, type Child } from '../child-process';
 
-const ROOT = resolve(__dirname, '../../..');
 const CHILD = join(__dirname, 'video-app-child.ts');
 const KEY = 'sk-video-kill-test-0001';
 
-function startChild(dataDir: string, mode: 'start' | 'resume', baseUrl: string): { process: ChildProcess; output: () => string } {
-  let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dataDir, mode, baseUrl, KEY], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-  return { process: child, output: () => output };
-}
-
-function exited(child: ChildProcess): Promise<NodeJS.Signals | number | null> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.signalCode ?? child.exitCode);
-  return new Promise((r) => child.once('exit', (code, signal) => r(signal ?? code)));
+function startChild(dataDir: string, mode: 'start' | 'resume', baseUrl: string): Child {
+  return spawnScript(CHILD, [dataDir, mode, baseUrl, KEY]);
 }
 
 interface Row {

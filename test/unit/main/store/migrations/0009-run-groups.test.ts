@@ -13,7 +13,7 @@ function v8WithRuns(): Database.Database {
   insertRun(db, newRun('done', 1_000, 'ask about herons'));
   updateRun(db, 'done', { status: 'completed', outputText: 'herons wade' });
   insertRun(db, newRun('failed', 2_000, 'ask about egrets'));
-  updateRun(db, 'failed', { status: 'failed' });
+  updateRun(db, 'failed', { status: 'error' });
   return db;
 }
 
@@ -27,7 +27,7 @@ describe('migrations/0009-run-groups', () => {
 
     // The old runs are still there, as they were, belonging to no comparison.
     expect(getRun(db, 'done')).toMatchObject({ status: 'completed', promptPreview: 'ask about herons', group: null });
-    expect(getRun(db, 'failed')).toMatchObject({ status: 'failed', group: null });
+    expect(getRun(db, 'failed')).toMatchObject({ status: 'error', group: null });
     expect(searchRuns(db, { query: 'wade' }).items.map((r) => r.id)).toEqual(['done']);
     expect(searchRuns(db, {}).items.map((r) => [r.id, r.group])).toEqual([
       ['failed', null],

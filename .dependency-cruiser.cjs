@@ -1,11 +1,20 @@
 // The layer rules of DESIGN.md ("The house"), checked on resolved imports (TypeScript paths, .vue
-// files, type-only imports included) by dependency-cruiser: `npm run lint:layers`. Arrows only
-// point down: renderer, preload and main -> shared; inside main, electron -> host -> services ->
-// {api, store, jobs} -> shared, jobs -> {api, store}; the sandbox stands apart. Tests are not
-// checked. test/unit/scripts/layers.test.ts proves each rule fires on a violating fixture.
+// files, type-only imports included) by dependency-cruiser: `node scripts/check-layers.mjs`, run by
+// `npm run lint`. Arrows only point down: renderer, preload and main -> shared; inside the
+// renderer, views -> stores -> bridge, with lib (pure helpers) underneath; inside main, electron ->
+// host -> services -> {api, store, jobs} -> shared, jobs -> {api, store}; the sandbox stands apart.
+// Tests are not checked. test/unit/scripts/check-layers.test.ts proves each rule fires on a
+// violating fixture.
 
 /** `to` paths under these folders, as a regex alternation. */
 const under = (...dirs) => `^(${dirs.join('|')})/`;
+
+/** `to` paths inside renderer/src: folders end in `/`, files in `$`. */
+const renderer = (...entries) => `^renderer/src/(${entries.join('|')})`;
+/** The renderer's shell: it builds the app from views, stores and the bridge. */
+const SHELL = ['main\\.ts$', 'App\\.vue$', 'router\\.ts$'];
+/** Everything in renderer/src that lib (pure helpers) must not import. */
+const RENDERER_ABOVE_LIB = renderer('stores/', 'bridge/', 'components/', 'composables/', 'views/', ...SHELL);
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -25,6 +34,21 @@ module.exports = {
       from: { path: '^renderer/' }, to: { dependencyTypes: ['core'] } },
     { name: 'electron-only-in-main-electron-and-preload', comment: 'only main/electron and preload/ import electron', severity: 'error',
       from: { pathNot: under('main/electron', 'preload') }, to: { path: '(^|/)node_modules/electron/' } },
+
+    // Inside renderer/src (DESIGN.md "The house"): views -> stores -> bridge, lib pure underneath.
+    // "The shell" is main.ts, App.vue and router.ts, which wire views, stores and the bridge together.
+    { name: 'renderer-lib-pure', comment: 'renderer/src/lib holds pure helpers: it imports no stores, bridge, components, composables, views or shell', severity: 'error',
+      from: { path: '^renderer/src/lib/' }, to: { path: RENDERER_ABOVE_LIB } },
+    { name: 'renderer-lib-api-types-only', comment: 'renderer/src/lib names only types of renderer/src/api.ts (calling the injected api is not pure)', severity: 'error',
+      from: { path: '^renderer/src/lib/' }, to: { path: '^renderer/src/api\\.ts$', dependencyTypesNot: ['type-only'] } },
+    { name: 'renderer-stores-below-views', comment: 'renderer/src/stores never import views, components or the shell', severity: 'error',
+      from: { path: '^renderer/src/stores/' }, to: { path: renderer('views/', 'components/', ...SHELL) } },
+    { name: 'renderer-components-below-views', comment: 'renderer/src/components never import views or the shell', severity: 'error',
+      from: { path: '^renderer/src/components/' }, to: { path: renderer('views/', ...SHELL) } },
+    { name: 'renderer-composables-below-views', comment: 'renderer/src/composables never import views, components or the shell', severity: 'error',
+      from: { path: '^renderer/src/composables/' }, to: { path: renderer('views/', 'components/', ...SHELL) } },
+    { name: 'renderer-bridge-at-the-bottom', comment: 'renderer/src/bridge imports none of stores, composables, components, views, the shell or api.ts', severity: 'error',
+      from: { path: '^renderer/src/bridge/' }, to: { path: renderer('stores/', 'composables/', 'components/', 'views/', 'api\\.ts$', ...SHELL) } },
 
     // preload/: contextBridge only.
     { name: 'preload-only-shared-and-electron', comment: 'preload/ imports only shared/ and electron', severity: 'error',

@@ -3,7 +3,7 @@
  * become (lib/drop-actions.ts). A view that takes drops itself (Files' window-wide upload, a
  * form's drop zone) keeps them: the router looks last, and leaves a drop someone already took
  * (`defaultPrevented`). Choosing an action turns the files into references the way every view
- * does (lib/user-files.ts: the preload in Electron, staging to main in browser mode) and opens
+ * does (bridge/user-files.ts: the preload in Electron, staging to main in browser mode) and opens
  * the route that uses them. Drops nobody takes never let the browser open the file in place of
  * the app. For the app shell, set up before any view.
  */
@@ -11,7 +11,7 @@ import { onScopeDispose, shallowRef, type ShallowRef } from 'vue';
 import type { Router } from 'vue-router';
 import { dropOffer, dropRoute, type DropActionId, type DropOffer } from '../lib/drop-actions';
 import { toWorkbenchError } from '../lib/errors';
-import { fileRefsFrom } from '../lib/user-files';
+import { fileRefsFrom } from '../bridge/user-files';
 import { useDroppedFilesStore } from '../stores/dropped-files';
 
 export interface PendingDrop {

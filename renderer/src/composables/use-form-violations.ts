@@ -1,10 +1,10 @@
 /**
  * The form-violation pipeline every request form shares: its sources of problems, in the order
  * they should be told (the first one is why Send is disabled), checked against the request schema
- * and the shared validators, with the same message said only once.
+ * and the shared validators, with the same message said only once. Its pure sources (schemaIssues,
+ * editorErrors) are in lib/form-violations.ts.
  */
 import { computed, type ComputedRef } from 'vue';
-import type { ZodType } from 'zod';
 import type { LimitViolation } from '@shared/limits';
 import { useNumberEntriesStore } from '../stores/number-entries';
 
@@ -15,17 +15,6 @@ export interface FormViolations {
   blockedReason: ComputedRef<string | null>;
   /** The problems of one field and its sub-paths (`tools`, `tools.0.name`, `messages[2]`), for the message under that control. */
   violationsFor(field: string): LimitViolation[];
-}
-
-/** What `schema` refuses in `body`, as violations (the path joined with dots, else "request"). */
-export function schemaIssues(schema: ZodType, body: unknown): LimitViolation[] {
-  const parsed = schema.safeParse(body);
-  return parsed.success ? [] : parsed.error.issues.map((i) => ({ field: i.path.join('.') || 'request', message: i.message }));
-}
-
-/** Messages from an editor (tools JSON, schema text) as violations of `field`. */
-export function editorErrors(field: string, messages: readonly string[]): LimitViolation[] {
-  return messages.map((message) => ({ field, message }));
 }
 
 /** Keeps the first violation of each message. */

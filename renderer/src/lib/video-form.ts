@@ -8,7 +8,7 @@ import type { MediaSource } from '@shared/contract/images';
 import { VideoCreateSchema, type VideoCreateInput, type VideoMode } from '@shared/contract/videos';
 import type { LimitViolation } from '@shared/limits';
 import { VIDEO_IMAGE_MIME_TYPES, VIDEO_LIMITS, type VideoAspectRatio, type VideoResolution } from '@shared/wire/videos';
-import { schemaIssues } from '../composables/use-form-violations';
+import { schemaIssues } from './form-violations';
 
 /** One input shown as a chip: where it comes from and what to call it. */
 export interface MediaChip {

@@ -2,7 +2,8 @@
  * The Chat playground's editable form: model, system prompt, messages and parameters, and what
  * is wrong with them. `violations` drives the inline messages and the disabled Send button.
  */
-import { editorErrors, schemaIssues, useFormViolations } from '../composables/use-form-violations';
+import { editorErrors, schemaIssues } from '../lib/form-violations';
+import { useFormViolations } from '../composables/use-form-violations';
 import { useDraft } from '../composables/use-draft';
 import { overDefaults, savedList, savedString } from '../lib/draft-fields';
 import { defineStore } from 'pinia';

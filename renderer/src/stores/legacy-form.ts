@@ -3,7 +3,8 @@
  * tabs, and what blocks each tab's Send. A reasoning model is refused by both endpoints, so it
  * blocks Send with the notice the view shows.
  */
-import { schemaIssues, useFormViolations } from '../composables/use-form-violations';
+import { schemaIssues } from '../lib/form-violations';
+import { useFormViolations } from '../composables/use-form-violations';
 import { useDraft } from '../composables/use-draft';
 import { overDefaults, savedString } from '../lib/draft-fields';
 import { defineStore, storeToRefs } from 'pinia';

@@ -3,7 +3,8 @@
  * parameters and tools, and what is wrong with them (shared validator plus the tool editor's
  * findings). `blockedReason` disables Send with the first reason.
  */
-import { editorErrors, schemaIssues, useFormViolations } from '../composables/use-form-violations';
+import { editorErrors, schemaIssues } from '../lib/form-violations';
+import { useFormViolations } from '../composables/use-form-violations';
 import { useDraft } from '../composables/use-draft';
 import { overDefaults, savedList, savedString } from '../lib/draft-fields';
 import { defineStore, storeToRefs } from 'pinia';

@@ -3,7 +3,8 @@
  * chain, a stored response, or a compaction), with what is wrong with the request that would be
  * sent. `blockedReason` disables Send and says why.
  */
-import { editorErrors, schemaIssues, useFormViolations } from '../composables/use-form-violations';
+import { editorErrors, schemaIssues } from '../lib/form-violations';
+import { useFormViolations } from '../composables/use-form-violations';
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import { ResponsesRequestSchema } from '@shared/contract/responses';

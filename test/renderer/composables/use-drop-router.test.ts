@@ -9,7 +9,7 @@ import { useDroppedFilesStore } from '@/stores/dropped-files';
 
 // Staging (the preload, or XHR to main in browser mode) is tested on its own; here it hands back references.
 const staged: string[] = [];
-vi.mock('@/lib/user-files', () => ({
+vi.mock('@/bridge/user-files', () => ({
   fileRefsFrom: async (files: File[], options: { onProgress?: (p: { index: number; name: string; loaded: number; total: number }) => void } = {}) =>
     files.map((f, index): FileRef => {
       staged.push(f.name);

@@ -2,8 +2,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { ref } from 'vue';
 import { createPinia, setActivePinia } from 'pinia';
 import { useNumberEntriesStore } from '../../../renderer/src/stores/number-entries';
-import { z } from 'zod';
-import { editorErrors, schemaIssues, useFormViolations } from '../../../renderer/src/composables/use-form-violations';
+import { editorErrors } from '../../../renderer/src/lib/form-violations';
+import { useFormViolations } from '../../../renderer/src/composables/use-form-violations';
 
 describe('useFormViolations()', () => {
   beforeEach(() => setActivePinia(createPinia()));
@@ -41,14 +41,5 @@ describe('useFormViolations()', () => {
     const form = useFormViolations(() => [[], []]);
     expect(form.violations.value).toEqual([]);
     expect(form.blockedReason.value).toBeNull();
-  });
-});
-
-describe('schemaIssues()', () => {
-  it('names the path of each refusal, or "request" for the whole body', () => {
-    const schema = z.object({ model: z.string(), n: z.number().int() });
-    expect(schemaIssues(schema, { model: 'm', n: 1 })).toEqual([]);
-    expect(schemaIssues(schema, { model: 3, n: 1 }).map((v) => v.field)).toEqual(['model']);
-    expect(schemaIssues(schema, 'text').map((v) => v.field)).toEqual(['request']);
   });
 });

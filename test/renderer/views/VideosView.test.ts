@@ -10,7 +10,7 @@ import { button, mountWithApp, type Mounted } from '../mount-app';
 import { NOW, makeVideoItem, makeVideoJob } from '../components/videos/video-job-data';
 
 // Staging (the preload, or XHR to main in browser mode) is tested on its own; here it hands back references.
-vi.mock('@/lib/user-files', () => ({
+vi.mock('@/bridge/user-files', () => ({
   fileRefsFrom: async (files: File[]) => files.map((f, i): FileRef => ({ ref: `ref_${'F'.repeat(19)}${i}`, name: f.name, size: f.size, type: f.type })),
   chooseFiles: async () => [],
 }));

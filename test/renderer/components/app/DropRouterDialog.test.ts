@@ -3,7 +3,7 @@ import { config, flushPromises } from '@vue/test-utils';
 import type { FileRef } from '@shared/contract/user-files';
 import { button, mountWithApp, type Mounted } from '../../mount-app';
 
-vi.mock('@/lib/user-files', () => ({
+vi.mock('@/bridge/user-files', () => ({
   fileRefsFrom: async (files: File[]) => files.map((f, i): FileRef => ({ ref: `ref_${'E'.repeat(19)}${i}`, name: f.name, size: f.size, type: f.type })),
 }));
 

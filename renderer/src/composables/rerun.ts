@@ -15,7 +15,7 @@ import { useLegacyRunStore } from '../stores/legacy-run';
 import { useMessagesFormStore } from '../stores/messages-form';
 import { useMessagesRunStore } from '../stores/messages-run';
 import { useResponsesRunStore } from '../stores/responses-run';
-import { sentShape } from './legacy-form';
+import { sentShape } from '../lib/legacy-form';
 
 /** What the playground shows while Undo can bring back the form the run replaced. */
 const REPLACED = 'Form filled from the run in History.';

@@ -2,7 +2,7 @@
  * How a sent Responses request asked for its answer to be shown: the `text.format` it carried,
  * as the structured-output context the choice cards read (null for plain text).
  */
-import type { StructuredContext } from '../components/structured/structured-context';
+import type { StructuredContext } from './structured-context';
 import { isObject } from '@shared/is-object';
 
 /** The structured-output context of a Responses request body (null when it asked for text). */

@@ -5,7 +5,7 @@
  */
 import type { RouteLocationRaw } from 'vue-router';
 import type { PlaygroundId } from '@shared/families';
-import { isReasoningModel, type ModelNames } from './legacy-reasoning';
+import { isReasoningModel, type ModelNames } from '../lib/legacy-reasoning';
 import { useChatFormStore } from '../stores/chat-form';
 import { useLegacyFormStore } from '../stores/legacy-form';
 import { useMessagesFormStore } from '../stores/messages-form';

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WorkbenchFailure } from '@shared/contract/errors';
 import type { FileRef, WorkbenchFilesApi } from '@shared/contract/user-files';
 import { takeAccessToken } from '@/bridge/access-token';
-import { chooseFiles, fileRefsFrom, type UploadProgress } from '@/lib/user-files';
+import { chooseFiles, fileRefsFrom, type UploadProgress } from '@/bridge/user-files';
 
 type Answer = { status: number; body: string } | 'network-error' | 'hang';
 

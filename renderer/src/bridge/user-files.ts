@@ -9,8 +9,8 @@
 import { WorkbenchFailure, isWorkbenchError, type WorkbenchError } from '@shared/contract/errors';
 import type { WorkbenchApi } from '@shared/contract/api';
 import { STAGE_NAME_HEADER, STAGE_ROUTE, type FileRef } from '@shared/contract/user-files';
-import { currentAccessToken } from '../bridge/access-token';
-import { toWorkbenchError } from './errors';
+import { currentAccessToken } from './access-token';
+import { toWorkbenchError } from '../lib/errors';
 
 /** Where one file's upload is: bytes sent of `total`, for file `index` of the batch. */
 export interface UploadProgress {

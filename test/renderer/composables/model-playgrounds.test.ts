@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createPinia, setActivePinia } from 'pinia';
 import { provideWorkbench } from '@/api';
 import { createFakeWorkbench } from '../fake-workbench';
-import { chooseModelIn, playgroundsFor } from '@/lib/model-playgrounds';
+import { chooseModelIn, playgroundsFor } from '@/composables/model-playgrounds';
 import { useChatFormStore } from '@/stores/chat-form';
 import { useLegacyFormStore } from '@/stores/legacy-form';
 import { useMessagesFormStore } from '@/stores/messages-form';

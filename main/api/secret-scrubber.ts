@@ -1,10 +1,11 @@
 /**
  * The one scrubber for what comes back from a service: it knows a connection's secrets and masks
  * every form in which a service, or a proxy in front of it, may echo one: the raw key (so also
- * `Bearer <key>`), JSON-escaped, URL-encoded, and base64 / base64url with or without padding,
- * including the key inside a longer base64 text (`Basic base64("user:" + key)`). Everything the
- * client returns passes it (client.ts), streamed text is masked across deltas (`stream()`), and
- * the log file masks the same forms (host/redact.ts).
+ * `Bearer <key>`), JSON-escaped, URL-encoded, hex (lower or upper case), and base64 / base64url
+ * with or without padding, including the key inside a longer base64 text
+ * (`Basic base64("user:" + key)`). Everything the client returns passes it (client.ts), streamed
+ * text is masked across deltas (`stream()`), a run's raw event log across events
+ * (event-log-scrubber.ts), and the log file masks the same forms (host/redact.ts).
  */
 
 /** What a masked secret reads as, in records and on the page. */
@@ -42,6 +43,9 @@ export function secretForms(secret: string): string[] {
     const core = base64Core(bytes, offset);
     forms.add(core).add(urlSafe(core));
   }
+  // Hex, as a debug dump or a digest-like field prints bytes; byte-aligned, so also inside longer hex.
+  const hex = bytes.toString('hex');
+  forms.add(hex).add(hex.toUpperCase());
   return [...forms].filter((f) => f.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
 }
 
@@ -77,7 +81,7 @@ export class SecretScrubber {
   /** `mask` replaces each form found (the log writes `[redacted]`). */
   constructor(
     secrets: Iterable<string | null | undefined>,
-    private readonly mask: string = SECRET_MASK,
+    readonly mask: string = SECRET_MASK,
   ) {
     const forms = new Set<string>();
     for (const secret of secrets) if (secret) for (const f of secretForms(secret)) forms.add(f);
@@ -137,13 +141,15 @@ export class SecretScrubber {
   }
 
   /**
-   * An SSE event with its data masked. Data with `\u` or `\/` escapes is also parsed: JSON can
-   * spell a key with those in ways no text form matches (the other escapes, `\"` and `\\`, are
-   * in the JSON-escaped forms, and a key has no control characters); such data is re-serialised
-   * masked. Other events keep their exact text and are not parsed here: almost every text delta
-   * has a `\n` or `\"`, and the family modules parse each event after this.
+   * An SSE (or captured) event with every field masked: its `event:` name and `id` as text, its
+   * data as text too. Data with `\u` or `\/` escapes is also parsed: JSON can spell a key with
+   * those in ways no text form matches (the other escapes, `\"` and `\\`, are in the JSON-escaped
+   * forms, and a key has no control characters); such data is re-serialised masked. Other events
+   * keep their exact text and are not parsed here: almost every text delta has a `\n` or `\"`,
+   * and the family modules parse each event after this. A key split over several events is for
+   * EventLogScrubber (what is recorded) and StreamScrubber (what is assembled).
    */
-  event<E extends { data: string }>(event: E): E {
+  event<E extends { data: string; event?: string | null; id?: string | null }>(event: E): E {
     if (!this.active) return event;
     let data = this.text(event.data);
     if (ESCAPE_THAT_HIDES.test(data)) {
@@ -155,7 +161,13 @@ export class SecretScrubber {
         // Not JSON: the text masking above is all there is to do.
       }
     }
-    return data === event.data ? event : { ...event, data };
+    const name = typeof event.event === 'string' ? this.text(event.event) : event.event;
+    const id = typeof event.id === 'string' ? this.text(event.id) : event.id;
+    if (data === event.data && name === event.event && id === event.id) return event;
+    const out = { ...event, data };
+    if (name !== event.event) out.event = name;
+    if (id !== event.id) out.id = id;
+    return out;
   }
 
   /** A masker for text that arrives in pieces (stream deltas): a key split across them is masked too. */

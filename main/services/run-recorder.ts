@@ -6,8 +6,13 @@
  * compressed chunk every CHUNK_EVENTS events or CHUNK_MS after the first buffered one, whichever
  * comes first. Only the current chunk is ever in memory, nothing is rewritten, and a crash loses
  * at most the last quarter second of events.
+ *
+ * Each event passes the connection's EventLogScrubber first: every field masked, and a key split
+ * over events masked in each (an event whose end could still start a key waits for the next one).
  */
 import { randomUUID } from 'node:crypto';
+import { EventLogScrubber } from '../api/event-log-scrubber';
+import { SecretScrubber } from '../api/secret-scrubber';
 import type { CapturedEvent, CapturedRequest, RunRecord } from '../../shared/contract/runs';
 import type { Db } from '../store/db';
 import { appendRunEvents } from '../store/run-events';
@@ -27,26 +32,33 @@ export class RunRecorder {
   private pending: CapturedEvent[] = [];
   private chunkTimer: ReturnType<typeof setTimeout> | null = null;
   private lastCheckpoint = 0;
+  private readonly log: EventLogScrubber;
 
   private constructor(
     private readonly db: Db,
     readonly id: string,
     private readonly now: () => number,
     private readonly sentRequest: CapturedRequest | undefined,
-  ) {}
+    scrubber: SecretScrubber,
+  ) {
+    this.log = new EventLogScrubber(scrubber);
+  }
 
   /**
    * Inserts the run. `sent` is the request as sent when `run.request` is its recorded form (media
-   * moved to the blob store): the record `finish()` returns shows what was sent.
+   * moved to the blob store): the record `finish()` returns shows what was sent. `scrubber` masks
+   * the connection's key in the raw events (runs that keep none may leave it out).
    */
-  static start(db: Db, run: NewRun, now: () => number = Date.now, sent?: CapturedRequest): RunRecorder {
+  static start(db: Db, run: NewRun, now: () => number = Date.now, sent?: CapturedRequest, scrubber: SecretScrubber = SecretScrubber.NONE): RunRecorder {
     insertRun(db, run);
-    return new RunRecorder(db, run.id, now, sent);
+    return new RunRecorder(db, run.id, now, sent, scrubber);
   }
 
-  /** Keeps one raw event; it reaches the database within CHUNK_MS. */
+  /** Keeps one raw event, masked; it reaches the database within CHUNK_MS (once no key can span it). */
   event(event: CapturedEvent): void {
-    this.pending.push(event);
+    const settled = this.log.push(event);
+    if (settled.length === 0) return;
+    this.pending.push(...settled);
     if (this.pending.length >= CHUNK_EVENTS) this.flushEvents();
     else this.chunkTimer ??= setTimeout(() => this.flushOnTimer(), CHUNK_MS).unref();
   }
@@ -66,7 +78,7 @@ export class RunRecorder {
   /** The last events and the end state, in one transaction. */
   finish(update: RunUpdate): RunRecord {
     this.clearTimer();
-    const events = this.pending;
+    const events = [...this.pending, ...this.log.end()];
     this.pending = [];
     this.db.transaction(() => {
       appendRunEvents(this.db, this.id, events);

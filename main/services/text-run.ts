@@ -151,6 +151,7 @@ export class TextRun {
       { ...pendingRun(start, newRunId(), this.startedAt), ...(start.recorded ? { request: start.recorded.request, blobs: start.recorded.blobs } : {}) },
       now,
       start.recorded ? start.request : undefined,
+      this.scrubber,
     );
     this.batcher = new DeltaBatcher(this.emit);
     this.emit({ type: 'started', runId: this.recorder.id, request: start.request, isSandbox: start.connection.isSandbox });

@@ -49,6 +49,9 @@ export function secretForms(secret: string): string[] {
   return [...forms].filter((f) => f.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
 }
 
+/** The shortest held-back tail partial() masks. */
+const PARTIAL_TAIL_MIN = 4;
+
 /** A JSON escape that can spell part of a key so that no text form matches it. */
 const ESCAPE_THAT_HIDES = /\\[u/]/;
 
@@ -113,8 +116,27 @@ export class SecretScrubber {
    * service's deeply nested answer cannot overflow the stack; class instances (bytes) pass as is.
    */
   value<T>(value: T): T {
+    return this.walk(value, (text) => this.text(text));
+  }
+
+  /**
+   * value() for what is still arriving (a run's output checkpointed mid-stream): the end of each
+   * string that could still grow into a form is masked too, as the next event may complete a key
+   * there. A tail under PARTIAL_TAIL_MIN characters is left: it cannot be told from an ordinary
+   * word's end, and that much of a key is no more than its public prefix.
+   */
+  partial<T>(value: T): T {
+    return this.walk(value, (text) => {
+      const masked = this.text(text);
+      const at = this.holdFrom(masked);
+      return masked.length - at >= PARTIAL_TAIL_MIN ? masked.slice(0, at) + this.mask : masked;
+    });
+  }
+
+  /** `value` with `text` applied to every string in it (object keys too); see value(). */
+  private walk<T>(value: T, text: (s: string) => string): T {
     if (!this.active) return value;
-    if (typeof value === 'string') return this.text(value) as T;
+    if (typeof value === 'string') return text(value) as T;
     if (!isContainer(value)) return value;
     const frame = (src: Container): Frame => ({ src, keys: Array.isArray(src) ? [] : Object.keys(src), i: 0, out: null });
     const stack: Frame[] = [frame(value)];
@@ -128,13 +150,13 @@ export class SecretScrubber {
           stack.push(frame(child));
           continue;
         }
-        this.set(top, typeof child === 'string' ? this.text(child) : child);
+        this.set(top, typeof child === 'string' ? text(child) : child, text);
         continue;
       }
       stack.pop();
       const done = top.out ?? top.src;
       const parent = stack[stack.length - 1];
-      if (parent) this.set(parent, done);
+      if (parent) this.set(parent, done, text);
       else result = done;
     }
     return result as T;
@@ -194,14 +216,14 @@ export class SecretScrubber {
   }
 
   /** Stores the (possibly masked) current entry of `frame` and moves on; copies on first change. */
-  private set(frame: Frame, next: unknown): void {
+  private set(frame: Frame, next: unknown, text: (s: string) => string): void {
     const index = frame.i++;
     if (Array.isArray(frame.src)) {
       if (next !== frame.src[index]) ((frame.out ??= frame.src.slice()) as unknown[])[index] = next;
       return;
     }
     const key = frame.keys[index]!;
-    const newKey = this.text(key);
+    const newKey = text(key);
     if (next === frame.src[key] && newKey === key) return;
     const out = (frame.out ??= { ...frame.src }) as Record<string, unknown>;
     if (newKey !== key) delete out[key];

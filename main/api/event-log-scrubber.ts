@@ -129,6 +129,15 @@ export class EventLogScrubber {
   /** Joins `leaf` to its path's held tail: masks what spans the join, and keeps the new tail. */
   private join(held: Held, leaf: Leaf): void {
     const before = this.tails.get(leaf.path) ?? [];
+    if (before.length === 0) {
+      // The common case, kept cheap: nothing held on this path, so only this leaf's end matters.
+      const at = this.scrubber.holdFrom(leaf.text);
+      if (at < leaf.text.length) {
+        held.pins++;
+        this.tails.set(leaf.path, [{ held, leaf, from: at }]);
+      }
+      return;
+    }
     const pieces: Piece[] = [...before, { held, leaf, from: 0 }];
     const starts: number[] = [];
     let joined = '';

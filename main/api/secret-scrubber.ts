@@ -79,6 +79,8 @@ export class SecretScrubber {
   /** Every form of every secret, longest first. */
   readonly forms: readonly string[];
   private readonly firstChars: ReadonlySet<string>;
+  /** Every proper prefix of every form: what holdFrom() looks a text's tail up in. */
+  private readonly prefixes: ReadonlySet<string>;
   private readonly longest: number;
 
   /** `mask` replaces each form found (the log writes `[redacted]`). */
@@ -90,6 +92,9 @@ export class SecretScrubber {
     for (const secret of secrets) if (secret) for (const f of secretForms(secret)) forms.add(f);
     this.forms = [...forms].sort((a, b) => b.length - a.length);
     this.firstChars = new Set(this.forms.map((f) => f[0]!));
+    const prefixes = new Set<string>();
+    for (const f of this.forms) for (let n = 1; n < f.length; n++) prefixes.add(f.slice(0, n));
+    this.prefixes = prefixes;
     this.longest = this.forms[0]?.length ?? 0;
   }
 
@@ -203,9 +208,7 @@ export class SecretScrubber {
    */
   holdFrom(text: string): number {
     for (let i = Math.max(0, text.length - this.longest + 1); i < text.length; i++) {
-      if (!this.firstChars.has(text[i]!)) continue;
-      const tail = text.slice(i);
-      if (this.forms.some((f) => f.length > tail.length && f.startsWith(tail))) return i;
+      if (this.firstChars.has(text[i]!) && this.prefixes.has(text.slice(i))) return i;
     }
     return text.length;
   }

@@ -55,17 +55,20 @@ function isJsonContainer(v: unknown): v is Json {
 /** The string leaves of a parsed JSON value, with their paths; iterative (a deep answer cannot overflow the stack). */
 function jsonLeaves(root: { value: unknown }): Leaf[] {
   const leaves: Leaf[] = [];
-  const stack: Array<{ parent: Json | { value: unknown }; key: string | number; path: string }> = [{ parent: root, key: 'value', path: '' }];
+  // A path is built only for the containers and strings on the way (numbers, booleans and nulls have none).
+  const stack: Array<{ parent: Json | { value: unknown }; key: string | number; at: string }> = [{ parent: root, key: 'value', at: '' }];
   while (stack.length > 0) {
-    const { parent, key, path } = stack.pop()!;
+    const { parent, key, at } = stack.pop()!;
     const value = (parent as Record<string | number, unknown>)[key];
     if (typeof value === 'string') {
+      const path = `${at}${typeof key === 'number' ? `[${key}]` : `.${key}`}`;
       leaves.push({ path, text: value, masks: [], write: (v) => void ((parent as Record<string | number, unknown>)[key] = v) });
       continue;
     }
     if (!isJsonContainer(value)) continue;
+    const path = `${at}${typeof key === 'number' ? `[${key}]` : `.${key}`}`;
     if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push({ parent: value, key: i, path: `${path}[${i}]` });
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ parent: value, key: i, at: path });
       continue;
     }
     let here = path;
@@ -74,7 +77,7 @@ function jsonLeaves(root: { value: unknown }): Leaf[] {
       if (typeof v === 'number' || typeof v === 'string') here += `{${d}=${v}}`;
     }
     const keys = Object.keys(value);
-    for (let i = keys.length - 1; i >= 0; i--) stack.push({ parent: value, key: keys[i]!, path: `${here}.${JSON.stringify(keys[i])}` });
+    for (let i = keys.length - 1; i >= 0; i--) stack.push({ parent: value, key: keys[i]!, at: here });
   }
   return leaves;
 }

@@ -79,6 +79,8 @@ export class SecretScrubber {
   /** Every form of every secret, longest first. */
   readonly forms: readonly string[];
   private readonly firstChars: ReadonlySet<string>;
+  /** Every character of every form. */
+  private readonly formChars: ReadonlySet<string>;
   /** Every proper prefix of every form: what holdFrom() looks a text's tail up in. */
   private readonly prefixes: ReadonlySet<string>;
   private readonly longest: number;
@@ -95,6 +97,7 @@ export class SecretScrubber {
     const prefixes = new Set<string>();
     for (const f of this.forms) for (let n = 1; n < f.length; n++) prefixes.add(f.slice(0, n));
     this.prefixes = prefixes;
+    this.formChars = new Set(this.forms.join(''));
     this.longest = this.forms[0]?.length ?? 0;
   }
 
@@ -207,7 +210,11 @@ export class SecretScrubber {
    * still grow into a form (a proper prefix of one). text.length when nothing needs holding.
    */
   holdFrom(text: string): number {
-    for (let i = Math.max(0, text.length - this.longest + 1); i < text.length; i++) {
+    // A held tail is made of the forms' characters only: no need to look past the last other one.
+    let from = text.length;
+    const lowest = Math.max(0, text.length - this.longest + 1);
+    while (from > lowest && this.formChars.has(text[from - 1]!)) from--;
+    for (let i = from; i < text.length; i++) {
       if (this.firstChars.has(text[i]!) && this.prefixes.has(text.slice(i))) return i;
     }
     return text.length;

@@ -9,10 +9,11 @@
  * each). The leaves of one path are joined across events, as StreamScrubber joins deltas: a match
  * spanning events masks its part of every event it touches (each part becomes the mask, so the
  * inspector shows where the key was), and an event whose tail could still grow into a key is held
- * back until the next event of that path, or the end, settles it. Events leave in their order.
+ * back until the next event of that path, or the end, settles it (or a writer that cannot wait
+ * flushes it, the tail masked). Events leave in their order.
  */
 import type { CapturedEvent } from '../../shared/contract/runs';
-import type { SecretScrubber } from './secret-scrubber';
+import { PARTIAL_TAIL_MIN, type SecretScrubber } from './secret-scrubber';
 
 /** Sibling fields that tell apart texts streamed side by side (choices, tool calls, output items). */
 const DISCRIMINATORS = ['index', 'output_index', 'content_index', 'item_id'] as const;
@@ -98,6 +99,24 @@ export class EventLogScrubber {
     this.held.push(held);
     for (const leaf of held.leaves) this.join(held, leaf);
     return this.release(false);
+  }
+
+  /** Whether an event is held back (its end could still start a key). */
+  get holding(): boolean {
+    return this.held.length > 0;
+  }
+
+  /**
+   * What is held, let go now (the writer cannot wait longer: a crash would lose it). A held tail
+   * of PARTIAL_TAIL_MIN characters or more is masked, as partial() masks a checkpoint; the tails
+   * are still joined with the next events, so the rest of a key that comes later is masked there.
+   */
+  flush(): CapturedEvent[] {
+    for (const pieces of this.tails.values()) {
+      const length = pieces.reduce((n, p) => n + p.leaf.text.length - p.from, 0);
+      if (length >= PARTIAL_TAIL_MIN) for (const p of pieces) p.leaf.masks.push([p.from, p.leaf.text.length]);
+    }
+    return this.release(true);
   }
 
   /** The log ended: what is held is let go (masked; nothing can complete a key any more). */

@@ -49,8 +49,8 @@ export function secretForms(secret: string): string[] {
   return [...forms].filter((f) => f.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
 }
 
-/** The shortest held-back tail partial() masks. */
-const PARTIAL_TAIL_MIN = 4;
+/** The shortest held-back tail partial() (and EventLogScrubber.flush()) masks. */
+export const PARTIAL_TAIL_MIN = 4;
 
 /** A JSON escape that can spell part of a key so that no text form matches it. */
 const ESCAPE_THAT_HIDES = /\\[u/]/;

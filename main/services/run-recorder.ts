@@ -8,7 +8,8 @@
  * at most the last quarter second of events.
  *
  * Each event passes the connection's EventLogScrubber first: every field masked, and a key split
- * over events masked in each (an event whose end could still start a key waits for the next one).
+ * over events masked in each (an event whose end could still start a key waits for the next one,
+ * at most until the chunk timer, which writes it with that end masked).
  */
 import { randomUUID } from 'node:crypto';
 import { EventLogScrubber } from '../api/event-log-scrubber';
@@ -54,13 +55,13 @@ export class RunRecorder {
     return new RunRecorder(db, run.id, now, sent, scrubber);
   }
 
-  /** Keeps one raw event, masked; it reaches the database within CHUNK_MS (once no key can span it). */
+  /** Keeps one raw event, masked; it reaches the database within CHUNK_MS. */
   event(event: CapturedEvent): void {
-    const settled = this.log.push(event);
-    if (settled.length === 0) return;
-    this.pending.push(...settled);
-    if (this.pending.length >= CHUNK_EVENTS) this.flushEvents();
-    else this.chunkTimer ??= setTimeout(() => this.flushOnTimer(), CHUNK_MS).unref();
+    this.pending.push(...this.log.push(event));
+    // A full chunk is written at once; an event held back (it may end in the start of a key)
+    // waits for the next event or the timer.
+    if (this.pending.length >= CHUNK_EVENTS) this.flushEvents(false);
+    if (this.pending.length > 0 || this.log.holding) this.chunkTimer ??= setTimeout(() => this.flushOnTimer(), CHUNK_MS).unref();
   }
 
   update(update: RunUpdate): void {
@@ -89,8 +90,10 @@ export class RunRecorder {
     return this.sentRequest ? { ...record, request: this.sentRequest } : record;
   }
 
-  private flushEvents(): void {
+  /** Writes what is pending; with `held`, also what the scrubber holds back (its possible key start masked). */
+  private flushEvents(held: boolean): void {
     this.clearTimer();
+    if (held) this.pending.push(...this.log.flush());
     if (this.pending.length === 0) return;
     const events = this.pending;
     this.pending = [];
@@ -99,7 +102,7 @@ export class RunRecorder {
 
   private flushOnTimer(): void {
     try {
-      this.flushEvents();
+      this.flushEvents(true);
     } catch {
       // The database closed under a run (the app is quitting): the run is marked interrupted at
       // the next start with the events written so far; a throw here would only crash main.

@@ -57,6 +57,18 @@ describe('EventLogScrubber', () => {
     expect(log.end()).toEqual([]);
   });
 
+  it('flushes what is held with a possible key start of 4 characters or more masked, and still masks the rest when it comes', () => {
+    const log = new EventLogScrubber(scrubber);
+    expect(log.push(chat(`short ${KEY.slice(0, 3)}`))).toEqual([]);
+    expect(log.holding).toBe(true);
+    expect(contents(log.flush())).toEqual([`short ${KEY.slice(0, 3)}`]);
+    expect(log.push(chat(KEY.slice(3, 12)))).toEqual([]);
+    expect(log.holding).toBe(true);
+    expect(contents(log.flush())).toEqual(['***']);
+    expect(contents(log.push(chat(`${KEY.slice(12)} end`)))).toEqual(['*** end']);
+    expect(log.holding).toBe(false);
+  });
+
   it('lets go at the end of what is still held, as it came', () => {
     const log = new EventLogScrubber(scrubber);
     const last = chat(`cut off at ${KEY.slice(0, 8)}`);

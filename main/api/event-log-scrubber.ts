@@ -194,7 +194,9 @@ export class EventLogScrubber {
   }
 
   /** The ranges of `text` that are a form of a secret and start before `before`, merged. */
-  private matches(text: string, before: number): Array<[number, number]> {
+  private matches(whole: string, before: number): Array<[number, number]> {
+    // A match starting before `before` ends within the longest form after it: a long leaf is not scanned whole.
+    const text = whole.slice(0, before + (this.scrubber.forms[0]?.length ?? 0));
     const found: Array<[number, number]> = [];
     for (const form of this.scrubber.forms) {
       for (let i = text.indexOf(form); i !== -1 && i < before; i = text.indexOf(form, i + 1)) found.push([i, i + form.length]);

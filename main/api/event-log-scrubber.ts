@@ -83,6 +83,9 @@ function jsonLeaves(root: { value: unknown }): Leaf[] {
   return leaves;
 }
 
+/** Tails kept across a flush: more paths than this held at once is a service playing games. */
+const MAX_TAILS = 1024;
+
 /** Data that may be JSON (an object, array or string); others are kept as text. */
 const JSON_START = /^\s*[[{"]/;
 
@@ -112,9 +115,17 @@ export class EventLogScrubber {
    * are still joined with the next events, so the rest of a key that comes later is masked there.
    */
   flush(): CapturedEvent[] {
-    for (const pieces of this.tails.values()) {
-      const length = pieces.reduce((n, p) => n + p.leaf.text.length - p.from, 0);
-      if (length >= PARTIAL_TAIL_MIN) for (const p of pieces) p.leaf.masks.push([p.from, p.leaf.text.length]);
+    for (const [path, pieces] of this.tails) {
+      const text = pieces.map((p) => p.leaf.text.slice(p.from)).join('');
+      if (text.length >= PARTIAL_TAIL_MIN) for (const p of pieces) p.leaf.masks.push([p.from, p.leaf.text.length]);
+      // The events go; their tail stays as bare text (no event, no parsed data kept alive by it).
+      const detached: Held = { event: { t: 0, data: '' }, json: undefined, data: '', name: undefined, leaves: [], pins: 0 };
+      this.tails.set(path, [{ held: detached, leaf: { path, text, masks: [], write: () => undefined }, from: 0 }]);
+    }
+    // A service can open a new path in every event: keep the newest tails only.
+    for (const path of this.tails.keys()) {
+      if (this.tails.size <= MAX_TAILS) break;
+      this.tails.delete(path);
     }
     return this.release(true);
   }

@@ -1,7 +1,8 @@
 /**
  * The one HTTP client for the service: owns the undici dispatcher, base URL, auth, timeouts and
  * retries, and records every request (secrets redacted) for the inspector. Everything it returns
- * passes the connection's SecretScrubber, so a key the service echoes is never recorded or shown.
+ * passes the connection's SecretScrubber, so a key the service echoes is never recorded or shown
+ * (jsonWithUnscrubbed() also hands back the answer as sent, only to fetch the URLs in it).
  * Never throws for a failed request: results are values (ApiResult / StreamOutcome) carrying an ApiError.
  */
 import type { Readable } from 'node:stream';
@@ -78,6 +79,18 @@ export class ApiClient {
    */
   async json<T>(options: RequestOptions): Promise<ApiResult<T>> {
     return this.scrubber.value(await this.readJson<T>(options));
+  }
+
+  /**
+   * As json(), with the 2xx answer also as the service sent it (`unscrubbed`), for what the app
+   * must fetch exactly as given: a result URL that happens to hold key-looking text is fetched at
+   * that URL, not at its masked copy. `unscrubbed` is never recorded, shown or logged; `result`
+   * is scrubbed as json()'s is.
+   */
+  async jsonWithUnscrubbed<T>(options: RequestOptions): Promise<{ result: ApiResult<T>; unscrubbed: T | null }> {
+    const read = await this.readJson<T>(options);
+    // value() copies what it masks, so `read.value` stays as the service sent it.
+    return { result: this.scrubber.value(read), unscrubbed: read.ok ? read.value : null };
   }
 
   private async readJson<T>(options: RequestOptions): Promise<ApiResult<T>> {

@@ -8,6 +8,7 @@ import { formatBytes } from '../../shared/byte-size';
 import type { ImageEditRequest, ImageGenerationRequest, ImageResult } from '../../shared/wire/images';
 import { ApiClient, type ApiResult, type RequestOptions } from './client';
 import type { ApiError } from './errors';
+import { SecretScrubber } from './secret-scrubber';
 
 export const IMAGE_PATHS = { generate: '/v1/images/generations', edit: '/v1/images/edits' } as const;
 export type ImageCallKind = keyof typeof IMAGE_PATHS;
@@ -20,11 +21,22 @@ export interface ImageCallOptions {
 }
 
 /**
+ * Each answered image's `url` exactly as the service gave it (null where it gave none): what the
+ * app downloads. Never recorded or shown; the answer's own copy has the key masked.
+ */
+export type ImageUrls = ReadonlyArray<string | null>;
+
+/**
  * Sends a generation or an edit. A 2xx whose body has no `data` array is a `protocol` error
  * naming what came, so the service can never hand the app something it would half-read.
  */
-export async function createImages(client: ApiClient, kind: ImageCallKind, body: ImageGenerationRequest | ImageEditRequest, opts: ImageCallOptions = {}): Promise<ApiResult<ImageResult>> {
-  const result = await client.json<ImageResult>({ method: 'POST', path: IMAGE_PATHS[kind], body, ...opts });
+export async function createImages(
+  client: ApiClient,
+  kind: ImageCallKind,
+  body: ImageGenerationRequest | ImageEditRequest,
+  opts: ImageCallOptions = {},
+): Promise<ApiResult<ImageResult> & { urls?: ImageUrls }> {
+  const { result, unscrubbed } = await client.jsonWithUnscrubbed<ImageResult>({ method: 'POST', path: IMAGE_PATHS[kind], body, ...opts });
   if (!result.ok) return result;
   const data = (result.value as Partial<ImageResult> | null)?.data;
   if (!Array.isArray(data) || data.some((d) => !d || typeof d !== 'object')) {
@@ -32,7 +44,8 @@ export async function createImages(client: ApiClient, kind: ImageCallKind, body:
     const error: ApiError = { kind: 'protocol', status: result.meta.status, code: null, message: `The service answered without a list of images (data): ${shown}`, requestId: result.meta.requestId, body: result.value };
     return { ...result, ok: false, error };
   }
-  return result;
+  const urls = (unscrubbed?.data ?? []).map((d) => (typeof d.url === 'string' ? d.url : null));
+  return { ...result, urls };
 }
 
 export interface ImageDownloadOptions {
@@ -42,6 +55,11 @@ export interface ImageDownloadOptions {
   onProgress?: (receivedBytes: number, totalBytes: number | null) => void;
   /** Tests: the client used for the URL's origin (default: a fresh one with no key). */
   clientFor?: (origin: string) => ApiClient;
+  /**
+   * The connection's scrubber: `url` is fetched as given, but what is returned (messages that
+   * quote it, the captured request) has the key masked, as everything recorded or shown.
+   */
+  scrubber?: SecretScrubber;
 }
 
 /** A downloaded image: all of its bytes (a download that broke gives an error, never a part). */
@@ -61,10 +79,15 @@ function failure(url: string, message: string, code: string | null = null): ApiR
 }
 
 /**
- * GETs the image at `url` into memory. Images are small (a 2k PNG is a few MB), so they are held
- * whole and only returned once every byte arrived (the Content-Length, when sent, is checked).
+ * GETs the image at `url` (exactly as given) into memory. Images are small (a 2k PNG is a few MB),
+ * so they are held whole and only returned once every byte arrived (the Content-Length, when
+ * sent, is checked). What is returned has `opts.scrubber`'s key masked (the bytes pass as they are).
  */
 export async function downloadImage(url: string, opts: ImageDownloadOptions): Promise<ApiResult<DownloadedImage>> {
+  return (opts.scrubber ?? SecretScrubber.NONE).value(await fetchImage(url, opts));
+}
+
+async function fetchImage(url: string, opts: ImageDownloadOptions): Promise<ApiResult<DownloadedImage>> {
   let parsed: URL | null = null;
   try {
     parsed = new URL(url);

@@ -52,7 +52,8 @@ export function prepareRequest(
   if (authorization !== undefined && headers.authorization === undefined) headers.authorization = authorization;
   const captured: CapturedRequest = {
     method: options.method,
-    url: url.url,
+    // The URL too: a base URL or an id can carry the key (`?api_key=`); the request goes out as given.
+    url: scrubber.text(url.url),
     headers: scrubber.value(redactHeaders(headers)),
     body: stream ? capturedStreamBody(stream) : scrubber.value(options.body ?? null),
   };

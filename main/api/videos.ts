@@ -11,6 +11,7 @@ import type { VideoCreated, VideoFileOutput, VideoResult } from '../../shared/wi
 import { ApiClient, type ApiResult, type RequestOptions } from './client';
 import type { ApiError } from './errors';
 import { downloadToFile, type DownloadedFile, type OpenFileSink } from './download';
+import { SecretScrubber } from './secret-scrubber';
 import { formatBytes } from '../../shared/byte-size';
 
 export type VideoCreateKind = 'generate' | 'edit' | 'extend';
@@ -116,11 +117,19 @@ export function readVideoResult(body: unknown, httpStatus: number): VideoPoll | 
   return null;
 }
 
-/** `GET /v1/videos/{request_id}`, read with readVideoResult. */
+/**
+ * `GET /v1/videos/{request_id}`, read with readVideoResult. A done poll's `url` is the result URL
+ * exactly as the service gave it (what is downloaded; never recorded or shown); `raw` and the
+ * rest have the key masked.
+ */
 export async function getVideo(client: ApiClient, requestId: string, opts: { signal?: AbortSignal } = {}): Promise<ApiResult<VideoPoll>> {
-  const result = await client.json<unknown>({ method: 'GET', path: videoResultPath(requestId), signal: opts.signal });
+  const { result, unscrubbed } = await client.jsonWithUnscrubbed<unknown>({ method: 'GET', path: videoResultPath(requestId), signal: opts.signal });
   if (!result.ok) return result;
   const poll = readVideoResult(result.value, result.meta.status);
+  if (poll?.state === 'done') {
+    const sent = readVideoResult(unscrubbed, result.meta.status);
+    return { ...result, value: { ...poll, url: sent?.state === 'done' ? sent.url : poll.url } };
+  }
   if (poll) return { ...result, value: poll };
   const shown = JSON.stringify(result.value ?? null).slice(0, 200);
   const error: ApiError = { kind: 'protocol', status: result.meta.status, code: null, message: `The service answered the video poll with a status the app does not know: ${shown}`, requestId: result.meta.requestId, body: result.value };
@@ -135,14 +144,24 @@ export interface VideoDownloadOptions {
   openSink?: OpenFileSink;
   /** Tests: the client used for the result URL (default: a fresh one with no key). */
   clientFor?: (origin: string) => ApiClient;
+  /**
+   * The connection's scrubber: `url` is fetched as given, but what is returned (messages that
+   * quote it, the captured request) has the key masked, as everything recorded or shown.
+   */
+  scrubber?: SecretScrubber;
 }
 
 /**
- * Saves the MP4 at `url` as `destFile` (never half-written: download.ts). The result URL is the
- * service's CDN (or the sandbox's signed link), not the API: the connection's key is never sent
- * there. Larger than `maxBytes` is refused and nothing is kept.
+ * Saves the MP4 at `url` (exactly as given) as `destFile` (never half-written: download.ts). The
+ * result URL is the service's CDN (or the sandbox's signed link), not the API: the connection's
+ * key is never sent there. Larger than `maxBytes` is refused and nothing is kept. What is
+ * returned has `opts.scrubber`'s key masked.
  */
 export async function downloadVideo(url: string, destFile: string, opts: VideoDownloadOptions): Promise<ApiResult<DownloadedFile>> {
+  return (opts.scrubber ?? SecretScrubber.NONE).value(await fetchVideo(url, destFile, opts));
+}
+
+async function fetchVideo(url: string, destFile: string, opts: VideoDownloadOptions): Promise<ApiResult<DownloadedFile>> {
   let parsed: URL;
   try {
     parsed = new URL(url);

@@ -1,12 +1,14 @@
 /**
  * History: search and read recorded runs (thin over the store, which owns the queries and the
  * blobs). What it hands out is masked once more with every saved key (`secrets`): runs recorded
- * before responses were scrubbed may still hold a key a service echoed.
+ * before responses were scrubbed may still hold a key a service echoed, and a raw event log is
+ * masked across its events too (one written before that was done may hold a key in pieces).
  */
+import { scrubEventLog } from '../api/event-log-scrubber';
 import type { SecretScrubber } from '../api/secret-scrubber';
 import type { HistoryExportResult, HistoryPage, HistorySearchInput, RunEventsPage } from '../../shared/contract/history';
 import { WorkbenchFailure } from '../../shared/contract/errors';
-import type { RunRecord } from '../../shared/contract/runs';
+import type { CapturedEvent, RunRecord } from '../../shared/contract/runs';
 import type { BlobStore } from '../store/blobs';
 import type { Db } from '../store/db';
 import { rehydrateRequest } from './request-media';
@@ -20,6 +22,12 @@ import { exportRuns } from './history-export';
 export interface RunJobs {
   cancel(id: string): unknown;
 }
+
+/**
+ * Events read on either side of a page of events, so a key split over the page's edge is masked
+ * too (a key spread over more events than this, with nothing between, is not expected).
+ */
+const EVENT_MARGIN = 64;
 
 /** Where an export goes: Electron's save dialog, else browser mode's one-time links. */
 export type HistoryExportTarget = SaveTarget;
@@ -47,9 +55,11 @@ export class HistoryService {
 
   /** Events `offset .. offset+limit` of run `id`. */
   events(id: string, offset = 0, limit = 1_000): RunEventsPage {
-    const page = readRunEvents(this.db, id, offset, limit);
-    if (!page) throw new WorkbenchFailure({ code: 'not_found', message: `No run with id ${id} in history.` });
-    return this.scrub(page);
+    const from = Math.max(0, offset - EVENT_MARGIN);
+    const read = readRunEvents(this.db, id, from, limit + (offset - from) + EVENT_MARGIN);
+    if (!read) throw new WorkbenchFailure({ code: 'not_found', message: `No run with id ${id} in history.` });
+    const events = this.scrubEvents(read.events).slice(offset - from, offset - from + limit);
+    return { events, offset, total: read.total };
   }
 
   facets(): { models: string[] } {
@@ -68,7 +78,7 @@ export class HistoryService {
           return ordered;
         },
         get: (id) => this.get(id),
-        events: (id) => this.scrub(readRunEvents(this.db, id)?.events ?? []),
+        events: (id) => this.scrubEvents(readRunEvents(this.db, id)?.events ?? []),
       },
       ids,
       signal,
@@ -77,6 +87,11 @@ export class HistoryService {
 
   private scrub<T>(value: T): T {
     return this.secrets ? this.secrets().value(value) : value;
+  }
+
+  /** Consecutive events, each masked and a key spread over them masked in each. */
+  private scrubEvents(events: CapturedEvent[]): CapturedEvent[] {
+    return this.secrets ? scrubEventLog(this.secrets(), events) : events;
   }
 
   /** Deletes run `id`; a durable job still working for it (a pending deferred chat) is cancelled first, so it does not record into nothing. */

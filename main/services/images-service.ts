@@ -8,6 +8,7 @@
  */
 import * as imagesApi from '../api/images';
 import { toWorkbenchError, type ApiError } from '../api/errors';
+import type { SecretScrubber } from '../api/secret-scrubber';
 import { WorkbenchFailure, type WorkbenchError } from '../../shared/contract/errors';
 import type { GalleryItem } from '../../shared/contract/gallery';
 import type { ImageEditSchema, ImageGenerateSchema, ImageRunChunk, ImageRunResult, MediaSource } from '../../shared/contract/images';
@@ -175,9 +176,11 @@ export class ImagesService {
   ): Promise<ImageRunResult> {
     const { connection, recorder, startedAt } = run;
     const runId = recorder.id;
+    const { scrubber } = connection.client;
     const finish = (update: RunUpdate): void => {
       run.state.finished = true;
-      recorder.finish(update);
+      // What the run keeps was scrubbed by the client; once more, as every record is.
+      recorder.finish(scrubber.value(update));
     };
     // Every image sent from here is in the gallery, whatever the service answers.
     const inputs = await keepInputs(this.deps.gallery, sources, { runId, kind: 'image' });
@@ -206,7 +209,8 @@ export class ImagesService {
     for (const [index, datum] of answer.data.entries()) {
       if (ctx.signal.aborted) break;
       ctx.emit({ type: 'downloading', done: index, total: answer.data.length });
-      const bytes = await this.imageBytes(datum, ctx.signal);
+      // Fetched at the URL the service gave, not at its masked copy in `datum`.
+      const bytes = await this.imageBytes(datum, result.urls?.[index] ?? datum.url, ctx.signal, scrubber);
       if (!bytes.ok) {
         if (ctx.signal.aborted) break;
         output.failed.push({ index, message: bytes.message });
@@ -260,13 +264,21 @@ export class ImagesService {
     return typeof price === 'number' && Number.isFinite(price) ? Math.round(images * price * TICKS_PER_CENT) : null;
   }
 
-  /** The bytes of one answered image: decoded, or downloaded (without the key), and checked to be an image. */
-  private async imageBytes(datum: ImageResult['data'][number], signal: AbortSignal): Promise<{ ok: true; value: Buffer; mime: string } | { ok: false; message: string }> {
+  /**
+   * The bytes of one answered image: decoded, or downloaded from `url` (as the service gave it;
+   * without the key), and checked to be an image. Messages have the key masked (`scrubber`).
+   */
+  private async imageBytes(
+    datum: ImageResult['data'][number],
+    url: string | undefined,
+    signal: AbortSignal,
+    scrubber: SecretScrubber,
+  ): Promise<{ ok: true; value: Buffer; mime: string } | { ok: false; message: string }> {
     let bytes: Buffer;
     if (typeof datum.b64_json === 'string') {
       bytes = Buffer.from(datum.b64_json, 'base64');
-    } else if (typeof datum.url === 'string' && datum.url !== '') {
-      const got = await this.api.downloadImage(datum.url, { signal, maxBytes: this.deps.maxImageBytes ?? DEFAULT_MAX_IMAGE_BYTES });
+    } else if (typeof url === 'string' && url !== '') {
+      const got = await this.api.downloadImage(url, { signal, maxBytes: this.deps.maxImageBytes ?? DEFAULT_MAX_IMAGE_BYTES, scrubber });
       if (!got.ok) return { ok: false, message: got.error.message };
       bytes = got.value.bytes;
     } else {

@@ -151,6 +151,7 @@ export class TextRun {
       { ...pendingRun(start, newRunId(), this.startedAt), ...(start.recorded ? { request: start.recorded.request, blobs: start.recorded.blobs } : {}) },
       now,
       start.recorded ? start.request : undefined,
+      this.scrubber,
     );
     this.batcher = new DeltaBatcher(this.emit);
     this.emit({ type: 'started', runId: this.recorder.id, request: start.request, isSandbox: start.connection.isSandbox });
@@ -228,7 +229,8 @@ export class TextRun {
 
   /** Writes the partial output at most once a second. */
   checkpoint(output: () => object): void {
-    this.recorder.checkpoint(() => this.outputUpdate(output() as RunOutput));
+    // Mid-stream: a text may end in the first piece of a key whose rest is still to come.
+    this.recorder.checkpoint(() => this.outputUpdate(output() as RunOutput, true));
   }
 
   /** A whole answer goes to the renderer as the same chunks a stream gives. */
@@ -320,10 +322,13 @@ export class TextRun {
     return { startedAt: this.startedAt, ttfbMs: this.ttfbMs, totalMs, firstTokenMs: this.firstTokenMs };
   }
 
-  /** The output as recorded: masked whole, so a key spread over several events is caught too. */
-  private outputUpdate(assembled: RunOutput): RunUpdate {
+  /**
+   * The output as recorded: masked whole, so a key spread over several events is caught too; a
+   * `partial` one (a checkpoint) also masks a text's end that could be the start of a key.
+   */
+  private outputUpdate(assembled: RunOutput, partial = false): RunUpdate {
     const endpoint = this.start.endpoint;
-    const output = this.scrubber.value(assembled);
+    const output = partial ? this.scrubber.partial(assembled) : this.scrubber.value(assembled);
     return { output, outputText: outputTextOf(endpoint, output), outputPreview: outputPreviewText(endpoint, output) };
   }
 

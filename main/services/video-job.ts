@@ -241,8 +241,11 @@ export function videoJob(deps: VideoJobDeps): JobHandler<VideoJobData, VideoJobR
     const temp = videoTempPath(deps.tempDir);
     ctx.progress('downloading', { stage: 'downloading', requestId, receivedBytes: 0, totalBytes: null } satisfies VideoProgressDetail);
     let lastReport = 0;
+    // `done.url` is the URL as the service gave it; what the download returns has the key masked.
+    const { scrubber } = deps.connections.resolve(job.data.connectionId).client;
     const got = await downloadVideo(done.url!, temp, {
       signal: ctx.signal,
+      scrubber,
       maxBytes: deps.maxDownloadBytes ?? DEFAULT_MAX_VIDEO_BYTES,
       ...deps.download,
       onProgress: (receivedBytes, totalBytes) => {

@@ -80,4 +80,27 @@ describe('client: an echoed key', () => {
       expectClean(client.describe({ method: 'POST', path: '/v1/x', body: { text: ECHO }, headers: { 'x-token-ish': 'plain', 'x-copy': KEY } }), client.scrubber);
     });
   });
+
+  it('is masked in the captured URL (describe and the result), while the request goes to the URL as given', async () => {
+    let seen = '';
+    const { client } = await setup((req, res) => {
+      seen = req.url;
+      sendJson(res, 200, {});
+    });
+    const request = { method: 'GET' as const, path: '/v1/files/f1', query: { api_key: KEY } };
+    expect(client.describe(request).url).toMatch(/\/v1\/files\/f1\?api_key=\*\*\*$/);
+    const result = await client.json(request);
+    expect(result.captured.url).toMatch(/api_key=\*\*\*$/);
+    expect(seen).toBe(`/v1/files/f1?api_key=${encodeURIComponent(KEY)}`);
+  });
+
+  it('hands back the answer as sent beside its masked copy only through jsonWithUnscrubbed()', async () => {
+    const url = `https://cdn.example/${Buffer.from(KEY).toString('hex')}.png?sig=${KEY}`;
+    const { client } = await setup((_req, res) => sendJson(res, 200, { data: [{ url }] }, { 'x-echo': KEY }));
+    const { result, unscrubbed } = await client.jsonWithUnscrubbed<{ data: Array<{ url: string }> }>({ method: 'POST', path: '/v1/images/generations', body: {} });
+    expect(unscrubbed?.data[0]!.url).toBe(url);
+    expect(result.ok && result.value.data[0]!.url).toBe('https://cdn.example/***.png?sig=***');
+    expectClean(result, client.scrubber);
+    expectClean(await client.json({ method: 'POST', path: '/v1/images/generations', body: {} }), client.scrubber);
+  });
 });

@@ -19,6 +19,9 @@ const ECHOES: Array<[string, string]> = [
   ['Basic base64("user:" + key)', `Basic ${b64(`user:${KEY}`)}`],
   ['base64 of a longer JSON holding it', b64(JSON.stringify({ api_key: KEY, n: 1 }))],
   ['base64url of "ab:" + key', b64url(`ab:${KEY}`)],
+  ['hex, lower case', `digest=${Buffer.from(KEY).toString('hex')};`],
+  ['hex, upper case', `0x${Buffer.from(KEY).toString('hex').toUpperCase()}`],
+  ['hex inside a longer hex dump', Buffer.from(`key=${KEY}\n`).toString('hex')],
 ];
 
 describe('secret-scrubber', () => {
@@ -103,9 +106,29 @@ describe('secret-scrubber', () => {
       expect(JSON.parse(out.data)).toEqual({ choices: [{ delta: { content: 'line one\nsaid "***"\n' } }] });
     });
 
+    it('masks the key in the event: name and the id, not only in the data', () => {
+      const event = { event: `error ${KEY}`, data: '{"ok":true}', id: Buffer.from(KEY).toString('hex').toUpperCase(), retry: null };
+      const out = scrubber.event(event);
+      expect(out).toEqual({ event: 'error ***', data: '{"ok":true}', id: '***', retry: null });
+      expect(scrubber.event({ event: null, data: 'x', id: null })).toEqual({ event: null, data: 'x', id: null });
+    });
+
     it('keeps the exact text of an event with escapes but no key', () => {
       const event = { data: '{"text":"line\\nnext \\u00e9"}' };
       expect(scrubber.event(event)).toBe(event);
+    });
+  });
+
+  describe('SecretScrubber.partial()', () => {
+    it('masks a text end that could still become the key, as value() would not', () => {
+      const output = { choices: [{ message: { content: `Your key is ${KEY.slice(0, 12)}` } }], model: 'grok-4' };
+      expect(scrubber.value(output)).toBe(output);
+      expect(scrubber.partial(output)).toEqual({ choices: [{ message: { content: 'Your key is ***' } }], model: 'grok-4' });
+    });
+
+    it('leaves an ending too short to tell from a word, and masks whole keys as value() does', () => {
+      expect(scrubber.partial(`ends in ${KEY.slice(0, 3)}`)).toBe(`ends in ${KEY.slice(0, 3)}`);
+      expect(scrubber.partial(`a ${KEY} b`)).toBe('a *** b');
     });
   });
 

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SecretScrubber } from '../../../../main/api/secret-scrubber';
 import { CHUNK_EVENTS, CHUNK_MS, RunRecorder } from '../../../../main/services/run-recorder';
 import { closeDatabase, openDatabase, type Db } from '../../../../main/store/db';
 import { readRunEvents } from '../../../../main/store/run-events';
@@ -55,6 +56,43 @@ describe('RunRecorder', () => {
       expect(record).toMatchObject({ status: 'completed', eventCount: 3 });
       vi.advanceTimersByTime(CHUNK_MS * 4);
       expect(chunkCount(db)).toBe(1);
+    });
+  });
+
+  describe('a key in the events', () => {
+    const KEY = 'sk-recorder-Secret-0123456789';
+    const scrubber = new SecretScrubber([KEY]);
+    const delta = (t: number, text: string) => ({ t, data: JSON.stringify({ delta: text }) });
+
+    it('stores no event name with the key, and no piece of a key cut over events; a held event waits for the next', () => {
+      const rec = RunRecorder.start(db, newRun('r1', 1, 'hi'), Date.now, undefined, scrubber);
+      rec.event({ t: 0, event: `named ${KEY}`, data: '{}' });
+      rec.event(delta(1, `key ${KEY.slice(0, 15)}`));
+      rec.event(delta(2, `${KEY.slice(15)} done`));
+      rec.finish({ status: 'completed' });
+      const stored = readRunEvents(db, 'r1')!.events;
+      expect(stored).toEqual([{ t: 0, event: 'named ***', data: '{}' }, delta(1, 'key ***'), delta(2, '*** done')]);
+      expect(getRun(db, 'r1')?.eventCount).toBe(3);
+    });
+
+    it('writes an event held past CHUNK_MS with its possible key start masked, and masks the rest when it comes', () => {
+      const rec = RunRecorder.start(db, newRun('r1', 1, 'hi'), Date.now, undefined, scrubber);
+      rec.event(delta(1, `key ${KEY.slice(0, 15)}`));
+      vi.advanceTimersByTime(CHUNK_MS - 1);
+      expect(chunkCount(db)).toBe(0);
+      vi.advanceTimersByTime(1);
+      // A crash now keeps the event (at most CHUNK_MS are lost), without the piece of the key.
+      expect(readRunEvents(db, 'r1')?.events).toEqual([delta(1, 'key ***')]);
+      rec.event(delta(2, `${KEY.slice(15)} done`));
+      rec.finish({ status: 'completed' });
+      expect(readRunEvents(db, 'r1')?.events).toEqual([delta(1, 'key ***'), delta(2, '*** done')]);
+    });
+
+    it('writes at the end an event still held', () => {
+      const rec = RunRecorder.start(db, newRun('r1', 1, 'hi'), Date.now, undefined, scrubber);
+      rec.event(delta(1, `cut ${KEY.slice(0, 6)}`));
+      rec.finish({ status: 'incomplete' });
+      expect(readRunEvents(db, 'r1')?.events).toEqual([delta(1, `cut ${KEY.slice(0, 6)}`)]);
     });
   });
 });

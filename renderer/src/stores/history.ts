@@ -183,7 +183,7 @@ export const useHistoryStore = defineStore('history', () => {
   // Cut off from main, the list and the open entry missed what changed meanwhile: read them again.
   onLinkRegained(() => {
     if (loaded.value || error.value) void fetchPage(null);
-    if (openedId) void (current.value?.id === openedId ? refreshCurrent(openedId) : open(openedId));
+    if (openedId) void (current.value?.id === openedId && !currentError.value ? refreshCurrent(openedId) : open(openedId));
   });
 
   return {

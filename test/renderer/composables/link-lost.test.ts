@@ -13,6 +13,8 @@ import type { VideoJob } from '@shared/contract/videos';
 import { provideWorkbench, type LinkStatus } from '@/api';
 import { onLinkRegained } from '@/composables/use-link-regained';
 import { useVideoJobsStore } from '@/stores/video-jobs';
+import { useHistoryStore } from '@/stores/history';
+import { makeRecord } from '../fake-data';
 import ElapsedTime from '@/components/videos/ElapsedTime.vue';
 import BridgeStatus from '@/components/BridgeStatus.vue';
 import { UNAUTHORIZED_MESSAGE } from '@/bridge/ws-transport';
@@ -93,6 +95,48 @@ describe('the video job cards catch up', () => {
     await flushPromises();
     expect(listCalls).toBe(2);
     expect(jobs.cards[0]!.state).toBe('done');
+  });
+});
+
+describe('History catches up', () => {
+  it('reads the list and the open entry again; an entry that could not open while refused opens', async () => {
+    const pending = makeRecord({ id: 'run-a', status: 'pending' });
+    let stored = pending;
+    let refused = false;
+    const calls: string[] = [];
+    provideWorkbench(
+      {
+        history: {
+          search: async () => (calls.push('search'), { items: [stored], nextCursor: null }),
+          get: async ({ id }: { id: string }) => {
+            calls.push(`get ${id}`);
+            if (refused) throw new Error('refused');
+            return stored;
+          },
+        },
+        jobs: { onChanged: () => () => {} },
+      } as unknown as WorkbenchApi,
+      link,
+    );
+    link.value = 'connected';
+    const history = useHistoryStore();
+    await history.search();
+    await history.open('run-a');
+    expect(history.current?.status).toBe('pending');
+    link.value = 'unauthorized';
+    await nextTick();
+    refused = true;
+    await history.open('run-a');
+    expect(history.currentError).not.toBeNull();
+    refused = false;
+    stored = { ...pending, status: 'completed' };
+    calls.length = 0;
+    link.value = 'connected';
+    await flushPromises();
+    expect(calls).toEqual(['search', 'get run-a']);
+    expect(history.current?.status).toBe('completed');
+    expect(history.currentError).toBeNull();
+    expect(history.items[0]!.status).toBe('completed');
   });
 });
 

@@ -196,8 +196,7 @@ export function createWsTransport(options: WsTransportOptions): WsTransport {
       socket = null;
       if (opened || !options.probe) return dropped(opened);
       // Calls wait for the answer, so none is told "is it still running?" when it is.
-      const probed = token;
-      void options.probe(probed).then(
+      void options.probe(token).then(
         (reach) => mine === attempt && (reach === 'unauthorized' ? refused() : dropped(false)),
         () => mine === attempt && dropped(false),
       );

@@ -198,7 +198,14 @@ export async function createApp(options: AppOptions): Promise<App> {
     const completions = new CompletionsService({ db, blobs, connections, models });
     const downloads = new DownloadTickets({ dir: join(options.dataDir, 'downloads-tmp'), log: options.log });
     disposers.push(() => downloads.dispose());
-    const history = new HistoryService(db, blobs, jobs, { chooseSaveTarget: options.chooseSaveTarget, tickets: downloads }, () => connections.knownSecrets());
+    const history = new HistoryService(
+      db,
+      blobs,
+      jobs,
+      { chooseSaveTarget: options.chooseSaveTarget, tickets: downloads },
+      () => connections.knownSecrets(),
+      (hash) => media.url(hash),
+    );
     const toolSets = new ToolSetsService({ db, emit: options.emit });
     const resumed = jobs.resumeAll();
     if (resumed > 0) options.log(`${resumed} unfinished job(s) resumed`);
@@ -281,6 +288,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       history: {
         search: (input) => history.search(input),
         get: ({ id }) => history.get(id),
+        request: ({ id }) => history.request(id),
         events: ({ id, offset, limit }) => history.events(id, offset, limit),
         facets: () => history.facets(),
         remove: ({ id }) => history.remove(id),

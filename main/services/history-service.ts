@@ -3,12 +3,17 @@
  * blobs). What it hands out is masked once more with every saved key (`secrets`): runs recorded
  * before responses were scrubbed may still hold a key a service echoed, and a raw event log is
  * masked across its events too (one written before that was done may hold a key in pieces).
+ *
+ * Media a request sent stay references in the record History shows, with a URL for each (the
+ * page loads them as it loads the Gallery's, with Range); only `request()`, for a re-run, reads
+ * their bytes back into the request.
  */
 import { scrubEventLog } from '../api/event-log-scrubber';
 import type { SecretScrubber } from '../api/secret-scrubber';
 import type { HistoryExportResult, HistoryPage, HistorySearchInput, RunEventsPage } from '../../shared/contract/history';
 import { WorkbenchFailure } from '../../shared/contract/errors';
-import type { CapturedEvent, RunRecord } from '../../shared/contract/runs';
+import { blobReferencesIn, type MediaUrl } from '../../shared/contract/media';
+import type { CapturedEvent, CapturedRequest, RunRecord } from '../../shared/contract/runs';
 import type { BlobStore } from '../store/blobs';
 import type { Db } from '../store/db';
 import { rehydrateRequest } from './request-media';
@@ -39,18 +44,46 @@ export class HistoryService {
     private readonly jobs?: RunJobs,
     private readonly exportTarget?: HistoryExportTarget,
     private readonly secrets?: () => SecretScrubber,
+    /** The URL the page loads a blob from (MediaService.url); without it, `media` stays empty. */
+    private readonly mediaUrl?: (hash: string) => Promise<MediaUrl>,
   ) {}
 
   search(input: HistorySearchInput): HistoryPage {
     return this.scrub(searchRuns(this.db, input));
   }
 
-  /** The run with its request as sent: media the store holds is put back (so a re-run sends the real bytes). */
+  /** The run as recorded: its request's media as blob references, and where the page loads each (`media`). */
   async get(id: string): Promise<RunRecord> {
+    const run = this.read(id);
+    const media: Record<string, MediaUrl> = {};
+    if (this.mediaUrl) {
+      for (const ref of blobReferencesIn(run.request.body)) {
+        if (media[ref.$blob]) continue;
+        try {
+          media[ref.$blob] = await this.mediaUrl(ref.$blob);
+        } catch {
+          // The blob is gone from the data folder: the reference says what it was.
+        }
+      }
+    }
+    return { ...run, media };
+  }
+
+  /** The run's request as sent, media bytes put back: only a re-run (or its code) needs them. */
+  async request(id: string): Promise<CapturedRequest> {
+    return (await this.asSent(id)).request;
+  }
+
+  /** The run with its request as sent (the JSONL export keeps requests as they went out). */
+  private async asSent(id: string): Promise<RunRecord> {
+    const run = this.read(id);
+    return this.blobs ? { ...run, request: await rehydrateRequest(this.blobs, run.request) } : run;
+  }
+
+  private read(id: string): RunRecord {
     const stored = getRun(this.db, id);
     if (!stored) throw new WorkbenchFailure({ code: 'not_found', message: `No run with id ${id} in history.` });
-    const run = this.scrub(stored);
-    return this.blobs ? { ...run, request: await rehydrateRequest(this.blobs, run.request) } : run;
+    return this.scrub(stored);
   }
 
   /** Events `offset .. offset+limit` of run `id`. */
@@ -77,7 +110,7 @@ export class HistoryService {
           if (missing[0] !== undefined) throw new WorkbenchFailure({ code: 'not_found', message: `No run with id ${missing[0]} in history.` });
           return ordered;
         },
-        get: (id) => this.get(id),
+        get: (id) => this.asSent(id),
         events: (id) => this.scrubEvents(readRunEvents(this.db, id)?.events ?? []),
       },
       ids,

@@ -7,23 +7,21 @@
  *   {"$blob": "<sha256>", "mime": "image/png", "encoding": "data-url" | "base64"}
  *
  * (`data-url` stood for the whole string, `base64` for a Messages `data` field). Rehydrating puts
- * the bytes back for what needs the real request: History's entry view and its re-run, and a
- * compaction rebuilt from recorded Responses inputs.
+ * the bytes back for what needs the real request: a re-run from History (`history.request`), the
+ * JSONL export, and a compaction rebuilt from recorded Responses inputs. History's entry view
+ * gets the references and a URL for each blob instead (HistoryService.get).
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { isBlobReference, type BlobReference } from '../../shared/contract/media';
 import type { CapturedRequest } from '../../shared/contract/runs';
-import { isBlobHash, type BlobInfo, type BlobStore } from '../store/blobs';
+import type { BlobInfo, BlobStore } from '../store/blobs';
 
 /** Payloads smaller than this (decoded bytes) stay inline: a reference would not save much. */
 export const MIN_BLOB_BYTES = 1024;
 
-/** What a recorded request holds in place of inline base64. */
-export interface BlobReference {
-  $blob: string;
-  mime: string;
-  encoding: 'data-url' | 'base64';
-}
+/** What a recorded request holds in place of inline base64 (the page reads the same shape). */
+export type { BlobReference };
 
 /** A blob the recorded request refers to, once it is on disk. */
 export type RecordedBlob = BlobInfo & { mime: string };
@@ -61,7 +59,7 @@ export async function rehydrateRequest(store: BlobStore, request: CapturedReques
 
 /** Same for any value (a body being rebuilt from recorded inputs). */
 export async function rehydrate<T>(store: BlobStore, value: T): Promise<T> {
-  if (isReference(value)) {
+  if (isBlobReference(value)) {
     try {
       const b64 = (await readFile(store.pathOf(value.$blob))).toString('base64');
       return (value.encoding === 'data-url' ? `data:${value.mime};base64,${b64}` : b64) as T;
@@ -76,11 +74,6 @@ export async function rehydrate<T>(store: BlobStore, value: T): Promise<T> {
     return out as T;
   }
   return value;
-}
-
-function isReference(value: unknown): value is BlobReference {
-  const v = value as Partial<BlobReference> | null;
-  return !!v && typeof v === 'object' && typeof v.$blob === 'string' && isBlobHash(v.$blob) && typeof v.mime === 'string';
 }
 
 function replaceMedia(value: unknown, found: Map<string, Found>): unknown {

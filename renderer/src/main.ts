@@ -2,7 +2,7 @@
  * Renderer entry. The bridge is imported first: it strips the `#token=...` fragment and connects
  * before the router reads the URL. Then the api is provided to the stores and the app mounts.
  */
-import { bridgeStatus, workbench } from './bridge';
+import { bridgeStatus, keepRouteOnTokenLinks, workbench } from './bridge';
 import { createApp } from 'vue';
 import { createPinia } from 'pinia';
 import PrimeVue from 'primevue/config';
@@ -32,6 +32,8 @@ app.use(ConfirmationService);
 app.directive('tooltip', Tooltip);
 const router = createAppRouter();
 router.beforeEach(() => draftsLoaded);
+// The newly printed link pasted into this tab is only `#token=…`: the view shown stays.
+keepRouteOnTokenLinks(() => `#${router.currentRoute.value.fullPath}`);
 app.use(router);
 app.mount('#app');
 // What the first view deferred (the markdown renderer for answers) loads while the user reads it:

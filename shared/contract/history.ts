@@ -1,7 +1,7 @@
 /** History: every run, searchable offline. */
 import { z } from 'zod';
 import { call } from './define';
-import { ENDPOINTS, RUN_STATUSES, type CapturedEvent, type RunRecord, type RunSummary } from './runs';
+import { ENDPOINTS, RUN_STATUSES, type CapturedEvent, type CapturedRequest, type RunRecord, type RunSummary } from './runs';
 
 export const HistorySearchSchema = z
   .object({
@@ -64,7 +64,10 @@ export interface HistoryExportResult {
 
 export const historyContract = {
   search: call<HistoryPage>()(HistorySearchSchema),
+  /** The run as recorded: media the request sent are references with URLs (`media`), never bytes. */
   get: call<RunRecord>()(z.object({ id: RunIdSchema }).strict()),
+  /** The run's request as sent, media bytes put back: what a re-run (Run again, Open in playground, code) sends. */
+  request: call<CapturedRequest>()(z.object({ id: RunIdSchema }).strict()),
   /** The run's raw SSE events, a page at a time (RunRecord only carries `eventCount`). */
   events: call<RunEventsPage>()(HistoryEventsSchema),
   facets: call<{ models: string[] }>()(z.object({}).strict().optional()),

@@ -8,6 +8,33 @@ import { call } from './define';
 /** A blob's name in the store: its SHA-256, lowercase hex. */
 export const BlobHashSchema = z.string().regex(/^[0-9a-f]{64}$/, 'a blob hash is 64 lowercase hex digits');
 
+/**
+ * What a recorded request holds in place of inline base64 media (a `data:` URL, or a Messages
+ * `source.data`): the blob's hash, its type, and which of the two it stood for. History hands a
+ * run out with these (and each blob's URL in `RunRecord.media`), never the bytes; only a re-run
+ * asks for the request with the bytes put back (`history.request`).
+ */
+export interface BlobReference {
+  $blob: string;
+  mime: string;
+  encoding: 'data-url' | 'base64';
+}
+
+const BLOB_HASH = /^[0-9a-f]{64}$/;
+
+export function isBlobReference(value: unknown): value is BlobReference {
+  const v = value as Partial<BlobReference> | null;
+  return !!v && typeof v === 'object' && typeof v.$blob === 'string' && BLOB_HASH.test(v.$blob) && typeof v.mime === 'string';
+}
+
+/** Every blob reference inside `value` (a recorded request body), in document order. */
+export function blobReferencesIn(value: unknown, out: BlobReference[] = []): BlobReference[] {
+  if (isBlobReference(value)) out.push(value);
+  else if (Array.isArray(value)) for (const v of value) blobReferencesIn(v, out);
+  else if (value && typeof value === 'object') for (const v of Object.values(value)) blobReferencesIn(v, out);
+  return out;
+}
+
 /** Where the page loads a blob from. */
 export interface MediaUrl {
   /**

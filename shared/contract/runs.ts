@@ -4,6 +4,7 @@
 import type { ChatCompletion, ChatUsage } from '../wire/chat';
 import type { WorkbenchError } from './errors';
 import type { RunMetrics } from '../run-metrics';
+import type { MediaUrl } from './media';
 
 export const RUN_STATUSES = ['pending', 'completed', 'cancelled', 'incomplete', 'error'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
@@ -131,6 +132,13 @@ export interface RunRecord extends RunSummary {
   /** Usage normalised to the chat shape for every interface (the raw usage is in `output`). */
   usage: ChatUsage | null;
   retries: number;
+  /**
+   * From `history.get`: where the page loads each medium the request sent, by blob hash. The
+   * request's body then holds a BlobReference (shared/contract/media.ts) in place of its base64;
+   * `history.request` gives the request with the bytes back, for a re-run. Absent on a run's own
+   * result (that request is the one the page sent, bytes included).
+   */
+  media?: Record<string, MediaUrl>;
 }
 
 /** A JSON object as the service sent it. */

@@ -21,13 +21,17 @@ export interface RunningApp {
   crash(): Promise<void>;
 }
 
-/** Starts the app as `npm start -- --browser` does and waits for its one `Workbench: <url>` line. */
-export async function startApp(options: { dataDir?: string; tokenDelayMs?: number } = {}): Promise<RunningApp> {
+/**
+ * Starts the app as `npm start -- --browser` does and waits for its one `Workbench: <url>` line.
+ * `port` pins the port (a restart on the same port and data folder, as a user does); default: any free one.
+ */
+export async function startApp(options: { dataDir?: string; tokenDelayMs?: number; port?: number } = {}): Promise<RunningApp> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'wb-e2e-'));
   let output = '';
   // `npm start` is `node scripts/start.mjs`; spawning that directly lets the test read its exit code
   // (npm itself dies of the SIGINT that Ctrl+C sends to the whole group).
-  const child: ChildProcess = spawn(process.execPath, ['scripts/start.mjs', '--browser', '--data-dir', dataDir], {
+  const portArgs = options.port === undefined ? [] : ['--port', String(options.port)];
+  const child: ChildProcess = spawn(process.execPath, ['scripts/start.mjs', '--browser', '--data-dir', dataDir, ...portArgs], {
     cwd: ROOT,
     env: { ...process.env, WORKBENCH_SANDBOX_TOKEN_DELAY_MS: String(options.tokenDelayMs ?? 15) },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -10,7 +10,7 @@ import { WorkbenchFailure, type WorkbenchError } from '../../shared/contract/err
 import type { HistorySearchInput } from '../../shared/contract/history';
 import type { JobSummary } from '../../shared/contract/jobs';
 import type { Catalogue, CatalogueEntry } from '../../shared/contract/models';
-import type { Endpoint, RunRecord, RunStatus } from '../../shared/contract/runs';
+import type { CapturedRequest, Endpoint, RunRecord, RunStatus } from '../../shared/contract/runs';
 import type { ResponseNode } from '../../shared/contract/responses';
 import type { FileDownloadChunk, FileDownloadResult, FileRecord, FileUploadChunk, FileUploadInput } from '../../shared/contract/files';
 import type { ToolPlayground, ToolSetState } from '../../shared/contract/tools';
@@ -63,6 +63,8 @@ export interface FakeWorkbenchOptions {
   videoJobs?: VideoJob[];
   /** Results of earlier image runs (`images.ofRun` answers them). */
   imageResults?: ImageRunResult[];
+  /** `history.request`'s answer by run id (the request with its media bytes); default: the record's request. */
+  requestsAsSent?: Record<string, CapturedRequest>;
 }
 
 export interface FakeWorkbench extends WorkbenchApi {
@@ -910,6 +912,12 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
         const found = history.find((r) => r.id === id);
         if (!found) throw notFound(`run ${id}`);
         return found;
+      },
+      request: async ({ id }) => {
+        record('history.request', { id });
+        const found = history.find((r) => r.id === id);
+        if (!found) throw notFound(`run ${id}`);
+        return opts.requestsAsSent?.[id] ?? found.request;
       },
       events: async ({ id, offset = 0, limit = 1_000 }) => {
         record('history.events', { id, offset, limit });

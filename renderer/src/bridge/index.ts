@@ -7,16 +7,18 @@
  * 'disconnected' | 'no-token' | 'unauthorized'); in Electron it is always 'connected'. Show "Disconnected from the
  * workbench process" while it is 'disconnected'.
  *
- * Import this module before the router is created: it removes `#token=...` from the URL.
+ * Import this module before the router is created: it removes `#token=...` from the URL, and its
+ * listener for a token pasted later (a new link after a restart) must run before the router's.
  */
 import { readonly, shallowRef, type ShallowRef } from 'vue';
 import { createWorkbenchApi } from '../../../shared/contract/bridge';
 import type { WorkbenchApi } from '../../../shared/contract/api';
 import { fromReplyApi } from '../../../shared/contract/page-api';
-import { takeAccessToken } from './access-token';
+import { takeAccessToken, watchAccessToken } from './access-token';
 import { createWsTransport, type BridgeStatus, type SocketLike } from './ws-transport';
 
 export type { BridgeStatus } from './ws-transport';
+export { keepRouteOnTokenLinks } from './access-token';
 
 function sessionStorageOrNull(): Storage | null {
   try {
@@ -39,18 +41,24 @@ async function probeHealth(token: string): Promise<'ok' | 'unauthorized' | 'unre
 
 function createBridge(): { api: WorkbenchApi; status: ShallowRef<BridgeStatus>; kind: 'electron' | 'websocket' } {
   if (window.workbench) return { api: fromReplyApi(window.workbench), status: shallowRef<BridgeStatus>('connected'), kind: 'electron' };
-  const token = takeAccessToken({ location: window.location, history: window.history, storage: sessionStorageOrNull() });
+  const sources = { location: window.location, history: window.history, storage: sessionStorageOrNull() };
+  let token = takeAccessToken(sources);
   const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
   const transport = createWsTransport({
     url: `${scheme}://${window.location.host}/ws`,
     token: token ?? '',
     connect: (url, protocols) => new WebSocket(url, protocols) as unknown as SocketLike,
-    probe: () => probeHealth(token ?? ''),
+    probe: (offered) => probeHealth(offered),
   });
   const status = shallowRef<BridgeStatus>(token ? transport.status() : 'no-token');
   transport.onStatus((next) => {
     // Without a token the refusal is expected: say the token is missing, not that it is wrong.
     status.value = token || next === 'connected' ? next : 'no-token';
+  });
+  // The newly printed link pasted into this tab (a same-document navigation): reconnect with it.
+  watchAccessToken(window, sources, (next) => {
+    token = next;
+    transport.setToken(next);
   });
   return { api: createWorkbenchApi(transport), status, kind: 'websocket' };
 }

@@ -11,7 +11,8 @@
  * Calls made while the socket is (re)connecting wait for it; everything in flight fails with a
  * 'network' WorkbenchError when the socket drops or an attempt fails, and the transport keeps
  * reconnecting with backoff. Event subscriptions survive reconnects (the server broadcasts events
- * to every tab; filtering is local).
+ * to every tab; filtering is local). A token the process refuses stops the retries until
+ * `setToken` gives a new one (the user opened the newly printed link in this tab).
  */
 import type { BridgeTransport } from '../../../shared/contract/bridge';
 import { decodeBinaryFrame, encodeBinaryFrame, hasBytes } from '../../../shared/contract/binary-frame';
@@ -28,11 +29,11 @@ export type BridgeStatus = 'connecting' | 'connected' | 'disconnected' | 'no-tok
  * not tell a page why a WebSocket upgrade failed): it answered and refused the token, or it did
  * not answer at all.
  */
-export type ReachProbe = () => Promise<'ok' | 'unauthorized' | 'unreachable'>;
+export type ReachProbe = (token: string) => Promise<'ok' | 'unauthorized' | 'unreachable'>;
 
 /** What every call gets when the token is refused: what happened and what to do, once. */
 export const UNAUTHORIZED_MESSAGE =
-  'The workbench process is running but refused this page\'s access token (it is missing, or from an earlier start). Open the link `npm start` printed for this run.';
+  'The workbench process is running but refused this page\'s access token: it is from an earlier start (the process was restarted since). Open the link `npm start` printed when it started (it ends with #token=…); pasting it into this tab is enough.';
 
 /** The part of the WHATWG WebSocket used here (the browser's, or the `ws` package's in tests). */
 export interface SocketLike {
@@ -67,6 +68,11 @@ export interface WsTransportOptions {
 
 export interface WsTransport extends BridgeTransport {
   status(): BridgeStatus;
+  /**
+   * Uses `token` from now on: a token other than the current one (or any token while refused or
+   * disconnected) drops the socket and connects again at once; what was in flight fails.
+   */
+  setToken(token: string): void;
   /** Calls `listener` on every status change; returns an unsubscribe function. */
   onStatus(listener: (status: BridgeStatus) => void): () => void;
   /** Closes the socket for good; everything pending fails. */
@@ -87,7 +93,7 @@ function networkFailure(message: string): CallReply {
 
 export function createWsTransport(options: WsTransportOptions): WsTransport {
   const backoff = options.backoff ?? { initialMs: 250, maxMs: 5000 };
-  const protocols = ['workbench', `token.${options.token}`];
+  let token = options.token;
   const pending = new Map<number, Pending>();
   const streams = new Map<string, number>();
   const highWater = options.highWaterBytes ?? SOCKET_HIGH_WATER_BYTES;
@@ -102,6 +108,8 @@ export function createWsTransport(options: WsTransportOptions): WsTransport {
   let delay = backoff.initialMs;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let disposed = false;
+  /** Bumped per connection attempt: a probe answering for an abandoned attempt is ignored. */
+  let attempt = 0;
 
   function setStatus(next: BridgeStatus): void {
     if (next === status) return;
@@ -171,7 +179,8 @@ export function createWsTransport(options: WsTransportOptions): WsTransport {
     timer = null;
     setStatus('connecting');
     let opened = false;
-    const ws = options.connect(options.url, protocols);
+    const mine = ++attempt;
+    const ws = options.connect(options.url, ['workbench', `token.${token}`]);
     ws.binaryType = 'arraybuffer';
     socket = ws;
     ws.onopen = () => {
@@ -187,9 +196,9 @@ export function createWsTransport(options: WsTransportOptions): WsTransport {
       socket = null;
       if (opened || !options.probe) return dropped(opened);
       // Calls wait for the answer, so none is told "is it still running?" when it is.
-      void options.probe().then(
-        (reach) => (reach === 'unauthorized' ? refused() : dropped(false)),
-        () => dropped(false),
+      void options.probe(token).then(
+        (reach) => mine === attempt && (reach === 'unauthorized' ? refused() : dropped(false)),
+        () => mine === attempt && dropped(false),
       );
     };
   }
@@ -247,6 +256,19 @@ export function createWsTransport(options: WsTransportOptions): WsTransport {
       };
     },
     status: () => status,
+    setToken(next) {
+      if (disposed || (next === token && (status === 'connected' || status === 'connecting'))) return;
+      token = next;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      delay = backoff.initialMs;
+      const ws = socket;
+      socket = null;
+      attempt++;
+      failAll('Reconnecting to the workbench process with the new access token; try again in a moment.');
+      ws?.close(1000, 'a new access token');
+      connect();
+    },
     onStatus(listener) {
       statusListeners.add(listener);
       return () => statusListeners.delete(listener);

@@ -27,6 +27,7 @@ import { useWorkbench } from '../api';
 import { toWorkbenchError } from '../lib/errors';
 import { takePreloadedDraft } from './draft-cache';
 import { useWorkbenchEvent } from './use-workbench-event';
+import { onLinkRegained } from './use-link-regained';
 
 export const DRAFT_SAVE_DELAY_MS = 400;
 export const DRAFT_MAX_WAIT_MS = 2_000;
@@ -143,7 +144,7 @@ export function useDraft(key: string, getState: () => object, applyState: (saved
   }
 
   /** Another window's newer draft replaces this form, unless this form has something unsaved. */
-  async function adopt(atLeast: number): Promise<void> {
+  async function adopt(atLeast: number, message = 'Updated from another window.'): Promise<void> {
     const draft = await api.drafts.get({ key }).catch(() => null);
     if (!draft || draft.revision < atLeast || draft.revision <= revision.value) return;
     if (isDirty()) {
@@ -151,7 +152,7 @@ export function useDraft(key: string, getState: () => object, applyState: (saved
       return;
     }
     restore(draft.state, draft.revision);
-    const adopted: DraftNotice = { kind: 'adopted', message: 'Updated from another window.' };
+    const adopted: DraftNotice = { kind: 'adopted', message };
     notice.value = adopted;
     setTimeout(() => {
       if (notice.value === adopted) notice.value = null;
@@ -189,6 +190,9 @@ export function useDraft(key: string, getState: () => object, applyState: (saved
     if (isDirty()) keepLocal(change.revision);
     else void adopt(change.revision);
   });
+  // Cut off from main (a restart, a refused token), the page missed those events, or could not
+  // read the draft at all: the kept one is taken now as another window's would be.
+  onLinkRegained(() => void adopt(0, 'Brought up to date with the draft kept while this page was cut off.'));
 
   const undoMessage = ref('New form started.');
 

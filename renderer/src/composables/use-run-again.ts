@@ -11,9 +11,11 @@ import { onScopeDispose, ref } from 'vue';
 import type { StreamHandle } from '@shared/contract/api';
 import type { RunRecord } from '@shared/contract/runs';
 import type { TextStreamChunk } from '@shared/contract/text';
+import { WorkbenchFailure } from '@shared/contract/errors';
 import { endpointInfo, type PlaygroundId } from '@shared/families';
 import { useWorkbench } from '../api';
 import { CHAT_RUN_JOBS } from '../stores/chat-run';
+import { withRequestAsSent } from './request-as-sent';
 import { useTextRun } from './use-text-run';
 
 type Starter = (record: RunRecord, onChunk: (chunk: TextStreamChunk) => void) => StreamHandle<RunRecord>;
@@ -34,9 +36,33 @@ const STARTERS: Record<PlaygroundId, Starter> = {
     record.endpoint === 'complete' ? useWorkbench().completions.complete(inputOf(record), onChunk) : useWorkbench().completions.send(inputOf(record), onChunk),
 };
 
+/**
+ * Asks main for the request as sent first (History's record holds its media as references), then
+ * starts the family's stream with it; Stop works in either step.
+ */
+function startAsSent(record: RunRecord, onChunk: (chunk: TextStreamChunk) => void): StreamHandle<RunRecord> {
+  let started: StreamHandle<RunRecord> | null = null;
+  let stopped = false;
+  const result = withRequestAsSent(record).then((sent) => {
+    if (stopped) throw new WorkbenchFailure({ code: 'cancelled', message: 'Stopped before it was sent.' });
+    started = STARTERS[endpointInfo(sent.endpoint)!.rerun!](sent, onChunk);
+    return started.result;
+  });
+  return {
+    get streamId() {
+      return started?.streamId ?? '';
+    },
+    result,
+    async cancel() {
+      stopped = true;
+      await started?.cancel();
+    },
+  };
+}
+
 export function useRunAgain() {
   // Chat's deferred runs are durable jobs: a Stop cancels the job, as in the Chat playground.
-  const run = useTextRun<RunRecord>((record, onChunk) => STARTERS[endpointInfo(record.endpoint)!.rerun!](record, onChunk), CHAT_RUN_JOBS);
+  const run = useTextRun<RunRecord>(startAsSent, CHAT_RUN_JOBS);
   /** The id of the recorded run this one repeats (null before the first Run again). */
   const sourceId = ref<string | null>(null);
 

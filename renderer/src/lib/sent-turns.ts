@@ -7,6 +7,7 @@ import type { Endpoint } from '@shared/contract/runs';
 import { endpointInfo, type InputShape } from '@shared/families';
 import { prettyJson } from './format';
 import { isObject } from '@shared/is-object';
+import { blobReferencesIn } from '@shared/contract/media';
 
 export interface SentTurn {
   /** A role (`user`, `system`, …) or an item kind (`function_call_output`, `compaction`, `prompt 2`). */
@@ -14,6 +15,8 @@ export interface SentTurn {
   text: string;
   /** A secondary id shown beside the label (tool call id, previous response id). */
   note?: string;
+  /** Images the turn sent, as the blob hashes History's record refers to them by (see RunRecord.media). */
+  images?: string[];
 }
 
 type Obj = Record<string, unknown>;
@@ -79,5 +82,29 @@ const TURN_READERS: Record<InputShape, (body: Obj) => SentTurn[]> = {
 /** The turns a recorded request of `endpoint` sent. */
 export function sentTurns(endpoint: Endpoint, body: unknown): SentTurn[] {
   if (!isObject(body)) return [];
-  return TURN_READERS[endpointInfo(endpoint)?.input ?? 'chat'](body);
+  const turns = TURN_READERS[endpointInfo(endpoint)?.input ?? 'chat'](body);
+  // Each turn's images, by reference, in the order the readers listed the turns' sources.
+  const sources = turnSources(endpointInfo(endpoint)?.input ?? 'chat', body);
+  return turns.map((turn, i) => {
+    const images = blobReferencesIn(sources[i]).filter((r) => r.mime.startsWith('image/')).map((r) => r.$blob);
+    return images.length ? { ...turn, images } : turn;
+  });
+}
+
+/** What each turn of `sentTurns` was read from (same order), where images may sit. */
+function turnSources(shape: InputShape, body: Obj): unknown[] {
+  const messages = Array.isArray(body.messages) ? body.messages.filter(isObject) : [];
+  switch (shape) {
+    case 'chat':
+      return messages;
+    case 'messages':
+      return body.system !== undefined && body.system !== '' ? [body.system, ...messages] : messages;
+    case 'responses': {
+      const items = Array.isArray(body.input) ? body.input.filter(isObject) : [];
+      const head = [...(typeof body.instructions === 'string' && body.instructions ? [null] : []), ...(typeof body.input === 'string' ? [null] : [])];
+      return [...head, ...items];
+    }
+    default:
+      return [];
+  }
 }

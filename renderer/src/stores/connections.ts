@@ -8,6 +8,7 @@ import type { ConnectionProfile, ConnectionsState, ConnectionTestResult, SaveCon
 import type { WorkbenchError } from '@shared/contract/errors';
 import { useWorkbench } from '../api';
 import { toWorkbenchError } from '../lib/errors';
+import { onLinkRegained } from '../composables/use-link-regained';
 
 export const useConnectionsStore = defineStore('connections', () => {
   const state = shallowRef<ConnectionsState | null>(null);
@@ -24,6 +25,11 @@ export const useConnectionsStore = defineStore('connections', () => {
   const keyWarning = computed(() => state.value?.keyStorage.warning ?? null);
   /** The built-in sandbox's key and ports (null until loaded). */
   const sandbox = computed(() => state.value?.sandbox ?? null);
+
+  // Cut off from main, the profiles may have changed (another window, a restart): read them again.
+  onLinkRegained(() => {
+    if (state.value !== null || error.value) void load();
+  });
 
   /** Loads the profiles and starts following changes pushed by main. */
   async function load(): Promise<void> {

@@ -13,6 +13,7 @@ import type { FileDownloadResult, FileRecord } from '@shared/contract/files';
 import { useWorkbench } from '../api';
 import { useConnectionsStore } from './connections';
 import { toWorkbenchError } from '../lib/errors';
+import { onLinkRegained } from '../composables/use-link-regained';
 
 export type FileSortField = 'created_at' | 'filename' | 'size';
 
@@ -46,6 +47,9 @@ export const useFilesStore = defineStore('files', () => {
   let generation = 0;
   let unsubscribe: (() => void) | null = null;
   let refreshTimer: ReturnType<typeof setTimeout> | null = null;
+
+  // Cut off from main, the list missed what changed meanwhile: read the page shown again.
+  onLinkRegained(() => loaded.value && void (source.value === 'local' ? fetchLocal() : fetchPage(currentToken.value)));
 
   /** Several uploads finishing together refresh the list once. */
   function scheduleRefresh(): void {

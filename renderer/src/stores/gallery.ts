@@ -11,6 +11,7 @@ import type { WorkbenchError } from '@shared/contract/errors';
 import { useWorkbench } from '../api';
 import { toWorkbenchError } from '../lib/errors';
 import { makeThumbnail } from '../lib/thumbnail';
+import { onLinkRegained } from '../composables/use-link-regained';
 
 export const GALLERY_PAGE = 200;
 /** Thumbnails made at once (each decodes a full-size image or a video). */
@@ -40,6 +41,8 @@ export const useGalleryStore = defineStore('gallery', () => {
   let pagingToken: object | null = null;
 
   const empty = computed(() => loaded.value && total.value === 0);
+  // Cut off from main, the grid missed what was added or removed meanwhile: list it again.
+  onLinkRegained(() => (loaded.value || error.value) && void reload());
 
   function listInput(after?: string) {
     return {

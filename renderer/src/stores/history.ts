@@ -12,6 +12,7 @@ import type { WorkbenchError } from '@shared/contract/errors';
 import type { Endpoint, RunRecord, RunStatus, RunSummary } from '@shared/contract/runs';
 import { useWorkbench } from '../api';
 import { toWorkbenchError } from '../lib/errors';
+import { onLinkRegained } from '../composables/use-link-regained';
 
 /** How long typing must pause before the query is searched. */
 export const SEARCH_DEBOUNCE_MS = 300;
@@ -34,6 +35,8 @@ export const useHistoryStore = defineStore('history', () => {
   const currentLoading = ref(false);
   const currentError = ref<WorkbenchError | null>(null);
   let debounce: ReturnType<typeof setTimeout> | null = null;
+  /** The entry last asked for (open), so it can be read again after the link to main is back. */
+  let openedId: string | null = null;
   /** Bumped per new search so a slow older page can't overwrite a newer result. */
   let generation = 0;
 
@@ -136,6 +139,7 @@ export const useHistoryStore = defineStore('history', () => {
 
   /** Loads one whole record for the entry view. */
   async function open(id: string): Promise<void> {
+    openedId = id;
     watchJobs();
     currentLoading.value = true;
     currentError.value = null;
@@ -176,6 +180,11 @@ export const useHistoryStore = defineStore('history', () => {
   }
 
   onScopeDispose(dispose);
+  // Cut off from main, the list and the open entry missed what changed meanwhile: read them again.
+  onLinkRegained(() => {
+    if (loaded.value || error.value) void fetchPage(null);
+    if (openedId) void (current.value?.id === openedId && !currentError.value ? refreshCurrent(openedId) : open(openedId));
+  });
 
   return {
     items, nextCursor, loading, loaded, error, query, model, status, endpoint, models, current, currentLoading, currentError,

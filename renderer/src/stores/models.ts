@@ -8,6 +8,7 @@ import type { Catalogue, ModelKind } from '@shared/contract/models';
 import type { WorkbenchError } from '@shared/contract/errors';
 import { useWorkbench } from '../api';
 import { toWorkbenchError } from '../lib/errors';
+import { onLinkRegained } from '../composables/use-link-regained';
 import { allModalities, filterRows, sortRows, toRow, type SortField } from '../lib/catalogue';
 
 export const useModelsStore = defineStore('models', () => {
@@ -37,6 +38,11 @@ export const useModelsStore = defineStore('models', () => {
       error.value = toWorkbenchError(err);
     }
   }
+
+  // A catalogue that could not be read while the page was cut off from main is read once it is back.
+  onLinkRegained(() => {
+    if (error.value) void load();
+  });
 
   /** Fetches the catalogue (refresh bypasses main's cache). Concurrent calls share one request. */
   function load(opts: { refresh?: boolean } = {}): Promise<void> {

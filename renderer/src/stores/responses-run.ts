@@ -16,6 +16,7 @@ import type { ResponseCreateRequest, ResponseOutputItem } from '@shared/wire/res
 import { useWorkbench } from '../api';
 import { useTextRun } from '../composables/use-text-run';
 import { useDraft } from '../composables/use-draft';
+import { withRequestAsSent } from '../composables/request-as-sent';
 import { overDefaults } from '../lib/draft-fields';
 import { toWorkbenchError } from '../lib/errors';
 import { continueBlockedReason } from '../lib/responses-tree';
@@ -137,9 +138,17 @@ export const useResponsesRunStore = defineStore('responses-run', () => {
 
   /** Answers the pending tool calls: the function_call_output items, chained to the response that asked. */
   async function answerTools(replies: ToolReply[]): Promise<void> {
-    const rec = run.record.value;
-    const id = responseIdOf(rec, run.meta.value.responseId);
-    if (!rec || !id || run.busy.value) return;
+    const shown = run.record.value;
+    const id = responseIdOf(shown, run.meta.value.responseId);
+    if (!shown || !id || run.busy.value) return;
+    // A node opened from History holds its media as references: an unstored chain sends them again.
+    let rec: RunRecord;
+    try {
+      rec = await withRequestAsSent(shown);
+    } catch (err) {
+      actionError.value = toWorkbenchError(err);
+      return;
+    }
     const prev = rec.request.body as ResponseCreateRequest;
     const stored = run.meta.value.stored !== false;
     const output = isObject(rec.output) ? (rec.output.output as ResponseOutputItem[]) : [];

@@ -9,6 +9,7 @@ import type { WorkbenchError } from '@shared/contract/errors';
 import type { VideoCreateInput, VideoJob, VideoJobState } from '@shared/contract/videos';
 import { useWorkbench } from '../api';
 import { useWorkbenchEvent } from '../composables/use-workbench-event';
+import { onLinkRegained } from '../composables/use-link-regained';
 import { toWorkbenchError } from '../lib/errors';
 
 /** States after which nothing more happens to a job. */
@@ -67,6 +68,8 @@ export const useVideoJobsStore = defineStore('video-jobs', () => {
 
   // For as long as the store lives (the page): a card changes wherever the user is.
   useWorkbenchEvent('videos', 'changed', upsert);
+  // Cut off from main (a restart, a dropped socket), the cards missed their events: read them again.
+  onLinkRegained(() => loaded.value && void load());
 
   /** Sends a new job; the card appears at once (main answers once the job is written). */
   async function create(input: VideoCreateInput): Promise<VideoJob> {

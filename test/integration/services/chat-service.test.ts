@@ -50,7 +50,7 @@ describe('ChatService against the sandbox', () => {
       expect(page.items.find((i) => i.id === record.id)?.metrics).toEqual(record.metrics);
     });
 
-    it('records an inline image as a blob reference, gives it back on History and releases it when the run is deleted', async () => {
+    it('records an inline image as a blob reference, shows it on History by URL (no base64), gives the bytes back for a re-run, releases it when the run is deleted', async () => {
       const image = `data:image/png;base64,${Buffer.alloc(20_000, 7).toString('base64')}`;
       const messages = [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'Describe this picture of otters' }, { type: 'image_url' as const, image_url: { url: image } }] }];
       const { record } = await h.send({ request: { model: MODEL, messages, stream: true } });
@@ -62,8 +62,20 @@ describe('ChatService against the sandbox', () => {
         expect(row.length).toBeLessThan(2_000);
         const [hash] = [...row.matchAll(/"\$blob":"([0-9a-f]{64})"/g)].map((m) => m[1]);
         expect(db.prepare('SELECT mime, size, refs FROM blobs WHERE hash = ?').get(hash)).toEqual({ mime: 'image/png', size: 20_000, refs: 1 });
-        const again = await h.app.handlers.history.get({ id: record.id }, CTX);
-        expect((again.request.body as { messages: unknown }).messages).toEqual(messages);
+        // Opening the entry: what crosses the bridge holds the reference and a URL for it, never the base64.
+        const opened = await h.app.handlers.history.get({ id: record.id }, CTX);
+        const payload = JSON.stringify(opened);
+        expect(payload).not.toContain(image.slice(22, 600));
+        expect(payload).not.toMatch(/data:image\/[a-z]+;base64,/);
+        expect(payload.length).toBeLessThan(8_000);
+        expect((opened.request.body as { messages: Array<{ content: unknown[] }> }).messages[0]!.content[1]).toEqual({
+          type: 'image_url',
+          image_url: { url: { $blob: hash, mime: 'image/png', encoding: 'data-url' } },
+        });
+        expect(opened.media?.[hash!]).toMatchObject({ url: expect.stringContaining(hash!), mime: 'image/png', size: 20_000 });
+        // A re-run asks for the request as sent: the bytes are back.
+        const sent = await h.app.handlers.history.request({ id: record.id }, CTX);
+        expect((sent.body as { messages: unknown }).messages).toEqual(messages);
         await h.app.handlers.history.remove({ id: record.id }, CTX);
         expect(db.prepare('SELECT refs FROM blobs WHERE hash = ?').pluck().get(hash)).toBe(0);
       } finally {
@@ -95,8 +107,9 @@ describe('ChatService against the sandbox', () => {
         expect(row.length).toBeLessThan(2_000);
         const [hash] = [...row.matchAll(/"\$blob":"([0-9a-f]{64})"/g)].map((m) => m[1]);
         expect(db.prepare('SELECT mime, size, refs FROM blobs WHERE hash = ?').get(hash)).toEqual({ mime: 'image/png', size: 12_000, refs: 1 });
-        const again = await h.app.handlers.history.get({ id: record.id }, CTX);
-        expect((again.request.body as { messages: unknown }).messages).toEqual(messages);
+        expect(JSON.stringify(await h.app.handlers.history.get({ id: record.id }, CTX))).not.toMatch(/base64,/);
+        const sent = await h.app.handlers.history.request({ id: record.id }, CTX);
+        expect((sent.body as { messages: unknown }).messages).toEqual(messages);
       } finally {
         db.close();
       }

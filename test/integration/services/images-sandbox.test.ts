@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxServer } from '../../../main/sandbox';
 import { ConnectionsService } from '../../../main/services/connections-service';
 import { GalleryService } from '../../../main/services/gallery-service';
+import { HistoryService } from '../../../main/services/history-service';
 import { ImagesService } from '../../../main/services/images-service';
 import { MediaService } from '../../../main/services/media-service';
 import { UserFiles } from '../../../main/services/user-files';
@@ -32,6 +33,7 @@ describe('ImagesService against the sandbox', () => {
   let userFiles: UserFiles;
   let gallery: GalleryService;
   let images: ImagesService;
+  let history: HistoryService;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'wb-images-sandbox-'));
@@ -40,7 +42,9 @@ describe('ImagesService against the sandbox', () => {
     connections = new ConnectionsService({ db, keyStore: createMemoryKeyStore(), sandbox: { url: sandbox.url, key: KEY, port: sandbox.port, preferredPort: sandbox.port, preferredSource: 'default' }, emit: () => {} });
     const blobs = new BlobStore(join(dir, 'blobs'));
     userFiles = new UserFiles({ stagingDir: join(dir, 'staging'), log: () => {} });
-    gallery = new GalleryService({ db, blobs, media: new MediaService(db, blobs, (hash) => ({ url: `/media/${hash}`, expiresAt: null })) });
+    const media = new MediaService(db, blobs, (hash) => ({ url: `/media/${hash}`, expiresAt: null }));
+    gallery = new GalleryService({ db, blobs, media });
+    history = new HistoryService(db, blobs, undefined, undefined, undefined, (hash) => media.url(hash));
     images = new ImagesService({ db, blobs, connections, gallery, userFiles });
   });
   afterAll(async () => {
@@ -89,6 +93,17 @@ describe('ImagesService against the sandbox', () => {
     ]);
     expect(result.images[0]).toMatchObject({ origin: 'edited', width: 1024, height: 680, sourceIds: [result.inputs[0].id, earlier.id] });
     expect(getRun(db, result.runId)).toMatchObject({ endpoint: 'images.edits', status: 'completed' });
+
+    // Opened in History, the entry names its inputs by blob and URL: no base64 crosses the bridge.
+    const opened = await history.get(result.runId);
+    const payload = JSON.stringify(opened);
+    expect(payload).not.toMatch(/base64/);
+    expect(payload.length).toBeLessThan(10_000);
+    expect(Object.keys(opened.media ?? {}).sort()).toEqual([result.inputs[0].hash, earlier.hash].sort());
+    expect(opened.media?.[earlier.hash]).toEqual({ url: `/media/${earlier.hash}`, expiresAt: null, mime: 'image/jpeg', size: earlier.bytes });
+    // Only a re-run asks for the bytes: the request as it was sent.
+    const sent = JSON.stringify((await history.request(result.runId)).body);
+    expect(sent.match(/data:image\/(png|jpeg);base64,/g)).toHaveLength(2);
   });
 
   it('explains a Files id the service does not have, naming the field', async () => {

@@ -108,8 +108,13 @@ describe('video jobs (app + fake video service)', () => {
     expect(end.video).toMatchObject({ origin: 'extended', sourceIds: [first.video!.id] });
     const run = await b.app.handlers.history.get({ id: end.runId! }, CTX);
     expect(run.endpoint).toBe('videos.extensions');
-    // History shows the request as sent (rehydrated); the row keeps a blob reference, and so does the job.
-    expect(run.request.body).toMatchObject({ prompt: 'then it rains', duration: 4, video: { url: expect.stringMatching(/^data:video\/mp4;base64,/) } });
+    // History shows the video sent by reference and URL (no base64); a re-run gets it back as sent.
+    // The row keeps a blob reference, and so does the job.
+    expect(run.request.body).toMatchObject({ prompt: 'then it rains', duration: 4, video: { url: { $blob: first.video!.hash, mime: 'video/mp4' } } });
+    expect(run.media?.[first.video!.hash]).toMatchObject({ mime: 'video/mp4' });
+    expect(JSON.stringify(run)).not.toMatch(/base64,/);
+    const sent = await b.app.handlers.history.request({ id: end.runId! }, CTX);
+    expect(sent.body).toMatchObject({ video: { url: expect.stringMatching(/^data:video\/mp4;base64,/) } });
     const db = new Database(join(dataDir, 'workbench.db'), { readonly: true });
     try {
       const stored = db.prepare('SELECT r.request_json AS request, j.data_json AS data FROM runs r JOIN jobs j ON j.run_id = r.id WHERE r.id = ?').get(end.runId) as { request: string; data: string };

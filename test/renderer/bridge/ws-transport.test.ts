@@ -231,6 +231,12 @@ describe('ws-transport', () => {
       expect(await t.call('history.facets', {})).toEqual({ ok: false, error: { code: 'network', message: UNAUTHORIZED_MESSAGE } });
     });
 
+    it('tells what to do after a restart: open the link the new start printed, in this tab', () => {
+      expect(UNAUTHORIZED_MESSAGE).toMatch(/earlier start/);
+      expect(UNAUTHORIZED_MESSAGE).toMatch(/Open the link `npm start` printed/);
+      expect(UNAUTHORIZED_MESSAGE).toMatch(/this tab/);
+    });
+
     it('keeps "cannot reach, retrying" for a process that does not answer', async () => {
       const t = withProbe('unreachable');
       const waiting = t.call('app.info', undefined);
@@ -239,6 +245,91 @@ describe('ws-transport', () => {
       expect(t.status()).toBe('disconnected');
       await vi.advanceTimersByTimeAsync(300);
       expect(sockets).toHaveLength(2);
+    });
+  });
+
+  describe('setToken(): the newly printed link opened in this tab', () => {
+    /** A transport whose probe says the process refuses every token but `accepted`. */
+    function refusing(accepted: string): WsTransport {
+      transport.dispose();
+      sockets = [];
+      transport = createWsTransport({
+        url: 'ws://127.0.0.1:9/ws',
+        token: 'OLD',
+        connect: (url, protocols) => {
+          const socket = new FakeSocket(url, protocols);
+          sockets.push(socket);
+          return socket;
+        },
+        probe: async (offered) => (offered === accepted ? 'ok' : 'unauthorized'),
+      });
+      return transport;
+    }
+
+    it('reconnects at once with the new token after the old one was refused, and calls go through', async () => {
+      const t = refusing('NEW');
+      const statuses: string[] = [];
+      t.onStatus((s) => statuses.push(s));
+      last().drop();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(t.status()).toBe('unauthorized');
+      t.setToken('NEW');
+      expect(sockets).toHaveLength(2);
+      expect(last().protocols).toEqual(['workbench', 'token.NEW']);
+      last().open();
+      expect(t.status()).toBe('connected');
+      expect(statuses).toEqual(['unauthorized', 'connecting', 'connected']);
+      const reply = t.call('app.info', undefined);
+      last().receive({ t: 'reply', id: 1, reply: ok('fresh') });
+      expect(await reply).toEqual(ok('fresh'));
+    });
+
+    it('drops a live socket on the old token for the new one, failing what was in flight', async () => {
+      last().open();
+      const inFlight = transport.call('app.info', undefined);
+      transport.setToken('NEWER');
+      expect(await inFlight).toMatchObject({ ok: false, error: { code: 'network' } });
+      expect(sockets[0]!.readyState).toBe(3);
+      expect(last().protocols).toEqual(['workbench', 'token.NEWER']);
+      expect(transport.status()).toBe('connecting');
+    });
+
+    it('does nothing for the token it already uses while connected', () => {
+      last().open();
+      transport.setToken('T0KEN');
+      expect(sockets).toHaveLength(1);
+      expect(transport.status()).toBe('connected');
+    });
+
+    it('skips the backoff wait while disconnected', async () => {
+      last().open();
+      last().drop();
+      expect(transport.status()).toBe('disconnected');
+      transport.setToken('T0KEN');
+      expect(sockets).toHaveLength(2);
+      expect(transport.status()).toBe('connecting');
+    });
+
+    it('ignores the probe of an attempt the new token replaced', async () => {
+      let answer: (reach: 'unauthorized') => void = () => {};
+      transport.dispose();
+      sockets = [];
+      transport = createWsTransport({
+        url: 'ws://127.0.0.1:9/ws',
+        token: 'OLD',
+        connect: (url, protocols) => {
+          const socket = new FakeSocket(url, protocols);
+          sockets.push(socket);
+          return socket;
+        },
+        probe: () => new Promise((resolve) => (answer = resolve)),
+      });
+      last().drop();
+      transport.setToken('NEW');
+      last().open();
+      answer('unauthorized');
+      await vi.advanceTimersByTimeAsync(0);
+      expect(transport.status()).toBe('connected');
     });
   });
 });

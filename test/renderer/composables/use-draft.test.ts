@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
-import { effectScope, nextTick, ref, type EffectScope } from 'vue';
-import { provideWorkbench } from '@/api';
+import { effectScope, nextTick, ref, shallowRef, type EffectScope } from 'vue';
+import { provideWorkbench, type LinkStatus } from '@/api';
 import { ADOPTED_VISIBLE_MS, DRAFT_SAVE_DELAY_MS, UNDO_VISIBLE_MS, useDraft, type DraftState } from '@/composables/use-draft';
 import { preloadDrafts, resetDraftCacheForTests } from '@/composables/draft-cache';
 import ChatView from '@/views/ChatView.vue';
@@ -64,6 +64,27 @@ describe('useDraft', () => {
       expect(form.draft.revision.value).toBe(1);
       await vi.advanceTimersByTimeAsync(DRAFT_SAVE_DELAY_MS * 5);
       expect(form.puts()).toEqual([]);
+    });
+
+    it('a page that started cut off from main (a refused token) takes the kept draft once the link is back', async () => {
+      const link = shallowRef<LinkStatus>('unauthorized');
+      fake = createFakeWorkbench({ drafts: { probe: { title: 'Kept before the restart' } } });
+      provideWorkbench(fake, link);
+      resetDraftCacheForTests();
+      const get = fake.drafts.get;
+      let refused = true;
+      fake.drafts.get = (input) => (refused ? Promise.reject(new Error('refused')) : get(input));
+      const form = start();
+      await flushPromises();
+      expect(form.title.value).toBe('');
+      refused = false;
+      link.value = 'connected';
+      await flushPromises();
+      expect(form.title.value).toBe('Kept before the restart');
+      expect(form.draft.notice.value?.kind).toBe('adopted');
+      await vi.advanceTimersByTimeAsync(DRAFT_SAVE_DELAY_MS * 5);
+      expect(form.puts()).toEqual([]);
+      provideWorkbench(fake, shallowRef<LinkStatus>('connected'));
     });
 
     it('without the start-up read, asks main and fills a form nobody touched', async () => {

@@ -44,5 +44,15 @@ describe('sent-turns', () => {
       expect(sentTurns('completions', { prompt: ['a', 'b'] }).map((t) => t.label)).toEqual(['prompt 1', 'prompt 2']);
       expect(sentTurns('completions', null)).toEqual([]);
     });
+    it('lists the images each turn sent by their blob reference (chat, Responses after instructions, Messages after system)', () => {
+      const a = { $blob: 'a'.repeat(64), mime: 'image/png', encoding: 'data-url' };
+      const b = { $blob: 'b'.repeat(64), mime: 'image/jpeg', encoding: 'base64' };
+      const chat = sentTurns('chat.completions', { messages: [{ role: 'system', content: 'Look.' }, { role: 'user', content: [{ type: 'text', text: 'This?' }, { type: 'image_url', image_url: { url: a } }] }] });
+      expect(chat.map((t) => t.images)).toEqual([undefined, ['a'.repeat(64)]]);
+      const responses = sentTurns('responses', { instructions: 'Be brief.', input: [{ role: 'user', content: [{ type: 'input_image', image_url: a }] }] });
+      expect(responses.map((t) => [t.label, t.images])).toEqual([['instructions', undefined], ['user', ['a'.repeat(64)]]]);
+      const messages = sentTurns('messages', { system: 'Sys', messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/jpeg', data: b } }] }] });
+      expect(messages.map((t) => [t.label, t.images])).toEqual([['system', undefined], ['user', ['b'.repeat(64)]]]);
+    });
   });
 });

@@ -116,6 +116,73 @@ describe('HistoryEntryView', () => {
     expect(m.router.currentRoute.value.path).toBe('/history/run-failed');
   });
 
+  describe('an entry whose request sent an image', () => {
+    const HASH = 'c'.repeat(64);
+    const DATA_URL = `data:image/png;base64,${'iVBORw0KGgo'.repeat(200)}`;
+    const bodyWith = (url: unknown) => ({ model: 'svc-3-mini', messages: [{ role: 'user', content: [{ type: 'text', text: 'What bird is this?' }, { type: 'image_url', image_url: { url } }] }], stream: true });
+    // As History hands it out: the image as a blob reference, and where to load it.
+    const withImage = makeRecord({
+      id: 'run-image',
+      request: { method: 'POST', url: 'http://127.0.0.1:4010/v1/chat/completions', headers: {}, body: bodyWith({ $blob: HASH, mime: 'image/png', encoding: 'data-url' }) },
+      media: { [HASH]: { url: `/media/${HASH}?t=tok`, expiresAt: null, mime: 'image/png', size: 1650 } },
+    });
+    const asSent = { ...withImage.request, body: bodyWith(DATA_URL) };
+    const mountEntry = () =>
+      mountWithApp(HistoryEntryView, { fake: { history: [withImage], requestsAsSent: { 'run-image': asSent } }, route: '/history/run-image', props: { id: 'run-image' } });
+
+    it('shows the image by its URL, and opening the entry asks for no bytes', async () => {
+      m = await mountEntry();
+      const img = m.wrapper.find('[aria-label="Conversation sent"] img');
+      expect(img.attributes('src')).toBe(`/media/${HASH}?t=tok`);
+      expect(m.fake.controls.calls.map((c) => c.method)).not.toContain('history.request');
+      expect(m.wrapper.text()).not.toContain('base64');
+    });
+
+    it('Run again asks main for the request as sent and sends it with its bytes', async () => {
+      m = await mountEntry();
+      button(m.wrapper, 'Run again').click();
+      await flushPromises();
+      expect(m.fake.controls.calls.filter((c) => c.method === 'history.request')).toEqual([{ method: 'history.request', input: { id: 'run-image' } }]);
+      expect(m.fake.controls.calls.filter((c) => c.method === 'chat.send')).toEqual([{ method: 'chat.send', input: { connectionId: 'sandbox', request: asSent.body } }]);
+    });
+
+    it('the inspector shows the reference, and its Code tab asks for the bytes only when opened', async () => {
+      m = await mountEntry();
+      expect(m.wrapper.find('[aria-label="Inspector"]').text()).toContain(HASH);
+      expect(m.fake.controls.calls.map((c) => c.method)).not.toContain('history.request');
+      await m.wrapper.findAll('[role="tab"]').find((t) => t.text() === 'Code')!.trigger('click');
+      await flushPromises();
+      expect(m.fake.controls.calls.filter((c) => c.method === 'history.request')).toHaveLength(1);
+      await vi.waitFor(() => expect(m.wrapper.find('[aria-label="Inspector"]').text()).toContain(DATA_URL.slice(0, 60)));
+    });
+
+    it('Open in playground fills the form with the image as sent (a Messages image block)', async () => {
+      const B64 = 'iVBORw0KGgo'.repeat(200);
+      const messagesBody = (data: unknown) => ({
+        model: 'svc-3-mini',
+        max_tokens: 256,
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'What bird is this?' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data } }] }],
+      });
+      const recorded = makeRecord({
+        id: 'run-image-messages',
+        endpoint: 'messages',
+        request: { method: 'POST', url: 'http://127.0.0.1:4010/v1/messages', headers: {}, body: messagesBody({ $blob: HASH, mime: 'image/png', encoding: 'base64' }) },
+        media: { [HASH]: { url: `/media/${HASH}?t=tok`, expiresAt: null, mime: 'image/png', size: 1650 } },
+      });
+      m = await mountWithApp(HistoryEntryView, {
+        fake: { history: [recorded], requestsAsSent: { 'run-image-messages': { ...recorded.request, body: messagesBody(B64) } } },
+        route: '/history/run-image-messages',
+        props: { id: 'run-image-messages' },
+      });
+      expect(m.wrapper.find('[aria-label="Conversation sent"] img').attributes('src')).toBe(`/media/${HASH}?t=tok`);
+      button(m.wrapper, 'Open in playground').click();
+      await flushPromises();
+      await vi.waitFor(() => expect(m.router.currentRoute.value.path).toBe('/messages'), { timeout: 10_000 });
+      expect(m.fake.controls.calls.filter((c) => c.method === 'history.request')).toHaveLength(1);
+      expect(JSON.stringify(useMessagesFormStore().request)).toContain(B64);
+    });
+  });
+
   it('deletes the run after confirmation and returns to the list', async () => {
     m = await mountWithApp(WithConfirm, { fake: { history: [failed] }, route: '/history/run-failed', props: { id: 'run-failed' } });
     button(m.wrapper, 'Delete').click();

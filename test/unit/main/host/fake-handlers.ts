@@ -145,6 +145,7 @@ export function createFakeHandlers(): FakeHandlers {
     history: {
       search: () => ({ items: [], nextCursor: null }),
       get: ({ id }) => ({ ...fakeRun('completed', 'm'), id }),
+      request: () => fakeRun('completed', 'm').request,
       events: ({ offset }) => ({ events: [], offset, total: 0 }),
       facets: () => ({ models: [] }),
       remove: () => ({ removed: true }),

@@ -5,6 +5,8 @@
  * sites), and a 256-bit token must be offered as a subprotocol (other local users and programs).
  * `POST /stage` takes a file's bytes from the page (staging-route.ts), with the token as a Bearer.
  * Blobs are served at /media/<hash> with a per-blob media token instead (media-route.ts).
+ * Connections that have not proved a token are held apart from the page's (socket-gate.ts), so
+ * programs without it cannot crowd the page out.
  */
 import { createReadStream } from 'node:fs';
 import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -15,6 +17,7 @@ import { STAGE_ROUTE } from '../../shared/contract/user-files';
 import type { UserFiles } from '../services/user-files';
 import { applyConnectionLimits, DEFAULT_CONNECTION_LIMITS, PerClientCounter, type ConnectionLimits } from './connection-limits';
 import { securityHeaders } from './csp';
+import type { SocketGate } from './socket-gate';
 import { serveDownload, type DownloadSource } from './download-route';
 import type { HostPort } from './host';
 import { DEFAULT_MAX_UPLOAD_BYTES, handleStage } from './staging-route';
@@ -68,6 +71,8 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
   let nextSession = 1;
   const limits: ConnectionLimits = { ...DEFAULT_CONNECTION_LIMITS, ...options.limits };
   const tabs = new PerClientCounter(limits.webSocketsPerClient);
+  // Set once the server exists (below); requests can only arrive after that.
+  let gate: SocketGate | null = null;
 
   const wss = new WebSocketServer({
     noServer: true,
@@ -82,9 +87,20 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
     res.end(body);
   }
 
+  /** Whether `req` proves the page token (Bearer) or, on the media route, the blob's media token. */
+  function provesToken(req: IncomingMessage, url: URL): boolean {
+    if (tokensMatch(token, tokenFromAuthorization(req.headers.authorization))) return true;
+    return options.media !== undefined && url.pathname.startsWith(MEDIA_PATH) && options.media.tokens.verify(url.pathname.slice(MEDIA_PATH.length), url.searchParams.get('t'));
+  }
+
   async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!hostAllowed(req)) return reply(res, 403, 'Forbidden: unexpected Host header.');
     const url = new URL(req.url ?? '/', `http://${LOOPBACK}`);
+    // The page's own connections are kept apart from those of programs without the token.
+    if (provesToken(req, url) && gate && !gate.authenticate(req.socket)) {
+      log(`[http] refused a request from ${req.socket.remoteAddress ?? 'unknown'}: it holds ${limits.socketsPerClient} connections with the token`);
+      return reply(res, 429, `Too many open connections with the access token (${limits.socketsPerClient}): close some workbench tabs and reload.`, { Connection: 'close' });
+    }
     if (url.pathname === '/ws') return reply(res, 426, 'This address takes WebSocket connections only.');
     if (url.pathname === STAGE_ROUTE && options.userFiles) {
       const maxBytes = options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
@@ -139,6 +155,10 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
     const offered = tokenFromProtocols(req.headers['sec-websocket-protocol']);
     if (!tokensMatch(token, offered)) return refuseUpgrade(socket, 401, 'Unauthorized: the access token is missing or wrong.');
     const address = req.socket.remoteAddress ?? 'unknown';
+    if (gate && !gate.authenticate(req.socket)) {
+      log(`[ws] refused a session from ${address}: it holds ${limits.socketsPerClient} connections with the token`);
+      return refuseUpgrade(socket, 429, `Too many open connections with the access token (${limits.socketsPerClient}): close some workbench tabs and reload.`);
+    }
     if (!tabs.tryOpen(address)) {
       log(`[ws] refused a session from ${address}: ${limits.webSocketsPerClient} are open`);
       return refuseUpgrade(socket, 429, `Too many open workbench tabs (${limits.webSocketsPerClient}): close some and reload.`);
@@ -161,7 +181,7 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
     });
   });
   server.on('upgrade', onUpgrade);
-  applyConnectionLimits(server, limits, log);
+  gate = applyConnectionLimits(server, limits, log);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

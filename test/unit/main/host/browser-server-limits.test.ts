@@ -1,5 +1,6 @@
 // The browser-mode server's connection limits, probed as a misbehaving local program would: a
-// client that trickles its headers is cut off, one that opens more sockets or more WebSocket
+// client that trickles its headers is cut off; connections without the token are few, closed when
+// idle and make room for new ones; one that opens more sockets with the token or more WebSocket
 // sessions than allowed is refused, and closing frees the slots again.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
@@ -13,7 +14,7 @@ import { DEFAULT_CONNECTION_LIMITS } from '../../../../main/host/connection-limi
 import { createHost } from '../../../../main/host/host';
 import { createFakeHandlers } from './fake-handlers';
 
-const LIMITS = { socketsPerClient: 12, webSocketsPerClient: 3, headersTimeoutMs: 400, idleTimeoutMs: 60_000 };
+const LIMITS = { socketsPerClient: 5, unauthenticatedSockets: 6, unauthenticatedIdleMs: 1_000, webSocketsPerClient: 3, headersTimeoutMs: 400, idleTimeoutMs: 60_000 };
 let root: string;
 let server: BrowserServer;
 const logs: string[] = [];
@@ -74,6 +75,8 @@ const closeTab = (ws: WebSocket): Promise<void> =>
 describe('browser-server connection limits', () => {
   it('has defaults a person with many tabs never meets', () => {
     expect(DEFAULT_CONNECTION_LIMITS).toMatchObject({ socketsPerClient: 256, webSocketsPerClient: 32, headersTimeoutMs: 10_000 });
+    // A browser opens about six connections per origin while the page loads.
+    expect(DEFAULT_CONNECTION_LIMITS.unauthenticatedSockets).toBeGreaterThanOrEqual(24);
   });
 
   it('disconnects a client that sends its headers too slowly (well before 90 s)', async () => {
@@ -92,19 +95,54 @@ describe('browser-server connection limits', () => {
     expect(res.status).toBe(200);
   });
 
-  it('refuses sockets past the per-client limit and accepts again once some close', async () => {
-    const held = await Promise.all(Array.from({ length: LIMITS.socketsPerClient }, rawSocket));
-    // Let the server count them all before the next arrives.
+  it('keeps at most a few connections without the token, closing the oldest idle one to let a new one in', async () => {
+    const held: Socket[] = [];
+    for (let i = 0; i < LIMITS.unauthenticatedSockets; i++) held.push(await rawSocket());
+    const closedFirst = closedWithin(held[0], 2_000);
+    const newcomer = await rawSocket();
+    expect(await closedFirst).not.toBeNull();
+    expect(newcomer.destroyed).toBe(false);
     await new Promise((r) => setTimeout(r, 50));
-    const extra = await rawSocket();
-    expect(await closedWithin(extra, 2_000)).not.toBeNull();
-    expect(logs.some((line) => line.includes(`it already holds ${LIMITS.socketsPerClient}`))).toBe(true);
-    for (const socket of held.slice(0, 2)) socket.destroy();
+    const open = [...held, newcomer].filter((s) => !s.destroyed && s.readyState === 'open');
+    expect(open.length).toBeLessThanOrEqual(LIMITS.unauthenticatedSockets);
+    for (const socket of [...held, newcomer]) socket.destroy();
+  });
+
+  it('closes a connection without the token that stays idle, while one that proved the token stays open', async () => {
+    const silent = await rawSocket();
+    const keptAlive = await rawSocket();
+    const page = await rawSocket();
+    keptAlive.write(`GET /favicon.ico HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n\r\n`);
+    page.write(`GET /health HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nAuthorization: Bearer ${server.token}\r\n\r\n`);
+    const [silentAfter, keptAliveAfter, pageAfter] = await Promise.all([closedWithin(silent, 5_000), closedWithin(keptAlive, 5_000), closedWithin(page, 2_500)]);
+    expect(silentAfter).not.toBeNull();
+    expect(keptAliveAfter).not.toBeNull();
+    // Counted from the server's accept, which came a little before this test's clock started.
+    expect(silentAfter!).toBeGreaterThanOrEqual(LIMITS.unauthenticatedIdleMs / 2);
+    expect(pageAfter).toBeNull();
+    page.destroy();
     await new Promise((r) => setTimeout(r, 50));
-    const later = await rawSocket();
-    expect(await closedWithin(later, 200)).toBeNull();
-    later.destroy();
-    for (const socket of held.slice(2)) socket.destroy();
+  });
+
+  it('answers 429 to a request with the token past the per-client socket limit, and accepts again once one closes', async () => {
+    const ask = async (): Promise<{ socket: Socket; status: number }> => {
+      const socket = await rawSocket();
+      socket.write(`GET /health HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nAuthorization: Bearer ${server.token}\r\n\r\n`);
+      const head = await new Promise<string>((resolve) => socket.once('data', (d: Buffer) => resolve(d.toString())));
+      return { socket, status: Number(head.split(' ')[1]) };
+    };
+    const held = [];
+    for (let i = 0; i < LIMITS.socketsPerClient; i++) held.push(await ask());
+    expect(held.map((h) => h.status)).toEqual(Array(LIMITS.socketsPerClient).fill(200));
+    const refused = await ask();
+    expect(refused.status).toBe(429);
+    expect(logs.some((line) => line.includes(`it holds ${LIMITS.socketsPerClient} connections with the token`))).toBe(true);
+    refused.socket.destroy();
+    held[0].socket.destroy();
+    await new Promise((r) => setTimeout(r, 50));
+    const later = await ask();
+    expect(later.status).toBe(200);
+    for (const h of [later, ...held.slice(1)]) h.socket.destroy();
     await new Promise((r) => setTimeout(r, 50));
   });
 

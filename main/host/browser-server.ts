@@ -20,7 +20,7 @@ import { securityHeaders } from './csp';
 import type { SocketGate } from './socket-gate';
 import { serveDownload, type DownloadSource } from './download-route';
 import type { HostPort } from './host';
-import { DEFAULT_MAX_UPLOAD_BYTES, handleStage } from './staging-route';
+import { DEFAULT_MAX_UPLOAD_BYTES, DEFAULT_STAGE_STALL, handleStage, type StallLimit } from './staging-route';
 import type { MediaLookup } from '../services/media-service';
 import { MEDIA_PATH, serveMedia } from './media-route';
 import type { MediaTokens } from './media-token';
@@ -45,6 +45,8 @@ export interface BrowserServerOptions {
   userFiles?: Pick<UserFiles, 'stage'>;
   /** Largest accepted upload; defaults to 4 GiB. */
   maxUploadBytes?: number;
+  /** When an upload's body counts as stalled; defaults to DEFAULT_STAGE_STALL (16 KiB in 30 s). */
+  stageStall?: Partial<StallLimit>;
   /** Blobs served at /media/<hash>?t=<token>; without it the route answers 404. */
   media?: { lookup: MediaLookup; tokens: MediaTokens };
   /** Sockets, tabs and header time one client may use; defaults to DEFAULT_CONNECTION_LIMITS. */
@@ -71,6 +73,7 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
   let nextSession = 1;
   const limits: ConnectionLimits = { ...DEFAULT_CONNECTION_LIMITS, ...options.limits };
   const tabs = new PerClientCounter(limits.webSocketsPerClient);
+  const stall: StallLimit = { ...DEFAULT_STAGE_STALL, ...options.stageStall };
   // Set once the server exists (below); requests can only arrive after that.
   let gate: SocketGate | null = null;
 
@@ -104,7 +107,7 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
     if (url.pathname === '/ws') return reply(res, 426, 'This address takes WebSocket connections only.');
     if (url.pathname === STAGE_ROUTE && options.userFiles) {
       const maxBytes = options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
-      return handleStage(req, res, { userFiles: options.userFiles, token, allowedOrigins, maxBytes, headers, log });
+      return handleStage(req, res, { userFiles: options.userFiles, token, allowedOrigins, maxBytes, stall, headers, log });
     }
     if (url.pathname === '/health') {
       if (!tokensMatch(token, tokenFromAuthorization(req.headers.authorization))) return reply(res, 401, 'Unauthorized.');
@@ -173,7 +176,8 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
 
   // Header deadlines are checked on this timer; Node's default (30 s) would let a slow-header
   // socket live well past headersTimeout.
-  const server = createServer({ connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs) }, (req, res) => {
+  // No whole-request deadline (Node's default is 300 s): uploads time out on stalls instead.
+  const server = createServer({ connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs), requestTimeout: 0 }, (req, res) => {
     onRequest(req, res).catch((err: unknown) => {
       log(`[http] ${(req.url ?? '').split('?')[0]}: ${err instanceof Error ? err.message : String(err)}`);
       if (!res.headersSent) reply(res, 500, 'Internal error.');

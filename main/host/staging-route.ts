@@ -3,7 +3,10 @@
  * so it can show upload progress), main stages them through UserFiles and answers the FileRef.
  * Guards beyond the server's Host check: the page token as `Authorization: Bearer <token>`, our
  * Origin when the browser names one, and a size limit (413). A client that goes away mid-upload
- * aborts the staging, which removes the temporary file.
+ * aborts the staging, which removes the temporary file. There is no limit on the total time (a
+ * 1 GiB file over 2 MB/s takes 9 minutes): a body that stalls — less than `stall.minBytes` in any
+ * `stall.timeoutMs` while we wait for the client rather than the disk — is stopped with 408, which
+ * also ends a body that trickles a byte now and then to hold the socket.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Transform } from 'node:stream';
@@ -15,11 +18,21 @@ import { tokenFromAuthorization, tokensMatch } from './token';
 /** Largest upload accepted by default: 4 GiB. */
 export const DEFAULT_MAX_UPLOAD_BYTES = 4 * 1024 ** 3;
 
+/** When a body counts as stalled: less than `minBytes` arrived in `timeoutMs` of waiting for the client. */
+export interface StallLimit {
+  timeoutMs: number;
+  minBytes: number;
+}
+
+/** 16 KiB in 30 s (about 550 bytes a second): any working link sends far more; a stuck one, or a trickle, less. */
+export const DEFAULT_STAGE_STALL: StallLimit = { timeoutMs: 30_000, minBytes: 16 * 1024 };
+
 export interface StagingRouteContext {
   userFiles: Pick<UserFiles, 'stage'>;
   token: string;
   allowedOrigins: ReadonlySet<string>;
   maxBytes: number;
+  stall: StallLimit;
   /** Headers every answer carries (the server's security headers). */
   headers: Record<string, string>;
   log: (line: string) => void;
@@ -36,6 +49,29 @@ function send(res: ServerResponse, ctx: StagingRouteContext, status: number, bod
 function refuse(res: ServerResponse, ctx: StagingRouteContext, status: number, error: WorkbenchError, close = false): void {
   // Refusing before reading the body: close the connection rather than drain gigabytes.
   send(res, ctx, status, { error }, close ? { Connection: 'close' } : {});
+}
+
+function sizeText(bytes: number): string {
+  return bytes >= 1024 ** 2 ? `${(bytes / 1024 ** 2).toFixed(1)} MiB` : bytes >= 1024 ? `${Math.round(bytes / 1024)} KiB` : `${bytes} bytes`;
+}
+
+/**
+ * Calls `onStall` when a window of `limit.timeoutMs` ends with less than `limit.minBytes` received,
+ * unless the body was held back by us at that moment (the disk is slower than the link) or this
+ * process was too busy to read (the check itself ran late): neither is the client's stall.
+ */
+function watchForStall(limit: StallLimit, received: () => number, heldBack: () => boolean, onStall: () => void): () => void {
+  let mark = received();
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    const bytes = received();
+    const stalled = bytes - mark < limit.minBytes && !heldBack() && now - last < limit.timeoutMs * 1.5;
+    mark = bytes;
+    last = now;
+    if (stalled) onStall();
+  }, limit.timeoutMs);
+  return () => clearInterval(timer);
 }
 
 function fileName(req: IncomingMessage): string | null {
@@ -83,12 +119,32 @@ export async function handleStage(req: IncomingMessage, res: ServerResponse, ctx
   res.on('close', () => {
     if (!res.writableFinished) controller.abort();
   });
+  let stalled = false;
+  const stopWatching = watchForStall(
+    ctx.stall,
+    () => received,
+    // pipe() pauses the request while the file stream catches up: that wait is ours, not the client's.
+    () => req.isPaused() || limiter.writableNeedDrain,
+    () => {
+      stalled = true;
+      controller.abort();
+    },
+  );
   const type = typeof req.headers['content-type'] === 'string' ? req.headers['content-type'].slice(0, 255) : '';
   try {
     const ref = await ctx.userFiles.stage(name, type, limiter, expected, controller.signal);
     send(res, ctx, 200, ref);
   } catch (err) {
     if (received > ctx.maxBytes) return refuse(res, ctx, 413, tooLarge, true);
+    if (stalled) {
+      const seconds = Math.round(ctx.stall.timeoutMs / 1000);
+      ctx.log(`[stage] upload of "${name}" stalled after ${received} bytes (less than ${ctx.stall.minBytes} in ${ctx.stall.timeoutMs} ms); stopped`);
+      const message = `The upload of "${name}" stalled: less than ${sizeText(ctx.stall.minBytes)} arrived in ${seconds} s, so it was stopped and nothing was kept. Check the connection and try again.`;
+      refuse(res, ctx, 408, { code: 'timeout', message }, true);
+      // The rest of the body is not read: close once the answer is out.
+      res.once('finish', () => req.destroy());
+      return;
+    }
     if (err instanceof WorkbenchFailure) {
       if (err.error.code !== 'cancelled') return refuse(res, ctx, 400, err.error, true);
       // No one is left to read an answer.
@@ -96,5 +152,7 @@ export async function handleStage(req: IncomingMessage, res: ServerResponse, ctx
       return void res.destroy();
     }
     throw err;
+  } finally {
+    stopWatching();
   }
 }

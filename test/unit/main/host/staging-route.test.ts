@@ -182,4 +182,111 @@ describe('staging-route', () => {
       expect(headers['x-content-type-options']).toBe('nosniff');
     });
   });
+
+  describe('stalls', () => {
+    const STALL = { timeoutMs: 500, minBytes: 1024 };
+    let slowServer: BrowserServer;
+    let slowDir: string;
+    let slowFiles: UserFiles;
+
+    beforeAll(async () => {
+      slowDir = join(root, 'slow-staging');
+      slowFiles = new UserFiles({ stagingDir: slowDir, log: (line) => logs.push(line) });
+      const host = createHost({ contract, handlers: createFakeHandlers().handlers });
+      slowServer = await startBrowserServer({ host, staticDir: join(root, 'renderer'), userFiles: slowFiles, stageStall: STALL, log: (line) => logs.push(line) });
+    });
+
+    afterAll(async () => {
+      await slowServer.close();
+      slowFiles.dispose();
+    });
+
+    /**
+     * POSTs `total` bytes to the slow server, `chunk` bytes every `everyMs`, and resolves with the
+     * answer (or with status 0 if the server closed the connection without one).
+     */
+    function trickle(name: string, total: number, chunk: number, everyMs: number): Promise<Result & { sent: number }> {
+      return new Promise((resolve) => {
+        let sent = 0;
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port: slowServer.port,
+            path: '/stage',
+            method: 'POST',
+            headers: { Host: `127.0.0.1:${slowServer.port}`, Authorization: `Bearer ${slowServer.token}`, [STAGE_NAME_HEADER]: name, 'Content-Length': String(total) },
+          },
+          (res) => {
+            clearInterval(timer);
+            let text = '';
+            res.setEncoding('utf8');
+            res.on('data', (d: string) => (text += d));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text, sent }));
+          },
+        );
+        req.on('error', () => {
+          clearInterval(timer);
+          resolve({ status: 0, body: '', sent });
+        });
+        // Set before any callback above can run (they all wait for the network).
+        const timer = setInterval(() => {
+          if (sent >= total || req.destroyed) return;
+          const piece = Buffer.alloc(Math.min(chunk, total - sent), 7);
+          sent += piece.length;
+          req.write(piece);
+          if (sent >= total) req.end();
+        }, everyMs);
+      });
+    }
+
+    const slowParts = () => readdirSync(slowDir).filter((f) => f.endsWith('.part'));
+
+    it('lets an upload that keeps sending run longer than the stall timeout many times over', async () => {
+      // 4 KiB every 40 ms: about 2 s in all, four times the stall timeout; never stalled.
+      const total = 200 * 1024;
+      const started = performance.now();
+      const res = await trickle('steady.bin', total, 4096, 40);
+      expect(performance.now() - started).toBeGreaterThan(STALL.timeoutMs * 2);
+      expect(res.status).toBe(200);
+      const ref = JSON.parse(res.body) as { ref: string; size: number };
+      expect(ref.size).toBe(total);
+      expect(readFileSync(slowFiles.resolve(ref.ref).path).equals(Buffer.alloc(total, 7))).toBe(true);
+    });
+
+    it('stops a body that trickles a few bytes now and then (408, nothing kept)', async () => {
+      const res = await trickle('trickle.bin', 1024 * 1024, 16, 50);
+      expect(res.sent).toBeLessThan(1024 * 1024);
+      // The answer may be lost while the client is still sending; the connection is closed either way.
+      expect([408, 0]).toContain(res.status);
+      if (res.status === 408) {
+        const error = JSON.parse(res.body).error as { code: string; message: string };
+        expect(error.code).toBe('timeout');
+        expect(error.message).toMatch(/"trickle\.bin" stalled: less than 1 KiB arrived in 1 s.*nothing was kept.*try again/);
+      }
+      expect(logs.some((line) => line.includes('upload of "trickle.bin" stalled'))).toBe(true);
+      expect(slowParts()).toEqual([]);
+    });
+
+    it('stops a body that stops sending, and removes its partial file', async () => {
+      const req = request({
+        host: '127.0.0.1',
+        port: slowServer.port,
+        path: '/stage',
+        method: 'POST',
+        headers: { Host: `127.0.0.1:${slowServer.port}`, Authorization: `Bearer ${slowServer.token}`, [STAGE_NAME_HEADER]: 'stuck.bin', 'Content-Length': String(1024 * 1024) },
+      });
+      const answer = new Promise<number>((resolve) => {
+        req.on('response', (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', () => resolve(0));
+      });
+      req.write(Buffer.alloc(64 * 1024, 1));
+      expect(await answer).toBe(408);
+      expect(logs.some((line) => line.includes('upload of "stuck.bin" stalled after 65536 bytes'))).toBe(true);
+      expect(slowParts()).toEqual([]);
+      expect(readdirSync(slowDir)).toEqual(readdirSync(slowDir).filter((f) => f.endsWith('.bin')));
+    });
+  });
 });

@@ -12,7 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Transform } from 'node:stream';
 import { WorkbenchFailure, type WorkbenchError } from '../../shared/contract/errors';
 import { STAGE_NAME_HEADER } from '../../shared/contract/user-files';
-import type { UserFiles } from '../services/user-files';
+import { StagingFull, type UserFiles } from '../services/user-files';
 import { tokenFromAuthorization, tokensMatch } from './token';
 
 /** Largest upload accepted by default: 4 GiB. */
@@ -136,6 +136,10 @@ export async function handleStage(req: IncomingMessage, res: ServerResponse, ctx
     send(res, ctx, 200, ref);
   } catch (err) {
     if (received > ctx.maxBytes) return refuse(res, ctx, 413, tooLarge, true);
+    if (err instanceof StagingFull) {
+      ctx.log(`[stage] refused "${name}": ${err.message}`);
+      return refuse(res, ctx, err.httpStatus, err.error, true);
+    }
     if (stalled) {
       const seconds = Math.round(ctx.stall.timeoutMs / 1000);
       ctx.log(`[stage] upload of "${name}" stalled after ${received} bytes (less than ${ctx.stall.minBytes} in ${ctx.stall.timeoutMs} ms); stopped`);

@@ -289,4 +289,55 @@ describe('staging-route', () => {
       expect(readdirSync(slowDir)).toEqual(readdirSync(slowDir).filter((f) => f.endsWith('.bin')));
     });
   });
+
+  describe('bounds', () => {
+    let fullServer: BrowserServer;
+    let fullFiles: UserFiles;
+
+    beforeAll(async () => {
+      fullFiles = new UserFiles({ stagingDir: join(root, 'full-staging'), log: (line) => logs.push(line), bounds: { maxFiles: 1, maxBytes: 64 * 1024 } });
+      const host = createHost({ contract, handlers: createFakeHandlers().handlers });
+      fullServer = await startBrowserServer({ host, staticDir: join(root, 'renderer'), userFiles: fullFiles, log: (line) => logs.push(line) });
+    });
+
+    afterAll(async () => {
+      await fullServer.close();
+      fullFiles.dispose();
+    });
+
+    function postTo(body: Buffer, name: string): Promise<Result> {
+      return new Promise((resolve) => {
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port: fullServer.port,
+            path: '/stage',
+            method: 'POST',
+            headers: { Host: `127.0.0.1:${fullServer.port}`, Authorization: `Bearer ${fullServer.token}`, [STAGE_NAME_HEADER]: name },
+          },
+          (res) => {
+            let text = '';
+            res.setEncoding('utf8');
+            res.on('data', (d: string) => (text += d));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+          },
+        );
+        req.on('error', () => resolve({ status: 0, body: '' }));
+        req.end(body);
+      });
+    }
+
+    it('answers 507 with what to do when staging holds as many bytes or files as it keeps', async () => {
+      const tooMuch = await postTo(Buffer.alloc(80 * 1024), 'big.bin');
+      expect(tooMuch.status).toBe(507);
+      expect(JSON.parse(tooMuch.body).error.message).toMatch(/Can't take "big\.bin" \(80\.0 KiB\): .*64\.0 KiB it keeps at once.*Send or remove/);
+      const first = await postTo(Buffer.alloc(1024), 'one.txt');
+      expect(first.status).toBe(200);
+      const second = await postTo(Buffer.alloc(1024), 'two.txt');
+      expect(second.status).toBe(507);
+      expect(JSON.parse(second.body).error.message).toMatch(/already holds 1 file, the most it keeps at once/);
+      fullFiles.release((JSON.parse(first.body) as { ref: string }).ref);
+      expect((await postTo(Buffer.alloc(1024), 'two.txt')).status).toBe(200);
+    });
+  });
 });

@@ -6,13 +6,15 @@
  * aborts the staging, which removes the temporary file. There is no limit on the total time (a
  * 1 GiB file over 2 MB/s takes 9 minutes): a body that stalls — less than `stall.minBytes` in any
  * `stall.timeoutMs` while we wait for the client rather than the disk — is stopped with 408, which
- * also ends a body that trickles a byte now and then to hold the socket.
+ * also ends a body that trickles a byte now and then to hold the socket. `DELETE /stage/<id>` is
+ * the page's Cancel for the uploads it sent under that id (stage-uploads.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Transform } from 'node:stream';
 import { WorkbenchFailure, type WorkbenchError } from '../../shared/contract/errors';
-import { STAGE_NAME_HEADER } from '../../shared/contract/user-files';
+import { STAGE_NAME_HEADER, STAGE_UPLOAD_ID_HEADER } from '../../shared/contract/user-files';
 import { StagingFull, type UserFiles } from '../services/user-files';
+import { UPLOAD_ID_PATTERN, type StageUploads } from './stage-uploads';
 import { tokenFromAuthorization, tokensMatch } from './token';
 
 /** Largest upload accepted by default: 4 GiB. */
@@ -28,7 +30,9 @@ export interface StallLimit {
 export const DEFAULT_STAGE_STALL: StallLimit = { timeoutMs: 30_000, minBytes: 16 * 1024 };
 
 export interface StagingRouteContext {
-  userFiles: Pick<UserFiles, 'stage'>;
+  userFiles: Pick<UserFiles, 'stage' | 'release'>;
+  /** Running and finished uploads by the page's upload id, for `DELETE /stage/<id>`. */
+  uploads: StageUploads;
   token: string;
   allowedOrigins: ReadonlySet<string>;
   maxBytes: number;
@@ -85,15 +89,41 @@ function fileName(req: IncomingMessage): string | null {
   }
 }
 
-/** Handles one `POST /stage` request (the server has already checked its Host header). */
-export async function handleStage(req: IncomingMessage, res: ServerResponse, ctx: StagingRouteContext): Promise<void> {
-  if (req.method !== 'POST') return refuse(res, ctx, 405, { code: 'invalid_input', message: 'Uploads are POSTed.' });
+/** The token and Origin checks every staging request passes; false when it was refused. */
+function admitted(req: IncomingMessage, res: ServerResponse, ctx: StagingRouteContext): boolean {
   if (!tokensMatch(ctx.token, tokenFromAuthorization(req.headers.authorization))) {
-    return refuse(res, ctx, 401, { code: 'invalid_input', message: 'Unauthorized: the access token is missing or wrong.' }, true);
+    refuse(res, ctx, 401, { code: 'invalid_input', message: 'Unauthorized: the access token is missing or wrong.' }, true);
+    return false;
   }
   const origin = req.headers.origin;
   if (origin !== undefined && !ctx.allowedOrigins.has(origin)) {
-    return refuse(res, ctx, 403, { code: 'invalid_input', message: 'Forbidden: unexpected Origin.' }, true);
+    refuse(res, ctx, 403, { code: 'invalid_input', message: 'Forbidden: unexpected Origin.' }, true);
+    return false;
+  }
+  return true;
+}
+
+/**
+ * `DELETE /stage/<upload id>`: the page's Cancel. Stops the id's running uploads (their partial
+ * files are removed before the answer) and releases what it staged; an unknown id is no error.
+ */
+export async function handleStageCancel(req: IncomingMessage, res: ServerResponse, ctx: StagingRouteContext, id: string): Promise<void> {
+  if (req.method !== 'DELETE') return refuse(res, ctx, 405, { code: 'invalid_input', message: 'Uploads are cancelled with DELETE.' }, true);
+  if (!admitted(req, res, ctx)) return;
+  if (!UPLOAD_ID_PATTERN.test(id)) return refuse(res, ctx, 400, { code: 'invalid_input', message: `An upload id is 16 to 64 of A-Z, a-z, 0-9, _ and -.` });
+  const outcome = await ctx.uploads.cancel(id);
+  const released = outcome.refs.filter((ref) => ctx.userFiles.release(ref)).length;
+  if (outcome.aborted || released) ctx.log(`[stage] cancelled by the page: ${outcome.aborted} running, ${released} staged removed`);
+  send(res, ctx, 200, { aborted: outcome.aborted, released });
+}
+
+/** Handles one `POST /stage` request (the server has already checked its Host header). */
+export async function handleStage(req: IncomingMessage, res: ServerResponse, ctx: StagingRouteContext): Promise<void> {
+  if (req.method !== 'POST') return refuse(res, ctx, 405, { code: 'invalid_input', message: 'Uploads are POSTed.' });
+  if (!admitted(req, res, ctx)) return;
+  const uploadId = req.headers[STAGE_UPLOAD_ID_HEADER.toLowerCase()];
+  if (uploadId !== undefined && (typeof uploadId !== 'string' || !UPLOAD_ID_PATTERN.test(uploadId))) {
+    return refuse(res, ctx, 400, { code: 'invalid_input', message: `The ${STAGE_UPLOAD_ID_HEADER} header must be 16 to 64 of A-Z, a-z, 0-9, _ and -.` }, true);
   }
   const name = fileName(req);
   if (!name) {
@@ -132,7 +162,9 @@ export async function handleStage(req: IncomingMessage, res: ServerResponse, ctx
   );
   const type = typeof req.headers['content-type'] === 'string' ? req.headers['content-type'].slice(0, 255) : '';
   try {
-    const ref = await ctx.userFiles.stage(name, type, limiter, expected, controller.signal);
+    const staging = ctx.userFiles.stage(name, type, limiter, expected, controller.signal);
+    if (typeof uploadId === 'string') ctx.uploads.track(uploadId, controller, staging);
+    const ref = await staging;
     send(res, ctx, 200, ref);
   } catch (err) {
     if (received > ctx.maxBytes) return refuse(res, ctx, 413, tooLarge, true);
@@ -151,7 +183,7 @@ export async function handleStage(req: IncomingMessage, res: ServerResponse, ctx
     }
     if (err instanceof WorkbenchFailure) {
       if (err.error.code !== 'cancelled') return refuse(res, ctx, 400, err.error, true);
-      // No one is left to read an answer.
+      // The page went away or cancelled (DELETE /stage/<id>): no one is left to read an answer.
       ctx.log(`[stage] upload of "${name}" stopped by the page after ${received} bytes`);
       return void res.destroy();
     }

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contract } from '../../../../shared/contract/index';
-import { STAGE_NAME_HEADER } from '../../../../shared/contract/user-files';
+import { STAGE_NAME_HEADER, STAGE_UPLOAD_ID_HEADER } from '../../../../shared/contract/user-files';
 import { startBrowserServer, type BrowserServer } from '../../../../main/host/browser-server';
 import { createHost } from '../../../../main/host/host';
 import { UserFiles } from '../../../../main/services/user-files';
@@ -338,6 +338,81 @@ describe('staging-route', () => {
       expect(JSON.parse(second.body).error.message).toMatch(/already holds 1 file, the most it keeps at once/);
       fullFiles.release((JSON.parse(first.body) as { ref: string }).ref);
       expect((await postTo(Buffer.alloc(1024), 'two.txt')).status).toBe(200);
+    });
+  });
+
+  describe('DELETE /stage/<upload id> (the page\'s Cancel)', () => {
+    const ID = 'upload_0123456789abcdef';
+
+    function cancel(id: string, headers: Record<string, string> = { Authorization: `Bearer ${server.token}` }): Promise<Result> {
+      return new Promise((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port: server.port, path: `/stage/${id}`, method: 'DELETE', headers: { Host: `127.0.0.1:${server.port}`, ...headers } }, (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (d: string) => (text += d));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    }
+
+    it('stops a running upload under the id and answers once its partial file is gone', async () => {
+      const id = `${ID}-running`;
+      const req = request({
+        host: '127.0.0.1',
+        port: server.port,
+        path: '/stage',
+        method: 'POST',
+        headers: {
+          Host: `127.0.0.1:${server.port}`,
+          Authorization: `Bearer ${server.token}`,
+          [STAGE_NAME_HEADER]: 'cancelled.bin',
+          [STAGE_UPLOAD_ID_HEADER]: id,
+          'Content-Length': String(4 * 1024 * 1024),
+        },
+      });
+      req.on('error', () => {});
+      req.write(Buffer.alloc(1024 * 1024, 1));
+      const deadline = Date.now() + 5_000;
+      while (partFiles().length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(partFiles()).toHaveLength(1);
+      const res = await cancel(id);
+      expect(res.status).toBe(200);
+      expect(JSON.parse(res.body)).toEqual({ aborted: 1, released: 0 });
+      // Gone when the answer came, not some time later.
+      expect(partFiles()).toEqual([]);
+      req.destroy();
+    });
+
+    it('removes the files already staged under the id, and a second cancel finds nothing', async () => {
+      const id = `${ID}-done`;
+      const before = readdirSync(stagingDir).length;
+      const first = await post(Buffer.from('one'), { [STAGE_UPLOAD_ID_HEADER]: id });
+      const second = await post(Buffer.from('two'), { [STAGE_UPLOAD_ID_HEADER]: id });
+      expect([first.status, second.status]).toEqual([200, 200]);
+      expect(readdirSync(stagingDir)).toHaveLength(before + 2);
+      const res = await cancel(id);
+      expect(JSON.parse(res.body)).toEqual({ aborted: 0, released: 2 });
+      for (const answer of [first, second]) expect(() => userFiles.resolve((JSON.parse(answer.body) as { ref: string }).ref)).toThrow(/unknown or has expired/);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(readdirSync(stagingDir)).toHaveLength(before);
+      expect(JSON.parse((await cancel(id)).body)).toEqual({ aborted: 0, released: 0 });
+    });
+
+    it('needs the token, a well-formed id and DELETE', async () => {
+      expect((await cancel(`${ID}-x`, {})).status).toBe(401);
+      expect((await cancel('short')).status).toBe(400);
+      expect((await post(Buffer.from('x'), { [STAGE_UPLOAD_ID_HEADER]: 'no spaces allowed here!' })).status).toBe(400);
+      const wrongMethod = await new Promise<number>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port: server.port, path: `/stage/${ID}`, method: 'POST', headers: { Host: `127.0.0.1:${server.port}`, Authorization: `Bearer ${server.token}` } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      expect(wrongMethod).toBe(405);
     });
   });
 });

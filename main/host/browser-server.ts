@@ -99,6 +99,11 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
     return options.media !== undefined && url.pathname.startsWith(MEDIA_PATH) && options.media.tokens.verify(url.pathname.slice(MEDIA_PATH.length), url.searchParams.get('t'));
   }
 
+  function ticketFor<T>(req: IncomingMessage, ticket: T | null): T | null {
+    if (ticket && gate) gate.authenticate(req.socket);
+    return ticket;
+  }
+
   async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!hostAllowed(req)) return reply(res, 403, 'Forbidden: unexpected Host header.');
     const url = new URL(req.url ?? '/', `http://${LOOPBACK}`);
@@ -118,7 +123,12 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
       if (!tokensMatch(token, tokenFromAuthorization(req.headers.authorization))) return reply(res, 401, 'Unauthorized.');
       return reply(res, 200, JSON.stringify({ ok: true }), { 'Content-Type': 'application/json' });
     }
-    if (options.downloads && serveDownload(req, res, url.pathname, options.downloads, headers, log)) return;
+    if (options.downloads) {
+      const downloads = options.downloads;
+      // A valid one-time link proves the page sent it: its socket is the page's for the download.
+      const source = { take: (t: string) => ticketFor(req, downloads.take(t)), discard: (path: string) => downloads.discard(path) };
+      if (serveDownload(req, res, url.pathname, source, headers, log)) return;
+    }
     if (url.pathname.startsWith(MEDIA_PATH)) {
       if (!options.media) return reply(res, 404, 'Not found.');
       return serveMedia(req, res, url, options.media, reply, log);

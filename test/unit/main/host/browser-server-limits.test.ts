@@ -3,6 +3,7 @@
 // idle and make room for new ones; one that opens more sockets with the token or more WebSocket
 // sessions than allowed is refused, and closing frees the slots again.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { contract } from '../../../../shared/contract/index';
 import { startBrowserServer, type BrowserServer } from '../../../../main/host/browser-server';
 import { DEFAULT_CONNECTION_LIMITS } from '../../../../main/host/connection-limits';
 import { createHost } from '../../../../main/host/host';
+import { MediaTokens } from '../../../../main/host/media-token';
 import { createFakeHandlers } from './fake-handlers';
 
 const LIMITS = { socketsPerClient: 5, unauthenticatedSockets: 6, unauthenticatedIdleMs: 1_000, webSocketsPerClient: 3, headersTimeoutMs: 400, idleTimeoutMs: 60_000 };
@@ -156,5 +158,52 @@ describe('browser-server connection limits', () => {
     const again = await openTab();
     expect(again.status).toBe(101);
     for (const tab of [again, ...tabs.slice(1)]) await closeTab(tab.ws!);
+  });
+
+  describe('the page\'s downloads and media', () => {
+    const BIG = 48 * 1024 * 1024;
+    const HASH = 'b'.repeat(64);
+    const TICKET = 't'.repeat(43);
+    let pageServer: BrowserServer;
+    const tokens = new MediaTokens();
+
+    beforeAll(async () => {
+      writeFileSync(join(root, 'big.bin'), Buffer.alloc(BIG, 3));
+      pageServer = await startBrowserServer({
+        host: createHost({ contract, handlers: createFakeHandlers().handlers }),
+        staticDir: join(root, 'renderer'),
+        limits: LIMITS,
+        downloads: { take: (t) => (t === TICKET ? { path: join(root, 'big.bin'), filename: 'big.bin', bytes: BIG } : null), discard: () => undefined },
+        media: { lookup: { find: async () => ({ path: join(root, 'big.bin'), size: BIG, mime: 'video/mp4' }) }, tokens },
+      });
+    });
+
+    afterAll(() => pageServer.close());
+
+    /** GETs `path`, stops reading for `pauseMs` after the first bytes, then reads the rest; resolves with the bytes read. */
+    const readWithPause = (path: string, pauseMs: number): Promise<number> =>
+      new Promise((resolve) => {
+        let bytes = 0;
+        const req = request({ host: '127.0.0.1', port: pageServer.port, path, headers: { Host: `127.0.0.1:${pageServer.port}` } }, (res) => {
+          res.once('data', (chunk: Buffer) => {
+            bytes += chunk.length;
+            res.pause();
+            setTimeout(() => {
+              res.on('data', (more: Buffer) => (bytes += more.length));
+              res.resume();
+            }, pauseMs);
+          });
+          res.on('end', () => resolve(bytes));
+          res.on('error', () => resolve(bytes));
+        });
+        req.on('error', () => resolve(bytes));
+        req.end();
+      });
+
+    it('lets a download link or a media link pause longer than connections without the token may idle', async () => {
+      const pause = LIMITS.unauthenticatedIdleMs * 2.5;
+      expect(await readWithPause(`/downloads/${TICKET}`, pause)).toBe(BIG);
+      expect(await readWithPause(`/media/${HASH}?t=${tokens.issue(HASH).token}`, pause)).toBe(BIG);
+    });
   });
 });

@@ -5,8 +5,8 @@
  * the page itself was refused. So a socket starts out unauthenticated: a few of them may exist at
  * once (`unauthenticated`), each must keep a request going or be closed after `idleMs` (never
  * sent one, trickles its headers, sits kept-alive, or stalls mid-answer), and when a new one
- * arrives at the cap the oldest that has no request in flight is closed to make room: sockets that
- * hold a slot without using it cannot starve one that will. A socket becomes authenticated when a
+ * arrives at the cap another is closed to make room (the oldest idle one, else the one stalled
+ * longest): sockets that hold a slot cannot starve one that will use it. A socket becomes authenticated when a
  * request on it proves the token (the WebSocket's subprotocol, a Bearer header, a media token);
  * from then on it is the page's, counted per address against `authenticatedPerClient` alone.
  */
@@ -39,7 +39,7 @@ export class SocketGate {
   private unauthenticatedCount = 0;
   private readonly authenticated: PerClientCounter;
   private readonly sweeper: NodeJS.Timeout;
-  private warnedFull = false;
+  private warnedBusy = false;
 
   constructor(
     private readonly limits: SocketGateLimits,
@@ -51,15 +51,9 @@ export class SocketGate {
     this.sweeper.unref();
   }
 
-  /** A new connection: admitted as unauthenticated, making room by closing the oldest idle one. */
+  /** A new connection: admitted as unauthenticated, making room by closing another one at the cap. */
   admit(socket: Socket): void {
-    if (this.unauthenticatedCount >= this.limits.unauthenticated && !this.evictOldestIdle()) {
-      if (!this.warnedFull) this.log(`[http] refused a connection: ${this.limits.unauthenticated} connections without the token are all busy`);
-      this.warnedFull = true;
-      socket.destroy();
-      return;
-    }
-    this.warnedFull = false;
+    if (this.unauthenticatedCount >= this.limits.unauthenticated) this.makeRoom();
     const tracked: Tracked = { address: socket.remoteAddress ?? 'unknown', authenticated: false, inFlight: 0, lastActive: this.now(), bytesSeen: 0 };
     this.sockets.set(socket, tracked);
     this.unauthenticatedCount++;
@@ -113,15 +107,33 @@ export class SocketGate {
     else this.unauthenticatedCount--;
   }
 
-  private evictOldestIdle(): boolean {
+  /**
+   * Closes one unauthenticated socket: the oldest with no request in flight, else the one whose
+   * request has moved no bytes for longest. A newcomer is always let in: sockets that hold a slot
+   * (even mid-request, answers left unread) must not be able to keep the page's out.
+   */
+  private makeRoom(): void {
+    const now = this.now();
+    let stalled: [Socket, number] | null = null;
     for (const [socket, tracked] of this.sockets) {
-      if (tracked.authenticated || tracked.inFlight > 0) continue;
-      // Counted free at once: the close event comes later.
-      this.forget(socket);
-      socket.destroy();
-      return true;
+      if (tracked.authenticated) continue;
+      if (tracked.inFlight === 0) {
+        this.warnedBusy = false;
+        return this.close(socket);
+      }
+      const since = socket.bytesRead + socket.bytesWritten !== tracked.bytesSeen ? now : tracked.lastActive;
+      if (!stalled || since < stalled[1]) stalled = [socket, since];
     }
-    return false;
+    if (!stalled) return;
+    if (!this.warnedBusy) this.log(`[http] ${this.limits.unauthenticated} connections without the token all had a request in flight: closed the one stalled longest`);
+    this.warnedBusy = true;
+    this.close(stalled[0]);
+  }
+
+  private close(socket: Socket): void {
+    // Counted free at once: the close event comes later.
+    this.forget(socket);
+    socket.destroy();
   }
 
   /** Closes unauthenticated sockets that idled, or stalled mid-request, for `idleMs`. */
@@ -134,10 +146,7 @@ export class SocketGate {
       // headers never completes a request, so it is idle however many bytes it sends.
       if (bytes !== tracked.bytesSeen && tracked.inFlight > 0) tracked.lastActive = now;
       tracked.bytesSeen = bytes;
-      if (now - tracked.lastActive >= this.limits.idleMs) {
-        this.forget(socket);
-        socket.destroy();
-      }
+      if (now - tracked.lastActive >= this.limits.idleMs) this.close(socket);
     }
   }
 }

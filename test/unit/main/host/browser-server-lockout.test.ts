@@ -1,7 +1,8 @@
 // A local program without the token must not be able to lock the page out of browser mode: with
-// the server's default limits, 300 sockets that never send a byte and 300 kept-alive sockets that
-// ask for /favicon.ico again and again are open, and the real page still loads, makes its token
-// requests (a Bearer request, a media link) and opens its WebSocket and calls over it.
+// the server's default limits, 300 sockets that never send a byte, 300 kept-alive sockets that ask
+// for /favicon.ico again and again, and 100 that ask for a large file and never read the answer
+// are open, and the real page still loads, makes its token requests (a Bearer request, a media
+// link) and opens its WebSocket and calls over it.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -24,12 +25,16 @@ let root: string;
 let server: BrowserServer;
 let tokens: MediaTokens;
 const attackers: Socket[] = [];
+/** Paused, so they never see the server close them: not counted below. */
+const stuck: Socket[] = [];
 const timers: NodeJS.Timeout[] = [];
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'wb-lockout-'));
   mkdirSync(join(root, 'renderer'));
   writeFileSync(join(root, 'renderer', 'index.html'), '<!doctype html><title>workbench</title>');
+  // Larger than what the loopback socket buffers take, so an answer nobody reads stays in flight.
+  writeFileSync(join(root, 'renderer', 'big.js'), Buffer.alloc(16 * 1024 * 1024, 0x20));
   writeFileSync(join(root, 'blob'), BLOB);
   tokens = new MediaTokens();
   server = await startBrowserServer({
@@ -41,7 +46,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const timer of timers) clearInterval(timer);
-  for (const socket of attackers) socket.destroy();
+  for (const socket of [...attackers, ...stuck]) socket.destroy();
   await server.close();
   rmSync(root, { recursive: true, force: true });
 });
@@ -69,6 +74,18 @@ function keptAlive(): Promise<Socket> {
   });
 }
 
+/** A socket that asks for a large file and never reads the answer. */
+function neverReads(): Promise<Socket> {
+  return new Promise((resolve) => {
+    const socket = connect(server.port, '127.0.0.1', () => {
+      socket.write(`GET /big.js HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n\r\n`);
+      resolve(socket);
+    });
+    socket.on('error', () => resolve(socket));
+    socket.pause();
+  });
+}
+
 /** The status of a GET on a fresh connection (as a page's new request would open one). */
 function get(path: string, headers: Record<string, string> = {}): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -90,10 +107,12 @@ function openTab(): Promise<WebSocket> {
 }
 
 describe('browser-server lockout', () => {
-  it('keeps serving the page while 300 silent and 300 kept-alive sockets without the token are open', async () => {
+  it('keeps serving the page while 300 silent, 300 kept-alive and 100 never-reading sockets without the token are open', async () => {
     // More than the limit that used to count every socket alike (256), of either kind.
     expect(ATTACKERS).toBeGreaterThan(DEFAULT_CONNECTION_LIMITS.socketsPerClient);
     for (let i = 0; i < ATTACKERS; i++) attackers.push(await silent(), await keptAlive());
+    // More than the cap of connections without the token, each with an answer stuck in flight.
+    for (let i = 0; i < 100; i++) stuck.push(await neverReads());
     // Let the kept-alive ones ask at least once more.
     await new Promise((r) => setTimeout(r, 600));
 

@@ -47,13 +47,17 @@ describe('SocketGate', () => {
     expect(gate.unauthenticatedOpen).toBe(3);
   });
 
-  it('refuses a new socket when every one without the token has a request in flight', () => {
-    const busy = [connect(), connect(), connect()];
-    for (const socket of busy) gate.requestStarted(socket);
+  it('when every one without the token has a request in flight, closes the one stalled longest and lets the new one in', () => {
+    const [a, b, c] = [connect(), connect(), connect()];
+    for (const socket of [a, b, c]) gate.requestStarted(socket);
+    vi.advanceTimersByTime(250);
+    // b's answer is being read; a and c have moved nothing since, c for longer than a.
+    gate.requestStarted(a);
+    gate.requestEnded(a);
+    b.bytesWritten += 65_536;
     const late = connect();
-    expect(late.destroyed).toBe(true);
-    expect(busy.every((s) => !s.destroyed)).toBe(true);
-    expect(logs.some((line) => line.includes('3 connections without the token are all busy'))).toBe(true);
+    expect([a.destroyed, b.destroyed, c.destroyed, late.destroyed]).toEqual([false, false, true, false]);
+    expect(logs.some((line) => line.includes('3 connections without the token all had a request in flight'))).toBe(true);
   });
 
   it('never counts the page’s sockets against that cap', () => {

@@ -12,3 +12,10 @@ export function decideShell(options: {
   platform?: NodeJS.Platform;
   env?: NodeJS.ProcessEnv;
 }): { shell: 'electron' | 'browser'; reason: string | null };
+export function shellCommand(options: {
+  shell: 'electron' | 'browser';
+  binary: string | null;
+  args: StartArgs;
+  execPath?: string;
+  appRoot?: string;
+}): [string, string[]];

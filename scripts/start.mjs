@@ -1,13 +1,23 @@
 #!/usr/bin/env node
 // `npm start`: builds if stale, then runs the Electron shell when it can (binary downloaded, a
 // display on Linux, no --browser), else browser mode, saying why in one line on stderr.
-// Flags: --browser, --port N, --data-dir DIR, --open (the last three are passed through).
+// Flags: --browser, --port N, --data-dir DIR, --sandbox-port N, --open (passed through: --port and
+// --open to browser mode only, --data-dir and --sandbox-port to either shell).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+const USAGE = 'usage: npm start -- [--browser] [--port N] [--data-dir DIR] [--sandbox-port N] [--open]';
+
+/** The built-in sandbox's port as both shells accept it: a whole number from 1024 to 65535. */
+function sandboxPort(value) {
+  const port = /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isInteger(port) || port < 1024 || port > 65535) throw new Error('--sandbox-port must be a whole number from 1024 to 65535');
+  return String(port);
+}
 
 /** Parses start's flags; throws with a usage hint on anything else. */
 export function parseStartArgs(argv) {
@@ -17,16 +27,24 @@ export function parseStartArgs(argv) {
     const name = arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg;
     if (name === '--browser') out.browser = true;
     else if (name === '--open') out.passthrough.push(arg);
-    else if (name === '--port' || name === '--data-dir') {
-      const value = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[++i];
-      if (value === undefined || value === '') throw new Error(`${name} needs a value`);
+    else if (name === '--port' || name === '--data-dir' || name === '--sandbox-port') {
+      const raw = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[++i];
+      if (raw === undefined || raw === '') throw new Error(`${name} needs a value (${USAGE})`);
+      // Checked here so that Electron, which would log a bad one and go on, refuses it as browser mode does.
+      const value = name === '--sandbox-port' ? sandboxPort(raw) : raw;
       out.passthrough.push(name, value);
-      if (name === '--data-dir') out.electronPassthrough.push(name, value);
+      if (name !== '--port') out.electronPassthrough.push(name, value);
     } else {
-      throw new Error(`unknown flag ${arg} (usage: npm start -- [--browser] [--port N] [--data-dir DIR] [--open])`);
+      throw new Error(`unknown flag ${arg} (${USAGE})`);
     }
   }
   return out;
+}
+
+/** The command that runs `shell` with the parsed flags: Electron on the app folder, or browser mode's entry. */
+export function shellCommand({ shell, binary, args, execPath = process.execPath, appRoot = root }) {
+  if (shell === 'electron') return [binary, [appRoot, ...args.electronPassthrough]];
+  return [execPath, [join(appRoot, 'out', 'main', 'browser.js'), ...args.passthrough]];
 }
 
 /**
@@ -94,7 +112,7 @@ async function main() {
   const { shell, reason } = decideShell({ browserFlag: args.browser, binary });
   if (shell === 'electron') {
     ensureElectronAbi(binary);
-    supervise(binary, [root, ...args.electronPassthrough]);
+    supervise(...shellCommand({ shell, binary, args }));
     return;
   }
   if (reason) process.stderr.write(`${reason}\n`);
@@ -103,7 +121,7 @@ async function main() {
     process.stderr.write('Native modules are built for another runtime; run `npm rebuild better-sqlite3 naudiodon`.\n');
     process.exit(1);
   }
-  supervise(process.execPath, [join(root, 'out', 'main', 'browser.js'), ...args.passthrough]);
+  supervise(...shellCommand({ shell, binary, args }));
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

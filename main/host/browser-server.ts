@@ -3,8 +3,11 @@
  * strict CSP, and a WebSocket at /ws that carries the contract. Guards, in order: the Host header
  * must name our loopback address (DNS rebinding), the WebSocket's Origin must be ours (other
  * sites), and a 256-bit token must be offered as a subprotocol (other local users and programs).
- * `POST /stage` takes a file's bytes from the page (staging-route.ts), with the token as a Bearer.
+ * `POST /stage` takes a file's bytes from the page (staging-route.ts), with the token as a Bearer;
+ * `DELETE /stage/<upload id>` is the page's Cancel for them.
  * Blobs are served at /media/<hash> with a per-blob media token instead (media-route.ts).
+ * Connections that have not proved a token are held apart from the page's (socket-gate.ts), so
+ * programs without it cannot crowd the page out.
  */
 import { createReadStream } from 'node:fs';
 import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -15,9 +18,11 @@ import { STAGE_ROUTE } from '../../shared/contract/user-files';
 import type { UserFiles } from '../services/user-files';
 import { applyConnectionLimits, DEFAULT_CONNECTION_LIMITS, PerClientCounter, type ConnectionLimits } from './connection-limits';
 import { securityHeaders } from './csp';
+import type { SocketGate } from './socket-gate';
 import { serveDownload, type DownloadSource } from './download-route';
 import type { HostPort } from './host';
-import { DEFAULT_MAX_UPLOAD_BYTES, handleStage } from './staging-route';
+import { StageUploads } from './stage-uploads';
+import { DEFAULT_MAX_UPLOAD_BYTES, DEFAULT_STAGE_STALL, handleStage, handleStageCancel, type StallLimit } from './staging-route';
 import type { MediaLookup } from '../services/media-service';
 import { MEDIA_PATH, serveMedia } from './media-route';
 import type { MediaTokens } from './media-token';
@@ -38,10 +43,12 @@ export interface BrowserServerOptions {
   maxMessageBytes?: number;
   /** One-time download links main hands the page (GET /downloads/<token>). */
   downloads?: DownloadSource;
-  /** Where `POST /stage` puts the page's uploads; without it the route answers 404. */
-  userFiles?: Pick<UserFiles, 'stage'>;
+  /** Where `POST /stage` puts the page's uploads (and `DELETE /stage/<id>` removes them); without it the route answers 404. */
+  userFiles?: Pick<UserFiles, 'stage' | 'release'>;
   /** Largest accepted upload; defaults to 4 GiB. */
   maxUploadBytes?: number;
+  /** When an upload's body counts as stalled; defaults to DEFAULT_STAGE_STALL (16 KiB in 30 s). */
+  stageStall?: Partial<StallLimit>;
   /** Blobs served at /media/<hash>?t=<token>; without it the route answers 404. */
   media?: { lookup: MediaLookup; tokens: MediaTokens };
   /** Sockets, tabs and header time one client may use; defaults to DEFAULT_CONNECTION_LIMITS. */
@@ -68,6 +75,10 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
   let nextSession = 1;
   const limits: ConnectionLimits = { ...DEFAULT_CONNECTION_LIMITS, ...options.limits };
   const tabs = new PerClientCounter(limits.webSocketsPerClient);
+  const stall: StallLimit = { ...DEFAULT_STAGE_STALL, ...options.stageStall };
+  const uploads = new StageUploads();
+  // Set once the server exists (below); requests can only arrive after that.
+  let gate: SocketGate | null = null;
 
   const wss = new WebSocketServer({
     noServer: true,
@@ -82,19 +93,42 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
     res.end(body);
   }
 
+  /** Whether `req` proves the page token (Bearer) or, on the media route, the blob's media token. */
+  function provesToken(req: IncomingMessage, url: URL): boolean {
+    if (tokensMatch(token, tokenFromAuthorization(req.headers.authorization))) return true;
+    return options.media !== undefined && url.pathname.startsWith(MEDIA_PATH) && options.media.tokens.verify(url.pathname.slice(MEDIA_PATH.length), url.searchParams.get('t'));
+  }
+
+  function ticketFor<T>(req: IncomingMessage, ticket: T | null): T | null {
+    if (ticket && gate) gate.authenticate(req.socket);
+    return ticket;
+  }
+
   async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!hostAllowed(req)) return reply(res, 403, 'Forbidden: unexpected Host header.');
     const url = new URL(req.url ?? '/', `http://${LOOPBACK}`);
+    // The page's own connections are kept apart from those of programs without the token.
+    if (provesToken(req, url) && gate && !gate.authenticate(req.socket)) {
+      log(`[http] refused a request from ${req.socket.remoteAddress ?? 'unknown'}: it holds ${limits.socketsPerClient} connections with the token`);
+      return reply(res, 429, `Too many open connections with the access token (${limits.socketsPerClient}): close some workbench tabs and reload.`, { Connection: 'close' });
+    }
     if (url.pathname === '/ws') return reply(res, 426, 'This address takes WebSocket connections only.');
-    if (url.pathname === STAGE_ROUTE && options.userFiles) {
+    if ((url.pathname === STAGE_ROUTE || url.pathname.startsWith(`${STAGE_ROUTE}/`)) && options.userFiles) {
       const maxBytes = options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
-      return handleStage(req, res, { userFiles: options.userFiles, token, allowedOrigins, maxBytes, headers, log });
+      const ctx = { userFiles: options.userFiles, uploads, token, allowedOrigins, maxBytes, stall, headers, log };
+      if (url.pathname === STAGE_ROUTE) return handleStage(req, res, ctx);
+      return handleStageCancel(req, res, ctx, url.pathname.slice(STAGE_ROUTE.length + 1));
     }
     if (url.pathname === '/health') {
       if (!tokensMatch(token, tokenFromAuthorization(req.headers.authorization))) return reply(res, 401, 'Unauthorized.');
       return reply(res, 200, JSON.stringify({ ok: true }), { 'Content-Type': 'application/json' });
     }
-    if (options.downloads && serveDownload(req, res, url.pathname, options.downloads, headers, log)) return;
+    if (options.downloads) {
+      const downloads = options.downloads;
+      // A valid one-time link proves the page sent it: its socket is the page's for the download.
+      const source = { take: (t: string) => ticketFor(req, downloads.take(t)), discard: (path: string) => downloads.discard(path) };
+      if (serveDownload(req, res, url.pathname, source, headers, log)) return;
+    }
     if (url.pathname.startsWith(MEDIA_PATH)) {
       if (!options.media) return reply(res, 404, 'Not found.');
       return serveMedia(req, res, url, options.media, reply, log);
@@ -139,6 +173,10 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
     const offered = tokenFromProtocols(req.headers['sec-websocket-protocol']);
     if (!tokensMatch(token, offered)) return refuseUpgrade(socket, 401, 'Unauthorized: the access token is missing or wrong.');
     const address = req.socket.remoteAddress ?? 'unknown';
+    if (gate && !gate.authenticate(req.socket)) {
+      log(`[ws] refused a session from ${address}: it holds ${limits.socketsPerClient} connections with the token`);
+      return refuseUpgrade(socket, 429, `Too many open connections with the access token (${limits.socketsPerClient}): close some workbench tabs and reload.`);
+    }
     if (!tabs.tryOpen(address)) {
       log(`[ws] refused a session from ${address}: ${limits.webSocketsPerClient} are open`);
       return refuseUpgrade(socket, 429, `Too many open workbench tabs (${limits.webSocketsPerClient}): close some and reload.`);
@@ -153,7 +191,8 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
 
   // Header deadlines are checked on this timer; Node's default (30 s) would let a slow-header
   // socket live well past headersTimeout.
-  const server = createServer({ connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs) }, (req, res) => {
+  // No whole-request deadline (Node's default is 300 s): uploads time out on stalls instead.
+  const server = createServer({ connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs), requestTimeout: 0 }, (req, res) => {
     onRequest(req, res).catch((err: unknown) => {
       log(`[http] ${(req.url ?? '').split('?')[0]}: ${err instanceof Error ? err.message : String(err)}`);
       if (!res.headersSent) reply(res, 500, 'Internal error.');
@@ -161,7 +200,7 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
     });
   });
   server.on('upgrade', onUpgrade);
-  applyConnectionLimits(server, limits, log);
+  gate = applyConnectionLimits(server, limits, log);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -40,6 +40,13 @@ export const userFilesContract = {
 export const STAGE_ROUTE = '/stage';
 /** The header carrying the file's name, percent-encoded (encodeURIComponent). */
 export const STAGE_NAME_HEADER = 'X-Workbench-File-Name';
+/**
+ * Optional: the page's id for an upload (16-64 of A-Z a-z 0-9 _ -; one id may cover a batch of
+ * files). `DELETE /stage/<id>` (same Bearer token) then stops its running POSTs, waits until their
+ * partial files are gone, and removes the files staged under it; it answers
+ * `{ "aborted": n, "released": m }`, also for an id it does not know (a Cancel may always send it).
+ */
+export const STAGE_UPLOAD_ID_HEADER = 'X-Workbench-Upload-Id';
 
 /**
  * Electron's private channels for files from the page (not contract operations: only the preload

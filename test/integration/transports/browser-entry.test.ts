@@ -3,10 +3,11 @@
 // on SIGTERM (database closed).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { parseStartArgs, shellCommand } from '../../../scripts/start.mjs';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'wb-entry-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -14,6 +15,30 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 function health(port: number, token: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path: '/health', headers: { Authorization: `Bearer ${token}` } }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** A port that was free a moment ago (the kernel's ephemeral ports are all above 1024). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** Status of an unauthenticated GET on a loopback port. */
+function statusOf(port: number, path: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path }, (res) => {
       res.resume();
       resolve(res.statusCode ?? 0);
     });
@@ -56,5 +81,34 @@ describe('main/browser entry', () => {
     expect(logged).toContain('SIGTERM: shutting down');
     expect(logged).not.toContain(match![2]);
     expect(statSync(logFile).mode & 0o777).toBe(0o600);
+  });
+
+  it('puts the built-in sandbox on the port given as `npm start -- --browser --sandbox-port N`', async () => {
+    const sandboxPort = await freePort();
+    const ownData = mkdtempSync(join(tmpdir(), 'wb-entry-port-'));
+    // start.mjs's own parsing and command, with the entry's source run through tsx instead of the build.
+    const args = parseStartArgs(['--browser', '--sandbox-port', String(sandboxPort), '--data-dir', ownData]);
+    const [, [, ...flags]] = shellCommand({ shell: 'browser', binary: null, args });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'main/browser/index.ts', ...flags], {
+      cwd: join(import.meta.dirname, '../../..'),
+      env: { ...process.env, WORKBENCH_DATA_DIR: '', WORKBENCH_SANDBOX_PORT: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (d: Buffer) => d.toString().includes('Workbench: ') && resolve());
+        child.on('exit', (code) => reject(new Error(`exited ${code} before printing its address:\n${stderr}`)));
+      });
+      expect(stderr).toContain(`sandbox listening on http://127.0.0.1:${sandboxPort}`);
+      // The sandbox itself answers there: a request without its key is refused with 401.
+      expect(await statusOf(sandboxPort, '/v1/models')).toBe(401);
+    } finally {
+      const exit = new Promise((resolve) => child.on('exit', resolve));
+      child.kill('SIGTERM');
+      await exit;
+      rmSync(ownData, { recursive: true, force: true });
+    }
   });
 });

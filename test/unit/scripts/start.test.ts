@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { decideShell, electronBinary, parseStartArgs } from '../../../scripts/start.mjs';
+import { decideShell, electronBinary, parseStartArgs, shellCommand } from '../../../scripts/start.mjs';
 
 describe('start', () => {
   describe('parseStartArgs()', () => {
@@ -14,9 +14,38 @@ describe('start', () => {
       });
     });
 
+    it('passes --sandbox-port (both spellings) to either shell, as the README documents', () => {
+      expect(parseStartArgs(['--sandbox-port', '4011'])).toEqual({
+        browser: false,
+        passthrough: ['--sandbox-port', '4011'],
+        electronPassthrough: ['--sandbox-port', '4011'],
+      });
+      expect(parseStartArgs(['--sandbox-port=65535', '--port=0']).passthrough).toEqual(['--sandbox-port', '65535', '--port', '0']);
+    });
+
+    it.each([['80'], ['70000'], ['4o10'], ['-1']])('refuses --sandbox-port %s as browser mode does', (value) => {
+      expect(() => parseStartArgs(['--sandbox-port', value])).toThrow('--sandbox-port must be a whole number from 1024 to 65535');
+    });
+
     it('refuses unknown flags and missing values with a usage hint', () => {
-      expect(() => parseStartArgs(['--verbose'])).toThrow(/usage: npm start/);
+      expect(() => parseStartArgs(['--verbose'])).toThrow(/usage: npm start -- .*--sandbox-port N/);
       expect(() => parseStartArgs(['--port'])).toThrow(/--port needs a value/);
+      expect(() => parseStartArgs(['--sandbox-port'])).toThrow(/--sandbox-port needs a value/);
+    });
+  });
+
+  describe('shellCommand()', () => {
+    const args = parseStartArgs(['--port', '8080', '--data-dir', '/tmp/wb', '--sandbox-port', '4020', '--open']);
+
+    it('runs browser mode\'s built entry with every flag', () => {
+      expect(shellCommand({ shell: 'browser', binary: null, args, execPath: '/node', appRoot: '/app' })).toEqual([
+        '/node',
+        [join('/app', 'out', 'main', 'browser.js'), '--port', '8080', '--data-dir', '/tmp/wb', '--sandbox-port', '4020', '--open'],
+      ]);
+    });
+
+    it('runs Electron on the app folder with the flags it reads (--data-dir, --sandbox-port)', () => {
+      expect(shellCommand({ shell: 'electron', binary: '/e', args, appRoot: '/app' })).toEqual(['/e', ['/app', '--data-dir', '/tmp/wb', '--sandbox-port', '4020']]);
     });
   });
 

@@ -7,7 +7,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FileRefIdSchema } from '../../../../shared/contract/user-files';
 import { WorkbenchFailure } from '../../../../shared/contract/errors';
-import { UserFiles } from '../../../../main/services/user-files';
+import { DEFAULT_STAGING_BOUNDS, StagingFull, UserFiles } from '../../../../main/services/user-files';
 
 let root: string;
 let stagingDir: string;
@@ -121,6 +121,67 @@ describe('user-files', () => {
       const error = await failureOf(() => staging);
       expect(error.message).toContain('socket hang up');
       expect(readdirSync(stagingDir)).toEqual([]);
+    });
+  });
+
+  describe('stage() bounds', () => {
+    let bounded: UserFiles;
+    let free: number;
+    const boundedDir = () => join(root, 'bounded');
+    beforeEach(() => {
+      free = 1024 ** 4;
+      bounded = new UserFiles({ stagingDir: boundedDir(), log: (line) => logged.push(line), bounds: { maxFiles: 3, maxBytes: 10_000 }, freeBytes: async () => free });
+    });
+    afterEach(() => bounded.dispose());
+
+    const stageBytes = (name: string, size: number) => bounded.stage(name, '', Readable.from([Buffer.alloc(size, 1)]), size);
+
+    it('has defaults that bound what a day of staged 4 GiB uploads could take', () => {
+      expect(DEFAULT_STAGING_BOUNDS.maxFiles).toBeLessThanOrEqual(1_000);
+      expect(DEFAULT_STAGING_BOUNDS.maxBytes).toBeLessThanOrEqual(16 * 1024 ** 3);
+    });
+
+    it('refuses a file past the count with StagingFull saying what to do, and takes it again once one is released', async () => {
+      const refs = [await stageBytes('a', 10), await stageBytes('b', 10), await stageBytes('c', 10)];
+      const refused = stageBytes('d.txt', 10);
+      await expect(refused).rejects.toBeInstanceOf(StagingFull);
+      const error = await failureOf(() => stageBytes('d.txt', 10));
+      expect(error.message).toMatch(/Can't take "d\.txt": the staging folder already holds 3 files, the most it keeps at once\. Send or remove/);
+      expect(readdirSync(boundedDir())).toHaveLength(3);
+      bounded.release(refs[0].ref);
+      expect((await stageBytes('d.txt', 10)).size).toBe(10);
+    });
+
+    it('refuses an announced size that would pass the total before reading a byte', async () => {
+      await stageBytes('a', 6_000);
+      const body = new PassThrough();
+      const error = await failureOf(() => bounded.stage('big.bin', '', body, 5_000));
+      expect(error.message).toMatch(/Can't take "big\.bin" \(4\.9 KiB\): files in the staging folder would take more than the 9\.8 KiB it keeps at once \(5\.9 KiB now\)\. Send or remove/);
+      expect(body.readableFlowing).toBe(null);
+      expect(readdirSync(boundedDir())).toHaveLength(1);
+    });
+
+    it('counts uploads in progress: two at once cannot pass the total together', async () => {
+      const first = new PassThrough();
+      const running = bounded.stage('first.bin', '', first, 6_000);
+      await expect(stageBytes('second.bin', 6_000)).rejects.toBeInstanceOf(StagingFull);
+      first.end(Buffer.alloc(6_000));
+      expect((await running).size).toBe(6_000);
+    });
+
+    it('stops a body of unknown size once it passes the total, keeping nothing of it', async () => {
+      const body = new PassThrough();
+      const staging = bounded.stage('endless.bin', '', body);
+      for (let i = 0; i < 12; i++) body.write(Buffer.alloc(1_000));
+      body.end();
+      await expect(staging).rejects.toBeInstanceOf(StagingFull);
+      expect(readdirSync(boundedDir())).toEqual([]);
+    });
+
+    it('refuses an upload the disk has no room for, saying to free space', async () => {
+      free = 100 * 1024 ** 2;
+      const error = await failureOf(() => stageBytes('movie.mp4', 5_000));
+      expect(error.message).toBe(`Can't take "movie.mp4" (4.9 KiB): the disk holding the data folder has 100.0 MiB free. Free some space and try again.`);
     });
   });
 

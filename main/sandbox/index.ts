@@ -4,7 +4,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { FILE_LIMITS } from '../../shared/wire/files';
-import { createKeyRing, type KeySpec } from './auth';
+import { createKeyRing, type KeyRing, type KeySpec } from './auth';
 import { PrefixCache } from './chat/prefix-cache';
 import { createClock } from './clock';
 import { DeferredStore } from './deferred';
@@ -16,6 +16,8 @@ import { MediaStore } from './media/store';
 import { imagesRoutes } from './routes/images';
 import { controlRoutes } from './routes/control';
 import { rememberPort, rememberedPort } from './state/port-file';
+import { securePrivateFolder } from './state/key-file';
+import { lockStateFolder, type StateLock } from './state/lock-file';
 import { filesRoutes } from './routes/files';
 import { chatRoutes } from './routes/chat';
 import { completionsRoutes } from './routes/completions';
@@ -98,6 +100,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
   const log = options.log ?? (() => undefined);
   const keyRing = createKeyRing(options.keys);
+  // Before anything reads or writes the folder: a second sandbox on it must not touch it at all.
+  let lock: StateLock | null = null;
+  if (stateDir !== undefined) {
+    securePrivateFolder(stateDir);
+    lock = lockStateFolder(stateDir, log);
+  }
+  try {
+    return await startLocked(options, host, log, keyRing, lock);
+  } catch (err) {
+    lock?.release();
+    throw err;
+  }
+}
+
+async function startLocked(options: SandboxOptions, host: string, log: (line: string) => void, keyRing: KeyRing, lock: StateLock | null): Promise<SandboxServer> {
+  const { stateDir } = options;
   const clock = createClock(options.now);
   const files = stateDir === undefined ? new FileStore({ dir: options.filesDir }) : new FileStore({ dir: stateFilesDir(stateDir), keepOnClose: true });
   const env: SandboxEnv = {
@@ -193,7 +211,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         env.files.close();
         env.media.clear();
         faults.clear();
-        return env.codecs.close();
+        await env.codecs.close();
+        lock?.release();
       });
       return closing;
     },

@@ -27,6 +27,7 @@ import { CompactionCodec } from './responses/compaction';
 import { ResponseStore } from './responses/store';
 import { modelRoutes } from './routes/models';
 import { videosRoutes } from './routes/videos';
+import { safeLog } from './log-line';
 import { createSandboxHttpServer } from './server';
 import { openSandboxState, stateCompactionSecret, stateFilesDir, stateVideosDir, type SandboxState } from './state/persistence';
 import { VideoService } from './video/service';
@@ -64,6 +65,11 @@ export interface SandboxOptions {
   controlApi?: boolean;
   /** Bytes of made videos kept in memory (the rest is read back from disk); default 256 MiB. */
   videoMemoryBytes?: number;
+  /**
+   * A request body (an upload) that sends no byte for this long is answered 408 and closed;
+   * default 60 s. There is no limit on a body's total time, only on its stalls.
+   */
+  bodyStallMs?: number;
   log?: (line: string) => void;
 }
 
@@ -98,7 +104,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   if (stateDir !== undefined && options.filesDir !== undefined) {
     throw new Error('Give the sandbox a stateDir or a filesDir, not both: with a stateDir, files live in <stateDir>/files.');
   }
-  const log = options.log ?? (() => undefined);
+  // Log lines can carry client text (a file name, a body): escaped so none forges another line.
+  const log = options.log ? safeLog(options.log) : () => undefined;
   const keyRing = createKeyRing(options.keys);
   // Before anything reads or writes the folder: a second sandbox on it must not touch it at all.
   let lock: StateLock | null = null;
@@ -162,6 +169,7 @@ async function startLocked(options: SandboxOptions, host: string, log: (line: st
     faults,
     clock,
     log,
+    bodyStallMs: options.bodyStallMs,
   });
   const listen = (at: number) =>
     new Promise<void>((resolve, reject) => {

@@ -30,6 +30,13 @@ export async function resolvePicture(value: unknown, field: string, ctx: InputCo
   return { key, mime: input.mime };
 }
 
+/**
+ * The largest side of an input video: 8K, beyond what any H.264/H.265/AV1 level the spec's codecs
+ * are used at produces. A header claiming more is not a real video (the result is scaled to the
+ * spec's largest frame anyway, see plan.ts foreignFrameSize).
+ */
+export const MAX_INPUT_VIDEO_SIDE = 8192;
+
 /** Resolves the `video` of an edit or extension and reads its boxes. */
 export async function resolveVideo(value: unknown, ctx: InputContext, jobs: VideoJobStore): Promise<InputVideo> {
   const input = await resolveInput(value, { field: 'video', accept: ['video/mp4'], maxBytes: VIDEO_LIMITS.maxInputVideoBytes, types: ['video_url'] }, ctx);
@@ -42,6 +49,12 @@ export async function resolveVideo(value: unknown, ctx: InputContext, jobs: Vide
     throw err;
   }
   if (info.width < 2 || info.height < 2) throw new SandboxError(400, `${at} has a video track without a size (${info.width}x${info.height})`);
+  if (info.width > MAX_INPUT_VIDEO_SIDE || info.height > MAX_INPUT_VIDEO_SIDE) {
+    throw new SandboxError(
+      400,
+      `${at} says its video is ${info.width}x${info.height} pixels; input videos may be at most ${MAX_INPUT_VIDEO_SIDE} pixels on each side (8K). Scale the video down first.`,
+    );
+  }
   const hash = sha256(input.bytes);
   return { hash, info, plan: jobs.madeFrom(hash) ?? null };
 }

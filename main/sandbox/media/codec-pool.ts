@@ -22,6 +22,8 @@ const { parentPort, workerData } = require('node:worker_threads');
 const jpeg = require(workerData.jpegJs);
 const { PNG } = require(workerData.pngjs);
 const view = (b) => new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+// tsx (esbuild keepNames) may wrap functions in __name(fn, "name"); the worker has no such helper.
+var __name = (fn) => fn;
 const resizeRgba = (${resizeRgba.toString()});
 // A decoded picture scaled down to what its use needs before it leaves the worker (see decode()).
 const shrink = (img, to) => (to ? resizeRgba(img, to.width, to.height) : img);

@@ -31,7 +31,7 @@ export async function checkImageInput(bytes: Uint8Array, at: string): Promise<Ch
   const size = imageSize(bytes);
   if (!size) {
     const found = sniffMime(bytes);
-    throw bad(`${at}: the ${found ?? 'image'} header cannot be read (the file is cut short or damaged)`);
+    throw bad(`${at}: the ${found ?? 'image'} header cannot be read (the file is damaged or cut short)`);
   }
   const { width, height, mime } = size;
   if (width < 1 || height < 1) throw bad(`${at}: its header says ${width}x${height} pixels; the file is damaged`);

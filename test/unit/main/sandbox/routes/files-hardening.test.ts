@@ -96,6 +96,7 @@ describe('sandbox files: hardening', () => {
     expect(res.status).toBe(200);
     const fault = lines.find((l) => l.startsWith('fault delay=1'));
     expect(fault).toContain('{"model": "svc-4",\\n"messages"');
+    // eslint-disable-next-line no-control-regex
     for (const line of lines) expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/);
     expect(escapeLogLine('a.txt\nsandbox listening on http://evil\u001b[2J\u009b31m\u2028\t')).toBe(
       'a.txt\\nsandbox listening on http://evil\\x1b[2J\\x9b31m\\u2028\\t',

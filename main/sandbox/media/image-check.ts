@@ -174,10 +174,20 @@ function checkJpeg(b: Uint8Array, width: number, height: number, at: string): vo
     if (marker !== 0xda) continue;
     // Entropy-coded data runs to the next marker that is not a stuffed 0xff00 or a restart marker.
     scans++;
+    // indexOf jumps over the data natively: a 20 MB JPEG is walked in a few milliseconds.
     const start = i;
-    while (i + 1 < b.length && !(b[i] === 0xff && b[i + 1] !== 0x00 && (b[i + 1] < 0xd0 || b[i + 1] > 0xd7))) i++;
+    for (;;) {
+      const ff = b.indexOf(0xff, i);
+      if (ff < 0 || ff + 1 >= b.length) throw cut('its image data ends before the end-of-image marker');
+      const next = b[ff + 1];
+      if (next === 0x00 || (next >= 0xd0 && next <= 0xd7)) {
+        i = ff + 2;
+        continue;
+      }
+      i = ff;
+      break;
+    }
     entropyBytes += i - start;
-    if (i + 1 >= b.length) throw cut('its image data ends before the end-of-image marker');
   }
   if (scans === 0 || mcus === 0) throw cut('it has no frame header or no image data');
   // Every MCU of the first scan takes at least one bit: far less data means the header lies.

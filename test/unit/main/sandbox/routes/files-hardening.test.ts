@@ -137,14 +137,14 @@ describe('sandbox: a body that stalls', () => {
   });
 
   it('takes a trickling upload longer than the stall timeout, and answers 408 to one that stalls (the partial file removed)', async () => {
-    const t = await startHarness({ bodyStallMs: 400 });
+    const t = await startHarness({ bodyStallMs: 1500 });
     try {
       const head = (length: number) =>
         `POST /v1/files HTTP/1.1\r\nHost: 127.0.0.1:${t.sandbox.port}\r\nAuthorization: Bearer ${KEY}\r\n` +
         `Content-Type: multipart/form-data; boundary=${BOUNDARY}\r\nContent-Length: ${length}\r\nConnection: close\r\n\r\n`;
       const start = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="slow.txt"\r\n\r\n`;
       const end = `\r\n--${BOUNDARY}--\r\n`;
-      const payload = 'x'.repeat(12);
+      const payload = 'x'.repeat(20);
       const { connect } = await import('node:net');
       const exchange = (steps: (write: (s: string) => void) => Promise<void>): Promise<string> =>
         new Promise((resolve, reject) => {
@@ -157,11 +157,12 @@ describe('sandbox: a body that stalls', () => {
           socket.on('connect', () => void steps((s) => socket.write(s)));
         });
       const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-      // 12 bytes, one every 150 ms: 1.8 s in all, far past the 400 ms stall timeout, never stalling.
+      // 20 bytes, one every 120 ms: 2.4 s in all, past the 1.5 s stall timeout, never stalling for long
+      // (a loaded machine may delay a tick, so the gaps stay far below the timeout).
       const trickled = await exchange(async (write) => {
         write(head(start.length + payload.length + end.length) + start);
         for (const c of payload) {
-          await sleep(150);
+          await sleep(120);
           write(c);
         }
         write(end);
@@ -170,10 +171,10 @@ describe('sandbox: a body that stalls', () => {
       expect(trickled).toContain('"filename":"slow.txt"');
       // Half the file, then nothing: a 408 after the stall, and no file left behind.
       const stalled = await exchange(async (write) => {
-        write(head(start.length + payload.length + end.length) + start + payload.slice(0, 6));
+        write(head(start.length + payload.length + end.length) + start + payload.slice(0, 10));
       });
       expect(stalled).toMatch(/^HTTP\/1\.1 408 /);
-      expect(stalled).toContain('sent nothing for 0.4 s');
+      expect(stalled).toContain('sent nothing for 1.5 s');
       const { readdirSync } = await import('node:fs');
       await sleep(100);
       expect(readdirSync(t.sandbox.filesDir).filter((f) => f.endsWith('.part'))).toEqual([]);

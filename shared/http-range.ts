@@ -2,7 +2,7 @@
  * The HTTP `Range` header (RFC 9110 §14) for one byte range, as media elements send it to seek:
  * `bytes=a-b` (first-last), `bytes=a-` (from a to the end) and `bytes=-n` (the last n bytes).
  * Pure, so both shells' media servers (browser mode's HTTP route, Electron's protocol handler)
- * answer a seek the same way.
+ * and the sandbox's files, images and videos answer a seek the same way.
  */
 
 /** What to answer: the whole body (no usable Range), one range (206), or 416. */
@@ -11,33 +11,69 @@ export type RangeDecision =
   | { kind: 'partial'; start: number; end: number }
   | { kind: 'unsatisfiable' };
 
-const SPEC = /^bytes=(\d*)-(\d*)$/;
+/** `range-unit "=" range-set` (RFC 9110 §14.1): a token, "=", then the ranges, no spaces around "=". */
+const SPECIFIER = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+)=(.*)$/;
+/** One `int-range` (`first-[last]`) or `suffix-range` (`-length`): digits only, no whitespace inside. */
+const INT_RANGE = /^(\d+)-(\d*)$/;
+const SUFFIX_RANGE = /^-(\d+)$/;
+
+type Spec = { first: bigint; last: bigint | null } | { suffix: bigint };
+
+/** The ranges of a `bytes=` value, or null when it is not a valid `ranges-specifier` (RFC 9110 §14.1.1). */
+function parseByteRanges(header: string): Spec[] | null {
+  const m = SPECIFIER.exec(header.trim());
+  if (!m || m[1].toLowerCase() !== 'bytes') return null;
+  // `1#range-spec`: elements separated by OWS "," OWS; empty elements are allowed and skipped (§5.6.1).
+  const items = m[2].split(/[ \t]*,[ \t]*/).filter((item) => item !== '');
+  if (items.length === 0) return null;
+  const specs: Spec[] = [];
+  for (const item of items) {
+    const int = INT_RANGE.exec(item);
+    if (int) {
+      // BigInt, not Number: positions past 2^53 must still compare exactly (they are past any body).
+      const first = BigInt(int[1]);
+      const last = int[2] === '' ? null : BigInt(int[2]);
+      // A last-pos below its first-pos makes the whole field invalid.
+      if (last !== null && last < first) return null;
+      specs.push({ first, last });
+      continue;
+    }
+    const suffix = SUFFIX_RANGE.exec(item);
+    if (!suffix) return null;
+    specs.push({ suffix: BigInt(suffix[1]) });
+  }
+  return specs;
+}
+
+/** A satisfiable spec's bytes `[start, end]` (inclusive) within `size`, else null. */
+function satisfy(spec: Spec, size: number): { start: number; end: number } | null {
+  const total = BigInt(size);
+  if ('suffix' in spec) {
+    if (spec.suffix === 0n || total === 0n) return null;
+    return { start: Number(spec.suffix >= total ? 0n : total - spec.suffix), end: size - 1 };
+  }
+  if (spec.first >= total) return null;
+  const end = spec.last === null || spec.last >= total ? total - 1n : spec.last;
+  return { start: Number(spec.first), end: Number(end) };
+}
 
 /**
- * Decides how to answer `header` for a body of `size` bytes. A missing header, another unit, a
- * malformed value or several ranges give `full` (RFC 9110 lets a server ignore Range, and a
- * 200 with the whole body is what a player copes with best); a range starting at or past the
- * end, or an empty suffix, gives `unsatisfiable`. `end` is inclusive and clamped to the body.
+ * Decides how to answer `header` for a body of `size` bytes, strictly per RFC 9110 §14: a missing
+ * header, another unit or a value that is not a valid `ranges-specifier` (whitespace inside a
+ * range, a last-pos below its first-pos, anything but digits) is ignored and gives `full`; a set
+ * of ranges none of which is satisfiable gives `unsatisfiable` (416), however large the numbers
+ * (they are compared exactly, not as doubles); one satisfiable range gives `partial`; several, of
+ * which some are satisfiable, give `full` (a 200 with the whole body is allowed and is what a
+ * player copes with best; no multipart/byteranges). `end` is inclusive and clamped to the body.
  */
 export function decideRange(header: string | null | undefined, size: number): RangeDecision {
   if (!header) return { kind: 'full' };
-  const match = SPEC.exec(header.trim().replace(/\s+/g, ''));
-  if (!match) return { kind: 'full' };
-  const [, first, last] = match;
-  if (first === '' && last === '') return { kind: 'full' };
-  if (first === '') {
-    const suffix = Number(last);
-    if (!Number.isSafeInteger(suffix)) return { kind: 'full' };
-    if (suffix === 0 || size === 0) return { kind: 'unsatisfiable' };
-    return { kind: 'partial', start: Math.max(0, size - suffix), end: size - 1 };
-  }
-  const start = Number(first);
-  const end = last === '' ? size - 1 : Number(last);
-  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end)) return { kind: 'full' };
-  // first > last is a syntactically invalid range: ignore the header.
-  if (last !== '' && end < start) return { kind: 'full' };
-  if (start >= size) return { kind: 'unsatisfiable' };
-  return { kind: 'partial', start, end: Math.min(end, size - 1) };
+  const specs = parseByteRanges(header);
+  if (!specs) return { kind: 'full' };
+  const satisfiable = specs.map((spec) => satisfy(spec, size)).filter((r) => r !== null);
+  if (satisfiable.length === 0) return { kind: 'unsatisfiable' };
+  if (specs.length > 1) return { kind: 'full' };
+  return { kind: 'partial', ...satisfiable[0] };
 }
 
 /** The status and headers of a GET/HEAD answer for a body of `size` bytes of type `mime`. */

@@ -82,7 +82,15 @@ async function main(): Promise<void> {
     return;
   }
   const log = args.quiet ? undefined : (line: string): void => void process.stderr.write(`[sandbox] ${line}\n`);
-  const sandbox = await startSandbox({ ...args.options, log });
+  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+  try {
+    sandbox = await startSandbox({ ...args.options, log });
+  } catch (err) {
+    // A refusal (another sandbox on the state folder, a port taken) says what to do: no stack.
+    process.stderr.write(`[sandbox] could not start: ${(err as Error).message}\n`);
+    process.exitCode = 1;
+    return;
+  }
   // Handlers first: a script may signal the moment it has read the URL.
   const stop = (): void => {
     sandbox.close().then(

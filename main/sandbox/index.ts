@@ -4,7 +4,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { FILE_LIMITS } from '../../shared/wire/files';
-import { createKeyRing, type KeySpec } from './auth';
+import { createKeyRing, type KeyRing, type KeySpec } from './auth';
 import { PrefixCache } from './chat/prefix-cache';
 import { createClock } from './clock';
 import { DeferredStore } from './deferred';
@@ -16,6 +16,8 @@ import { MediaStore } from './media/store';
 import { imagesRoutes } from './routes/images';
 import { controlRoutes } from './routes/control';
 import { rememberPort, rememberedPort } from './state/port-file';
+import { securePrivateFolder } from './state/key-file';
+import { lockStateFolder, type StateLock } from './state/lock-file';
 import { filesRoutes } from './routes/files';
 import { chatRoutes } from './routes/chat';
 import { completionsRoutes } from './routes/completions';
@@ -25,6 +27,7 @@ import { CompactionCodec } from './responses/compaction';
 import { ResponseStore } from './responses/store';
 import { modelRoutes } from './routes/models';
 import { videosRoutes } from './routes/videos';
+import { safeLog } from './log-line';
 import { createSandboxHttpServer } from './server';
 import { openSandboxState, stateCompactionSecret, stateFilesDir, stateVideosDir, type SandboxState } from './state/persistence';
 import { VideoService } from './video/service';
@@ -62,6 +65,11 @@ export interface SandboxOptions {
   controlApi?: boolean;
   /** Bytes of made videos kept in memory (the rest is read back from disk); default 256 MiB. */
   videoMemoryBytes?: number;
+  /**
+   * A request body (an upload) that sends no byte for this long is answered 408 and closed;
+   * default 60 s. There is no limit on a body's total time, only on its stalls.
+   */
+  bodyStallMs?: number;
   log?: (line: string) => void;
 }
 
@@ -96,8 +104,25 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   if (stateDir !== undefined && options.filesDir !== undefined) {
     throw new Error('Give the sandbox a stateDir or a filesDir, not both: with a stateDir, files live in <stateDir>/files.');
   }
-  const log = options.log ?? (() => undefined);
+  // Log lines can carry client text (a file name, a body): escaped so none forges another line.
+  const log = options.log ? safeLog(options.log) : () => undefined;
   const keyRing = createKeyRing(options.keys);
+  // Before anything reads or writes the folder: a second sandbox on it must not touch it at all.
+  let lock: StateLock | null = null;
+  if (stateDir !== undefined) {
+    securePrivateFolder(stateDir);
+    lock = lockStateFolder(stateDir, log);
+  }
+  try {
+    return await startLocked(options, host, log, keyRing, lock);
+  } catch (err) {
+    lock?.release();
+    throw err;
+  }
+}
+
+async function startLocked(options: SandboxOptions, host: string, log: (line: string) => void, keyRing: KeyRing, lock: StateLock | null): Promise<SandboxServer> {
+  const { stateDir } = options;
   const clock = createClock(options.now);
   const files = stateDir === undefined ? new FileStore({ dir: options.filesDir }) : new FileStore({ dir: stateFilesDir(stateDir), keepOnClose: true });
   const env: SandboxEnv = {
@@ -144,6 +169,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     faults,
     clock,
     log,
+    bodyStallMs: options.bodyStallMs,
   });
   const listen = (at: number) =>
     new Promise<void>((resolve, reject) => {
@@ -193,7 +219,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         env.files.close();
         env.media.clear();
         faults.clear();
-        return env.codecs.close();
+        await env.codecs.close();
+        lock?.release();
       });
       return closing;
     },

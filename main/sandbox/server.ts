@@ -1,7 +1,12 @@
 /**
- * The sandbox's HTTP server: request ids, routing (404 unknown path, 405 wrong method), auth,
- * body reading, status and delay faults, then the route. Any error becomes the service-native
- * error body; a thrown non-SandboxError is a 500 and is logged. close() ends open streams.
+ * The sandbox's HTTP server: the Host check (host.ts), request ids, routing (404 unknown path,
+ * 405 wrong method), auth, body reading, status and delay faults, then the route. Any error
+ * becomes the service-native error body; a thrown non-SandboxError is a 500 and is logged.
+ * close() ends open streams.
+ *
+ * Bodies time out on stalls, not on total time: Node's default `requestTimeout` (300 s for the
+ * whole request) cut off a 1 GiB upload over a 2 MB/s link, so it is off, and a request whose body
+ * sends no byte for `bodyStallMs` (default 60 s) is answered 408 and its connection closed.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -11,7 +16,11 @@ import { DEFAULT_MAX_BODY_BYTES, readJsonBody, readRawBody } from './body';
 import type { Clock } from './clock';
 import { SandboxError, sendError } from './errors';
 import { FAULT_HEADER, faultError, parseFault, type Fault, type FaultBook } from './faults';
+import { checkHost } from './host';
 import { compileRoute, matchPath, type Route } from './route';
+
+/** How long a request body may send nothing before it is given up (408). */
+export const DEFAULT_BODY_STALL_MS = 60_000;
 
 export interface HttpServerOptions {
   routes: Route[];
@@ -20,6 +29,8 @@ export interface HttpServerOptions {
   clock: Clock;
   log: (line: string) => void;
   maxBodyBytes?: number;
+  /** A body that sends no byte for this long is answered 408 and closed; default 60 s. */
+  bodyStallMs?: number;
 }
 
 export interface SandboxHttpServer {
@@ -36,6 +47,7 @@ export function createSandboxHttpServer(opts: HttpServerOptions): SandboxHttpSer
   const sockets = new Set<Socket>();
 
   async function handle(req: IncomingMessage, res: ServerResponse, signal: AbortSignal): Promise<void> {
+    checkHost(req);
     const url = new URL(req.url ?? '/', 'http://sandbox');
     const method = (req.method ?? 'GET').toUpperCase();
     const matches = matchPath(routes, url.pathname);
@@ -85,10 +97,46 @@ export function createSandboxHttpServer(opts: HttpServerOptions): SandboxHttpSer
     return fault;
   }
 
-  const server = createServer((req, res) => {
+  const stallMs = opts.bodyStallMs ?? DEFAULT_BODY_STALL_MS;
+
+  /**
+   * Watches the body for stalls: the socket's idle timer runs while the body is incoming (any byte
+   * restarts it) and is cleared once the body has ended, so a slow answer (a stream, a delay fault,
+   * a long poll) is never cut. A stalled body gets a 408, then the request is destroyed with that
+   * error, so the route reading it (an upload) stops and cleans up.
+   */
+  function watchBody(req: IncomingMessage, res: ServerResponse, requestId: string): void {
+    if (stallMs <= 0) return;
+    req.setTimeout(stallMs, () => {
+      if (req.complete) return;
+      const err = new SandboxError(408, `The request body sent nothing for ${stallMs / 1000} s, so the sandbox gave up on it. Send the body without long pauses.`);
+      opts.log(`${requestId} 408: the body stalled for ${stallMs} ms`);
+      const destroy = () => req.destroy(err);
+      if (res.headersSent) {
+        destroy();
+        return;
+      }
+      res.setHeader('connection', 'close');
+      sendError(res, err);
+      // The client may not be reading: do not wait for the answer to drain for long.
+      const timer = setTimeout(destroy, 1000);
+      res.once('finish', () => {
+        clearTimeout(timer);
+        destroy();
+      });
+    });
+    req.once('end', () => req.socket?.setTimeout(0));
+    // A body that arrived whole but is not read yet (a delay fault first) is no stall: without a
+    // listener here, Node would destroy the socket when the idle timer fires.
+    res.on('timeout', () => undefined);
+  }
+
+  // requestTimeout 0: no limit on the whole request (watchBody bounds stalls instead).
+  const server = createServer({ requestTimeout: 0 }, (req, res) => {
     const requestId = randomUUID();
     res.setHeader('x-request-id', requestId);
     res.setHeader('x-trace-id', requestId);
+    watchBody(req, res, requestId);
     const controller = new AbortController();
     open.add(controller);
     // 'close' on the response fires when it finished or when the client went away mid-way.
@@ -102,7 +150,8 @@ export function createSandboxHttpServer(opts: HttpServerOptions): SandboxHttpSer
         sendError(res, err);
         return;
       }
-      opts.log(`${requestId} internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      // One log call per line: the log escapes line breaks inside a line (see log-line.ts).
+      for (const line of `${requestId} internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`.split('\n')) opts.log(line);
       sendError(res, new SandboxError(500, `The sandbox hit an internal error (request ${requestId}). See the sandbox log.`));
     });
   });

@@ -159,13 +159,32 @@ function parseHeaders(block: string): Record<string, string> {
   return headers;
 }
 
+/**
+ * A parameter value as clients write it, back to what the user typed. Two escapings meet here:
+ *
+ * - Browsers and plain `curl -F` follow the HTML standard (multipart/form-data encoding
+ *   algorithm): in a name or filename they write `"` as `%22`, CR as `%0D` and LF as `%0A`, and
+ *   nothing else. Exactly those three are decoded (either case of hex digit). A user's name that
+ *   really contains the text `%22` arrives the same way and reads as `"`: the standard's own
+ *   ambiguity, which no server can undo.
+ * - `curl --form-escape` and RFC 7578's quoted-string write `"` as `\"` and `\` as `\\`. Only
+ *   those two pairs are escapes; any other backslash is kept as it is, because browsers send a
+ *   backslash in a name raw (`..\evil.txt`). A name with a backslash left in it is then refused
+ *   by the filename rule (rules.ts), as a path.
+ */
+function unescapeValue(quoted: string | undefined, token: string): string {
+  const raw = quoted !== undefined ? quoted.replace(/\\(["\\])/g, '$1') : token.trim();
+  return raw.replace(/%(22|0d|0a)/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
 /** The parameters of a `Content-Disposition: form-data; name="x"; filename="y"` header (`filename*` wins). */
 export function dispositionOf(header: string | undefined): { name?: string; filename?: string } {
   if (!header || !/^\s*form-data\b/i.test(header)) return {};
   const params: Record<string, string> = {};
   const re = /;\s*([\w*.-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]*))/g;
   for (let m = re.exec(header); m; m = re.exec(header)) {
-    params[m[1].toLowerCase()] = m[2] !== undefined ? m[2].replace(/\\(.)/g, '$1') : m[3].trim();
+    const key = m[1].toLowerCase();
+    params[key] = key.endsWith('*') ? m[3].trim() : unescapeValue(m[2], m[3]);
   }
   let filename = params.filename;
   const extended = params['filename*'];

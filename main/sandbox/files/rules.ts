@@ -28,8 +28,9 @@ export function checkFilename(value: unknown, field = 'filename'): string {
   if (Buffer.byteLength(value) > MAX_FILENAME_BYTES) {
     throw new SandboxError(400, `${field} is ${Buffer.byteLength(value)} bytes long; the limit is ${MAX_FILENAME_BYTES} bytes.`);
   }
+  // C0, DEL and C1 (CSI is \u009b): they would forge lines or escapes wherever the name is shown.
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(value)) throw new SandboxError(400, `${field} must not contain control characters.`);
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(value)) throw new SandboxError(400, `${field} must not contain control characters.`);
   if (/[/\\]/.test(value) || value === '.' || value === '..') {
     throw new SandboxError(400, `${field} must be a plain file name without a path ("/" or "\\"); got ${JSON.stringify(value)}.`);
   }

@@ -68,6 +68,10 @@ export async function receiveUpload(u: UploadRequest): Promise<FileRecord> {
       if (file && EXPIRY_FIELDS.includes(name)) {
         throw new SandboxError(400, `${name} must come before the file part in the form: send expires_after first, then file.`);
       }
+      // Which of two values would count is a guess either way: say so instead.
+      if (fields.has(name) || current?.name === name) {
+        throw new SandboxError(400, `The form has the field ${name} more than once; send each field once.`);
+      }
       current = { name, text: [], size: 0 };
     } else if (event.type === 'data') {
       if (file && !file.done) await writeFileData(file, event.data, u.maxFileBytes);

@@ -11,7 +11,8 @@ import type { ImageAspectRatio, ImageResolution } from '../../../shared/wire/ima
 import { SandboxError } from '../errors';
 import { hashSeed } from '../generate/rng';
 import type { CodecPool } from '../media/codec-pool';
-import { imageSize, MAX_DECODE_PIXELS, webpStandIn, type RgbaImage } from '../media/image-codec';
+import { checkImageInput } from '../media/image-check';
+import { webpStandIn, type RgbaImage } from '../media/image-codec';
 import type { ResolvedInput } from '../media/input';
 import { renderEdit } from './edit';
 import { revisePrompt } from './revise';
@@ -43,10 +44,11 @@ export interface ProducedImage {
 }
 
 export async function produceImages(order: ImageOrder, codecs: CodecPool, signal?: AbortSignal): Promise<ProducedImage[]> {
-  const sizes = order.inputs.map((input) => headerSize(input));
+  // Every input checked before any is decoded: a refusal costs no decoding at all.
+  const sizes = await Promise.all(order.inputs.map((input) => checkImageInput(input.bytes, input.at)));
   const first = sizes[0];
   const { width, height } = outputSize(order.aspectRatio, order.resolution, first && first.width / first.height);
-  const decoded = await Promise.all(order.inputs.map((input, i) => decode(input, sizes[i], codecs)));
+  const decoded = await Promise.all(order.inputs.map((input, i) => decode(input, sizes[i], { width, height }, codecs)));
   const inputsDigest = createHash('sha256');
   for (const input of order.inputs) inputsDigest.update(createHash('sha256').update(input.bytes).digest());
   const digest = inputsDigest.digest('hex');
@@ -64,22 +66,14 @@ export async function produceImages(order: ImageOrder, codecs: CodecPool, signal
   return Promise.all(encodes);
 }
 
-function headerSize(input: ResolvedInput): { width: number; height: number } {
-  const size = imageSize(input.bytes);
-  if (!size || size.width < 1 || size.height < 1) throw new SandboxError(400, `${input.at}: the ${input.mime} header cannot be read (the file is cut short or damaged)`);
-  if (size.width * size.height > MAX_DECODE_PIXELS) {
-    throw new SandboxError(400, `${input.at} is ${size.width}x${size.height} pixels; the sandbox takes inputs of at most ${MAX_DECODE_PIXELS / 1_000_000} megapixels`);
-  }
-  return size;
-}
-
-async function decode(input: ResolvedInput, size: { width: number; height: number }, codecs: CodecPool): Promise<RgbaImage> {
+async function decode(input: ResolvedInput, size: { width: number; height: number }, output: { width: number; height: number }, codecs: CodecPool): Promise<RgbaImage> {
   if (input.mime === 'image/webp') {
     const scale = STAND_IN_SIDE / Math.max(size.width, size.height);
     return webpStandIn(input.bytes, Math.max(1, Math.round(size.width * scale)), Math.max(1, Math.round(size.height * scale)));
   }
   try {
-    return await codecs.decode(input.bytes, input.mime as 'image/jpeg' | 'image/png');
+    // Scaled down in the worker to what covers the output: a collage cell is never larger.
+    return await codecs.decode(input.bytes, input.mime as 'image/jpeg' | 'image/png', output);
   } catch (err) {
     throw new SandboxError(400, `${input.at} looks like ${input.mime} but does not decode (cut short or damaged?): ${(err as Error).message}`);
   }

@@ -13,7 +13,8 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
-import { encodeJpeg, encodePng, MAX_DECODE_PIXELS, type RgbaImage } from './image-codec';
+import { DecodeGate } from './decode-gate';
+import { encodeJpeg, encodePng, imageSize, MAX_DECODE_PIXELS, resizeRgba, type RgbaImage } from './image-codec';
 import { unpackedPath } from './unpacked-path';
 
 const WORKER_SOURCE = `
@@ -21,6 +22,11 @@ const { parentPort, workerData } = require('node:worker_threads');
 const jpeg = require(workerData.jpegJs);
 const { PNG } = require(workerData.pngjs);
 const view = (b) => new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+// tsx (esbuild keepNames) may wrap functions in __name(fn, "name"); the worker has no such helper.
+var __name = (fn) => fn;
+const resizeRgba = (${resizeRgba.toString()});
+// A decoded picture scaled down to what its use needs before it leaves the worker (see decode()).
+const shrink = (img, to) => (to ? resizeRgba(img, to.width, to.height) : img);
 parentPort.on('message', (job) => {
   try {
     if (job.op === 'encode-jpeg') {
@@ -32,12 +38,14 @@ parentPort.on('message', (job) => {
       const out = view(PNG.sync.write(png));
       parentPort.postMessage({ id: job.id, ok: true, bytes: out }, [out.buffer]);
     } else if (job.op === 'decode-jpeg') {
-      const img = jpeg.decode(job.bytes, { useTArray: true, formatAsRGBA: true, maxResolutionInMP: job.maxMP, maxMemoryUsageInMB: 1024 });
-      parentPort.postMessage({ id: job.id, ok: true, width: img.width, height: img.height, data: img.data }, [img.data.buffer]);
+      const img = shrink(jpeg.decode(job.bytes, { useTArray: true, formatAsRGBA: true, maxResolutionInMP: job.maxMP, maxMemoryUsageInMB: 1024 }), job.resizeTo);
+      const data = img.data.byteOffset === 0 && img.data.byteLength === img.data.buffer.byteLength ? img.data : img.data.slice();
+      parentPort.postMessage({ id: job.id, ok: true, width: img.width, height: img.height, data }, [data.buffer]);
     } else if (job.op === 'decode-png') {
       const png = PNG.sync.read(Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength));
-      const data = view(png.data);
-      parentPort.postMessage({ id: job.id, ok: true, width: png.width, height: png.height, data }, [data.buffer]);
+      const img = shrink({ width: png.width, height: png.height, data: view(png.data) }, job.resizeTo);
+      const data = img.data.byteOffset === 0 && img.data.byteLength === img.data.buffer.byteLength ? img.data : img.data.slice();
+      parentPort.postMessage({ id: job.id, ok: true, width: img.width, height: img.height, data }, [data.buffer]);
     } else {
       throw new Error('unknown op ' + job.op);
     }
@@ -50,7 +58,7 @@ parentPort.on('message', (job) => {
 type Job =
   | { op: 'encode-jpeg'; data: Uint8Array; width: number; height: number; quality: number }
   | { op: 'encode-png'; data: Uint8Array; width: number; height: number }
-  | { op: 'decode-jpeg' | 'decode-png'; bytes: Uint8Array };
+  | { op: 'decode-jpeg' | 'decode-png'; bytes: Uint8Array; resizeTo: { width: number; height: number } | null };
 
 interface Reply {
   id: number;
@@ -97,6 +105,13 @@ function transferable(job: Job): ArrayBuffer[] {
   return view.byteOffset === 0 && view.byteLength === view.buffer.byteLength && view.buffer instanceof ArrayBuffer ? [view.buffer] : [];
 }
 
+/** The size a `size` picture scales down to so it still covers `cover` (null when it is not larger). */
+export function shrinkToCover(size: { width: number; height: number }, cover: { width: number; height: number }): { width: number; height: number } | null {
+  const scale = Math.max(cover.width / size.width, cover.height / size.height);
+  if (scale >= 1) return null;
+  return { width: Math.max(1, Math.ceil(size.width * scale)), height: Math.max(1, Math.ceil(size.height * scale)) };
+}
+
 export class CodecPool {
   private readonly slots: Slot[] = [];
   private readonly pending = new Map<number, Queued & { slot: Slot }>();
@@ -106,6 +121,8 @@ export class CodecPool {
   private broken = false;
   private closed = false;
   private readonly size: number;
+  /** Pixels decoded at once, across workers and inline (one 50 MP picture, or several small ones). */
+  readonly gate = new DecodeGate(MAX_DECODE_PIXELS);
 
   constructor(
     private readonly log: (line: string) => void = () => undefined,
@@ -130,17 +147,29 @@ export class CodecPool {
     return reply.bytes as Uint8Array;
   }
 
-  /** Decodes JPEG or PNG bytes to RGBA (the caller has sniffed the type and checked the header size). */
-  async decode(bytes: Uint8Array, mime: 'image/jpeg' | 'image/png'): Promise<RgbaImage> {
+  /**
+   * Decodes JPEG or PNG bytes to RGBA. The caller has checked them (image-check.ts: the header's
+   * size within 50 MP, nothing cut short, no zlib bomb). Decodes wait at the pool's gate while
+   * others hold too many pixels (decode-gate.ts). With `cover`, a picture larger than needed to
+   * cover that size is scaled down in the worker before it is handed back, so a request keeps
+   * (and moves between threads) only the pixels it will draw, not 200 MB per 50 MP input.
+   */
+  async decode(bytes: Uint8Array, mime: 'image/jpeg' | 'image/png', cover?: { width: number; height: number }): Promise<RgbaImage> {
+    // The header's size (cheap); unreadable: the whole allowance, and the codec says what is wrong.
+    const size = imageSize(bytes) ?? { width: MAX_DECODE_PIXELS, height: 1 };
+    const resizeTo = cover ? shrinkToCover(size, cover) : null;
     const inline = (): Reply => {
+      let img: RgbaImage;
       if (mime === 'image/png') {
         const png = PNG.sync.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-        return { id: 0, ok: true, width: png.width, height: png.height, data: new Uint8Array(png.data.buffer, png.data.byteOffset, png.data.byteLength) };
+        img = { width: png.width, height: png.height, data: new Uint8Array(png.data.buffer, png.data.byteOffset, png.data.byteLength) };
+      } else {
+        img = jpeg.decode(bytes, { useTArray: true, formatAsRGBA: true, maxResolutionInMP: MAX_DECODE_PIXELS / 1e6, maxMemoryUsageInMB: 1024 });
       }
-      const img = jpeg.decode(bytes, { useTArray: true, formatAsRGBA: true, maxResolutionInMP: MAX_DECODE_PIXELS / 1e6, maxMemoryUsageInMB: 1024 });
+      if (resizeTo) img = resizeRgba(img, resizeTo.width, resizeTo.height);
       return { id: 0, ok: true, width: img.width, height: img.height, data: img.data };
     };
-    const reply = await this.run({ op: mime === 'image/png' ? 'decode-png' : 'decode-jpeg', bytes }, inline);
+    const reply = await this.gate.run(size.width * size.height, () => this.run({ op: mime === 'image/png' ? 'decode-png' : 'decode-jpeg', bytes, resizeTo }, inline));
     return { width: reply.width as number, height: reply.height as number, data: reply.data as Uint8Array };
   }
 

@@ -17,6 +17,7 @@ import { formatBytes } from '../../../shared/byte-size';
 import { isObject } from '../../../shared/is-object';
 import { SandboxError } from '../errors';
 import { fileGoneMessage, type FileStore } from '../files/store';
+import { isLoopbackHostname } from '../host';
 import { sniffMime } from './image-codec';
 
 /** What the sandbox's own `/media/...` URLs hold (the images store; video adds its own). */
@@ -214,18 +215,15 @@ async function fetchRemote(url: URL, at: string, spec: InputSpec, ctx: InputCont
   return new Uint8Array(Buffer.concat(chunks));
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
-
 /**
- * Which URLs are this sandbox's own: the host the client reached it by (the Host header), or any
- * loopback name with the port it listens on.
+ * Which URLs are this sandbox's own: any loopback name (`localhost`, `127.x.x.x`, `[::1]`) with the
+ * port this request arrived on. (The Host a client used is always one of those: host.ts refuses
+ * any other before routing.)
  */
 export function ownUrlMatcher(req: IncomingMessage): (url: URL) => boolean {
-  const host = req.headers.host?.toLowerCase();
   const port = req.socket.localPort;
   return (url) => {
-    if (host !== undefined && url.host.toLowerCase() === host) return true;
     const urlPort = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
-    return LOOPBACK.has(url.hostname.toLowerCase()) && urlPort === port;
+    return isLoopbackHostname(url.hostname) && urlPort === port;
   };
 }

@@ -8,7 +8,8 @@ import type { IncomingMessage } from 'node:http';
 import type { FileObject, FilePublicUrl } from '../../../shared/wire/files';
 import type { SandboxEnv } from '../env';
 import { SandboxError } from '../errors';
-import { sendFileBytes } from '../files/download';
+import { ownOrigin } from '../host';
+import { publicDisposition, sendFileBytes } from '../files/download';
 import { compileFileFilter } from '../files/filter';
 import { badCursor, listPage, parseListQuery } from '../files/list';
 import { checkExpiresAfter, checkFilename } from '../files/rules';
@@ -17,14 +18,10 @@ import { receiveUpload } from '../files/upload';
 import { sendJson, type RequestContext, type Route } from '../route';
 import { isObject } from '../../../shared/is-object';
 
-/** The base URL the client reached us on, for public URLs that work from where it stands. */
-function origin(req: IncomingMessage): string {
-  return `http://${req.headers.host ?? '127.0.0.1'}`;
-}
 
 export function publicUrlOf(req: IncomingMessage, record: FileRecord): string | undefined {
   if (!record.publicUrl) return undefined;
-  return `${origin(req)}/public/${record.publicUrl.token}/${encodeURIComponent(record.filename)}`;
+  return `${ownOrigin(req)}/public/${record.publicUrl.token}/${encodeURIComponent(record.filename)}`;
 }
 
 /** The File a client sees now: the public URL only while it is active. */
@@ -150,7 +147,8 @@ export function filesRoutes(env: SandboxEnv): Route[] {
         if (!record) {
           throw new SandboxError(404, 'This public file URL does not exist, was revoked or has expired.');
         }
-        await sendFileBytes(ctx.req, ctx.res, env.files, record, { contentType: record.contentType, disposition: 'inline' });
+        // Inline only for passive types: an uploaded HTML page must not run on the sandbox's origin.
+        await sendFileBytes(ctx.req, ctx.res, env.files, record, { contentType: record.contentType, disposition: publicDisposition(record.contentType) });
       },
     },
   ];

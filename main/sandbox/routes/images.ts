@@ -4,7 +4,6 @@
  * and `GET /media/images/<token>.jpg`, the URLs those results point at (no API key, like a CDN;
  * they last MediaStore.ttlMs on the sandbox clock).
  */
-import type { IncomingMessage } from 'node:http';
 import { TICKS_PER_CENT } from '../../../shared/cost';
 import { isObject } from '../../../shared/is-object';
 import { validateImageEditRequest, validateImageGenerationRequest } from '../../../shared/validate/images';
@@ -13,7 +12,8 @@ import type { ImageGenerationModel } from '../../../shared/wire/models';
 import { findImageModel, findLanguageModel, findVideoModel, IMAGE_MODELS } from '../catalogue';
 import type { SandboxEnv } from '../env';
 import { modelNotFound, SandboxError } from '../errors';
-import { byteRange } from '../files/download';
+import { ownOrigin } from '../host';
+import { byteRange, UNTRUSTED_CONTENT_HEADERS } from '../files/download';
 import { readEditBody } from '../images/edit-body';
 import { produceImages, type ImageOrder } from '../images/produce';
 import { ownUrlMatcher, resolveInput, type InputContext } from '../media/input';
@@ -24,10 +24,6 @@ import { refuse } from './request-checks';
 
 const DEFAULT_MODEL = IMAGE_MODELS[0].id;
 
-/** The base URL the client reached us on, so media URLs work from where it stands. */
-function origin(req: IncomingMessage): string {
-  return `http://${req.headers.host ?? '127.0.0.1'}`;
-}
 
 /** The body's model (default the image model), after the body's own rules: 404 unknown, 400 not an image model. */
 function checkedImageModel(body: unknown, kind: ImageOrder['kind']): ImageGenerationModel {
@@ -82,7 +78,7 @@ async function answer(env: SandboxEnv, ctx: RequestContext, kind: ImageOrder['ki
   const data: ImageDatum[] = images.map((img) => {
     if (responseFormat === 'b64_json') return { b64_json: Buffer.from(img.bytes.buffer, img.bytes.byteOffset, img.bytes.byteLength).toString('base64'), mime_type: img.mime, revised_prompt: img.revisedPrompt };
     const { path } = env.media.put('images', 'jpg', img.bytes, img.mime, now);
-    return { url: `${origin(ctx.req)}${path}`, mime_type: img.mime, revised_prompt: img.revisedPrompt };
+    return { url: `${ownOrigin(ctx.req)}${path}`, mime_type: img.mime, revised_prompt: img.revisedPrompt };
   });
   const result: ImageResult = { data, usage: { cost_in_usd_ticks: images.length * model.image_price * TICKS_PER_CENT } };
   sendJson(ctx.res, 200, result);
@@ -97,6 +93,7 @@ function serveMedia(env: SandboxEnv, ctx: RequestContext, kind: string): void {
   const { bytes, mime, expiresMs } = found.entry;
   const range = byteRange(ctx.req.headers.range, bytes.byteLength);
   const headers: Record<string, string | number> = {
+    ...UNTRUSTED_CONTENT_HEADERS,
     'content-type': mime,
     'cache-control': `public, max-age=${Math.max(0, Math.floor((expiresMs - now) / 1000))}, immutable`,
     'accept-ranges': 'bytes',

@@ -9,11 +9,12 @@
  * that spec code (`invalid_argument`, `permission_denied`, `failed_precondition`,
  * `service_unavailable`, `internal_error`), or with `overload` refuses the create with a 503.
  */
-import type { IncomingMessage } from 'node:http';
 import { rangeResponseHead } from '../../../shared/http-range';
 import { VIDEO_ERROR_CODES } from '../../../shared/wire/videos';
 import type { SandboxEnv } from '../env';
 import { SandboxError } from '../errors';
+import { UNTRUSTED_CONTENT_HEADERS } from '../files/download';
+import { ownOrigin } from '../host';
 import { ownUrlMatcher, type InputContext } from '../media/input';
 import { idempotencyKey } from './request-checks';
 import { ownMediaLookup } from './own-media';
@@ -34,9 +35,6 @@ export function parseVideoFail(header: string | string[] | undefined): VideoFail
   return v as VideoFailRequest;
 }
 
-function origin(req: IncomingMessage): string {
-  return `http://${req.headers.host ?? '127.0.0.1'}`;
-}
 
 function inputContext(env: SandboxEnv, ctx: RequestContext): InputContext {
   return {
@@ -83,7 +81,7 @@ export function videosRoutes(env: SandboxEnv): Route[] {
       method: 'GET',
       path: '/v1/videos/:id',
       async handle(ctx) {
-        const result = await env.videos.poll(ctx.params.id, ctx.team, origin(ctx.req));
+        const result = await env.videos.poll(ctx.params.id, ctx.team, ownOrigin(ctx.req));
         if (!result) {
           throw new SandboxError(404, `Video request ${ctx.params.id} does not exist for your team. Check the request_id (video requests are per team).`);
         }
@@ -107,7 +105,7 @@ export function videosRoutes(env: SandboxEnv): Route[] {
         if (media.state === 'not-ready') throw new SandboxError(404, 'This video is not ready yet: poll GET /v1/videos/{request_id} until it is done.');
         const { bytes } = media;
         const head = rangeResponseHead(ctx.req.headers.range, bytes.length, 'video/mp4');
-        ctx.res.writeHead(head.status, { ...head.headers, 'cache-control': 'private, max-age=3600' });
+        ctx.res.writeHead(head.status, { ...UNTRUSTED_CONTENT_HEADERS, ...head.headers, 'cache-control': 'private, max-age=3600' });
         ctx.res.end(head.status === 206 ? bytes.subarray(head.start, head.end + 1) : head.status === 200 ? bytes : undefined);
       },
     },

@@ -21,7 +21,7 @@ import type { DeferredStore } from '../deferred';
 import type { FileStore } from '../files/store';
 import type { ResponseStore } from '../responses/store';
 import type { VideoJobStore } from '../video/store';
-import { ensurePrivateFolder, loadOrCreateSecret } from './key-file';
+import { ensurePrivateFolder, loadOrCreateSecret, securePrivateFolder } from './key-file';
 import { num, obj } from './shape';
 import { readSnapshot, SnapshotFile } from './snapshot-file';
 
@@ -63,7 +63,7 @@ export function stateCompactionSecret(dir: string, log: (line: string) => void):
 /** Restores the stores from `dir` (each on its own: one damaged snapshot empties only its store) and saves their changes. */
 export function openSandboxState(options: SandboxStateOptions): SandboxState {
   const { dir, clock, deferred, responses, files, videos, log } = options;
-  ensurePrivateFolder(dir);
+  securePrivateFolder(dir);
   ensurePrivateFolder(stateFilesDir(dir));
   const now = (): number => clock.now();
   const stores = [

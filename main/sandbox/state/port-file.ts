@@ -6,6 +6,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tightenMode } from './key-file';
 
 /** Where the port is kept in the state folder `dir`. */
 export function portFile(dir: string): string {
@@ -26,6 +27,8 @@ export function rememberedPort(dir: string): number {
 export function rememberPort(dir: string, port: number, log: (line: string) => void = () => undefined): void {
   try {
     writeFileSync(portFile(dir), `${port}\n`, { mode: 0o600 });
+    // The mode only applies when the file is made: one from an older build keeps its 0644 otherwise.
+    tightenMode(portFile(dir), 0o600);
   } catch (err) {
     log(`sandbox state: could not remember port ${port} in ${portFile(dir)}: ${(err as Error).message}`);
   }

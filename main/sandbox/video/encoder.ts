@@ -100,7 +100,7 @@ export class VideoEncoder {
     worker.unref();
     worker.on('message', (reply: EncodeReply) => this.settle(reply));
     worker.on('error', (err) => {
-      this.log(`sandbox video encoder failed: ${err.stack ?? err.message}`);
+      for (const line of `sandbox video encoder failed: ${err.stack ?? err.message}`.split('\n')) this.log(line);
       if (this.worker === worker) this.worker = null;
       this.failAll(err);
     });

@@ -153,22 +153,29 @@ export interface InputVideo {
   plan: ScenePlan | null;
 }
 
-/** Largest short side an edit or extension makes (a larger foreign input is scaled down). */
-const MAX_SHORT_SIDE = 1080;
+/**
+ * The largest frame the spec's resolutions make (1080p 16:9: 1920x1080), either way round. An edit
+ * or extension of a foreign MP4 is drawn at its size scaled down to fit it, so both sides and the
+ * pixel rate (at most 1920 x 1080 x VIDEO_FPS) are bounded whatever the input's header says: a
+ * 1 KB file claiming 65535x1080 must not cost 36 s of encoder time per second of video.
+ */
+export const MAX_FRAME_LONG_SIDE = 1920;
+export const MAX_FRAME_SHORT_SIDE = 1080;
 
-/** A foreign MP4's stand-in scene: its size (even, at most 1080 lines) and length, a seed of its bytes. */
-export function foreignPlan(input: InputVideo): ScenePlan {
-  let { width, height } = input.info;
-  const short = Math.min(width, height);
-  if (short > MAX_SHORT_SIDE) {
-    width = (width * MAX_SHORT_SIDE) / short;
-    height = (height * MAX_SHORT_SIDE) / short;
-  }
+/** A foreign MP4's frame size: its own, scaled (keeping its shape) to fit the largest spec frame; even, at least 16. */
+export function foreignFrameSize(width: number, height: number): { width: number; height: number } {
+  const scale = Math.min(1, MAX_FRAME_LONG_SIDE / Math.max(width, height), MAX_FRAME_SHORT_SIDE / Math.min(width, height));
   const even = (n: number): number => Math.max(16, Math.round(n / 2) * 2);
+  return { width: even(width * scale), height: even(height * scale) };
+}
+
+/** A foreign MP4's stand-in scene: its size (fitted to the largest spec frame) and length, a seed of its bytes. */
+export function foreignPlan(input: InputVideo): ScenePlan {
+  const { width, height } = foreignFrameSize(input.info.width, input.info.height);
   const duration = Math.min(VIDEO_LIMITS.durationMax, Math.max(1, Math.round(input.info.durationSeconds)));
   return {
-    width: even(width),
-    height: even(height),
+    width,
+    height,
     fps: VIDEO_FPS,
     frames: duration * VIDEO_FPS,
     startFrame: 0,

@@ -10,7 +10,7 @@ import type { VideoErrorCode, VideoResult } from '../../../shared/wire/videos';
 import type { Clock } from '../clock';
 import { SandboxError } from '../errors';
 import type { FileStore } from '../files/store';
-import { decodeImage } from '../media/image-codec';
+import { imageSize, webpStandIn, type RgbaImage } from '../media/image-codec';
 import type { InputContext, OwnMediaLookup } from '../media/input';
 import { deliver } from './delivery';
 import { VideoEncoder, type EncodeJob } from './encoder';
@@ -269,8 +269,9 @@ export class VideoService {
     const picture = async (ref: PictureRef): Promise<PictureInput> => {
       const bytes = await this.media.getSource(ref.key);
       if (!bytes) throw new Error('an input picture is no longer kept by the sandbox');
-      // WebP has no decoder here: image-codec gives a stand-in of the right size (see its comment).
-      if (ref.mime === 'image/webp') return { picture: decodeImage(bytes) };
+      // WebP has no decoder here: a stand-in gradient of its shape (see image-codec.ts), drawn
+      // small (the encoder scales it to the frame): at full size a 50 MP header cost 200 MB here.
+      if (ref.mime === 'image/webp') return { picture: webpPicture(bytes) };
       return { mime: ref.mime, bytes };
     };
     const background = plan.background ? await picture(plan.background) : null;
@@ -299,4 +300,11 @@ export class VideoService {
     this.deliveries.set(job.id, run);
     return run;
   }
+}
+
+/** A WebP input's stand-in, at most 64 pixels on its long side, in the picture's shape. */
+function webpPicture(bytes: Uint8Array): RgbaImage {
+  const size = imageSize(bytes) ?? { width: 1, height: 1 };
+  const scale = Math.min(1, 64 / Math.max(size.width, size.height));
+  return webpStandIn(bytes, Math.max(1, Math.round(size.width * scale)), Math.max(1, Math.round(size.height * scale)));
 }

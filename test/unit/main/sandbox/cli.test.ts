@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseArgs } from '../../../../main/sandbox/cli';
@@ -66,6 +69,34 @@ describe('sandbox/cli', () => {
       expect(res.status).toBe(200);
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
+    });
+    it('refuses a second sandbox on the same --state-dir with a clear message, no stack trace', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'sb-cli-lock-'));
+      const run = () =>
+        spawn(process.execPath, ['--import', 'tsx', 'main/sandbox/cli.ts', '--port', '0', '--key', 'sk-cli-lock', '--state-dir', dir], {
+          cwd: root,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+      const first = run();
+      try {
+        const firstExit = new Promise<number | null>((resolve) => first.on('exit', (code) => resolve(code)));
+        await new Promise<void>((resolve, reject) => {
+          first.stdout.on('data', () => resolve());
+          first.on('exit', () => reject(new Error('the first sandbox exited early')));
+        });
+        const second = run();
+        let err = '';
+        second.stderr.on('data', (d: Buffer) => (err += d.toString()));
+        const code = await new Promise<number | null>((resolve) => second.on('exit', (c) => resolve(c)));
+        expect(code).toBe(1);
+        expect(err).toContain(`[sandbox] could not start: Another sandbox (process ${first.pid}) is using the state folder ${dir}`);
+        expect(err).not.toMatch(/\n\s+at /);
+        first.kill('SIGTERM');
+        expect(await firstExit).toBe(0);
+      } finally {
+        first.kill('SIGKILL');
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
   });
 });

@@ -50,11 +50,12 @@ describe('sandbox/media/input', () => {
     );
   });
 
-  it("knows the sandbox's own URLs: the Host the client used, or loopback with the sandbox's port", () => {
-    const req = { headers: { host: 'sandbox.test:4010' }, socket: { localPort: 4010 } } as unknown as IncomingMessage;
+  it("knows the sandbox's own URLs: any loopback name with the sandbox's port (another Host is refused before routing)", () => {
+    const req = { headers: { host: 'localhost:4010' }, socket: { localPort: 4010 } } as unknown as IncomingMessage;
     const own = ownUrlMatcher(req);
-    expect(own(new URL('http://sandbox.test:4010/media/images/a.jpg'))).toBe(true);
+    expect(own(new URL('http://sandbox.test:4010/media/images/a.jpg'))).toBe(false);
     expect(own(new URL('http://127.0.0.1:4010/public/t/a.png'))).toBe(true);
+    expect(own(new URL('http://127.0.0.2:4010/public/t/a.png'))).toBe(true);
     expect(own(new URL('http://[::1]:4010/x'))).toBe(true);
     expect(own(new URL('http://localhost:4011/x'))).toBe(false);
     expect(own(new URL('https://example.com/x'))).toBe(false);

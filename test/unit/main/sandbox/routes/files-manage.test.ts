@@ -90,7 +90,8 @@ describe('sandbox/routes/files: one file', () => {
       expect(fetched.status).toBe(200);
       expect(fetched.headers.get('content-type')).toBe('application/octet-stream');
       expect(fetched.headers.get('accept-ranges')).toBe('bytes');
-      expect(fetched.headers.get('content-disposition')).toBe(`inline; filename="pic one.png"; filename*=UTF-8''pic%20one.png`);
+      // Sent without a type, it is application/octet-stream: not a passive type, so an attachment.
+      expect(fetched.headers.get('content-disposition')).toBe(`attachment; filename="pic one.png"; filename*=UTF-8''pic%20one.png`);
       const part = await fetch(made.public_url, { headers: { range: 'bytes=1-2' } });
       expect(part.status).toBe(206);
       expect([...new Uint8Array(await part.arrayBuffer())]).toEqual([0x50, 0x4e]);

@@ -71,14 +71,11 @@ describe('staging-route', () => {
   describe('POST /stage', () => {
     it('stages a 10 MB upload byte for byte and answers its FileRef', async () => {
       const bytes = randomBytes(10 * 1024 * 1024);
-      const started = performance.now();
       const res = await post(bytes);
-      const ms = performance.now() - started;
       expect(res.status).toBe(200);
       const ref = JSON.parse(res.body) as { ref: string; name: string; size: number; type: string };
       expect(ref).toEqual({ ref: expect.stringMatching(/^ref_/), name: 'résumé 1.pdf', size: bytes.length, type: 'application/pdf' });
       expect(readFileSync(userFiles.resolve(ref.ref).path).equals(bytes)).toBe(true);
-      expect(ms).toBeLessThan(10_000);
     });
 
     it('answers 401 without the token or with a wrong one, staging nothing', async () => {

@@ -12,7 +12,7 @@ import { serverDelayMs } from '../api/retry';
 /**
  * Waits between attempts while transient failures follow one another: doubling from `firstMs`
  * up to `maxMs`; a service's Retry-After is honoured up to `maxRetryAfterMs` (a longer ask is
- * waited out in steps of that). There is no last attempt: only the user stops a waiting job.
+ * waited out in steps of that; a shorter one never shortens the backoff). There is no last attempt: only the user stops a waiting job.
  */
 export interface BackoffPolicy {
   firstMs: number;
@@ -49,11 +49,14 @@ export function toJobError(error: unknown): WorkbenchError {
   return { code: 'internal', message: `The job failed: ${error instanceof Error ? error.message : String(error)}. The details are in the app's log.` };
 }
 
-/** The wait after the `failures`-th transient failure in a row (1-based). */
+/**
+ * The wait after the `failures`-th transient failure in a row (1-based): the backoff, or longer
+ * when the service asked for longer (never sooner: a `Retry-After: 0` must not make a busy loop).
+ */
 export function backoffDelayMs(failures: number, policy: BackoffPolicy, error?: unknown): number {
+  const backoff = Math.min(policy.maxMs, policy.firstMs * 2 ** Math.min(30, Math.max(0, failures - 1)));
   const hinted = error instanceof RetryableJobError ? error.retryAfterMs : undefined;
-  if (hinted !== undefined && hinted >= 0) return Math.min(policy.maxRetryAfterMs, hinted);
-  return Math.min(policy.maxMs, policy.firstMs * 2 ** Math.min(30, Math.max(0, failures - 1)));
+  return hinted !== undefined && hinted >= 0 ? Math.max(backoff, Math.min(policy.maxRetryAfterMs, hinted)) : backoff;
 }
 
 /**

@@ -67,6 +67,11 @@ const DataSchema = z.object({
   retries: z.number().int().optional(),
   /** Time to the create's answer (ms), for the run's timings. */
   ttfbMs: z.number().nullable().optional(),
+  /**
+   * The request as the page's form can show it again (inputs as gallery items, Files ids or
+   * URLs; no headers): "Edit and resend" after a refusal. Absent on jobs made before.
+   */
+  request: z.looseObject({}).optional(),
 });
 
 export type VideoJobData = z.infer<typeof DataSchema>;

@@ -34,11 +34,12 @@ describe('job-errors', () => {
     it('doubles to the cap and stays there, however many failures', () => {
       expect([1, 2, 3, 4, 5, 6, 50, 5000].map((n) => backoffDelayMs(n, policy))).toEqual([2000, 4000, 8000, 16_000, 30_000, 30_000, 30_000, 30_000]);
     });
-    it('waits as long as Retry-After asks, beyond the cap, up to maxRetryAfterMs', () => {
+    it('waits as long as Retry-After asks, beyond the cap, up to maxRetryAfterMs, never less than the backoff', () => {
       const hinted = (ms: number) => new RetryableJobError({ code: 'api_error', status: 429, message: 'slow' }, ms);
       expect(backoffDelayMs(1, policy, hinted(300_000))).toBe(300_000);
       expect(backoffDelayMs(1, policy, hinted(86_400_000))).toBe(3_600_000);
-      expect(backoffDelayMs(3, policy, hinted(0))).toBe(0);
+      // Never sooner than the backoff: a Retry-After of 0 must not make a busy loop.
+      expect(backoffDelayMs(3, policy, hinted(0))).toBe(8000);
     });
   });
 

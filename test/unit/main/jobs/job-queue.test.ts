@@ -141,7 +141,7 @@ describe('JobQueue', () => {
       ]);
     });
 
-    it('honours a retry-after hint, beyond the backoff cap up to maxRetryAfterMs, and keeps waiting', async () => {
+    it('honours a retry-after hint (never sooner than the backoff, beyond its cap up to maxRetryAfterMs) and keeps waiting', async () => {
       const q = queue();
       const slowDown = (ms: number) => async () => {
         throw new RetryableJobError({ code: 'api_error', status: 429, message: 'slow down' }, ms);
@@ -150,7 +150,7 @@ describe('JobQueue', () => {
       q.define(handler);
       const job = q.add<Data>('test', { runId: 'r1' }, { insert: (d) => insertRun(d, newRun('r1', 1, 'a')), runId: 'r1' });
       await settled(q, job.id);
-      expect(sleeps).toEqual([30, 3000, 5000, 30, 30]);
+      expect(sleeps).toEqual([100, 3000, 5000, 800, 1000]);
       expect(q.summary(job.id)).toMatchObject({ state: 'completed', attempt: 6, error: null, wait: null });
       expect(outcomes).toEqual([{ state: 'completed', result: 'ok' }]);
       expect(getRun(db, 'r1')?.status).toBe('completed');

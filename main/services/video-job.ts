@@ -21,7 +21,7 @@ import type { WorkbenchError } from '../../shared/contract/errors';
 import type { GalleryItem, GalleryOrigin } from '../../shared/contract/gallery';
 import { VIDEO_MODES, type VideoMode } from '../../shared/contract/videos';
 import type { VideoFileOutput } from '../../shared/wire/videos';
-import { toWorkbenchError, type ApiError } from '../api/errors';
+import { toWorkbenchError } from '../api/errors';
 import { redactHeaders } from '../api/http-headers';
 import { sleep as realSleep } from '../api/sleep';
 import { createVideo, downloadVideo, getVideo, videoTempPath, type VideoDownloadOptions, type VideoPoll } from '../api/videos';

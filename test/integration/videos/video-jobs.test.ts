@@ -104,6 +104,8 @@ describe('video jobs (app + fake video service)', () => {
     const first = await settled((await create({ prompt: 'a boat leaves' })).id);
     const job = await create({ mode: 'extend', prompt: 'then it rains', video: { kind: 'gallery', id: first.video!.id }, duration: 4, resolution: undefined });
     expect(job.inputs).toEqual([expect.stringMatching(/^video: /)]);
+    // The request as the form can show it again (Edit and resend): the input as the gallery item it is.
+    expect(job.request).toEqual({ mode: 'extend', model: 'fake-video', prompt: 'then it rains', video: { kind: 'gallery', id: first.video!.id }, duration: 4 });
     const end = await settled(job.id);
     expect(end).toMatchObject({ state: 'done', mode: 'extend', duration: 3 });
     expect(end.video).toMatchObject({ origin: 'extended', sourceIds: [first.video!.id] });
@@ -182,6 +184,11 @@ describe('video jobs (app + fake video service)', () => {
     expect(refused).toMatchObject({ state: 'failed', requestId: null, error: { code: 'api_error', status: 422 } });
     expect(refused.error!.message).toContain('refused: http:422');
     expect(refused.error!.reason).toMatch(/wrong shape/);
+    // A dropped image (a data URL) comes back as the gallery item it became; no headers are kept for the form.
+    const png = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+    const withImage = await settled((await create({ prompt: 'http:400 too long', image: { kind: 'url', url: png }, headers: { 'x-route': 'blue' } })).id);
+    expect(withImage).toMatchObject({ state: 'failed', error: { status: 400 }, request: { mode: 'generate', prompt: 'http:400 too long', image: { kind: 'gallery', id: expect.stringMatching(/^gal_/) } } });
+    expect(withImage.request).not.toHaveProperty('headers');
     const busy = await settled((await create({ prompt: 'busy engine' })).id);
     expect(busy.state).toBe('done');
   }, 20_000);

@@ -208,7 +208,7 @@ describe('chat-run store', () => {
 
   describe('deferred runs carried by a job', () => {
     const job = (over: Partial<JobSummary> = {}): JobSummary => ({
-      id: 'job_1', kind: 'deferred-chat', state: 'running', attempt: 1, createdAt: 1, updatedAt: 2, runId: 'run-d', progress: null, error: null, ...over,
+      id: 'job_1', kind: 'deferred-chat', state: 'running', attempt: 1, createdAt: 1, updatedAt: 2, runId: 'run-d', progress: null, error: null, wait: null, ...over,
     });
     const started = { type: 'started' as const, runId: 'run-d', request: { method: 'POST', url: 'u', headers: {}, body: {} }, isSandbox: true, jobId: 'job_1' };
 

@@ -22,14 +22,14 @@ export interface RunningApp {
 }
 
 /** Starts the app as `npm start -- --browser` does and waits for its one `Workbench: <url>` line. */
-export async function startApp(options: { dataDir?: string; tokenDelayMs?: number } = {}): Promise<RunningApp> {
+export async function startApp(options: { dataDir?: string; tokenDelayMs?: number; env?: Record<string, string> } = {}): Promise<RunningApp> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'wb-e2e-'));
   let output = '';
   // `npm start` is `node scripts/start.mjs`; spawning that directly lets the test read its exit code
   // (npm itself dies of the SIGINT that Ctrl+C sends to the whole group).
   const child: ChildProcess = spawn(process.execPath, ['scripts/start.mjs', '--browser', '--data-dir', dataDir], {
     cwd: ROOT,
-    env: { ...process.env, WORKBENCH_SANDBOX_TOKEN_DELAY_MS: String(options.tokenDelayMs ?? 15) },
+    env: { ...process.env, WORKBENCH_SANDBOX_TOKEN_DELAY_MS: String(options.tokenDelayMs ?? 15), ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -104,8 +104,8 @@ export interface AppPage {
  * given size (not yet on the app's URL). When the browser cannot start, the app is stopped again
  * rather than left running.
  */
-export async function openAppPage(options: { tokenDelayMs?: number; dataDir?: string; viewport: { width: number; height: number } }): Promise<AppPage> {
-  const app = await startApp({ tokenDelayMs: options.tokenDelayMs, dataDir: options.dataDir });
+export async function openAppPage(options: { tokenDelayMs?: number; dataDir?: string; env?: Record<string, string>; viewport: { width: number; height: number } }): Promise<AppPage> {
+  const app = await startApp({ tokenDelayMs: options.tokenDelayMs, dataDir: options.dataDir, env: options.env });
   try {
     const browser = await launchBrowser();
     return { app, browser, page: await browser.newPage({ viewport: options.viewport }) };

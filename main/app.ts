@@ -65,6 +65,11 @@ export interface AppOptions {
   deferredPollMs?: number;
   /** First and longest poll interval of video jobs (default 1 s rising to 5 s; tests shorten them). */
   videoPollMs?: { first: number; max: number };
+  /**
+   * Tests only: multiplies the waits of durable jobs between attempts during an outage (default:
+   * WORKBENCH_JOB_BACKOFF_SCALE, else 1), so a test waits out ten minutes of backoff in seconds.
+   */
+  jobBackoffScale?: number;
   /** A desktop notification when a video job finishes or fails (Electron); browser mode has none: the page notifies. */
   notify?: (title: string, body: string) => void;
   /** Electron: the save dialog for downloads (null when closed). Browser mode has none: the page's download saves. */
@@ -162,6 +167,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     const jobs = new JobQueue({
       db,
       log: options.log,
+      backoffScale: options.jobBackoffScale ?? envJobBackoffScale(),
       onChange: (job) => {
         options.emit('jobs.changed', job);
         late.videos?.onJobChanged(job);
@@ -305,6 +311,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         list: (input) => jobs.list(input ?? {}),
         get: ({ id }) => jobs.get(id) ?? notFoundJob(id),
         cancel: ({ id }) => jobs.cancel(id) ?? notFoundJob(id),
+        retryNow: ({ id }) => jobs.retryNow(id) ?? notFoundJob(id),
       },
       files: {
         upload: (input, ctx) => files.upload(input, ctx),
@@ -358,6 +365,12 @@ export async function createApp(options: AppOptions): Promise<App> {
     await runDisposers(disposers);
     throw error;
   }
+}
+
+/** WORKBENCH_JOB_BACKOFF_SCALE (tests only): a positive factor on every job backoff; unset or invalid is 1. */
+function envJobBackoffScale(): number | undefined {
+  const scale = Number(process.env.WORKBENCH_JOB_BACKOFF_SCALE);
+  return process.env.WORKBENCH_JOB_BACKOFF_SCALE && Number.isFinite(scale) && scale > 0 ? scale : undefined;
 }
 
 function notFoundJob(id: string): never {

@@ -19,8 +19,11 @@ export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || (status >= 500 && status <= 599);
 }
 
-/** The server's requested wait in ms from `retry-after-ms` or `retry-after`, or null if absent/unreadable. */
-function serverDelayMs(headers: Record<string, string>, now: number): number | null {
+/**
+ * The server's requested wait in ms from `retry-after-ms` or `retry-after` (seconds or an HTTP
+ * date), or null if absent/unreadable. `headers` must have lower-case names.
+ */
+export function serverDelayMs(headers: Record<string, string>, now: number): number | null {
   const ms = headers['retry-after-ms'];
   if (ms !== undefined && ms.trim() !== '') {
     const n = Number(ms);

@@ -16,7 +16,8 @@ export interface PollOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
-export type PollOutcome = { ok: true; completion: ChatCompletion; polls: number } | { ok: false; error: ApiError; polls: number };
+/** A failure keeps the answer's headers (a Retry-After the job honours), null when there was no answer. */
+export type PollOutcome = { ok: true; completion: ChatCompletion; polls: number } | { ok: false; error: ApiError; polls: number; headers: Record<string, string> | null };
 
 const CANCELLED: ApiError = { kind: 'cancelled', status: null, code: null, message: 'Stopped before the deferred completion was ready.', requestId: null };
 
@@ -26,10 +27,10 @@ export async function pollDeferredCompletion(client: ApiClient, requestId: strin
   const maxDelay = options.maxDelayMs ?? 5000;
   let polls = 0;
   for (;;) {
-    if (options.signal?.aborted) return { ok: false, error: CANCELLED, polls };
+    if (options.signal?.aborted) return { ok: false, error: CANCELLED, polls, headers: null };
     const result = await getDeferredCompletion(client, requestId, { signal: options.signal });
     polls += 1;
-    if (!result.ok) return { ok: false, error: result.error, polls };
+    if (!result.ok) return { ok: false, error: result.error, polls, headers: result.meta?.headers ?? null };
     if (result.value.state === 'done') return { ok: true, completion: result.value.completion, polls };
     options.onPending?.(polls);
     await wait(delay, options.signal);

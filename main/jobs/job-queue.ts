@@ -2,8 +2,10 @@
  * The durable job queue (after Signal-Desktop's JobQueue): a job is written to SQLite before its
  * first request leaves — together with the caller's own record, in one transaction — then runs
  * in main, whatever happens to windows. Each kind says how to read its stored data (`parseData`)
- * and how to run it (`run(job, ctx)`); the queue keeps the state history, retries transient
- * failures with backoff, resumes unfinished jobs at start-up, and tells listeners of every change.
+ * and how to run it (`run(job, ctx)`); the queue keeps the state history, waits out transient
+ * failures for as long as they last (a capped backoff, kept in the row as the job's `wait` so a
+ * restart carries on with it), resumes unfinished jobs at start-up, and tells listeners of every
+ * change. Only a definite failure ends a job, or the user (cancel); `retryNow` skips a wait.
  *
  *   const chat = queue.define({ kind: 'deferred-chat', parseData, run, finish });
  *   const job = queue.add('deferred-chat', data, { runId, insert: (db) => insertRun(db, run) });
@@ -12,13 +14,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { WorkbenchError } from '../../shared/contract/errors';
-import type { JobRecord, JobSummary } from '../../shared/contract/jobs';
+import type { JobRecord, JobSummary, JobWait } from '../../shared/contract/jobs';
 import type { Db } from '../store/db';
 import { getJobRecord, getJobSummary, getStoredJob, insertJob, listJobs, unfinishedJobs, updateJob, type StoredJob } from '../store/jobs';
 import { sleep } from '../api/sleep';
-import { backoffDelayMs, isRetryable, toJobError, type BackoffPolicy } from './job-errors';
+import { backoffDelayMs, isRetryable, toJobError, waitReasonOf, type BackoffPolicy } from './job-errors';
 
-export { RetryableJobError, JobFailedError } from './job-errors';
+export { RetryableJobError, JobFailedError, jobFailureOf } from './job-errors';
 export type { BackoffPolicy } from './job-errors';
 
 /** One job as its kind's `run` sees it: the stored row with data parsed by `parseData`. */
@@ -45,6 +47,11 @@ export interface JobContext<D> {
    * (the caller's own write that belongs with it) in the same transaction.
    */
   save(partial: Partial<D>, also?: (db: Db) => void): void;
+  /**
+   * The service answered this attempt (whatever it said): an outage the job was waiting out is
+   * over, and the next transient failure starts the backoff from its first step again.
+   */
+  answered(): void;
 }
 
 /** How a job ended, handed to its kind's `finish` inside the transaction that records it. */
@@ -60,7 +67,7 @@ export interface JobHandler<D, R = unknown> {
   finish?(db: Db, job: Job<D>, outcome: JobOutcome<R>): void;
   /** What is kept as the job's result (default: the whole value `run` returned). */
   resultOf?(result: R): unknown;
-  /** Retries of transient failures (default: the queue's). */
+  /** Waits between attempts while transient failures last (default: the queue's). */
   backoff?: Partial<BackoffPolicy>;
 }
 
@@ -73,13 +80,20 @@ export interface JobQueueOptions {
   backoff?: Partial<BackoffPolicy>;
   /** Waits between retries (tests pass a fake); must resolve early when `signal` aborts. */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /**
+   * Multiplies every wait between attempts (default 1). Tests only: the e2e test waits out a
+   * ten-minute outage in seconds (the app reads WORKBENCH_JOB_BACKOFF_SCALE).
+   */
+  backoffScale?: number;
 }
 
-const DEFAULT_BACKOFF: BackoffPolicy = { firstMs: 1000, maxMs: 60_000, maxAttempts: 6 };
+const DEFAULT_BACKOFF: BackoffPolicy = { firstMs: 1000, maxMs: 30_000, maxRetryAfterMs: 3_600_000 };
 
 interface Running {
   controller: AbortController;
   task: Promise<void>;
+  /** Set while the job waits between attempts: aborting it starts the next attempt now. */
+  wake?: AbortController;
 }
 
 type AnyHandler = JobHandler<unknown, unknown>;
@@ -157,10 +171,25 @@ export class JobQueue {
     if (isFinished(stored)) return stored;
     const handler = this.handlers.get(stored.kind);
     const job = handler ? this.jobOf(stored, handler) : null;
-    updateJob(this.options.db, id, { state: 'cancelled' }, this.now(), { state: 'cancelled', detail: { by: 'user' } }, (db) => {
+    updateJob(this.options.db, id, { state: 'cancelled', wait: null }, this.now(), { state: 'cancelled', detail: { by: 'user' } }, (db) => {
       if (job && handler?.finish) handler.finish(db, job, { state: 'cancelled' });
     });
     this.running.get(id)?.controller.abort();
+    return this.changed(id);
+  }
+
+  /**
+   * The user's "Retry now": a job waiting between attempts starts its next one at once. Any other
+   * job (running, finished, not run by this process) is returned unchanged; null when unknown.
+   */
+  retryNow(id: string): JobSummary | null {
+    const summary = getJobSummary(this.options.db, id);
+    if (!summary) return null;
+    const wake = this.running.get(id)?.wake;
+    if (!wake || isFinished(summary)) return summary;
+    this.log(`jobs: ${id}: retry now (asked by the user)`);
+    updateJob(this.options.db, id, {}, this.now(), { state: 'retry-now', detail: { by: 'user' } });
+    wake.abort();
     return this.changed(id);
   }
 
@@ -207,7 +236,10 @@ export class JobQueue {
     this.running.set(stored.id, { controller, task });
   }
 
-  /** Runs attempts until the job ends, is cancelled, or the queue is disposed. */
+  /**
+   * Runs attempts until the job ends, is cancelled, or the queue is disposed. A transient failure
+   * never ends it: the job waits (its `wait` says since when, why and until when) and tries again.
+   */
   private async drive(stored: StoredJob, signal: AbortSignal): Promise<void> {
     const handler = this.handlerOf(stored.kind);
     let job: Job<unknown>;
@@ -218,23 +250,34 @@ export class JobQueue {
       return;
     }
     const policy = { ...DEFAULT_BACKOFF, ...this.options.backoff, ...handler.backoff };
+    const scale = this.options.backoffScale ?? 1;
     let attempt = stored.attempt;
+    // The outage a previous process was waiting out goes on: same count, same next attempt.
+    const outage = { wait: stored.wait };
+    await Promise.resolve();
+    const due = outage.wait?.nextAttemptAt ?? null;
+    if (due !== null && due > this.now()) await this.pause(job.id, due - this.now(), signal);
     for (;;) {
       await Promise.resolve();
       if (signal.aborted) return;
       attempt += 1;
-      this.write(job.id, { state: 'running', attempt, error: null }, { state: 'running', detail: { attempt } });
+      // While an outage lasts the job keeps its reason (`error`) until the service answers.
+      if (outage.wait) outage.wait = { ...outage.wait, nextAttemptAt: null };
+      this.write(job.id, { state: 'running', attempt, ...(outage.wait ? { wait: outage.wait } : { error: null }) }, { state: 'running', detail: { attempt } });
       let result: unknown;
       try {
-        result = await handler.run(job, this.contextFor(job, handler, attempt, signal, (next) => (job = next)));
+        result = await handler.run(job, this.contextFor(job, handler, attempt, signal, (next) => (job = next), outage));
       } catch (error) {
         if (signal.aborted || !this.unfinished(job.id)) return;
         const failure = toJobError(error);
-        if (isRetryable(error) && attempt < policy.maxAttempts) {
-          const delayMs = backoffDelayMs(attempt, policy, error);
-          this.log(`jobs: ${job.id} attempt ${attempt} failed (${failure.message}); retrying in ${delayMs} ms`);
-          this.write(job.id, { state: 'retrying', error: failure }, { state: 'retrying', detail: { attempt, delayMs, message: failure.message } });
-          await this.sleep(delayMs, signal);
+        if (isRetryable(error)) {
+          const failures = (outage.wait?.failures ?? 0) + 1;
+          const delayMs = Math.round(backoffDelayMs(failures, policy, error) * scale);
+          const now = this.now();
+          outage.wait = { since: outage.wait?.since ?? now, failures, reason: waitReasonOf(failure), nextAttemptAt: now + delayMs };
+          this.log(`jobs: ${job.id} attempt ${attempt} failed (${failure.message}); ${failures} in a row; trying again in ${delayMs} ms`);
+          this.write(job.id, { state: 'retrying', error: failure, wait: outage.wait }, { state: 'retrying', detail: { attempt, failures, delayMs, message: failure.message } });
+          await this.pause(job.id, delayMs, signal);
           continue;
         }
         this.end(job.id, job, handler, { state: 'failed', error: failure });
@@ -247,7 +290,26 @@ export class JobQueue {
     }
   }
 
-  private contextFor(job: Job<unknown>, handler: AnyHandler, attempt: number, signal: AbortSignal, replace: (job: Job<unknown>) => void): JobContext<unknown> {
+  /** Waits `ms` between attempts; a cancel, dispose or retryNow ends the wait early. */
+  private async pause(id: string, ms: number, signal: AbortSignal): Promise<void> {
+    const running = this.running.get(id);
+    const wake = new AbortController();
+    if (running) running.wake = wake;
+    try {
+      await this.sleep(ms, AbortSignal.any([signal, wake.signal]));
+    } finally {
+      if (running?.wake === wake) running.wake = undefined;
+    }
+  }
+
+  private contextFor(
+    job: Job<unknown>,
+    handler: AnyHandler,
+    attempt: number,
+    signal: AbortSignal,
+    replace: (job: Job<unknown>) => void,
+    outage: { wait: JobWait | null },
+  ): JobContext<unknown> {
     let stage: string | null = null;
     return {
       attempt,
@@ -267,16 +329,23 @@ export class JobQueue {
         job = next;
         replace(next);
       },
+      answered: () => {
+        if (signal.aborted || !outage.wait) return;
+        const { failures, since } = outage.wait;
+        outage.wait = null;
+        this.log(`jobs: ${job.id}: the service answers again (after ${failures} failed attempt(s))`);
+        this.write(job.id, { wait: null, error: null }, { state: 'answered', detail: { failures, waitedMs: Math.max(0, this.now() - since) } });
+      },
     };
   }
 
   private end(id: string, job: Job<unknown> | null, handler: AnyHandler, outcome: JobOutcome<unknown>): void {
     const update =
       outcome.state === 'completed'
-        ? { state: 'completed' as const, result: handler.resultOf ? handler.resultOf(outcome.result) : (outcome.result ?? null), error: null }
+        ? { state: 'completed' as const, result: handler.resultOf ? handler.resultOf(outcome.result) : (outcome.result ?? null), error: null, wait: null }
         : outcome.state === 'failed'
-          ? { state: 'failed' as const, error: outcome.error }
-          : { state: 'cancelled' as const };
+          ? { state: 'failed' as const, error: outcome.error, wait: null }
+          : { state: 'cancelled' as const, wait: null };
     const detail = outcome.state === 'failed' ? { code: outcome.error.code, message: outcome.error.message } : null;
     this.write(id, update, { state: outcome.state, detail }, (db) => {
       if (job && handler.finish) handler.finish(db, job, outcome);

@@ -2,7 +2,8 @@
  * The window's side of a deferred chat. `startDeferredChat` writes the run and its durable job in
  * one transaction (before anything is sent), then follows the job; `followDeferredChat` follows a
  * job already running (a reloaded chat view). Following forwards the job's progress as the chunks
- * every text run sends and ends with the recorded run. If the window goes away only the follower
+ * every text run sends (and, while the job waits out an outage, that it waits and why) and ends
+ * with the recorded run. If the window goes away only the follower
  * stops: the job keeps running in main and records the result.
  */
 import { WorkbenchFailure } from '../../shared/contract/errors';
@@ -74,6 +75,8 @@ function follow(deps: DeferredChatDeps, jobId: string, runId: string, ctx: TextR
   return new Promise<RunRecord>((resolve, reject) => {
     let answered = false;
     let settled = false;
+    /** The wait last told to the page (as JSON), so each change is sent once. */
+    let toldWait = 'null';
     const settle = (fn: () => void): void => {
       if (settled) return;
       settled = true;
@@ -82,6 +85,11 @@ function follow(deps: DeferredChatDeps, jobId: string, runId: string, ctx: TextR
       fn();
     };
     const onChange = (job: JobSummary): void => {
+      const wait = !isFinished(job) && job.wait ? { ...job.wait, message: job.error?.message ?? '' } : null;
+      if (JSON.stringify(wait) !== toldWait) {
+        toldWait = JSON.stringify(wait);
+        ctx.emit({ type: 'waiting', wait });
+      }
       if (job.progress?.stage === 'pending' && !isFinished(job)) {
         const detail = job.progress.detail as DeferredPendingDetail;
         if (!answered) {

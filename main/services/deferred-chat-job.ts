@@ -8,14 +8,13 @@
  */
 import { z } from 'zod';
 import { createChatCompletion } from '../api/chat';
-import { toWorkbenchError, type ApiError } from '../api/errors';
 import type { WorkbenchError } from '../../shared/contract/errors';
 import type { RunUpdate } from '../store/runs';
 import { updateRun } from '../store/runs';
 import { chatUsageOf } from '../../shared/text-output';
 import type { ChatCompletion, ChatRequest, DeferredCreated } from '../../shared/wire/chat';
 import { pollDeferredCompletion } from '../jobs/deferred-poller';
-import { JobFailedError, RetryableJobError, type Job, type JobHandler } from '../jobs/job-queue';
+import { JobFailedError, jobFailureOf, type Job, type JobHandler } from '../jobs/job-queue';
 import { outputPreviewText, outputTextOf } from './chat-text';
 import type { ConnectionsService } from './connections-service';
 import type { ModelsService } from './models-service';
@@ -66,20 +65,14 @@ export interface DeferredChatJobDeps {
 /** The header that makes the create safe to repeat. */
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 
-/** Network trouble and overload are worth another attempt; a refusal is not. */
-function failure(error: ApiError): Error {
-  const workbench = toWorkbenchError(error);
-  const transient = error.kind === 'network' || error.kind === 'timeout' || (error.kind === 'http' && (error.status === 429 || (error.status ?? 0) >= 500));
-  return transient ? new RetryableJobError(workbench) : new JobFailedError(workbench);
-}
-
 export function deferredChatJob(deps: DeferredChatJobDeps): JobHandler<DeferredChatData, DeferredChatResult> {
   const now = deps.now ?? Date.now;
   return {
     kind: DEFERRED_CHAT_KIND,
     parseData: (data) => DataSchema.parse(data),
     resultOf: (result) => ({ requestId: result.requestId, polls: result.polls }),
-    backoff: { firstMs: 2000, maxMs: 60_000, maxAttempts: 8 },
+    // An outage of any length is waited out (no network, 5xx, 429): only a refusal ends the job.
+    backoff: { firstMs: 2000, maxMs: 30_000 },
 
     async run(job, ctx) {
       const { client } = deps.connections.resolve(job.data.connectionId);
@@ -89,7 +82,8 @@ export function deferredChatJob(deps: DeferredChatJobDeps): JobHandler<DeferredC
         ctx.progress('creating', { attempt: ctx.attempt });
         const body = job.data.body as unknown as ChatRequest;
         const created = await createChatCompletion(client, body, { signal: ctx.signal, headers: { ...job.data.headers, [IDEMPOTENCY_HEADER]: job.id } });
-        if (!created.ok) throw failure(created.error);
+        if (!created.ok) throw jobFailureOf(created.error, created.meta?.headers, now());
+        ctx.answered();
         const id = (created.value as DeferredCreated | null)?.request_id;
         if (typeof id !== 'string' || id === '') {
           throw new JobFailedError({ code: 'protocol', message: 'The service accepted the deferred request but sent no request_id to collect it with.', requestId: created.meta.requestId ?? undefined });
@@ -107,9 +101,12 @@ export function deferredChatJob(deps: DeferredChatJobDeps): JobHandler<DeferredC
       const outcome = await pollDeferredCompletion(client, requestId, {
         signal: ctx.signal,
         firstDelayMs: deps.pollMs,
-        onPending: (polls) => ctx.progress('pending', pending(polls)),
+        onPending: (polls) => {
+          ctx.answered();
+          ctx.progress('pending', pending(polls));
+        },
       });
-      if (!outcome.ok) throw failure(outcome.error);
+      if (!outcome.ok) throw jobFailureOf(outcome.error, outcome.headers, now());
       return { requestId, completion: outcome.completion, polls: outcome.polls };
     },
 

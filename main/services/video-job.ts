@@ -7,7 +7,8 @@
  *     service's request id asks again and gets the same request back, not a second video;
  *   - the request id is saved the moment it arrives; a resumed job with one only polls;
  *   - polls back off from 1 s to 5 s; transient failures (network, 429, 5xx, a download cut
- *     midway) are retried by the queue, which polls again (the request id is kept).
+ *     midway) are waited out by the queue for as long as they last, then it polls again (the
+ *     request id is kept); only a definite answer (a refusal, a failed video) fails the job.
  *
  * On `done` the video is downloaded at once (result URLs expire) to a temporary file, then added
  * to the gallery whole, so a gallery item is never half a video. The job's data keeps the
@@ -20,12 +21,11 @@ import type { WorkbenchError } from '../../shared/contract/errors';
 import type { GalleryItem, GalleryOrigin } from '../../shared/contract/gallery';
 import { VIDEO_MODES, type VideoMode } from '../../shared/contract/videos';
 import type { VideoFileOutput } from '../../shared/wire/videos';
-import { toWorkbenchError, type ApiError } from '../api/errors';
-import type { ResponseMeta } from '../api/client';
+import { toWorkbenchError } from '../api/errors';
 import { redactHeaders } from '../api/http-headers';
 import { sleep as realSleep } from '../api/sleep';
 import { createVideo, downloadVideo, getVideo, videoTempPath, type VideoDownloadOptions, type VideoPoll } from '../api/videos';
-import { JobFailedError, RetryableJobError, type Job, type JobContext, type JobHandler } from '../jobs/job-queue';
+import { JobFailedError, jobFailureOf, type Job, type JobContext, type JobHandler } from '../jobs/job-queue';
 import type { BlobStore } from '../store/blobs';
 import type { Db } from '../store/db';
 import { appendRunEvents } from '../store/run-events';
@@ -67,6 +67,11 @@ const DataSchema = z.object({
   retries: z.number().int().optional(),
   /** Time to the create's answer (ms), for the run's timings. */
   ttfbMs: z.number().nullable().optional(),
+  /**
+   * The request as the page's form can show it again (inputs as gallery items, Files ids or
+   * URLs; no headers): "Edit and resend" after a refusal. Absent on jobs made before.
+   */
+  request: z.looseObject({}).optional(),
 });
 
 export type VideoJobData = z.infer<typeof DataSchema>;
@@ -141,24 +146,6 @@ export const DEFAULT_MAX_VIDEO_BYTES = 1024 * 1024 * 1024;
 
 const ORIGIN: Record<VideoMode, GalleryOrigin> = { generate: 'generated', edit: 'edited', extend: 'extended' };
 
-/** The service's wait hint on a failed request, in ms. */
-function retryAfterMs(meta: ResponseMeta | null): number | undefined {
-  const h = meta?.headers;
-  if (!h) return undefined;
-  const ms = Number(h['retry-after-ms']);
-  if (h['retry-after-ms'] !== undefined && Number.isFinite(ms) && ms >= 0) return ms;
-  const s = Number(h['retry-after']);
-  return h['retry-after'] !== undefined && Number.isFinite(s) && s >= 0 ? s * 1000 : undefined;
-}
-
-/** Network trouble, rate limits and overload are worth another attempt; a refusal is not. */
-function failure(error: ApiError, meta: ResponseMeta | null): Error {
-  const workbench = toWorkbenchError(error);
-  const status = error.status ?? 0;
-  const transient = error.kind === 'network' || error.kind === 'timeout' || (error.kind === 'http' && (status === 408 || status === 429 || status >= 500));
-  return transient ? new RetryableJobError(workbench, retryAfterMs(meta)) : new JobFailedError(workbench);
-}
-
 /** A short name for the gallery item, from the prompt. */
 function nameOf(prompt: string, mode: VideoMode): string {
   const words = prompt.trim().replace(/\s+/g, ' ').slice(0, 60).replace(/[^\p{L}\p{N} _-]/gu, '').trim();
@@ -194,8 +181,9 @@ export function videoJob(deps: VideoJobDeps): JobHandler<VideoJobData, VideoJobR
     const created = await createVideo(client, job.data.mode, body, { signal: ctx.signal, headers: { ...job.data.headers, [IDEMPOTENCY_HEADER]: job.id } });
     if (!created.ok) {
       if (!ctx.signal.aborted) record(job, 'video.create_failed', { status: created.error.status, message: created.error.message, retries: created.retries });
-      throw failure(created.error, created.meta);
+      throw jobFailureOf(created.error, created.meta?.headers, now());
     }
+    ctx.answered();
     const id = created.value.request_id;
     const response = { status: created.meta.status, headers: created.meta.headers, body: created.value };
     // Created: a resume only polls, so secret-looking header values need not stay in the jobs table.
@@ -223,8 +211,10 @@ export function videoJob(deps: VideoJobDeps): JobHandler<VideoJobData, VideoJobR
           message: `The service no longer knows video request ${requestId} (it may have expired on its side): ${result.error.message} Retry makes a new video.`,
         });
       }
-      if (!result.ok) throw failure(result.error, result.meta);
+      if (!result.ok) throw jobFailureOf(result.error, result.meta?.headers, now());
       const value = result.value;
+      // A `done` is not the end of an outage yet: the download may be what keeps failing.
+      if (value.state !== 'done') ctx.answered();
       const seen = value.state === 'pending' ? `pending:${value.progress}` : value.state;
       if (seen !== last) record(job(), `video.${value.state}`, value.raw);
       last = seen;
@@ -263,8 +253,9 @@ export function videoJob(deps: VideoJobDeps): JobHandler<VideoJobData, VideoJobR
       if (e.kind === 'cancelled') throw new JobFailedError({ code: 'cancelled', message: 'Stopped.' });
       if (e.kind === 'file' || e.code === 'too_large') throw new JobFailedError({ ...toWorkbenchError(e), message: `The video was made but could not be saved: ${e.message}` });
       // A cut download, a stall, a 5xx: the next attempt polls again and downloads again.
-      throw failure({ ...e, kind: e.kind === 'protocol' ? 'network' : e.kind }, got.meta);
+      throw jobFailureOf({ ...e, kind: e.kind === 'protocol' ? 'network' : e.kind }, got.meta?.headers, now());
     }
+    ctx.answered();
     try {
       const item = await deps.gallery.addVideo({
         path: got.value.path,
@@ -291,8 +282,8 @@ export function videoJob(deps: VideoJobDeps): JobHandler<VideoJobData, VideoJobR
     kind: VIDEO_KIND,
     parseData: (data) => DataSchema.parse(data),
     resultOf: ({ raw: _raw, ...result }) => result,
-    // Overload and rate limits are worth waiting out; a broken download too.
-    backoff: { firstMs: 2000, maxMs: 60_000, maxAttempts: 6 },
+    // Overload, rate limits, no network and a broken download are waited out, however long.
+    backoff: { firstMs: 2000, maxMs: 30_000 },
 
     async run(job, ctx) {
       let current = job;

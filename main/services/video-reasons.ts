@@ -1,7 +1,8 @@
 /**
  * What went wrong with a video, said for a person: the service's `error.code` of a failed video
  * (spec Errors 1 and 3), the HTTP status of a refused create (Errors 2), and the app's own ends
- * (moderated, the result URL expired before the download). The service's own message is shown
+ * (moderated, the result URL expired before the download). A job waits out 408, 429, 5xx and no
+ * answer instead of failing on them, so their reasons claim no "retries ran out". The service's own message is shown
  * beside these; they say what it means and what to do.
  */
 import type { WorkbenchError } from '../../shared/contract/errors';
@@ -22,10 +23,10 @@ const BY_STATUS: Record<number, string> = {
   413: 'An input is too large for the service. Upload it to Files and use its file id, or use a smaller file.',
   415: 'The service could not read the request.',
   422: 'A field of the request has the wrong shape. Check the inputs and try again.',
-  429: 'Rate limited or out of credits: the app retried a few times. Wait a while, or check the team\'s spending limit, then Retry.',
+  429: 'Rate limited or out of credits. Wait a while, or check the team\'s spending limit, then Retry.',
   500: 'The service failed on its side. Retry in a moment.',
   502: 'A gateway in front of the service failed. Retry in a moment.',
-  503: 'The service was overloaded and the app\'s retries ran out. Retry in a few minutes.',
+  503: 'The service was overloaded. Retry in a few minutes.',
   504: 'The service timed out. Retry in a moment.',
 };
 
@@ -46,9 +47,9 @@ export function videoFailureReason(error: WorkbenchError & { serviceCode?: strin
     case 'not_found':
       return 'The service no longer has this video request. Retry makes a new video.';
     case 'network':
-      return 'The app could not reach the service, and its retries ran out. Check the connection, then Retry.';
+      return 'The app could not reach the service. Check the connection, then Retry.';
     case 'timeout':
-      return 'The service did not answer in time, and the app\'s retries ran out. Retry in a moment.';
+      return 'The service did not answer in time. Retry in a moment.';
     case 'protocol':
       return 'The service answered something the app could not read. The details are in the run\'s inspector.';
     case 'cancelled':

@@ -81,8 +81,11 @@ export class VideosService {
   async create(input: VideoCreateInput): Promise<VideoJob> {
     const request = VideoCreateSchema.parse(input);
     const connection = this.deps.connections.resolve(request.connectionId);
-    const { body, inputs, sourceIds } = await this.wireBody(request, connection);
-    return this.start(connection, request, body, inputs, sourceIds, `card_${randomUUID().replace(/-/g, '')}`);
+    const { body, inputs, sourceIds, sources } = await this.wireBody(request, connection);
+    // What the form can show again: the same request, its inputs as they can be found later.
+    const { headers: _headers, ...asked } = request;
+    const resend = { ...asked, ...sources } as VideoCreateInput;
+    return this.start(connection, request, body, inputs, sourceIds, `card_${randomUUID().replace(/-/g, '')}`, resend);
   }
 
   list(input?: { limit?: number }): Promise<VideoJob[]> {
@@ -100,9 +103,16 @@ export class VideosService {
     return this.get(id);
   }
 
-  /** The same request again as a new job on the same card (a new create: a new Idempotency-Key). */
+  /**
+   * The same request again as a new job on the same card (a new create: a new Idempotency-Key);
+   * for a job waiting out an outage, its next attempt now (the same job: no second video).
+   */
   async retry(id: string): Promise<VideoJob> {
     const row = this.row(id);
+    if (row.summary.wait && !FINISHED.has(row.summary.state)) {
+      this.deps.jobs.retryNow(id);
+      return this.get(id);
+    }
     if (!FINISHED.has(row.summary.state)) throw new WorkbenchFailure({ code: 'conflict', message: 'This video is still being made; stop it before trying again.' });
     const stored = row.data as VideoJobData;
     // Secret-looking header values were redacted once the first create answered: not sent as '***'.
@@ -203,7 +213,15 @@ export class VideosService {
     };
   }
 
-  private async start(connection: ResolvedConnection, request: Parsed, body: Record<string, unknown>, inputs: string[], sourceIds: string[], cardId: string): Promise<VideoJob> {
+  private async start(
+    connection: ResolvedConnection,
+    request: Parsed,
+    body: Record<string, unknown>,
+    inputs: string[],
+    sourceIds: string[],
+    cardId: string,
+    resend: VideoCreateInput,
+  ): Promise<VideoJob> {
     const jobId = newJobId();
     const headers = request.headers ?? {};
     const described = connection.client.describe({ method: 'POST', path: VIDEO_PATHS[request.mode], body, headers: { ...headers, [IDEMPOTENCY_HEADER]: jobId } });
@@ -227,19 +245,26 @@ export class VideosService {
       resolution: request.mode === 'generate' ? (request.resolution ?? null) : null,
       inputs,
       sourceIds,
+      request: resend as unknown as Record<string, unknown>,
     };
     this.deps.jobs.add(VIDEO_KIND, data, { id: jobId, runId: run.id, insert: (db) => insertRun(db, run) });
     return this.get(jobId);
   }
 
   /** The wire body of a request (spec "Video (asynchronous)"), its inputs resolved. */
-  private async wireBody(r: Parsed, connection: ResolvedConnection): Promise<{ body: Record<string, unknown>; inputs: string[]; sourceIds: string[] }> {
+  private async wireBody(
+    r: Parsed,
+    connection: ResolvedConnection,
+  ): Promise<{ body: Record<string, unknown>; inputs: string[]; sourceIds: string[]; sources: Pick<VideoCreateInput, 'image' | 'referenceImages' | 'video'> }> {
     const inputs: string[] = [];
     const sourceIds: string[] = [];
+    /** Each input as it can be found again: a dropped or staged file is a gallery item by now. */
+    const stable = new Map<MediaSource, MediaSource>();
     const resolve = async (source: MediaSource, want: 'image' | 'video'): Promise<ResolvedVideoInput['wire']> => {
       const resolved = await this.deps.inputs.resolve(source, want, connection);
       inputs.push(resolved.label);
       if (resolved.galleryId) sourceIds.push(resolved.galleryId);
+      stable.set(source, resolved.galleryId ? { kind: 'gallery', id: resolved.galleryId } : source);
       return resolved.wire;
     };
     const body: Record<string, unknown> = { model: r.model };
@@ -270,7 +295,9 @@ export class VideosService {
       body.storage_options = storage;
     }
     if (r.user) body.user = r.user;
-    return { body, inputs, sourceIds };
+    const again = (source: MediaSource | undefined): MediaSource | undefined => (source ? (stable.get(source) ?? source) : undefined);
+    const sources = { image: again(r.image), referenceImages: r.referenceImages?.map((s) => again(s)!), video: again(r.video) };
+    return { body, inputs, sourceIds, sources };
   }
 
   /** The job centre's view of a job row. */
@@ -284,6 +311,7 @@ export class VideosService {
     if (summary.state === 'completed') state = result?.outcome ?? 'done';
     else if (summary.state === 'failed') state = 'failed';
     else if (summary.state === 'cancelled') state = 'cancelled';
+    else if (summary.wait) state = 'waiting';
     else if (summary.progress?.stage === 'downloading') state = 'downloading';
     else state = data.requestId ? 'pending' : 'creating';
     const pending = detail?.stage === 'pending' ? detail : null;
@@ -318,7 +346,9 @@ export class VideosService {
       video: galleryId ? await this.deps.gallery.get(galleryId) : null,
       runId: summary.runId,
       attempt: summary.attempt,
-      nextPollAt: !finished && pending ? pending.nextPollAt : null,
+      nextPollAt: !finished && pending && !summary.wait ? pending.nextPollAt : null,
+      waiting: !finished && summary.wait ? { ...summary.wait, message: summary.error?.message ?? '' } : null,
+      request: (data.request as VideoCreateInput | undefined) ?? null,
     };
   }
 }

@@ -5,7 +5,7 @@
  * its record exist together or not at all.
  */
 import type { WorkbenchError } from '../../shared/contract/errors';
-import { UNFINISHED_JOB_STATES, type JobEvent, type JobProgress, type JobRecord, type JobState, type JobSummary } from '../../shared/contract/jobs';
+import { UNFINISHED_JOB_STATES, type JobEvent, type JobProgress, type JobRecord, type JobState, type JobSummary, type JobWait } from '../../shared/contract/jobs';
 import type { Db } from './db';
 import { prepare, timed } from './query';
 
@@ -32,6 +32,8 @@ export interface JobUpdate {
   error?: WorkbenchError | null;
   result?: unknown;
   data?: unknown;
+  /** The outage being waited out (migration 0012); null once the service answers again. */
+  wait?: JobWait | null;
 }
 
 export interface JobRow {
@@ -47,9 +49,10 @@ export interface JobRow {
   error_json: string | null;
   result_json: string | null;
   data_json: string;
+  wait_json: string | null;
 }
 
-export const SUMMARY_COLUMNS = 'id, kind, state, attempt, created_at, updated_at, run_id, progress, progress_json, error_json';
+export const SUMMARY_COLUMNS = 'id, kind, state, attempt, created_at, updated_at, run_id, progress, progress_json, error_json, wait_json';
 const UNFINISHED = UNFINISHED_JOB_STATES.map((s) => `'${s}'`).join(', ');
 
 const parse = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
@@ -65,6 +68,7 @@ export function toSummary(row: Omit<JobRow, 'data_json' | 'result_json'>): JobSu
     runId: row.run_id,
     progress: row.progress === null ? null : { stage: row.progress, detail: parse(row.progress_json) },
     error: parse(row.error_json) as WorkbenchError | null,
+    wait: parse(row.wait_json) as JobWait | null,
   };
 }
 
@@ -123,6 +127,7 @@ export function updateJob(
   if (update.error !== undefined) set('error_json', update.error === null ? null : JSON.stringify(update.error));
   if (update.result !== undefined) set('result_json', JSON.stringify(update.result));
   if (update.data !== undefined) set('data_json', JSON.stringify(update.data));
+  if (update.wait !== undefined) set('wait_json', update.wait === null ? null : JSON.stringify(update.wait));
   const sql = `UPDATE jobs SET ${sets.join(', ')} WHERE id = @id`;
   return timed(db, 'updateJob', () =>
     db.transaction(() => {

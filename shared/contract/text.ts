@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import type { ChatToolCall, ChatUsage, LogprobEntry } from '../wire/chat';
+import type { JobWait } from './jobs';
 import type { CapturedRequest, RunGroup } from './runs';
 import { headerProblem } from '../request-headers';
 
@@ -94,4 +95,9 @@ export type TextStreamChunk =
   /** Usage normalised to the chat shape (the interface's own usage stays in the record's output). */
   | { type: 'usage'; usage: ChatUsage }
   | { type: 'deferred'; requestId: string; state: 'pending'; polls: number }
+  /**
+   * The run's durable job waits out an outage (no network, 5xx, 429): since when, how many tries
+   * failed, why, the next try and the last error; null once the service answers again.
+   */
+  | { type: 'waiting'; wait: (JobWait & { message: string }) | null }
   | { type: 'meta'; meta: TextRunMeta };

@@ -11,7 +11,7 @@ import { call, event } from './define';
 import type { WorkbenchError } from './errors';
 import { GalleryItemIdSchema, type GalleryItem } from './gallery';
 import { MediaSourceSchema } from './images';
-import { JobIdSchema } from './jobs';
+import { JobIdSchema, type JobWait } from './jobs';
 import { ConnectionIdSchema } from './text';
 
 export const VIDEO_MODES = ['generate', 'edit', 'extend'] as const;
@@ -75,12 +75,14 @@ export type VideoCreateInput = z.input<typeof VideoCreateSchema>;
 
 /**
  * Where a job is: `creating` (written, the create is being sent), `pending` (the service is
- * making it), `downloading` (done; the bytes are coming into the blob store), then `done`,
+ * making it), `downloading` (done; the bytes are coming into the blob store), `waiting` (the
+ * service cannot be reached or is overloaded: the job waits it out, however long, see
+ * `VideoJob.waiting`), then `done`,
  * `failed` (the service said so, or the create was refused), `moderated` (done without a video),
  * `expired` (done, but the URL expired before the download) or `cancelled` (the user stopped
  * following it; the service may still make it).
  */
-export const VIDEO_JOB_STATES = ['creating', 'pending', 'downloading', 'done', 'failed', 'moderated', 'expired', 'cancelled'] as const;
+export const VIDEO_JOB_STATES = ['creating', 'pending', 'downloading', 'waiting', 'done', 'failed', 'moderated', 'expired', 'cancelled'] as const;
 export type VideoJobState = (typeof VIDEO_JOB_STATES)[number];
 
 export interface VideoJob {
@@ -116,6 +118,16 @@ export interface VideoJob {
   /** Attempts of the create/poll so far, and when the next poll is due (ms since epoch). */
   attempt: number;
   nextPollAt: number | null;
+  /**
+   * While `waiting`: since when, how many attempts failed in a row, why (for a person, and the
+   * last failure's own message), and when the next attempt starts (null: it is under way).
+   */
+  waiting: (JobWait & { message: string }) | null;
+  /**
+   * The request as the form can show it again ("Edit and resend" after a refusal): its inputs as
+   * gallery items, Files ids or URLs. Null for jobs made before the app kept it.
+   */
+  request: VideoCreateInput | null;
 }
 
 export const VideoJobIdSchema = z.object({ id: JobIdSchema }).strict();
@@ -128,7 +140,10 @@ export const videosContract = {
   get: call<VideoJob>()(VideoJobIdSchema),
   /** Stop following it. */
   cancel: call<VideoJob>()(VideoJobIdSchema),
-  /** A failed, expired or cancelled job again, on the same card (a new create with the same request). */
+  /**
+   * A failed, expired or cancelled job again, on the same card (a new create with the same
+   * request); a waiting job's next attempt now ("Retry now").
+   */
   retry: call<VideoJob>()(VideoJobIdSchema),
   /** Forget a finished card (its video stays in the gallery). */
   dismiss: call<{ dismissed: boolean }>()(VideoJobIdSchema),

@@ -24,8 +24,9 @@ export interface RunningApp {
 /**
  * Starts the app as `npm start -- --browser` does and waits for its one `Workbench: <url>` line.
  * `port` pins the port (a restart on the same port and data folder, as a user does); default: any free one.
+ * `env` adds environment variables (e.g. a test-only backoff scale).
  */
-export async function startApp(options: { dataDir?: string; tokenDelayMs?: number; port?: number } = {}): Promise<RunningApp> {
+export async function startApp(options: { dataDir?: string; tokenDelayMs?: number; port?: number; env?: Record<string, string> } = {}): Promise<RunningApp> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'wb-e2e-'));
   let output = '';
   // `npm start` is `node scripts/start.mjs`; spawning that directly lets the test read its exit code
@@ -33,7 +34,7 @@ export async function startApp(options: { dataDir?: string; tokenDelayMs?: numbe
   const portArgs = options.port === undefined ? [] : ['--port', String(options.port)];
   const child: ChildProcess = spawn(process.execPath, ['scripts/start.mjs', '--browser', '--data-dir', dataDir, ...portArgs], {
     cwd: ROOT,
-    env: { ...process.env, WORKBENCH_SANDBOX_TOKEN_DELAY_MS: String(options.tokenDelayMs ?? 15) },
+    env: { ...process.env, WORKBENCH_SANDBOX_TOKEN_DELAY_MS: String(options.tokenDelayMs ?? 15), ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -108,8 +109,8 @@ export interface AppPage {
  * given size (not yet on the app's URL). When the browser cannot start, the app is stopped again
  * rather than left running.
  */
-export async function openAppPage(options: { tokenDelayMs?: number; dataDir?: string; viewport: { width: number; height: number } }): Promise<AppPage> {
-  const app = await startApp({ tokenDelayMs: options.tokenDelayMs, dataDir: options.dataDir });
+export async function openAppPage(options: { tokenDelayMs?: number; dataDir?: string; env?: Record<string, string>; viewport: { width: number; height: number } }): Promise<AppPage> {
+  const app = await startApp({ tokenDelayMs: options.tokenDelayMs, dataDir: options.dataDir, env: options.env });
   try {
     const browser = await launchBrowser();
     return { app, browser, page: await browser.newPage({ viewport: options.viewport }) };

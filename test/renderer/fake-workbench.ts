@@ -190,6 +190,8 @@ export function makeVideoJob(over: Partial<VideoJob> = {}): VideoJob {
     runId: 'run-video-1',
     attempt: 1,
     nextPollAt: null,
+    waiting: null,
+    request: null,
     ...over,
   };
 }
@@ -664,6 +666,12 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
         if (i < 0) throw notFound(`job ${id}`);
         controls.jobs[i] = { ...controls.jobs[i], state: 'cancelled' };
         return controls.jobs[i];
+      },
+      retryNow: async ({ id }) => {
+        record('jobs.retryNow', { id });
+        const job = controls.jobs.find((j) => j.id === id);
+        if (!job) throw notFound(`job ${id}`);
+        return job;
       },
       onChanged: (cb) => {
         jobListeners.add(cb);

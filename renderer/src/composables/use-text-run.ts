@@ -32,7 +32,12 @@ export interface TextRunJobs {
   follow(runId: string, onChunk: (chunk: TextStreamChunk) => void): StreamHandle<RunRecord>;
   /** Stops a job for good (closing the stream would only stop following it). */
   cancel(jobId: string): Promise<unknown>;
+  /** Ends a waiting job's backoff: its next attempt starts now. */
+  retryNow?(jobId: string): Promise<unknown>;
 }
+
+/** A deferred run's job waiting out an outage (main's JobWait with the last error's message). */
+export type RunWait = NonNullable<Extract<TextStreamChunk, { type: 'waiting' }>['wait']>;
 
 export function useTextRun<I>(start: TextRunStarter<I>, jobs?: TextRunJobs) {
   const phase = ref<RunPhase>('idle');
@@ -52,6 +57,8 @@ export function useTextRun<I>(start: TextRunStarter<I>, jobs?: TextRunJobs) {
   const deferredRequestId = ref<string | null>(null);
   /** The durable job carrying this run (deferred chat), once main says so. */
   const jobId = ref<string | null>(null);
+  /** Set while that job waits out an outage: why, since when, the next try. */
+  const waiting = shallowRef<RunWait | null>(null);
   let handle: StreamHandle<RunRecord> | null = null;
   let stopping = false;
   /**
@@ -86,6 +93,9 @@ export function useTextRun<I>(start: TextRunStarter<I>, jobs?: TextRunJobs) {
         httpStatus.value = chunk.status;
         ttfbMs.value = chunk.ttfbMs;
         retryNote.value = null;
+        break;
+      case 'waiting':
+        waiting.value = chunk.wait;
         break;
       case 'deferred':
         phase.value = 'pending';
@@ -125,6 +135,7 @@ export function useTextRun<I>(start: TextRunStarter<I>, jobs?: TextRunJobs) {
     polls.value = 0;
     deferredRequestId.value = null;
     jobId.value = null;
+    waiting.value = null;
   }
 
   /** Takes the finished record; its output wins unless the stream showed more (a cut run). */
@@ -132,6 +143,7 @@ export function useTextRun<I>(start: TextRunStarter<I>, jobs?: TextRunJobs) {
     frame.flush();
     // "Retrying in 850 ms…" was about an attempt; the run has ended (the count stays in `retries`).
     retryNote.value = null;
+    waiting.value = null;
     record.value = result;
     isSandbox.value = result.isSandbox;
     if (result.usage) usage.value = result.usage;
@@ -182,6 +194,7 @@ export function useTextRun<I>(start: TextRunStarter<I>, jobs?: TextRunJobs) {
       if (generation !== mine) return null;
       frame.flush();
       retryNote.value = null;
+      waiting.value = null;
       const failure = toWorkbenchError(err);
       if (failure.code === 'cancelled' || stopping) {
         phase.value = 'cancelled';
@@ -210,6 +223,17 @@ export function useTextRun<I>(start: TextRunStarter<I>, jobs?: TextRunJobs) {
     } catch (err) {
       // The run may have ended between the click and the cancel; its own result says how.
       if (toWorkbenchError(err).code !== 'not_found' && generation === mine) error.value = toWorkbenchError(err);
+    }
+  }
+
+  /** "Retry now" on a run whose job waits out an outage: the next attempt starts at once. */
+  async function retryNow(): Promise<void> {
+    if (!jobId.value || !jobs?.retryNow || !waiting.value) return;
+    try {
+      await jobs.retryNow(jobId.value);
+    } catch (err) {
+      // A job that ended meanwhile says how in its own result.
+      if (toWorkbenchError(err).code !== 'not_found') error.value = toWorkbenchError(err);
     }
   }
 
@@ -247,7 +271,7 @@ export function useTextRun<I>(start: TextRunStarter<I>, jobs?: TextRunJobs) {
 
   return {
     phase, choices, usage, meta, error, record, captured, runId, isSandbox, httpStatus, ttfbMs, retries, retryNote,
-    polls, deferredRequestId, jobId, busy, costTicks, send, follow, stop, show, flush, reset,
+    polls, deferredRequestId, jobId, waiting, busy, costTicks, send, follow, stop, retryNow, show, flush, reset,
   };
 }
 

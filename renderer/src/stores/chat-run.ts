@@ -19,6 +19,7 @@ export const DEFERRED_CHAT_KIND = 'deferred-chat';
 export const CHAT_RUN_JOBS: TextRunJobs = {
   follow: (runId, onChunk) => useWorkbench().chat.follow({ runId }, onChunk),
   cancel: (id) => useWorkbench().jobs.cancel({ id }),
+  retryNow: (id) => useWorkbench().jobs.retryNow({ id }),
 };
 
 export const useChatRunStore = defineStore('chat-run', () => {

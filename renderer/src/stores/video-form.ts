@@ -1,18 +1,20 @@
 /**
  * The video job centre's form, kept as a draft: mode, model, prompt, inputs, size, duration per
  * mode, output and storage; what blocks sending (every rule said before anything is sent); and
- * the ways it is filled from elsewhere: a finished job's Extend or Edit, and the route's query
+ * the ways it is filled from elsewhere: a finished job's Extend or Edit, a refused job's request
+ * (Edit and resend), and the route's query
  * (`?image=`, `?edit=`, `?extend=`, `?file=`, `?ref=&as=`).
  */
 import { defineStore, storeToRefs } from 'pinia';
 import { computed, ref } from 'vue';
-import type { VideoJob, VideoMode } from '@shared/contract/videos';
+import type { MediaSource } from '@shared/contract/images';
+import type { VideoCreateInput, VideoJob, VideoMode } from '@shared/contract/videos';
 import { VIDEO_ASPECT_RATIOS, VIDEO_RESOLUTIONS } from '@shared/wire/videos';
 import { isObject } from '@shared/is-object';
 import { useDraft, type DraftState } from '../composables/use-draft';
 import { useFormViolations } from '../composables/use-form-violations';
 import { overDefaults, savedString } from '../lib/draft-fields';
-import { buildVideoCreate, defaultVideoForm, videoFormViolations, type MediaChip, type VideoForm } from '../lib/video-form';
+import { buildVideoCreate, defaultVideoForm, videoFormViolations, type MediaChip, type VideoForm, type VideoStorageForm } from '../lib/video-form';
 import { useModelsStore } from './models';
 
 const MODES: readonly VideoMode[] = ['generate', 'edit', 'extend'];
@@ -41,6 +43,61 @@ function formFromSaved(saved: DraftState): VideoForm {
     uploadUrl: savedString(saved, 'uploadUrl'),
     storage: overDefaults(base.storage, saved.storage),
   };
+}
+
+/** An input of a recorded request as a chip, named as the job's card names it ("image: cat.png"). */
+function chipOf(source: MediaSource, kind: 'image' | 'video', label: string | undefined): MediaChip {
+  const named = label?.replace(/^(image|video):\s*/, '').trim();
+  const fallback = source.kind === 'file' ? `file ${source.fileId}` : source.kind === 'url' ? source.url.slice(0, 80) : `${kind} from the job`;
+  return { source, label: named || fallback, kind, mime: '' };
+}
+
+/** The storage part of the form from a request's `storage` (an expiry in whole days when it is one). */
+function storageOf(storage: VideoCreateInput['storage'], base: VideoStorageForm): VideoStorageForm {
+  if (!storage) return base;
+  const seconds = storage.expiresAfter ?? null;
+  const inDays = seconds !== null && seconds % 86_400 === 0;
+  return {
+    enabled: true,
+    filename: storage.filename,
+    expiresIn: seconds === null ? null : inDays ? seconds / 86_400 : Math.round((seconds / 3600) * 100) / 100,
+    expiresUnit: inDays || seconds === null ? 'days' : 'hours',
+    publicUrl: storage.publicUrl ?? false,
+  };
+}
+
+/**
+ * The form a job's request was sent from, for Edit and resend. A job made before the app kept its
+ * request gives back what its card shows (the inputs must be chosen again).
+ */
+export function formFromJob(job: VideoJob, base: VideoForm): { form: VideoForm; complete: boolean } {
+  const r = job.request;
+  const durations = { ...base.durations };
+  const duration = r ? (r.duration ?? null) : job.duration;
+  if (job.mode !== 'edit') durations[job.mode] = duration;
+  const form: VideoForm = {
+    ...base,
+    mode: job.mode,
+    model: r?.model ?? job.model,
+    prompt: r?.prompt ?? job.prompt,
+    aspectRatio: (r ? r.aspectRatio : job.aspectRatio) as VideoForm['aspectRatio'] ?? null,
+    resolution: (r ? r.resolution : job.resolution) as VideoForm['resolution'] ?? null,
+    durations,
+    image: null,
+    referenceImages: [],
+    referenceAudios: [],
+    video: null,
+  };
+  if (!r) return { form, complete: job.inputs.length === 0 };
+  // The card's input labels come in the order the request was resolved: image, references, video.
+  const labels = [...job.inputs];
+  if (r.image) form.image = chipOf(r.image, 'image', labels.shift());
+  form.referenceImages = (r.referenceImages ?? []).map((source) => chipOf(source, 'image', labels.shift()));
+  form.referenceAudios = [...(r.referenceAudios ?? [])];
+  if (r.video) form.video = chipOf(r.video, 'video', labels.find((l) => l.startsWith('video:')));
+  form.uploadUrl = r.output?.uploadUrl ?? '';
+  form.storage = storageOf(r.storage, base.storage);
+  return { form, complete: true };
 }
 
 export const useVideoFormStore = defineStore('video-form', () => {
@@ -72,6 +129,12 @@ export const useVideoFormStore = defineStore('video-form', () => {
     fill({ mode, video: chip, prompt: '', model: form.value.model || job.model }, mode === 'extend' ? 'Form set to extend that video.' : 'Form set to edit that video.');
   }
 
+  /** Edit and resend: the refused job's request back in the form, to change what was refused. */
+  function resendFrom(job: VideoJob): void {
+    const { form: next, complete } = formFromJob(job, defaultVideoForm(form.value.model));
+    fill(next, complete ? 'Form set to that request: change what the service refused, then Create.' : 'Form set to that request; its inputs were not kept: choose them again.');
+  }
+
   /** A chip from an arrival link (lib/video-query.ts) in its mode's place. */
   function startFrom(mode: VideoMode, chip: MediaChip, message: string): void {
     fill(mode === 'generate' ? { mode, image: chip } : { mode, video: chip }, message);
@@ -93,5 +156,5 @@ export const useVideoFormStore = defineStore('video-form', () => {
     return null;
   }
 
-  return { form, draft, videoModels, modelInfo, request, violations, blockedReason, violationsFor, fill, continueFrom, startFrom, addInput };
+  return { form, draft, videoModels, modelInfo, request, violations, blockedReason, violationsFor, fill, continueFrom, resendFrom, startFrom, addInput };
 });

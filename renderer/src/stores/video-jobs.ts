@@ -19,6 +19,19 @@ export function isFinished(job: Pick<VideoJob, 'state'>): boolean {
   return FINISHED_STATES.includes(job.state);
 }
 
+/** HTTP statuses that refuse the request itself: sent again unchanged, it gets the same answer. */
+const REQUEST_REFUSED = new Set([400, 413, 415, 422]);
+
+/**
+ * Whether a finished job should be edited rather than retried: the service refused the request
+ * (400/422 and the like, a video failed with `invalid_argument`), or its moderation stopped it.
+ */
+export function needsEdit(job: Pick<VideoJob, 'state' | 'error'>): boolean {
+  if (job.state === 'moderated') return true;
+  if (job.state !== 'failed' || !job.error) return false;
+  return (job.error.status !== undefined && REQUEST_REFUSED.has(job.error.status)) || job.error.serviceCode === 'invalid_argument' || job.error.code === 'invalid_input';
+}
+
 /** One job per card (the newest), cards newest first. */
 function toCards(jobs: readonly VideoJob[]): VideoJob[] {
   const byCard = new Map<string, VideoJob>();

@@ -5,6 +5,8 @@
  * server serves. The prompt picks what happens: `fail:<code>`, `moderate`, `expire` (the URL
  * answers 404), `cut` (the first download drops midway), `store` (file_output and storage_error),
  * `http:<status>` (the create is refused), `busy` (the create answers 503 three times first).
+ * `outage` takes the whole service away: `network` drops every connection unanswered, `busy`
+ * answers every request 503 with `Retry-After: 0`; null brings it back.
  */
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
@@ -25,6 +27,9 @@ export interface FakeVideoService {
   videos: Map<string, FakeVideo>;
   pendingPolls: number;
   busyLeft: number;
+  outage: 'network' | 'busy' | null;
+  /** Requests that met an outage. */
+  refused: number;
   /** The headers of the last create. */
   lastCreateHeaders: Record<string, string | string[] | undefined>;
   bytesOf(id: string): Buffer;
@@ -49,6 +54,8 @@ export async function startFakeVideoService(options: { pendingPolls?: number } =
     videos: new Map(),
     pendingPolls: options.pendingPolls ?? 2,
     busyLeft: 3,
+    outage: null,
+    refused: 0,
     lastCreateHeaders: {},
     bytesOf: fakeMp4,
     close: async () => undefined,
@@ -59,6 +66,12 @@ export async function startFakeVideoService(options: { pendingPolls?: number } =
     res.end(JSON.stringify(body));
   };
   const server: Server = createServer((req, res) => {
+    if (svc.outage) {
+      svc.refused += 1;
+      if (svc.outage === 'network') return req.socket.destroy();
+      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '0' });
+      return res.end(JSON.stringify({ code: 'The service is currently unavailable', error: 'down for maintenance' }));
+    }
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {

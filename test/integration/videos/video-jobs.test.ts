@@ -23,7 +23,7 @@ interface Booted {
   notify: ReturnType<typeof vi.fn>;
 }
 
-async function boot(dataDir: string, service: FakeVideoService, connect: boolean): Promise<Booted> {
+async function boot(dataDir: string, service: FakeVideoService, connect: boolean, options: { jobBackoffScale?: number } = {}): Promise<Booted> {
   const events: Booted['events'] = [];
   const notify = vi.fn();
   const app = await createApp({
@@ -36,6 +36,7 @@ async function boot(dataDir: string, service: FakeVideoService, connect: boolean
     sandboxTokenDelayMs: 0,
     videoPollMs: { first: 20, max: 60 },
     notify,
+    ...options,
   });
   if (connect) {
     const profile = await app.handlers.connections.save({ name: 'Fake video', baseUrl: service.url, apiKey: 'sk-fake-video-0001' }, CTX);
@@ -103,6 +104,8 @@ describe('video jobs (app + fake video service)', () => {
     const first = await settled((await create({ prompt: 'a boat leaves' })).id);
     const job = await create({ mode: 'extend', prompt: 'then it rains', video: { kind: 'gallery', id: first.video!.id }, duration: 4, resolution: undefined });
     expect(job.inputs).toEqual([expect.stringMatching(/^video: /)]);
+    // The request as the form can show it again (Edit and resend): the input as the gallery item it is.
+    expect(job.request).toEqual({ mode: 'extend', model: 'fake-video', prompt: 'then it rains', video: { kind: 'gallery', id: first.video!.id }, duration: 4 });
     const end = await settled(job.id);
     expect(end).toMatchObject({ state: 'done', mode: 'extend', duration: 3 });
     expect(end.video).toMatchObject({ origin: 'extended', sourceIds: [first.video!.id] });
@@ -186,6 +189,11 @@ describe('video jobs (app + fake video service)', () => {
     expect(refused).toMatchObject({ state: 'failed', requestId: null, error: { code: 'api_error', status: 422 } });
     expect(refused.error!.message).toContain('refused: http:422');
     expect(refused.error!.reason).toMatch(/wrong shape/);
+    // A dropped image (a data URL) comes back as the gallery item it became; no headers are kept for the form.
+    const png = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+    const withImage = await settled((await create({ prompt: 'http:400 too long', image: { kind: 'url', url: png }, headers: { 'x-route': 'blue' } })).id);
+    expect(withImage).toMatchObject({ state: 'failed', error: { status: 400 }, request: { mode: 'generate', prompt: 'http:400 too long', image: { kind: 'gallery', id: expect.stringMatching(/^gal_/) } } });
+    expect(withImage.request).not.toHaveProperty('headers');
     const busy = await settled((await create({ prompt: 'busy engine' })).id);
     expect(busy.state).toBe('done');
   }, 20_000);
@@ -254,4 +262,59 @@ describe('a video job across a restart', () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 30_000);
+});
+
+describe('a video job during an outage', () => {
+  it('waits out the service going away right after the create (no network, then 503s), says why and until when, survives a restart, and completes', async () => {
+    const service = await startFakeVideoService({ pendingPolls: 2 });
+    const dataDir = mkdtempSync(join(tmpdir(), 'wb-video-outage-'));
+    // Backoff at a thousandth: 2 s → 2 ms, the 30 s cap → 30 ms. On main the job failed for good after its 6th attempt.
+    const scale = { jobBackoffScale: 0.001 };
+    let booted = await boot(dataDir, service, true, scale);
+    const get = async (id: string): Promise<VideoJob> => await booted.app.handlers.videos.get({ id }, CTX);
+    try {
+      const job = await booted.app.handlers.videos.create({ mode: 'generate', model: 'fake-video', prompt: 'outlast an outage', duration: 3 }, CTX);
+      await expect.poll(() => service.creates).toBe(1);
+      service.outage = 'network';
+      await expect.poll(async () => (await get(job.id)).waiting?.failures ?? 0, { timeout: 30_000, interval: 50 }).toBeGreaterThanOrEqual(3);
+      const down = await get(job.id);
+      expect(down).toMatchObject({ state: 'waiting', error: null, waiting: { reason: expect.stringMatching(/cannot reach the service/), message: expect.any(String) } });
+      expect(down.waiting!.since).toBeGreaterThanOrEqual(job.createdAt);
+      expect(down.finishedAt).toBeNull();
+
+      // Still down, now answering 503: the count goes on, the reason follows.
+      service.outage = 'busy';
+      await expect.poll(async () => (await get(job.id)).waiting?.reason ?? '', { timeout: 30_000, interval: 20 }).toMatch(/unavailable or failing \(503\)/);
+      const busy = await get(job.id);
+      expect(busy.waiting!.failures).toBeGreaterThan(down.waiting!.failures);
+      expect(busy.waiting!.since).toBe(down.waiting!.since);
+      await expect.poll(async () => (await get(job.id)).waiting?.failures ?? 0, { timeout: 30_000, interval: 20 }).toBeGreaterThanOrEqual(12);
+      // Far past the six attempts that used to end it; and "Retry now" is the same job trying again.
+      const again = await booted.app.handlers.videos.retry({ id: job.id }, CTX);
+      expect(again).toMatchObject({ id: job.id, state: 'waiting' });
+
+      // The app restarts while the job waits: it is still waiting, with its count.
+      const before = (await get(job.id)).waiting!;
+      await booted.app.dispose();
+      booted = await boot(dataDir, service, false, scale);
+      const resumed = await get(job.id);
+      expect(resumed.state).toBe('waiting');
+      expect(resumed.waiting!.since).toBe(before.since);
+      expect(resumed.waiting!.failures).toBeGreaterThanOrEqual(before.failures);
+
+      service.outage = null;
+      await expect.poll(async () => (await get(job.id)).state, { timeout: 30_000, interval: 20 }).toBe('done');
+      const done = await get(job.id);
+      expect(done).toMatchObject({ state: 'done', waiting: null, error: null });
+      expect(service.made).toBe(1);
+      expect(done.video!.bytes).toBe(service.bytesOf(done.requestId!).length);
+      const record = await booted.app.handlers.jobs.get({ id: job.id }, CTX);
+      expect(record.events.filter((e) => e.state === 'answered')).toHaveLength(1);
+      expect(record.events.filter((e) => e.state === 'retrying').length).toBeGreaterThanOrEqual(12);
+    } finally {
+      await booted.app.dispose();
+      await service.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 90_000);
 });

@@ -44,7 +44,7 @@ function job(over: Partial<VideoJob> = {}): VideoJob {
   return {
     id: 'job_1', cardId: 'card_1', mode: 'generate', state: 'pending', connectionId: 'sandbox', model: 'svc-video-1', prompt: 'a cat surfing',
     duration: 8, aspectRatio: null, resolution: null, inputs: [], requestId: 'r1', progress: 40, createdAt: 1, updatedAt: 1, finishedAt: null,
-    costTicks: null, error: null, storageError: null, fileOutput: null, video: null, runId: null, attempt: 1, nextPollAt: null, ...over,
+    costTicks: null, error: null, storageError: null, fileOutput: null, video: null, runId: null, attempt: 1, nextPollAt: null, waiting: null, request: null, ...over,
   };
 }
 

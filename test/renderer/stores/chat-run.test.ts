@@ -208,7 +208,7 @@ describe('chat-run store', () => {
 
   describe('deferred runs carried by a job', () => {
     const job = (over: Partial<JobSummary> = {}): JobSummary => ({
-      id: 'job_1', kind: 'deferred-chat', state: 'running', attempt: 1, createdAt: 1, updatedAt: 2, runId: 'run-d', progress: null, error: null, ...over,
+      id: 'job_1', kind: 'deferred-chat', state: 'running', attempt: 1, createdAt: 1, updatedAt: 2, runId: 'run-d', progress: null, error: null, wait: null, ...over,
     });
     const started = { type: 'started' as const, runId: 'run-d', request: { method: 'POST', url: 'u', headers: {}, body: {} }, isSandbox: true, jobId: 'job_1' };
 
@@ -227,6 +227,33 @@ describe('chat-run store', () => {
       s.finish({ status: 'cancelled' });
       await done;
       expect(run.phase).toBe('cancelled');
+    });
+
+    it('says while its job waits out an outage, and "Retry now" asks main to try at once; the wait ends with the answer', async () => {
+      fake.controls.jobs.push(job());
+      const form = fillForm();
+      form.params.deferred = true;
+      const run = useChatRunStore();
+      const done = run.send(form.request);
+      const s = fake.controls.streams[0]!;
+      s.emit(started);
+      s.emit({ type: 'deferred', requestId: 'req-1', state: 'pending', polls: 1 });
+      await run.retryNow();
+      expect(fake.controls.calls.filter((c) => c.method === 'jobs.retryNow')).toEqual([]);
+      const wait = { since: 1_000, failures: 9, reason: 'The app cannot reach the service: no network, or the service is down.', nextAttemptAt: 61_000, message: 'socket hang up' };
+      s.emit({ type: 'waiting', wait });
+      expect(run.waiting).toEqual(wait);
+      expect(run.phase).toBe('pending');
+      await run.retryNow();
+      expect(fake.controls.calls.filter((c) => c.method === 'jobs.retryNow').map((c) => c.input)).toEqual([{ id: 'job_1' }]);
+      s.emit({ type: 'waiting', wait: null });
+      expect(run.waiting).toBeNull();
+      s.emit({ type: 'waiting', wait });
+      s.emit({ type: 'delta', choice: 0, content: 'late but here' });
+      s.finish();
+      await done;
+      expect(run.phase).toBe('completed');
+      expect(run.waiting).toBeNull();
     });
 
     it('after a reload, follows the newest deferred chat still running: pending, then its answer', async () => {

@@ -104,7 +104,7 @@ describe('history store', () => {
 
   describe('jobs.changed', () => {
     const job = (state: JobSummary['state'], runId: string | null): JobSummary => ({
-      id: 'job_1', kind: 'deferred-chat', state, attempt: 1, createdAt: 1, updatedAt: 2, runId, progress: null, error: null,
+      id: 'job_1', kind: 'deferred-chat', state, attempt: 1, createdAt: 1, updatedAt: 2, runId, progress: null, error: null, wait: null,
     });
 
     it('refreshes the list once per burst when a job ends, and the open entry it carries in place', async () => {

@@ -121,6 +121,29 @@ describe('VideosView', () => {
     expect(sendReason()).toBe('Can\'t send: say what happens next');
   });
 
+  it('Edit and resend on a refused card puts that request back in the form, to change what was refused and send again', async () => {
+    await open();
+    await m.wrapper.find('#video-prompt').setValue('something else entirely');
+    const refused: VideoJob = makeVideoJob({
+      state: 'failed',
+      finishedAt: NOW,
+      progress: null,
+      inputs: ['image: cat.png'],
+      error: { code: 'api_error', status: 400, message: 'The service rejected the request (400): duration too long', reason: 'The service refused the request before starting.' },
+      request: { mode: 'generate', model: 'svc-video-1', prompt: 'a cat surfing', image: { kind: 'gallery', id: 'gal_cat00001' }, duration: 15, resolution: '480p' },
+    });
+    m.fake.controls.emitVideoChanged(refused);
+    await flushPromises();
+    const card = m.wrapper.find('.job-card');
+    expect(card.findAll('button').map((b) => b.text())).not.toContain('Retry');
+    await card.findAll('button').find((b) => b.text() === 'Edit and resend')!.trigger('click');
+    await flushPromises();
+    const form = useVideoFormStore(m.pinia).form;
+    expect(form).toMatchObject({ mode: 'generate', prompt: 'a cat surfing', resolution: '480p', durations: { generate: 15 }, image: { source: { kind: 'gallery', id: 'gal_cat00001' }, label: 'cat.png' } });
+    expect((m.wrapper.find('#video-prompt').element as HTMLTextAreaElement).value).toBe('a cat surfing');
+    expect(m.wrapper.text()).toContain('Form set to that request');
+  });
+
   it('takes an image or an MP4 dropped onto the form as an input, switching to Edit for a video, and explains other files', async () => {
     await open();
     const dropOn = async (file: File): Promise<Event> => {

@@ -4,7 +4,7 @@ import type { TextRun } from '../../composables/use-text-run';
 
 type RunState = Pick<
   TextRun<unknown>,
-  'phase' | 'choices' | 'usage' | 'costTicks' | 'error' | 'isSandbox' | 'polls' | 'retryNote' | 'ttfbMs' | 'record' | 'retries' | 'meta'
+  'phase' | 'choices' | 'usage' | 'costTicks' | 'error' | 'isSandbox' | 'polls' | 'retryNote' | 'ttfbMs' | 'record' | 'retries' | 'meta' | 'waiting' | 'retryNow'
 >;
 
 /** A text run's state with refs unwrapped (a Pinia store wrapping useTextRun is one). */

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
 import type { VideoJob } from '@shared/contract/videos';
 import VideoJobCard from '@/components/videos/VideoJobCard.vue';
+import { formatTime } from '@/lib/format';
 import { button, mountWithApp, type Mounted } from '../../mount-app';
 import { NOW, makeVideoItem, makeVideoJob } from './video-job-data';
 
@@ -86,6 +87,55 @@ describe('VideoJobCard', () => {
     button(m.wrapper, 'Cancel').click();
     await flushPromises();
     expect(m.fake.controls.calls.filter((c) => c.method === 'videos.cancel').map((c) => c.input)).toEqual([{ id: 'job_1' }]);
+  });
+
+  it('says a job waiting out an outage is waiting, why, since when, how many tries and when it tries next; Retry now asks main at once', async () => {
+    const since = NOW - 600_000;
+    const next = NOW + 20_000;
+    await card(
+      makeVideoJob({
+        state: 'waiting',
+        progress: 13,
+        waiting: { since, failures: 14, reason: 'The app cannot reach the service: no network, or the service is down.', nextAttemptAt: next, message: 'connect ECONNREFUSED 127.0.0.1:4010' },
+      }),
+    );
+    const text = m.wrapper.text();
+    expect(m.wrapper.find('.job-state').text()).toBe('waiting');
+    expect(text).toContain('Waiting for the service.');
+    expect(text).toContain('The app cannot reach the service: no network, or the service is down.');
+    expect(text).toContain(`14 tries failed since ${formatTime(since)}`);
+    expect(m.wrapper.find('.next-attempt').text()).toBe(`next try at ${formatTime(next)}`);
+    expect(text).toContain('Last error: connect ECONNREFUSED 127.0.0.1:4010');
+    expect(() => button(m.wrapper, 'Retry')).toThrow();
+    expect(button(m.wrapper, 'Cancel')).toBeTruthy();
+    button(m.wrapper, 'Retry now').click();
+    await flushPromises();
+    expect(m.fake.controls.calls.filter((c) => c.method === 'videos.retry').map((c) => c.input)).toEqual([{ id: 'job_1' }]);
+  });
+
+  it('says a waiting job is trying again while its attempt is under way (Retry now has nothing to skip)', async () => {
+    await card(makeVideoJob({ state: 'waiting', waiting: { since: NOW - 1000, failures: 1, reason: 'The service is unavailable or failing (503).', nextAttemptAt: null, message: '' } }));
+    expect(m.wrapper.find('.next-attempt').text()).toBe('trying again now…');
+    expect(m.wrapper.text()).toContain('1 try failed');
+    expect(button(m.wrapper, 'Retry now').disabled).toBe(true);
+  });
+
+  it.each([
+    ['a 400', { code: 'api_error' as const, status: 400, message: 'duration must be 1-15', reason: 'The service refused the request before starting.' }],
+    ['a 422', { code: 'api_error' as const, status: 422, message: 'wrong shape', reason: 'A field of the request has the wrong shape.' }],
+    ['invalid_argument', { code: 'api_error' as const, serviceCode: 'invalid_argument', message: 'bad image', reason: 'The service could not use something in the request.' }],
+  ])('offers Edit and resend, not Retry, after %s (the same request would fail the same way)', async (_name, error) => {
+    await card(makeVideoJob({ state: 'failed', finishedAt: NOW, progress: null, error }));
+    expect(() => button(m.wrapper, 'Retry')).toThrow();
+    expect(m.wrapper.text()).toContain('refused the request itself');
+    button(m.wrapper, 'Edit and resend').click();
+    expect(m.wrapper.emitted('resend')?.[0]?.[0]).toMatchObject({ id: 'job_1' });
+  });
+
+  it('keeps Retry (and no Edit and resend) after a failure worth retrying as it was', async () => {
+    await card(makeVideoJob({ state: 'failed', finishedAt: NOW, progress: null, error: { code: 'api_error', status: 401, message: 'bad key', reason: 'The service did not accept the API key.' } }));
+    expect(button(m.wrapper, 'Retry')).toBeTruthy();
+    expect(() => button(m.wrapper, 'Edit and resend')).toThrow();
   });
 
   it('says a cancelled job may still be made by the service', async () => {

@@ -9,7 +9,7 @@ export function makeVideoJob(over: Partial<VideoJob> = {}): VideoJob {
   return {
     id: 'job_1', cardId: 'card_1', mode: 'generate', state: 'pending', connectionId: 'sandbox', model: 'svc-video-1', prompt: 'a cat surfing',
     duration: 8, aspectRatio: '16:9', resolution: '720p', inputs: ['image cat.png'], requestId: 'req_1', progress: 42, createdAt: NOW - 65_000, updatedAt: NOW,
-    finishedAt: null, costTicks: null, error: null, storageError: null, fileOutput: null, video: null, runId: 'run_1', attempt: 1, nextPollAt: null, ...over,
+    finishedAt: null, costTicks: null, error: null, storageError: null, fileOutput: null, video: null, runId: 'run_1', attempt: 1, nextPollAt: null, waiting: null, request: null, ...over,
   };
 }
 

@@ -32,6 +32,7 @@ export const FAKE_JOB: JobSummary = {
   runId: 'run-1',
   progress: null,
   error: null,
+  wait: null,
 };
 
 /** Model name that makes chat.send wait until it is cancelled. */
@@ -162,6 +163,7 @@ export function createFakeHandlers(): FakeHandlers {
       list: () => [],
       get: ({ id }) => ({ ...FAKE_JOB, id, result: null, events: [] }),
       cancel: ({ id }) => ({ ...FAKE_JOB, id, state: 'cancelled' }),
+      retryNow: ({ id }) => ({ ...FAKE_JOB, id }),
     },
     files: {
       upload: () => Promise.reject(new WorkbenchFailure({ code: 'not_found', message: 'no such file reference' })),

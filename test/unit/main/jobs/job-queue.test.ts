@@ -48,7 +48,7 @@ describe('JobQueue', () => {
       db,
       onChange: (job) => changes.push(job),
       sleep: async (ms) => void sleeps.push(ms),
-      backoff: { firstMs: 100, maxMs: 1000, maxAttempts: 4 },
+      backoff: { firstMs: 100, maxMs: 1000, maxRetryAfterMs: 5000 },
       ...overrides,
     });
     queues.push(q);
@@ -135,26 +135,25 @@ describe('JobQueue', () => {
       const record = getJobRecord(db, job.id)!;
       expect(record).toMatchObject({ state: 'completed', attempt: 4, error: null });
       expect(record.events.filter((e) => e.state === 'retrying').map((e) => e.detail)).toEqual([
-        { attempt: 1, delayMs: 100, message: 'connection reset' },
-        { attempt: 2, delayMs: 200, message: 'connection reset' },
-        { attempt: 3, delayMs: 400, message: 'connection reset' },
+        { attempt: 1, failures: 1, delayMs: 100, message: 'connection reset' },
+        { attempt: 2, failures: 2, delayMs: 200, message: 'connection reset' },
+        { attempt: 3, failures: 3, delayMs: 400, message: 'connection reset' },
       ]);
     });
 
-    it('honours a retry-after hint and gives up after maxAttempts with the last error', async () => {
+    it('honours a retry-after hint (never sooner than the backoff, beyond its cap up to maxRetryAfterMs) and keeps waiting', async () => {
       const q = queue();
-      const { handler, outcomes } = scripted([
-        async () => {
-          throw new RetryableJobError({ code: 'api_error', status: 429, message: 'slow down' }, 30);
-        },
-      ]);
+      const slowDown = (ms: number) => async () => {
+        throw new RetryableJobError({ code: 'api_error', status: 429, message: 'slow down' }, ms);
+      };
+      const { handler, outcomes } = scripted([slowDown(30), slowDown(3000), slowDown(99_000), slowDown(30), slowDown(30), async () => 'ok']);
       q.define(handler);
       const job = q.add<Data>('test', { runId: 'r1' }, { insert: (d) => insertRun(d, newRun('r1', 1, 'a')), runId: 'r1' });
       await settled(q, job.id);
-      expect(sleeps).toEqual([30, 30, 30]);
-      expect(q.summary(job.id)).toMatchObject({ state: 'failed', attempt: 4, error: { code: 'api_error', message: 'slow down' } });
-      expect(outcomes).toEqual([{ state: 'failed', error: { code: 'api_error', status: 429, message: 'slow down' } }]);
-      expect(getRun(db, 'r1')?.status).toBe('error');
+      expect(sleeps).toEqual([100, 3000, 5000, 800, 1000]);
+      expect(q.summary(job.id)).toMatchObject({ state: 'completed', attempt: 6, error: null, wait: null });
+      expect(outcomes).toEqual([{ state: 'completed', result: 'ok' }]);
+      expect(getRun(db, 'r1')?.status).toBe('completed');
     });
 
     it('fails at once on a final error, and records a crash as internal', async () => {
@@ -164,6 +163,183 @@ describe('JobQueue', () => {
       await settled(q, a.id);
       expect(q.summary(a.id)).toMatchObject({ state: 'failed', attempt: 1, error: { code: 'not_found' } });
       expect(sleeps).toEqual([]);
+    });
+  });
+
+  describe('outages', () => {
+    const unreachable = async (): Promise<string> => {
+      throw new RetryableJobError({ code: 'network', message: 'connect ECONNREFUSED 127.0.0.1:9' });
+    };
+    /** A clock the queue's waits move: each sleep advances it by what was asked. */
+    const clocked = (start = 1_000_000) => {
+      const clock = { now: start };
+      return { clock, options: { now: () => clock.now, sleep: async (ms: number) => void (sleeps.push(ms), (clock.now += ms)) } };
+    };
+
+    it('waits out an outage of any length (200 failures in a row) with a capped backoff, then completes', async () => {
+      const { options } = clocked();
+      const q = queue(options);
+      const { handler, seen, outcomes } = scripted([...Array.from({ length: 200 }, () => unreachable), async () => 'made it']);
+      q.define(handler);
+      const job = q.add<Data>('test', { runId: 'r1' }, { insert: (d) => insertRun(d, newRun('r1', 1, 'a')), runId: 'r1' });
+      await settled(q, job.id);
+      expect(seen).toHaveLength(201);
+      // Doubling from 100 ms, then never more than the 1 s cap, however long it lasts.
+      expect(sleeps.slice(0, 6)).toEqual([100, 200, 400, 800, 1000, 1000]);
+      expect(Math.max(...sleeps)).toBe(1000);
+      expect(sleeps).toHaveLength(200);
+      expect(outcomes).toEqual([{ state: 'completed', result: 'made it' }]);
+      expect(q.summary(job.id)).toMatchObject({ state: 'completed', attempt: 201, error: null, wait: null });
+    });
+
+    it('says it is waiting, why, since when and until when; the reason stays through the next attempt until the service answers', async () => {
+      const { clock, options } = clocked(5_000);
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      const q = queue(options);
+      const { handler } = scripted([
+        unreachable,
+        unreachable,
+        async (ctx) => {
+          await gate;
+          ctx.answered();
+          ctx.progress('pending', { polls: 1 });
+          return 'ok';
+        },
+      ]);
+      q.define(handler);
+      const job = q.add<Data>('test', { runId: 'r1' }, { insert: (d) => insertRun(d, newRun('r1', 1, 'a')), runId: 'r1' });
+      // The third attempt is under way: still waiting (its reason kept), no next attempt time.
+      await expect.poll(() => q.summary(job.id)?.attempt).toBe(3);
+      expect(q.summary(job.id)).toMatchObject({
+        state: 'running',
+        error: { code: 'network' },
+        wait: { since: 5_000, failures: 2, nextAttemptAt: null, reason: expect.stringMatching(/cannot reach the service/) },
+      });
+      const waiting = changes.filter((c) => c.state === 'retrying').map((c) => c.wait);
+      expect(waiting).toEqual([
+        { since: 5_000, failures: 1, nextAttemptAt: 5_100, reason: expect.any(String) },
+        { since: 5_000, failures: 2, nextAttemptAt: 5_300, reason: expect.any(String) },
+      ]);
+      expect(clock.now).toBe(5_300);
+      release();
+      await settled(q, job.id);
+      const record = getJobRecord(db, job.id)!;
+      expect(record.events.map((e) => e.state)).toEqual(['queued', 'running', 'retrying', 'running', 'retrying', 'running', 'answered', 'pending', 'completed']);
+      expect(record.events.find((e) => e.state === 'answered')?.detail).toEqual({ failures: 2, waitedMs: 300 });
+      // Once the service answered, the job no longer says it waits.
+      const afterAnswer = changes.slice(changes.findIndex((c) => c.state === 'running' && c.attempt === 3 && c.wait === null));
+      expect(afterAnswer.length).toBeGreaterThan(0);
+      expect(afterAnswer.every((c) => c.wait === null && c.error === null)).toBe(true);
+    });
+
+    it('starts the backoff again from its first step after the service answered', async () => {
+      const q = queue(clocked().options);
+      const answerThenDrop = async (ctx: { answered(): void }): Promise<string> => {
+        ctx.answered();
+        throw new RetryableJobError({ code: 'network', message: 'socket hang up' });
+      };
+      q.define(scripted([unreachable, unreachable, unreachable, answerThenDrop, unreachable, async () => 'ok']).handler);
+      const job = q.add<Data>('test', { runId: 'r1' });
+      await settled(q, job.id);
+      expect(sleeps).toEqual([100, 200, 400, 100, 200]);
+    });
+
+    it('fails only on a definite answer, even after a long wait', async () => {
+      const q = queue(clocked().options);
+      const refused = async (): Promise<string> => Promise.reject(new JobFailedError({ code: 'api_error', status: 400, message: 'bad duration' }));
+      const { handler, outcomes } = scripted([...Array.from({ length: 30 }, () => unreachable), refused]);
+      q.define(handler);
+      const job = q.add<Data>('test', { runId: 'r1' }, { insert: (d) => insertRun(d, newRun('r1', 1, 'a')), runId: 'r1' });
+      await settled(q, job.id);
+      expect(q.summary(job.id)).toMatchObject({ state: 'failed', attempt: 31, error: { status: 400 }, wait: null });
+      expect(outcomes).toEqual([{ state: 'failed', error: { code: 'api_error', status: 400, message: 'bad duration' } }]);
+    });
+
+    it('scales every wait by backoffScale (fast outages for tests)', async () => {
+      const q = queue({ ...clocked().options, backoffScale: 0.01 });
+      q.define(scripted([unreachable, unreachable, unreachable, unreachable, unreachable, async () => 'ok']).handler);
+      const job = q.add<Data>('test', { runId: 'r1' });
+      await settled(q, job.id);
+      expect(sleeps).toEqual([1, 2, 4, 8, 10]);
+    });
+
+    /** A sleep that lasts until aborted (a cancel, dispose or retryNow), as a long real wait would. */
+    const blockingSleep = (started: number[]) => (ms: number, signal: AbortSignal) =>
+      new Promise<void>((resolve) => {
+        started.push(ms);
+        if (signal.aborted) return resolve();
+        signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+
+    it('"Retry now" skips the wait; cancel stops a waiting job for good', async () => {
+      const started: number[] = [];
+      const q = queue({ sleep: blockingSleep(started) });
+      const { handler, seen, outcomes } = scripted([unreachable]);
+      q.define(handler);
+      const job = q.add<Data>('test', { runId: 'r1' }, { insert: (d) => insertRun(d, newRun('r1', 1, 'a')), runId: 'r1' });
+      await expect.poll(() => started.length).toBe(1);
+      expect(q.summary(job.id)).toMatchObject({ state: 'retrying', wait: { failures: 1 } });
+      expect(q.retryNow(job.id)).toMatchObject({ state: 'retrying' });
+      await expect.poll(() => started.length).toBe(2);
+      expect(seen).toHaveLength(2);
+      expect(q.summary(job.id)).toMatchObject({ state: 'retrying', attempt: 2, wait: { failures: 2 } });
+      expect(getJobRecord(db, job.id)!.events.filter((e) => e.state === 'retry-now')).toEqual([expect.objectContaining({ detail: { by: 'user' } })]);
+
+      expect(q.cancel(job.id)).toMatchObject({ state: 'cancelled', wait: null });
+      await expect.poll(() => q.isRunning(job.id)).toBe(false);
+      expect(seen).toHaveLength(2);
+      expect(outcomes).toEqual([{ state: 'cancelled' }]);
+      expect(getRun(db, 'r1')?.status).toBe('cancelled');
+      // Nothing to skip on a finished job, nothing at all on an unknown one.
+      expect(q.retryNow(job.id)?.state).toBe('cancelled');
+      expect(q.retryNow('nope')).toBeNull();
+    });
+
+    it('survives a restart while waiting: still waiting, the same count and next attempt time, then it carries on', async () => {
+      const clock = { now: 50_000 };
+      const started: number[] = [];
+      const first = queue({ now: () => clock.now, sleep: blockingSleep(started) });
+      first.define(scripted([unreachable]).handler);
+      const job = first.add<Data>('test', { runId: 'r1' }, { insert: (d) => insertRun(d, newRun('r1', 1, 'a')), runId: 'r1' });
+      await expect.poll(() => started.length).toBe(1);
+      first.retryNow(job.id);
+      await expect.poll(() => started.length).toBe(2);
+      const waiting = first.summary(job.id)!;
+      expect(waiting).toMatchObject({ state: 'retrying', attempt: 2, wait: { since: 50_000, failures: 2, nextAttemptAt: 50_200 } });
+      await first.dispose();
+      expect(first.summary(job.id)).toMatchObject({ state: 'retrying', wait: waiting.wait });
+
+      // The app comes back 50 ms later: the job waits the 150 ms left, then tries; the count goes on.
+      clock.now = 50_050;
+      const second = queue({ now: () => clock.now, sleep: async (ms) => void (sleeps.push(ms), (clock.now += ms)) });
+      const { handler, seen, outcomes } = scripted([unreachable, async () => 'back']);
+      second.define(handler);
+      expect(second.resumeAll()).toBe(1);
+      await settled(second, job.id);
+      expect(sleeps).toEqual([150, 400]);
+      expect(seen.map((s) => s.attempt)).toEqual([3, 4]);
+      expect(outcomes).toEqual([{ state: 'completed', result: 'back' }]);
+      const retrying = getJobRecord(db, job.id)!.events.filter((e) => e.state === 'retrying').map((e) => (e.detail as { failures: number }).failures);
+      expect(retrying).toEqual([1, 2, 3]);
+    });
+
+    it('tries at once after a restart whose wait is already over', async () => {
+      const clock = { now: 10_000 };
+      const started: number[] = [];
+      const first = queue({ now: () => clock.now, sleep: blockingSleep(started) });
+      first.define(scripted([unreachable]).handler);
+      const job = first.add<Data>('test', { runId: 'r1' });
+      await expect.poll(() => started.length).toBe(1);
+      await first.dispose();
+      clock.now = 60_000;
+      const second = queue({ now: () => clock.now, sleep: async (ms) => void sleeps.push(ms) });
+      const { handler, seen } = scripted([async () => 'ok']);
+      second.define(handler);
+      second.resumeAll();
+      await settled(second, job.id);
+      expect(sleeps).toEqual([]);
+      expect(seen).toHaveLength(1);
     });
   });
 

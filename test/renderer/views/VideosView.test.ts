@@ -139,6 +139,28 @@ describe('VideosView', () => {
     expect(m.wrapper.text()).toContain('"notes.txt" (text/plain) is not an input a video takes');
   });
 
+  it('shows the drop overlay only while a file is dragged over the view, and never on the form\'s own hint', async () => {
+    await open();
+    const overlay = () => m.wrapper.find('.view-drop-overlay');
+    expect(overlay().exists()).toBe(false);
+    // The form's hint is text in the form, not an overlay (it once carried the overlay's class).
+    expect(m.wrapper.find('.form-drop-help').classes()).not.toContain('view-drop-overlay');
+    const drag = (type: string, types = ['Files']): void => {
+      const event = new Event(type, { bubbles: true, cancelable: true });
+      Object.defineProperty(event, 'dataTransfer', { value: { types, files: [] } });
+      m.wrapper.find('.video-form').element.dispatchEvent(event);
+    };
+    drag('dragenter', ['text/plain']);
+    await flushPromises();
+    expect(overlay().exists()).toBe(false);
+    drag('dragenter');
+    await flushPromises();
+    expect(overlay().text()).toBe('Drop an image or an MP4 to use it');
+    drag('dragleave');
+    await flushPromises();
+    expect(overlay().exists()).toBe(false);
+  });
+
   it('marks the card of ?job=<id> (the gallery’s "Video job" link) and gives it the focus', async () => {
     const other = makeVideoJob({ id: 'job_other', cardId: 'card_other', createdAt: NOW });
     await open('/videos?job=job_1', { videoJobs: [other, makeVideoJob({ state: 'done', finishedAt: NOW, video: makeVideoItem() })] });

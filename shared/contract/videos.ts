@@ -12,7 +12,7 @@ import type { WorkbenchError } from './errors';
 import { GalleryItemIdSchema, type GalleryItem } from './gallery';
 import { MediaSourceSchema } from './images';
 import { JobIdSchema } from './jobs';
-import { ConnectionIdSchema } from './text';
+import { ConnectionIdSchema, ExtraHeadersSchema } from './text';
 
 export const VIDEO_MODES = ['generate', 'edit', 'extend'] as const;
 export type VideoMode = (typeof VIDEO_MODES)[number];
@@ -52,7 +52,8 @@ export const VideoCreateSchema = z
       .strict()
       .optional(),
     user: z.string().max(256).optional(),
-    headers: z.record(z.string().max(200), z.string().max(8192)).optional(),
+    /** Extra request headers (the sandbox's `x-sandbox-video-fail`): the app's own are refused, as for text. */
+    headers: ExtraHeadersSchema.optional(),
   })
   .strict()
   .superRefine((v, ctx) => {

@@ -8,6 +8,8 @@ import type { MediaSource } from '@shared/contract/images';
 import { VideoCreateSchema, type VideoCreateInput, type VideoMode } from '@shared/contract/videos';
 import type { LimitViolation } from '@shared/limits';
 import { VIDEO_IMAGE_MIME_TYPES, VIDEO_LIMITS, type VideoAspectRatio, type VideoResolution } from '@shared/wire/videos';
+import { formatTicks } from '@shared/pricing';
+import { estimateVideoCost } from '@shared/video-pricing';
 import { schemaIssues } from '../composables/use-form-violations';
 
 /** One input shown as a chip: where it comes from and what to call it. */
@@ -164,4 +166,16 @@ export function videoFormViolations(form: VideoForm, model: VideoModelInfo | und
     if (!out.some((v) => v.field === issue.field)) out.push(issue);
   }
   return out;
+}
+
+/**
+ * The estimated cost line before a create: the figure and how it was reached. The listings carry
+ * no video price: the rate is known for the sandbox (shared/video-pricing.ts), not for a service.
+ */
+export function videoCostText(request: { mode: VideoMode; duration?: number; resolution?: VideoResolution }, knownRates: boolean): { cost: string; basis: string } {
+  if (!knownRates) return { cost: 'unknown', basis: '(the service lists no video price; the job says its cost when it ends)' };
+  const e = estimateVideoCost(request);
+  if (e.kind === 'exact') return { cost: formatTicks(e.ticks), basis: `(${e.seconds} s at ${e.resolution}, ${formatTicks(e.ticks / e.seconds)} per second)` };
+  if (e.kind === 'range') return { cost: `${formatTicks(e.minTicks)}–${formatTicks(e.maxTicks)}`, basis: `(${e.seconds} s at the input video's resolution)` };
+  return { cost: `${formatTicks(e.minTicks)}–${formatTicks(e.maxTicks)} per second`, basis: "of the input video (an edit keeps its length and resolution)" };
 }

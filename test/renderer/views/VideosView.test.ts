@@ -161,6 +161,42 @@ describe('VideosView', () => {
     expect(overlay().exists()).toBe(false);
   });
 
+  it('sends the request headers typed in its parameters with the create, and refuses one the app owns', async () => {
+    await open();
+    await m.wrapper.find('#video-prompt').setValue('a heron');
+    const addHeader = async (name: string, value: string): Promise<void> => {
+      const rows = m.wrapper.findAll('input[aria-label$=" name"]').filter((i) => /^Header \d+ name$/.test(i.attributes('aria-label')!)).length;
+      button(m.wrapper, 'Add header').click();
+      await flushPromises();
+      await m.wrapper.find(`input[aria-label="Header ${rows + 1} name"]`).setValue(name);
+      await m.wrapper.find(`input[aria-label="Header ${rows + 1} value"]`).setValue(value);
+    };
+    await addHeader('Authorization', 'Bearer x');
+    expect(sendReason()).toContain("header 1: Authorization cannot be set here");
+    button(m.wrapper, 'Remove header 1').click();
+    await flushPromises();
+    await addHeader('x-sandbox-video-fail', 'internal_error');
+    button(m.wrapper, 'Create').click();
+    await flushPromises();
+    const created = m.fake.controls.calls.filter((c) => c.method === 'videos.create').map((c) => c.input);
+    expect(created).toEqual([{ mode: 'generate', model: 'svc-video-1', prompt: 'a heron', headers: { 'x-sandbox-video-fail': 'internal_error' } }]);
+  });
+
+  it('estimates the cost before sending from the shared video rates, by mode', async () => {
+    await open();
+    const estimate = (): string => m.wrapper.find('[data-testid="cost-estimate"]').text();
+    // The defaults: 8 s at 720p, 10 cents a second on the sandbox.
+    expect(estimate()).toBe('Estimated cost: $0.80 (8 s at 720p, $0.10 per second)');
+    useVideoFormStore(m.pinia).form.durations = { generate: 4, extend: null };
+    useVideoFormStore(m.pinia).form.resolution = '1080p';
+    await flushPromises();
+    expect(estimate()).toBe('Estimated cost: $0.80 (4 s at 1080p, $0.20 per second)');
+    await chooseMode('Extend');
+    expect(estimate()).toBe("Estimated cost: $0.30–$1.20 (6 s at the input video's resolution)");
+    await chooseMode('Edit');
+    expect(estimate()).toMatch(/^Estimated cost: \$0\.05–\$0\.20 per second of the input video/);
+  });
+
   it('marks the card of ?job=<id> (the gallery’s "Video job" link) and gives it the focus', async () => {
     const other = makeVideoJob({ id: 'job_other', cardId: 'card_other', createdAt: NOW });
     await open('/videos?job=job_1', { videoJobs: [other, makeVideoJob({ state: 'done', finishedAt: NOW, video: makeVideoItem() })] });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunMediaFacts } from '@shared/contract/runs';
+import type { ChatUsage } from '@shared/wire/chat';
 import { formatBytes } from '@shared/byte-size';
 import { runMetrics } from '@shared/run-metrics';
 import { rowFigures } from '@/lib/history-row';
@@ -9,7 +10,17 @@ function run(media: RunMediaFacts | null, over: { costTicks?: number | null; tot
   const totalMs = over.totalMs ?? 4_200;
   const costTicks = 'costTicks' in over ? (over.costTicks ?? null) : 700_000_000;
   const endpoint = media ? (media.kind === 'video' ? 'videos.generations' : media.kind === 'file' ? 'files.upload' : 'images.generations') : 'chat.completions';
-  const usage = media ? null : { prompt_tokens: 12, completion_tokens: 40, total_tokens: 52 };
+  const usage: ChatUsage | null = media
+    ? null
+    : {
+        prompt_tokens: 12,
+        completion_tokens: 40,
+        total_tokens: 52,
+        cost_in_usd_ticks: 700_000_000,
+        num_sources_used: 0,
+        prompt_tokens_details: { text_tokens: 12, audio_tokens: 0, image_tokens: 0, cached_tokens: 0 },
+        completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+      };
   const timings = { startedAt: 0, ttfbMs: 21, firstTokenMs: media ? null : 300, totalMs };
   return { metrics: runMetrics({ endpoint, timings, usage, costTicks }), totalMs, costTicks, media };
 }

@@ -45,7 +45,7 @@ export const VideoCreateSchema = z
     output: z.object({ uploadUrl: z.string().trim().url('a signed URL').max(8192) }).strict().optional(),
     storage: z
       .object({
-        filename: z.string().trim().min(1, 'a file name').max(255),
+        filename: z.string().trim().min(1, 'name the file to store the video as (e.g. heron.mp4)').max(255),
         expiresAfter: z.number().int().min(1).max(VIDEO_LIMITS.storageExpiresAfterMax, 'at most 30 days (2,592,000 s)').nullable().optional(),
         publicUrl: z.boolean().optional(),
       })

@@ -197,6 +197,16 @@ describe('VideosView', () => {
     expect(estimate()).toMatch(/^Estimated cost: \$0\.05–\$0\.20 per second of the input video/);
   });
 
+  it('fills in a file name from the prompt when "store in Files" is ticked, and says what to do when it is emptied', async () => {
+    await open();
+    await m.wrapper.find('#video-prompt').setValue('a heron takes off');
+    useVideoFormStore(m.pinia).form.storage.enabled = true;
+    await flushPromises();
+    expect((m.wrapper.find('#video-store-name').element as HTMLInputElement).value).toBe('heron-takes-off.mp4');
+    await m.wrapper.find('#video-store-name').setValue('');
+    expect(sendReason()).toBe('Can\'t send: name the file to store the video as (e.g. heron.mp4), or untick "Also store the video as a file"');
+  });
+
   it('marks the card of ?job=<id> (the gallery’s "Video job" link) and gives it the focus', async () => {
     const other = makeVideoJob({ id: 'job_other', cardId: 'card_other', createdAt: NOW });
     await open('/videos?job=job_1', { videoJobs: [other, makeVideoJob({ state: 'done', finishedAt: NOW, video: makeVideoItem() })] });

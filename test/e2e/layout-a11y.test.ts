@@ -103,6 +103,8 @@ describe('Layout and accessibility in the browser', () => {
     })()`);
   }
 
+  const status = () => page.getByRole('region', { name: 'Output' }).first().locator('.run-status');
+
   async function overflow(): Promise<Overflow> {
     return page.evaluate(() => {
       const main = document.querySelector('.app-main')!;

@@ -60,7 +60,7 @@ describe('Layout and accessibility in the browser', () => {
    */
   async function go(name: string): Promise<void> {
     await nav(name).click();
-    const entry = NAV_ENTRIES.find((e) => e.label === name)!;
+    const entry: { label: string; title?: string } = NAV_ENTRIES.find((e) => e.label === name)!;
     const names = [entry.label, ...(entry.title ? [entry.title] : [])].map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
     await page.getByRole('heading', { level: 1, name: new RegExp(`^(${names.join('|')})$`) }).waitFor();
   }

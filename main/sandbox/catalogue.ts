@@ -6,7 +6,6 @@
  * model resolves it here, by id or alias. The built-in voices are listed here too.
  */
 import type { ImageGenerationModel, LanguageModel, Model, VideoGenerationModel } from '../../shared/wire/models';
-import type { VideoResolution } from '../../shared/wire/videos';
 import { PRESET_VOICES } from '../../shared/wire/voices';
 
 /** A language model plus what the sandbox needs to imitate it. */
@@ -135,9 +134,10 @@ export const VIDEO_MODELS: readonly VideoGenerationModel[] = [
 
 /**
  * What a video costs, in US cents per second of output, by resolution (every video model; the
- * listing has no price field for video). 8 s at 720p = 80 cents = 8,000,000,000 ticks.
+ * listing has no price field for video). 8 s at 720p = 80 cents = 8,000,000,000 ticks. The table
+ * is shared: the Videos view estimates with the same one (shared/video-pricing.ts).
  */
-export const VIDEO_PRICE_CENTS_PER_SECOND: Readonly<Record<VideoResolution, number>> = { '480p': 5, '720p': 10, '1080p': 20 };
+export { VIDEO_PRICE_CENTS_PER_SECOND } from '../../shared/video-pricing';
 
 /** A built-in (first-party preset) voice, spec "Built-in voice". */
 export interface BuiltInVoice {

@@ -2,7 +2,7 @@
  * Maps `runs` rows to the contract's RunSummary and RunRecord. The column lists live here so the
  * summary query never selects the large JSON blobs.
  */
-import type { CapturedRequest, CapturedResponse, Endpoint, RunRecord, RunStatus, RunSummary, RunTimings } from '../../shared/contract/runs';
+import type { CapturedRequest, CapturedResponse, Endpoint, RunMediaFacts, RunRecord, RunStatus, RunSummary, RunTimings } from '../../shared/contract/runs';
 import type { WorkbenchError } from '../../shared/contract/errors';
 import type { ChatCompletion, ChatUsage } from '../../shared/wire/chat';
 import { runMetrics } from '../../shared/run-metrics';
@@ -30,6 +30,14 @@ export const SUMMARY_COLUMNS = [
   'group_kind',
 ]
   .map((c) => `runs.${c}`)
+  .concat([
+    // A media run's facts: what it kept in the gallery (its own items, not the inputs it sent),
+    // found by the gallery's run index; an upload's size from its small FileObject output.
+    `CASE WHEN runs.endpoint LIKE 'images.%' OR runs.endpoint LIKE 'videos.%' THEN (
+       SELECT json_object('count', count(*), 'width', max(g.width), 'height', max(g.height), 'duration', max(g.duration), 'bytes', sum(g.bytes))
+       FROM gallery_items g WHERE g.run_id = runs.id AND g.origin != 'input') END AS media_json`,
+    `CASE WHEN runs.endpoint = 'files.upload' THEN json_extract(runs.output_json, '$.bytes') END AS file_bytes`,
+  ])
   .join(', ');
 
 /** The extra columns a full RunRecord needs. */
@@ -54,6 +62,8 @@ export interface SummaryRow {
   usage_json: string | null;
   group_id: string | null;
   group_kind: string | null;
+  media_json: string | null;
+  file_bytes: number | null;
 }
 
 export interface RecordRow extends SummaryRow {
@@ -87,6 +97,27 @@ export function toSummary(row: SummaryRow): RunSummary {
     deferredRequestId: row.deferred_request_id,
     metrics: runMetrics({ endpoint, timings, usage, costTicks: row.cost_ticks }),
     group: row.group_id && row.group_kind === 'compare' ? { kind: 'compare', id: row.group_id } : null,
+    made: mediaFacts(endpoint, row),
+  };
+}
+
+const numberOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+/** The facts History's row shows for a media run; null for text runs. */
+function mediaFacts(endpoint: Endpoint, row: SummaryRow): RunMediaFacts | null {
+  if (endpoint === 'files.upload') {
+    const bytes = numberOrNull(row.file_bytes);
+    return { kind: 'file', count: bytes === null ? 0 : 1, width: null, height: null, duration: null, bytes };
+  }
+  if (row.media_json === null || row.media_json === undefined) return null;
+  const m = JSON.parse(row.media_json) as Record<string, unknown>;
+  return {
+    kind: endpoint.startsWith('videos.') ? 'video' : 'images',
+    count: numberOrNull(m.count) ?? 0,
+    width: numberOrNull(m.width),
+    height: numberOrNull(m.height),
+    duration: numberOrNull(m.duration),
+    bytes: numberOrNull(m.bytes),
   };
 }
 

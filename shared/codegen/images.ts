@@ -42,22 +42,40 @@ export function imagesCurl(request: CapturedRequest, opts: CodegenOptions = {}):
   const command = text.length <= CURL_ARG_MAX ? toCurl(request, opts) : `${toCurl({ ...request, body: null }, opts)} \\\n  --data-binary @- <<'JSON'\n${text}\nJSON`;
   return [
     command,
-    '# Each data[].url expires: save it at once (no key needed), e.g. curl -sS -o image-1.png "<url>".',
-    '# With response_format b64_json, decode data[].b64_json instead (base64 -d > image-1.png).',
+    '# Each data[].url expires: save it at once (no key needed), e.g. curl -sS -o image-1.jpg "<url>",',
+    '# named by its data[].mime_type (image/jpeg: .jpg, image/png: .png, image/webp: .webp).',
+    '# With response_format b64_json, decode data[].b64_json instead (base64 -d > image-1.jpg, per mime_type).',
   ].join('\n');
 }
 
-/** Python lines that save every image of `images` (dicts) and print what came with them. */
+/**
+ * Python lines that save every image of `images` (dicts) and print what came with them. Each file
+ * is named by what it is: the answer's `mime_type`, else the bytes' own signature (the service
+ * makes JPEG: a fixed `.png` would mislabel it).
+ */
 const PY_SAVE = [
+  'def extension(data, mime):',
+  '    known = {"image/jpeg": "jpg", "image/png": "png", "image/webp": "webp"}',
+  '    if mime in known:',
+  '        return known[mime]',
+  '    if data[:3] == b"\\xff\\xd8\\xff":',
+  '        return "jpg"',
+  '    if data[:8] == b"\\x89PNG\\r\\n\\x1a\\n":',
+  '        return "png"',
+  '    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":',
+  '        return "webp"',
+  '    return "bin"',
+  '',
   'for i, image in enumerate(images, start=1):',
-  '    ext = {"image/jpeg": "jpg", "image/webp": "webp"}.get(image.get("mime_type") or "", "png")',
-  '    name = f"image-{i}.{ext}"',
   '    if image.get("b64_json"):',
-  '        with open(name, "wb") as f:',
-  '            f.write(base64.b64decode(image["b64_json"]))',
+  '        data = base64.b64decode(image["b64_json"])',
   '    else:',
   '        # The URL expires and needs no key: download it at once.',
-  '        urllib.request.urlretrieve(image["url"], name)',
+  '        with urllib.request.urlopen(image["url"]) as download:',
+  '            data = download.read()',
+  '    name = f"image-{i}.{extension(data, image.get(\'mime_type\'))}"',
+  '    with open(name, "wb") as f:',
+  '        f.write(data)',
   '    print("saved", name, "-", image.get("revised_prompt") or "")',
 ];
 
@@ -132,19 +150,32 @@ export function imagesPythonSdk(request: CapturedRequest, opts: CodegenOptions =
   ].join('\n');
 }
 
-/** TypeScript lines that save every image of `images` and print what came with them. */
+/**
+ * TypeScript lines that save every image of `images` and print what came with them, each named
+ * by its `mime_type`, else by the bytes' own signature (as PY_SAVE).
+ */
 const TS_SAVE = [
+  'function extension(data: Uint8Array, mime: string | undefined): string {',
+  '  const known: Record<string, string> = { "image/jpeg": "jpg", "image/png": "png", "image/webp": "webp" };',
+  '  if (mime && known[mime]) return known[mime];',
+  '  const head = Buffer.from(data.subarray(0, 12));',
+  '  if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return "jpg";',
+  '  if (head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return "png";',
+  '  if (head.toString("latin1", 0, 4) === "RIFF" && head.toString("latin1", 8, 12) === "WEBP") return "webp";',
+  '  return "bin";',
+  '}',
   'for (const [i, image] of images.entries()) {',
-  '  const ext = image.mime_type === "image/jpeg" ? "jpg" : image.mime_type === "image/webp" ? "webp" : "png";',
-  '  const name = `image-${i + 1}.${ext}`;',
+  '  let data: Uint8Array;',
   '  if (image.b64_json) {',
-  '    await writeFile(name, Buffer.from(image.b64_json, "base64"));',
+  '    data = Buffer.from(image.b64_json, "base64");',
   '  } else {',
   '    // The URL expires and needs no key: download it at once.',
   '    const download = await fetch(image.url);',
   '    if (!download.ok) throw new Error(`Download of image ${i + 1} failed: HTTP ${download.status}`);',
-  '    await writeFile(name, new Uint8Array(await download.arrayBuffer()));',
+  '    data = new Uint8Array(await download.arrayBuffer());',
   '  }',
+  '  const name = `image-${i + 1}.${extension(data, image.mime_type)}`;',
+  '  await writeFile(name, data);',
   '  console.log("saved", name, "-", image.revised_prompt ?? "");',
   '}',
 ];

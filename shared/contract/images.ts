@@ -8,7 +8,7 @@ import { IMAGE_ASPECT_RATIOS, IMAGE_LIMITS, IMAGE_RESOLUTIONS, IMAGE_RESPONSE_FO
 import { call, stream } from './define';
 import { FileIdSchema } from './files';
 import { GalleryItemIdSchema, type GalleryItem } from './gallery';
-import { ConnectionIdSchema } from './text';
+import { ConnectionIdSchema, ExtraHeadersSchema } from './text';
 import { FileRefIdSchema } from './user-files';
 
 /**
@@ -34,7 +34,7 @@ const common = {
   resolution: z.enum(IMAGE_RESOLUTIONS).default('1k'),
   user: z.string().max(256).optional(),
   /** Request headers the user added (Custom headers), as the text families take them. */
-  headers: z.record(z.string().max(200), z.string().max(8192)).optional(),
+  headers: ExtraHeadersSchema.optional(),
 };
 
 export const ImageGenerateSchema = z.object({ ...common, aspectRatio: z.enum(IMAGE_ASPECT_RATIOS).default('auto') }).strict();

@@ -92,6 +92,23 @@ export interface SnippetPart {
   match?: true;
 }
 
+/**
+ * What History's row says of a media run instead of tokens and speed: images, their count and
+ * size; a video, its duration and resolution; an upload, the file's size.
+ */
+export interface RunMediaFacts {
+  kind: 'images' | 'video' | 'file';
+  /** Images or videos the run kept (0 while running, or when it failed). */
+  count: number;
+  /** Pixels of the largest item kept. */
+  width: number | null;
+  height: number | null;
+  /** Seconds (a video). */
+  duration: number | null;
+  /** Bytes: of everything kept, or of the uploaded file. */
+  bytes: number | null;
+}
+
 export interface RunSummary {
   id: string;
   createdAt: number;
@@ -111,6 +128,8 @@ export interface RunSummary {
   metrics: RunMetrics;
   /** The comparison this run was part of, if any. */
   group?: RunGroup | null;
+  /** What an image, video or upload run made, as History lists it (null for text runs). */
+  made?: RunMediaFacts | null;
   /** With a History search: the passage that matched, matches marked (plain text, never HTML). */
   snippet?: SnippetPart[];
 }

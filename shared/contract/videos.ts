@@ -12,7 +12,7 @@ import type { WorkbenchError } from './errors';
 import { GalleryItemIdSchema, type GalleryItem } from './gallery';
 import { MediaSourceSchema } from './images';
 import { JobIdSchema, type JobWait } from './jobs';
-import { ConnectionIdSchema } from './text';
+import { ConnectionIdSchema, ExtraHeadersSchema } from './text';
 
 export const VIDEO_MODES = ['generate', 'edit', 'extend'] as const;
 export type VideoMode = (typeof VIDEO_MODES)[number];
@@ -45,14 +45,15 @@ export const VideoCreateSchema = z
     output: z.object({ uploadUrl: z.string().trim().url('a signed URL').max(8192) }).strict().optional(),
     storage: z
       .object({
-        filename: z.string().trim().min(1, 'a file name').max(255),
+        filename: z.string().trim().min(1, 'name the file to store the video as (e.g. heron.mp4)').max(255),
         expiresAfter: z.number().int().min(1).max(VIDEO_LIMITS.storageExpiresAfterMax, 'at most 30 days (2,592,000 s)').nullable().optional(),
         publicUrl: z.boolean().optional(),
       })
       .strict()
       .optional(),
     user: z.string().max(256).optional(),
-    headers: z.record(z.string().max(200), z.string().max(8192)).optional(),
+    /** Extra request headers (the sandbox's `x-sandbox-video-fail`): the app's own are refused, as for text. */
+    headers: ExtraHeadersSchema.optional(),
   })
   .strict()
   .superRefine((v, ctx) => {

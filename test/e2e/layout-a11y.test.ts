@@ -6,7 +6,10 @@
  * icon font is loaded. Then, at 900×700 and 1280×800, light and dark, every view (with content: a
  * chain, runs, a Compare run, a shared file; and the two dialogs) fits the window with no
  * sideways scrolling, none inside its tables either, and axe-core finds no serious or critical
- * violation. A screenshot of each is kept in test-results/screenshots/layout-a11y/.
+ * violation, and no view sits under an overlay (a drop hint) with nothing dragged; a file
+ * dragged over Images, Videos or the Gallery shows theirs. The header's notice (a refused token)
+ * has a row of its own, read whole, at both widths. A screenshot of each is kept in
+ * test-results/screenshots/layout-a11y/.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -51,6 +54,55 @@ describe('Layout and accessibility in the browser', () => {
   let opened: AppPage | undefined;
 
   const nav = (name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
+  /**
+   * Opens a view and waits for its heading: until its chunk loads the previous view stays on
+   * screen, and Chat also has a "Model" picker and a "Message 1" box to type into by mistake.
+   */
+  async function go(name: string): Promise<void> {
+    await nav(name).click();
+    const entry: { label: string; title?: string } = NAV_ENTRIES.find((e) => e.label === name)!;
+    const names = [entry.label, ...(entry.title ? [entry.title] : [])].map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    await page.getByRole('heading', { level: 1, name: new RegExp(`^(${names.join('|')})$`) }).waitFor();
+  }
+
+  /**
+   * Layers over the view that are not a dialog: positioned, visible, painted, covering at least 40%
+   * of the main area, and either letting clicks through (a picture over the view, as a drop hint is) or
+   * named as an overlay. The Videos view once sat under its form's hint, styled as the drag overlay.
+   */
+  async function coveringLayers(): Promise<string[]> {
+    return page.evaluate(() => {
+      const m = document.querySelector('.app-main')!.getBoundingClientRect();
+      const area = m.width * m.height;
+      return [...(document.body.querySelectorAll('*') as HTMLElement[])]
+        .filter((el) => {
+          const st = getComputedStyle(el);
+          if (st.position !== 'absolute' && st.position !== 'fixed') return false;
+          if (st.display === 'none' || st.visibility === 'hidden' || Number(st.opacity) === 0) return false;
+          if (el.closest('[role="dialog"], .p-dialog-mask, .p-drawer-mask, .p-toast')) return false;
+          const r = el.getBoundingClientRect();
+          const w = Math.max(0, Math.min(r.right, m.right) - Math.max(r.left, m.left));
+          const h = Math.max(0, Math.min(r.bottom, m.bottom) - Math.max(r.top, m.top));
+          // Painted: a virtual scroller's spacer is positioned and large too, but draws nothing.
+          const painted = !/^(transparent|rgba\(0, 0, 0, 0\))$/.test(st.backgroundColor) || st.backgroundImage !== 'none' || parseFloat(st.borderTopWidth) > 0;
+          return w * h >= 0.4 * area && painted && (st.pointerEvents === 'none' || /overlay|drop|mask/i.test(el.className.toString()));
+        })
+        .map((el) => `${el.tagName.toLowerCase()}.${el.className.toString().trim().replace(/\s+/g, '.')} "${(el.textContent ?? '').trim().slice(0, 60)}"`);
+    });
+  }
+
+  /** Drags a file over the view (dragenter, dragover) or away from it (dragleave), as the OS does. */
+  async function dragFile(phase: 'over' | 'leave'): Promise<void> {
+    const types = phase === 'over' ? ['dragenter', 'dragover'] : ['dragleave'];
+    // Page code as a string: this file has no DOM types for DataTransfer and DragEvent.
+    await page.evaluate(`(() => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([new Uint8Array([137, 80, 78, 71])], 'kite.png', { type: 'image/png' }));
+      const target = document.querySelector('.view') ?? document.body;
+      for (const type of ${JSON.stringify(types)}) target.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: dt }));
+    })()`);
+  }
+
   const status = () => page.getByRole('region', { name: 'Output' }).first().locator('.run-status');
 
   async function overflow(): Promise<Overflow> {
@@ -147,13 +199,13 @@ describe('Layout and accessibility in the browser', () => {
   it('fills the views a first session would (a Responses chain, a Messages run copied as markdown and text, a Compare run, a shared file)', async () => {
     // Audited with content, not only empty: trees, event timelines and table rows are where
     // widths and names go wrong.
-    await nav('Responses').click();
+    await go('Responses');
     await page.locator('#responses-input').fill('Why do estuaries have two tides a day?');
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     await expect.poll(() => page.getByRole('treeitem').count(), { timeout: 30_000 }).toBe(1);
     await expect.poll(() => status().innerText(), { timeout: 30_000 }).toBe('completed');
 
-    await nav('Messages').click();
+    await go('Messages');
     const message = page.getByRole('textbox', { name: 'Message 1' });
     await expect.poll(() => page.getByRole('combobox', { name: 'Model' }).innerText(), { timeout: 10_000 }).toMatch(/svc-/);
     await message.fill('Summarise how a tidal bore forms.');
@@ -171,13 +223,13 @@ describe('Layout and accessibility in the browser', () => {
     expect(await clipboard()).not.toContain('**');
     expect((await clipboard()).length).toBeGreaterThan(40);
 
-    await nav('Compare').click();
+    await go('Compare');
     await page.getByRole('textbox', { name: 'User' }).fill('Explain how tides work near river estuaries');
     await expect.poll(() => page.getByRole('button', { name: 'Run all' }).isEnabled(), { timeout: 10_000 }).toBe(true);
     await page.getByRole('button', { name: 'Run all' }).click();
     for (const n of [1, 2]) await expect.poll(() => page.locator(`[data-column="${n}"] .run-status`).innerText(), { timeout: 60_000 }).toBe('completed');
 
-    await nav('Files').click();
+    await go('Files');
     await page.getByText('Drop files anywhere on this page').first().waitFor();
     const name = `tide-tables-for-the-severn-estuary-${'and-its-tributaries-'.repeat(4)}2026.csv`;
     await page.locator('input[type="file"]').setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from('time,height\n06:12,9.8\n') });
@@ -186,6 +238,80 @@ describe('Layout and accessibility in the browser', () => {
     // Shared, so the row shows its Copy URL and Revoke buttons too.
     await page.getByRole('button', { name: /^Share / }).click();
     await expect.poll(() => page.getByRole('button', { name: /^Revoke / }).count(), { timeout: 10_000 }).toBe(1);
+
+    // An image run, so History lists one of each kind; media rows say what they made.
+    await go('Images');
+    await page.locator('#images-prompt').fill('A tide table drawn as a lighthouse keeper would');
+    await expect.poll(() => page.getByRole('button', { name: 'Generate', exact: true }).isEnabled(), { timeout: 10_000 }).toBe(true);
+    await page.getByRole('button', { name: 'Generate', exact: true }).click();
+    await expect.poll(() => page.locator('.image-result').count(), { timeout: 60_000 }).toBeGreaterThan(0);
+    await go('History');
+    const rowOf = (text: string) => page.locator('.history-table tbody tr').filter({ hasText: text }).first();
+    await expect.poll(() => rowOf('tide-tables-for-the-severn').innerText(), { timeout: 10_000 }).toMatch(/\d+ bytes|KB|MB/);
+    await expect.poll(() => rowOf('A tide table drawn').innerText(), { timeout: 10_000 }).toMatch(/1 image[\s\S]*\d+×\d+/);
+    for (const text of ['tide-tables-for-the-severn', 'A tide table drawn']) {
+      const shown = await rowOf(text).innerText();
+      expect(shown).not.toMatch(/byte \d|— → —|tok\/s/);
+    }
+    await page.screenshot({ path: join(SHOTS, 'history-media-rows.png') });
+  });
+
+  it('shows a drop overlay only while a file is dragged over the views that take drops', async () => {
+    await page.setViewportSize(SIZES[1]);
+    for (const view of ['Images', 'Videos', 'Gallery']) {
+      await go(view);
+      expect(await coveringLayers(), `${view} with nothing dragged`).toEqual([]);
+      await dragFile('over');
+      await expect.poll(() => page.locator('.view-drop-overlay').isVisible(), { message: `${view} while a file is dragged` }).toBe(true);
+      expect((await coveringLayers()).length, view).toBe(1);
+      await page.screenshot({ path: join(SHOTS, `drag-${view.toLowerCase()}.png`) });
+      await dragFile('leave');
+      await expect.poll(() => page.locator('.view-drop-overlay').count(), { message: `${view} after the drag left` }).toBe(0);
+    }
+  });
+
+  it("gives the header's notice a row of its own, read whole and clear of the connection picker, at 900 and 1280 px", async () => {
+    for (const size of SIZES) {
+      for (const colorScheme of ['light', 'dark'] as const) {
+        const context = await opened!.browser.newContext({ viewport: size, bypassCSP: true, colorScheme });
+        const other = await context.newPage();
+        try {
+          // A token from an earlier start: main refuses it and the header says what to do.
+          await other.goto(app.url.replace(/#token=.*$/, '#token=from-an-earlier-start-0000000000'));
+          const notice = other.locator('header .bridge-status .p-message');
+          await notice.waitFor({ timeout: 30_000 });
+          await expect.poll(() => notice.innerText()).toContain('printed for this run.');
+          const boxes = await other.evaluate(() => {
+            const box = (sel: string) => {
+              const el = document.querySelector(sel);
+              if (!el) return null;
+              const r = el.getBoundingClientRect();
+              return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, scroll: el.scrollWidth, client: el.clientWidth };
+            };
+            return { notice: box('header .bridge-status .p-message')!, text: box('header .bridge-status .p-message-text'), picker: box('.connection-switcher')!, actions: box('.header-actions')!, width: innerWidth };
+          });
+          const overlaps = (a: { left: number; right: number; top: number; bottom: number }, b: typeof a) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+          const where = `${size.width} ${colorScheme}`;
+          expect(overlaps(boxes.notice, boxes.picker), where).toBe(false);
+          expect(overlaps(boxes.notice, boxes.actions), where).toBe(false);
+          expect(boxes.notice.left, where).toBeGreaterThanOrEqual(0);
+          expect(boxes.notice.right, where).toBeLessThanOrEqual(boxes.width);
+          // Wrapped, not cut: nothing of it scrolls out of its box.
+          if (boxes.text) expect(boxes.text.scroll, where).toBeLessThanOrEqual(boxes.text.client + 1);
+          if (!(await other.evaluate(() => 'axe' in window))) await other.addScriptTag({ content: AXE });
+          const serious = await other.evaluate(async () => {
+            const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
+            return result.violations
+              .filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical')
+              .flatMap((v: { id: string; nodes: Array<{ target: string[]; failureSummary?: string }> }) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')} — ${(n.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 200)}`));
+          });
+          expect(serious, where).toEqual([]);
+          await other.screenshot({ path: join(SHOTS, `${size.width}-${colorScheme}-header-notice.png`) });
+        } finally {
+          await context.close();
+        }
+      }
+    }
   });
 
   it('at 900 px shows the nav as icons, the parameters in a drawer, and four choices without cutting them', async () => {
@@ -248,6 +374,8 @@ describe('Layout and accessibility in the browser', () => {
           await openView(view);
           const o = await overflow();
           if (o.page > o.window || o.main > o.mainWidth || o.scrollers.length) problems.push(`${view}: ${JSON.stringify(o)}`);
+          // Nothing is dragged: no view may sit under a drop hint or any other see-through layer.
+          if (view !== 'Connections' && view !== 'Keyboard shortcuts') for (const layer of await coveringLayers()) problems.push(`${view}: covered by ${layer}`);
           const slug = view.toLowerCase().replace(/\s+/g, '-');
           await page.screenshot({ path: join(SHOTS, `${size.width}-${theme}-${slug}.png`) });
           for (const v of await seriousViolations()) problems.push(`${view}: ${v}`);

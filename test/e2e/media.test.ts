@@ -2,8 +2,9 @@
  * Images and video as a user meets them, in Chromium against the app in browser mode and a
  * sandbox of the test's own (so it can be stopped): drop a PNG on Images, edit it, find both in
  * the Gallery; make a video from the result, watch its progress, reload mid-job and find it still
- * going, get the page's notification, play it (readyState ≥ 2, the asked duration); then stop the
- * sandbox and play the video and browse the gallery offline.
+ * going, get the page's notification, play it (readyState ≥ 2, the asked duration); create one
+ * with the sandbox's failure header typed in Videos' request headers, its cost estimated first, and
+ * see it fail; then stop the sandbox and play the video and browse the gallery offline.
  */
 import type { Page } from 'playwright-core';
 import { PNG } from 'pngjs';
@@ -164,6 +165,27 @@ describe('Images and video (browser mode)', () => {
     await expect.poll(() => page.evaluate(() => (globalThis as unknown as PageGlobals).document.querySelector('.job-video')?.readyState ?? 0), SLOW).toBeGreaterThanOrEqual(2);
     expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).document.querySelector('.job-video')!.duration)).toBeCloseTo(2, 0);
     await screenshot(page, 'media-04-video-done');
+  });
+
+  it("says a job's cost before it is created, and sends Videos' request headers: the sandbox's failure header fails it", async () => {
+    await page.getByRole('link', { name: 'Videos' }).click();
+    await page.locator('#video-prompt').fill('a gull that never takes off');
+    await page.locator('#video-duration').fill('1');
+    // This sandbox is a connection like any service's (not the built-in one): its listing has no
+    // video price, so the estimate says so rather than guess (the built-in's rates: VideosView.test.ts).
+    await expect.poll(() => page.getByTestId('cost-estimate').innerText()).toMatch(/^Estimated cost: unknown \(the service lists no video price/);
+    await page.getByRole('button', { name: 'Add header' }).click();
+    await page.getByRole('textbox', { name: 'Header 1 name' }).fill('x-sandbox-video-fail');
+    await page.getByRole('textbox', { name: 'Header 1 value' }).fill('internal_error');
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    const card = page.getByRole('region', { name: 'Video jobs' }).locator('.job-card').first();
+    await expect.poll(() => card.innerText(), SLOW).toContain('a gull that never takes off');
+    await advanceClock(10);
+    await expect.poll(() => card.getAttribute('data-state'), { timeout: 60_000 }).toBe('failed');
+    expect(await card.innerText()).toContain('internal_error');
+    await screenshot(page, 'media-04b-video-failed-by-header');
+    // Later jobs go without it.
+    await page.getByRole('button', { name: 'Remove header 1' }).click();
   });
 
   it('plays the video and browses the gallery with the sandbox stopped', async () => {

@@ -12,7 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import { VIDEO_LIMITS, videoPixelSize, type VideoAspectRatio, type VideoResolution } from '../../../shared/wire/videos';
-import { VIDEO_PRICE_CENTS_PER_SECOND } from '../catalogue';
+import { videoCostTicks } from '../../../shared/video-pricing';
 import type { PictureRef, Rgb, ScenePlan } from './frames';
 import type { Mp4Info } from './mp4-info';
 
@@ -21,9 +21,6 @@ import type { Mp4Info } from './mp4-info';
  * core (x264 in WebAssembly, see bench/results-video-encode.json) while motion still reads as motion.
  */
 export const VIDEO_FPS = 12;
-
-/** USD ticks per US cent (spec conventions). */
-const TICKS_PER_CENT = 100_000_000;
 
 /** Longest pending time, in seconds of sandbox clock. */
 export const MAX_RENDER_SECONDS = 30;
@@ -38,9 +35,9 @@ export function renderSeconds(duration: number, resolution: VideoResolution): nu
   return Math.min(MAX_RENDER_SECONDS, 6 + duration * RESOLUTION_WEIGHT[resolution]);
 }
 
-/** Price in USD ticks: seconds times the resolution's cents per second (catalogue.ts). */
+/** Price in USD ticks: seconds times the resolution's cents per second (shared/video-pricing.ts, as the Videos view estimates). */
 export function costTicks(duration: number, resolution: VideoResolution): number {
-  return duration * VIDEO_PRICE_CENTS_PER_SECOND[resolution] * TICKS_PER_CENT;
+  return videoCostTicks(duration, resolution);
 }
 
 /** The resolution class of a frame size, by its short side. */

@@ -49,3 +49,9 @@ export function prettyJson(value: unknown): string {
   }
   return JSON.stringify(value, null, 2) ?? String(value);
 }
+
+/** `text` as one sentence: a final period added unless it already ends with one (or ! ?), so "(bad port)." never gets a second. */
+export function sentence(text: string): string {
+  const t = text.trim();
+  return /[.!?]$/.test(t) ? t : `${t}.`;
+}

@@ -8,6 +8,8 @@ import type { MediaSource } from '@shared/contract/images';
 import { VideoCreateSchema, type VideoCreateInput, type VideoMode } from '@shared/contract/videos';
 import type { LimitViolation } from '@shared/limits';
 import { VIDEO_IMAGE_MIME_TYPES, VIDEO_LIMITS, type VideoAspectRatio, type VideoResolution } from '@shared/wire/videos';
+import { formatTicks } from '@shared/pricing';
+import { estimateVideoCost } from '@shared/video-pricing';
 import { schemaIssues } from './form-violations';
 
 /** One input shown as a chip: where it comes from and what to call it. */
@@ -154,6 +156,9 @@ export function videoFormViolations(form: VideoForm, model: VideoModelInfo | und
     out.push({ field: 'video', message: `"${form.video.label}" is not an MP4 video; edits and extensions take .mp4 only` });
   }
   if (form.storage.enabled) {
+    if (!form.storage.filename.trim()) {
+      out.push({ field: 'storage.filename', message: 'name the file to store the video as (e.g. heron.mp4), or untick "Also store the video as a file"' });
+    }
     const seconds = expirySeconds(form.storage);
     if (seconds !== null && (seconds < 1 || seconds > VIDEO_LIMITS.storageExpiresAfterMax)) {
       out.push({ field: 'storage.expiresAfter', message: 'a stored video expires after at most 30 days (2,592,000 s), or leave it empty for no expiry' });
@@ -164,4 +169,39 @@ export function videoFormViolations(form: VideoForm, model: VideoModelInfo | und
     if (!out.some((v) => v.field === issue.field)) out.push(issue);
   }
   return out;
+}
+
+/**
+ * The estimated cost line before a create: the figure and how it was reached. The listings carry
+ * no video price: the rate is known for the sandbox (shared/video-pricing.ts), not for a service.
+ */
+export function videoCostText(request: { mode: VideoMode; duration?: number; resolution?: VideoResolution }, knownRates: boolean): { cost: string; basis: string } {
+  if (!knownRates) return { cost: 'unknown', basis: '(the service lists no video price; the job says its cost when it ends)' };
+  const e = estimateVideoCost(request);
+  if (e.kind === 'exact') return { cost: formatTicks(e.ticks), basis: `(${e.seconds} s at ${e.resolution}, ${formatTicks(e.ticks / e.seconds)} per second)` };
+  if (e.kind === 'range') return { cost: `${formatTicks(e.minTicks)}–${formatTicks(e.maxTicks)}`, basis: `(${e.seconds} s at the input video's resolution)` };
+  return { cost: `${formatTicks(e.minTicks)}–${formatTicks(e.maxTicks)} per second`, basis: "of the input video (an edit keeps its length and resolution)" };
+}
+
+/**
+ * A file name to store a video under, made from its prompt ("a heron takes off at dawn" →
+ * heron-takes-off-at-dawn.mp4), or from the mode and the time when there is no prompt.
+ */
+export function suggestedVideoFileName(form: Pick<VideoForm, 'prompt' | 'mode'>, now: Date = new Date()): string {
+  const words = form.prompt
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w && !['a', 'an', 'the'].includes(w));
+  let stem = '';
+  for (const w of words) {
+    if ((stem ? stem.length + 1 : 0) + w.length > 48) break;
+    stem = stem ? `${stem}-${w}` : w;
+  }
+  if (!stem) {
+    const pad = (n: number): string => String(n).padStart(2, '0');
+    stem = `video-${form.mode}-${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}-${pad(now.getHours())}${pad(now.getMinutes())}`;
+  }
+  return `${stem}.mp4`;
 }

@@ -21,7 +21,11 @@ export interface ImageInputItem {
   source: MediaSource;
   /** The file's name, the Files id, or the gallery item's name. */
   label: string;
-  /** What the page shows (a gallery item's URL; none for a Files id or a staged file after a reload). */
+  /**
+   * What the page shows: a blob: URL of a file just given (then a small data: URL made from it,
+   * kept in the draft), or a gallery item's media URL (asked for again after a restore: its token
+   * dies with the process); none for a Files id.
+   */
   previewUrl: string | null;
 }
 
@@ -29,14 +33,20 @@ export type ImagesMode = 'generate' | 'edit';
 
 const pick = <T extends string>(list: readonly T[], v: unknown, fallback: T): T => (list.includes(v as T) ? (v as T) : fallback);
 
-/** Kept inputs; a page-made preview (a blob: URL) dies with the page that made it, so it is dropped. */
+/**
+ * Kept inputs. Only a data: preview outlives the page: a blob: URL dies with the page that made
+ * it and a media URL's token with the process, so those are dropped (the view asks the gallery
+ * for its items' URLs again).
+ */
 function savedInputs(v: unknown): ImageInputItem[] {
   if (!Array.isArray(v)) return [];
   return v
     .filter((i): i is ImageInputItem => !!i && typeof i === 'object' && typeof (i as ImageInputItem).label === 'string' && !!(i as ImageInputItem).source)
     .slice(0, IMAGE_LIMITS.maxReferenceImages)
-    .map((i) => ({ ...i, previewUrl: typeof i.previewUrl === 'string' && !i.previewUrl.startsWith('blob:') ? i.previewUrl : null }));
+    .map((i) => ({ ...i, previewUrl: typeof i.previewUrl === 'string' && i.previewUrl.startsWith('data:image/') ? i.previewUrl : null }));
 }
+
+const sameSource = (a: MediaSource, b: MediaSource): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 function releasePreview(item: ImageInputItem | undefined): void {
   if (item?.previewUrl?.startsWith('blob:')) URL.revokeObjectURL(item.previewUrl);
@@ -53,6 +63,8 @@ export const useImagesFormStore = defineStore('images-form', () => {
   const inputs = ref<ImageInputItem[]>([]);
   /** The run whose result the view shows (kept so a reload shows it again). */
   const lastRunId = ref<string | null>(null);
+  /** What the last change of the inputs said ("… is now the input", what was refused); not kept: New clears it. */
+  const inputNote = ref<{ text: string; error: boolean } | null>(null);
 
   const { rows } = storeToRefs(useModelsStore());
   const models = computed(() => imageModels(rows.value));
@@ -100,6 +112,15 @@ export const useImagesFormStore = defineStore('images-form', () => {
     inputs.value = inputs.value.filter((_, k) => k !== i);
   }
 
+  /** Shows `previewUrl` for the inputs read from `source` (a kept preview made, a fresh gallery URL). */
+  function setPreview(source: MediaSource, previewUrl: string): void {
+    if (!inputs.value.some((i) => sameSource(i.source, source))) return;
+    inputs.value = inputs.value.map((i) => {
+      // The URL it had is its maker's to revoke (a blob: URL may be shown elsewhere too).
+      return sameSource(i.source, source) ? { ...i, previewUrl } : i;
+    });
+  }
+
   /** Puts gallery item `item` as the (only) input: "Edit this". */
   function editItem(item: GalleryItem): void {
     inputs.value.forEach(releasePreview);
@@ -130,13 +151,15 @@ export const useImagesFormStore = defineStore('images-form', () => {
       user.value = saved ? savedString(saved, 'user') : '';
       inputs.value = savedInputs(saved?.inputs);
       lastRunId.value = typeof saved?.lastRunId === 'string' ? saved.lastRunId : null;
+      // New, Undo or a restore: a note about the inputs that were there is about another form.
+      inputNote.value = null;
     },
   );
 
   return {
-    draft, model, prompt, n, aspectRatio, resolution, responseFormat, user, inputs, lastRunId,
+    draft, model, prompt, n, aspectRatio, resolution, responseFormat, user, inputs, lastRunId, inputNote,
     models, modelRow, promptLimit, mode, aspectRatioEnabled, aspectRatioNote, estimateTicks: estimateTicksValue, request,
     violations: form.violations, blockedReason: form.blockedReason, violationsFor: form.violationsFor,
-    addInput, removeInput, editItem, insertRef,
+    addInput, removeInput, editItem, insertRef, setPreview,
   };
 });

@@ -1,5 +1,5 @@
 /**
- * Extra request headers per text playground (Chat, Responses, Messages, the legacy completions),
+ * Extra request headers per playground (Chat, Responses, Messages, the legacy completions, Videos),
  * as the user types them: rows of name and value, each row's problem (an app-owned name, a line
  * break...), and the headers to send. Kept apart from each form so every playground gets the
  * same editor and the same rules (shared/request-headers.ts).
@@ -40,9 +40,12 @@ export function rowProblems(rows: readonly HeaderRow[]): (string | null)[] {
   });
 }
 
-type Rows = Record<PlaygroundId, HeaderRow[]>;
-const emptyRows = (): Rows => ({ chat: [], responses: [], messages: [], legacy: [] });
-const PLAYGROUND_IDS = Object.keys(emptyRows()) as PlaygroundId[];
+/** Where headers are typed: the text playgrounds and Videos (whose jobs carry them to every create). */
+export type HeadersScope = PlaygroundId | 'videos';
+
+type Rows = Record<HeadersScope, HeaderRow[]>;
+const emptyRows = (): Rows => ({ chat: [], responses: [], messages: [], legacy: [], videos: [] });
+const PLAYGROUND_IDS = Object.keys(emptyRows()) as HeadersScope[];
 
 /** The rows as drafted: secret-looking values left out. */
 function draftOf(rows: Rows): Rows {
@@ -68,27 +71,27 @@ export const useRequestHeadersStore = defineStore('request-headers', () => {
   const rows = ref<Rows>(emptyRows());
   useDraft('request-headers', () => ({ rows: draftOf(rows.value) }), (saved) => (rows.value = rowsFrom(saved)));
 
-  function add(playground: PlaygroundId): void {
+  function add(playground: HeadersScope): void {
     rows.value[playground].push({ name: '', value: '' });
   }
 
-  function remove(playground: PlaygroundId, index: number): void {
+  function remove(playground: HeadersScope, index: number): void {
     rows.value[playground].splice(index, 1);
   }
 
   /** Each bad row's problem, naming the row: one of the sources of its playground's form violations. */
-  function violations(playground: PlaygroundId): LimitViolation[] {
+  function violations(playground: HeadersScope): LimitViolation[] {
     return rowProblems(rows.value[playground]).flatMap((problem, i) => (problem ? [{ field: 'headers', message: `header ${i + 1}: ${problem}` }] : []));
   }
 
   /** The headers to send (names trimmed, blank rows left out), or undefined when there are none. */
-  function headersFor(playground: PlaygroundId): Record<string, string> | undefined {
+  function headersFor(playground: HeadersScope): Record<string, string> | undefined {
     const list = rows.value[playground].filter((row) => !isBlank(row));
     return list.length > 0 ? Object.fromEntries(list.map((row) => [row.name.trim(), row.value])) : undefined;
   }
 
   /** `{ headers }` to spread into a send input, or nothing when there are none. */
-  function sendPart(playground: PlaygroundId): { headers?: Record<string, string> } {
+  function sendPart(playground: HeadersScope): { headers?: Record<string, string> } {
     const headers = headersFor(playground);
     return headers ? { headers } : {};
   }

@@ -16,6 +16,7 @@ import { useFormViolations } from '../composables/use-form-violations';
 import { overDefaults, savedString } from '../lib/draft-fields';
 import { buildVideoCreate, defaultVideoForm, videoFormViolations, type MediaChip, type VideoForm, type VideoStorageForm } from '../lib/video-form';
 import { useModelsStore } from './models';
+import { useRequestHeadersStore } from './request-headers';
 
 const MODES: readonly VideoMode[] = ['generate', 'edit', 'extend'];
 
@@ -107,8 +108,10 @@ export const useVideoFormStore = defineStore('video-form', () => {
 
   const videoModels = computed(() => rows.value.filter((r) => r.kind === 'video'));
   const modelInfo = computed(() => videoModels.value.find((r) => r.id === form.value.model || r.aliases.includes(form.value.model)));
-  const request = computed(() => buildVideoCreate(form.value));
-  const { violations, blockedReason, violationsFor } = useFormViolations(() => [videoFormViolations(form.value, modelInfo.value)], 'videos');
+  // The extra request headers (their own draft) go with the create; their problems block it like the form's.
+  const headers = useRequestHeadersStore();
+  const request = computed(() => ({ ...buildVideoCreate(form.value), ...headers.sendPart('videos') }));
+  const { violations, blockedReason, violationsFor } = useFormViolations(() => [videoFormViolations(form.value, modelInfo.value), headers.violations('videos')], 'videos');
 
   const draft = useDraft('videos', () => form.value, (saved) => {
     // New keeps the model: it is rarely what the user wants to choose again.

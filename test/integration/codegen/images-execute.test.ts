@@ -4,7 +4,7 @@
  * JSON to a small fake of the Images API and save every image it answers, from a URL and from
  * base64. The Python SDK snippet is not run: the `openai` Python package is not installable here.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import { probeBytes } from '../../../main/services/media-probe';
 import { exportCode, type ExportLang } from '../../../shared/codegen/export';
 import type { CapturedRequest } from '../../../shared/contract/runs';
 import { sendJson, startServer, type LocalServer, type ReceivedRequest } from '../../unit/main/api/local-server';
-import { pngOf } from '../../unit/main/services/media-fixtures';
+import { jpegOf, pngOf } from '../../unit/main/services/media-fixtures';
 import { runSnippet } from './run-snippet';
 
 const KEY = 'sk-codegen-images-01';
@@ -28,7 +28,8 @@ beforeAll(async () => {
     if (req.headers.authorization !== `Bearer ${KEY}`) return sendJson(res, 401, { error: 'bad key' });
     const body = JSON.parse(req.body) as { n?: number; response_format?: string };
     const data = Array.from({ length: body.n ?? 1 }, (_, i) =>
-      body.response_format === 'b64_json' ? { b64_json: pngOf(40 + i, 30).toString('base64'), mime_type: 'image/png' } : { url: `${server.baseUrl}/cdn/${i}.png`, mime_type: 'image/png', revised_prompt: 'a revised heron' },
+      // base64 answers are JPEG with no mime_type: the snippet names the file by its bytes, not ".png".
+      body.response_format === 'b64_json' ? { b64_json: jpegOf(40 + i, 30).toString('base64') } : { url: `${server.baseUrl}/cdn/${i}.png`, mime_type: 'image/png', revised_prompt: 'a revised heron' },
     );
     sendJson(res, 200, { data, usage: { cost_in_usd_ticks: 1400000000 } });
   });
@@ -75,12 +76,13 @@ describe('image snippets against a fake Images API', () => {
       }
     });
 
-    it(`${lang}: an edit sends the recorded JSON (not multipart) and decodes the base64 image`, async () => {
+    it(`${lang}: an edit sends the recorded JSON (not multipart) and decodes the base64 image under its real format`, async () => {
       const got = await run('images-edit', lang, recorded('/v1/images/edits', edit));
       try {
         expect(got.sent.headers['content-type']).toMatch(/^application\/json/);
         expect(JSON.parse(got.sent.body)).toEqual(edit);
-        expect(await probeBytes(readFileSync(join(got.dir, 'image-1.png')))).toMatchObject({ width: 40, height: 30 });
+        expect(await probeBytes(readFileSync(join(got.dir, 'image-1.jpg')))).toMatchObject({ mime: 'image/jpeg', width: 40, height: 30 });
+        expect(existsSync(join(got.dir, 'image-1.png'))).toBe(false);
       } finally {
         rmSync(got.dir, { recursive: true, force: true });
       }
@@ -109,5 +111,8 @@ describe('image snippets against a fake Images API', () => {
   it('curl: the recorded request, and how to save what it answers', () => {
     const result = exportCode(recorded('/v1/images/generations', generation), { lang: 'curl' });
     expect('code' in result && result.code).toMatch(/curl -X POST .*\/v1\/images\/generations[\s\S]*--data-raw[\s\S]*# Each data\[\]\.url expires/);
+    // The service makes JPEG: the note names files by their mime_type, never a fixed .png.
+    expect('code' in result && result.code).not.toContain('.png"');
+    expect('code' in result && result.code).toContain('named by its data[].mime_type');
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { buildVideoCreate, defaultVideoForm, durationRule, sizeLockedReason, videoFormViolations, type MediaChip, type VideoForm } from '@/lib/video-form';
+import { VideoCreateSchema } from '@shared/contract/videos';
+import { buildVideoCreate, defaultVideoForm, durationRule, sizeLockedReason, suggestedVideoFileName, videoFormViolations, type MediaChip, type VideoForm } from '@/lib/video-form';
 
 const plain = { id: 'svc-video-1', inputModalities: ['text', 'image'] };
 const withAudio = { id: 'svc-video-av', inputModalities: ['text', 'image', 'audio'] };
@@ -83,7 +84,20 @@ describe('video-form', () => {
       ]);
       expect(messages(form({ storage: { ...storage, expiresIn: 720, expiresUnit: 'hours' } }))).toEqual([]);
       expect(messages(form({ storage: { ...storage, expiresIn: 721, expiresUnit: 'hours' } }))).toHaveLength(1);
-      expect(messages(form({ storage: { ...storage, filename: ' ' } }))).toEqual(['storage.filename: a file name']);
+      // An empty name says what to do, not just "a file name".
+      expect(messages(form({ storage: { ...storage, filename: ' ' } }))).toEqual([
+        'storage.filename: name the file to store the video as (e.g. heron.mp4), or untick "Also store the video as a file"',
+      ]);
+    });
+  });
+
+  describe('suggestedVideoFileName()', () => {
+    it('names the file after the prompt, and after the mode and time when there is none', () => {
+      expect(suggestedVideoFileName({ mode: 'generate', prompt: 'A heron takes off at dawn, over the Éstuary!' })).toBe('heron-takes-off-at-dawn-over-estuary.mp4');
+      expect(suggestedVideoFileName({ mode: 'generate', prompt: 'word '.repeat(40) }).length).toBeLessThanOrEqual(52);
+      expect(suggestedVideoFileName({ mode: 'edit', prompt: '   ' }, new Date(2026, 10, 27, 6, 5))).toBe('video-edit-2026-11-27-0605.mp4');
+      // Whatever the prompt, the name is one the contract takes.
+      fc.assert(fc.property(fc.string(), (prompt) => VideoCreateSchema.shape.storage.unwrap().shape.filename.safeParse(suggestedVideoFileName({ mode: 'generate', prompt })).success));
     });
   });
 

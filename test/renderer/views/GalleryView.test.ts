@@ -76,7 +76,7 @@ describe('GalleryView', () => {
     await m.wrapper.find('#gallery-search').setValue('heron');
     await vi.waitFor(() => expect(listCalls().at(-1)).toEqual({ limit: 200, query: 'heron' }));
     await vi.waitFor(() => expect(tiles()).toHaveLength(1));
-    expect(tiles()[0]!.getAttribute('aria-label')).toContain('a heron at dawn');
+    expect(tiles()[0]!.textContent).toContain('a heron at dawn');
     await m.wrapper.find('#gallery-search').setValue('');
     (document.querySelector('[aria-label="Kind"] [aria-label="Videos"], [aria-label="Kind"] button:nth-child(3)') as HTMLElement | null)?.click();
     await vi.waitFor(() => expect(listCalls().at(-1)).toEqual({ limit: 200, kind: 'video' }));
@@ -135,7 +135,7 @@ describe('GalleryView', () => {
     const fresh = makeGalleryItem({ id: 'gal_freshnew1', prompt: 'just made' });
     m.fake.controls.emitGalleryChanged({ item: fresh, id: fresh.id, removed: false });
     await flushPromises();
-    expect(tiles()[0]!.getAttribute('aria-label')).toContain('just made');
+    expect(tiles()[0]!.textContent).toContain('just made');
   });
 
   it('opens ?open=<id> in the viewer, with Edit going to /images?edit=<id>', async () => {

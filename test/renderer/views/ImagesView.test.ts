@@ -174,6 +174,52 @@ describe('ImagesView', () => {
     expect(form.prompt).toBe('a kite');
   });
 
+  it('Edit this says the image is the input and the empty state asks for an edit; New takes the notice away', async () => {
+    m = await mountWithApp(ImagesView, { route: '/images' });
+    await m.wrapper.find('#images-prompt').setValue('a kite');
+    button(m.wrapper, 'Generate').click();
+    await vi.waitFor(() => expect(m.wrapper.findAll('.image-result')).toHaveLength(1));
+    button(m.wrapper, 'Edit this').click();
+    await flushPromises();
+    expect(m.wrapper.find('.input-note').text()).toMatch(/is now the input/);
+    button(m.wrapper, 'New').click();
+    await flushPromises();
+    expect(m.wrapper.find('.input-note').exists()).toBe(false);
+    expect(text()).not.toContain('is now the input');
+    // An edit form with nothing run yet asks for the edit, not for Generate.
+    useImagesFormStore().addInput({ source: { kind: 'gallery', id: 'gal_toedit01' }, label: 'fox.png', previewUrl: null });
+    await flushPromises();
+    expect(m.wrapper.find('.empty-state').text()).toContain('press Edit');
+    expect(m.wrapper.find('.empty-state').text()).not.toContain('Generate');
+  });
+
+  it('restores a draft’s inputs with their pictures: a kept data: preview, and a fresh URL asked of the gallery', async () => {
+    const item = makeGalleryItem({ id: 'gal_kept0002', name: 'fox.png' });
+    const data = 'data:image/jpeg;base64,/9j/AAAA';
+    m = await mountWithApp(ImagesView, {
+      route: '/images',
+      fake: {
+        gallery: [item],
+        drafts: {
+          images: {
+            prompt: 'p',
+            inputs: [
+              { source: { kind: 'ref', ref: `ref_${'K'.repeat(20)}` }, label: 'cat.png', previewUrl: data },
+              { source: { kind: 'gallery', id: 'gal_kept0002' }, label: 'fox.png', previewUrl: '/media/old?t=dead' },
+              { source: { kind: 'ref', ref: `ref_${'L'.repeat(20)}` }, label: 'dog.png', previewUrl: 'blob:http://x/dead' },
+            ],
+          },
+        },
+      },
+    });
+    await flushPromises();
+    const srcs = m.wrapper.findAll('img.input-thumb').map((img) => img.attributes('src'));
+    expect(srcs).toEqual([data, (item.thumbUrl ?? item.url).url]);
+    // The blob: URL died with its page: a generic icon, and the input is still sent.
+    expect(m.wrapper.findAll('.input-thumb-none')).toHaveLength(1);
+    expect((useImagesFormStore().request as { images?: unknown[] }).images).toHaveLength(3);
+  });
+
   it('"Use as video input" goes to /videos?image=<id>', async () => {
     m = await mountWithApp(ImagesView, { route: '/images' });
     const push = vi.spyOn(m.router, 'push');

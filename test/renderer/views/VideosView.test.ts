@@ -162,6 +162,74 @@ describe('VideosView', () => {
     expect(m.wrapper.text()).toContain('"notes.txt" (text/plain) is not an input a video takes');
   });
 
+  it('shows the drop overlay only while a file is dragged over the view, and never on the form\'s own hint', async () => {
+    await open();
+    const overlay = () => m.wrapper.find('.view-drop-overlay');
+    expect(overlay().exists()).toBe(false);
+    // The form's hint is text in the form, not an overlay (it once carried the overlay's class).
+    expect(m.wrapper.find('.form-drop-help').classes()).not.toContain('view-drop-overlay');
+    const drag = (type: string, types = ['Files']): void => {
+      const event = new Event(type, { bubbles: true, cancelable: true });
+      Object.defineProperty(event, 'dataTransfer', { value: { types, files: [] } });
+      m.wrapper.find('.video-form').element.dispatchEvent(event);
+    };
+    drag('dragenter', ['text/plain']);
+    await flushPromises();
+    expect(overlay().exists()).toBe(false);
+    drag('dragenter');
+    await flushPromises();
+    expect(overlay().text()).toBe('Drop an image or an MP4 to use it');
+    drag('dragleave');
+    await flushPromises();
+    expect(overlay().exists()).toBe(false);
+  });
+
+  it('sends the request headers typed in its parameters with the create, and refuses one the app owns', async () => {
+    await open();
+    await m.wrapper.find('#video-prompt').setValue('a heron');
+    const addHeader = async (name: string, value: string): Promise<void> => {
+      const rows = m.wrapper.findAll('input[aria-label$=" name"]').filter((i) => /^Header \d+ name$/.test(i.attributes('aria-label')!)).length;
+      button(m.wrapper, 'Add header').click();
+      await flushPromises();
+      await m.wrapper.find(`input[aria-label="Header ${rows + 1} name"]`).setValue(name);
+      await m.wrapper.find(`input[aria-label="Header ${rows + 1} value"]`).setValue(value);
+    };
+    await addHeader('Authorization', 'Bearer x');
+    expect(sendReason()).toContain("header 1: Authorization cannot be set here");
+    button(m.wrapper, 'Remove header 1').click();
+    await flushPromises();
+    await addHeader('x-sandbox-video-fail', 'internal_error');
+    button(m.wrapper, 'Create').click();
+    await flushPromises();
+    const created = m.fake.controls.calls.filter((c) => c.method === 'videos.create').map((c) => c.input);
+    expect(created).toEqual([{ mode: 'generate', model: 'svc-video-1', prompt: 'a heron', headers: { 'x-sandbox-video-fail': 'internal_error' } }]);
+  });
+
+  it('estimates the cost before sending from the shared video rates, by mode', async () => {
+    await open();
+    const estimate = (): string => m.wrapper.find('[data-testid="cost-estimate"]').text();
+    // The defaults: 8 s at 720p, 10 cents a second on the sandbox.
+    expect(estimate()).toBe('Estimated cost: $0.80 (8 s at 720p, $0.10 per second)');
+    useVideoFormStore(m.pinia).form.durations = { generate: 4, extend: null };
+    useVideoFormStore(m.pinia).form.resolution = '1080p';
+    await flushPromises();
+    expect(estimate()).toBe('Estimated cost: $0.80 (4 s at 1080p, $0.20 per second)');
+    await chooseMode('Extend');
+    expect(estimate()).toBe("Estimated cost: $0.30–$1.20 (6 s at the input video's resolution)");
+    await chooseMode('Edit');
+    expect(estimate()).toMatch(/^Estimated cost: \$0\.05–\$0\.20 per second of the input video/);
+  });
+
+  it('fills in a file name from the prompt when "store in Files" is ticked, and says what to do when it is emptied', async () => {
+    await open();
+    await m.wrapper.find('#video-prompt').setValue('a heron takes off');
+    useVideoFormStore(m.pinia).form.storage.enabled = true;
+    await flushPromises();
+    expect((m.wrapper.find('#video-store-name').element as HTMLInputElement).value).toBe('heron-takes-off.mp4');
+    await m.wrapper.find('#video-store-name').setValue('');
+    expect(sendReason()).toBe('Can\'t send: name the file to store the video as (e.g. heron.mp4), or untick "Also store the video as a file"');
+  });
+
   it('marks the card of ?job=<id> (the gallery’s "Video job" link) and gives it the focus', async () => {
     const other = makeVideoJob({ id: 'job_other', cardId: 'card_other', createdAt: NOW });
     await open('/videos?job=job_1', { videoJobs: [other, makeVideoJob({ state: 'done', finishedAt: NOW, video: makeVideoItem() })] });

@@ -153,9 +153,22 @@ describe('VideoJobCard', () => {
         fileOutput: { file_id: 'file_out1', filename: 'out.mp4', public_url_error: 'public URLs are disabled for this team' },
       }),
     );
-    expect(m.wrapper.text()).toContain('PUT to the upload URL answered 403');
+    expect(m.wrapper.text()).toContain('PUT to the upload URL answered 403. The video itself is here in the app.');
     expect(m.wrapper.text()).toContain('public URLs are disabled for this team');
     await m.wrapper.find('.file-link').trigger('click');
     await vi.waitFor(() => expect(m.router.currentRoute.value.fullPath).toBe('/files?id=file_out1'));
+  });
+
+  it('says a storage error that ends with a period with one period, not two', async () => {
+    await card(
+      makeVideoJob({
+        state: 'done',
+        finishedAt: NOW,
+        video: makeVideoItem(),
+        storageError: 'Uploading the video to output.upload_url failed: could not reach 127.0.0.1:6000 (bad port).',
+      }),
+    );
+    expect(m.wrapper.text()).toContain('(bad port). The video itself is here in the app.');
+    expect(m.wrapper.text()).not.toContain('..');
   });
 });

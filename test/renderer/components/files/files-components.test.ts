@@ -14,6 +14,7 @@ import { button, mountWithApp, type Mounted } from '../../mount-app';
 import { makeFileRecord } from '../../fake-workbench';
 import { makeRecord } from '../../fake-data';
 import { formatShortTime } from '@/lib/format';
+import { WorkbenchFailure } from '@shared/contract/errors';
 
 let m: Mounted;
 afterEach(() => {
@@ -67,6 +68,47 @@ describe('UploadQueue', () => {
     expect(m.fake.controls.uploads[0]!.cancelled).toBe(true);
     expect(m.wrapper.text()).toContain('cancelled');
     expect(m.wrapper.text()).toContain('Retry');
+  });
+});
+
+describe('UploadQueue while the page stages a file (browser mode)', () => {
+  it('is one upload from the first byte: progress, speed, time left and a working Cancel, the percentage beside the bar', async () => {
+    vi.useFakeTimers({ toFake: ['performance', 'Date'] });
+    m = await mountWithApp(UploadQueue, { route: '/history' });
+    const uploads = useFileUploadsStore();
+    let report!: (loaded: number) => void;
+    let aborted = false;
+    const done = uploads.addFiles([new File([new Uint8Array(3000)], 'big.bin')], {
+      twoLegs: true,
+      stage: (_file, onProgress, signal) =>
+        new Promise((_resolve, reject) => {
+          report = onProgress;
+          signal.addEventListener('abort', () => {
+            aborted = true;
+            reject(new WorkbenchFailure({ code: 'cancelled', message: 'cancelled' }));
+          });
+        }),
+    });
+    await flushPromises();
+    report(0);
+    vi.advanceTimersByTime(1000);
+    report(300);
+    await flushPromises();
+    const row = m.wrapper.find('[aria-label="Upload of big.bin"]');
+    expect(row.text()).toContain('uploading');
+    expect(row.text()).not.toContain('preparing');
+    // 300 of 3000 bytes staged at 300 bytes/s: 2,700 to stage and 3,000 to send.
+    expect(row.find('.upload-detail').text()).toBe('300 bytes of 2.9 KiB to the workbench (step 1 of 2) · 300 bytes/s · 19 s left');
+    expect(row.find('.percent').text()).toBe('5%');
+    expect(row.find('.p-progressbar-label').exists()).toBe(false);
+    button(m.wrapper, 'Cancel the upload of big.bin').click();
+    await done;
+    await flushPromises();
+    expect(aborted).toBe(true);
+    expect(m.fake.controls.uploads).toHaveLength(0);
+    expect(m.fake.controls.calls.filter((c) => c.method === 'files.uploadCancelled')).toHaveLength(1);
+    expect(row.text()).toContain('cancelled');
+    expect(row.text()).toContain('Retry');
   });
 });
 

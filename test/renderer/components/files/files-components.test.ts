@@ -113,8 +113,13 @@ describe('UploadQueue while the page stages a file (browser mode)', () => {
 });
 
 /** Opens a row's Share menu and picks how long the public URL lasts. */
-async function share(name: string, choice: string): Promise<void> {
-  button(m.wrapper, `Share ${name} as a public URL`).click();
+function share(name: string, choice: string): Promise<void> {
+  return pick(`Share ${name} as a public URL`, choice);
+}
+
+/** Opens the menu of the button named `menu` and picks `choice`. */
+async function pick(menu: string, choice: string): Promise<void> {
+  button(m.wrapper, menu).click();
   await flushPromises();
   const item = [...document.querySelectorAll<HTMLElement>('[role="menuitem"]')].find((el) => el.textContent?.trim() === choice);
   if (!item) throw new Error(`no menu item "${choice}"`);
@@ -186,10 +191,10 @@ describe('FileTable', () => {
     await flushPromises();
     await share('a.txt', 'Until revoked');
     expect(m.wrapper.text()).toContain('public');
-    button(m.wrapper, 'Revoke public URL of a.txt').click();
-    await flushPromises();
+    await pick('Public URL of a.txt', 'Revoke');
     expect(m.fake.controls.calls.map((c) => c.method)).toEqual(expect.arrayContaining(['files.createPublicUrl', 'files.revokePublicUrl']));
-    expect(() => button(m.wrapper, 'Revoke public URL of a.txt')).toThrow();
+    expect(() => button(m.wrapper, 'Public URL of a.txt')).toThrow();
+    expect(button(m.wrapper, 'Share a.txt as a public URL')).toBeTruthy();
   });
 
   it('offers the expiry the spec allows for a public URL: until revoked, or for a time', async () => {

@@ -64,7 +64,8 @@ describe('FilesView filter', () => {
     m = await mountWithApp(FilesView, { route: '/files', fake: { files } });
     await flushPromises();
     await m.wrapper.find('input[aria-label="Value 1"]').setValue('draft');
-    const source = (label: string) => [...m.wrapper.element.querySelectorAll<HTMLElement>('[aria-label="Which files"] button, [aria-label="Which files"] [role="radio"]')].find((b) => b.textContent?.includes(label))!;
+    const options = () => [...document.querySelectorAll<HTMLElement>('[aria-label="Which files"] button, [aria-label="Which files"] [role="radio"]')];
+    const source = (label: string) => options().find((b) => b.textContent?.includes(label))!;
     source('Recorded here').click();
     await flushPromises();
     expect(m.wrapper.find('input[aria-label="Value 1"]').exists()).toBe(false);

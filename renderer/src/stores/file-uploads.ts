@@ -194,9 +194,13 @@ export const useFileUploadsStore = defineStore('file-uploads', () => {
     touch();
   }
 
-  /** Forgets a staged copy the upload no longer needs (nothing is left in staging). */
+  /**
+   * Forgets the reference made from the page's file (nothing is left in staging; Retry stages the
+   * file again). Electron's in-page files are staged too; a reference to a path on disk only names
+   * the user's file, and releasing it deletes nothing of theirs.
+   */
   async function releaseStaged(item: UploadItem, ref: FileRef): Promise<void> {
-    if (!item.twoLegs) return;
+    if (!pageFiles.has(item.id)) return;
     item.ref = null;
     try {
       await useWorkbench().userFiles.release({ ref: ref.ref });
@@ -230,11 +234,11 @@ export const useFileUploadsStore = defineStore('file-uploads', () => {
       Object.assign(item, { record, phase: record.status === 'complete' ? 'complete' : 'cancelled', message: record.status === 'complete' ? null : record.statusMessage });
       if (record.status === 'complete') item.sent = item.size;
       // A cancel leaves nothing in staging either; Retry stages the page's file again.
-      else if (pageFiles.has(item.id)) await releaseStaged(item, ref);
+      else await releaseStaged(item, ref);
     } catch (err) {
       const error = toWorkbenchError(err);
       Object.assign(item, { phase: error.code === 'cancelled' ? 'cancelled' : 'failed', error, message: error.message });
-      if (error.code === 'cancelled' && pageFiles.has(item.id)) await releaseStaged(item, ref);
+      if (error.code === 'cancelled') await releaseStaged(item, ref);
     } finally {
       handles.delete(item.id);
       touch();
@@ -271,9 +275,13 @@ export const useFileUploadsStore = defineStore('file-uploads', () => {
 
   /** Clears finished rows from the queue. */
   function clearFinished(): void {
-    const running = (i: UploadItem) => i.phase === 'uploading' || i.phase === 'staging' || i.phase === 'queued';
-    for (const item of items.value) if (!running(item)) pageFiles.delete(item.id);
-    items.value = items.value.filter(running);
+    for (const item of items.value) {
+      if (isRunning(item)) continue;
+      // A failed upload kept its staged copy for Retry; cleared, it has no use.
+      if (item.ref && item.phase !== 'complete') void releaseStaged(item, item.ref);
+      pageFiles.delete(item.id);
+    }
+    items.value = items.value.filter(isRunning);
   }
 
   return { items, expiresAfter, maxFileBytes, addFiles, addRefs, cancel, retry, canRetry, clearFinished };

@@ -147,6 +147,19 @@ describe('file-uploads store', () => {
     expect(uploads.items.map((i) => [i.name, i.phase])).toEqual([['three.bin', 'complete'], ['two.bin', 'cancelled'], ['one.bin', 'complete']]);
   });
 
+  it('Clear finished releases the staged copy a failed upload kept for Retry', async () => {
+    const uploads = useFileUploadsStore();
+    const done = uploads.addFiles([file('d.txt', 10)], stager);
+    await flushPromises();
+    fake.controls.uploads[0]!.fail({ code: 'network', message: 'The connection dropped.' });
+    await done;
+    expect(calls('userFiles.release')).toEqual([]);
+    uploads.clearFinished();
+    await flushPromises();
+    expect(calls('userFiles.release')).toEqual([{ ref: fake.controls.uploads[0]!.input.ref }]);
+    expect(uploads.items).toEqual([]);
+  });
+
   it('sends the chosen expiry with each upload', async () => {
     const uploads = useFileUploadsStore();
     uploads.expiresAfter = 86_400;

@@ -183,9 +183,10 @@ describe('Layout and accessibility in the browser', () => {
     await page.locator('input[type="file"]').setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from('time,height\n06:12,9.8\n') });
     await expect.poll(() => page.getByText('uploaded', { exact: true }).count(), { timeout: 30_000 }).toBe(1);
     await expect.poll(() => page.locator('.file-table').getByText(name).count(), { timeout: 10_000 }).toBe(1);
-    // Shared, so the row shows its Copy URL and Revoke buttons too.
+    // Shared (the Share menu asks for how long), so the row shows its "Shared…" menu.
     await page.getByRole('button', { name: /^Share / }).click();
-    await expect.poll(() => page.getByRole('button', { name: /^Revoke / }).count(), { timeout: 10_000 }).toBe(1);
+    await page.getByRole('menuitem', { name: 'Until revoked' }).click();
+    await expect.poll(() => page.getByRole('button', { name: /^Public URL of / }).count(), { timeout: 10_000 }).toBe(1);
   });
 
   it('at 900 px shows the nav as icons, the parameters in a drawer, and four choices without cutting them', async () => {

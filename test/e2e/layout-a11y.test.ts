@@ -184,9 +184,16 @@ describe('Layout and accessibility in the browser', () => {
     await expect.poll(() => page.getByText('uploaded', { exact: true }).count(), { timeout: 30_000 }).toBe(1);
     await expect.poll(() => page.locator('.file-table').getByText(name).count(), { timeout: 10_000 }).toBe(1);
     // Shared (the Share menu asks for how long), so the row shows its "Shared…" menu.
-    await page.getByRole('button', { name: /^Share / }).click();
-    await page.getByRole('menuitem', { name: 'Until revoked' }).click();
-    await expect.poll(() => page.getByRole('button', { name: /^Public URL of / }).count(), { timeout: 10_000 }).toBe(1);
+    // The list refreshes once after an upload; a menu opened from the row before that closes with it.
+    const untilRevoked = page.getByRole('menuitem', { name: 'Until revoked' });
+    await expect
+      .poll(async () => {
+        if (!(await untilRevoked.isVisible())) await page.getByRole('button', { name: /^Share / }).click();
+        return untilRevoked.isVisible();
+      }, { timeout: 10_000 })
+      .toBe(true);
+    await untilRevoked.click();
+    await expect.poll(() => page.getByRole('button', { name: /^Shared public URL of / }).count(), { timeout: 10_000 }).toBe(1);
   });
 
   it('at 900 px shows the nav as icons, the parameters in a drawer, and four choices without cutting them', async () => {

@@ -191,9 +191,9 @@ describe('FileTable', () => {
     await flushPromises();
     await share('a.txt', 'Until revoked');
     expect(m.wrapper.text()).toContain('public');
-    await pick('Public URL of a.txt', 'Revoke');
+    await pick('Shared public URL of a.txt', 'Revoke');
     expect(m.fake.controls.calls.map((c) => c.method)).toEqual(expect.arrayContaining(['files.createPublicUrl', 'files.revokePublicUrl']));
-    expect(() => button(m.wrapper, 'Public URL of a.txt')).toThrow();
+    expect(() => button(m.wrapper, 'Shared public URL of a.txt')).toThrow();
     expect(button(m.wrapper, 'Share a.txt as a public URL')).toBeTruthy();
   });
 

@@ -315,6 +315,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       },
       files: {
         upload: (input, ctx) => files.upload(input, ctx),
+        uploadCancelled: (input) => files.uploadCancelled(input),
         list: (input) => files.list(input),
         get: (input) => files.get(input),
         update: (input) => files.update(input),

@@ -1,12 +1,13 @@
 /**
- * Byte counts as people read them in the Files views and messages ("12.3 MB of 40 MB"). Binary
- * multiples (1 MB = 1,048,576 bytes), because the service's upload limit is 50 × 2^20 bytes and
- * must read as "50 MB", not "52.4 MB".
+ * Byte counts as people read them in the Files views and messages ("12.3 MiB of 40 MiB"). Binary
+ * multiples, because the service's upload limit is 50 × 2^20 bytes and must read as a round 50,
+ * and labelled as what they are (KiB, MiB, GiB): "MB" for 2^20 bytes made 49,000,000 bytes read
+ * "46.7 MB" where a decimal reader (a file manager, a browser) says 49 MB.
  */
 
-const UNITS = ['KB', 'MB', 'GB', 'TB'];
+const UNITS = ['KiB', 'MiB', 'GiB', 'TiB'];
 
-/** `812 bytes`, `12.3 KB`, `50 MB`, `1.1 GB`: one decimal, dropped when it is zero. */
+/** `812 bytes`, `12.3 KiB`, `50 MiB`, `1.1 GiB`: one decimal, dropped when it is zero. */
 export function formatBytes(bytes: number): string {
   if (!Number.isFinite(bytes) || bytes < 0) return '—';
   if (bytes < 1024) return `${bytes} ${bytes === 1 ? 'byte' : 'bytes'}`;

@@ -19,7 +19,9 @@ export const DOWNLOAD_PREFIX = '/downloads/';
 /** `attachment; filename="…"; filename*=UTF-8''…`: ASCII fallback plus the exact name (RFC 6266). */
 export function contentDisposition(filename: string): string {
   const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+  // RFC 5987's attr-char leaves out ' ( ) * as well, which encodeURIComponent keeps.
+  const exact = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${exact}`;
 }
 
 /**

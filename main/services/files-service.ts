@@ -9,11 +9,11 @@ import { toWorkbenchError } from '../api/errors';
 import { WorkbenchFailure } from '../../shared/contract/errors';
 import type { FileDownloadResult, FileListPage, FileRecord } from '../../shared/contract/files';
 import type { FileObject } from '../../shared/wire/files';
-import { expiredMessage, getFileById, getFileByKey, getFileByRun, listLocalFiles, setFileStatus, setPublicUrl, upsertSeenFile } from '../store/files';
+import { expiredMessage, getFileById, getFileByKey, getFileByRun, listLocalFiles, markFileDeleted, setFileStatus, setPublicUrl, upsertSeenFile } from '../store/files';
 import type { ResolvedConnection } from './connections-service';
 import type { FilesServiceDeps } from './files-deps';
 import { downloadFile, type DownloadContext } from './files-download';
-import { newFileKey, uploadFile, type UploadContext } from './files-upload';
+import { newFileKey, recordCancelledBeforeSending, uploadFile, type UploadContext } from './files-upload';
 
 export interface FileRefInput {
   connectionId?: string;
@@ -29,6 +29,11 @@ export class FilesService {
 
   upload(input: { connectionId?: string; ref: string; expiresAfter?: number }, ctx: UploadContext): Promise<FileRecord> {
     return uploadFile(this.deps, input, ctx);
+  }
+
+  /** Records an upload cancelled before main sent anything (the page was staging it). */
+  uploadCancelled(input: { connectionId?: string; name: string; size: number; type: string; staged: number; expiresAfter?: number }): FileRecord {
+    return recordCancelledBeforeSending(this.deps, input);
   }
 
   /** One page of the service's list; each file is recorded (or refreshed) locally. */
@@ -71,8 +76,7 @@ export class FilesService {
     const result = await this.deps.api.deleteFile(connection.client, ref.id);
     if (!result.ok) return this.goneOrThrow(connection, ref.id, result);
     const known = this.known(connection, ref.id);
-    const when = new Date(this.now()).toISOString().replace('T', ' ').slice(0, 16);
-    setFileStatus(this.deps.db, known.key, 'deleted', `Deleted from the service on ${when} UTC.`);
+    markFileDeleted(this.deps.db, known.key, this.now());
     return this.changed(known.key);
   }
 

@@ -137,6 +137,42 @@ export async function uploadFile(
   throw new WorkbenchFailure(error);
 }
 
+/**
+ * An upload the user cancelled while the page was still staging it (browser mode): main never
+ * sent a byte, so the service has nothing; the run (cancelled, with the request it would have
+ * made) and the file's row are written so History lists every upload the user started.
+ */
+export function recordCancelledBeforeSending(
+  deps: FilesServiceDeps,
+  input: { connectionId?: string; name: string; size: number; type: string; staged: number; expiresAfter?: number },
+): FileRecord {
+  const now = (deps.now ?? Date.now)();
+  const connection = deps.connections.resolve(input.connectionId);
+  const key = newFileKey();
+  const message = `Cancelled while it was handed to the workbench (${formatBytes(input.staged)} of ${formatBytes(input.size)}); nothing was sent to the service and nothing was kept.`;
+  deps.db.transaction(() => {
+    const rec = RunRecorder.start(deps.db, {
+      id: newRunId(),
+      createdAt: now,
+      endpoint: 'files.upload',
+      model: '',
+      connectionId: connection.profile.id,
+      connectionName: connection.profile.name,
+      isSandbox: connection.isSandbox,
+      request: describeUpload(connection, { name: input.name, size: input.size, type: input.type }, input.expiresAfter),
+      promptText: input.name,
+      promptPreview: input.name,
+      status: 'pending',
+    });
+    insertUpload(deps.db, { key, connectionId: connection.profile.id, filename: input.name, bytes: input.size, contentType: input.type, runId: rec.id, now });
+    setFileStatus(deps.db, key, 'cancelled', message);
+    rec.finish({ status: 'cancelled', response: null, output: null, outputText: '', outputPreview: message, timings: { startedAt: now, ttfbMs: null, totalMs: 0 }, retries: 0 });
+  })();
+  const record = getFileByKey(deps.db, key, now)!;
+  deps.emitChanged(record);
+  return record;
+}
+
 /** What History indexes and lists as the answer of an upload: the id and the size. */
 function outputText(file: FileObject): { outputText: string; outputPreview: string } {
   return { outputText: `${file.id} ${file.filename}`, outputPreview: `${file.id} · ${formatBytes(file.bytes)}` };

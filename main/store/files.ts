@@ -87,6 +87,16 @@ export function setFileStatus(db: Db, key: string, status: FileStatus, message: 
 }
 
 /**
+ * The service confirmed a delete at `now`: the row stays, marked deleted, and `last_seen_at` is
+ * when (the page writes the date in its own format, like every other date it shows).
+ */
+export function markFileDeleted(db: Db, key: string, now: number): boolean {
+  return timed(db, 'markFileDeleted', () =>
+    prepare(db, `UPDATE files SET status = 'deleted', status_message = ?, last_seen_at = ? WHERE key = ?`).run('Deleted from the service.', now, key).changes > 0,
+  );
+}
+
+/**
  * The service described a file (a list, a get, an update): add it, or refresh what is known.
  * Returns the row's key. A file the service describes exists, so its status is `complete`.
  */

@@ -34,6 +34,11 @@ function extraHeaders(request: CapturedRequest, sdk: boolean): [string, string][
   return (sdk ? sdkHeaders(request.headers) : portableHeaders(request.headers)).filter(([n]) => !/^(content-type|accept)$/i.test(n));
 }
 
+/** A name inside a `#` or `//` comment line: a CR or LF in it would end the comment and run as code. */
+function inComment(name: string): string {
+  return name.replace(/[\r\n\u2028\u2029]/g, ' ');
+}
+
 function expiresAfterOf(fields: FieldPart[]): number | null {
   const field = fields.find((f) => f.name === 'expires_after');
   return field && /^\d+$/.test(field.value) ? Number(field.value) : null;
@@ -46,8 +51,11 @@ export function uploadCurl(request: CapturedRequest, opts: CodegenOptions = {}):
   for (const [name, value] of extraHeaders(request, false)) lines.push(`-H ${shellQuote(`${name}: ${value}`)}`);
   // --form-string: a value starting with @ or < is sent as text, never read from a file.
   for (const f of fields) lines.push(`--form-string ${shellQuote(`${f.name}=${f.value}`)}`);
-  lines.push(`-F ${shellQuote(`${file.name}=@${file.filename};type=${file.contentType}`)}`);
-  return [...environmentHeader(request, opts, '#'), `# Run in the folder holding ${file.filename}`, lines.join(' \\\n  ')].join('\n');
+  // The path in double quotes (backslash escapes inside): unquoted, curl splits a name at `;` or
+  // `,` and fails. curl sends the name as browsers do (`"` as %22, CR/LF as %0D/%0A).
+  const path = `"${file.filename.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+  lines.push(`-F ${shellQuote(`${file.name}=@${path};type=${file.contentType}`)}`);
+  return [...environmentHeader(request, opts, '#'), `# Run in the folder holding ${inComment(file.filename)}`, lines.join(' \\\n  ')].join('\n');
 }
 
 export function uploadPython(request: CapturedRequest, opts: CodegenOptions = {}): string {
@@ -55,7 +63,7 @@ export function uploadPython(request: CapturedRequest, opts: CodegenOptions = {}
   const { fields, file } = parts(request);
   return [
     ...environmentHeader(request, opts, '#'),
-    `# Multipart, standard library only. Run in the folder holding ${file.filename}: python3 snippet.py`,
+    `# Multipart, standard library only. Run in the folder holding ${inComment(file.filename)}: python3 snippet.py`,
     'import json, os, urllib.request, uuid',
     '',
     `fields = ${pyLiteral(fields.map((f) => [f.name, f.value]))}`,
@@ -64,8 +72,10 @@ export function uploadPython(request: CapturedRequest, opts: CodegenOptions = {}
     'body = b""',
     'for name, value in fields:  # expires_after must come before the file',
     '    body += f"--{boundary}\\r\\nContent-Disposition: form-data; name=\\"{name}\\"\\r\\n\\r\\n{value}\\r\\n".encode()',
+    '# The name as browsers send it: a quote, CR and LF percent-encoded inside the quoted header value.',
+    'filename = os.path.basename(path).replace(\'"\', "%22").replace("\\r", "%0D").replace("\\n", "%0A")',
     'with open(path, "rb") as f:',
-    `    body += f"--{boundary}\\r\\nContent-Disposition: form-data; name=\\"${file.name}\\"; filename=\\"{os.path.basename(path)}\\"\\r\\nContent-Type: ${file.contentType}\\r\\n\\r\\n".encode() + f.read() + b"\\r\\n"`,
+    `    body += f"--{boundary}\\r\\nContent-Disposition: form-data; name=\\"${file.name}\\"; filename=\\"{filename}\\"\\r\\nContent-Type: ${file.contentType}\\r\\n\\r\\n".encode() + f.read() + b"\\r\\n"`,
     'body += f"--{boundary}--\\r\\n".encode()',
     'headers = {',
     `    "Authorization": "Bearer " + os.environ[${pyLiteral(env)}],`,
@@ -87,7 +97,7 @@ export function uploadPythonSdk(request: CapturedRequest, opts: CodegenOptions =
   const headers = extraHeaders(request, true);
   return [
     ...environmentHeader(request, opts, '#'),
-    `# With the official SDK (pip install openai). Run in the folder holding ${file.filename}: python3 snippet.py`,
+    `# With the official SDK (pip install openai). Run in the folder holding ${inComment(file.filename)}: python3 snippet.py`,
     'import os',
     'from openai import OpenAI',
     '',
@@ -111,7 +121,7 @@ export function uploadTypeScript(request: CapturedRequest, opts: CodegenOptions 
   const { fields, file } = parts(request);
   return [
     ...environmentHeader(request, opts, '//'),
-    `// Multipart with fetch and FormData (Node 20+). Run in the folder holding ${file.filename}: npx tsx snippet.mts`,
+    `// Multipart with fetch and FormData (Node 20+). Run in the folder holding ${inComment(file.filename)}: npx tsx snippet.mts`,
     'import { openAsBlob } from "node:fs";',
     '',
     'const form = new FormData();',
@@ -140,7 +150,7 @@ export function uploadTypeScriptSdk(request: CapturedRequest, opts: CodegenOptio
   const headers = extraHeaders(request, true);
   return [
     ...environmentHeader(request, opts, '//'),
-    `// With the official SDK (npm install openai). Run in the folder holding ${file.filename}: npx tsx snippet.mts`,
+    `// With the official SDK (npm install openai). Run in the folder holding ${inComment(file.filename)}: npx tsx snippet.mts`,
     'import fs from "node:fs";',
     'import OpenAI from "openai";',
     '',

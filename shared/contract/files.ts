@@ -69,6 +69,25 @@ export type FileUploadChunk =
   | { type: 'started'; key: string; runId: string; filename: string; total: number }
   | { type: 'progress'; sent: number; total: number; bytesPerSecond: number };
 
+/**
+ * An upload the user cancelled before main began sending it: while the page was still handing
+ * the bytes to the workbench (browser mode's staging). Nothing reached the service; main records
+ * the run (cancelled) and the file's row, so every upload the user started is in History.
+ */
+export const FileUploadCancelledSchema = z
+  .object({
+    connectionId: ConnectionIdSchema.optional(),
+    name: z.string().min(1).max(1000),
+    size: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+    type: z.string().max(255),
+    /** Bytes the page had handed to the workbench when the user cancelled. */
+    staged: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+    expiresAfter: ExpiresAfterSchema.optional(),
+  })
+  .strict()
+  .refine((c) => c.staged <= c.size, 'more bytes staged than the file has');
+export type FileUploadCancelledInput = z.input<typeof FileUploadCancelledSchema>;
+
 export const FILE_SORT_FIELDS = ['created_at', 'filename', 'size'] as const;
 
 export const FileListSchema = z
@@ -135,6 +154,8 @@ export const FileLocalSchema = z
 
 export const filesContract = {
   upload: stream<FileUploadChunk, FileRecord>()(FileUploadSchema),
+  /** Records an upload cancelled while the page staged it (see FileUploadCancelledSchema). */
+  uploadCancelled: call<FileRecord>()(FileUploadCancelledSchema),
   list: call<FileListPage>()(FileListSchema),
   /** GET /v1/files/{id}: refreshes the record; a 404 marks it deleted or expired (returned, not thrown). */
   get: call<FileRecord>()(FileRefSchema),

@@ -235,9 +235,17 @@ describe('Layout and accessibility in the browser', () => {
     await page.locator('input[type="file"]').setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from('time,height\n06:12,9.8\n') });
     await expect.poll(() => page.getByText('uploaded', { exact: true }).count(), { timeout: 30_000 }).toBe(1);
     await expect.poll(() => page.locator('.file-table').getByText(name).count(), { timeout: 10_000 }).toBe(1);
-    // Shared, so the row shows its Copy URL and Revoke buttons too.
-    await page.getByRole('button', { name: /^Share / }).click();
-    await expect.poll(() => page.getByRole('button', { name: /^Revoke / }).count(), { timeout: 10_000 }).toBe(1);
+    // Shared (the Share menu asks for how long), so the row shows its "Shared…" menu.
+    // The list refreshes once after an upload; a menu opened from the row before that closes with it.
+    const untilRevoked = page.getByRole('menuitem', { name: 'Until revoked' });
+    await expect
+      .poll(async () => {
+        if (!(await untilRevoked.isVisible())) await page.getByRole('button', { name: /^Share / }).click();
+        return untilRevoked.isVisible();
+      }, { timeout: 10_000 })
+      .toBe(true);
+    await untilRevoked.click();
+    await expect.poll(() => page.getByRole('button', { name: /^Shared public URL of / }).count(), { timeout: 10_000 }).toBe(1);
 
     // An image run, so History lists one of each kind; media rows say what they made.
     await go('Images');
@@ -247,7 +255,7 @@ describe('Layout and accessibility in the browser', () => {
     await expect.poll(() => page.locator('.image-result').count(), { timeout: 60_000 }).toBeGreaterThan(0);
     await go('History');
     const rowOf = (text: string) => page.locator('.history-table tbody tr').filter({ hasText: text }).first();
-    await expect.poll(() => rowOf('tide-tables-for-the-severn').innerText(), { timeout: 10_000 }).toMatch(/\d+ bytes|KB|MB/);
+    await expect.poll(() => rowOf('tide-tables-for-the-severn').innerText(), { timeout: 10_000 }).toMatch(/\d+ bytes|KiB|MiB/);
     await expect.poll(() => rowOf('A tide table drawn').innerText(), { timeout: 10_000 }).toMatch(/1 image[\s\S]*\d+×\d+/);
     for (const text of ['tide-tables-for-the-severn', 'A tide table drawn']) {
       const shown = await rowOf(text).innerText();

@@ -761,6 +761,13 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
     },
     files: {
       upload: (input, onChunk) => fileUpload(input, onChunk),
+      uploadCancelled: async (input) => {
+        record('files.uploadCancelled', input);
+        const n = controls.files.length + 1;
+        const f = makeFileRecord({ key: `lf_cancelled${n}`, id: null, filename: input.name, bytes: input.size, status: 'cancelled', statusMessage: 'Cancelled while it was handed to the workbench; nothing was sent to the service and nothing was kept.', runId: `run-cancelled${n}` });
+        controls.files.unshift(f);
+        return { ...f };
+      },
       list: async (input) => {
         record('files.list', input);
         const live = controls.files.filter((f) => f.status === 'complete');
@@ -780,7 +787,8 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
       remove: async (input) => {
         record('files.remove', input);
         const f = findFile(input.id);
-        Object.assign(f, { status: 'deleted', statusMessage: 'Deleted from the service.' });
+        // As main does: the service's confirmation is the last word on it, dated lastSeenAt.
+        Object.assign(f, { status: 'deleted', statusMessage: 'Deleted from the service.', lastSeenAt: Date.now() });
         return { ...f };
       },
       download: (input, onChunk) => fileDownload(input, onChunk),
@@ -788,6 +796,7 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
         record('files.createPublicUrl', input);
         const f = findFile(input.id);
         f.publicUrl = `http://127.0.0.1:4010/public/t0k3n/${f.id}`;
+        f.publicUrlExpiresAt = input.expiresAfter !== undefined ? Date.now() + input.expiresAfter * 1000 : null;
         return { ...f };
       },
       revokePublicUrl: async (input) => {

@@ -102,6 +102,20 @@ export async function fileRefsFrom(files: readonly File[], options: FileRefsOpti
   return refs;
 }
 
+/**
+ * True when handing a file to main moves its bytes over the network (browser mode's /stage), so
+ * an upload has two legs; Electron's preload passes a path (or a local stream) instead.
+ */
+export function stagesOverHttp(): boolean {
+  return !window.workbenchFiles;
+}
+
+/** One file to a reference (see fileRefsFrom), reporting the bytes handed over; `signal` cancels. */
+export async function stageFile(file: File, onProgress: (loaded: number) => void, signal?: AbortSignal): Promise<FileRef> {
+  const [ref] = await fileRefsFrom([file], { onProgress: (p) => onProgress(p.loaded), signal });
+  return ref!;
+}
+
 /** Opens the browser's own file chooser; resolves with the chosen files ([] when cancelled). */
 export function openFileInput(options: { multiple?: boolean; accept?: string } = {}): Promise<File[]> {
   return new Promise((resolve) => {

@@ -3,6 +3,8 @@
  * time left of a transfer ("12 s left"), and a speed ("1.4 MB/s").
  */
 import { formatBytes } from '@shared/byte-size';
+import type { FileRecord } from '@shared/contract/files';
+import { formatShortTime } from './format';
 
 /** `45 s`, `59 min`, `3 h 20 min`, `2 d 3 h`: the two largest units, for countdowns. */
 export function formatDuration(seconds: number): string {
@@ -27,4 +29,18 @@ export function expiryLabel(expiresAt: number | null, now: number): { text: stri
   const left = (expiresAt - now) / 1000;
   if (left <= 0) return { text: 'expired', severity: 'danger' };
   return { text: `expires in ${formatDuration(left)}`, severity: left < 3600 ? 'warn' : 'info' };
+}
+
+/**
+ * What became of a file that is no longer on the service, with its date in the same format as
+ * every other date in the Files lists (formatShortTime), not the one main wrote into the message:
+ * a deletion dates from when the service confirmed it (`lastSeenAt`), an expiry from `expiresAt`.
+ * Other statuses give main's words as they are; null when there is nothing to say.
+ */
+export function fileStatusNote(file: Pick<FileRecord, 'status' | 'statusMessage' | 'lastSeenAt' | 'expiresAt'>, now: number = Date.now()): string | null {
+  if (file.status === 'deleted') return `Deleted from the service ${formatShortTime(file.lastSeenAt, now)}.`;
+  if (file.status === 'expired' && file.expiresAt !== null) {
+    return `Expired ${formatShortTime(file.expiresAt, now)}; the service no longer has it. Upload it again to use it.`;
+  }
+  return file.statusMessage;
 }

@@ -6,10 +6,9 @@
 import type { CatalogueRow } from './catalogue';
 import { IMAGE_INPUT_MIME_TYPES, IMAGE_LIMITS } from '@shared/wire/images';
 import { TICKS_PER_CENT } from '@shared/cost';
+import { formatBytes } from '@shared/byte-size';
 
 const EXTENSIONS: Record<string, (typeof IMAGE_INPUT_MIME_TYPES)[number]> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
-
-const formatMb = (bytes: number): string => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 
 /** Why `file` cannot be an edit's input, or null when it can. */
 export function imageFileProblem(file: { name: string; type: string; size: number }): string | null {
@@ -19,7 +18,7 @@ export function imageFileProblem(file: { name: string; type: string; size: numbe
     return `"${file.name}" is not a JPEG, PNG or WebP image${file.type ? ` (it is ${file.type})` : ''}; an edit takes only those.`;
   }
   if (file.size > IMAGE_LIMITS.maxInputImageBytes) {
-    return `"${file.name}" is ${formatMb(file.size)}: over the ${IMAGE_LIMITS.maxInputImageBytes / (1024 * 1024)} MB an edit takes; nothing was sent.`;
+    return `"${file.name}" is ${formatBytes(file.size)}: over the ${formatBytes(IMAGE_LIMITS.maxInputImageBytes)} an edit takes; nothing was sent.`;
   }
   if (file.size === 0) return `"${file.name}" is empty.`;
   return null;

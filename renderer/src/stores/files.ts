@@ -6,8 +6,8 @@
  * service cannot be reached, the offline record of every file uploaded or seen stands in.
  */
 import { defineStore } from 'pinia';
-import { ref, shallowRef } from 'vue';
-import { parseFilter, type FilterError } from '@shared/aip160';
+import { computed, ref, shallowRef } from 'vue';
+import { groupsFromFilter, parseFilter, printFilter, type FilterBuilderState, type FilterError } from '@shared/aip160';
 import type { WorkbenchError } from '@shared/contract/errors';
 import type { FileDownloadResult, FileRecord } from '@shared/contract/files';
 import { useWorkbench } from '../api';
@@ -35,6 +35,20 @@ export const useFilesStore = defineStore('files', () => {
   /** The filter that is applied (sent with every page). */
   const filter = ref('');
   const filterError = ref<FilterError | null>(null);
+  /** The raw box's text: what is typed, applied or not (kept here so it outlives the view's panels). */
+  const filterText = ref('');
+  /**
+   * The builder's rows. Kept in the store, not the builder, so switching to the local record and
+   * back keeps them; a filter applied from the raw box is shown here as rows when it can be.
+   */
+  const builder = ref<FilterBuilderState>(emptyBuilder());
+  /** False when the applied filter is shaped beyond groups of rows: the builder then says so. */
+  const builderFits = ref(true);
+  /**
+   * The applied filter as the parser reads it, with every OR inside an AND in parentheses
+   * (AIP-160 binds OR tighter: `a AND b OR c` is `a AND (b OR c)`); '' when there is none.
+   */
+  const filterReading = computed(() => readFilter(filter.value));
   const loading = ref(false);
   const loaded = ref(false);
   const error = ref<WorkbenchError | null>(null);
@@ -168,6 +182,7 @@ export const useFilesStore = defineStore('files', () => {
    * column to point at, when it does not; nothing is sent then.
    */
   async function applyFilter(text: string): Promise<FilterError | null> {
+    filterText.value = text;
     const parsed = parseFilter(text);
     if (!parsed.ok) {
       filterError.value = parsed.error;
@@ -175,13 +190,31 @@ export const useFilesStore = defineStore('files', () => {
     }
     filterError.value = null;
     filter.value = text.trim();
+    // The builder shows the filter that is applied, whichever side it came from.
+    const groups = groupsFromFilter(parsed.expr);
+    builderFits.value = groups !== null;
+    if (groups) builder.value = groups.groups.length ? groups : emptyBuilder();
     await refresh();
     return null;
   }
 
-  /** Puts a record the service (or another window) changed into the list, where it is shown. */
+  /** Back to every file: no filter applied, an empty box and builder. */
+  function clearFilter(): Promise<FilterError | null> {
+    builder.value = emptyBuilder();
+    return applyFilter('');
+  }
+
+  /**
+   * Puts a record the service (or another window) changed into the list, where it is shown. The
+   * service's list only has files it still holds: one deleted or expired leaves it (the local
+   * record keeps it, marked).
+   */
   function merge(record: FileRecord): void {
     const i = items.value.findIndex((f) => f.key === record.key);
+    if (i >= 0 && source.value === 'service' && !offline.value && (record.status === 'deleted' || record.status === 'expired')) {
+      items.value = items.value.filter((f) => f.key !== record.key);
+      return;
+    }
     if (i < 0) {
       // A new upload finished (here or in another window): the page it belongs on is the service's call.
       if (record.status === 'complete' && loaded.value && !offline.value && source.value === 'service') scheduleRefresh();
@@ -217,8 +250,9 @@ export const useFilesStore = defineStore('files', () => {
     return record;
   }
 
-  async function createPublicUrl(id: string, connectionId?: string): Promise<FileRecord> {
-    const record = await useWorkbench().files.createPublicUrl(refTo(id, connectionId));
+  /** A public URL, valid until revoked or for `expiresAfter` seconds. */
+  async function createPublicUrl(id: string, connectionId?: string, expiresAfter?: number): Promise<FileRecord> {
+    const record = await useWorkbench().files.createPublicUrl({ ...refTo(id, connectionId), ...(expiresAfter !== undefined ? { expiresAfter } : {}) });
     merge(record);
     return record;
   }
@@ -251,7 +285,19 @@ export const useFilesStore = defineStore('files', () => {
   }
 
   return {
-    items, sortBy, order, limit, pageTokens, nextToken, filter, filterError, loading, loaded, error, offline, source, localQuery, downloads,
-    refresh, setSource, setLocalQuery, nextPage, previousPage, setSort, setLimit, applyFilter, merge, listen, remove, update, createPublicUrl, revokePublicUrl, download, dispose,
+    items, sortBy, order, limit, pageTokens, nextToken, filter, filterError, filterText, builder, builderFits, filterReading, loading, loaded, error, offline, source, localQuery, downloads,
+    refresh, setSource, setLocalQuery, nextPage, previousPage, setSort, setLimit, applyFilter, clearFilter, merge, listen, remove, update, createPublicUrl, revokePublicUrl, download, dispose,
   };
 });
+
+/** The builder as it opens: one empty name row. */
+export function emptyBuilder(): FilterBuilderState {
+  return { combine: 'AND', groups: [{ combine: 'AND', negate: false, rows: [{ field: 'name', op: ':', value: '' }] }] };
+}
+
+/** A filter's text as the parser groups it (see printer.ts); '' for none, the text itself if it does not parse. */
+export function readFilter(text: string): string {
+  const parsed = parseFilter(text);
+  if (!parsed.ok) return text.trim();
+  return parsed.expr ? printFilter(parsed.expr) : '';
+}

@@ -82,10 +82,10 @@ describe('response caps', () => {
     expect(result.retries).toBe(0);
     expect(result.error.kind).toBe('http');
     expect(result.error.status).toBe(503);
-    expect(result.error.message).toMatch(/The service sent an error of 95\.4 MB; the first 1 MB is kept and the rest was not read\.$/);
+    expect(result.error.message).toMatch(/The service sent an error of 95\.4 MiB; the first 1 MiB is kept and the rest was not read\.$/);
     expect(typeof result.error.body).toBe('string');
     expect((result.error.body as string).length).toBe(DEFAULT_LIMITS.errorBodyBytes);
-    expect(result.notices).toEqual([{ limit: 'error_body', message: expect.stringContaining('95.4 MB') }]);
+    expect(result.notices).toEqual([{ limit: 'error_body', message: expect.stringContaining('95.4 MiB') }]);
     // The socket was closed: the service could not push the 100 MB through it.
     await new Promise((r) => setTimeout(r, 200));
     expect(sent!.written()).toBeLessThan(40e6);
@@ -99,7 +99,7 @@ describe('response caps', () => {
     });
     const result = await client.json({ method: 'GET', path: '/v1/models' });
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.error.message).toContain('The service sent an error of more than 1 MB; the first 1 MB is kept');
+    if (!result.ok) expect(result.error.message).toContain('The service sent an error of more than 1 MiB; the first 1 MiB is kept');
   });
 
   it('refuses a plain answer over its cap, keeping its head as text', async () => {
@@ -131,7 +131,7 @@ describe('response caps', () => {
     expect(text).toBe('Before the big one');
     expect(outcome.ok).toBe(false);
     expect(outcome.error?.kind).toBe('protocol');
-    expect(outcome.error?.message).toBe('The service sent a single stream event of more than 4 MB; the workbench stopped reading there. The output received before it is kept.');
+    expect(outcome.error?.message).toBe('The service sent a single stream event of more than 4 MiB; the workbench stopped reading there. The output received before it is kept.');
     expect(outcome.notices?.map((n) => n.limit)).toEqual(['sse_event']);
   });
 
@@ -164,7 +164,7 @@ describe('response caps', () => {
     const kept = Math.floor(2000 / perEvent);
     expect(raw).toBe(kept);
     expect(outcome.notices).toEqual([
-      { limit: 'event_log', message: `The stream's events passed 2 KB: the inspector keeps the first ${kept} events; ${51 - kept} later ones were read (the output has them) but not kept.` },
+      { limit: 'event_log', message: `The stream's events passed 2 KiB: the inspector keeps the first ${kept} events; ${51 - kept} later ones were read (the output has them) but not kept.` },
     ]);
   });
 });

@@ -5,6 +5,8 @@
  * SDK snippet is not run: the `openai` Python package is not installable here.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,6 +55,48 @@ describe('upload snippets against the sandbox', () => {
       expect(id, run.stdout).toBeDefined();
       const listed = (await (await fetch(`${sandbox.url}/v1/files?filter=${encodeURIComponent(`file_id = "${id}"`)}`, { headers: { authorization: `Bearer ${KEY}` } })).json()) as FileList;
       expect(listed.data).toEqual([expect.objectContaining({ id, filename: 'field notes.txt', bytes: 28, expires_at: Math.floor(NOW / 1000) + 7200 })]);
+    });
+  }
+});
+
+/**
+ * A name with quotes, accents and a semicolon, as each snippet sends it: a server of the test's own
+ * reads the part's filename parameter and decodes it as the HTML standard encodes it (%22, %0D,
+ * %0A), so the name must arrive whole and escaped the browsers' way. (The sandbox's own decoding
+ * is its engineers'; this checks what the exported code puts on the wire.)
+ */
+describe('upload snippets send a quoted, accented name as browsers do', () => {
+  const NAME = 'résumé "final";v2.txt';
+  let server: Server;
+  let url: string;
+  const seen: string[] = [];
+
+  beforeAll(async () => {
+    writeFileSync(join(dir, NAME), 'herons\n');
+    server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const head = /Content-Disposition: form-data; name="file"; filename="([^"\r\n]*)"/.exec(Buffer.concat(chunks).toString('utf8'));
+        seen.push(head?.[1] ?? '(no filename parameter)');
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ id: 'file_00000000-0000-0000-0000-000000000001', object: 'file', bytes: 7, created_at: 1, expires_at: null, filename: 'x', purpose: '' }));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  for (const lang of ['curl', 'python', 'typescript', 'typescript-sdk'] as ExportLang[]) {
+    it(`${lang} sends "${NAME}" with its quotes as %22`, async () => {
+      const request: CapturedRequest = { ...recorded(), url: `${url}/v1/files`, body: { multipart: [{ name: 'file', filename: NAME, contentType: 'text/plain', bytes: 7 }] } };
+      const result = exportCode(request, { lang });
+      if (!('code' in result)) throw new Error(result.unsupported);
+      seen.length = 0;
+      await runSnippet(`upload-name-${lang}`, lang, result.code, { WORKBENCH_API_KEY: KEY }, dir);
+      expect(seen).toEqual(['résumé %22final%22;v2.txt']);
+      expect(seen[0]!.replace(/%22/g, '"').replace(/%0D/g, '\r').replace(/%0A/g, '\n')).toBe(NAME);
     });
   }
 });

@@ -135,7 +135,7 @@ describe('FilesService against the sandbox', () => {
       .upload({ connectionId: profile.id, ref: ref.ref }, { signal: new AbortController().signal, emit: (c) => void (c.type === 'progress' && (closing ??= doomed.close())) })
       .catch((e: unknown) => e as { error: { code: string; message: string } });
     await closing;
-    expect(failure).toMatchObject({ error: { code: 'network', message: expect.stringMatching(/dropped while sending dropped\.bin, after .* of 16 MB; the upload did not finish\. Try again\./) } });
+    expect(failure).toMatchObject({ error: { code: 'network', message: expect.stringMatching(/dropped while sending dropped\.bin, after .* of 16 MiB; the upload did not finish\. Try again\./) } });
     const row = service.local({ limit: 10, query: 'dropped.bin' })[0]!;
     expect(row).toMatchObject({ status: 'failed', id: null });
     expect(getRun(db, row.runId!)?.status).toBe('error');

@@ -56,7 +56,7 @@ describe('caps recorded with the run', () => {
     const { record } = await send('huge-error', false);
     const stored = await h.app.handlers.history.get({ id: record.id }, CTX);
     expect(stored.status).toBe('error');
-    expect(stored.error?.message).toMatch(/The service sent an error of 19\.1 MB; the first 1 MB is kept and the rest was not read\.$/);
+    expect(stored.error?.message).toMatch(/The service sent an error of 19\.1 MiB; the first 1 MiB is kept and the rest was not read\.$/);
     expect((stored.response?.body as string).length).toBe(2 ** 20);
     expect(stored.response?.notices?.map((n) => n.limit)).toEqual(['error_body']);
   });
@@ -66,7 +66,7 @@ describe('caps recorded with the run', () => {
     const stored = await h.app.handlers.history.get({ id: record.id }, CTX);
     expect(stored.status).toBe('incomplete');
     expect(choicesOf(stored.endpoint, stored.output)[0]!.content).toBe('Kept before the cap');
-    expect(stored.error?.message).toContain('a single stream event of more than 4 MB');
+    expect(stored.error?.message).toContain('a single stream event of more than 4 MiB');
     expect(stored.response?.notices?.map((n) => n.limit)).toEqual(['sse_event']);
   });
 

@@ -37,7 +37,7 @@ describe('the upload limit of the app and its embedded sandbox', () => {
     delete process.env[ENV];
     h = await startHarness();
     expect((await h.app.handlers.app.info(undefined, ctx())).maxUploadBytes).toBe(50 * MB);
-    await expect(uploadSparse(h, 60 * MB)).rejects.toMatchObject({ error: { code: 'invalid_input', message: expect.stringContaining('up to 50 MB') } });
+    await expect(uploadSparse(h, 60 * MB)).rejects.toMatchObject({ error: { code: 'invalid_input', message: expect.stringContaining('up to 50 MiB') } });
   });
 
   it('follows the environment variable: reported to the page, and the sandbox takes the larger file', async () => {

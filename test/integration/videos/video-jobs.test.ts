@@ -134,7 +134,7 @@ describe('video jobs (app + fake video service)', () => {
     const big = Buffer.concat([Buffer.from('000000186674797069736f6d0000020069736f6d69736f32', 'hex'), Buffer.alloc(9 * 1024 * 1024)]);
     const url = `data:video/mp4;base64,${big.toString('base64')}`;
     await expect(create({ mode: 'edit', prompt: 'brighter', video: { kind: 'url', url }, resolution: undefined, duration: undefined })).rejects.toMatchObject({
-      error: { code: 'invalid_input', message: expect.stringMatching(/8 MB[\s\S]*Upload it to Files first/) },
+      error: { code: 'invalid_input', message: expect.stringMatching(/8 MiB[\s\S]*Upload it to Files first/) },
     });
     expect(service.creates).toBe(before);
   });

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WorkbenchFailure } from '@shared/contract/errors';
 import type { FileRef, WorkbenchFilesApi } from '@shared/contract/user-files';
 import { takeAccessToken } from '@/bridge/access-token';
-import { chooseFiles, fileRefsFrom, type UploadProgress } from '@/bridge/user-files';
+import { chooseFiles, fileRefsFrom, stageFile, stagesOverHttp, type UploadProgress } from '@/bridge/user-files';
 
 type Answer = { status: number; body: string } | 'network-error' | 'hang';
 
@@ -101,6 +101,18 @@ describe('user-files', () => {
       expect(progress.at(-1)).toEqual({ index: 0, name: 'big.bin', loaded: 50, total: 100 });
       controller.abort();
       await expect(running).rejects.toMatchObject({ error: { code: 'cancelled', message: 'The upload of "big.bin" was cancelled.' } });
+      expect(FakeXhr.sent[0].aborted).toBe(true);
+    });
+
+    it('stageFile() is one file’s first leg: the bytes handed over as they go, and Cancel aborts the POST', async () => {
+      expect(stagesOverHttp()).toBe(true);
+      const controller = new AbortController();
+      const loaded: number[] = [];
+      const running = stageFile(new File(['x'.repeat(100)], 'big.bin'), (n) => loaded.push(n), controller.signal);
+      await Promise.resolve();
+      expect(loaded).toEqual([0, 50]);
+      controller.abort();
+      await expect(running).rejects.toMatchObject({ error: { code: 'cancelled' } });
       expect(FakeXhr.sent[0].aborted).toBe(true);
     });
 

@@ -124,7 +124,7 @@ describe('image-inputs', () => {
     expect(imageFileProblem({ name: 'a.WEBP', type: '', size: 10 })).toBeNull();
     expect(imageFileProblem({ name: 'a.gif', type: 'image/gif', size: 10 })).toBe('"a.gif" is not a JPEG, PNG or WebP image (it is image/gif); an edit takes only those.');
     expect(imageFileProblem({ name: 'notes.txt', type: '', size: 10 })).toMatch(/not a JPEG, PNG or WebP/);
-    expect(imageFileProblem({ name: 'big.jpg', type: 'image/jpeg', size: IMAGE_LIMITS.maxInputImageBytes + 1 })).toBe('"big.jpg" is 20.0 MB: over the 20 MB an edit takes; nothing was sent.');
+    expect(imageFileProblem({ name: 'big.jpg', type: 'image/jpeg', size: IMAGE_LIMITS.maxInputImageBytes + 1 })).toBe('"big.jpg" is 20 MiB: over the 20 MiB an edit takes; nothing was sent.');
   });
 
   it('inserts at the end when the caret is unknown', () => {

@@ -7,12 +7,12 @@ import { makeFileRecord } from '../fake-workbench';
 // The page's staging (XHR to main in browser mode) is tested on its own; here it hands back references.
 const staged: string[] = [];
 vi.mock('@/bridge/user-files', () => ({
-  fileRefsFrom: async (files: File[], options: { onProgress?: (p: { index: number; name: string; loaded: number; total: number }) => void } = {}) =>
-    files.map((f, index): FileRef => {
-      staged.push(f.name);
-      options.onProgress?.({ index, name: f.name, loaded: f.size, total: f.size });
-      return { ref: `ref_${'D'.repeat(19)}${index}`, name: f.name, size: f.size, type: f.type };
-    }),
+  stagesOverHttp: () => true,
+  stageFile: async (f: File, onProgress: (loaded: number) => void): Promise<FileRef> => {
+    staged.push(f.name);
+    onProgress(f.size);
+    return { ref: `ref_${'D'.repeat(19)}${staged.length}`, name: f.name, size: f.size, type: f.type };
+  },
 }));
 
 const { default: FilesView } = await import('@/views/FilesView.vue');
@@ -44,7 +44,7 @@ describe('FilesView', () => {
     await flushPromises();
     expect(staged).toEqual(['hello.txt']);
     expect(m.fake.controls.uploads).toHaveLength(1);
-    expect(m.wrapper.text()).toContain('"huge.iso" is 51 MB; the service takes files up to 50 MB.');
+    expect(m.wrapper.text()).toContain('"huge.iso" is 51 MiB; the service takes files up to 50 MiB.');
     m.fake.controls.uploads[0]!.finish();
     await flushPromises();
     expect(m.wrapper.find('[aria-label="Upload of hello.txt"]').text()).toContain('uploaded');

@@ -106,7 +106,7 @@ describe('ImagesView', () => {
     expect(stream.input).not.toHaveProperty('aspectRatio');
   });
 
-  it('checks chosen files before staging them: one over 20 MB is refused, nothing of it sent', async () => {
+  it('checks chosen files before staging them: one over 20 MiB is refused, nothing of it sent', async () => {
     m = await mountWithApp(ImagesView, { route: '/images' });
     URL.createObjectURL = vi.fn(() => 'blob:fake');
     const huge = new File(['x'], 'huge.png', { type: 'image/png' });
@@ -115,7 +115,7 @@ describe('ImagesView', () => {
     button(m.wrapper, 'Choose file…').click();
     await flushPromises();
     expect(staged).toEqual(['ok.webp']);
-    expect(text()).toContain('"huge.png" is 21.0 MB: over the 20 MB an edit takes; nothing was sent.');
+    expect(text()).toContain('"huge.png" is 21 MiB: over the 20 MiB an edit takes; nothing was sent.');
     expect(useImagesFormStore().inputs.map((i) => i.label)).toEqual(['ok.webp']);
   });
 

@@ -13,6 +13,8 @@ import { useFilesStore } from '@/stores/files';
 import { button, mountWithApp, type Mounted } from '../../mount-app';
 import { makeFileRecord } from '../../fake-workbench';
 import { makeRecord } from '../../fake-data';
+import { formatShortTime } from '@/lib/format';
+import { WorkbenchFailure } from '@shared/contract/errors';
 
 let m: Mounted;
 afterEach(() => {
@@ -69,6 +71,62 @@ describe('UploadQueue', () => {
   });
 });
 
+describe('UploadQueue while the page stages a file (browser mode)', () => {
+  it('is one upload from the first byte: progress, speed, time left and a working Cancel, the percentage beside the bar', async () => {
+    vi.useFakeTimers({ toFake: ['performance', 'Date'] });
+    m = await mountWithApp(UploadQueue, { route: '/history' });
+    const uploads = useFileUploadsStore();
+    let report!: (loaded: number) => void;
+    let aborted = false;
+    const done = uploads.addFiles([new File([new Uint8Array(3000)], 'big.bin')], {
+      twoLegs: true,
+      stage: (_file, onProgress, signal) =>
+        new Promise((_resolve, reject) => {
+          report = onProgress;
+          signal.addEventListener('abort', () => {
+            aborted = true;
+            reject(new WorkbenchFailure({ code: 'cancelled', message: 'cancelled' }));
+          });
+        }),
+    });
+    await flushPromises();
+    report(0);
+    vi.advanceTimersByTime(1000);
+    report(300);
+    await flushPromises();
+    const row = m.wrapper.find('[aria-label="Upload of big.bin"]');
+    expect(row.text()).toContain('uploading');
+    expect(row.text()).not.toContain('preparing');
+    // 300 of 3000 bytes staged at 300 bytes/s: 2,700 to stage and 3,000 to send.
+    expect(row.find('.upload-detail').text()).toBe('300 bytes of 2.9 KiB to the workbench (step 1 of 2) · 300 bytes/s · 19 s left');
+    expect(row.find('.percent').text()).toBe('5%');
+    expect(row.find('.p-progressbar-label').exists()).toBe(false);
+    button(m.wrapper, 'Cancel the upload of big.bin').click();
+    await done;
+    await flushPromises();
+    expect(aborted).toBe(true);
+    expect(m.fake.controls.uploads).toHaveLength(0);
+    expect(m.fake.controls.calls.filter((c) => c.method === 'files.uploadCancelled')).toHaveLength(1);
+    expect(row.text()).toContain('cancelled');
+    expect(row.text()).toContain('Retry');
+  });
+});
+
+/** Opens a row's Share menu and picks how long the public URL lasts. */
+function share(name: string, choice: string): Promise<void> {
+  return pick(`Share ${name} as a public URL`, choice);
+}
+
+/** Opens the menu of the button named `menu` and picks `choice`. */
+async function pick(menu: string, choice: string): Promise<void> {
+  button(m.wrapper, menu).click();
+  await flushPromises();
+  const item = [...document.querySelectorAll<HTMLElement>('[role="menuitem"]')].find((el) => el.textContent?.trim() === choice);
+  if (!item) throw new Error(`no menu item "${choice}"`);
+  (item.querySelector('a, .p-menu-item-link, .p-menu-item-content') ?? item).dispatchEvent(new MouseEvent('click', { bubbles: true }));
+  await flushPromises();
+}
+
 /** The table plus the app-level confirm dialog it asks through. */
 const TableWithConfirm = defineComponent({ setup: () => () => [h(FileTable), h(ConfirmDialog)] });
 
@@ -86,7 +144,14 @@ describe('FileTable', () => {
     [...dialog.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Delete')!.click();
     await flushPromises();
     expect(m.fake.controls.calls.filter((c) => c.method === 'files.remove').map((c) => c.input)).toEqual([{ id: 'file_a', connectionId: 'sandbox' }]);
-    expect(m.wrapper.text()).toContain('deleted');
+    // "On the service" lists what the service holds: the deleted file leaves it at once…
+    expect(m.wrapper.text()).not.toContain('a.txt');
+    // …and the local record keeps it, marked deleted, dated like every other date in the table.
+    await useFilesStore().setSource('local');
+    await flushPromises();
+    const row = m.wrapper.findAll('tbody tr').find((r) => r.text().includes('a.txt'))!;
+    expect(row.text()).toContain('deleted');
+    expect(row.text()).toMatch(/Deleted from the service \d{1,2}:\d{2}\s?(AM|PM)?\./);
   });
 
   it('renames a file and moves its expiry through the edit dialog (PUT)', async () => {
@@ -113,8 +178,7 @@ describe('FileTable', () => {
     await flushPromises();
     expect(m.wrapper.text()).toMatch(/last seen [^·]+ · Sandbox/);
     button(m.wrapper, 'Download b.txt').click();
-    button(m.wrapper, 'Share b.txt as a public URL').click();
-    await flushPromises();
+    await share('b.txt', 'Until revoked');
     expect(m.wrapper.text()).toContain('a removed connection');
     const inputs = (method: string) => m.fake.controls.calls.filter((c) => c.method === method).map((c) => c.input);
     expect(inputs('files.download')).toEqual([{ id: 'file_b', connectionId: 'conn-other' }]);
@@ -125,13 +189,33 @@ describe('FileTable', () => {
     m = await mountWithApp(FileTable, { route: '/history', fake: { files: [makeFileRecord({ id: 'file_a', filename: 'a.txt' })] } });
     await useFilesStore().refresh();
     await flushPromises();
-    button(m.wrapper, 'Share a.txt as a public URL').click();
-    await flushPromises();
+    await share('a.txt', 'Until revoked');
     expect(m.wrapper.text()).toContain('public');
-    button(m.wrapper, 'Revoke public URL of a.txt').click();
-    await flushPromises();
+    await pick('Shared public URL of a.txt', 'Revoke');
     expect(m.fake.controls.calls.map((c) => c.method)).toEqual(expect.arrayContaining(['files.createPublicUrl', 'files.revokePublicUrl']));
-    expect(() => button(m.wrapper, 'Revoke public URL of a.txt')).toThrow();
+    expect(() => button(m.wrapper, 'Shared public URL of a.txt')).toThrow();
+    expect(button(m.wrapper, 'Share a.txt as a public URL')).toBeTruthy();
+  });
+
+  it('offers the expiry the spec allows for a public URL: until revoked, or for a time', async () => {
+    m = await mountWithApp(FileTable, { route: '/history', fake: { files: [makeFileRecord({ id: 'file_a', filename: 'a.txt' })] } });
+    await useFilesStore().refresh();
+    await flushPromises();
+    await share('a.txt', 'For 1 day');
+    expect(m.fake.controls.calls.filter((c) => c.method === 'files.createPublicUrl').map((c) => c.input)).toEqual([{ id: 'file_a', connectionId: 'sandbox', expiresAfter: 86_400 }]);
+    const tag = m.wrapper.find('[title*="t0k3n"]');
+    expect(tag.attributes('title')).toMatch(/stops working/);
+  });
+
+  it('shows the upload time in the short form that fits its column, the full time in its title', async () => {
+    const createdAt = new Date(2026, 10, 27, 5, 2, 44).getTime();
+    m = await mountWithApp(FileTable, { route: '/history', fake: { files: [makeFileRecord({ id: 'file_a', filename: 'a.txt', createdAt })] } });
+    await useFilesStore().refresh();
+    await flushPromises();
+    const time = m.wrapper.find('td .nowrap');
+    // The short form (day and time, no seconds) in the cell; the full one in its title.
+    expect(time.text()).not.toMatch(/:44/);
+    expect(time.attributes('title')).toMatch(/:44/);
   });
 
   it('downloads in browser mode through the one-time link, with progress meanwhile', async () => {
@@ -163,12 +247,15 @@ describe('UploadRunDetails', () => {
       promptPreview: 'a.txt',
       request: { method: 'POST', url: 'http://127.0.0.1:4010/v1/files', headers: {}, body: { multipart: [{ name: 'expires_after', value: '3600' }, { name: 'file', filename: 'a.txt', contentType: 'text/plain', bytes: 2048 }] } },
     });
-    m = await mountWithApp(UploadRunDetails, { route: '/history/run-up', props: { record }, fake: { files: [makeFileRecord({ id: 'file_a', runId: 'run-up', status: 'deleted', statusMessage: 'Deleted from the service on 2026-11-24 05:00 UTC.' })] } });
+    const deletedAt = new Date(2026, 10, 24, 5, 0).getTime();
+    m = await mountWithApp(UploadRunDetails, { route: '/history/run-up', props: { record }, fake: { files: [makeFileRecord({ id: 'file_a', runId: 'run-up', status: 'deleted', statusMessage: 'Deleted from the service.', lastSeenAt: deletedAt })] } });
     await flushPromises();
     const text = m.wrapper.text();
-    expect(text).toContain('a.txt · 2 KB · text/plain');
+    expect(text).toContain('a.txt · 2 KiB · text/plain');
     expect(text).toContain('3600');
     expect(text).toContain('file_a');
-    expect(text).toContain('Deleted from the service on 2026-11-24 05:00 UTC.');
+    // The date in the lists' own format, not the UTC stamp main once wrote into the message.
+    expect(text).toContain(`Deleted from the service ${formatShortTime(deletedAt)}.`);
+    expect(text).not.toContain('UTC');
   });
 });

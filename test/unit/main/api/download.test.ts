@@ -85,7 +85,7 @@ describe('downloadToFile', () => {
     const dest = join(dir, 'out.bin');
     const result = await downloadToFile(client, '/v1/files/file_1/content', dest);
     expect(result).toMatchObject({ ok: false, error: { kind: 'network' } });
-    if (!result.ok) expect(result.error.message).toMatch(/^The connection dropped after (1 MB|10[0-9][0-9](\.\d)? KB) of 2\.9 MB; nothing was saved\. Try again\.$/);
+    if (!result.ok) expect(result.error.message).toMatch(/^The connection dropped after (1 MiB|10[0-9][0-9](\.\d)? KiB) of 2\.9 MiB; nothing was saved\. Try again\.$/);
     expect(readdirSync(dir)).toEqual([]);
   });
 

@@ -56,7 +56,7 @@ describe('api/images', () => {
         res.write(Buffer.alloc(1000), () => res.destroy());
       });
       const result = await downloadImage(`${cdn.baseUrl}/a.png`, { maxBytes: 1 << 20 });
-      expect(result).toMatchObject({ ok: false, error: { kind: 'network', message: expect.stringMatching(/^The image download broke after 1000 bytes of 4\.9 KB \(.+\); nothing of it was kept\.$/) } });
+      expect(result).toMatchObject({ ok: false, error: { kind: 'network', message: expect.stringMatching(/^The image download broke after 1000 bytes of 4\.9 KiB \(.+\); nothing of it was kept\.$/) } });
     });
 
     it('refuses an image over the limit with the limit, and a URL that is not http(s)', async () => {
@@ -64,7 +64,7 @@ describe('api/images', () => {
         res.writeHead(200, { 'content-type': 'image/png' });
         res.end(Buffer.alloc(5000));
       });
-      expect(await downloadImage(`${cdn.baseUrl}/big.png`, { maxBytes: 1024 })).toMatchObject({ ok: false, error: { code: 'too_large', message: 'The image is larger than the app accepts (over 1 KB); nothing was kept.' } });
+      expect(await downloadImage(`${cdn.baseUrl}/big.png`, { maxBytes: 1024 })).toMatchObject({ ok: false, error: { code: 'too_large', message: 'The image is larger than the app accepts (over 1 KiB); nothing was kept.' } });
       expect(await downloadImage('file:///etc/passwd', { maxBytes: 1024 })).toMatchObject({ ok: false, error: { kind: 'protocol', message: expect.stringContaining('not an http(s) address') } });
     });
 

@@ -217,7 +217,7 @@ describe('multipart uploads in flight', () => {
     if (!built.ok) throw new Error(built.error.message);
     const result = await client.json({ method: 'POST', path: '/v1/files', body: built.body });
     expect(result).toMatchObject({ ok: false, error: { kind: 'network' }, retries: 0 });
-    if (!result.ok) expect(result.error.message).toMatch(/^The connection to 127\.0\.0\.1:\d+ dropped while sending big\.bin, after [\d.]+ (KB|MB) of 16 MB; the upload did not finish\. Try again\.$/);
+    if (!result.ok) expect(result.error.message).toMatch(/^The connection to 127\.0\.0\.1:\d+ dropped while sending big\.bin, after [\d.]+ (KiB|MiB) of 16 MiB; the upload did not finish\. Try again\.$/);
     expect(server.requests()).toBe(1);
     await server.close();
   });

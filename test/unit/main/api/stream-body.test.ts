@@ -114,6 +114,6 @@ describe('stream-body', () => {
     const { client } = await setup((_req, res) => sendJson(res, 200, {}));
     const result = await client.json({ method: 'POST', path: '/v1/files', body: bodyOf(BYTES, { length: 400_000, label: 'big.bin' }) });
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.error.message).toBe('big.bin changed size while it was being sent (expected 390.6 KB). Nothing was uploaded; try again.');
+    if (!result.ok) expect(result.error.message).toBe('big.bin changed size while it was being sent (expected 390.6 KiB). Nothing was uploaded; try again.');
   });
 });

@@ -68,4 +68,13 @@ describe('host/download-route', () => {
   it('contentDisposition() keeps ASCII names readable', () => {
     expect(contentDisposition('notes.txt')).toBe(`attachment; filename="notes.txt"; filename*=UTF-8''notes.txt`);
   });
+
+  it('contentDisposition() gives the exact name in filename* (RFC 6266/5987), quotes and accents included', () => {
+    const header = contentDisposition(`résumé "final" (v2)'s*.txt`);
+    expect(header).toBe(`attachment; filename="r_sum_ _final_ (v2)'s*.txt"; filename*=UTF-8''r%C3%A9sum%C3%A9%20%22final%22%20%28v2%29%27s%2A.txt`);
+    // Only RFC 5987 attr-chars and %XX after UTF-8'': what a strict parser reads back is the name.
+    const exact = /filename\*=UTF-8''(.*)$/.exec(header)![1]!;
+    expect(exact).toMatch(/^[A-Za-z0-9!#$&+\-.^_`|~%]*$/);
+    expect(decodeURIComponent(exact)).toBe(`résumé "final" (v2)'s*.txt`);
+  });
 });

@@ -167,6 +167,22 @@ export function createFakeHandlers(): FakeHandlers {
     },
     files: {
       upload: () => Promise.reject(new WorkbenchFailure({ code: 'not_found', message: 'no such file reference' })),
+      uploadCancelled: ({ name, size }) => ({
+        key: 'lf_cancelled',
+        id: null,
+        connectionId: 'sandbox',
+        filename: name,
+        bytes: size,
+        contentType: '',
+        createdAt: null,
+        expiresAt: null,
+        publicUrl: null,
+        publicUrlExpiresAt: null,
+        status: 'cancelled',
+        statusMessage: 'Cancelled while it was handed to the workbench; nothing was sent to the service and nothing was kept.',
+        lastSeenAt: 0,
+        runId: null,
+      }),
       list: () => ({ items: [], nextToken: null }),
       get: ({ id }) => {
         throw new WorkbenchFailure({ code: 'not_found', message: `no file ${id}` });

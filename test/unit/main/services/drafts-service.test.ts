@@ -46,7 +46,7 @@ describe('DraftsService', () => {
         thrown = error;
       }
       expect(thrown).toBeInstanceOf(WorkbenchFailure);
-      expect((thrown as WorkbenchFailure).error).toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/^This form \(2\.\d KB\) is larger than the 1000 bytes a draft can keep, so it will not survive a reload/) });
+      expect((thrown as WorkbenchFailure).error).toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/^This form \(2\.\d KiB\) is larger than the 1000 bytes a draft can keep, so it will not survive a reload/) });
       expect(drafts.get('chat')).toMatchObject({ revision: 1, state: chatForm });
       expect(changes).toHaveLength(1);
     });
@@ -54,7 +54,7 @@ describe('DraftsService', () => {
     it('counts the bound in UTF-8 bytes, at 2 MB by default', () => {
       const drafts = make();
       // 800,000 three-byte characters: 2.3 MB of UTF-8 in 800,000 UTF-16 units.
-      expect(() => drafts.put('chat', { text: '€'.repeat(800_000) }, 'p')).toThrow(/^This form \(2\.3 MB\) is larger than the 2 MB a draft can keep/);
+      expect(() => drafts.put('chat', { text: '€'.repeat(800_000) }, 'p')).toThrow(/^This form \(2\.3 MiB\) is larger than the 2 MiB a draft can keep/);
       // Just over: sizes in bytes, since both would round to 2 MB.
       expect(() => drafts.put('chat', { text: '€'.repeat(700_000) }, 'p')).toThrow(/^This form \(2,100,011 bytes\) is larger than the 2,097,152 bytes/);
       expect(drafts.put('chat', { text: 'x'.repeat(DRAFT_MAX_BYTES - 20) }, 'p').revision).toBe(1);

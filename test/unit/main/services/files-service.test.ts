@@ -169,7 +169,7 @@ describe('services/files-service', () => {
 
     it('refuses a file over the limit before recording or sending anything, saying the sizes', async () => {
       source.size = 60 * 1024 * 1024;
-      await expect(upload()).rejects.toMatchObject({ error: { code: 'invalid_input', message: '"notes.txt" is 60 MB; the service takes files up to 50 MB. Split or compress it first.' } });
+      await expect(upload()).rejects.toMatchObject({ error: { code: 'invalid_input', message: '"notes.txt" is 60 MiB; the service takes files up to 50 MiB. Split or compress it first.' } });
       expect(scripted.calls).toEqual([]);
       expect(service.local(undefined)).toEqual([]);
       source.size = 1000;
@@ -218,6 +218,22 @@ describe('services/files-service', () => {
       const [row] = service.local(undefined);
       expect(row).toMatchObject({ status: 'failed', id: null, statusMessage: message });
       expect(getRun(db, row!.runId!)).toMatchObject({ status: 'error', error: { code: 'network' } });
+    });
+
+    it('records an upload cancelled while the page staged it: a cancelled run and row, nothing asked of the service', () => {
+      const record = service.uploadCancelled({ name: 'résumé "final".txt', size: 30_000_000, type: 'text/plain', staged: 600_000, expiresAfter: 3600 });
+      expect(record).toMatchObject({
+        status: 'cancelled',
+        id: null,
+        filename: 'résumé "final".txt',
+        bytes: 30_000_000,
+        statusMessage: 'Cancelled while it was handed to the workbench (585.9 KiB of 28.6 MiB); nothing was sent to the service and nothing was kept.',
+      });
+      expect(scripted.calls).toEqual([]);
+      const run = getRun(db, record.runId!);
+      expect(run).toMatchObject({ status: 'cancelled', endpoint: 'files.upload', promptPreview: 'résumé "final".txt' });
+      expect(run?.request.body).toEqual({ multipart: [{ name: 'expires_after', value: '3600' }, { name: 'file', filename: 'résumé "final".txt', contentType: 'text/plain', bytes: 30_000_000 }] });
+      expect(changed.at(-1)).toEqual(record);
     });
 
     it('reports a vanished file reference without recording anything', async () => {
@@ -277,8 +293,10 @@ describe('services/files-service', () => {
     it('deletes on the service and keeps the record, marked deleted', async () => {
       scripted.api.next.getFile = (async () => ok(fileObject('file_a', 'a.txt'))) as never;
       await service.get({ id: 'file_a' });
+      clock += 60_000;
       const removed = await service.remove({ id: 'file_a' });
-      expect(removed).toMatchObject({ id: 'file_a', status: 'deleted', statusMessage: 'Deleted from the service on 2023-11-14 22:13 UTC.' });
+      // No date in the words: the page writes lastSeenAt (the service's confirmation) in its own format.
+      expect(removed).toMatchObject({ id: 'file_a', status: 'deleted', statusMessage: 'Deleted from the service.', lastSeenAt: clock });
       expect(service.local(undefined)).toEqual([removed]);
     });
   });

@@ -87,7 +87,7 @@ describe('services/media-sources', () => {
     it('refuses a file over the limit with its size and the limit, before reading it', async () => {
       const small = { ...IMAGE_INPUT, maxBytes: 1024 };
       const ref = await refTo('big.png', pngOf(64, 64));
-      await expect(resolveMediaSource(deps, { kind: 'ref', ref }, { accept: small, purpose: 'edits', field: 'image' })).rejects.toThrow(/^image: “big\.png” is \d+(\.\d)? KB; edits take images up to 1 KB\.$/);
+      await expect(resolveMediaSource(deps, { kind: 'ref', ref }, { accept: small, purpose: 'edits', field: 'image' })).rejects.toThrow(/^image: “big\.png” is \d+(\.\d)? KiB; edits take images up to 1 KiB\.$/);
     });
 
     it('refuses a Files id the app knows is expired, with when', async () => {

@@ -44,9 +44,25 @@ describe('codegen/upload', () => {
         '  -H "Authorization: Bearer $WORKBENCH_API_KEY" \\',
         "  -H 'x-svc-conv-id: conv-1' \\",
         "  --form-string 'expires_after=7200' \\",
-        "  -F 'file=@it'\\''s a report.pdf;type=application/pdf'",
+        "  -F 'file=@\"it'\\''s a report.pdf\";type=application/pdf'",
       ].join('\n'),
     );
+  });
+
+  it('curl and Python send a name with quotes, a semicolon or a newline whole, and keep it out of the code', () => {
+    const named = (filename: string): CapturedRequest => ({ ...upload(false), body: { multipart: [{ name: 'file', filename, contentType: 'text/plain', bytes: 2 }] } });
+    const curl = codeOf(exportCode(named('résumé "final";v2\\.txt'), { lang: 'curl' }));
+    // Quoted for curl's -F (so `;` does not end the path), then for the shell.
+    expect(curl).toContain(`-F 'file=@"résumé \\"final\\";v2\\\\.txt";type=text/plain'`);
+    const py = codeOf(exportCode(named('a "b".txt'), { lang: 'python' }));
+    expect(py).toContain('filename = os.path.basename(path).replace(\'"\', "%22")');
+    for (const lang of EXPORT_LANGS) {
+      const code = codeOf(exportCode(named('x\nrm -rf ~.txt'), { lang }));
+      // The comment naming the file stays one line; only curl's single-quoted argument may hold the newline.
+      expect(code).toContain('holding x rm -rf ~.txt');
+      const loose = code.split('\n').filter((line) => line.startsWith('rm -rf'));
+      expect(loose).toEqual(lang === 'curl' ? ['rm -rf ~.txt";type=text/plain\''] : []);
+    }
   });
 
   it('SDKs: files.create with the expiry in the SDK\'s own form, before the file, and only when recorded', () => {

@@ -25,7 +25,7 @@ describe('sandbox/media/input', () => {
     const slow = ctx(() => Promise.reject(Object.assign(new Error('aborted'), { name: 'TimeoutError' })), { fetchTimeoutMs: 2000 });
     expect(await refusal(resolveInput({ url: 'https://slow.example/a.png' }, spec, slow))).toBe('400 images[3].url could not be fetched from slow.example: no answer within 2 s');
     const declared = ctx(async () => new Response(PNG, { headers: { 'content-length': '5000' } }));
-    expect(await refusal(resolveInput({ url: 'https://big.example/a.png' }, spec, declared))).toBe('400 images[3].url is 4.9 KB; inputs may be at most 1000 bytes');
+    expect(await refusal(resolveInput({ url: 'https://big.example/a.png' }, spec, declared))).toBe('400 images[3].url is 4.9 KiB; inputs may be at most 1000 bytes');
     const streamed = ctx(async () => new Response(new ReadableStream({ pull: (c) => c.enqueue(new Uint8Array(600)) })));
     expect(await refusal(resolveInput({ url: 'https://big.example/a.png' }, spec, streamed))).toBe('400 images[3].url is over 1000 bytes, the most an input may be');
   });

@@ -98,7 +98,7 @@ describe('sandbox/routes/images: validation', () => {
     const res = await h.post('/v1/images/edits', { prompt: 'x', image: { url: `data:image/png;base64,${big.toString('base64')}` } });
     // A 21 MB image as base64 is 28 MB: under the edits' 64 MB body limit, over the 20 MB input cap.
     expect(res.status).toBe(400);
-    expect(((await res.json()) as { error: string }).error).toMatch(/^image\.url is about 21 MB; inputs may be at most 20 MB/);
+    expect(((await res.json()) as { error: string }).error).toMatch(/^image\.url is about 21 MiB; inputs may be at most 20 MiB/);
   });
 
   it('edits: an unreachable URL names the field', async () => {

@@ -8,7 +8,7 @@
  */
 import { WorkbenchFailure, isWorkbenchError, type WorkbenchError } from '@shared/contract/errors';
 import type { WorkbenchApi } from '@shared/contract/api';
-import { STAGE_NAME_HEADER, STAGE_ROUTE, type FileRef } from '@shared/contract/user-files';
+import { STAGE_NAME_HEADER, STAGE_ROUTE, STAGE_UPLOAD_ID_HEADER, type FileRef } from '@shared/contract/user-files';
 import { currentAccessToken } from './access-token';
 import { toWorkbenchError } from '../lib/errors';
 
@@ -41,12 +41,27 @@ function errorFromAnswer(xhr: XMLHttpRequest, name: string): WorkbenchError {
   return { code: 'internal', message: `The upload of "${name}" failed (HTTP ${xhr.status}).`, status: xhr.status };
 }
 
+/**
+ * Tells main to drop whatever upload `uploadId` staged. Aborting the POST alone leaves a race: main
+ * may have finished staging just as the page gave up, and its answer (the reference) is never read.
+ * The DELETE stops a running POST too and releases a finished one, so Cancel leaves nothing behind.
+ */
+function dropStaged(uploadId: string, token: string): void {
+  void fetch(`${STAGE_ROUTE}/${uploadId}`, { method: 'DELETE', headers: { Authorization: `Bearer ${token}` }, keepalive: true }).catch(() => {
+    // Main is gone: its staging folder is swept at its next start.
+  });
+}
+
 /** POSTs one file's bytes to /stage; resolves with its FileRef. */
 function stageOverHttp(file: File, token: string, report: (loaded: number, total: number) => void, signal?: AbortSignal): Promise<FileRef> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(cancelled(file.name));
     const xhr = new XMLHttpRequest();
-    const onAbort = () => xhr.abort();
+    const uploadId = crypto.randomUUID().replaceAll('-', '');
+    const onAbort = () => {
+      xhr.abort();
+      dropStaged(uploadId, token);
+    };
     signal?.addEventListener('abort', onAbort, { once: true });
     const settle = (done: () => void) => {
       signal?.removeEventListener('abort', onAbort);
@@ -55,6 +70,7 @@ function stageOverHttp(file: File, token: string, report: (loaded: number, total
     xhr.open('POST', STAGE_ROUTE);
     xhr.setRequestHeader('Authorization', `Bearer ${token}`);
     xhr.setRequestHeader(STAGE_NAME_HEADER, encodeURIComponent(file.name));
+    xhr.setRequestHeader(STAGE_UPLOAD_ID_HEADER, uploadId);
     if (file.type) xhr.setRequestHeader('Content-Type', file.type);
     xhr.upload.onprogress = (event) => report(event.loaded, event.lengthComputable ? event.total : file.size);
     xhr.onload = () =>

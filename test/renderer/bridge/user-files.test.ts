@@ -80,8 +80,8 @@ describe('user-files', () => {
       const refs = await fileRefsFrom([a, b], { onProgress: (p) => progress.push(p) });
       expect(refs).toEqual([refOf('résumé.txt', 5, 1), refOf('b.bin', 10, 2)]);
       expect(FakeXhr.sent.map((x) => [x.method, x.url, x.headers, x.body])).toEqual([
-        ['POST', '/stage', { Authorization: 'Bearer page-token-123', 'X-Workbench-File-Name': 'r%C3%A9sum%C3%A9.txt', 'Content-Type': 'text/plain' }, a],
-        ['POST', '/stage', { Authorization: 'Bearer page-token-123', 'X-Workbench-File-Name': 'b.bin' }, b],
+        ['POST', '/stage', { Authorization: 'Bearer page-token-123', 'X-Workbench-File-Name': 'r%C3%A9sum%C3%A9.txt', 'X-Workbench-Upload-Id': expect.stringMatching(/^[0-9a-f]{32}$/), 'Content-Type': 'text/plain' }, a],
+        ['POST', '/stage', { Authorization: 'Bearer page-token-123', 'X-Workbench-File-Name': 'b.bin', 'X-Workbench-Upload-Id': expect.stringMatching(/^[0-9a-f]{32}$/) }, b],
       ]);
       expect(progress).toEqual([
         { index: 0, name: 'résumé.txt', loaded: 0, total: 5 },
@@ -102,6 +102,22 @@ describe('user-files', () => {
       controller.abort();
       await expect(running).rejects.toMatchObject({ error: { code: 'cancelled', message: 'The upload of "big.bin" was cancelled.' } });
       expect(FakeXhr.sent[0].aborted).toBe(true);
+    });
+
+    it('names each upload, and a cancel also asks main to drop what that upload staged (a stage that finished as Cancel was pressed)', async () => {
+      const fetched: Array<{ url: string; init: RequestInit }> = [];
+      vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
+        fetched.push({ url, init });
+        return new Response('{"aborted":0,"released":1}');
+      });
+      const controller = new AbortController();
+      const running = fileRefsFrom([new File(['x'.repeat(100)], 'big.bin')], { signal: controller.signal });
+      await Promise.resolve();
+      const id = FakeXhr.sent[0].headers['X-Workbench-Upload-Id'];
+      expect(id).toMatch(/^[A-Za-z0-9_-]{16,64}$/);
+      controller.abort();
+      await expect(running).rejects.toMatchObject({ error: { code: 'cancelled' } });
+      expect(fetched).toEqual([{ url: `/stage/${id}`, init: { method: 'DELETE', headers: { Authorization: 'Bearer page-token-123' }, keepalive: true } }]);
     });
 
     it('stageFile() is one file’s first leg: the bytes handed over as they go, and Cancel aborts the POST', async () => {

@@ -138,3 +138,22 @@ export function outputOf(page: () => Page) {
   const output = () => page().getByRole('region', { name: 'Output' });
   return { output, outputText: async () => (await output().innerText()).trim(), status: () => output().locator('.run-status') };
 }
+
+/**
+ * Adds a service (a standalone sandbox, a proxy in front of one) as a connection named `name` in
+ * the Connections dialog and makes it the active one, as a user does.
+ */
+export async function useServiceConnection(page: Page, service: { name: string; url: string; key: string }): Promise<void> {
+  await page.getByRole('button', { name: 'Connections' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Connections' });
+  await dialog.getByRole('button', { name: 'Add connection' }).click();
+  await dialog.getByLabel('Name').fill(service.name);
+  await dialog.getByLabel('Base URL').fill(service.url);
+  await dialog.getByLabel('API key').fill(service.key);
+  await dialog.getByRole('button', { name: 'Add connection' }).click();
+  await dialog.getByText(service.name).first().waitFor();
+  await page.keyboard.press('Escape');
+  await page.getByRole('combobox', { name: 'Connection' }).click();
+  await page.getByRole('option', { name: service.name }).click();
+  await page.locator('.p-select-overlay').waitFor({ state: 'detached' });
+}

@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxServer } from '../../main/sandbox';
-import { closeAppPage, openAppPage, screenshot, type AppPage } from './harness';
+import { closeAppPage, openAppPage, screenshot, useServiceConnection, type AppPage } from './harness';
 
 /** What the page code below reads (this file is checked without the DOM library). */
 interface PageGlobals {
@@ -79,18 +79,7 @@ describe('Images and video (browser mode)', () => {
     await page.goto(opened.app.url);
 
     // The test's sandbox as a connection, made active.
-    await page.getByRole('button', { name: 'Connections' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Connections' });
-    await dialog.getByRole('button', { name: 'Add connection' }).click();
-    await dialog.getByLabel('Name').fill('Media sandbox');
-    await dialog.getByLabel('Base URL').fill(sb.url);
-    await dialog.getByLabel('API key').fill(key);
-    await dialog.getByRole('button', { name: 'Add connection' }).click();
-    await dialog.getByText('Media sandbox').first().waitFor();
-    await page.keyboard.press('Escape');
-    await page.getByRole('combobox', { name: 'Connection' }).click();
-    await page.getByRole('option', { name: 'Media sandbox' }).click();
-    await page.locator('.p-select-overlay').waitFor({ state: 'detached' });
+    await useServiceConnection(page, { name: 'Media sandbox', url: sb.url, key });
   }, 180_000);
 
   afterAll(async () => {

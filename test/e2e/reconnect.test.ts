@@ -11,7 +11,7 @@ import { createServer } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxServer } from '../../main/sandbox';
-import { launchBrowser, removeDir, screenshot, startApp, type RunningApp } from './harness';
+import { launchBrowser, removeDir, screenshot, startApp, useServiceConnection, type RunningApp } from './harness';
 
 /** A port free right now (the app is then started on it, and again on it after each stop). */
 function freePort(): Promise<number> {
@@ -83,18 +83,7 @@ describe('a tab open across a restart (browser mode)', () => {
     await page.goto(app.url);
 
     // The test's sandbox as a connection, made active (kept in the data folder across restarts).
-    await page.getByRole('button', { name: 'Connections' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Connections' });
-    await dialog.getByRole('button', { name: 'Add connection' }).click();
-    await dialog.getByLabel('Name').fill('Reconnect sandbox');
-    await dialog.getByLabel('Base URL').fill(sb.url);
-    await dialog.getByLabel('API key').fill(key);
-    await dialog.getByRole('button', { name: 'Add connection' }).click();
-    await dialog.getByText('Reconnect sandbox').first().waitFor();
-    await page.keyboard.press('Escape');
-    await page.getByRole('combobox', { name: 'Connection' }).click();
-    await page.getByRole('option', { name: 'Reconnect sandbox' }).click();
-    await page.locator('.p-select-overlay').waitFor({ state: 'detached' });
+    await useServiceConnection(page, { name: 'Reconnect sandbox', url: sb.url, key });
   }, 180_000);
 
   afterAll(async () => {

@@ -15,7 +15,7 @@ import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxServer } from '../../main/sandbox';
-import { closeAppPage, openAppPage, screenshot, type AppPage } from './harness';
+import { closeAppPage, openAppPage, screenshot, useServiceConnection, type AppPage } from './harness';
 
 const SCALE = 0.01;
 const OUTAGE_MS = 10 * 60_000;
@@ -111,18 +111,7 @@ describe('a video job waits out a ten-minute outage (browser mode)', () => {
     await page.goto(opened.app.url);
 
     // The proxied sandbox as a connection, made active.
-    await page.getByRole('button', { name: 'Connections' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Connections' });
-    await dialog.getByRole('button', { name: 'Add connection' }).click();
-    await dialog.getByLabel('Name').fill('Far sandbox');
-    await dialog.getByLabel('Base URL').fill(proxy.url);
-    await dialog.getByLabel('API key').fill(key);
-    await dialog.getByRole('button', { name: 'Add connection' }).click();
-    await dialog.getByText('Far sandbox').first().waitFor();
-    await page.keyboard.press('Escape');
-    await page.getByRole('combobox', { name: 'Connection' }).click();
-    await page.getByRole('option', { name: 'Far sandbox' }).click();
-    await page.locator('.p-select-overlay').waitFor({ state: 'detached' });
+    await useServiceConnection(page, { name: 'Far sandbox', url: proxy.url, key });
   }, 180_000);
 
   afterAll(async () => {

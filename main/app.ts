@@ -358,6 +358,8 @@ export async function createApp(options: AppOptions): Promise<App> {
         save: ({ id }) => gallery.save(id),
         ofRun: ({ runId }) => gallery.ofRun(runId),
         byHash: ({ hash }) => gallery.byHash(hash),
+        // The staged copy goes once the gallery has its bytes (or refused them): the item is what the draft keeps.
+        keepInput: ({ ref }) => gallery.keepInput(userFiles.resolve(ref)).finally(() => userFiles.release(ref)),
       },
     };
 

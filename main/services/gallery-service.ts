@@ -202,6 +202,11 @@ export class GalleryService {
     return row ? this.toItem(row) : null;
   }
 
+  /** Copies a file the user chose into the gallery as an `input` item (the same bytes again: that item). */
+  keepInput(file: { path: string; name: string }): Promise<GalleryItem> {
+    return this.add({ data: { path: file.path }, origin: 'input', name: file.name, dedupe: true });
+  }
+
   /**
    * Saves the item's bytes: where the user chose (Electron; a temporary file renamed into place,
    * so a full disk leaves nothing half-written) or to a one-time link (browser mode).

@@ -10,6 +10,7 @@ import { call, event, stream } from './define';
 import type { FileDownloadChunk, FileDownloadResult } from './files';
 import { RunIdSchema } from './history';
 import { BlobHashSchema, type MediaUrl } from './media';
+import { FileRefIdSchema } from './user-files';
 
 export const GALLERY_KINDS = ['image', 'video'] as const;
 export type GalleryKind = (typeof GALLERY_KINDS)[number];
@@ -97,6 +98,12 @@ export const galleryContract = {
   ofRun: call<GalleryItem[]>()(z.object({ runId: RunIdSchema }).strict()),
   /** By blob, e.g. to find a gallery item for media a run recorded. */
   byHash: call<GalleryItem | null>()(z.object({ hash: BlobHashSchema }).strict()),
+  /**
+   * Keeps a file the user chose or dropped (a staged reference) as an `input` item, and releases
+   * the reference: a form's draft can then name the item, which outlives a restart, where a staged
+   * reference dies with the process. The same bytes twice are one item.
+   */
+  keepInput: call<GalleryItem>()(z.object({ ref: FileRefIdSchema }).strict()),
   /** An item was added, changed (a thumbnail) or removed (`removed: true`). */
   changed: event<{ item: GalleryItem | null; id: string; removed: boolean }>(),
 };

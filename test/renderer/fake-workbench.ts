@@ -854,6 +854,13 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
       },
       ofRun: async (input) => (record('gallery.ofRun', input), controls.gallery.filter((g) => g.runId === input.runId)),
       byHash: async (input) => (record('gallery.byHash', input), controls.gallery.find((g) => g.hash === input.hash) ?? null),
+      // Main copies the staged file into the gallery as an input item; here the ref's suffix names it.
+      keepInput: async (input) => {
+        record('gallery.keepInput', input);
+        const item = makeGalleryItem({ id: `gal_kept${input.ref.slice(-8)}`, origin: 'input', name: `kept-${input.ref.slice(-4)}.png` });
+        controls.gallery.push(item);
+        return item;
+      },
       onChanged: (cb) => {
         galleryListeners.add(cb);
         return () => galleryListeners.delete(cb);

@@ -75,29 +75,3 @@ export async function makeThumbnail(item: Pick<GalleryItem, 'kind' | 'url'>): Pr
   }
 }
 
-/** How large an input's kept preview is: small enough for a draft (a few KB each, up to 10 inputs). */
-export const INPUT_PREVIEW_SIDE = 160;
-const INPUT_PREVIEW_MAX_CHARS = 48 * 1024;
-
-/**
- * A small preview of an image the user gave (a dropped or chosen file), as a data: URL: unlike
- * the page's blob: URL it outlives the page, so a draft restored after a reload or a restart
- * still shows the input's picture instead of a generic icon.
- */
-export async function makeInputPreview(url: string): Promise<string> {
-  const decoded = await decodeImage(url);
-  try {
-    const scale = Math.min(1, INPUT_PREVIEW_SIDE / Math.max(decoded.width, decoded.height, 1));
-    const canvas = document.createElement('canvas');
-    canvas.width = Math.max(1, Math.round(decoded.width * scale));
-    canvas.height = Math.max(1, Math.round(decoded.height * scale));
-    const ctx = canvas.getContext('2d');
-    if (!ctx) throw new Error('no 2D canvas');
-    ctx.drawImage(decoded.source, 0, 0, canvas.width, canvas.height);
-    const data = canvas.toDataURL('image/jpeg', 0.75);
-    if (!data.startsWith('data:image/') || data.length > INPUT_PREVIEW_MAX_CHARS) throw new Error('the preview could not be made small enough');
-    return data;
-  } finally {
-    decoded.done();
-  }
-}

@@ -4,7 +4,9 @@
  * media URL the browser-mode server signs), takes a thumbnail, saves through a one-time link and
  * deletes, announcing each change with `gallery.changed`.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MIN_BLOB_BYTES } from '../../../main/services/request-media';
 import { ImageEditSchema, type ImageRunChunk } from '../../../shared/contract/images';
@@ -44,5 +46,33 @@ describe('gallery through the app', () => {
     expect(await h.app.media.lookup.find(item.hash)).toBeNull();
     const changes = h.events.filter((e) => e.channel === 'gallery.changed').map((e) => e.payload as { id: string; removed: boolean });
     expect(changes.filter((c) => c.id === item.id).map((c) => c.removed)).toEqual([false, false, true]);
+  });
+
+  it('keeps a chosen file as an input item a draft can name after a restart: the reference released, the same bytes one item, a non-image refused', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wb-keep-'));
+    try {
+      const png = pngOf(12, 8, 2);
+      writeFileSync(join(dir, 'cat.png'), png);
+      writeFileSync(join(dir, 'again.png'), png);
+      writeFileSync(join(dir, 'notes.txt'), 'not a picture');
+      const first = await h.app.userFiles.register(join(dir, 'cat.png'));
+      const item = await h.app.handlers.gallery.keepInput({ ref: first.ref }, call);
+      expect(item).toMatchObject({ origin: 'input', kind: 'image', mime: 'image/png', width: 12, height: 8, name: 'cat.png' });
+      expect(await h.app.media.lookup.find(item.hash)).toMatchObject({ size: png.length });
+      // The reference is spent: the item, not the staged copy, is what the form keeps.
+      expect(() => h.app.userFiles.resolve(first.ref)).toThrow(/unknown or has expired/);
+      const again = await h.app.handlers.gallery.keepInput({ ref: (await h.app.userFiles.register(join(dir, 'again.png'))).ref }, call);
+      expect(again.id).toBe(item.id);
+      const text = await h.app.userFiles.register(join(dir, 'notes.txt'));
+      await expect(h.app.handlers.gallery.keepInput({ ref: text.ref }, call)).rejects.toMatchObject({ error: { code: 'invalid_input' } });
+      expect(() => h.app.userFiles.resolve(text.ref)).toThrow(/unknown or has expired/);
+      // An edit that names the item sends its bytes (the draft's input after a restart).
+      const chunks: ImageRunChunk[] = [];
+      await h.app.handlers.images.edit(ImageEditSchema.parse({ model: 'svc-image-1', prompt: 'a hat', images: [{ kind: 'gallery', id: item.id }] }), { ...call, streamId: 's3', emit: (c) => chunks.push(c) });
+      const runId = (chunks[0] as { runId: string }).runId;
+      expect((await h.app.handlers.images.ofRun({ runId }, call))?.inputs.map((i) => i.id)).toEqual([item.id]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

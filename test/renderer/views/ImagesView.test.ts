@@ -102,7 +102,9 @@ describe('ImagesView', () => {
     await flushPromises();
     const stream = m.fake.controls.imageStreams[0]!;
     expect(stream.method).toBe('images.edit');
-    expect(stream.input).toMatchObject({ prompt: 'add a hat', images: [{ kind: 'ref', ref: `ref_${'I'.repeat(19)}0` }] });
+    // The staged file was kept in the gallery at once and the edit names that item (a draft can send it after a restart).
+    expect(m.fake.controls.calls.filter((c) => c.method === 'gallery.keepInput').map((c) => c.input)).toEqual([{ ref: `ref_${'I'.repeat(19)}0` }]);
+    expect(stream.input).toMatchObject({ prompt: 'add a hat', images: [{ kind: 'gallery', id: `gal_kept${'I'.repeat(7)}0` }] });
     expect(stream.input).not.toHaveProperty('aspectRatio');
   });
 
@@ -143,7 +145,7 @@ describe('ImagesView', () => {
     const ref = `ref_${'R'.repeat(20)}`;
     m = await mountWithApp(ImagesView, { route: `/images?ref=${ref}&name=cat.png` });
     await flushPromises();
-    expect(useImagesFormStore().inputs).toEqual([{ source: { kind: 'ref', ref }, label: 'cat.png', previewUrl: null }]);
+    expect(useImagesFormStore().inputs).toEqual([{ source: { kind: 'gallery', id: `gal_kept${'R'.repeat(8)}` }, label: 'cat.png', previewUrl: expect.stringMatching(/^\/media\//) }]);
     expect(m.router.currentRoute.value.fullPath).toBe('/images');
   });
 

@@ -215,7 +215,7 @@ export function createFakeHandlers(): FakeHandlers {
     },
     images: { generate: unbuilt, edit: unbuilt, ofRun: () => null },
     videos: { create: unbuilt, list: () => [], get: unbuilt, cancel: unbuilt, retry: unbuilt, dismiss: unbuilt, ofItem: () => null },
-    gallery: { list: () => ({ items: [], total: 0, next: null }), get: unbuilt, remove: unbuilt, setThumb: unbuilt, save: unbuilt, ofRun: () => [], byHash: () => null },
+    gallery: { list: () => ({ items: [], total: 0, next: null }), get: unbuilt, remove: unbuilt, setThumb: unbuilt, save: unbuilt, ofRun: () => [], byHash: () => null, keepInput: unbuilt },
   };
   return { handlers, probe: probe.state, signals, sessions };
 }

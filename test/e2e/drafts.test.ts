@@ -6,6 +6,7 @@
  * stopped and started again on the same data folder, or killed, every form is back too.
  */
 import type { Page } from 'playwright-core';
+import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeAppPage, openAppPage, removeDir, screenshot, startApp, type AppPage } from './harness';
 
@@ -14,6 +15,14 @@ const MESSAGES = 'Draft: where do puffins nest?';
 const LEGACY = 'The harbour at dusk, in a draft, was';
 const RESPONSES = { first: 'Name a river in Europe', next: 'Draft follow-up: and its source?' };
 const COMPARE = { system: 'Be brief', user: 'Draft: compare three owls' };
+const IMAGES = { prompt: 'Draft: give the gull a red hat', file: 'gull.png' };
+
+/** A small green PNG, as a file a user drops. */
+function gullPng(): Buffer {
+  const png = new PNG({ width: 64, height: 48 });
+  for (let i = 0; i < png.data.length; i += 4) png.data.set([40, 160, 60, 255], i);
+  return PNG.sync.write(png);
+}
 
 describe('drafts across reloads and restarts (browser mode)', () => {
   let opened: AppPage | undefined;
@@ -173,6 +182,20 @@ describe('drafts across reloads and restarts (browser mode)', () => {
     }
   });
 
+  it('Images: a dropped image and the prompt are the draft (the image kept in the gallery, not as a staged file)', async () => {
+    await nav('Images');
+    const b64 = gullPng().toString('base64');
+    await page.evaluate(`(() => {
+      const bytes = Uint8Array.from(atob(${JSON.stringify(b64)}), (c) => c.charCodeAt(0));
+      const dt = new DataTransfer();
+      dt.items.add(new File([bytes], ${JSON.stringify(IMAGES.file)}, { type: 'image/png' }));
+      const target = document.querySelector('.images-view') ?? document.body;
+      for (const type of ['dragenter', 'dragover', 'drop']) target.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: dt }));
+    })()`);
+    await expect.poll(() => page.locator('img.input-thumb').count(), { timeout: 20_000 }).toBe(1);
+    await page.locator('#images-prompt').fill(IMAGES.prompt);
+  });
+
   it('after the host restarts on the same data folder, every playground has its draft', async () => {
     await restart(async () => expect(await opened!.app.stop()).toBe(0));
     await nav('Chat');
@@ -189,6 +212,15 @@ describe('drafts across reloads and restarts (browser mode)', () => {
     await expect.poll(() => value('#compare-user')).toBe(COMPARE.user);
     expect(await page.getByRole('region', { name: /^Column \d$/ }).count()).toBe(3);
     await screenshot(page, 'drafts-04-compare-after-restart');
+    // The dropped image shows its picture and is still sent: main forgot its staged files when it stopped.
+    await nav('Images');
+    await expect.poll(() => value('#images-prompt')).toBe(IMAGES.prompt);
+    const thumb = page.locator('img.input-thumb');
+    await expect.poll(() => thumb.evaluate((img) => (img as unknown as { complete: boolean; naturalWidth: number }).complete && (img as unknown as { naturalWidth: number }).naturalWidth > 0), { timeout: 10_000 }).toBe(true);
+    await page.getByRole('button', { name: 'Edit', exact: true }).click();
+    const results = page.getByRole('region', { name: 'Results' });
+    await expect.poll(() => results.locator('img').count(), { timeout: 60_000 }).toBeGreaterThan(0);
+    await screenshot(page, 'drafts-05-images-after-restart');
   });
 
   it('after the host is killed (a crash) a moment after typing paused, the draft is back', async () => {

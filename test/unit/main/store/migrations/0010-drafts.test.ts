@@ -16,6 +16,9 @@ describe('migrations/0010-drafts', () => {
 
     migrateTo(db, 10);
     expect(schemaVersion(db)).toBe(10);
+    expect(db.prepare('SELECT id FROM runs').pluck().all()).toEqual(['old']);
+    // Today's queries read today's schema (History's rows join the gallery, from 0011): the run is found once migrated on.
+    migrateTo(db);
     expect(searchRuns(db, { query: 'herons' }).items.map((r) => r.id)).toEqual(['old']);
     expect(getSetting(db, 'tools.chat')).toEqual([{ name: 'get_weather' }]);
 

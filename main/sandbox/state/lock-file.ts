@@ -34,13 +34,27 @@ function readHolder(path: string): Holder | null {
   }
 }
 
-/** Whether a process with this pid exists (EPERM: it does, as another user's). */
+/**
+ * Whether a process with this pid runs (EPERM: it does, as another user's). A killed process that
+ * nobody has reaped yet (a zombie: Linux's /proc says `Z`) still answers signal 0, yet it holds
+ * nothing: an app killed with its process group and started again at once met its own corpse.
+ */
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  return !zombie(pid);
+}
+
+function zombie(pid: number): boolean {
+  try {
+    // `pid (comm) state …`: comm may hold spaces or parentheses, so the state follows the last ')'.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
+  } catch {
+    return false; // no /proc (macOS, Windows), or gone since
   }
 }
 

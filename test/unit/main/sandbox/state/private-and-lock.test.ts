@@ -60,4 +60,20 @@ describe('sandbox state folder: owner-only modes, one sandbox at a time', () => 
     await open.pop()?.close();
     expect(() => statSync(join(dir, 'lock'))).toThrow();
   });
+
+  it.runIf(process.platform === 'linux')('takes over a lock whose process was killed but not yet reaped (a zombie, as after kill -9 of the app and an immediate start)', async () => {
+    // `sleep 0` exits at once, and its parent (exec'd into `sleep 30`) never waits for it: a zombie.
+    const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 30']);
+    try {
+      const zombiePid = Number(await new Promise<string>((resolve) => parent.stdout.once('data', (d: Buffer) => resolve(d.toString().trim()))));
+      await expect.poll(() => readFileSync(`/proc/${zombiePid}/stat`, 'utf8').split(') ')[1]?.[0]).toBe('Z');
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'lock'), `${zombiePid} ${Date.now()}\n`);
+      const lines: string[] = [];
+      open.push(await startSandbox({ stateDir: dir, keys: ['sk-a'], log: (l) => lines.push(l) }));
+      expect(lines.join('\n')).toContain(`left by process ${zombiePid}, which is no longer running`);
+    } finally {
+      parent.kill('SIGKILL');
+    }
+  });
 });

@@ -20,6 +20,7 @@ import {
   getGalleryItemByHash,
   insertGalleryItem,
   listGallery,
+  setGalleryRunIfNone,
   setGalleryThumb,
   type GalleryRow,
 } from '../store/gallery';
@@ -150,6 +151,15 @@ export class GalleryService {
     const row = getGalleryItem(this.deps.db, id);
     if (!row) throw notFound(id);
     return this.toItem(row);
+  }
+
+  /**
+   * Item `id` as input of run `runId`: linked to that run when no run has it yet (an input kept
+   * when it was dropped, before the run that first sends it), so History's entry of that run shows it.
+   */
+  async sentBy(id: string, runId: string | null): Promise<GalleryItem> {
+    if (runId) setGalleryRunIfNone(this.deps.db, id, runId);
+    return this.get(id);
   }
 
   /** The row itself (media-sources reads the blob behind it). */

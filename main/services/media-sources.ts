@@ -150,7 +150,7 @@ export async function resolveMediaSources(
  * in the order of `sent`, skipping sources the service fetched itself (Files ids, public URLs).
  */
 export async function keepInputs(
-  gallery: Pick<GalleryService, 'add' | 'get'>,
+  gallery: Pick<GalleryService, 'add' | 'sentBy'>,
   sent: readonly ResolvedMediaSource[],
   meta: { runId: string | null; kind: 'image' | 'video' },
 ): Promise<GalleryItem[]> {
@@ -159,7 +159,7 @@ export async function keepInputs(
     if (!source.local) continue;
     const { bytes, mime, name, galleryId } = source.local;
     const item = galleryId
-      ? await gallery.get(galleryId)
+      ? await gallery.sentBy(galleryId, meta.runId)
       : await gallery.add({ data: bytes, origin: 'input', kind: meta.kind, mime, name: name || undefined, runId: meta.runId, dedupe: true });
     if (!items.some((i) => i.id === item.id)) items.push(item);
   }

@@ -71,6 +71,8 @@ describe('gallery through the app', () => {
       await h.app.handlers.images.edit(ImageEditSchema.parse({ model: 'svc-image-1', prompt: 'a hat', images: [{ kind: 'gallery', id: item.id }] }), { ...call, streamId: 's3', emit: (c) => chunks.push(c) });
       const runId = (chunks[0] as { runId: string }).runId;
       expect((await h.app.handlers.images.ofRun({ runId }, call))?.inputs.map((i) => i.id)).toEqual([item.id]);
+      // The first run that sends a kept input owns it, so History's entry of that run shows it.
+      expect((await h.app.handlers.gallery.ofRun({ runId }, call)).map((i) => [i.id, i.origin])).toContainEqual([item.id, 'input']);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -194,6 +194,9 @@ describe('drafts across reloads and restarts (browser mode)', () => {
     })()`);
     await expect.poll(() => page.locator('img.input-thumb').count(), { timeout: 20_000 }).toBe(1);
     await page.locator('#images-prompt').fill(IMAGES.prompt);
+    await page.reload();
+    await expect.poll(() => value('#images-prompt'), { timeout: 10_000 }).toBe(IMAGES.prompt);
+    await expect.poll(() => page.locator('img.input-thumb').count(), { timeout: 10_000 }).toBe(1);
   });
 
   it('after the host restarts on the same data folder, every playground has its draft', async () => {

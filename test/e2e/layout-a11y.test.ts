@@ -288,7 +288,7 @@ describe('Layout and accessibility in the browser', () => {
           await other.goto(app.url.replace(/#token=.*$/, '#token=from-an-earlier-start-0000000000'));
           const notice = other.locator('header .bridge-status .p-message');
           await notice.waitFor({ timeout: 30_000 });
-          await expect.poll(() => notice.innerText()).toContain('printed for this run.');
+          await expect.poll(() => notice.innerText()).toContain('pasting it into this tab is enough.');
           const boxes = await other.evaluate(() => {
             const box = (sel: string) => {
               const el = document.querySelector(sel);

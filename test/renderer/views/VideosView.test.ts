@@ -3,6 +3,7 @@ import { flushPromises } from '@vue/test-utils';
 import type { FileRef } from '@shared/contract/user-files';
 import type { VideoJob } from '@shared/contract/videos';
 import { useDroppedFilesStore } from '@/stores/dropped-files';
+import { useModelsStore } from '@/stores/models';
 import { useVideoFormStore } from '@/stores/video-form';
 import { makeEntry, sampleCatalogueEntries } from '../fake-data';
 import { makeFileRecord, type FakeWorkbenchOptions } from '../fake-workbench';
@@ -52,6 +53,15 @@ describe('VideosView', () => {
     await flushPromises();
     expect(created()).toEqual([{ mode: 'generate', model: 'svc-video-1', prompt: 'a cat surfing' }]);
     expect(m.wrapper.findAll('.job-card')).toHaveLength(1);
+  });
+
+  it('chooses the first video model when the catalogue arrives after the view opened (a connection switched just before)', async () => {
+    await open('/videos', { catalogueError: { code: 'network', message: 'the catalogue is still on its way' } });
+    expect(useVideoFormStore().form.model).toBe('');
+    m.fake.controls.catalogueError = undefined;
+    await useModelsStore().load({ refresh: true });
+    await flushPromises();
+    expect(useVideoFormStore().form.model).toBe(useVideoFormStore().videoModels[0]!.id);
   });
 
   it('locks aspect ratio and resolution for edit and extend with the reason, and changes the duration limits per mode', async () => {

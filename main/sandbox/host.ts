@@ -24,18 +24,20 @@ function splitHost(value: string): { hostname: string; port: number | null } | n
 }
 
 /**
- * Refuses (403) a request whose Host is not a loopback name with the port it arrived on. A request
- * without a Host (HTTP/1.0) passes: browsers, the DNS-rebinding vector, always send one.
+ * Refuses (403) a request whose Host is not a loopback name. Any port passes: a loopback proxy or a
+ * port forward in front of the sandbox sends its own port, and a rebinding page can only send its
+ * own domain's name, which is refused. A request without a Host (HTTP/1.0) passes: browsers, the
+ * DNS-rebinding vector, always send one.
  */
 export function checkHost(req: IncomingMessage): void {
   const value = req.headers.host;
   if (value === undefined) return;
-  const port = req.socket.localPort;
   const parsed = splitHost(value);
-  if (parsed && isLoopbackHostname(parsed.hostname) && (parsed.port ?? 80) === port) return;
+  if (parsed && isLoopbackHostname(parsed.hostname)) return;
+  const port = req.socket.localPort;
   throw new SandboxError(
     403,
-    `The sandbox only answers requests addressed to it by a loopback name and its port (Host: 127.0.0.1:${port}, localhost:${port} or [::1]:${port}); ` +
+    `The sandbox only answers requests addressed to it by a loopback name (Host: 127.0.0.1:${port}, localhost:${port} or [::1]:${port}); ` +
       `got Host: ${JSON.stringify(value.slice(0, 100))}. Use the URL the sandbox printed.`,
   );
 }

@@ -58,14 +58,14 @@ describe('sandbox files: hardening', () => {
     expect((JSON.parse(got.body) as { public_url: string }).public_url.startsWith(`${h.sandbox.url}/public/`)).toBe(true);
   });
 
-  it('refuses a Host that is not a loopback name with its port (DNS rebinding)', async () => {
+  it('refuses a Host that is not a loopback name (DNS rebinding); any port passes (a loopback proxy sends its own)', async () => {
     const port = h.sandbox.port;
-    for (const host of [`evil.example:${port}`, `127.0.0.1.evil.example:${port}`, `127.0.0.1:${port + 1}`, 'localhost', `[::2]:${port}`]) {
+    for (const host of [`evil.example:${port}`, `127.0.0.1.evil.example:${port}`, 'evil.example', `[::2]:${port}`]) {
       const got = await getWithHost('/v1/models', host);
       expect([host, got.status]).toEqual([host, 403]);
-      expect(JSON.parse(got.body).error).toContain('loopback name and its port');
+      expect(JSON.parse(got.body).error).toContain('only answers requests addressed to it by a loopback name');
     }
-    for (const host of [`localhost:${port}`, `LOCALHOST:${port}`, `127.0.0.1:${port}`, `127.1.2.3:${port}`, `[::1]:${port}`]) {
+    for (const host of [`localhost:${port}`, `LOCALHOST:${port}`, `127.0.0.1:${port}`, `127.1.2.3:${port}`, `[::1]:${port}`, `127.0.0.1:${port + 1}`, 'localhost']) {
       expect([host, (await getWithHost('/v1/models', host)).status]).toEqual([host, 200]);
     }
     // Public routes too: a rebinding page must not read a public file through its own name.

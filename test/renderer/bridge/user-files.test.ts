@@ -54,10 +54,18 @@ class FakeXhr {
 const refOf = (name: string, size: number, n = 1): FileRef => ({ ref: `ref_${'A'.repeat(21)}${n}`, name, size, type: '' });
 const noStorage = { getItem: () => null, setItem: () => {} };
 
+/** What the page fetched (a cancel's DELETE): recorded, never sent (happy-dom would try a real socket). */
+let fetched: Array<{ url: string; init: RequestInit }> = [];
+
 beforeEach(() => {
   FakeXhr.sent = [];
   FakeXhr.answers = [];
+  fetched = [];
   vi.stubGlobal('XMLHttpRequest', FakeXhr);
+  vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
+    fetched.push({ url, init });
+    return new Response('{"aborted":0,"released":1}');
+  });
   takeAccessToken({ location: { hash: '#token=page-token-123', pathname: '/', search: '' }, history: { state: null, replaceState: () => {} }, storage: noStorage });
 });
 
@@ -105,11 +113,6 @@ describe('user-files', () => {
     });
 
     it('names each upload, and a cancel also asks main to drop what that upload staged (a stage that finished as Cancel was pressed)', async () => {
-      const fetched: Array<{ url: string; init: RequestInit }> = [];
-      vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
-        fetched.push({ url, init });
-        return new Response('{"aborted":0,"released":1}');
-      });
       const controller = new AbortController();
       const running = fileRefsFrom([new File(['x'.repeat(100)], 'big.bin')], { signal: controller.signal });
       await Promise.resolve();

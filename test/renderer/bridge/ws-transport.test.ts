@@ -43,18 +43,26 @@ let sockets: FakeSocket[];
 let transport: WsTransport;
 const last = () => sockets[sockets.length - 1];
 
-beforeEach(() => {
-  vi.useFakeTimers();
+/** A fresh transport with `token` over fake sockets (kept in `sockets`), replacing the current one. */
+function fresh(token: string, probe?: Parameters<typeof createWsTransport>[0]['probe']): WsTransport {
+  transport?.dispose();
   sockets = [];
   transport = createWsTransport({
     url: 'ws://127.0.0.1:9/ws',
-    token: 'T0KEN',
+    token,
     connect: (url, protocols) => {
       const socket = new FakeSocket(url, protocols);
       sockets.push(socket);
       return socket;
     },
+    ...(probe ? { probe } : {}),
   });
+  return transport;
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  fresh('T0KEN');
 });
 
 afterEach(() => {
@@ -204,19 +212,7 @@ describe('ws-transport', () => {
 
   describe('a failed connection attempt, with a probe', () => {
     function withProbe(reach: 'ok' | 'unauthorized' | 'unreachable'): WsTransport {
-      transport.dispose();
-      sockets = [];
-      transport = createWsTransport({
-        url: 'ws://127.0.0.1:9/ws',
-        token: 'WRONG',
-        connect: (url, protocols) => {
-          const socket = new FakeSocket(url, protocols);
-          sockets.push(socket);
-          return socket;
-        },
-        probe: async () => reach,
-      });
-      return transport;
+      return fresh('WRONG', async () => reach);
     }
 
     it('says once that the running process refused the token, never "is it still running?", and stops retrying', async () => {
@@ -251,18 +247,7 @@ describe('ws-transport', () => {
   describe('setToken(): the newly printed link opened in this tab', () => {
     /** A transport whose probe says the process refuses every token but `accepted`. */
     function refusing(accepted: string): WsTransport {
-      transport.dispose();
-      sockets = [];
-      transport = createWsTransport({
-        url: 'ws://127.0.0.1:9/ws',
-        token: 'OLD',
-        connect: (url, protocols) => {
-          const socket = new FakeSocket(url, protocols);
-          sockets.push(socket);
-          return socket;
-        },
-        probe: async (offered) => (offered === accepted ? 'ok' : 'unauthorized'),
-      });
+      fresh('OLD', async (offered) => (offered === accepted ? 'ok' : 'unauthorized'));
       return transport;
     }
 
@@ -312,18 +297,7 @@ describe('ws-transport', () => {
 
     it('ignores the probe of an attempt the new token replaced', async () => {
       let answer: (reach: 'unauthorized') => void = () => {};
-      transport.dispose();
-      sockets = [];
-      transport = createWsTransport({
-        url: 'ws://127.0.0.1:9/ws',
-        token: 'OLD',
-        connect: (url, protocols) => {
-          const socket = new FakeSocket(url, protocols);
-          sockets.push(socket);
-          return socket;
-        },
-        probe: () => new Promise((resolve) => (answer = resolve)),
-      });
+      fresh('OLD', () => new Promise((resolve) => (answer = resolve)));
       last().drop();
       transport.setToken('NEW');
       last().open();

@@ -93,7 +93,7 @@ export function useDropRouter(options: { router: Router; target?: Window }): Dro
         signal: controller.signal,
         onProgress: (p) => (preparing.value = { action, percent: Math.round((((before[p.index] ?? 0) + p.loaded) / total) * 100) }),
       });
-      dropped.remember(refs, drop.files);
+      dropped.remember(refs);
       pending.value = null;
       await options.router.push(dropRoute(action, refs));
     } catch (err) {

@@ -10,23 +10,12 @@ import type { FileRef } from '@shared/contract/user-files';
 
 export const useDroppedFilesStore = defineStore('dropped-files', () => {
   const byRef = shallowRef<ReadonlyMap<string, FileRef>>(new Map());
-  /** Page-local previews (object URLs) of dropped images, for the view that shows them. */
-  const previews = new Map<string, string>();
 
-  /** Keeps what each reference is; `files` (the dropped Files, same order) give images a preview. */
-  function remember(refs: readonly FileRef[], files: readonly Blob[] = []): void {
+  /** Keeps what each reference is. */
+  function remember(refs: readonly FileRef[]): void {
     const next = new Map(byRef.value);
-    refs.forEach((ref, i) => {
-      next.set(ref.ref, ref);
-      const file = files[i];
-      if (file && file.type.startsWith('image/') && typeof URL.createObjectURL === 'function') previews.set(ref.ref, URL.createObjectURL(file));
-    });
+    for (const ref of refs) next.set(ref.ref, ref);
     byRef.value = next;
-  }
-
-  /** An image's preview URL while this page lives, or null. */
-  function previewOf(ref: string): string | null {
-    return previews.get(ref) ?? null;
   }
 
   /** The reference as dropped, or a stand-in named "dropped file" when this page did not see it. */
@@ -34,5 +23,5 @@ export const useDroppedFilesStore = defineStore('dropped-files', () => {
     return byRef.value.get(ref) ?? { ref, name: 'dropped file', size: 0, type: '' };
   }
 
-  return { byRef, remember, get, previewOf };
+  return { byRef, remember, get };
 });

@@ -21,6 +21,8 @@ const CTX = { sessionId: 'test', signal: new AbortController().signal };
 interface FakeDeferred {
   url: string;
   outage: 'network' | 'busy' | null;
+  /** Set as `outage` the moment a create is answered (a test setting it later races the first polls). */
+  outageAfterCreate: 'network' | null;
   creates: number;
   polls: number;
   close(): Promise<void>;
@@ -28,7 +30,7 @@ interface FakeDeferred {
 
 /** Accepts deferred chats and answers the second poll of each; `outage` takes it all away. */
 async function startFakeDeferred(): Promise<FakeDeferred> {
-  const fake: FakeDeferred = { url: '', outage: null, creates: 0, polls: 0, close: async () => undefined };
+  const fake: FakeDeferred = { url: '', outage: null, outageAfterCreate: null, creates: 0, polls: 0, close: async () => undefined };
   const seen = new Map<string, number>();
   const json = (res: ServerResponse, status: number, body: unknown): void => {
     res.writeHead(status, { 'content-type': 'application/json' });
@@ -44,7 +46,9 @@ async function startFakeDeferred(): Promise<FakeDeferred> {
     req.on('end', () => {
       if (req.method === 'POST' && req.url === '/v1/chat/completions') {
         fake.creates += 1;
-        return json(res, 200, { request_id: `req-${req.headers['idempotency-key']}` });
+        json(res, 200, { request_id: `req-${req.headers['idempotency-key']}` });
+        if (fake.outageAfterCreate) fake.outage = fake.outageAfterCreate;
+        return;
       }
       const poll = /^\/v1\/chat\/deferred-completion\/(.+)$/.exec(req.url ?? '');
       if (req.method === 'GET' && poll) {
@@ -106,9 +110,9 @@ describe('a deferred chat during an outage', () => {
     const chunks: ChatStreamChunk[] = [];
     const ctx: StreamContext<ChatStreamChunk> = { sessionId: 'w1', streamId: 's1', signal: new AbortController().signal, emit: (c) => chunks.push(c) };
     // Down before the first poll: the create is answered, then nothing.
+    fake.outageAfterCreate = 'network';
     const following = app.handlers.chat.send({ request: { model: 'svc-4', messages: [{ role: 'user', content: 'hello?' }], deferred: true } }, ctx);
     await expect.poll(() => fake.creates).toBe(1);
-    fake.outage = 'network';
     const waits = () => chunks.flatMap((c) => (c.type === 'waiting' && c.wait ? [c.wait] : []));
     await expect.poll(() => waits().at(-1)?.failures ?? 0, { timeout: 30_000, interval: 50 }).toBeGreaterThanOrEqual(3);
     expect(waits().at(-1)).toMatchObject({ reason: expect.stringMatching(/cannot reach the service/), since: expect.any(Number) });

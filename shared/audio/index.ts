@@ -6,3 +6,4 @@ export * from './wav';
 export * from './resampler';
 export * from './frames';
 export * from './levels';
+export * from './jitter-buffer';

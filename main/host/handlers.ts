@@ -35,6 +35,12 @@ export interface SessionContext<In, C> extends CallContext {
   readonly opId: string;
   readonly messages: AsyncIterable<In>;
   emit(chunk: C): Promise<void>;
+  /**
+   * From now on, inbound messages are also checked with `schema` before `ops.send` answers, so a
+   * page's `send()` rejects with invalid_input for a message only the handler knows how to judge
+   * (a live session's control messages, whose schema depends on the session's kind).
+   */
+  validateMessagesWith(schema: z.ZodType): void;
 }
 
 type OpHandler<Op> =

@@ -173,7 +173,13 @@ export function createHost<C extends Contract>(options: HostOptions<C>): Host<C>
     };
     const base = { sessionId: session.id, signal };
     const ctx = isSession
-      ? { ...base, opId: streamId, messages: inbound, emit: deliver }
+      ? {
+          ...base,
+          opId: streamId,
+          messages: inbound,
+          emit: deliver,
+          validateMessagesWith: (schema: unknown) => void (entry.handlerSchema = schema as RunningOp['handlerSchema']),
+        }
       : { ...base, streamId, emit: (chunk: unknown) => void deliver(chunk) };
     try {
       const handler = op.handler as (input: unknown, ctx: unknown) => Promise<unknown>;

@@ -18,8 +18,12 @@ import { fromReplyApi } from './page-api';
 export interface BridgeTransport {
   /** Runs a call; `opId` (optional) is the id `ops.cancel` can name while it runs. */
   call(channel: string, input: unknown, opId?: string): Promise<CallReply>;
-  /** Starts a stream or a session; chunks go to onChunk; resolves with the end reply. */
-  stream(channel: string, input: unknown, streamId: string, onChunk: (chunk: unknown) => void): Promise<CallReply>;
+  /**
+   * Starts a stream or a session; chunks go to onChunk; resolves with the end reply. `reattach`:
+   * a transport whose connection can drop (browser mode) starts it again on reconnect instead of
+   * failing it (SessionOp.reattach).
+   */
+  stream(channel: string, input: unknown, streamId: string, onChunk: (chunk: unknown) => void, options?: { reattach?: boolean }): Promise<CallReply>;
   subscribe(channel: string, callback: (payload: unknown) => void): () => void;
 }
 
@@ -52,9 +56,10 @@ function openSession(
   channel: string,
   input: unknown,
   onChunk: (chunk: unknown) => void,
+  reattach: boolean,
 ): ReplySessionHandle<unknown, unknown> {
   const id = newOpId();
-  const result = transport.stream(channel, input, id, onChunk);
+  const result = transport.stream(channel, input, id, onChunk, reattach ? { reattach } : undefined);
   const slots = sendWindow(SESSION_SEND_WINDOW);
   // send and close share one queue, so a close never overtakes the messages sent before it.
   const inOrder = async (op: string, body: unknown): Promise<CallReply> => {
@@ -97,7 +102,7 @@ export function createReplyApi(transport: BridgeTransport, declared: Contract = 
           };
         };
       } else if (op.kind === 'session') {
-        target[method] = (input: unknown, onChunk: (chunk: unknown) => void) => openSession(transport, channel, input, onChunk);
+        target[method] = (input: unknown, onChunk: (chunk: unknown) => void) => openSession(transport, channel, input, onChunk, op.reattach === true);
       } else {
         target[eventMethodName(method)] = (callback: (payload: unknown) => void) => transport.subscribe(channel, callback);
       }

@@ -33,6 +33,11 @@ export interface SessionOp<I extends z.ZodType = z.ZodType, M extends z.ZodType 
   readonly kind: 'session';
   readonly input: I;
   readonly message: M;
+  /**
+   * Re-opened instead of failed when browser mode's socket drops: the page's transport starts it
+   * again, same id and input, once it reconnects (a live attachment: main answers a fresh snapshot).
+   */
+  readonly reattach?: boolean;
   readonly __chunk?: C;
   readonly __result?: R;
 }
@@ -59,12 +64,16 @@ export function stream<C, R>() {
   return <I extends z.ZodType>(input: I): StreamOp<I, C, R> => ({ kind: 'stream', input });
 }
 
-/** `session<Chunk, Result>()(inputSchema, messageSchema)`: the renderer sends `z.input<message>`. */
+/**
+ * `session<Chunk, Result>()(inputSchema, messageSchema)`: the renderer sends `z.input<message>`.
+ * `{ reattach: true }`: see SessionOp.reattach.
+ */
 export function session<C, R>() {
-  return <I extends z.ZodType, M extends z.ZodType>(input: I, message: M): SessionOp<I, M, C, R> => ({
+  return <I extends z.ZodType, M extends z.ZodType>(input: I, message: M, options?: { reattach?: boolean }): SessionOp<I, M, C, R> => ({
     kind: 'session',
     input,
     message,
+    ...(options?.reattach ? { reattach: true } : {}),
   });
 }
 

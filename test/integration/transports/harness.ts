@@ -19,6 +19,8 @@ import { setupIpc } from '../../../main/electron/ipc';
 import { createIpcTransport } from '../../../preload/ipc-transport';
 import { createWsTransport, type SocketLike, type WsTransport } from '../../../renderer/src/bridge/ws-transport';
 import { createFakeHandlers } from '../../unit/main/host/fake-handlers';
+import type { LiveRegistry } from '../../../main/live/registry';
+import type { Host } from '../../../main/host/host';
 import { testContract, type ProbeState, type TestContract } from '../../unit/main/host/probe-family';
 import { acrossContextBridge, createFakeWindow } from './fake-electron';
 
@@ -44,6 +46,14 @@ export interface Harness {
   socket?: () => WebSocket;
   /** The page under test goes away (window destroyed, tab closed). */
   disconnect(): void;
+  /** The page under test reloads: its old page is gone, and this is the new page's API. */
+  reload(): Promise<ApiFor<TestContract>>;
+  /** Browser mode: the page's socket drops (the transport reconnects by itself). */
+  dropSocket?: () => void;
+  /** Every status change of the page's transport (browser mode). */
+  statuses?: string[];
+  /** The live registry main's `live.*` answer over (with the test-only ticker kind). */
+  live: LiveRegistry;
   close(): Promise<void>;
 }
 
@@ -62,9 +72,16 @@ function counting(transport: BridgeTransport): { transport: BridgeTransport; iss
   };
 }
 
+/** Fake handlers whose `live.changed` goes out through the host, as in the app. */
+function hostWithFakes() {
+  let host: Host<TestContract> | null = null;
+  const fake = createFakeHandlers({ onLiveChanged: (summary) => host?.emit('live.changed', summary) });
+  host = createHost({ contract: testContract, handlers: fake.handlers });
+  return { fake, host };
+}
+
 export async function ipcHarness(): Promise<Harness> {
-  const fake = createFakeHandlers();
-  const host = createHost({ contract: testContract, handlers: fake.handlers });
+  const { fake, host } = hostWithFakes();
   const gate = setupIpc({ host, contract: testContract, log: () => {} });
   const [a, b] = [createFakeWindow(), createFakeWindow()];
   gate.addWindow(a.window);
@@ -81,9 +98,17 @@ export async function ipcHarness(): Promise<Harness> {
     probe: fake.probe,
     sendsIssued: mine.issued,
     disconnect: () => a.webContents.destroy(),
+    reload: async () => {
+      // The old page's world is gone: its listeners with it; the new page builds its API afresh.
+      a.webContents.emit('did-navigate');
+      a.ipcRenderer.reset();
+      return fromReplyApi(acrossContextBridge(createReplyApi(createIpcTransport(a.ipcRenderer), testContract)), testContract);
+    },
+    live: fake.live,
     close: async () => {
       gate.dispose();
       host.dispose();
+      await fake.live.shutdown();
     },
   };
 }
@@ -101,8 +126,7 @@ function connected(transport: WsTransport): Promise<void> {
 }
 
 export async function wsHarness(): Promise<Harness> {
-  const fake = createFakeHandlers();
-  const host = createHost({ contract: testContract, handlers: fake.handlers });
+  const { fake, host } = hostWithFakes();
   const staticDir = mkdtempSync(join(tmpdir(), 'wb-static-'));
   writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>t</title>');
   const server = await startBrowserServer({ host, staticDir });
@@ -112,6 +136,7 @@ export async function wsHarness(): Promise<Harness> {
   const open = (log?: FrameLog) =>
     createWsTransport({
       url: `ws://127.0.0.1:${server.port}/ws`,
+      backoff: { initialMs: 20, maxMs: 200 },
       token: server.token,
       connect: (url, protocols) => {
         const ws = new WebSocket(url, protocols, { origin });
@@ -129,7 +154,10 @@ export async function wsHarness(): Promise<Harness> {
     });
   const [a, b] = [open(frames), open()];
   await Promise.all([connected(a), connected(b)]);
+  const statuses: string[] = [];
+  a.onStatus((status) => statuses.push(status));
   const mine = counting(a);
+  const reloaded: WsTransport[] = [];
   return {
     kind: 'ws',
     api: createWorkbenchApi(mine.transport, testContract),
@@ -142,9 +170,21 @@ export async function wsHarness(): Promise<Harness> {
     frames,
     socket: () => socket as unknown as WebSocket,
     disconnect: () => a.dispose(),
+    reload: async () => {
+      a.dispose();
+      const next = open();
+      reloaded.push(next);
+      await connected(next);
+      return createWorkbenchApi(next, testContract);
+    },
+    dropSocket: () => (socket as unknown as WebSocket).terminate(),
+    statuses,
+    live: fake.live,
     close: async () => {
       a.dispose();
       b.dispose();
+      for (const t of reloaded) t.dispose();
+      await fake.live.shutdown();
       await server.close();
       host.dispose();
       rmSync(staticDir, { recursive: true, force: true });

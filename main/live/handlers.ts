@@ -1,0 +1,59 @@
+/**
+ * The `live` family's handlers over a registry. `live.attach` is a window's attachment: the
+ * snapshot and events of the session flow out as chunks, the window's messages go to the kind as
+ * control messages (checked with the kind's schema before `send()` answers). The attachment ends
+ * when the session ends (result: its final summary) or when the window detaches — cancel, close,
+ * a reload, a dropped socket — and then only the attachment ends: the session keeps running.
+ */
+import type { LiveAttachChunk, LiveSessionSummary, liveContract } from '../../shared/contract/live';
+import { WorkbenchFailure, type WorkbenchError } from '../../shared/contract/errors';
+import type { FamilyHandlers, SessionContext } from '../host/handlers';
+import type { LiveRegistry } from './registry';
+
+function controlError(err: unknown): WorkbenchError {
+  if (err instanceof WorkbenchFailure) return err.error;
+  return { code: 'internal', message: 'The live session could not carry out that control message. The details are in the workbench\'s log.' };
+}
+
+async function attachWindow(
+  registry: LiveRegistry,
+  id: string,
+  ctx: SessionContext<unknown, LiveAttachChunk>,
+  log: (line: string) => void,
+): Promise<LiveSessionSummary> {
+  const kind = registry.kindOf(id);
+  if (!kind) throw new WorkbenchFailure({ code: 'not_found', message: `There is no live session ${id}: it has ended, or never existed.` });
+  ctx.validateMessagesWith(kind.control);
+  let endedWith: (summary: LiveSessionSummary) => void = () => {};
+  const ended = new Promise<LiveSessionSummary>((resolve) => (endedWith = resolve));
+  // Chunks are not awaited: a slow window must never hold up the session (frames have their own channel).
+  const attachment = await registry.attach(id, { deliver: (chunk) => void ctx.emit(chunk), ended: (summary) => endedWith(summary) });
+  const reading = (async () => {
+    for await (const message of ctx.messages) {
+      try {
+        await attachment.control(message);
+      } catch (err) {
+        if (!(err instanceof WorkbenchFailure)) log(`[live] ${id}: control failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+        void ctx.emit({ type: 'error', error: controlError(err) });
+      }
+    }
+  })();
+  // Detached: the page cancelled or closed its side, or went away (the host aborts and ends `messages`).
+  const detached = new Promise<null>((resolve) => {
+    if (ctx.signal.aborted) resolve(null);
+    ctx.signal.addEventListener('abort', () => resolve(null), { once: true });
+    void reading.then(() => resolve(null));
+  });
+  const outcome = await Promise.race([ended, detached]);
+  attachment.detach();
+  return outcome ?? registry.summary(id) ?? (await ended);
+}
+
+export function createLiveHandlers(registry: LiveRegistry, log: (line: string) => void = () => {}): FamilyHandlers<typeof liveContract> {
+  return {
+    list: () => registry.list(),
+    start: async ({ kind, input }) => ({ id: await registry.start(kind, input, { origin: 'window' }) }),
+    stop: ({ id }) => registry.stop(id),
+    attach: ({ id }, ctx) => attachWindow(registry, id, ctx, log),
+  };
+}

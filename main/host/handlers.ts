@@ -65,4 +65,4 @@ export type HandlersFor<C extends Contract> = {
 };
 
 /** Re-exported for the host's callers; services import it from shared/contract/typed-emit. */
-export type { TypedEmit } from '../../shared/contract/typed-emit';
+export type { TypedEmit, TypedKeyedEmit } from '../../shared/contract/typed-emit';

@@ -25,6 +25,12 @@ export interface BridgeTransport {
    */
   stream(channel: string, input: unknown, streamId: string, onChunk: (chunk: unknown) => void, options?: { reattach?: boolean }): Promise<CallReply>;
   subscribe(channel: string, callback: (payload: unknown) => void): () => void;
+  /**
+   * Listens to keyed event `channel` for `key`; main is asked for it (`ops.subscribe`) with the
+   * first listener of that key and told when the last one goes. A transport whose connection can
+   * drop subscribes again on its new connection.
+   */
+  subscribeKeyed(channel: string, key: string, callback: (payload: unknown) => void): () => void;
 }
 
 const CANCEL = channelName('ops', 'cancel');
@@ -103,6 +109,9 @@ export function createReplyApi(transport: BridgeTransport, declared: Contract = 
         };
       } else if (op.kind === 'session') {
         target[method] = (input: unknown, onChunk: (chunk: unknown) => void) => openSession(transport, channel, input, onChunk, op.reattach === true);
+      } else if (op.keyed === true) {
+        target[eventMethodName(method)] = (key: string, callback: (payload: unknown) => void) =>
+          transport.subscribeKeyed(channel, String(key), callback);
       } else {
         target[eventMethodName(method)] = (callback: (payload: unknown) => void) => transport.subscribe(channel, callback);
       }

@@ -45,7 +45,19 @@ export interface SessionOp<I extends z.ZodType = z.ZodType, M extends z.ZodType 
 /** An event main pushes to every window; exposed to the renderer as `onName(cb) => unsubscribe`. */
 export interface EventDef<P = unknown> {
   readonly kind: 'event';
+  /** Keyed events (`keyedEvent`) only. */
+  readonly keyed?: boolean;
   readonly __payload?: P;
+}
+
+/**
+ * An event with an argument: main emits it under a key (a live session's id) and only windows
+ * subscribed to that key receive it (one session's levels or partial transcripts, not every
+ * window's). Exposed as `onName(key, cb) => unsubscribe`; the subscription travels to main
+ * (`ops.subscribe`), so nothing for other keys crosses the bridge.
+ */
+export interface KeyedEventDef<P = unknown> extends EventDef<P> {
+  readonly keyed: true;
 }
 
 export type AnyOp =
@@ -81,6 +93,10 @@ export function event<P>(): EventDef<P> {
   return { kind: 'event' };
 }
 
+export function keyedEvent<P>(): KeyedEventDef<P> {
+  return { kind: 'event', keyed: true };
+}
+
 export type OutputOf<Op> = Op extends CallOp<z.ZodType, infer O> ? O : never;
 export type ChunkOf<Op> =
   Op extends StreamOp<z.ZodType, infer C, unknown> ? C : Op extends SessionOp<z.ZodType, z.ZodType, infer C, unknown> ? C : never;
@@ -88,9 +104,16 @@ export type ResultOf<Op> =
   Op extends StreamOp<z.ZodType, unknown, infer R> ? R : Op extends SessionOp<z.ZodType, z.ZodType, unknown, infer R> ? R : never;
 export type PayloadOf<Op> = Op extends EventDef<infer P> ? P : never;
 
-/** Every event channel a contract declares, as `family.event` (e.g. `'connections.changed'`). */
+/** Every plain event channel a contract declares, as `family.event` (e.g. `'connections.changed'`). */
 export type EventChannel<C extends Contract> = {
-  [F in keyof C & string]: { [M in keyof C[F] & string]: C[F][M] extends EventDef<unknown> ? `${F}.${M}` : never }[keyof C[F] &
+  [F in keyof C & string]: {
+    [M in keyof C[F] & string]: C[F][M] extends KeyedEventDef<unknown> ? never : C[F][M] extends EventDef<unknown> ? `${F}.${M}` : never;
+  }[keyof C[F] & string];
+}[keyof C & string];
+
+/** Every keyed event channel a contract declares (`keyedEvent`). */
+export type KeyedEventChannel<C extends Contract> = {
+  [F in keyof C & string]: { [M in keyof C[F] & string]: C[F][M] extends KeyedEventDef<unknown> ? `${F}.${M}` : never }[keyof C[F] &
     string];
 }[keyof C & string];
 
@@ -108,10 +131,19 @@ export type EventFamily<C extends Contract> = {
   [F in keyof C & string]: EventName<C, F> extends never ? never : F;
 }[keyof C & string];
 
-/** The event names (`changed`) a family `F` of `C` declares. */
+/** The plain event names (`changed`) a family `F` of `C` declares. */
 export type EventName<C extends Contract, F extends keyof C> = {
-  [M in keyof C[F] & string]: C[F][M] extends EventDef<unknown> ? M : never;
+  [M in keyof C[F] & string]: C[F][M] extends KeyedEventDef<unknown> ? never : C[F][M] extends EventDef<unknown> ? M : never;
 }[keyof C[F] & string];
+
+/** Every keyed event channel of `contract`, at run time (main checks subscriptions against it). */
+export function keyedEventChannels(contract: Contract): Set<string> {
+  const out = new Set<string>();
+  for (const [family, ops] of Object.entries(contract)) {
+    for (const [name, op] of Object.entries(ops)) if (op.kind === 'event' && op.keyed === true) out.add(channelName(family, name));
+  }
+  return out;
+}
 
 /** `send` -> `onSend`: the renderer-side name of an event. */
 export type EventMethodName<K extends string> = `on${Capitalize<K>}`;

@@ -595,6 +595,8 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
     // The fake runs no sessions: cancel finds nothing, send and close look like an unknown id.
     ops: {
       cancel: async (input) => (record('ops.cancel', input), { cancelled: false }),
+      subscribe: async (input) => (record('ops.subscribe', input), null),
+      unsubscribe: async (input) => (record('ops.unsubscribe', input), null),
       send: async (input) => {
         record('ops.send', input);
         throw new WorkbenchFailure({ code: 'not_found', message: `There is no running session ${input.id} in this window.` });

@@ -13,11 +13,14 @@
  * reconnecting with backoff — except sessions opened with `reattach` (a live attachment): those
  * stay open in the page and are started again, same id and input, first thing on the new socket,
  * so the page just sees main's fresh snapshot arrive as the next chunk. Event subscriptions
- * survive reconnects (the server broadcasts events to every tab; filtering is local). A token the process refuses stops the retries until
+ * survive reconnects (the server broadcasts events to every tab; filtering is local); keyed
+ * subscriptions (`ops.subscribe`) are made again on every new socket, since main forgets a
+ * socket's subscriptions when it closes. A token the process refuses stops the retries until
  * `setToken` gives a new one (the user opened the newly printed link in this tab).
  */
 import type { BridgeTransport } from '../../../shared/contract/bridge';
 import { decodeBinaryFrame, encodeBinaryFrame, hasBytes } from '../../../shared/contract/binary-frame';
+import { KeyedListeners } from '../../../shared/contract/keyed-listeners';
 import { SOCKET_HIGH_WATER_BYTES, type CallReply, type ClientMessage, type ServerMessage } from '../../../shared/contract/protocol';
 
 /**
@@ -105,6 +108,7 @@ export function createWsTransport(options: WsTransportOptions): WsTransport {
   const queued: Array<string | Uint8Array> = [];
   let drainTimer: ReturnType<typeof setTimeout> | null = null;
   const subscribers = new Map<string, Set<(payload: unknown) => void>>();
+  const keyed = new KeyedListeners();
   const statusListeners = new Set<(status: BridgeStatus) => void>();
   let status: BridgeStatus = 'connecting';
   let socket: SocketLike | null = null;
@@ -135,10 +139,22 @@ export function createWsTransport(options: WsTransportOptions): WsTransport {
     for (const [id, entry] of [...pending]) if (all || !entry.reattach) settle(id, networkFailure(message));
   }
 
-  /** A new socket: reattaching sessions start again before anything queued while it connected. */
+  /**
+   * A new socket: keyed subscriptions and reattaching sessions start again, before anything
+   * queued while it connected (main forgot both with the old socket).
+   */
   function reattachAll(): void {
     const starts = [...pending.values()].flatMap((entry) => (entry.reattach ? [entry.reattach] : []));
-    queued.unshift(...starts);
+    const subscriptions = keyed.entries().map(({ channel, key }) =>
+      JSON.stringify({ t: 'call', id: nextId++, method: 'ops.subscribe', input: { channel, key } } satisfies ClientMessage),
+    );
+    queued.unshift(...subscriptions, ...starts);
+  }
+
+  function tellMain(op: 'ops.subscribe' | 'ops.unsubscribe', channel: string, key: string): void {
+    // Before the first socket opens, reattachAll sends every subscription anyway.
+    if (status !== 'connected') return;
+    void send({ t: 'call', id: nextId++, method: op, input: { channel, key } }, { resolve: () => {} });
   }
 
   function decode(data: unknown): ServerMessage | null {
@@ -172,6 +188,8 @@ export function createWsTransport(options: WsTransportOptions): WsTransport {
       const id = streams.get(msg.streamId);
       const entry = id === undefined ? undefined : pending.get(id);
       entry?.stream?.onChunk(msg.chunk);
+    } else if (msg.t === 'event' && typeof msg.key === 'string') {
+      keyed.dispatch(msg.channel, msg.key, msg.payload);
     } else if (msg.t === 'event') {
       for (const callback of [...(subscribers.get(msg.channel) ?? [])]) {
         try {
@@ -275,6 +293,13 @@ export function createWsTransport(options: WsTransportOptions): WsTransport {
       return () => {
         set.delete(callback);
         if (set.size === 0 && subscribers.get(channel) === set) subscribers.delete(channel);
+      };
+    },
+    subscribeKeyed(channel, key, callback) {
+      const entry = keyed.add(channel, key, callback);
+      if (entry.first) tellMain('ops.subscribe', channel, key);
+      return () => {
+        if (entry.remove()) tellMain('ops.unsubscribe', channel, key);
       };
     },
     status: () => status,

@@ -13,13 +13,14 @@ import { createReplyApi, createWorkbenchApi, type BridgeTransport } from '../../
 import { fromReplyApi } from '../../../shared/contract/page-api';
 import type { ApiFor } from '../../../shared/contract/api';
 import { startBrowserServer } from '../../../main/host/browser-server';
-import type { TypedEmit } from '../../../main/host/handlers';
+import type { TypedEmit, TypedKeyedEmit } from '../../../main/host/handlers';
 import { createHost } from '../../../main/host/host';
 import { setupIpc } from '../../../main/electron/ipc';
 import { createIpcTransport } from '../../../preload/ipc-transport';
 import { createWsTransport, type SocketLike, type WsTransport } from '../../../renderer/src/bridge/ws-transport';
 import { createFakeHandlers } from '../../unit/main/host/fake-handlers';
 import type { LiveRegistry } from '../../../main/live/registry';
+import type { LiveSessionSummary } from '../../../shared/contract/live';
 import type { Host } from '../../../main/host/host';
 import { testContract, type ProbeState, type TestContract } from '../../unit/main/host/probe-family';
 import { acrossContextBridge, createFakeWindow } from './fake-electron';
@@ -37,6 +38,11 @@ export interface Harness {
   other: ApiFor<TestContract>;
   transport: BridgeTransport;
   emit: TypedEmit<TestContract>;
+  emitKeyed: TypedKeyedEmit<TestContract>;
+  /** Keyed subscriptions main holds, all pages together. */
+  keyedSubscriptions(): number;
+  /** Events that crossed to the page under test (before any filtering in the page), in order. */
+  wireEvents: Array<{ channel: string; key?: string }>;
   signals: AbortSignal[];
   probe: ProbeState;
   /** `ops.send` calls the page under test has issued (its messages handed to the transport). */
@@ -54,6 +60,8 @@ export interface Harness {
   statuses?: string[];
   /** The live registry main's `live.*` answer over (with the test-only ticker kind). */
   live: LiveRegistry;
+  /** Every `live.changed` main announced, in order. */
+  liveChanges: LiveSessionSummary[];
   close(): Promise<void>;
 }
 
@@ -84,6 +92,12 @@ export async function ipcHarness(): Promise<Harness> {
   const { fake, host } = hostWithFakes();
   const gate = setupIpc({ host, contract: testContract, log: () => {} });
   const [a, b] = [createFakeWindow(), createFakeWindow()];
+  const wireEvents: Harness['wireEvents'] = [];
+  const send = a.webContents.send.bind(a.webContents);
+  a.webContents.send = (channel: string, ...args: unknown[]) => {
+    if (!channel.startsWith('workbench:')) wireEvents.push(typeof args[1] === 'string' ? { channel, key: args[1] } : { channel });
+    send(channel, ...args);
+  };
   gate.addWindow(a.window);
   gate.addWindow(b.window);
   const mine = counting(createIpcTransport(a.ipcRenderer));
@@ -94,6 +108,9 @@ export async function ipcHarness(): Promise<Harness> {
     other: fromReplyApi(acrossContextBridge(createReplyApi(createIpcTransport(b.ipcRenderer), testContract)), testContract),
     transport: mine.transport,
     emit: host.emit,
+    emitKeyed: host.emitKeyed,
+    keyedSubscriptions: () => host.keyedSubscriptions(),
+    wireEvents,
     signals: fake.signals,
     probe: fake.probe,
     sendsIssued: mine.issued,
@@ -105,6 +122,7 @@ export async function ipcHarness(): Promise<Harness> {
       return fromReplyApi(acrossContextBridge(createReplyApi(createIpcTransport(a.ipcRenderer), testContract)), testContract);
     },
     live: fake.live,
+    liveChanges: fake.liveChanges,
     close: async () => {
       gate.dispose();
       host.dispose();
@@ -132,6 +150,7 @@ export async function wsHarness(): Promise<Harness> {
   const server = await startBrowserServer({ host, staticDir });
   const origin = `http://127.0.0.1:${server.port}`;
   const frames: FrameLog = { sent: [], received: [] };
+  const wireEvents: Harness['wireEvents'] = [];
   let socket: WebSocket | null = null;
   const open = (log?: FrameLog) =>
     createWsTransport({
@@ -147,7 +166,12 @@ export async function wsHarness(): Promise<Harness> {
             log.sent.push(typeof data === 'string' ? 'text' : 'binary');
             return send(data as string, ...rest);
           }) as typeof ws.send;
-          ws.on('message', (_data, isBinary) => log.received.push(isBinary ? 'binary' : 'text'));
+          ws.on('message', (data, isBinary) => {
+            log.received.push(isBinary ? 'binary' : 'text');
+            if (isBinary) return;
+            const msg = JSON.parse(String(data)) as { t: string; channel?: string; key?: string };
+            if (msg.t === 'event') wireEvents.push(msg.key === undefined ? { channel: msg.channel! } : { channel: msg.channel!, key: msg.key });
+          });
         }
         return ws as unknown as SocketLike;
       },
@@ -164,6 +188,9 @@ export async function wsHarness(): Promise<Harness> {
     other: createWorkbenchApi(b, testContract),
     transport: mine.transport,
     emit: host.emit,
+    emitKeyed: host.emitKeyed,
+    keyedSubscriptions: () => host.keyedSubscriptions(),
+    wireEvents,
     signals: fake.signals,
     probe: fake.probe,
     sendsIssued: mine.issued,
@@ -180,6 +207,7 @@ export async function wsHarness(): Promise<Harness> {
     dropSocket: () => (socket as unknown as WebSocket).terminate(),
     statuses,
     live: fake.live,
+    liveChanges: fake.liveChanges,
     close: async () => {
       a.dispose();
       b.dispose();

@@ -152,10 +152,11 @@ describe.each([
     void attachment.result.finally(() => (settled = true)).catch(() => {});
     await attachment.send({ type: 'tick', count: 3 });
     await until(() => eventSeqs(chunks).length === 3, 'three ticks');
+    const changesBefore = h.liveChanges.length;
     h.dropSocket();
     await until(() => h.statuses!.includes('disconnected'), 'the drop');
     // Main's side of the old socket detached; the session ticks on without it.
-    await until(() => h.live.summary(id)?.attachments === 0, 'main to see the drop');
+    await until(() => h.liveChanges.slice(changesBefore).some((s) => s.id === id && s.attachments === 0), 'main to see the drop');
     await (await h.live.attach(id, { deliver: () => {}, ended: () => {} })).control({ type: 'tick', count: 2 });
     await until(() => snapshots(chunks).length === 2, 'the fresh snapshot');
     expect(settled).toBe(false);

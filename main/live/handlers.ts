@@ -10,6 +10,45 @@ import { WorkbenchFailure, type WorkbenchError } from '../../shared/contract/err
 import type { FamilyHandlers, SessionContext } from '../host/handlers';
 import type { LiveRegistry } from './registry';
 
+/**
+ * Chunks an attachment may have handed to a transport that has not yet taken them (browser mode:
+ * the socket is above its high-water mark). Beyond this the window has fallen behind: its events
+ * are skipped, and once the transport has drained it gets a fresh snapshot instead, so a window
+ * that stops reading never makes main hold a session's whole output.
+ */
+export const ATTACHMENT_MAX_UNSENT = 256;
+
+/** Sends chunks to one window without ever waiting for it; skips events (then resyncs) when it lags. */
+function pacedSender(ctx: SessionContext<unknown, LiveAttachChunk>, snapshot: () => LiveAttachChunk) {
+  let unsent = 0;
+  let behind = false;
+  const send = (chunk: LiveAttachChunk): void => {
+    unsent++;
+    void ctx.emit(chunk).then(() => {
+      unsent--;
+      if (unsent === 0 && behind && !ctx.signal.aborted) {
+        behind = false;
+        let fresh: LiveAttachChunk;
+        try {
+          fresh = snapshot();
+        } catch {
+          return; // the session is ending: its end reaches the window anyway
+        }
+        send(fresh);
+      }
+    });
+  };
+  return (chunk: LiveAttachChunk): void => {
+    // Events and state both live in the snapshot that follows; an error is the window's own answer.
+    if (behind && chunk.type !== 'error') return;
+    if (unsent >= ATTACHMENT_MAX_UNSENT && chunk.type !== 'error') {
+      behind = true;
+      return;
+    }
+    send(chunk);
+  };
+}
+
 function controlError(err: unknown): WorkbenchError {
   if (err instanceof WorkbenchFailure) return err.error;
   return { code: 'internal', message: 'The live session could not carry out that control message. The details are in the workbench\'s log.' };
@@ -26,15 +65,17 @@ async function attachWindow(
   ctx.validateMessagesWith(kind.control);
   let endedWith: (summary: LiveSessionSummary) => void = () => {};
   const ended = new Promise<LiveSessionSummary>((resolve) => (endedWith = resolve));
-  // Chunks are not awaited: a slow window must never hold up the session (frames have their own channel).
-  const attachment = await registry.attach(id, { deliver: (chunk) => void ctx.emit(chunk), ended: (summary) => endedWith(summary) });
+  // Chunks are never awaited: a slow window must not hold up the session (frames have their own channel).
+  let deliver: (chunk: LiveAttachChunk) => void = (chunk) => void ctx.emit(chunk);
+  const attachment = await registry.attach(id, { deliver: (chunk) => deliver(chunk), ended: (summary) => endedWith(summary) });
+  deliver = pacedSender(ctx, () => attachment.snapshot());
   const reading = (async () => {
     for await (const message of ctx.messages) {
       try {
         await attachment.control(message);
       } catch (err) {
         if (!(err instanceof WorkbenchFailure)) log(`[live] ${id}: control failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-        void ctx.emit({ type: 'error', error: controlError(err) });
+        deliver({ type: 'error', error: controlError(err) });
       }
     }
   })();

@@ -22,6 +22,8 @@ export interface LiveAttachment {
   detach(): void;
   /** Validates `message` with the kind's control schema and hands it to the session. */
   control(message: unknown): Promise<void>;
+  /** A fresh snapshot chunk (for an attachment that fell behind and skipped events). */
+  snapshot(): LiveAttachChunk;
 }
 
 export interface LiveRegistryOptions {
@@ -238,16 +240,25 @@ export function createLiveRegistry(options: LiveRegistryOptions): LiveRegistry {
     if (!e) throw notFound(id);
     await e.ready;
     if (!e.instance || e.finishing) throw notFound(id);
-    let snapshot: unknown;
-    try {
-      snapshot = e.instance.snapshot();
-    } catch (err) {
-      log(`[live] ${id}: snapshot failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-      throw new WorkbenchFailure(errorOf(err, `Reading the ${e.kind.id} session's state`));
-    }
-    e.sinks.add(sink);
+    const instance = e.instance;
+    const snapshotChunk = (): LiveAttachChunk => {
+      try {
+        return { type: 'snapshot', session: summarise(e), seq: e.seq, snapshot: instance.snapshot() };
+      } catch (err) {
+        log(`[live] ${id}: snapshot failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+        throw new WorkbenchFailure(errorOf(err, `Reading the ${e.kind.id} session's state`));
+      }
+    };
     // Synchronously with adding the sink: no event can fall between the snapshot and the next event.
-    sink.deliver({ type: 'snapshot', session: summarise(e), seq: e.seq, snapshot });
+    e.sinks.add(sink);
+    let first: LiveAttachChunk;
+    try {
+      first = snapshotChunk();
+    } catch (err) {
+      e.sinks.delete(sink);
+      throw err;
+    }
+    sink.deliver(first);
     announce(e, false);
     let attached = true;
     return {
@@ -262,6 +273,7 @@ export function createLiveRegistry(options: LiveRegistryOptions): LiveRegistry {
         if (!parsed.ok) throw new WorkbenchFailure(parsed.error);
         await e.instance.control(parsed.value);
       },
+      snapshot: snapshotChunk,
     };
   }
 

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import type { LiveAttachChunk } from '../../../../shared/contract/live';
+import type { SessionContext } from '../../../../main/host/handlers';
+import { ATTACHMENT_MAX_UNSENT, createLiveHandlers } from '../../../../main/live/handlers';
+import { createLiveRegistry } from '../../../../main/live/registry';
+import { tickerKind } from './ticker-kind';
+
+/** A window whose transport takes chunks but never drains until `drain()`: every emit stays pending. */
+function stalledWindow() {
+  const chunks: LiveAttachChunk[] = [];
+  const pending: Array<() => void> = [];
+  const controller = new AbortController();
+  let endMessages!: () => void;
+  const messages: AsyncIterable<unknown> = {
+    [Symbol.asyncIterator]: () => ({
+      next: () => new Promise<IteratorResult<unknown>>((resolve) => (endMessages = () => resolve({ value: undefined, done: true }))),
+    }),
+  };
+  const ctx: SessionContext<unknown, LiveAttachChunk> = {
+    sessionId: 'window-1',
+    opId: 'attach-0001',
+    signal: controller.signal,
+    messages,
+    emit: (chunk) => {
+      chunks.push(chunk);
+      return new Promise<void>((resolve) => pending.push(resolve));
+    },
+    validateMessagesWith: () => {},
+  };
+  return {
+    ctx,
+    chunks,
+    drain: () => pending.splice(0).forEach((resolve) => resolve()),
+    detach: () => {
+      controller.abort();
+      endMessages?.();
+    },
+  };
+}
+
+const turns = async (n: number) => {
+  for (let i = 0; i < n; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+};
+
+describe('live.attach handler', () => {
+  it('a window that stops reading gets events up to a bound, then a fresh snapshot once it drains: no gap, nothing piled up', async () => {
+    const registry = createLiveRegistry({ kinds: [tickerKind], onChange: () => {} });
+    const handlers = createLiveHandlers(registry);
+    const id = await registry.start('test-ticker', { label: 'slow', intervalMs: 0 }, { origin: 'window' });
+    const window = stalledWindow();
+    const result = handlers.attach({ id }, window.ctx);
+    await turns(2);
+    const driver = await registry.attach(id, { deliver: () => {}, ended: () => {} });
+    await driver.control({ type: 'tick', count: ATTACHMENT_MAX_UNSENT + 100 });
+    await turns(2);
+    // The first snapshot, then as many events as may wait unsent; the other 100 were skipped.
+    expect(window.chunks).toHaveLength(1 + ATTACHMENT_MAX_UNSENT);
+    window.drain();
+    await turns(2);
+    window.drain();
+    await driver.control({ type: 'tick', count: 1 });
+    const after = window.chunks.slice(1 + ATTACHMENT_MAX_UNSENT);
+    const total = ATTACHMENT_MAX_UNSENT + 100;
+    expect(after).toEqual([
+      expect.objectContaining({ type: 'snapshot', seq: total, snapshot: expect.objectContaining({ count: total }) }),
+      { type: 'event', seq: total + 1, event: { n: total + 1 } },
+    ]);
+    window.detach();
+    expect(await result).toMatchObject({ id, status: 'running', attachments: 1 });
+    await registry.shutdown();
+  });
+});

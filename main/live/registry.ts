@@ -32,6 +32,12 @@ export interface LiveRegistryOptions {
   onChange(summary: LiveSessionSummary): void;
   log?(line: string): void;
   now?(): number;
+  /**
+   * How long `shutdown` waits for the finalisers before letting the app quit anyway (default
+   * 15 s): a finaliser stuck on a dead disk must not keep the app from ever quitting. What it had
+   * written stays on disk for the next start to finalise.
+   */
+  shutdownTimeoutMs?: number;
 }
 
 export interface LiveRegistry {
@@ -293,7 +299,16 @@ export function createLiveRegistry(options: LiveRegistryOptions): LiveRegistry {
     list: () => [...entries.values()].map(summarise),
     async shutdown() {
       shuttingDown = true;
-      await Promise.all([...entries.values()].map((e) => finish(e, 'shutdown')));
+      const ending = [...entries.values()].map((e) => ({ e, done: false, finished: finish(e, 'shutdown') }));
+      for (const item of ending) void item.finished.then(() => (item.done = true));
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), options.shutdownTimeoutMs ?? 15_000)));
+      const outcome = await Promise.race([Promise.all(ending.map((item) => item.finished)), timedOut]);
+      clearTimeout(timer);
+      if (outcome === 'timeout') {
+        const stuck = ending.filter((item) => !item.done).map((item) => `${item.e.id} (${item.e.kind.id})`);
+        log(`[live] quitting without waiting longer for the finalisers of ${stuck.join(', ')}`);
+      }
     },
   };
 }

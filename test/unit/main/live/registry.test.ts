@@ -107,6 +107,23 @@ describe('live registry', () => {
     expect((await rejection(registry.start('test-ticker', { label: 'c', intervalMs: 0 }, { origin: 'window' }))).error.code).toBe('cancelled');
   });
 
+  it('shutdown lets the app quit when a finaliser never returns, saying which', async () => {
+    const stuck = defineLiveKind({
+      id: 'stuck',
+      input: z.object({}).strict(),
+      control: z.never(),
+      start: () => ({ snapshot: () => null, control: () => {}, stop: () => new Promise<void>(() => {}) }),
+    });
+    const lines: string[] = [];
+    const registry = createLiveRegistry({ kinds: [stuck, tickerKind], onChange: () => {}, log: (l) => lines.push(l), shutdownTimeoutMs: 20 });
+    const id = await registry.start('stuck', {}, { origin: 'main' });
+    const other = await registry.start('test-ticker', { label: 'ok', intervalMs: 0 }, { origin: 'main' });
+    await registry.shutdown();
+    expect(finalised.filter((f) => f.id === other).map((f) => f.reason)).toEqual(['shutdown']);
+    expect(lines.filter((l) => l.includes('quitting without'))).toEqual([expect.stringContaining(`${id} (stuck)`)]);
+    expect(lines.join('\n')).not.toContain(`${other} (test-ticker)`);
+  });
+
   it('a kind that fails to start is not listed and its error reaches the caller', async () => {
     const broken = defineLiveKind({
       id: 'broken',

@@ -36,6 +36,12 @@ export interface SessionContext<In, C> extends CallContext {
   readonly messages: AsyncIterable<In>;
   emit(chunk: C): Promise<void>;
   /**
+   * Chunks emitted while the transport was above its high-water mark and not yet drained (0 when
+   * the page keeps up; never above 0 over Electron IPC). For a sender that must not wait (a live
+   * session) to tell a window that stopped reading from a burst.
+   */
+  backlog(): number;
+  /**
    * From now on, inbound messages are also checked with `schema` before `ops.send` answers, so a
    * page's `send()` rejects with invalid_input for a message only the handler knows how to judge
    * (a live session's control messages, whose schema depends on the session's kind).

@@ -168,6 +168,8 @@ export function createHost<C extends Contract>(options: HostOptions<C>): Host<C>
     // Cancelled or gone: the handler's message iterator ends at once.
     signal.addEventListener('abort', () => inbound?.abort(), { once: true });
     let ended = false;
+    /** Chunks handed over while the transport was above its high-water mark, not yet drained. */
+    let backlog = 0;
     const deliver = (chunk: unknown): Promise<void> => {
       if (ended || entry.dropped) return Promise.resolve();
       const report = (err: unknown) =>
@@ -180,9 +182,13 @@ export function createHost<C extends Contract>(options: HostOptions<C>): Host<C>
         return Promise.resolve();
       }
       if (!accepted) return Promise.resolve();
+      backlog++;
       // A cancelled handler must not stay parked behind a page that stopped reading.
       return new Promise<void>((resolve) => {
+        let counted = true;
         const done = () => {
+          if (counted) backlog--;
+          counted = false;
           signal.removeEventListener('abort', done);
           resolve();
         };
@@ -201,6 +207,7 @@ export function createHost<C extends Contract>(options: HostOptions<C>): Host<C>
           opId: streamId,
           messages: inbound,
           emit: deliver,
+          backlog: () => backlog,
           validateMessagesWith: (schema: unknown) => void (entry.handlerSchema = schema as RunningOp['handlerSchema']),
         }
       : { ...base, streamId, emit: (chunk: unknown) => void deliver(chunk) };

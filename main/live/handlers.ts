@@ -11,37 +11,35 @@ import type { FamilyHandlers, SessionContext } from '../host/handlers';
 import type { LiveRegistry } from './registry';
 
 /**
- * Chunks an attachment may have handed to a transport that has not yet taken them (browser mode:
- * the socket is above its high-water mark). Beyond this the window has fallen behind: its events
- * are skipped, and once the transport has drained it gets a fresh snapshot instead, so a window
- * that stops reading never makes main hold a session's whole output.
+ * Chunks an attachment may leave waiting on a transport above its high-water mark (browser mode:
+ * the socket holds more than SOCKET_HIGH_WATER_BYTES). Beyond this the window has fallen behind:
+ * its events are skipped, and once the transport has drained it gets a fresh snapshot instead,
+ * so a window that stops reading never makes main hold a session's whole output. A burst to a
+ * window that keeps up never counts (its socket stays below the mark).
  */
-export const ATTACHMENT_MAX_UNSENT = 256;
+export const ATTACHMENT_MAX_BACKLOG = 64;
 
 /** Sends chunks to one window without ever waiting for it; skips events (then resyncs) when it lags. */
 function pacedSender(ctx: SessionContext<unknown, LiveAttachChunk>, snapshot: () => LiveAttachChunk) {
-  let unsent = 0;
   let behind = false;
   const send = (chunk: LiveAttachChunk): void => {
-    unsent++;
     void ctx.emit(chunk).then(() => {
-      unsent--;
-      if (unsent === 0 && behind && !ctx.signal.aborted) {
-        behind = false;
-        let fresh: LiveAttachChunk;
-        try {
-          fresh = snapshot();
-        } catch {
-          return; // the session is ending: its end reaches the window anyway
-        }
-        send(fresh);
+      if (!behind || ctx.backlog() > 0 || ctx.signal.aborted) return;
+      behind = false;
+      let fresh: LiveAttachChunk;
+      try {
+        fresh = snapshot();
+      } catch {
+        return; // the session is ending: its end reaches the window anyway
       }
+      send(fresh);
     });
   };
   return (chunk: LiveAttachChunk): void => {
     // Events and state both live in the snapshot that follows; an error is the window's own answer.
-    if (behind && chunk.type !== 'error') return;
-    if (unsent >= ATTACHMENT_MAX_UNSENT && chunk.type !== 'error') {
+    if (chunk.type === 'error') return send(chunk);
+    if (behind) return;
+    if (ctx.backlog() >= ATTACHMENT_MAX_BACKLOG) {
       behind = true;
       return;
     }

@@ -17,6 +17,10 @@ async function rejection(promise: Promise<unknown>): Promise<WorkbenchFailure> {
 const eventSeqs = (chunks: LiveAttachChunk[]) => chunks.flatMap((c) => (c.type === 'event' ? [c.seq] : []));
 const snapshots = (chunks: LiveAttachChunk[]) => chunks.flatMap((c) => (c.type === 'snapshot' ? [c] : []));
 const ticks = (chunks: LiveAttachChunk[]) => chunks.flatMap((c) => (c.type === 'event' ? [(c.event as { n: number }).n] : []));
+const lastSeq = (chunks: LiveAttachChunk[]) => {
+  const last = chunks.at(-1);
+  return last && (last.type === 'event' || last.type === 'snapshot') ? last.seq : -1;
+};
 const ticker = (label: string, intervalMs = 0) => ({ kind: 'test-ticker', input: { label, intervalMs } });
 
 describe.each([
@@ -141,6 +145,29 @@ describe.each([
     ]);
     expect(await attachment.result).toMatchObject({ id: a.id, status: 'ended', endReason: 'shutdown' });
     expect((await rejection(h.api.live.start(ticker('late')))).error.code).toBe('cancelled');
+  });
+
+  it('browser mode: a page that stops reading gets skipped events, then a fresh snapshot once it reads again', async () => {
+    const socket = h.socket?.();
+    if (!socket) return;
+    const total = 200;
+    const { id } = await h.api.live.start({ kind: 'test-ticker', input: { label: 'chatty', intervalMs: 0, padBytes: 256 * 1024 } });
+    const chunks: LiveAttachChunk[] = [];
+    const attachment = h.api.live.attach({ id }, (c) => chunks.push(c));
+    await until(() => chunks.length === 1, 'the snapshot');
+    socket.pause();
+    // Driven from main's side: the paused page would not read the answer to its own send.
+    await (await h.live.attach(id, { deliver: () => {}, ended: () => {} })).control({ type: 'tick', count: total });
+    socket.resume();
+    await until(() => snapshots(chunks).length === 2 && lastSeq(chunks) === total, 'the resync snapshot');
+    const resync = chunks.findIndex((c, i) => i > 0 && c.type === 'snapshot');
+    const before = eventSeqs(chunks.slice(0, resync));
+    // 50 MiB of events: far fewer crossed while the page was not reading; none out of order.
+    expect(before.length).toBeLessThan(total);
+    expect(before).toEqual(before.map((_, i) => i + 1));
+    expect(snapshots(chunks)[1]).toMatchObject({ seq: total, snapshot: { count: total } });
+    expect(eventSeqs(chunks.slice(resync))).toEqual([]);
+    await attachment.cancel();
   });
 
   it('browser mode: a dropped socket re-attaches by itself, the page seeing a fresh snapshot, not an error', async () => {

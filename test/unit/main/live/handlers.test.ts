@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { LiveAttachChunk } from '../../../../shared/contract/live';
 import type { SessionContext } from '../../../../main/host/handlers';
-import { ATTACHMENT_MAX_UNSENT, createLiveHandlers } from '../../../../main/live/handlers';
+import { ATTACHMENT_MAX_BACKLOG, createLiveHandlers } from '../../../../main/live/handlers';
 import { createLiveRegistry } from '../../../../main/live/registry';
 import { tickerKind } from './ticker-kind';
 
-/** A window whose transport takes chunks but never drains until `drain()`: every emit stays pending. */
+/**
+ * A window whose transport is above its high-water mark from the start and never drains until
+ * `drain()`: every emit stays pending and counts in the backlog, as ws-session's do.
+ */
 function stalledWindow() {
   const chunks: LiveAttachChunk[] = [];
   const pending: Array<() => void> = [];
@@ -25,6 +28,7 @@ function stalledWindow() {
       chunks.push(chunk);
       return new Promise<void>((resolve) => pending.push(resolve));
     },
+    backlog: () => pending.length,
     validateMessagesWith: () => {},
   };
   return {
@@ -51,16 +55,16 @@ describe('live.attach handler', () => {
     const result = handlers.attach({ id }, window.ctx);
     await turns(2);
     const driver = await registry.attach(id, { deliver: () => {}, ended: () => {} });
-    await driver.control({ type: 'tick', count: ATTACHMENT_MAX_UNSENT + 100 });
+    await driver.control({ type: 'tick', count: ATTACHMENT_MAX_BACKLOG + 100 });
     await turns(2);
-    // The first snapshot, then as many events as may wait unsent; the other 100 were skipped.
-    expect(window.chunks).toHaveLength(1 + ATTACHMENT_MAX_UNSENT);
+    // The first snapshot and events, as many as may wait past the high-water mark; the rest skipped.
+    expect(window.chunks).toHaveLength(ATTACHMENT_MAX_BACKLOG);
     window.drain();
     await turns(2);
     window.drain();
     await driver.control({ type: 'tick', count: 1 });
-    const after = window.chunks.slice(1 + ATTACHMENT_MAX_UNSENT);
-    const total = ATTACHMENT_MAX_UNSENT + 100;
+    const after = window.chunks.slice(ATTACHMENT_MAX_BACKLOG);
+    const total = ATTACHMENT_MAX_BACKLOG + 100;
     expect(after).toEqual([
       expect.objectContaining({ type: 'snapshot', seq: total, snapshot: expect.objectContaining({ count: total }) }),
       { type: 'event', seq: total + 1, event: { n: total + 1 } },

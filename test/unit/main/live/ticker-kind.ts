@@ -17,6 +17,7 @@ export interface TickerSnapshot {
 
 export interface TickerEvent {
   n: number;
+  pad?: string;
 }
 
 /** What the ticker's finalisers did, in order (id and reason). */
@@ -26,7 +27,14 @@ const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export const tickerKind = defineLiveKind({
   id: 'test-ticker',
-  input: z.object({ label: z.string().min(1).max(40), intervalMs: z.number().int().min(0).max(1000) }).strict(),
+  input: z
+    .object({
+      label: z.string().min(1).max(40),
+      intervalMs: z.number().int().min(0).max(1000),
+      /** Each event carries this many bytes of padding (a chatty session's large events). */
+      padBytes: z.number().int().min(0).max(1024 * 1024).optional(),
+    })
+    .strict(),
   control: z.discriminatedUnion('type', [
     z.object({ type: z.literal('tick'), count: z.number().int().min(1).max(1000) }).strict(),
     z.object({ type: z.literal('fail') }).strict(),
@@ -35,10 +43,11 @@ export const tickerKind = defineLiveKind({
   start(ctx) {
     let count = 0;
     const recent = new Replay<number>(5);
+    const pad = ctx.input.padBytes ? 'x'.repeat(ctx.input.padBytes) : undefined;
     const tick = () => {
       count++;
       recent.push(count);
-      ctx.emit({ n: count } satisfies TickerEvent);
+      ctx.emit((pad ? { n: count, pad } : { n: count }) satisfies TickerEvent);
     };
     const timer = ctx.input.intervalMs > 0 ? setInterval(tick, ctx.input.intervalMs) : null;
     ctx.signal.addEventListener('abort', () => timer && clearInterval(timer), { once: true });

@@ -65,7 +65,14 @@ async function attachWindow(
   const ended = new Promise<LiveSessionSummary>((resolve) => (endedWith = resolve));
   // Chunks are never awaited: a slow window must not hold up the session (frames have their own channel).
   let deliver: (chunk: LiveAttachChunk) => void = (chunk) => void ctx.emit(chunk);
-  const attachment = await registry.attach(id, { deliver: (chunk) => deliver(chunk), ended: (summary) => endedWith(summary) });
+  const attaching = registry.attach(id, { deliver: (chunk) => !ctx.signal.aborted && deliver(chunk), ended: (summary) => endedWith(summary) });
+  // A session still starting keeps `attach` waiting: a window that leaves meanwhile is not held.
+  const aborted = new Promise<null>((resolve) => ctx.signal.addEventListener('abort', () => resolve(null), { once: true }));
+  const attachment = await Promise.race([attaching, aborted]);
+  if (!attachment) {
+    void attaching.then((late) => late.detach(), () => {});
+    throw new WorkbenchFailure({ code: 'cancelled', message: `Stopped attaching to live session ${id}; it keeps running.` });
+  }
   deliver = pacedSender(ctx, () => attachment.snapshot());
   const reading = (async () => {
     for await (const message of ctx.messages) {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import type { LiveAttachChunk } from '../../../../shared/contract/live';
 import type { SessionContext } from '../../../../main/host/handlers';
 import { ATTACHMENT_MAX_BACKLOG, createLiveHandlers } from '../../../../main/live/handlers';
+import { defineLiveKind } from '../../../../main/live/kind';
 import { createLiveRegistry } from '../../../../main/live/registry';
 import { tickerKind } from './ticker-kind';
 
@@ -71,6 +73,41 @@ describe('live.attach handler', () => {
     ]);
     window.detach();
     expect(await result).toMatchObject({ id, status: 'running', attachments: 1 });
+    await registry.shutdown();
+  });
+});
+
+describe('live.attach while the session is still starting', () => {
+  it('a window that leaves before the kind has started is let go; the session starts and runs anyway', async () => {
+    let started!: () => void;
+    const slow = defineLiveKind({
+      id: 'slow-start',
+      input: z.object({}).strict(),
+      control: z.never(),
+      start: async () => {
+        await new Promise<void>((resolve) => (started = resolve));
+        return { snapshot: () => 'ready', control: () => {}, stop: () => {} };
+      },
+    });
+    const registry = createLiveRegistry({ kinds: [slow], onChange: () => {} });
+    const handlers = createLiveHandlers(registry);
+    const starting = registry.start('slow-start', {}, { origin: 'main' });
+    await turns(1);
+    const [summary] = registry.list();
+    expect(summary).toMatchObject({ status: 'starting' });
+    const window = stalledWindow();
+    const result = handlers.attach({ id: summary.id }, window.ctx).then(
+      () => 'resolved',
+      (err: unknown) => (err as { error?: { code: string } }).error?.code,
+    );
+    await turns(1);
+    window.detach();
+    expect(await result).toBe('cancelled');
+    started();
+    expect(await starting).toBe(summary.id);
+    await turns(2);
+    expect(registry.summary(summary.id)).toMatchObject({ status: 'running', attachments: 0 });
+    expect(window.chunks).toEqual([]);
     await registry.shutdown();
   });
 });

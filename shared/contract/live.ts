@@ -55,6 +55,12 @@ export type LiveAttachChunk =
   | { type: 'state'; session: LiveSessionSummary }
   | { type: 'error'; error: WorkbenchError };
 
+/** LiveAttachChunk with a kind's own snapshot and event types (for the page code of that kind). */
+export type LiveChunkOf<S, E> =
+  | { type: 'snapshot'; session: LiveSessionSummary; seq: number; snapshot: S }
+  | { type: 'event'; seq: number; event: E }
+  | Extract<LiveAttachChunk, { type: 'state' | 'error' }>;
+
 const IdInput = z.object({ id: LiveSessionIdSchema }).strict();
 
 export const liveContract = {

@@ -37,6 +37,9 @@ import type { KeyStore } from './store/key-store';
 import { markInterruptedUploads } from './store/files';
 import { markInterruptedRuns } from './store/runs';
 import { JobQueue } from './jobs/job-queue';
+import { createLiveHandlers } from './live/handlers';
+import { LIVE_KINDS } from './live/kinds';
+import { createLiveRegistry, type LiveRegistry } from './live/registry';
 import { videoJob } from './services/video-job';
 import { videoFileLinker } from './services/video-files';
 import { videoGallery as galleryForVideos, videoInputs } from './services/video-media';
@@ -90,6 +93,8 @@ export interface App {
   userFiles: UserFiles;
   /** Blobs for the shell's media server; `tokens` signs and checks browser mode's /media/ links. */
   media: { lookup: MediaService; tokens: MediaTokens; blobs: BlobStore };
+  /** Live sessions: main starts its own here (an incoming call), with no window. */
+  live: LiveRegistry;
   dispose(): Promise<void>;
 }
 
@@ -256,7 +261,12 @@ export async function createApp(options: AppOptions): Promise<App> {
 
     const drafts = new DraftsService({ db, log: options.log, emitChanged: (change) => options.emit('drafts.changed', change) });
 
+    // Made last so it is disposed first: quitting finalises every live session while the store is open.
+    const live = createLiveRegistry({ kinds: LIVE_KINDS, onChange: (summary) => options.emit('live.changed', summary), log: options.log });
+    disposers.push(() => live.shutdown());
+
     const handlers: HandlersFor<WorkbenchContract> = {
+      live: createLiveHandlers(live, options.log),
       app: {
         info: () => ({ version: options.version, shell: options.shell, platform: process.platform, dataDir: options.dataDir, logPath, maxUploadBytes, sandboxKeyPath: sandboxKeyFile(sandboxDir) }),
         openLog: () => openLogFile(logPath, options.openPath, options.log),
@@ -363,7 +373,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       },
     };
 
-    return { handlers, userFiles, downloads, media: { lookup: media, tokens: mediaTokens, blobs }, dispose: () => runDisposers(disposers) };
+    return { handlers, userFiles, downloads, media: { lookup: media, tokens: mediaTokens, blobs }, live, dispose: () => runDisposers(disposers) };
   } catch (error) {
     await runDisposers(disposers);
     throw error;

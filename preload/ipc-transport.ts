@@ -5,6 +5,7 @@
  * by structured clone. Callbacks never see the IpcRendererEvent.
  */
 import type { BridgeTransport } from '../shared/contract/bridge';
+import { KeyedListeners } from '../shared/contract/keyed-listeners';
 import { IPC_STREAM_CHUNK, IPC_STREAM_END, type CallReply } from '../shared/contract/protocol';
 
 /** The part of `ipcRenderer` used here. */
@@ -30,6 +31,11 @@ function asReply(value: unknown): CallReply {
 
 export function createIpcTransport(ipc: IpcRendererLike): BridgeTransport {
   const streams = new Map<string, { onChunk(chunk: unknown): void; resolve(reply: CallReply): void }>();
+  const keyed = new KeyedListeners();
+  /** One IPC listener per keyed channel, dispatching on the key main sends as the second argument. */
+  const keyedChannels = new Map<string, (event: unknown, payload: unknown, key: unknown) => void>();
+  const tellMain = (op: 'ops.subscribe' | 'ops.unsubscribe', channel: string, key: string) =>
+    void ipc.invoke(op, { channel, key }).catch(() => {});
 
   ipc.on(IPC_STREAM_CHUNK, (_event, streamId, chunk) => {
     if (typeof streamId === 'string') streams.get(streamId)?.onChunk(chunk);
@@ -74,6 +80,26 @@ export function createIpcTransport(ipc: IpcRendererLike): BridgeTransport {
       const listener = (_event: unknown, payload: unknown) => callback(payload);
       ipc.on(channel, listener);
       return () => void ipc.removeListener(channel, listener);
+    },
+    subscribeKeyed(channel, key, callback) {
+      if (!keyedChannels.has(channel)) {
+        const listener = (_event: unknown, payload: unknown, eventKey: unknown) => {
+          if (typeof eventKey === 'string') keyed.dispatch(channel, eventKey, payload);
+        };
+        keyedChannels.set(channel, listener);
+        ipc.on(channel, listener as (event: unknown, ...args: unknown[]) => void);
+      }
+      const entry = keyed.add(channel, key, callback);
+      if (entry.first) tellMain('ops.subscribe', channel, key);
+      return () => {
+        if (!entry.remove()) return;
+        tellMain('ops.unsubscribe', channel, key);
+        const listener = keyedChannels.get(channel);
+        if (listener && !keyed.hasChannel(channel)) {
+          keyedChannels.delete(channel);
+          ipc.removeListener(channel, listener as (event: unknown, ...args: unknown[]) => void);
+        }
+      };
     },
   };
 }

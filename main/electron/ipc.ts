@@ -98,7 +98,8 @@ export function setupIpc(options: IpcGateOptions): IpcGate {
     const session: HostSession = {
       id: `window-${contents.id}`,
       sendChunk: (streamId, chunk) => send(IPC_STREAM_CHUNK, streamId, chunk),
-      sendEvent: (channel, payload) => send(channel, payload),
+      // A keyed event carries its key as a second argument (the preload dispatches on it).
+      sendEvent: (channel, payload, key) => (key === undefined ? send(channel, payload) : send(channel, payload, key)),
     };
     windows.set(contents, { contents, session, send });
     let detach = host.attach(session);

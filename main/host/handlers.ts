@@ -35,6 +35,18 @@ export interface SessionContext<In, C> extends CallContext {
   readonly opId: string;
   readonly messages: AsyncIterable<In>;
   emit(chunk: C): Promise<void>;
+  /**
+   * Chunks emitted while the transport was above its high-water mark and not yet drained (0 when
+   * the page keeps up; never above 0 over Electron IPC). For a sender that must not wait (a live
+   * session) to tell a window that stopped reading from a burst.
+   */
+  backlog(): number;
+  /**
+   * From now on, inbound messages are also checked with `schema` before `ops.send` answers, so a
+   * page's `send()` rejects with invalid_input for a message only the handler knows how to judge
+   * (a live session's control messages, whose schema depends on the session's kind).
+   */
+  validateMessagesWith(schema: z.ZodType): void;
 }
 
 type OpHandler<Op> =
@@ -59,4 +71,4 @@ export type HandlersFor<C extends Contract> = {
 };
 
 /** Re-exported for the host's callers; services import it from shared/contract/typed-emit. */
-export type { TypedEmit } from '../../shared/contract/typed-emit';
+export type { TypedEmit, TypedKeyedEmit } from '../../shared/contract/typed-emit';

@@ -39,7 +39,9 @@ async function send(running: RunningOps, sessionId: string, input: unknown): Pro
   if (!op?.inbound || !op.messageSchema) return notFound(parsed.value.id);
   const message = parseInput(`${op.channel} (message)`, op.messageSchema, parsed.value.message);
   if (!message.ok) return message;
-  const outcome = await op.inbound.push(message.value);
+  const refined = op.handlerSchema ? parseInput(`${op.channel} (message)`, op.handlerSchema, message.value) : message;
+  if (!refined.ok) return refined;
+  const outcome = await op.inbound.push(refined.value);
   return outcome === 'accepted' ? NULL_REPLY : { ok: false, error: REFUSED[outcome](op.channel) };
 }
 

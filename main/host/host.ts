@@ -5,14 +5,15 @@
  * events. The Electron IPC gate and the browser-mode WebSocket server are both thin adapters
  * over this. `streams.cancel` and `ops.*` are answered here (host-ops.ts), not by handlers.
  */
-import { OpIdSchema } from '../../shared/contract/app';
-import type { Contract } from '../../shared/contract/define';
+import { OpIdSchema, opsContract } from '../../shared/contract/app';
+import { keyedEventChannels, type Contract } from '../../shared/contract/define';
 import { WorkbenchFailure, type WorkbenchError } from '../../shared/contract/errors';
 import type { WorkbenchContract } from '../../shared/contract/index';
 import { SESSION_INBOUND_QUEUE, type CallReply } from '../../shared/contract/protocol';
-import type { HandlersFor, TypedEmit } from './handlers';
+import type { HandlersFor, TypedEmit, TypedKeyedEmit } from './handlers';
 import { answerHostCall } from './host-ops';
 import { InboundQueue } from './inbound-queue';
+import { KeyedSubscriptions } from './keyed-subscriptions';
 import { buildRegistry, HOST_CHANNELS, type RegisteredOp } from './registry';
 import { RunningOps, type RunningOp } from './running-ops';
 import { parseInput } from './validate';
@@ -26,7 +27,8 @@ export interface HostSession {
    * for it.
    */
   sendChunk(streamId: string, chunk: unknown): void | Promise<void>;
-  sendEvent(channel: string, payload: unknown): void;
+  /** Delivers an event; `key` for a keyed event (sent only to sessions subscribed to it). */
+  sendEvent(channel: string, payload: unknown, key?: string): void;
 }
 
 export interface Host<C extends Contract = WorkbenchContract> {
@@ -36,6 +38,10 @@ export interface Host<C extends Contract = WorkbenchContract> {
   stream(session: HostSession, channel: string, input: unknown, streamId: string): Promise<CallReply>;
   /** Pushes a declared event to every attached session. */
   emit: TypedEmit<C>;
+  /** Pushes a keyed event to the attached sessions subscribed to its key (`ops.subscribe`). */
+  emitKeyed: TypedKeyedEmit<C>;
+  /** Keyed subscriptions held by all sessions (tests, diagnostics). */
+  keyedSubscriptions(): number;
   /** Starts delivering events to a session; the returned function detaches it and aborts all it runs. */
   attach(session: HostSession): () => void;
   /** Aborts everything running and forgets every session. */
@@ -66,7 +72,23 @@ export function createHost<C extends Contract>(options: HostOptions<C>): Host<C>
   const registry = buildRegistry(options.contract, options.handlers);
   const sessions = new Set<HostSession>();
   const running = new RunningOps();
+  const keyed = new KeyedSubscriptions<HostSession>(keyedEventChannels(options.contract));
   let anonymous = 0;
+
+  /** `ops.subscribe` / `ops.unsubscribe`: the calling session's keyed subscriptions. */
+  function subscription(session: HostSession, channel: 'ops.subscribe' | 'ops.unsubscribe', input: unknown): CallReply {
+    const parsed = parseInput(channel, opsContract.subscribe.input, input);
+    if (!parsed.ok) return parsed;
+    const { channel: event, key } = parsed.value;
+    if (channel === 'ops.unsubscribe') {
+      keyed.unsubscribe(session, event, key);
+      return { ok: true, value: null };
+    }
+    // A session that is not attached (gone, or between a reload's detach and attach) gets nothing.
+    if (!sessions.has(session)) return failure({ code: 'not_found', message: 'This window is not attached to the workbench.' });
+    const refused = keyed.subscribe(session, event, key);
+    return refused ? failure(refused) : { ok: true, value: null };
+  }
 
   function toErrorReply(channel: string, err: unknown, signal?: AbortSignal): CallReply {
     if (err instanceof WorkbenchFailure) return failure(err.error);
@@ -101,6 +123,7 @@ export function createHost<C extends Contract>(options: HostOptions<C>): Host<C>
   }
 
   async function call(session: HostSession, channel: string, input: unknown, opId?: string): Promise<CallReply> {
+    if (channel === 'ops.subscribe' || channel === 'ops.unsubscribe') return subscription(session, channel, input);
     if (HOST_CHANNELS.has(channel)) return answerHostCall(running, session.id, channel, input);
     const op = lookup(channel, ['call']);
     if (!('handler' in op)) return failure(op);
@@ -145,6 +168,8 @@ export function createHost<C extends Contract>(options: HostOptions<C>): Host<C>
     // Cancelled or gone: the handler's message iterator ends at once.
     signal.addEventListener('abort', () => inbound?.abort(), { once: true });
     let ended = false;
+    /** Chunks handed over while the transport was above its high-water mark, not yet drained. */
+    let backlog = 0;
     const deliver = (chunk: unknown): Promise<void> => {
       if (ended || entry.dropped) return Promise.resolve();
       const report = (err: unknown) =>
@@ -157,9 +182,13 @@ export function createHost<C extends Contract>(options: HostOptions<C>): Host<C>
         return Promise.resolve();
       }
       if (!accepted) return Promise.resolve();
+      backlog++;
       // A cancelled handler must not stay parked behind a page that stopped reading.
       return new Promise<void>((resolve) => {
+        let counted = true;
         const done = () => {
+          if (counted) backlog--;
+          counted = false;
           signal.removeEventListener('abort', done);
           resolve();
         };
@@ -173,7 +202,14 @@ export function createHost<C extends Contract>(options: HostOptions<C>): Host<C>
     };
     const base = { sessionId: session.id, signal };
     const ctx = isSession
-      ? { ...base, opId: streamId, messages: inbound, emit: deliver }
+      ? {
+          ...base,
+          opId: streamId,
+          messages: inbound,
+          emit: deliver,
+          backlog: () => backlog,
+          validateMessagesWith: (schema: unknown) => void (entry.handlerSchema = schema as RunningOp['handlerSchema']),
+        }
       : { ...base, streamId, emit: (chunk: unknown) => void deliver(chunk) };
     try {
       const handler = op.handler as (input: unknown, ctx: unknown) => Promise<unknown>;
@@ -197,10 +233,22 @@ export function createHost<C extends Contract>(options: HostOptions<C>): Host<C>
     }
   }) as TypedEmit<C>;
 
+  const emitKeyed = ((channel: string, key: string, payload: unknown) => {
+    for (const session of keyed.subscribers(channel, key)) {
+      try {
+        session.sendEvent(channel, payload, key);
+      } catch (err) {
+        log(`[host] could not deliver ${channel} to ${session.id}: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+  }) as TypedKeyedEmit<C>;
+
   return {
     call,
     stream,
     emit,
+    emitKeyed,
+    keyedSubscriptions: () => keyed.size(),
     attach(session) {
       sessions.add(session);
       let attached = true;
@@ -208,11 +256,13 @@ export function createHost<C extends Contract>(options: HostOptions<C>): Host<C>
         if (!attached) return;
         attached = false;
         sessions.delete(session);
+        keyed.drop(session);
         running.abortSession(session.id);
       };
     },
     dispose() {
       running.abortAll();
+      for (const session of sessions) keyed.drop(session);
       sessions.clear();
     },
   };

@@ -19,7 +19,7 @@ export interface RegisteredOp {
 }
 
 /** Channels the host answers itself rather than through a handler. */
-export const HOST_CHANNELS = new Set(['streams.cancel', 'ops.cancel', 'ops.send', 'ops.close']);
+export const HOST_CHANNELS = new Set(['streams.cancel', 'ops.cancel', 'ops.send', 'ops.close', 'ops.subscribe', 'ops.unsubscribe']);
 
 /**
  * Builds the channel table. Throws at start-up when a handler is missing, so a contract that

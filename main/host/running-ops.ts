@@ -13,7 +13,9 @@ export interface RunningOp {
   dropped: boolean;
   /** Sessions only: where inbound messages go, and the schema that checks them first. */
   readonly inbound?: InboundQueue<unknown>;
-  readonly messageSchema?: z.ZodType;
+  messageSchema?: z.ZodType;
+  /** Set by the handler (`validateMessagesWith`): checked after `messageSchema`. */
+  handlerSchema?: z.ZodType;
 }
 
 export class RunningOps {

@@ -62,7 +62,7 @@ export function attachSocket(host: HostPort, socket: WebSocket, options: SocketS
       if (socket.readyState !== WebSocket.OPEN || socket.bufferedAmount <= highWater) return;
       return new Promise<void>((resolve) => drainWaiters.push(resolve));
     },
-    sendEvent: (channel, payload) => void send({ t: 'event', channel, payload }),
+    sendEvent: (channel, payload, key) => void send(key === undefined ? { t: 'event', channel, payload } : { t: 'event', channel, payload, key }),
   };
   const detach = host.attach(session);
 

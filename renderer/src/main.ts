@@ -12,6 +12,7 @@ import Tooltip from 'primevue/tooltip';
 import { provideWorkbench } from './api';
 import { createAppRouter } from './router';
 import { preloadDrafts } from './composables/draft-cache';
+import { useLiveSessionsStore } from './stores/live-sessions';
 import { preloadMarkdown } from './components/markdown/async-markdown';
 import App from './App.vue';
 // The icon font the components' `icon="pi pi-…"` props name; served from our own origin (CSP font-src 'self').
@@ -25,7 +26,10 @@ provideWorkbench(workbench, bridgeStatus);
 const draftsLoaded = preloadDrafts(workbench);
 
 const app = createApp(App);
-app.use(createPinia());
+const pinia = createPinia();
+app.use(pinia);
+// Live sessions this tab was attached to before a reload: attached again (each sends a fresh snapshot).
+useLiveSessionsStore(pinia).restore();
 app.use(PrimeVue, { theme: { preset: WorkbenchPreset, options: { darkModeSelector: '.app-dark' } } });
 app.use(ToastService);
 app.use(ConfirmationService);

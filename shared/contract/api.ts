@@ -5,7 +5,7 @@
  * contextBridge copies a thrown Error as its message alone).
  */
 import type { z } from 'zod';
-import type { CallOp, Contract, EventDef, EventMethodName, Family, SessionOp, StreamOp } from './define';
+import type { CallOp, Contract, EventDef, EventMethodName, Family, KeyedEventDef, SessionOp, StreamOp } from './define';
 import type { WorkbenchContract } from './index';
 import type { CallReply, Reply } from './protocol';
 
@@ -59,9 +59,11 @@ export type FamilyApi<F extends Family> = {
       ? (input: z.input<I>, onChunk: (chunk: C) => void) => StreamHandle<R>
       : F[K] extends SessionOp<infer I, infer M, infer C, infer R>
         ? (input: z.input<I>, onChunk: (chunk: C) => void) => SessionHandle<z.input<M>, R>
-        : F[K] extends EventDef<infer P>
-          ? (callback: (payload: P) => void) => () => void
-          : never;
+        : F[K] extends KeyedEventDef<infer P>
+          ? (key: string, callback: (payload: P) => void) => () => void
+          : F[K] extends EventDef<infer P>
+            ? (callback: (payload: P) => void) => () => void
+            : never;
 };
 
 /** The API of any contract (tests build one for their own test-only families). */
@@ -104,9 +106,11 @@ export type FamilyReplyApi<F extends Family> = {
       ? (input: z.input<I>, onChunk: (chunk: C) => void) => ReplyStreamHandle<R>
       : F[K] extends SessionOp<infer I, infer M, infer C, infer R>
         ? (input: z.input<I>, onChunk: (chunk: C) => void) => ReplySessionHandle<z.input<M>, R>
-        : F[K] extends EventDef<infer P>
-          ? (callback: (payload: P) => void) => () => void
-          : never;
+        : F[K] extends KeyedEventDef<infer P>
+          ? (key: string, callback: (payload: P) => void) => () => void
+          : F[K] extends EventDef<infer P>
+            ? (callback: (payload: P) => void) => () => void
+            : never;
 };
 
 /** The reply API of any contract: the same operations, every failure a resolved `{ok: false}`. */

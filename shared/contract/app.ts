@@ -40,6 +40,8 @@ export const OpIdSchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'operation i
 /** The same rule, under the name streams have always used. */
 export const StreamIdSchema = OpIdSchema;
 
+const KeyedSubscriptionSchema = z.object({ channel: z.string().min(3).max(200), key: z.string().min(1).max(200) }).strict();
+
 /** Kept for callers that know only streams; `ops.cancel` does the same for any operation. */
 export const streamsContract = {
   cancel: call<{ cancelled: boolean }>()(z.object({ streamId: StreamIdSchema }).strict()),
@@ -59,4 +61,10 @@ export const opsContract = {
   send: call<null>()(z.object({ id: OpIdSchema, message: z.unknown() }).strict()),
   /** Ends a session's inbound side normally (the handler's message iterator finishes). */
   close: call<null>()(z.object({ id: OpIdSchema }).strict()),
+  /**
+   * This window/tab receives keyed event `channel` for `key` from now on (until it unsubscribes
+   * or goes away; a reload or a new socket starts with none). At most 1024 at once.
+   */
+  subscribe: call<null>()(KeyedSubscriptionSchema),
+  unsubscribe: call<null>()(KeyedSubscriptionSchema),
 };

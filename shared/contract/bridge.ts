@@ -18,9 +18,19 @@ import { fromReplyApi } from './page-api';
 export interface BridgeTransport {
   /** Runs a call; `opId` (optional) is the id `ops.cancel` can name while it runs. */
   call(channel: string, input: unknown, opId?: string): Promise<CallReply>;
-  /** Starts a stream or a session; chunks go to onChunk; resolves with the end reply. */
-  stream(channel: string, input: unknown, streamId: string, onChunk: (chunk: unknown) => void): Promise<CallReply>;
+  /**
+   * Starts a stream or a session; chunks go to onChunk; resolves with the end reply. `reattach`:
+   * a transport whose connection can drop (browser mode) starts it again on reconnect instead of
+   * failing it (SessionOp.reattach).
+   */
+  stream(channel: string, input: unknown, streamId: string, onChunk: (chunk: unknown) => void, options?: { reattach?: boolean }): Promise<CallReply>;
   subscribe(channel: string, callback: (payload: unknown) => void): () => void;
+  /**
+   * Listens to keyed event `channel` for `key`; main is asked for it (`ops.subscribe`) with the
+   * first listener of that key and told when the last one goes. A transport whose connection can
+   * drop subscribes again on its new connection.
+   */
+  subscribeKeyed(channel: string, key: string, callback: (payload: unknown) => void): () => void;
 }
 
 const CANCEL = channelName('ops', 'cancel');
@@ -52,9 +62,10 @@ function openSession(
   channel: string,
   input: unknown,
   onChunk: (chunk: unknown) => void,
+  reattach: boolean,
 ): ReplySessionHandle<unknown, unknown> {
   const id = newOpId();
-  const result = transport.stream(channel, input, id, onChunk);
+  const result = transport.stream(channel, input, id, onChunk, reattach ? { reattach } : undefined);
   const slots = sendWindow(SESSION_SEND_WINDOW);
   // send and close share one queue, so a close never overtakes the messages sent before it.
   const inOrder = async (op: string, body: unknown): Promise<CallReply> => {
@@ -97,7 +108,10 @@ export function createReplyApi(transport: BridgeTransport, declared: Contract = 
           };
         };
       } else if (op.kind === 'session') {
-        target[method] = (input: unknown, onChunk: (chunk: unknown) => void) => openSession(transport, channel, input, onChunk);
+        target[method] = (input: unknown, onChunk: (chunk: unknown) => void) => openSession(transport, channel, input, onChunk, op.reattach === true);
+      } else if (op.keyed === true) {
+        target[eventMethodName(method)] = (key: string, callback: (payload: unknown) => void) =>
+          transport.subscribeKeyed(channel, String(key), callback);
       } else {
         target[eventMethodName(method)] = (callback: (payload: unknown) => void) => transport.subscribe(channel, callback);
       }

@@ -33,6 +33,11 @@ export interface SessionOp<I extends z.ZodType = z.ZodType, M extends z.ZodType 
   readonly kind: 'session';
   readonly input: I;
   readonly message: M;
+  /**
+   * Re-opened instead of failed when browser mode's socket drops: the page's transport starts it
+   * again, same id and input, once it reconnects (a live attachment: main answers a fresh snapshot).
+   */
+  readonly reattach?: boolean;
   readonly __chunk?: C;
   readonly __result?: R;
 }
@@ -40,7 +45,19 @@ export interface SessionOp<I extends z.ZodType = z.ZodType, M extends z.ZodType 
 /** An event main pushes to every window; exposed to the renderer as `onName(cb) => unsubscribe`. */
 export interface EventDef<P = unknown> {
   readonly kind: 'event';
+  /** Keyed events (`keyedEvent`) only. */
+  readonly keyed?: boolean;
   readonly __payload?: P;
+}
+
+/**
+ * An event with an argument: main emits it under a key (a live session's id) and only windows
+ * subscribed to that key receive it (one session's levels or partial transcripts, not every
+ * window's). Exposed as `onName(key, cb) => unsubscribe`; the subscription travels to main
+ * (`ops.subscribe`), so nothing for other keys crosses the bridge.
+ */
+export interface KeyedEventDef<P = unknown> extends EventDef<P> {
+  readonly keyed: true;
 }
 
 export type AnyOp =
@@ -59,17 +76,25 @@ export function stream<C, R>() {
   return <I extends z.ZodType>(input: I): StreamOp<I, C, R> => ({ kind: 'stream', input });
 }
 
-/** `session<Chunk, Result>()(inputSchema, messageSchema)`: the renderer sends `z.input<message>`. */
+/**
+ * `session<Chunk, Result>()(inputSchema, messageSchema)`: the renderer sends `z.input<message>`.
+ * `{ reattach: true }`: see SessionOp.reattach.
+ */
 export function session<C, R>() {
-  return <I extends z.ZodType, M extends z.ZodType>(input: I, message: M): SessionOp<I, M, C, R> => ({
+  return <I extends z.ZodType, M extends z.ZodType>(input: I, message: M, options?: { reattach?: boolean }): SessionOp<I, M, C, R> => ({
     kind: 'session',
     input,
     message,
+    ...(options?.reattach ? { reattach: true } : {}),
   });
 }
 
 export function event<P>(): EventDef<P> {
   return { kind: 'event' };
+}
+
+export function keyedEvent<P>(): KeyedEventDef<P> {
+  return { kind: 'event', keyed: true };
 }
 
 export type OutputOf<Op> = Op extends CallOp<z.ZodType, infer O> ? O : never;
@@ -79,9 +104,16 @@ export type ResultOf<Op> =
   Op extends StreamOp<z.ZodType, unknown, infer R> ? R : Op extends SessionOp<z.ZodType, z.ZodType, unknown, infer R> ? R : never;
 export type PayloadOf<Op> = Op extends EventDef<infer P> ? P : never;
 
-/** Every event channel a contract declares, as `family.event` (e.g. `'connections.changed'`). */
+/** Every plain event channel a contract declares, as `family.event` (e.g. `'connections.changed'`). */
 export type EventChannel<C extends Contract> = {
-  [F in keyof C & string]: { [M in keyof C[F] & string]: C[F][M] extends EventDef<unknown> ? `${F}.${M}` : never }[keyof C[F] &
+  [F in keyof C & string]: {
+    [M in keyof C[F] & string]: C[F][M] extends KeyedEventDef<unknown> ? never : C[F][M] extends EventDef<unknown> ? `${F}.${M}` : never;
+  }[keyof C[F] & string];
+}[keyof C & string];
+
+/** Every keyed event channel a contract declares (`keyedEvent`). */
+export type KeyedEventChannel<C extends Contract> = {
+  [F in keyof C & string]: { [M in keyof C[F] & string]: C[F][M] extends KeyedEventDef<unknown> ? `${F}.${M}` : never }[keyof C[F] &
     string];
 }[keyof C & string];
 
@@ -99,10 +131,19 @@ export type EventFamily<C extends Contract> = {
   [F in keyof C & string]: EventName<C, F> extends never ? never : F;
 }[keyof C & string];
 
-/** The event names (`changed`) a family `F` of `C` declares. */
+/** The plain event names (`changed`) a family `F` of `C` declares. */
 export type EventName<C extends Contract, F extends keyof C> = {
-  [M in keyof C[F] & string]: C[F][M] extends EventDef<unknown> ? M : never;
+  [M in keyof C[F] & string]: C[F][M] extends KeyedEventDef<unknown> ? never : C[F][M] extends EventDef<unknown> ? M : never;
 }[keyof C[F] & string];
+
+/** Every keyed event channel of `contract`, at run time (main checks subscriptions against it). */
+export function keyedEventChannels(contract: Contract): Set<string> {
+  const out = new Set<string>();
+  for (const [family, ops] of Object.entries(contract)) {
+    for (const [name, op] of Object.entries(ops)) if (op.kind === 'event' && op.keyed === true) out.add(channelName(family, name));
+  }
+  return out;
+}
 
 /** `send` -> `onSend`: the renderer-side name of an event. */
 export type EventMethodName<K extends string> = `on${Capitalize<K>}`;

@@ -13,6 +13,7 @@ import { historyContract } from './history';
 import { imagesContract } from './images';
 import { mediaContract } from './media';
 import { jobsContract } from './jobs';
+import { liveContract } from './live';
 import { messagesContract } from './messages';
 import { modelsContract } from './models';
 import { responsesContract } from './responses';
@@ -40,6 +41,7 @@ export const contract = {
   images: imagesContract,
   videos: videosContract,
   gallery: galleryContract,
+  live: liveContract,
 } as const;
 
 export type WorkbenchContract = typeof contract;

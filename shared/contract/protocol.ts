@@ -21,7 +21,8 @@ export type ServerMessage =
   | { t: 'reply'; id: number; reply: CallReply }
   | { t: 'chunk'; streamId: string; chunk: unknown }
   | { t: 'end'; streamId: string; reply: CallReply }
-  | { t: 'event'; channel: string; payload: unknown };
+  /** `key`: a keyed event, sent only to the tabs subscribed to that key. */
+  | { t: 'event'; channel: string; payload: unknown; key?: string };
 
 /** Electron IPC channels for stream chunks and stream ends (events use their own channel names). */
 export const IPC_STREAM_CHUNK = 'workbench:stream-chunk';

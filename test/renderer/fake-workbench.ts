@@ -21,6 +21,7 @@ import type { ChatRequest } from '../../shared/wire/chat';
 import type { GalleryItem, GalleryKind } from '../../shared/contract/gallery';
 import type { ImageEditInput, ImageGenerateInput, ImageRunChunk, ImageRunResult } from '../../shared/contract/images';
 import type { VideoCreateInput, VideoJob } from '../../shared/contract/videos';
+import { createFakeLive, type FakeLiveControls } from './fake-live';
 import { fakeEventsOf, makeCompletion, makeRecord, makeUsage, sampleCatalogueEntries, type RecordOverrides } from './fake-data';
 
 /** A text stream (any family) the test drives: emit chunks, then finish or fail it. */
@@ -115,6 +116,8 @@ export interface FakeWorkbench extends WorkbenchApi {
     videoJobs: VideoJob[];
     /** Emits `videos.changed` (replaces or adds the job in `videoJobs` first). */
     emitVideoChanged(job: VideoJob): void;
+    /** Live sessions (`live.*`), see fake-live.ts. */
+    live: FakeLiveControls;
   };
 }
 
@@ -306,6 +309,7 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
     draftListeners.forEach((l) => l({ key, revision: draft.revision, writer, cleared: state === null }));
     return draft;
   };
+  const fakeLive = createFakeLive();
   let profiles: ConnectionProfile[] = [SANDBOX];
   let sandbox: SandboxDetails = { key: 'sk-sandbox-fake0123', port: 4010, preferredPort: 4010, preferredSource: 'default', configuredPort: null, ...opts.sandbox };
   let activeId = 'sandbox';
@@ -350,6 +354,7 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
       else controls.videoJobs.unshift(job);
       videoListeners.forEach((l) => l(job));
     },
+    live: fakeLive.controls,
   };
   const revisionsOf = (playground: ToolPlayground): ToolSpec[][] => (toolRevisions[playground] ??= [[...(controls.toolSets[playground] ?? [])]]);
   const toolState = (playground: ToolPlayground): ToolSetState => {
@@ -568,6 +573,7 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
   }
 
   const api: WorkbenchApi = {
+    live: fakeLive.api,
     app: {
       info: async () => ({
         version: '0.1.0-test',
@@ -589,6 +595,8 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
     // The fake runs no sessions: cancel finds nothing, send and close look like an unknown id.
     ops: {
       cancel: async (input) => (record('ops.cancel', input), { cancelled: false }),
+      subscribe: async (input) => (record('ops.subscribe', input), null),
+      unsubscribe: async (input) => (record('ops.unsubscribe', input), null),
       send: async (input) => {
         record('ops.send', input);
         throw new WorkbenchFailure({ code: 'not_found', message: `There is no running session ${input.id} in this window.` });

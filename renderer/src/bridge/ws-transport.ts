@@ -10,12 +10,17 @@
  *
  * Calls made while the socket is (re)connecting wait for it; everything in flight fails with a
  * 'network' WorkbenchError when the socket drops or an attempt fails, and the transport keeps
- * reconnecting with backoff. Event subscriptions survive reconnects (the server broadcasts events
- * to every tab; filtering is local). A token the process refuses stops the retries until
+ * reconnecting with backoff — except sessions opened with `reattach` (a live attachment): those
+ * stay open in the page and are started again, same id and input, first thing on the new socket,
+ * so the page just sees main's fresh snapshot arrive as the next chunk. Event subscriptions
+ * survive reconnects (the server broadcasts events to every tab; filtering is local); keyed
+ * subscriptions (`ops.subscribe`) are made again on every new socket, since main forgets a
+ * socket's subscriptions when it closes. A token the process refuses stops the retries until
  * `setToken` gives a new one (the user opened the newly printed link in this tab).
  */
 import type { BridgeTransport } from '../../../shared/contract/bridge';
 import { decodeBinaryFrame, encodeBinaryFrame, hasBytes } from '../../../shared/contract/binary-frame';
+import { KeyedListeners } from '../../../shared/contract/keyed-listeners';
 import { SOCKET_HIGH_WATER_BYTES, type CallReply, type ClientMessage, type ServerMessage } from '../../../shared/contract/protocol';
 
 /**
@@ -85,6 +90,8 @@ interface Pending {
   resolve(reply: CallReply): void;
   /** For streams: where chunks go and which id the stream travels under. */
   stream?: { streamId: string; onChunk(chunk: unknown): void };
+  /** A reattaching session: its encoded start message, sent again on every new socket. */
+  reattach?: string | Uint8Array;
 }
 
 function networkFailure(message: string): CallReply {
@@ -101,6 +108,7 @@ export function createWsTransport(options: WsTransportOptions): WsTransport {
   const queued: Array<string | Uint8Array> = [];
   let drainTimer: ReturnType<typeof setTimeout> | null = null;
   const subscribers = new Map<string, Set<(payload: unknown) => void>>();
+  const keyed = new KeyedListeners();
   const statusListeners = new Set<(status: BridgeStatus) => void>();
   let status: BridgeStatus = 'connecting';
   let socket: SocketLike | null = null;
@@ -125,9 +133,28 @@ export function createWsTransport(options: WsTransportOptions): WsTransport {
     entry.resolve(reply);
   }
 
-  function failAll(message: string): void {
+  /** Fails what is in flight; reattaching sessions stay open unless `all` (disposed, token refused). */
+  function failAll(message: string, all = true): void {
     queued.length = 0;
-    for (const id of [...pending.keys()]) settle(id, networkFailure(message));
+    for (const [id, entry] of [...pending]) if (all || !entry.reattach) settle(id, networkFailure(message));
+  }
+
+  /**
+   * A new socket: keyed subscriptions and reattaching sessions start again, before anything
+   * queued while it connected (main forgot both with the old socket).
+   */
+  function reattachAll(): void {
+    const starts = [...pending.values()].flatMap((entry) => (entry.reattach ? [entry.reattach] : []));
+    const subscriptions = keyed.entries().map(({ channel, key }) =>
+      JSON.stringify({ t: 'call', id: nextId++, method: 'ops.subscribe', input: { channel, key } } satisfies ClientMessage),
+    );
+    queued.unshift(...subscriptions, ...starts);
+  }
+
+  function tellMain(op: 'ops.subscribe' | 'ops.unsubscribe', channel: string, key: string): void {
+    // Before the first socket opens, reattachAll sends every subscription anyway.
+    if (status !== 'connected') return;
+    void send({ t: 'call', id: nextId++, method: op, input: { channel, key } }, { resolve: () => {} });
   }
 
   function decode(data: unknown): ServerMessage | null {
@@ -161,6 +188,8 @@ export function createWsTransport(options: WsTransportOptions): WsTransport {
       const id = streams.get(msg.streamId);
       const entry = id === undefined ? undefined : pending.get(id);
       entry?.stream?.onChunk(msg.chunk);
+    } else if (msg.t === 'event' && typeof msg.key === 'string') {
+      keyed.dispatch(msg.channel, msg.key, msg.payload);
     } else if (msg.t === 'event') {
       for (const callback of [...(subscribers.get(msg.channel) ?? [])]) {
         try {
@@ -186,6 +215,7 @@ export function createWsTransport(options: WsTransportOptions): WsTransport {
     ws.onopen = () => {
       opened = true;
       delay = backoff.initialMs;
+      reattachAll();
       setStatus('connected');
       flush();
     };
@@ -215,6 +245,7 @@ export function createWsTransport(options: WsTransportOptions): WsTransport {
       opened
         ? 'Disconnected from the workbench process before it answered. Reconnecting; try again in a moment.'
         : 'Cannot reach the workbench process. Is it still running? (Retrying.)',
+      false,
     );
     if (disposed) return;
     setStatus('disconnected');
@@ -235,6 +266,12 @@ export function createWsTransport(options: WsTransportOptions): WsTransport {
         settle(message.id, { ok: false, error: { code: 'invalid_input', message: 'The input cannot be sent (it is not plain data).' } });
         return;
       }
+      if (entry.reattach !== undefined) {
+        const stored = pending.get(message.id);
+        if (stored) stored.reattach = data;
+      }
+      // Not yet connected: a reattaching session is sent by reattachAll when the socket opens.
+      if (entry.reattach !== undefined && status !== 'connected') return;
       queued.push(data);
       if (!drainTimer) flush();
     });
@@ -244,8 +281,11 @@ export function createWsTransport(options: WsTransportOptions): WsTransport {
 
   return {
     call: (channel, input, opId) => send({ t: 'call', id: nextId++, method: channel, input, opId }, { resolve: () => {} }),
-    stream: (channel, input, streamId, onChunk) =>
-      send({ t: 'stream', id: nextId++, method: channel, input, streamId }, { resolve: () => {}, stream: { streamId, onChunk } }),
+    stream: (channel, input, streamId, onChunk, streamOptions) =>
+      send(
+        { t: 'stream', id: nextId++, method: channel, input, streamId },
+        { resolve: () => {}, stream: { streamId, onChunk }, ...(streamOptions?.reattach ? { reattach: '' } : {}) },
+      ),
     subscribe(channel, callback) {
       let set = subscribers.get(channel);
       if (!set) subscribers.set(channel, (set = new Set()));
@@ -253,6 +293,13 @@ export function createWsTransport(options: WsTransportOptions): WsTransport {
       return () => {
         set.delete(callback);
         if (set.size === 0 && subscribers.get(channel) === set) subscribers.delete(channel);
+      };
+    },
+    subscribeKeyed(channel, key, callback) {
+      const entry = keyed.add(channel, key, callback);
+      if (entry.first) tellMain('ops.subscribe', channel, key);
+      return () => {
+        if (entry.remove()) tellMain('ops.unsubscribe', channel, key);
       };
     },
     status: () => status,
@@ -265,7 +312,7 @@ export function createWsTransport(options: WsTransportOptions): WsTransport {
       const ws = socket;
       socket = null;
       attempt++;
-      failAll('Reconnecting to the workbench process with the new access token; try again in a moment.');
+      failAll('Reconnecting to the workbench process with the new access token; try again in a moment.', false);
       ws?.close(1000, 'a new access token');
       connect();
     },

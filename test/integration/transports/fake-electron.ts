@@ -109,6 +109,11 @@ export class FakeIpcRenderer implements IpcRendererLike {
     return this;
   }
 
+  /** A reload: the old page's listeners are gone with its world. */
+  reset(): void {
+    this.listeners.clear();
+  }
+
   listenerCount(channel: string): number {
     return this.listeners.get(channel)?.size ?? 0;
   }

@@ -13,12 +13,15 @@ import { createReplyApi, createWorkbenchApi, type BridgeTransport } from '../../
 import { fromReplyApi } from '../../../shared/contract/page-api';
 import type { ApiFor } from '../../../shared/contract/api';
 import { startBrowserServer } from '../../../main/host/browser-server';
-import type { TypedEmit } from '../../../main/host/handlers';
+import type { TypedEmit, TypedKeyedEmit } from '../../../main/host/handlers';
 import { createHost } from '../../../main/host/host';
 import { setupIpc } from '../../../main/electron/ipc';
 import { createIpcTransport } from '../../../preload/ipc-transport';
 import { createWsTransport, type SocketLike, type WsTransport } from '../../../renderer/src/bridge/ws-transport';
 import { createFakeHandlers } from '../../unit/main/host/fake-handlers';
+import type { LiveRegistry } from '../../../main/live/registry';
+import type { LiveSessionSummary } from '../../../shared/contract/live';
+import type { Host } from '../../../main/host/host';
 import { testContract, type ProbeState, type TestContract } from '../../unit/main/host/probe-family';
 import { acrossContextBridge, createFakeWindow } from './fake-electron';
 
@@ -35,6 +38,11 @@ export interface Harness {
   other: ApiFor<TestContract>;
   transport: BridgeTransport;
   emit: TypedEmit<TestContract>;
+  emitKeyed: TypedKeyedEmit<TestContract>;
+  /** Keyed subscriptions main holds, all pages together. */
+  keyedSubscriptions(): number;
+  /** Events that crossed to the page under test (before any filtering in the page), in order. */
+  wireEvents: Array<{ channel: string; key?: string }>;
   signals: AbortSignal[];
   probe: ProbeState;
   /** `ops.send` calls the page under test has issued (its messages handed to the transport). */
@@ -44,6 +52,16 @@ export interface Harness {
   socket?: () => WebSocket;
   /** The page under test goes away (window destroyed, tab closed). */
   disconnect(): void;
+  /** The page under test reloads: its old page is gone, and this is the new page's API. */
+  reload(): Promise<ApiFor<TestContract>>;
+  /** Browser mode: the page's socket drops (the transport reconnects by itself). */
+  dropSocket?: () => void;
+  /** Every status change of the page's transport (browser mode). */
+  statuses?: string[];
+  /** The live registry main's `live.*` answer over (with the test-only ticker kind). */
+  live: LiveRegistry;
+  /** Every `live.changed` main announced, in order. */
+  liveChanges: LiveSessionSummary[];
   close(): Promise<void>;
 }
 
@@ -62,11 +80,24 @@ function counting(transport: BridgeTransport): { transport: BridgeTransport; iss
   };
 }
 
+/** Fake handlers whose `live.changed` goes out through the host, as in the app. */
+function hostWithFakes() {
+  let host: Host<TestContract> | null = null;
+  const fake = createFakeHandlers({ onLiveChanged: (summary) => host?.emit('live.changed', summary) });
+  host = createHost({ contract: testContract, handlers: fake.handlers });
+  return { fake, host };
+}
+
 export async function ipcHarness(): Promise<Harness> {
-  const fake = createFakeHandlers();
-  const host = createHost({ contract: testContract, handlers: fake.handlers });
+  const { fake, host } = hostWithFakes();
   const gate = setupIpc({ host, contract: testContract, log: () => {} });
   const [a, b] = [createFakeWindow(), createFakeWindow()];
+  const wireEvents: Harness['wireEvents'] = [];
+  const send = a.webContents.send.bind(a.webContents);
+  a.webContents.send = (channel: string, ...args: unknown[]) => {
+    if (!channel.startsWith('workbench:')) wireEvents.push(typeof args[1] === 'string' ? { channel, key: args[1] } : { channel });
+    send(channel, ...args);
+  };
   gate.addWindow(a.window);
   gate.addWindow(b.window);
   const mine = counting(createIpcTransport(a.ipcRenderer));
@@ -77,13 +108,25 @@ export async function ipcHarness(): Promise<Harness> {
     other: fromReplyApi(acrossContextBridge(createReplyApi(createIpcTransport(b.ipcRenderer), testContract)), testContract),
     transport: mine.transport,
     emit: host.emit,
+    emitKeyed: host.emitKeyed,
+    keyedSubscriptions: () => host.keyedSubscriptions(),
+    wireEvents,
     signals: fake.signals,
     probe: fake.probe,
     sendsIssued: mine.issued,
     disconnect: () => a.webContents.destroy(),
+    reload: async () => {
+      // The old page's world is gone: its listeners with it; the new page builds its API afresh.
+      a.webContents.emit('did-navigate');
+      a.ipcRenderer.reset();
+      return fromReplyApi(acrossContextBridge(createReplyApi(createIpcTransport(a.ipcRenderer), testContract)), testContract);
+    },
+    live: fake.live,
+    liveChanges: fake.liveChanges,
     close: async () => {
       gate.dispose();
       host.dispose();
+      await fake.live.shutdown();
     },
   };
 }
@@ -101,17 +144,18 @@ function connected(transport: WsTransport): Promise<void> {
 }
 
 export async function wsHarness(): Promise<Harness> {
-  const fake = createFakeHandlers();
-  const host = createHost({ contract: testContract, handlers: fake.handlers });
+  const { fake, host } = hostWithFakes();
   const staticDir = mkdtempSync(join(tmpdir(), 'wb-static-'));
   writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>t</title>');
   const server = await startBrowserServer({ host, staticDir });
   const origin = `http://127.0.0.1:${server.port}`;
   const frames: FrameLog = { sent: [], received: [] };
+  const wireEvents: Harness['wireEvents'] = [];
   let socket: WebSocket | null = null;
   const open = (log?: FrameLog) =>
     createWsTransport({
       url: `ws://127.0.0.1:${server.port}/ws`,
+      backoff: { initialMs: 20, maxMs: 200 },
       token: server.token,
       connect: (url, protocols) => {
         const ws = new WebSocket(url, protocols, { origin });
@@ -122,29 +166,53 @@ export async function wsHarness(): Promise<Harness> {
             log.sent.push(typeof data === 'string' ? 'text' : 'binary');
             return send(data as string, ...rest);
           }) as typeof ws.send;
-          ws.on('message', (_data, isBinary) => log.received.push(isBinary ? 'binary' : 'text'));
+          ws.on('message', (data, isBinary) => {
+            log.received.push(isBinary ? 'binary' : 'text');
+            if (isBinary) return;
+            const msg = JSON.parse(String(data)) as { t: string; channel?: string; key?: string };
+            if (msg.t === 'event') wireEvents.push(msg.key === undefined ? { channel: msg.channel! } : { channel: msg.channel!, key: msg.key });
+          });
         }
         return ws as unknown as SocketLike;
       },
     });
   const [a, b] = [open(frames), open()];
   await Promise.all([connected(a), connected(b)]);
+  const statuses: string[] = [];
+  a.onStatus((status) => statuses.push(status));
   const mine = counting(a);
+  const reloaded: WsTransport[] = [];
   return {
     kind: 'ws',
     api: createWorkbenchApi(mine.transport, testContract),
     other: createWorkbenchApi(b, testContract),
     transport: mine.transport,
     emit: host.emit,
+    emitKeyed: host.emitKeyed,
+    keyedSubscriptions: () => host.keyedSubscriptions(),
+    wireEvents,
     signals: fake.signals,
     probe: fake.probe,
     sendsIssued: mine.issued,
     frames,
     socket: () => socket as unknown as WebSocket,
     disconnect: () => a.dispose(),
+    reload: async () => {
+      a.dispose();
+      const next = open();
+      reloaded.push(next);
+      await connected(next);
+      return createWorkbenchApi(next, testContract);
+    },
+    dropSocket: () => (socket as unknown as WebSocket).terminate(),
+    statuses,
+    live: fake.live,
+    liveChanges: fake.liveChanges,
     close: async () => {
       a.dispose();
       b.dispose();
+      for (const t of reloaded) t.dispose();
+      await fake.live.shutdown();
       await server.close();
       host.dispose();
       rmSync(staticDir, { recursive: true, force: true });

@@ -44,7 +44,8 @@ describe('ipc', () => {
           'jobs.cancel', 'jobs.get', 'jobs.list', 'jobs.retryNow', 'media.url', 'messages.send', 'models.catalogue', 'responses.chains', 'responses.compact', 'responses.create', 'responses.remove',
           'responses.retrieve', 'responses.tree', 'streams.cancel', 'tools.load', 'tools.save', 'userFiles.pick', 'userFiles.release', 'ops.cancel', 'ops.send', 'ops.close',
           'images.generate', 'images.edit', 'images.ofRun', 'videos.create', 'videos.list', 'videos.get', 'videos.cancel', 'videos.retry', 'videos.dismiss', 'videos.ofItem',
-          'gallery.list', 'gallery.get', 'gallery.remove', 'gallery.setThumb', 'gallery.save', 'gallery.ofRun', 'gallery.byHash', 'gallery.keepInput'].sort(),
+          'gallery.list', 'gallery.get', 'gallery.remove', 'gallery.setThumb', 'gallery.save', 'gallery.ofRun', 'gallery.byHash', 'gallery.keepInput',
+          'live.list', 'live.start', 'live.stop', 'live.attach', 'ops.subscribe', 'ops.unsubscribe'].sort(),
       );
     });
 

@@ -11,6 +11,10 @@ import { WorkbenchFailure } from '../../../../shared/contract/errors';
 import type { JobSummary } from '../../../../shared/contract/jobs';
 import type { RunRecord, RunStatus } from '../../../../shared/contract/runs';
 import type { HandlersFor } from '../../../../main/host/handlers';
+import { createLiveHandlers } from '../../../../main/live/handlers';
+import { createLiveRegistry, type LiveRegistry } from '../../../../main/live/registry';
+import type { LiveSessionSummary } from '../../../../shared/contract/live';
+import { tickerKind } from '../live/ticker-kind';
 import { createProbeHandlers, type ProbeState, type TestContract } from './probe-family';
 
 export const FAKE_INFO: AppInfo = { version: '9.9.9', shell: 'browser', platform: 'test', dataDir: '/data', logPath: '/data/logs/workbench.log', maxUploadBytes: 50 * 1024 * 1024, sandboxKeyPath: '/data/sandbox/key' };
@@ -76,6 +80,15 @@ export interface FakeHandlers {
   signals: AbortSignal[];
   /** Session ids seen by handlers, in call order. */
   sessions: string[];
+  /** A real live registry with the test-only ticker kind (`live.*` answer over it). */
+  live: LiveRegistry;
+  /** Every `live.changed` the registry announced (also passed to `onLiveChanged`). */
+  liveChanges: LiveSessionSummary[];
+}
+
+export interface FakeHandlerOptions {
+  /** Where `live.changed` goes (the host's emit, in the transport suite). */
+  onLiveChanged?: (summary: LiveSessionSummary) => void;
 }
 
 /** Families these host tests do not exercise. */
@@ -83,12 +96,21 @@ const unbuilt = (): never => {
   throw new WorkbenchFailure({ code: 'unsupported', message: 'not part of the host tests' });
 };
 
-export function createFakeHandlers(): FakeHandlers {
+export function createFakeHandlers(options: FakeHandlerOptions = {}): FakeHandlers {
+  const liveChanges: LiveSessionSummary[] = [];
+  const live = createLiveRegistry({
+    kinds: [tickerKind],
+    onChange: (summary) => {
+      liveChanges.push(summary);
+      options.onLiveChanged?.(summary);
+    },
+  });
   const signals: AbortSignal[] = [];
   const sessions: string[] = [];
   const probe = createProbeHandlers();
   const handlers: HandlersFor<TestContract> = {
     probe: probe.handlers,
+    live: createLiveHandlers(live),
     app: {
       info: (_input, ctx) => {
         sessions.push(ctx.sessionId);
@@ -217,5 +239,5 @@ export function createFakeHandlers(): FakeHandlers {
     videos: { create: unbuilt, list: () => [], get: unbuilt, cancel: unbuilt, retry: unbuilt, dismiss: unbuilt, ofItem: () => null },
     gallery: { list: () => ({ items: [], total: 0, next: null }), get: unbuilt, remove: unbuilt, setThumb: unbuilt, save: unbuilt, ofRun: () => [], byHash: () => null, keepInput: unbuilt },
   };
-  return { handlers, probe: probe.state, signals, sessions };
+  return { handlers, probe: probe.state, signals, sessions, live, liveChanges };
 }

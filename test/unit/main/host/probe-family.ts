@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { BytesSchema } from '../../../../shared/contract/bytes';
-import { call, event, session, stream } from '../../../../shared/contract/define';
+import { call, event, keyedEvent, session, stream } from '../../../../shared/contract/define';
 import { WorkbenchErrorSchema, WorkbenchFailure } from '../../../../shared/contract/errors';
 import { contract } from '../../../../shared/contract/index';
 import type { FamilyHandlers } from '../../../../main/host/handlers';
@@ -42,6 +42,8 @@ export const probeContract = {
   /** Reads one message, then fails with the WorkbenchError it was opened with. */
   failSession: session<never, never>()(WorkbenchErrorSchema, ProbeMessageSchema),
   pinged: event<{ n: number }>(),
+  /** A keyed event: only pages subscribed to its key receive it. */
+  level: keyedEvent<{ n: number }>(),
 };
 
 export const testContract = { ...contract, probe: probeContract };

@@ -12,7 +12,7 @@ import { RunIdSchema } from './history';
 import { BlobHashSchema, type MediaUrl } from './media';
 import { FileRefIdSchema } from './user-files';
 
-export const GALLERY_KINDS = ['image', 'video'] as const;
+export const GALLERY_KINDS = ['image', 'video', 'audio'] as const;
 export type GalleryKind = (typeof GALLERY_KINDS)[number];
 
 /**

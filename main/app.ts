@@ -23,6 +23,7 @@ import { FilesService } from './services/files-service';
 import { GalleryService } from './services/gallery-service';
 import { ImagesService } from './services/images-service';
 import { HistoryService } from './services/history-service';
+import { openRecordings, type Recordings } from './services/recording/recordings';
 import { MediaService, type MediaUrlOf } from './services/media-service';
 import { MediaTokens } from './host/media-token';
 import { ToolSetsService } from './services/tool-sets';
@@ -90,6 +91,8 @@ export interface App {
   userFiles: UserFiles;
   /** Blobs for the shell's media server; `tokens` signs and checks browser mode's /media/ links. */
   media: { lookup: MediaService; tokens: MediaTokens; blobs: BlobStore };
+  /** Live sessions record through this (tracks, marks, events); start-up finalised what a crash left. */
+  recordings: Recordings;
   dispose(): Promise<void>;
 }
 
@@ -106,6 +109,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     // Before anything of this process writes a blob: temporaries here are from a crash.
     const temps = await blobs.sweepTemps();
     if (temps > 0) options.log(`blob store: removed ${temps} unfinished write(s)`);
+    // Sessions a crash left recording become blobs before any session of this process opens a track.
+    const recordings = await openRecordings({ db, blobs, dataDir: options.dataDir, log: options.log });
     // Unreferenced blobs are looked for in the background: a walk of the whole store must not
     // delay start-up. Disposal waits for it before the database closes.
     const orphanSweep = sweepOrphanBlobs(db, blobs, { temps: false })
@@ -363,7 +368,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       },
     };
 
-    return { handlers, userFiles, downloads, media: { lookup: media, tokens: mediaTokens, blobs }, dispose: () => runDisposers(disposers) };
+    return { handlers, userFiles, downloads, media: { lookup: media, tokens: mediaTokens, blobs }, recordings, dispose: () => runDisposers(disposers) };
   } catch (error) {
     await runDisposers(disposers);
     throw error;

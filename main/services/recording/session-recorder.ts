@@ -15,13 +15,16 @@ import type { WorkbenchError } from '../../../shared/contract/errors';
 import type { AudioRef, CapturedEvent, EventDirection, EventKind, RunStatus } from '../../../shared/contract/runs';
 import type { SessionMarkType } from '../../../shared/session-metrics';
 import { SecretScrubber } from '../../api/secret-scrubber';
-import { endSession, finishTrack, insertSession, insertTrack } from '../../store/audio-tracks';
+import { endSession, finishTrack, insertSession, insertTrack, tracksOfRun } from '../../store/audio-tracks';
+import { insertGalleryItem } from '../../store/gallery';
 import type { BlobStore } from '../../store/blobs';
 import type { Db } from '../../store/db';
 import type { NewRun, RunUpdate } from '../../store/runs';
 import { insertMark } from '../../store/session-marks';
 import { finaliseTrackFile, removeTrackFiles, TrackWriter } from '../../store/track-files';
+import { newGalleryId } from '../gallery-service';
 import { RunRecorder } from '../run-recorder';
+import { writeStereoMix, type MixInput } from './stereo-mix';
 
 export interface SessionRecorderDeps {
   db: Db;
@@ -66,6 +69,13 @@ export interface SessionEnd {
   status: RunStatus;
   durationMs: number;
   tracks: Array<{ id: string; direction: EventDirection; frames: number; hash: string }>;
+  /** The call's stereo WAV in the media library, when asked for. */
+  mix: { galleryId: string; hash: string; frames: number; sampleRate: number } | null;
+}
+
+export interface EndOptions {
+  /** Keep a stereo WAV of the tracks (microphone left, model right) in the gallery, named `name`. */
+  stereoMix?: { name?: string };
 }
 
 type Track = { id: string; writer: TrackWriter };
@@ -163,17 +173,21 @@ export class SessionRecorder {
     await Promise.all([...this.tracks.values()].map((t) => t.writer.flush()));
   }
 
-  /** Ends the session: tracks become WAV blobs, the run is finished with `update` (default completed). */
-  close(update: RunUpdate = {}): Promise<SessionEnd> {
-    return (this.ended ??= this.end('ended', { status: 'completed', ...update }));
+  /**
+   * Ends the session: tracks become WAV blobs, the run is finished with `update` (default
+   * completed). With `stereoMix`, the call is also kept as one stereo WAV (microphone left, model
+   * right) in the media library, linked to the run.
+   */
+  close(update: RunUpdate = {}, options: EndOptions = {}): Promise<SessionEnd> {
+    return (this.ended ??= this.end('ended', { status: 'completed', ...update }, options));
   }
 
   /** Ends a session that failed: what was recorded is kept, the run says why. */
-  abort(error: WorkbenchError, update: RunUpdate = {}): Promise<SessionEnd> {
-    return (this.ended ??= this.end('aborted', { status: 'error', ...update, error }, error.message));
+  abort(error: WorkbenchError, update: RunUpdate = {}, options: EndOptions = {}): Promise<SessionEnd> {
+    return (this.ended ??= this.end('aborted', { status: 'error', ...update, error }, options, error.message));
   }
 
-  private async end(state: 'ended' | 'aborted', update: RunUpdate, reason?: string): Promise<SessionEnd> {
+  private async end(state: 'ended' | 'aborted', update: RunUpdate, options: EndOptions, reason?: string): Promise<SessionEnd> {
     const durationMs = this.sessionMs();
     const now = (this.deps.now ?? Date.now)();
     const tracks: SessionEnd['tracks'] = [];
@@ -184,12 +198,46 @@ export class SessionRecorder {
       await removeTrackFiles(this.deps.tracksDir, track.id);
       tracks.push({ id: track.id, direction, frames: blob.frames, hash: blob.hash });
     }
+    const mix = options.stereoMix ? await this.keepStereoMix(options.stereoMix.name ?? '', now) : null;
     const status = update.status ?? 'completed';
     this.deps.db.transaction(() => {
       this.events.finish({ ...update, status, timings: update.timings ?? { startedAt: this.startedAt, ttfbMs: null, totalMs: Math.round(durationMs) } });
       endSession(this.deps.db, this.runId, { state, endedAt: now, reason });
     })();
-    return { status, durationMs, tracks };
+    return { status, durationMs, tracks, mix };
+  }
+
+  /** The stereo WAV of the closed tracks (out = microphone left, in = model right), kept in the gallery. */
+  private async keepStereoMix(name: string, now: number): Promise<SessionEnd['mix']> {
+    const input = (direction: EventDirection): MixInput | null => {
+      const row = tracksOfRun(this.deps.db, this.runId).find((t) => t.direction === direction && t.hash && t.frames !== null);
+      return row ? { hash: row.hash!, sampleRate: row.sampleRate, channels: row.channels, frames: row.frames!, startMs: row.startMs } : null;
+    };
+    const left = input('out');
+    const right = input('in');
+    if (!left && !right) return null;
+    const mix = await writeStereoMix(this.deps.blobs, left, right);
+    const galleryId = newGalleryId();
+    insertGalleryItem(this.deps.db, {
+      id: galleryId,
+      kind: 'audio',
+      origin: 'recorded',
+      hash: mix.hash,
+      mime: 'audio/wav',
+      bytes: mix.size,
+      width: null,
+      height: null,
+      duration: mix.frames / mix.sampleRate,
+      prompt: '',
+      revisedPrompt: null,
+      model: null,
+      name,
+      createdAt: now,
+      runId: this.runId,
+      jobId: null,
+      sourceIds: [],
+    });
+    return { galleryId, hash: mix.hash, frames: mix.frames, sampleRate: mix.sampleRate };
   }
 
   private capture(event: CapturedEvent): void {

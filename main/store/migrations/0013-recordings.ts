@@ -1,6 +1,7 @@
 /**
  * 0013: recordings of live work.
- * - `gallery_items` admits `audio` (speech and recordings in the media library). SQLite cannot
+ * - `gallery_items` admits `audio` (speech and recordings in the media library) and the origin
+ *   `recorded` (a live session's recording, e.g. a call's stereo mix). SQLite cannot
  *   alter a CHECK constraint, so the table is rebuilt as its documentation says
  *   (https://sqlite.org/lang_altertable.html#otheralter): create the new table, copy every row
  *   with its `seq` (the rowid `gallery_fts` points at, so the external-content index stays
@@ -82,7 +83,7 @@ function rebuildGallery(db: Parameters<Migration['up']>[0]): void {
       seq INTEGER PRIMARY KEY AUTOINCREMENT,
       id TEXT NOT NULL UNIQUE,
       kind TEXT NOT NULL CHECK (kind IN ('image', 'video', 'audio')),
-      origin TEXT NOT NULL CHECK (origin IN ('generated', 'edited', 'extended', 'input')),
+      origin TEXT NOT NULL CHECK (origin IN ('generated', 'edited', 'extended', 'input', 'recorded')),
       hash TEXT NOT NULL,
       mime TEXT NOT NULL,
       bytes INTEGER NOT NULL,

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SecretScrubber } from '../../../../../main/api/secret-scrubber';
 import { getSession, tracksOfRun } from '../../../../../main/store/audio-tracks';
 import { getBlobRow, sweepOrphanBlobs } from '../../../../../main/store/blob-rows';
+import { listGallery } from '../../../../../main/store/gallery';
 import { BlobStore } from '../../../../../main/store/blobs';
 import { closeDatabase, openDatabase, type Db } from '../../../../../main/store/db';
 import { readRunEvents } from '../../../../../main/store/run-events';
@@ -133,6 +134,32 @@ describe('SessionRecorder', () => {
     expect(getRun(db, 'sess1')).toMatchObject({ status: 'error', error: { code: 'network' } });
     expect(getSession(db, 'sess1')).toMatchObject({ state: 'aborted', endReason: 'The service closed the socket mid-utterance.' });
     expect(tracksOfRun(db, 'sess1')[0]).toMatchObject({ state: 'closed', frames: 160 });
+  });
+});
+
+describe('stereo mix', () => {
+  it('keeps a call as one stereo WAV in the gallery: microphone left, model right, lined up by track start, at the higher rate', async () => {
+    const rec = open();
+    await rec.openTrack('out', { sampleRate: 8_000, name: 'microphone', startMs: 0 });
+    await rec.openTrack('in', { sampleRate: 16_000, name: 'model', startMs: 100 });
+    const mic = new Int16Array(800).fill(1_000); // 100 ms
+    const model = new Int16Array(3_200); // 200 ms of a ramp, starting 100 ms in
+    for (let i = 0; i < model.length; i++) model[i] = i;
+    rec.audio('out', new Uint8Array(mic.buffer));
+    rec.audio('in', new Uint8Array(model.buffer));
+    const end = await rec.close({}, { stereoMix: { name: 'call.wav' } });
+
+    expect(end.mix).toMatchObject({ sampleRate: 16_000, frames: 4_800 });
+    const wav = readPcm16Wav(blobBytes(end.mix!.hash));
+    expect(wav).toMatchObject({ sampleRate: 16_000, channels: 2, frames: 4_800 });
+    const left = (f: number): number => wav.samples[f * 2];
+    const right = (f: number): number => wav.samples[f * 2 + 1];
+    // The microphone fills the first 100 ms on the left (resampled 8 -> 16 kHz), then silence.
+    expect([left(0), left(800), left(1_598), left(1_700), left(4_000)]).toEqual([1_000, 1_000, 1_000, 0, 0]);
+    // The model is silent for its first 100 ms, then its samples one for one.
+    expect([right(0), right(1_599), right(1_600), right(1_601), right(4_799)]).toEqual([0, 0, 0, 1, 3_199]);
+    const item = listGallery(db, { kind: 'audio', limit: 5 }).items;
+    expect(item).toMatchObject([{ id: end.mix!.galleryId, origin: 'recorded', runId: 'sess1', name: 'call.wav', duration: 0.3, hash: end.mix!.hash }]);
   });
 });
 

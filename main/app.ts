@@ -301,6 +301,8 @@ export async function createApp(options: AppOptions): Promise<App> {
         get: ({ id }) => history.get(id),
         request: ({ id }) => history.request(id),
         events: ({ id, offset, limit }) => history.events(id, offset, limit),
+        session: ({ id }) => history.session(id),
+        timeline: ({ id, offset, limit }) => history.timeline(id, offset, limit),
         facets: () => history.facets(),
         remove: ({ id }) => history.remove(id),
         exportJsonl: ({ ids }, ctx) => history.exportJsonl(ids, ctx.signal),

@@ -74,8 +74,9 @@ export function sessionMetrics(marks: readonly SessionMark[]): SessionMetrics {
   let firstAudioAt: number | null = null;
   const turnOf = (mark: SessionMark): number | null => {
     if (typeof mark.turn === 'number') return mark.turn;
-    // A new turn starts with the user's speech or, for speech synthesis, with the text's end.
-    if (mark.type === 'speech_started' || (mark.type === 'text_done' && (current === null || turns.get(current)?.inputEndMs !== null))) current = ++counted;
+    // A new turn starts with the user's speech, or with an end of input the current turn already
+    // has (speech synthesis sends text after text; a VAD may report only the ends).
+    if (mark.type === 'speech_started' || (INPUT_END.has(mark.type) && (current === null || turns.get(current)?.inputEndMs != null))) current = ++counted;
     return current;
   };
   for (const mark of ordered) {

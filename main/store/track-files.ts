@@ -16,7 +16,10 @@ import { open, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { BlobInfo, BlobStore } from './blobs';
-import { pcm16WavHeader, WAV_HEADER_BYTES } from './wav-header';
+import { wavHeader } from '../../shared/audio/wav';
+
+/** The canonical header wavHeader writes. */
+const WAV_HEADER_BYTES = 44;
 
 /** What the sidecar says of a track. */
 export interface TrackHeader {
@@ -176,7 +179,7 @@ export async function finaliseTrackFile(blobs: BlobStore, dir: string, header: P
 }
 
 async function* wavChunks(path: string, sampleRate: number, channels: number, dataBytes: number): AsyncGenerator<Buffer> {
-  yield pcm16WavHeader(sampleRate, channels, dataBytes);
+  yield Buffer.from(wavHeader({ sampleRate, channels, dataBytes }));
   if (dataBytes === 0) return;
   for await (const chunk of createReadStream(path, { start: 0, end: dataBytes - 1 })) yield chunk as Buffer;
 }

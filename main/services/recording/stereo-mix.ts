@@ -3,13 +3,16 @@
  * on the left, the model (the track that came in) on the right, lined up by where each track
  * starts on the session clock. Both are read from their finalised WAV blobs a block at a time and
  * written through the blob store as a stream, so a 30-minute call is never in memory. Tracks at
- * different rates are brought to the higher one (linear interpolation: this is a listening copy;
- * the tracks themselves keep the exact samples); a multi-channel track is folded to mono.
+ * different rates are brought to the higher one by the kept resampler (shared/audio); a
+ * multi-channel track is folded to mono.
  */
 import { open } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { BlobInfo, BlobStore } from '../../store/blobs';
-import { pcm16WavHeader, WAV_HEADER_BYTES } from '../../store/wav-header';
+import { Resampler, wavHeader } from '../../../shared/audio';
+
+/** Track blobs are canonical WAVs written by the store: the samples start after 44 bytes. */
+const WAV_HEADER_BYTES = 44;
 
 /** A finalised track: its WAV blob and where it starts on the session clock. */
 export interface MixInput {
@@ -27,8 +30,9 @@ export interface StereoMix extends BlobInfo {
   startMs: number;
 }
 
-/** Output frames per block. */
+/** Output frames per block, and source frames per read. */
 const BLOCK = 8192;
+const READ_FRAMES = 8192;
 
 /** Writes the stereo WAV of `left` and `right` (either may be missing: silence on that side). */
 export async function writeStereoMix(blobs: BlobStore, left: MixInput | null, right: MixInput | null): Promise<StereoMix> {
@@ -47,7 +51,7 @@ export async function writeStereoMix(blobs: BlobStore, left: MixInput | null, ri
 }
 
 async function* mixChunks(sides: Array<SideReader | null>, frames: number, rate: number): AsyncGenerator<Buffer> {
-  yield pcm16WavHeader(rate, 2, frames * 4);
+  yield Buffer.from(wavHeader({ sampleRate: rate, channels: 2, dataBytes: frames * 4 }));
   for (let at = 0; at < frames; at += BLOCK) {
     const n = Math.min(BLOCK, frames - at);
     const out = Buffer.alloc(n * 4);
@@ -61,16 +65,23 @@ async function* mixChunks(sides: Array<SideReader | null>, frames: number, rate:
   }
 }
 
-/** One side of the mix: mono samples at the output rate, silence before the track starts and after it ends. */
+/**
+ * One side of the mix, read in order: silence until the track starts, then its samples folded to
+ * mono and brought to the output rate by the kept resampler (a track at the output rate passes
+ * through untouched), then silence.
+ */
 class SideReader {
   /** Output frames of silence before the track's first sample. */
   private readonly lead: number;
-  private readonly ratio: number;
   readonly endFrame: number;
+  private readonly resampler: Resampler;
   private handle: Awaited<ReturnType<typeof open>> | null = null;
-  /** Decoded mono source frames [bufStart, bufStart + buf.length). */
-  private buf = new Float32Array(0);
-  private bufStart = 0;
+  /** Output frames made and not yet taken. */
+  private queue: Int16Array[] = [];
+  private queued = 0;
+  private produced = 0;
+  private readFrames = 0;
+  private flushed = false;
 
   constructor(
     private readonly path: string,
@@ -79,50 +90,66 @@ class SideReader {
     startMs: number,
   ) {
     this.lead = Math.round(((input.startMs - startMs) * rate) / 1000);
-    this.ratio = input.sampleRate / rate;
-    this.endFrame = this.lead + Math.ceil(input.frames / this.ratio);
+    this.endFrame = this.lead + Math.ceil((input.frames * rate) / input.sampleRate);
+    this.resampler = new Resampler(input.sampleRate, rate, 1);
   }
 
-  /** Output frames `at .. at+n` of this side. */
+  /** Output frames `at .. at+n` of this side; called with consecutive ranges. */
   async block(at: number, n: number): Promise<Int16Array> {
     const out = new Int16Array(n);
-    const first = Math.max(0, (at - this.lead) * this.ratio);
-    const last = (at + n - this.lead) * this.ratio + 1;
-    if (last < 0 || first >= this.input.frames) return out;
-    await this.load(Math.floor(first), Math.min(this.input.frames, Math.ceil(last) + 1));
-    for (let i = 0; i < n; i++) {
-      const p = (at + i - this.lead) * this.ratio;
-      if (p < 0 || p > this.input.frames - 1) continue;
-      const k = Math.floor(p);
-      const frac = p - k;
-      const a = this.sample(k);
-      const b = frac > 0 ? this.sample(k + 1) : a;
-      out[i] = Math.max(-32768, Math.min(32767, Math.round(a + (b - a) * frac)));
+    const from = Math.max(at, this.lead);
+    const to = Math.min(at + n, this.endFrame);
+    if (to <= from) return out;
+    const wanted = to - from;
+    while (this.queued < wanted && !this.flushed) await this.produce();
+    let filled = 0;
+    while (filled < wanted && this.queue.length > 0) {
+      const head = this.queue[0];
+      const take = Math.min(head.length, wanted - filled);
+      out.set(head.subarray(0, take), from - at + filled);
+      filled += take;
+      this.queued -= take;
+      if (take === head.length) this.queue.shift();
+      else this.queue[0] = head.subarray(take);
     }
     return out;
   }
 
-  private sample(k: number): number {
-    return this.buf[k - this.bufStart] ?? 0;
+  /** Reads the next source block through the resampler (or flushes it at the end). */
+  private async produce(): Promise<void> {
+    const left = this.input.frames - this.readFrames;
+    let made: Int16Array;
+    if (left <= 0) {
+      made = this.resampler.flush();
+      this.flushed = true;
+    } else {
+      const count = Math.min(READ_FRAMES, left);
+      made = this.resampler.push(await this.read(this.readFrames, count));
+      this.readFrames += count;
+    }
+    // Never more than the track's length at the output rate (the filter's tail is silence anyway).
+    const room = this.endFrame - this.lead - this.produced;
+    if (made.length > room) made = made.subarray(0, Math.max(0, room));
+    this.produced += made.length;
+    if (made.length > 0) {
+      this.queue.push(made);
+      this.queued += made.length;
+    }
   }
 
-  /** Makes source frames [from, to) available (reads only what is not already held). */
-  private async load(from: number, to: number): Promise<void> {
-    if (from >= this.bufStart && to <= this.bufStart + this.buf.length) return;
+  /** Source frames `from .. from+count`, folded to mono. */
+  private async read(from: number, count: number): Promise<Int16Array> {
     this.handle ??= await open(this.path, 'r');
     const channels = this.input.channels;
-    const count = to - from;
     const bytes = Buffer.alloc(count * channels * 2);
     const { bytesRead } = await this.handle.read(bytes, 0, bytes.length, WAV_HEADER_BYTES + from * channels * 2);
-    const got = Math.floor(bytesRead / (channels * 2));
-    const mono = new Float32Array(got);
-    for (let f = 0; f < got; f++) {
+    const mono = new Int16Array(count);
+    for (let f = 0; f < Math.floor(bytesRead / (channels * 2)); f++) {
       let sum = 0;
       for (let c = 0; c < channels; c++) sum += bytes.readInt16LE((f * channels + c) * 2);
-      mono[f] = sum / channels;
+      mono[f] = Math.round(sum / channels);
     }
-    this.buf = mono;
-    this.bufStart = from;
+    return mono;
   }
 
   async close(): Promise<void> {

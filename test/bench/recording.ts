@@ -55,6 +55,8 @@ export async function run(options: { minutes?: number } = {}): Promise<Record<st
 
     const frames = (minutes * 60_000) / 20;
     const rss: number[] = [];
+    const heap: number[] = [];
+    const buffers: number[] = [];
     const started = performance.now();
     let events = 0;
     for (let f = 0; f < frames; f++) {
@@ -75,7 +77,12 @@ export async function run(options: { minutes?: number } = {}): Promise<Record<st
       }
       // Let the flush timers and the event chunks run, as a live session's loop would.
       if (f % 50 === 0) await new Promise((r) => setImmediate(r));
-      if (f % 1_500 === 0) rss.push(process.memoryUsage().rss);
+      if (f % 1_500 === 0) {
+        const m = process.memoryUsage();
+        rss.push(m.rss);
+        heap.push(m.heapUsed);
+        buffers.push(m.arrayBuffers);
+      }
     }
     const recordedIn = performance.now() - started;
     const closeStart = performance.now();
@@ -105,6 +112,8 @@ export async function run(options: { minutes?: number } = {}): Promise<Record<st
       tracks: tracks.map((t) => ({ direction: t.direction, frames: t.frames, expectedSeconds: minutes * 60, seconds: t.frames! / t.sampleRate, bytes: t.bytes })),
       mix: { seconds: mix.frames / mix.sampleRate, ms: Math.round(mixMs) },
       rssMiB: { first: Math.round(rss[0] / MiB), max: Math.round(Math.max(...rss) / MiB), last: Math.round(rss[rss.length - 1] / MiB), growthDuringSession: Math.round((Math.max(...rss.slice(0, -1)) - rss[0]) / MiB) },
+      heapUsedMiB: { first: Math.round(heap[0] / MiB), max: Math.round(Math.max(...heap) / MiB) },
+      arrayBuffersMiB: { first: Math.round(buffers[0] / MiB), max: Math.round(Math.max(...buffers) / MiB) },
       closeMs: Math.round(closeMs),
       lastTimelinePageMs: Number(pageMs.toFixed(1)),
       lastTimelinePageItems: page.items.length,

@@ -11,7 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import type { WorkbenchError } from '../../../shared/contract/errors';
+import { WorkbenchFailure, type WorkbenchError } from '../../../shared/contract/errors';
 import type { AudioRef, CapturedEvent, EventDirection, EventKind, RunStatus } from '../../../shared/contract/runs';
 import type { SessionMarkType } from '../../../shared/session-metrics';
 import { SecretScrubber } from '../../api/secret-scrubber';
@@ -139,15 +139,35 @@ export class SessionRecorder {
   audio(direction: EventDirection, pcm: Uint8Array, options: { atMs?: number; frame?: { event?: string; data?: string }; t?: number } = {}): AudioRef {
     const track = this.trackOf(direction);
     const { writer } = track;
-    if (options.atMs !== undefined) {
-      const behind = Math.round(((options.atMs - writer.header.startMs) * writer.header.sampleRate) / 1000) - writer.frames;
-      if (behind > 0) writer.append(new Uint8Array(behind * writer.frameBytes));
-    }
-    const offsetMs = writer.durationMs;
-    writer.append(pcm);
+    if (pcm.byteLength % writer.frameBytes !== 0) throw new Error(`session ${this.runId}: ${pcm.byteLength} bytes is not a whole number of ${writer.frameBytes}-byte frames`);
+    const offsetMs = this.appendTo(direction, track, pcm, options.atMs);
     const ref: AudioRef = { track: track.id, offsetMs, durationMs: writer.durationMs - offsetMs, bytes: pcm.byteLength };
     this.capture({ t: options.t ?? this.sessionMs(), direction, kind: 'audio', data: options.frame?.data ?? '', audio: ref, ...(options.frame?.event ? { event: options.frame.event } : {}) });
     return ref;
+  }
+
+  /** Appends (after the silence that puts it at `atMs`); returns where it starts in the track. A failed write is a value the session can show. */
+  private appendTo(direction: EventDirection, track: Track, pcm: Uint8Array, atMs: number | undefined): number {
+    const { writer } = track;
+    try {
+      if (atMs !== undefined) {
+        const behind = Math.round(((atMs - writer.header.startMs) * writer.header.sampleRate) / 1000) - writer.frames;
+        if (behind > 0) writer.append(new Uint8Array(behind * writer.frameBytes));
+      }
+      const offsetMs = writer.durationMs;
+      writer.append(pcm);
+      return offsetMs;
+    } catch (error) {
+      throw new WorkbenchFailure({
+        code: 'internal',
+        message: `The ${direction === 'in' ? 'incoming' : 'outgoing'} audio of this session can no longer be recorded (${error instanceof Error ? error.message : String(error)}). What was recorded before is kept; free disk space in the data folder for the next session.`,
+      });
+    }
+  }
+
+  /** Milliseconds on the session clock of a time read from the monotonic clock (e.g. a captured frame's `at`). */
+  toSessionMs(monotonicMs: number): number {
+    return monotonicMs - this.t0;
   }
 
   /** Captures one event (JSON, text, or base64 binary) going `direction`. */
@@ -191,8 +211,10 @@ export class SessionRecorder {
     const durationMs = this.sessionMs();
     const now = (this.deps.now ?? Date.now)();
     const tracks: SessionEnd['tracks'] = [];
+    const problems: string[] = [];
     for (const [direction, track] of this.tracks) {
-      await track.writer.close();
+      // A track whose writes failed is still finalised from what reached the disk.
+      await track.writer.close().catch((error: unknown) => problems.push(`the ${direction === 'in' ? 'incoming' : 'outgoing'} track stopped early (${error instanceof Error ? error.message : String(error)})`));
       const blob = await finaliseTrackFile(this.deps.blobs, this.deps.tracksDir, { id: track.id, sampleRate: track.writer.header.sampleRate, channels: track.writer.header.channels });
       finishTrack(this.deps.db, track.id, { state: 'closed', frames: blob.frames, blob: { hash: blob.hash, size: blob.size, mime: 'audio/wav' }, endedAt: now });
       await removeTrackFiles(this.deps.tracksDir, track.id);
@@ -202,7 +224,7 @@ export class SessionRecorder {
     const status = update.status ?? 'completed';
     this.deps.db.transaction(() => {
       this.events.finish({ ...update, status, timings: update.timings ?? { startedAt: this.startedAt, ttfbMs: null, totalMs: Math.round(durationMs) } });
-      endSession(this.deps.db, this.runId, { state, endedAt: now, reason });
+      endSession(this.deps.db, this.runId, { state, endedAt: now, reason: [reason, ...problems].filter(Boolean).join('; ') || null });
     })();
     return { status, durationMs, tracks, mix };
   }

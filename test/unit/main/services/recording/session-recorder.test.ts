@@ -126,6 +126,28 @@ describe('SessionRecorder', () => {
     expect(readRunEvents(db, 'sess1')!.events[0].data).not.toContain('sk-live-secret-key-123456');
   });
 
+  it('a track whose disk writes fail: the session gets an error value, the audio written before is kept, the session still ends', async () => {
+    const rec = open();
+    await rec.openTrack('in', { sampleRate: 16_000 });
+    rec.audio('in', ramp(1_600, 0));
+    await rec.flush();
+    // The disk goes away under the file (as a full disk or a yanked drive would fail it).
+    const writer = (rec as unknown as { tracks: Map<string, { writer: { handle: { close(): Promise<void> } } }> }).tracks.get('in')!.writer;
+    await writer.handle.close();
+    rec.audio('in', ramp(160, 0));
+    await expect(rec.flush()).rejects.toThrow();
+    expect(() => rec.audio('in', ramp(160, 0))).toThrow(/incoming audio of this session can no longer be recorded/);
+    const end = await rec.close();
+    expect(end.tracks).toMatchObject([{ frames: 1_600 }]);
+    expect(getSession(db, 'sess1')).toMatchObject({ state: 'ended', endReason: expect.stringMatching(/incoming track stopped early/) });
+  });
+
+  it('puts a monotonic time (a captured frame at) on the session clock', () => {
+    clockMs = 5_000;
+    const rec = open();
+    expect(rec.toSessionMs(5_250)).toBe(250);
+  });
+
   it('an aborted session keeps its recording and says why', async () => {
     const rec = open();
     await rec.openTrack('in', { sampleRate: 16_000 });

@@ -15,7 +15,7 @@ import { WorkbenchFailure, type WorkbenchError } from '../../../shared/contract/
 import type { AudioRef, CapturedEvent, EventDirection, EventKind, RunStatus } from '../../../shared/contract/runs';
 import type { SessionMarkType } from '../../../shared/session-metrics';
 import { SecretScrubber } from '../../api/secret-scrubber';
-import { endSession, finishTrack, insertSession, insertTrack, tracksOfRun } from '../../store/audio-tracks';
+import { endSession, finishTrack, getSession, insertSession, insertTrack, tracksOfRun } from '../../store/audio-tracks';
 import { insertGalleryItem } from '../../store/gallery';
 import type { BlobStore } from '../../store/blobs';
 import type { Db } from '../../store/db';
@@ -215,13 +215,19 @@ export class SessionRecorder {
     for (const [direction, track] of this.tracks) {
       // A track whose writes failed is still finalised from what reached the disk.
       await track.writer.close().catch((error: unknown) => problems.push(`the ${direction === 'in' ? 'incoming' : 'outgoing'} track stopped early (${error instanceof Error ? error.message : String(error)})`));
+      if (!getSession(this.deps.db, this.runId)) {
+        // The user deleted the run from History while it recorded: nothing is kept.
+        await removeTrackFiles(this.deps.tracksDir, track.id);
+        continue;
+      }
       const blob = await finaliseTrackFile(this.deps.blobs, this.deps.tracksDir, { id: track.id, sampleRate: track.writer.header.sampleRate, channels: track.writer.header.channels });
       finishTrack(this.deps.db, track.id, { state: 'closed', frames: blob.frames, blob: { hash: blob.hash, size: blob.size, mime: 'audio/wav' }, endedAt: now });
       await removeTrackFiles(this.deps.tracksDir, track.id);
       tracks.push({ id: track.id, direction, frames: blob.frames, hash: blob.hash });
     }
-    const mix = options.stereoMix ? await this.keepStereoMix(options.stereoMix.name ?? '', now) : null;
     const status = update.status ?? 'completed';
+    if (!getSession(this.deps.db, this.runId)) return { status, durationMs, tracks: [], mix: null };
+    const mix = options.stereoMix ? await this.keepStereoMix(options.stereoMix.name ?? '', now) : null;
     this.deps.db.transaction(() => {
       this.events.finish({ ...update, status, timings: update.timings ?? { startedAt: this.startedAt, ttfbMs: null, totalMs: Math.round(durationMs) } });
       endSession(this.deps.db, this.runId, { state, endedAt: now, reason: [reason, ...problems].filter(Boolean).join('; ') || null });

@@ -148,6 +148,18 @@ describe('SessionRecorder', () => {
     expect(rec.toSessionMs(5_250)).toBe(250);
   });
 
+  it('a run deleted from History while it records: the session ends without error and leaves nothing behind', async () => {
+    const rec = open();
+    await rec.openTrack('in', { sampleRate: 16_000 });
+    rec.audio('in', ramp(160, 0));
+    rec.event({ direction: 'in', kind: 'text', data: 'x' });
+    deleteRun(db, 'sess1');
+    rec.audio('in', ramp(160, 0));
+    await expect(rec.close()).resolves.toMatchObject({ tracks: [], mix: null });
+    expect(readdirSync(join(dir, 'tracks'))).toEqual([]);
+    expect(db.prepare('SELECT COUNT(*) FROM audio_tracks').pluck().get()).toBe(0);
+  });
+
   it('an aborted session keeps its recording and says why', async () => {
     const rec = open();
     await rec.openTrack('in', { sampleRate: 16_000 });

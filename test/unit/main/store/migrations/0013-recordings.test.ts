@@ -31,6 +31,13 @@ function item(id: string, over: Partial<NewGalleryRow>): NewGalleryRow {
   };
 }
 
+/** The gallery's indexes and triggers as SQLite keeps them (whitespace folded). */
+const gallerySchema = (db: Database.Database): Array<{ type: string; name: string; sql: string }> =>
+  db
+    .prepare<[], { type: string; name: string; sql: string }>(`SELECT type, name, sql FROM sqlite_master WHERE tbl_name = 'gallery_items' AND type IN ('index', 'trigger') AND sql IS NOT NULL ORDER BY name`)
+    .all()
+    .map((r) => ({ ...r, sql: r.sql.replace(/\s+/g, ' ').trim() }));
+
 /** Every column of every gallery row, in seq order (what the rebuild must carry over untouched). */
 const galleryRows = (db: Database.Database): unknown[] => db.prepare('SELECT * FROM gallery_items ORDER BY seq').all();
 
@@ -52,10 +59,13 @@ describe('migrations/0013-recordings', () => {
     // The old table refuses audio: the rebuild is what lets it in.
     expect(() => insertGalleryItem(db, item('gal_audio000', { kind: 'audio' as never, mime: 'audio/wav' }))).toThrow(/CHECK/);
     const before = galleryRows(db);
+    const schemaBefore = gallerySchema(db);
 
     migrateTo(db, 13);
     expect(schemaVersion(db)).toBe(13);
     expect(galleryRows(db)).toEqual(before);
+    // Every index and trigger is back, word for word.
+    expect(gallerySchema(db)).toEqual(schemaBefore);
     expect(getGalleryItem(db, 'gal_video001')).toMatchObject({ kind: 'video', origin: 'extended', runId: 'run-vid', jobId: 'job-9', sourceIds: ['gal_video000'], thumbHash: hash('e'), duration: 8.5 });
     // The full-text index still points at the right rows, old and new words alike.
     expect(listGallery(db, { query: 'reeds', limit: 10 }).items.map((i) => i.id)).toEqual(['gal_image001']);

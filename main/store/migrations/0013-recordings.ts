@@ -9,7 +9,8 @@
  *   AUTOINCREMENT counter over so a deleted item's seq is never reused. The migration runner
  *   already holds a transaction, where `PRAGMA foreign_keys` cannot change; that is safe here
  *   because nothing refers to `gallery_items` (dropping a child table deletes no parent row), and
- *   `foreign_key_check` at the end proves the copied `run_id`s still point at runs.
+ *   `foreign_key_check` at the end proves the copied `run_id`s still point at runs (a dangling one,
+ *   possible only if foreign keys were ever off, is cleared as ON DELETE SET NULL would have).
  * - `recording_sessions`: one per live session recorded as a run (its state, and when and how it
  *   ended: a crash is said so, not hidden).
  * - `audio_tracks`: per session and direction, PCM appended to a file under the data folder while
@@ -134,6 +135,9 @@ function rebuildGallery(db: Parameters<Migration['up']>[0]): void {
     const moved = db.prepare(`UPDATE sqlite_sequence SET seq = MAX(seq, ?) WHERE name = 'gallery_items'`).run(counter).changes;
     if (moved === 0) db.prepare(`INSERT INTO sqlite_sequence (name, seq) VALUES ('gallery_items', ?)`).run(counter);
   }
+  // A link to a run that is gone (written with foreign keys off, by hand or by a tool) is cleared
+  // as the run's deletion would have cleared it, rather than refusing to open the history.
+  db.exec('UPDATE gallery_items SET run_id = NULL WHERE run_id IS NOT NULL AND run_id NOT IN (SELECT id FROM runs)');
   const broken = db.prepare('PRAGMA foreign_key_check(gallery_items)').all();
-  if (broken.length > 0) throw new Error(`gallery rebuild: ${broken.length} item(s) refer to runs that do not exist`);
+  if (broken.length > 0) throw new Error(`gallery rebuild: ${broken.length} item(s) break a foreign key`);
 }

@@ -91,6 +91,16 @@ describe('migrations/0013-recordings', () => {
     db.close();
   });
 
+  it('clears a link to a run that no longer exists (written with foreign keys off) instead of refusing to open', () => {
+    const db = new Database(':memory:');
+    migrateTo(db, 12);
+    insertGalleryItem(db, item('gal_dangling', { runId: 'gone' }));
+    db.pragma('foreign_keys = ON');
+    migrateTo(db, 13);
+    expect(getGalleryItem(db, 'gal_dangling')?.runId).toBeNull();
+    db.close();
+  });
+
   it('carries the seq counter over when every item had been deleted', () => {
     const db = new Database(':memory:');
     db.pragma('foreign_keys = ON');

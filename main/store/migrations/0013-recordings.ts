@@ -79,6 +79,10 @@ const GALLERY_COLUMNS = `seq, id, kind, origin, hash, mime, bytes, width, height
 
 function rebuildGallery(db: Parameters<Migration['up']>[0]): void {
   const counter = db.prepare<[], number>(`SELECT seq FROM sqlite_sequence WHERE name = 'gallery_items'`).pluck().get();
+  // A link to a run that is gone (written with foreign keys off, by hand or by a tool) is cleared
+  // as the run's deletion would have cleared it, rather than refusing to open the history (the
+  // copy below would fail on it).
+  db.exec('UPDATE gallery_items SET run_id = NULL WHERE run_id IS NOT NULL AND run_id NOT IN (SELECT id FROM runs)');
   db.exec(`
     CREATE TABLE gallery_items_new (
       seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -135,9 +139,6 @@ function rebuildGallery(db: Parameters<Migration['up']>[0]): void {
     const moved = db.prepare(`UPDATE sqlite_sequence SET seq = MAX(seq, ?) WHERE name = 'gallery_items'`).run(counter).changes;
     if (moved === 0) db.prepare(`INSERT INTO sqlite_sequence (name, seq) VALUES ('gallery_items', ?)`).run(counter);
   }
-  // A link to a run that is gone (written with foreign keys off, by hand or by a tool) is cleared
-  // as the run's deletion would have cleared it, rather than refusing to open the history.
-  db.exec('UPDATE gallery_items SET run_id = NULL WHERE run_id IS NOT NULL AND run_id NOT IN (SELECT id FROM runs)');
   const broken = db.prepare('PRAGMA foreign_key_check(gallery_items)').all();
   if (broken.length > 0) throw new Error(`gallery rebuild: ${broken.length} item(s) break a foreign key`);
 }

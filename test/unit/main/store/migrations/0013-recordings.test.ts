@@ -94,6 +94,7 @@ describe('migrations/0013-recordings', () => {
   it('clears a link to a run that no longer exists (written with foreign keys off) instead of refusing to open', () => {
     const db = new Database(':memory:');
     migrateTo(db, 12);
+    db.pragma('foreign_keys = OFF');
     insertGalleryItem(db, item('gal_dangling', { runId: 'gone' }));
     db.pragma('foreign_keys = ON');
     migrateTo(db, 13);

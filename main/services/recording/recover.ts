@@ -2,7 +2,8 @@
  * Start-up: live sessions a crash (or a kill) left recording are finalised, not swept. Each track
  * still `recording` becomes a WAV blob of every whole frame its file holds (the row marked
  * `crashed`); each session still `recording` is ended as `crashed`, its run marked incomplete
- * with a message saying the app stopped during the session and how much was kept. Files left in
+ * with a message saying the app stopped during the session and how much was kept; a call (audio
+ * both ways) gets its stereo WAV in the gallery. Files left in
  * the tracks folder by anything else (a track whose row was already finished when the crash came
  * between the row and the unlink, a session whose run was deleted) are removed.
  *
@@ -20,7 +21,9 @@ import type { Db } from '../../store/db';
 import { readRunEvents } from '../../store/run-events';
 import { getRun, updateRun } from '../../store/runs';
 import { lastMarkMs } from '../../store/session-marks';
+import { galleryItemsOfRun } from '../../store/gallery';
 import { finaliseTrackFile, readTrackHeader, removeTrackFiles } from '../../store/track-files';
+import { keepSessionMix, mixInputOf } from './session-mix';
 
 export interface RecoveryReport {
   tracks: number;
@@ -55,6 +58,14 @@ export async function recoverRecordings(
   for (const runId of liveSessionIds(db)) {
     const session = getSession(db, runId);
     if (!session) continue;
+    // A call (audio both ways) gets its stereo WAV, as a clean close would have given it.
+    if (mixInputOf(db, runId, 'in') && mixInputOf(db, runId, 'out') && !hasMix(db, runId)) {
+      try {
+        await keepSessionMix(db, blobs, runId, `${session.kind} (ended abnormally).wav`, now);
+      } catch (error) {
+        options.log?.(`recording: the stereo mix of session ${runId} could not be made (${error instanceof Error ? error.message : String(error)}); its tracks are kept`);
+      }
+    }
     const keptMs = recordedLength(db, runId);
     const error = crashError(keptMs);
     db.transaction(() => {
@@ -69,6 +80,11 @@ export async function recoverRecordings(
   report.removed = await removeStrays(db, tracksDir);
   if (report.tracks + report.sessions > 0) options.log?.(`recording: finalised ${report.tracks} track(s) of ${report.sessions} session(s) interrupted by the last shutdown`);
   return report;
+}
+
+/** Whether a recorded mix is already in the gallery (a start-up that crashed after making it). */
+function hasMix(db: Db, runId: string): boolean {
+  return galleryItemsOfRun(db, runId).some((g) => g.kind === 'audio' && g.origin === 'recorded');
 }
 
 /** How far the session got: its longest track, its last mark or its last event, whichever is latest. */

@@ -15,16 +15,14 @@ import { WorkbenchFailure, type WorkbenchError } from '../../../shared/contract/
 import type { AudioRef, CapturedEvent, EventDirection, EventKind, RunStatus } from '../../../shared/contract/runs';
 import type { SessionMarkType } from '../../../shared/session-metrics';
 import { SecretScrubber } from '../../api/secret-scrubber';
-import { endSession, finishTrack, getSession, insertSession, insertTrack, tracksOfRun } from '../../store/audio-tracks';
-import { insertGalleryItem } from '../../store/gallery';
+import { endSession, finishTrack, getSession, insertSession, insertTrack } from '../../store/audio-tracks';
 import type { BlobStore } from '../../store/blobs';
 import type { Db } from '../../store/db';
 import type { NewRun, RunUpdate } from '../../store/runs';
 import { insertMark } from '../../store/session-marks';
 import { finaliseTrackFile, removeTrackFiles, TrackWriter } from '../../store/track-files';
-import { newGalleryId } from '../gallery-service';
 import { RunRecorder } from '../run-recorder';
-import { writeStereoMix, type MixInput } from './stereo-mix';
+import { keepSessionMix, type KeptMix } from './session-mix';
 
 export interface SessionRecorderDeps {
   db: Db;
@@ -70,7 +68,7 @@ export interface SessionEnd {
   durationMs: number;
   tracks: Array<{ id: string; direction: EventDirection; frames: number; hash: string }>;
   /** The call's stereo WAV in the media library, when asked for. */
-  mix: { galleryId: string; hash: string; frames: number; sampleRate: number } | null;
+  mix: KeptMix | null;
 }
 
 export interface EndOptions {
@@ -227,45 +225,12 @@ export class SessionRecorder {
     }
     const status = update.status ?? 'completed';
     if (!getSession(this.deps.db, this.runId)) return { status, durationMs, tracks: [], mix: null };
-    const mix = options.stereoMix ? await this.keepStereoMix(options.stereoMix.name ?? '', now) : null;
+    const mix = options.stereoMix ? await keepSessionMix(this.deps.db, this.deps.blobs, this.runId, options.stereoMix.name ?? '', now) : null;
     this.deps.db.transaction(() => {
       this.events.finish({ ...update, status, timings: update.timings ?? { startedAt: this.startedAt, ttfbMs: null, totalMs: Math.round(durationMs) } });
       endSession(this.deps.db, this.runId, { state, endedAt: now, reason: [reason, ...problems].filter(Boolean).join('; ') || null });
     })();
     return { status, durationMs, tracks, mix };
-  }
-
-  /** The stereo WAV of the closed tracks (out = microphone left, in = model right), kept in the gallery. */
-  private async keepStereoMix(name: string, now: number): Promise<SessionEnd['mix']> {
-    const input = (direction: EventDirection): MixInput | null => {
-      const row = tracksOfRun(this.deps.db, this.runId).find((t) => t.direction === direction && t.hash && t.frames !== null);
-      return row ? { hash: row.hash!, sampleRate: row.sampleRate, channels: row.channels, frames: row.frames!, startMs: row.startMs } : null;
-    };
-    const left = input('out');
-    const right = input('in');
-    if (!left && !right) return null;
-    const mix = await writeStereoMix(this.deps.blobs, left, right);
-    const galleryId = newGalleryId();
-    insertGalleryItem(this.deps.db, {
-      id: galleryId,
-      kind: 'audio',
-      origin: 'recorded',
-      hash: mix.hash,
-      mime: 'audio/wav',
-      bytes: mix.size,
-      width: null,
-      height: null,
-      duration: mix.frames / mix.sampleRate,
-      prompt: '',
-      revisedPrompt: null,
-      model: null,
-      name,
-      createdAt: now,
-      runId: this.runId,
-      jobId: null,
-      sourceIds: [],
-    });
-    return { galleryId, hash: mix.hash, frames: mix.frames, sampleRate: mix.sampleRate };
   }
 
   private capture(event: CapturedEvent): void {

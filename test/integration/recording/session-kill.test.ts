@@ -63,7 +63,7 @@ describe('a live session recording across a main-process kill', () => {
     expect(run.error?.message).toMatch(/ended abnormally/);
     const db = new Database(join(dataDir, 'workbench.db'), { readonly: true });
     const session = db.prepare('SELECT state FROM recording_sessions WHERE run_id = ?').get(runId);
-    const tracks = db.prepare('SELECT name, direction, state, sample_rate, frames, hash FROM audio_tracks WHERE run_id = ? ORDER BY name').all(runId) as Array<{ name: string; direction: string; state: string; sample_rate: number; frames: number; hash: string }>;
+    const tracks = db.prepare('SELECT name, direction, state, sample_rate, frames, hash, start_ms FROM audio_tracks WHERE run_id = ? ORDER BY name').all(runId) as Array<{ name: string; direction: string; state: string; sample_rate: number; frames: number; hash: string; start_ms: number }>;
     db.close();
     expect(session).toEqual({ state: 'crashed' });
     const expected: Record<string, number> = { microphone: Number(micFrames), model: Number(modelFrames) };
@@ -77,6 +77,15 @@ describe('a live session recording across a main-process kill', () => {
       const seconds = ffprobeSeconds(path);
       if (seconds !== null) expect(Math.abs(seconds - expected[track.name] / track.sample_rate)).toBeLessThanOrEqual(1 / track.sample_rate + 1e-6);
     }
+
+    // The call's stereo WAV (microphone left, model right) is in the media library, as long as the track that ends last.
+    const mixes = await app.handlers.gallery.ofRun({ runId }, CTX);
+    expect(mixes).toMatchObject([{ kind: 'audio', origin: 'recorded' }]);
+    const stereo = readPcm16Wav(readFileSync(app.media.blobs.pathOf(mixes[0].hash)));
+    expect(stereo).toMatchObject({ channels: 2, sampleRate: 24_000 });
+    const first = Math.min(...tracks.map((t) => t.start_ms));
+    const longest = Math.max(...tracks.map((t) => Math.round(((t.start_ms - first) * 24_000) / 1000) + Math.ceil((t.frames * 24_000) / t.sample_rate)));
+    expect(stereo.frames).toBe(longest);
 
     const events = await app.handlers.history.events({ id: runId, offset: 0, limit: 5_000 }, CTX);
     expect(events.total).toBeGreaterThanOrEqual(Number(eventCount));

@@ -256,6 +256,10 @@ describe('recoverRecordings', () => {
     expect(run.timings.totalMs).toBe(250);
     expect(readRunEvents(db, 'sess1')!.total).toBe(12);
     expect(readdirSync(join(dir, 'tracks'))).toEqual([]);
+    // Audio both ways: a call, so its stereo WAV is made as a clean close would have.
+    const mixes = listGallery(db, { kind: 'audio', limit: 5 }).items;
+    expect(mixes).toMatchObject([{ origin: 'recorded', runId: 'sess1' }]);
+    expect(readPcm16Wav(blobBytes(mixes[0].hash))).toMatchObject({ channels: 2, sampleRate: 24_000, frames: 4_800 });
     // A second start has nothing left to do.
     expect(await recoverRecordings(db, blobs, join(dir, 'tracks'))).toEqual({ tracks: 0, sessions: 0, removed: 0 });
   });

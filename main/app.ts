@@ -111,6 +111,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     if (temps > 0) options.log(`blob store: removed ${temps} unfinished write(s)`);
     // Sessions a crash left recording become blobs before any session of this process opens a track.
     const recordings = await openRecordings({ db, blobs, dataDir: options.dataDir, log: options.log });
+    disposers.push(() => recordings.settled());
     // Unreferenced blobs are looked for in the background: a walk of the whole store must not
     // delay start-up. Disposal waits for it before the database closes.
     const orphanSweep = sweepOrphanBlobs(db, blobs, { temps: false })

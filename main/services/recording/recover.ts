@@ -3,7 +3,7 @@
  * still `recording` becomes a WAV blob of every whole frame its file holds (the row marked
  * `crashed`); each session still `recording` is ended as `crashed`, its run marked incomplete
  * with a message saying the app stopped during the session and how much was kept; a call (audio
- * both ways) gets its stereo WAV in the gallery. Files left in
+ * both ways) gets its stereo WAV afterwards (mixRecoveredCalls). Files left in
  * the tracks folder by anything else (a track whose row was already finished when the crash came
  * between the row and the unlink, a session whose run was deleted) are removed.
  *
@@ -30,6 +30,8 @@ export interface RecoveryReport {
   sessions: number;
   /** Stray files removed from the tracks folder. */
   removed: number;
+  /** Crashed sessions with audio both ways (calls) that still need their stereo WAV (mixRecoveredCalls). */
+  calls: string[];
 }
 
 export async function recoverRecordings(
@@ -39,7 +41,7 @@ export async function recoverRecordings(
   options: { now?: number; log?: (line: string) => void } = {},
 ): Promise<RecoveryReport> {
   const now = options.now ?? Date.now();
-  const report: RecoveryReport = { tracks: 0, sessions: 0, removed: 0 };
+  const report: RecoveryReport = { tracks: 0, sessions: 0, removed: 0, calls: [] };
   for (const track of liveTracks(db)) {
     // The sidecar describes the file; the row (written first) stands in if the sidecar never made it.
     const header = (await readTrackHeader(tracksDir, track.id)) ?? track;
@@ -58,14 +60,7 @@ export async function recoverRecordings(
   for (const runId of liveSessionIds(db)) {
     const session = getSession(db, runId);
     if (!session) continue;
-    // A call (audio both ways) gets its stereo WAV, as a clean close would have given it.
-    if (mixInputOf(db, runId, 'in') && mixInputOf(db, runId, 'out') && !hasMix(db, runId)) {
-      try {
-        await keepSessionMix(db, blobs, runId, `${session.kind} (ended abnormally).wav`, now);
-      } catch (error) {
-        options.log?.(`recording: the stereo mix of session ${runId} could not be made (${error instanceof Error ? error.message : String(error)}); its tracks are kept`);
-      }
-    }
+    if (mixInputOf(db, runId, 'in') && mixInputOf(db, runId, 'out') && !hasMix(db, runId)) report.calls.push(runId);
     const keptMs = recordedLength(db, runId);
     const error = crashError(keptMs);
     db.transaction(() => {
@@ -80,6 +75,26 @@ export async function recoverRecordings(
   report.removed = await removeStrays(db, tracksDir);
   if (report.tracks + report.sessions > 0) options.log?.(`recording: finalised ${report.tracks} track(s) of ${report.sessions} session(s) interrupted by the last shutdown`);
   return report;
+}
+
+/**
+ * Makes the stereo WAV a clean close would have made for each crashed call. Seconds of work for a
+ * long call (the resampler), so the app runs it after start-up rather than before; a failure
+ * leaves the tracks, which are the recording.
+ */
+export async function mixRecoveredCalls(db: Db, blobs: BlobStore, runIds: readonly string[], options: { now?: number; log?: (line: string) => void } = {}): Promise<number> {
+  let made = 0;
+  for (const runId of runIds) {
+    if (!db.open) break;
+    const session = getSession(db, runId);
+    if (!session || hasMix(db, runId)) continue;
+    try {
+      if (await keepSessionMix(db, blobs, runId, `${session.kind} (ended abnormally).wav`, options.now ?? Date.now())) made++;
+    } catch (error) {
+      options.log?.(`recording: the stereo mix of session ${runId} could not be made (${error instanceof Error ? error.message : String(error)}); its tracks are kept`);
+    }
+  }
+  return made;
 }
 
 /** Whether a recorded mix is already in the gallery (a start-up that crashed after making it). */

@@ -55,7 +55,7 @@ describe('a live session recording across a main-process kill', () => {
 
     const logs: string[] = [];
     app = await createApp({ dataDir, shell: 'browser', keyStore: createFileKeyStore(join(dataDir, 'keys.json')), emit: () => undefined, log: (l) => logs.push(l), version: 'test' });
-    expect(app.recordings.recovered).toMatchObject({ tracks: 2, sessions: 1 });
+    expect(app.recordings.recovered).toMatchObject({ tracks: 2, sessions: 1, calls: [runId] });
     expect(readdirSync(join(dataDir, 'tracks'))).toEqual([]);
 
     const run = await app.handlers.history.get({ id: runId }, CTX);
@@ -79,6 +79,7 @@ describe('a live session recording across a main-process kill', () => {
     }
 
     // The call's stereo WAV (microphone left, model right) is in the media library, as long as the track that ends last.
+    await app.recordings.settled();
     const mixes = await app.handlers.gallery.ofRun({ runId }, CTX);
     expect(mixes).toMatchObject([{ kind: 'audio', origin: 'recorded' }]);
     const stereo = readPcm16Wav(readFileSync(app.media.blobs.pathOf(mixes[0].hash)));

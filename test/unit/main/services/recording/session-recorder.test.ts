@@ -11,7 +11,7 @@ import { closeDatabase, openDatabase, type Db } from '../../../../../main/store/
 import { readRunEvents } from '../../../../../main/store/run-events';
 import { deleteRun, getRun } from '../../../../../main/store/runs';
 import { marksOfRun } from '../../../../../main/store/session-marks';
-import { recoverRecordings } from '../../../../../main/services/recording/recover';
+import { mixRecoveredCalls, recoverRecordings } from '../../../../../main/services/recording/recover';
 import { SessionRecorder, type SessionRecorderDeps } from '../../../../../main/services/recording/session-recorder';
 import { newRun } from '../../store/run-fixtures';
 import { ramp, readPcm16Wav } from './wav-check';
@@ -243,7 +243,7 @@ describe('recoverRecordings', () => {
     expect(existsSync(join(dir, 'tracks', `${inId}.pcm`))).toBe(true);
 
     const report = await recoverRecordings(db, blobs, join(dir, 'tracks'), { now: 1_700_000_009_000 });
-    expect(report).toEqual({ tracks: 2, sessions: 1, removed: 0 });
+    expect(report).toEqual({ tracks: 2, sessions: 1, removed: 0, calls: ['sess1'] });
     const tracks = tracksOfRun(db, 'sess1');
     expect(tracks.map((t) => [t.id, t.state, t.frames])).toEqual([[inId, 'crashed', 3_200], [outId, 'crashed', 480]]);
     expect(readPcm16Wav(blobBytes(tracks[0].hash!)).frames).toBe(3_200);
@@ -256,12 +256,14 @@ describe('recoverRecordings', () => {
     expect(run.timings.totalMs).toBe(250);
     expect(readRunEvents(db, 'sess1')!.total).toBe(12);
     expect(readdirSync(join(dir, 'tracks'))).toEqual([]);
-    // Audio both ways: a call, so its stereo WAV is made as a clean close would have.
+    // Audio both ways: a call, so its stereo WAV is made as a clean close would have (once).
+    expect(await mixRecoveredCalls(db, blobs, report.calls)).toBe(1);
+    expect(await mixRecoveredCalls(db, blobs, report.calls)).toBe(0);
     const mixes = listGallery(db, { kind: 'audio', limit: 5 }).items;
     expect(mixes).toMatchObject([{ origin: 'recorded', runId: 'sess1' }]);
     expect(readPcm16Wav(blobBytes(mixes[0].hash))).toMatchObject({ channels: 2, sampleRate: 24_000, frames: 4_800 });
     // A second start has nothing left to do.
-    expect(await recoverRecordings(db, blobs, join(dir, 'tracks'))).toEqual({ tracks: 0, sessions: 0, removed: 0 });
+    expect(await recoverRecordings(db, blobs, join(dir, 'tracks'))).toEqual({ tracks: 0, sessions: 0, removed: 0, calls: [] });
   });
 
   it('a track whose file never appeared is an empty WAV; strays of finished tracks are removed', async () => {

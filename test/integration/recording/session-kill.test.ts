@@ -88,6 +88,14 @@ describe('a live session recording across a main-process kill', () => {
     const longest = Math.max(...tracks.map((t) => Math.round(((t.start_ms - first) * 24_000) / 1000) + Math.ceil((t.frames * 24_000) / t.sample_rate)));
     expect(stereo.frames).toBe(longest);
 
+    // History's session view: said to have ended abnormally, both tracks playable, the timeline paged.
+    const record = await app.handlers.history.session({ id: runId }, CTX);
+    expect(record).toMatchObject({ kind: 'realtime', state: 'crashed', endReason: expect.stringMatching(/ended abnormally/) });
+    expect(record.tracks.map((t) => [t.name, t.state, t.media?.url.startsWith('/media/')])).toEqual([['microphone', 'crashed', true], ['model', 'crashed', true]]);
+    expect(record.marks.map((m) => m.type)).toEqual(Array(Math.floor(ROUNDS / 7)).fill('speech_stopped'));
+    const lastPage = await app.handlers.history.timeline({ id: runId, offset: record.timelineTotal - 3, limit: 10 }, CTX);
+    expect(lastPage.items).toHaveLength(3);
+
     const events = await app.handlers.history.events({ id: runId, offset: 0, limit: 5_000 }, CTX);
     expect(events.total).toBeGreaterThanOrEqual(Number(eventCount));
     const durableEvents = events.events.slice(0, Number(eventCount));

@@ -23,6 +23,7 @@ import { FilesService } from './services/files-service';
 import { GalleryService } from './services/gallery-service';
 import { ImagesService } from './services/images-service';
 import { HistoryService } from './services/history-service';
+import { openRecordings, type Recordings } from './services/recording/recordings';
 import { MediaService, type MediaUrlOf } from './services/media-service';
 import { MediaTokens } from './host/media-token';
 import { ToolSetsService } from './services/tool-sets';
@@ -95,6 +96,8 @@ export interface App {
   media: { lookup: MediaService; tokens: MediaTokens; blobs: BlobStore };
   /** Live sessions: main starts its own here (an incoming call), with no window. */
   live: LiveRegistry;
+  /** Live sessions record through this (tracks, marks, events); start-up finalised what a crash left. */
+  recordings: Recordings;
   dispose(): Promise<void>;
 }
 
@@ -111,6 +114,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     // Before anything of this process writes a blob: temporaries here are from a crash.
     const temps = await blobs.sweepTemps();
     if (temps > 0) options.log(`blob store: removed ${temps} unfinished write(s)`);
+    // Sessions a crash left recording become blobs before any session of this process opens a track.
+    const recordings = await openRecordings({ db, blobs, dataDir: options.dataDir, log: options.log });
+    disposers.push(() => recordings.settled());
     // Unreferenced blobs are looked for in the background: a walk of the whole store must not
     // delay start-up. Disposal waits for it before the database closes.
     const orphanSweep = sweepOrphanBlobs(db, blobs, { temps: false })
@@ -306,6 +312,8 @@ export async function createApp(options: AppOptions): Promise<App> {
         get: ({ id }) => history.get(id),
         request: ({ id }) => history.request(id),
         events: ({ id, offset, limit }) => history.events(id, offset, limit),
+        session: ({ id }) => history.session(id),
+        timeline: ({ id, offset, limit }) => history.timeline(id, offset, limit),
         facets: () => history.facets(),
         remove: ({ id }) => history.remove(id),
         exportJsonl: ({ ids }, ctx) => history.exportJsonl(ids, ctx.signal),
@@ -373,7 +381,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       },
     };
 
-    return { handlers, userFiles, downloads, media: { lookup: media, tokens: mediaTokens, blobs }, live, dispose: () => runDisposers(disposers) };
+    return { handlers, userFiles, downloads, media: { lookup: media, tokens: mediaTokens, blobs }, live, recordings, dispose: () => runDisposers(disposers) };
   } catch (error) {
     await runDisposers(disposers);
     throw error;

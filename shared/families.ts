@@ -13,8 +13,11 @@ export type PlaygroundId = 'chat' | 'responses' | 'messages' | 'legacy';
 /** Families of the service a run can belong to (a playground's, or one with a view of its own). */
 export type FamilyId = PlaygroundId | 'files' | 'videos' | 'images';
 
-/** How History shows one run: the text run layout (sent turns, output), or an upload's file record. */
-export type EntryShape = 'text' | 'upload' | 'media';
+/**
+ * How History shows one run: the text run layout (sent turns, output), an upload's file record,
+ * media made, or a live session (its tracks, marks and timeline: `history.session`/`timeline`).
+ */
+export type EntryShape = 'text' | 'upload' | 'media' | 'session';
 
 /** How the request body of a run is read into turns (prompt text, History's "what was sent"). */
 export type InputShape = 'chat' | 'responses' | 'messages' | 'prompt' | 'none';

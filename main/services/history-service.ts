@@ -10,7 +10,7 @@
  */
 import { scrubEventLog } from '../api/event-log-scrubber';
 import type { SecretScrubber } from '../api/secret-scrubber';
-import type { HistoryExportResult, HistoryPage, HistorySearchInput, RunEventsPage } from '../../shared/contract/history';
+import type { HistoryExportResult, HistoryPage, HistorySearchInput, RunEventsPage, SessionRecord, SessionTimelinePage } from '../../shared/contract/history';
 import { WorkbenchFailure } from '../../shared/contract/errors';
 import { blobReferencesIn, type MediaUrl } from '../../shared/contract/media';
 import type { CapturedEvent, CapturedRequest, RunRecord } from '../../shared/contract/runs';
@@ -22,6 +22,7 @@ import { readRunEvents } from '../store/run-events';
 import { deleteRun, getRun, orderRuns, runModels, searchRuns } from '../store/runs';
 import type { SaveTarget } from './download-tickets';
 import { exportRuns } from './history-export';
+import { readSessionRecord, readSessionTimeline, type SessionHistoryDeps } from './recording/session-history';
 
 /** What History needs of the durable jobs: stopping the one that still carries a run. */
 export interface RunJobs {
@@ -93,6 +94,20 @@ export class HistoryService {
     if (!read) throw new WorkbenchFailure({ code: 'not_found', message: `No run with id ${id} in history.` });
     const events = this.scrubEvents(read.events).slice(offset - from, offset - from + limit);
     return { events, offset, total: read.total };
+  }
+
+  /** A recorded live session: tracks (with where their WAVs play from), marks and metrics. */
+  session(id: string): Promise<SessionRecord> {
+    return readSessionRecord(this.sessionDeps(), id);
+  }
+
+  /** A recorded live session's events and marks in one order, `offset .. offset+limit`. */
+  timeline(id: string, offset = 0, limit = 500): SessionTimelinePage {
+    return readSessionTimeline(this.sessionDeps(), id, offset, limit);
+  }
+
+  private sessionDeps(): SessionHistoryDeps {
+    return { db: this.db, events: (id, offset, limit) => this.events(id, offset, limit), mediaUrl: this.mediaUrl };
   }
 
   facets(): { models: string[] } {

@@ -64,6 +64,11 @@ export class RunRecorder {
     if (this.pending.length > 0 || this.log.holding) this.chunkTimer ??= setTimeout(() => this.flushOnTimer(), CHUNK_MS).unref();
   }
 
+  /** Writes every event received so far now (a held one with its possible key start masked): a live session's explicit flush. */
+  flush(): void {
+    this.flushEvents(true);
+  }
+
   update(update: RunUpdate): void {
     updateRun(this.db, this.id, update);
   }

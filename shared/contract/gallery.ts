@@ -12,14 +12,15 @@ import { RunIdSchema } from './history';
 import { BlobHashSchema, type MediaUrl } from './media';
 import { FileRefIdSchema } from './user-files';
 
-export const GALLERY_KINDS = ['image', 'video'] as const;
+export const GALLERY_KINDS = ['image', 'video', 'audio'] as const;
 export type GalleryKind = (typeof GALLERY_KINDS)[number];
 
 /**
  * Where an item came from: `generated` (images.generate, a video generation), `edited` (an image
- * edit, a video edit), `extended` (a video extension), `input` (an image or video the user sent).
+ * edit, a video edit), `extended` (a video extension), `input` (an image or video the user sent),
+ * `recorded` (a live session's recording, e.g. a call's stereo mix).
  */
-export const GALLERY_ORIGINS = ['generated', 'edited', 'extended', 'input'] as const;
+export const GALLERY_ORIGINS = ['generated', 'edited', 'extended', 'input', 'recorded'] as const;
 export type GalleryOrigin = (typeof GALLERY_ORIGINS)[number];
 
 export const GalleryItemIdSchema = z.string().regex(/^gal_[A-Za-z0-9_-]{8,64}$/, 'not a gallery item id');

@@ -60,13 +60,31 @@ export interface CapturedResponse {
 }
 
 /**
- * One SSE event as it arrived: milliseconds since the request started, its `event:` name when
- * the frame had one (Responses, Messages), and its raw data line.
+ * One captured event: milliseconds since the request (or live session) started, its `event:` name
+ * when the frame had one (Responses, Messages), and its raw data. SSE recordings carry only those
+ * (read them through shared/captured-events.ts: direction 'in', kind from the data). Live
+ * sessions add which way it went, its kind (`binary` data is base64) and, for audio, a reference
+ * into the session's audio track instead of the bytes.
  */
 export interface CapturedEvent {
   t: number;
   event?: string;
   data: string;
+  /** 'in' from the service, 'out' to it. */
+  direction?: EventDirection;
+  kind?: EventKind;
+  audio?: AudioRef;
+}
+
+export type EventDirection = 'in' | 'out';
+export type EventKind = 'json' | 'text' | 'binary' | 'audio';
+
+/** Where an audio frame's samples are: a span of a recorded track (its id), not the bytes. */
+export interface AudioRef {
+  track: string;
+  offsetMs: number;
+  durationMs: number;
+  bytes: number;
 }
 
 export interface RunTimings {

@@ -23,6 +23,7 @@ const BENCHES: Record<string, () => Promise<Bench>> = {
   videoJobs: () => import('./video-jobs'),
   gallery: () => import('./gallery'),
   liveSessions: () => import('./live-sessions'),
+  recording: () => import('./recording'),
 };
 
 async function main(): Promise<void> {

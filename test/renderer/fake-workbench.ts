@@ -957,6 +957,15 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
         if (!all) throw notFound(`run ${id}`);
         return { events: all.slice(offset, offset + limit), offset, total: all.length };
       },
+      // No live sessions in the fake history (yet): every run answers as a text run would.
+      session: async ({ id }) => {
+        record('history.session', { id });
+        throw notFound(`session ${id}`);
+      },
+      timeline: async ({ id, offset = 0 }) => {
+        record('history.timeline', { id, offset });
+        throw notFound(`session ${id}`);
+      },
       facets: async () => ({ models: [...new Set(history.map((r) => r.model))].sort() }),
       remove: async ({ id }) => {
         record('history.remove', { id });

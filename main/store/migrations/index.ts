@@ -16,10 +16,11 @@ import { migration0009 } from './0009-run-groups';
 import { migration0010 } from './0010-drafts';
 import { migration0011 } from './0011-gallery';
 import { migration0012 } from './0012-job-wait';
+import { migration0013 } from './0013-recordings';
 import type { Migration } from './migration';
 
 /** Every migration, in the order it must run. Append only; never edit a released one. */
-export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008, migration0009, migration0010, migration0011, migration0012];
+export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008, migration0009, migration0010, migration0011, migration0012, migration0013];
 
 /** The schema version this build of the app writes. */
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

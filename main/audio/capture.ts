@@ -34,6 +34,8 @@ export interface CaptureOptions {
   channels?: number;
   /** Open the device at this rate instead of its default (a device that only supports some rates). */
   deviceRate?: number;
+  /** Open the device with this many channels (mixed down to `channels`); defaults to `channels`. */
+  deviceChannels?: number;
   frameMs?: number;
   /** No audio from the device for this long means it is gone. */
   stallMs?: number;
@@ -90,7 +92,7 @@ export class Capture {
     const opened = options.backend.openInput({
       deviceId: options.deviceId,
       sampleRate: options.deviceRate,
-      channels: channels === 1 ? undefined : channels,
+      channels: options.deviceChannels ?? (channels === 1 ? undefined : channels),
     });
     if (!opened.ok) return opened;
     if (channels !== 1 && opened.value.channels !== channels) {

@@ -137,8 +137,27 @@ class NativeInput implements InputStream {
 
   close(): Promise<void> {
     this.closed = true;
-    return new Promise((resolve) => this.io.abort(() => resolve()));
+    return quit(this.io);
   }
+}
+
+/**
+ * Stops a stream. naudiodon's abort() throws ("Quit expects 1 argument", 2.3.6), so this uses
+ * quit(), which lets the ≤ 2 queued periods finish; a device that hangs is given up on after a second.
+ */
+function quit(io: IoStreamRead | IoStreamWrite): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, 1000);
+    try {
+      io.quit(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    } catch {
+      clearTimeout(timer);
+      resolve();
+    }
+  });
 }
 
 class NativeOutput implements OutputStream {
@@ -206,7 +225,7 @@ class NativeOutput implements OutputStream {
 
   close(): Promise<void> {
     this.closed = true;
-    return new Promise((resolve) => this.io.abort(() => resolve()));
+    return quit(this.io);
   }
 
   private fail(error: AudioError): void {

@@ -5,24 +5,13 @@
  * nothing throws.
  */
 import { audioError, type AudioError, type AudioResult } from '../../shared/audio/errors';
-import { FRAME_MS, FrameChunker } from '../../shared/audio/frames';
+import { FRAME_MS, FrameChunker, type CaptureFrame } from '../../shared/audio/frames';
 import { LevelMeter, type Level } from '../../shared/audio/levels';
 import { mixToMono } from '../../shared/audio/pcm';
 import { Resampler } from '../../shared/audio/resampler';
 import type { AudioBackend, AudioDevice, InputStream } from './types';
 
-export interface CaptureFrame {
-  /** 0, 1, 2, ... with no gaps while the capture runs. */
-  seq: number;
-  /** Interleaved PCM16 at `sampleRate`, exactly `frameMs` long. */
-  pcm: Int16Array;
-  sampleRate: number;
-  channels: number;
-  /** Where the frame starts in the captured audio (seq × frameMs). */
-  startMs: number;
-  /** performance.now() when the device delivered the audio that completed this frame. */
-  capturedAt: number;
-}
+export type { CaptureFrame };
 
 export interface CaptureOptions {
   backend: AudioBackend;

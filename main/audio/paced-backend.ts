@@ -35,6 +35,8 @@ export interface PacedBackendOptions {
   periodMs?: number;
   /** Periods an output holds ahead of what it plays. */
   outputQueuePeriods?: number;
+  /** False makes outputs behave like naudiodon's: discard() drops nothing, queued audio plays out. */
+  outputCanDiscard?: boolean;
 }
 
 export interface PacedBackend extends AudioBackend {
@@ -55,6 +57,7 @@ interface Entry {
 export function createPacedBackend(options: PacedBackendOptions = {}): PacedBackend {
   const periodMs = options.periodMs ?? 20;
   const queuePeriods = options.outputQueuePeriods ?? 2;
+  const canDiscard = options.outputCanDiscard ?? true;
   const entries: Entry[] = [];
   const plug = (spec: { input?: PacedInputSpec; output?: PacedOutputSpec }) => {
     const name = spec.input?.name ?? spec.output?.name;
@@ -112,7 +115,7 @@ export function createPacedBackend(options: PacedBackendOptions = {}): PacedBack
     openOutput(options) {
       const found = find('output', options);
       if (!found.ok) return found;
-      return { ok: true, value: new PacedOutput(found.value.device, found.value.entry, periodMs, queuePeriods) };
+      return { ok: true, value: new PacedOutput(found.value.device, found.value.entry, periodMs, queuePeriods, canDiscard) };
     },
     plug,
     unplug(name) {
@@ -199,6 +202,7 @@ class PacedOutput implements OutputStream {
     private readonly entry: Entry,
     periodMs: number,
     queuePeriods: number,
+    private readonly canDiscard: boolean,
   ) {
     this.spec = entry.output!;
     this.sampleRate = this.spec.sampleRate;
@@ -223,6 +227,7 @@ class PacedOutput implements OutputStream {
   }
 
   discard(): number {
+    if (!this.canDiscard) return 0;
     const dropped = this.pendingFrames;
     this.queue = [];
     this.queued = 0;

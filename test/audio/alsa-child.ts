@@ -5,12 +5,17 @@
  *   alsa-child.ts devices <out.json>
  *   alsa-child.ts playback <speech.wav> <out.json>      plays the WAV through Playback
  *   alsa-child.ts capture <frames> <out.raw> <out.json> captures <frames> 20 ms frames at 16 kHz
+ *   alsa-child.ts hotplug <out.json>                    adds then removes a PCM in ~/.asoundrc under a DeviceWatcher
+ *   alsa-child.ts errors <out.json>                     opens what cannot be opened
  *
  * Prints nothing of its own on stdout (naudiodon prints PortAudio's banner there); results go to files.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { parseWav } from '../../shared/audio/wav';
 import { Capture, type CaptureFrame } from '../../main/audio/capture';
+import { DeviceWatcher, type DeviceChange } from '../../main/audio/devices';
 import { createNaudiodonBackend } from '../../main/audio/naudiodon-backend';
 import { Playback } from '../../main/audio/playback';
 
@@ -64,6 +69,26 @@ async function main(): Promise<void> {
     frames.forEach((f, i) => raw.set(f.pcm, i * 320));
     writeFileSync(args[1], raw);
     writeFileSync(args[2], JSON.stringify({ seqs: frames.map((f) => f.seq), starts: frames.map((f) => f.startMs), lengths: frames.map((f) => f.pcm.length), stats, errors }));
+  } else if (mode === 'hotplug') {
+    // A PCM defined in ~/.asoundrc is a device to PortAudio: adding and removing one is a plug and an unplug.
+    const rc = join(homedir(), '.asoundrc');
+    const original = readFileSync(rc, 'utf8');
+    const watcher = new DeviceWatcher(backend.value, 100);
+    const changes: DeviceChange[] = [];
+    watcher.onChange((c) => changes.push(c));
+    const waitFor = async (n: number) => {
+      for (let i = 0; i < 300 && changes.length < n; i++) await new Promise((r) => setTimeout(r, 20));
+    };
+    writeFileSync(rc, `${original}\npcm.headset {\n  type plug\n  slave.pcm "null"\n}\n`);
+    await waitFor(1);
+    writeFileSync(rc, original);
+    await waitFor(2);
+    watcher.dispose();
+    writeFileSync(args[0], JSON.stringify(changes.map((c) => ({ added: c.added.map((d) => d.id), removed: c.removed.map((d) => d.id) }))));
+  } else if (mode === 'errors') {
+    const missing = backend.value.openInput({ deviceId: 'ALSA:no-such-mic' });
+    const badRate = backend.value.openOutput({ sampleRate: 1 });
+    writeFileSync(args[0], JSON.stringify({ missing, badRate }));
   } else {
     throw new Error(`unknown mode ${mode}`);
   }

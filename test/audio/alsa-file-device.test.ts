@@ -62,6 +62,25 @@ describe('native audio on the ALSA file device', () => {
     expect(list.value.defaultOutputId).toBe('ALSA:default');
   });
 
+  it('sees a device plugged in and pulled out (polling PortAudio\'s list)', () => {
+    const out = join(home, 'hotplug.json');
+    child('hotplug', out);
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual([
+      { added: ['ALSA:headset'], removed: [] },
+      { added: [], removed: ['ALSA:headset'] },
+    ]);
+  }, 60_000);
+
+  it('answers a missing device and an impossible format with error values, not exceptions', () => {
+    const out = join(home, 'errors.json');
+    child('errors', out);
+    const { missing, badRate } = JSON.parse(readFileSync(out, 'utf8'));
+    expect(missing).toEqual({ ok: false, error: { code: 'no_device', message: 'The microphone "ALSA:no-such-mic" is not connected. Pick another one, or plug it back in.' } });
+    expect(badRate.ok).toBe(false);
+    expect(badRate.error.code).toBe('device_error');
+    expect(badRate.error.message).toMatch(/^"default" could not be opened at 1 Hz, 2 channel\(s\): /);
+  }, 60_000);
+
   it('plays speech through the jitter buffer into the output file exactly as the resampled PCM', () => {
     const wavPath = join(home, 'speech.wav');
     writeFileSync(wavPath, encodeWav(speech));

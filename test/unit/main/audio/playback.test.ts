@@ -3,6 +3,7 @@ import type { AudioError } from '../../../../shared/audio/errors';
 import { Resampler } from '../../../../shared/audio/resampler';
 import { createPacedBackend } from '../../../../main/audio/paced-backend';
 import { Playback } from '../../../../main/audio/playback';
+import type { AudioBackend, OutputStream } from '../../../../main/audio/types';
 import { concat, sine, until } from './helpers';
 
 const open: Playback[] = [];
@@ -90,6 +91,43 @@ describe('Playback', () => {
     playback.end();
     await until(() => playback.stats.state === 'idle', 10_000, 'idle');
     expect(playback.stats.underruns).toBe(1);
+  });
+
+  it('does not take a busy thread for a lost device', async () => {
+    // A native write completes as I/O, after the timers that came due meanwhile: complete them the same way.
+    const paced = device().backend;
+    const backend: AudioBackend = {
+      ...paced,
+      openOutput(options) {
+        const opened = paced.openOutput(options);
+        if (!opened.ok) return opened;
+        const inner = opened.value;
+        const stream: OutputStream = {
+          device: inner.device,
+          sampleRate: inner.sampleRate,
+          channels: inner.channels,
+          write: (pcm) => inner.write(pcm).then(() => new Promise<void>((r) => setImmediate(r))),
+          get pendingFrames() {
+            return inner.pendingFrames;
+          },
+          discard: () => inner.discard(),
+          onError: (l) => inner.onError(l),
+          close: () => inner.close(),
+        };
+        return { ok: true, value: stream };
+      },
+    };
+    const errors: AudioError[] = [];
+    const playback = start({ sourceRate: 48000, stallMs: 200, onError: (e) => errors.push(e) }, backend);
+    playback.enqueue(new Int16Array(48000));
+    await until(() => playback.stats.framesWritten > 4800, 10_000, 'writes');
+    const busyUntil = performance.now() + 600;
+    while (performance.now() < busyUntil) {
+      /* busy */
+    }
+    const written = playback.stats.framesWritten;
+    await until(() => playback.stats.framesWritten > written + 4800, 10_000, 'writes after the busy spell');
+    expect(errors).toEqual([]);
   });
 
   it('reports an output unplugged mid-stream as device_lost and takes no more audio', async () => {

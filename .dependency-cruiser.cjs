@@ -63,6 +63,8 @@ module.exports = {
       from: { path: '^main/' }, to: { path: '^preload/' } },
     { name: 'main-electron-only-from-itself', comment: 'only main/electron imports main/electron', severity: 'error',
       from: { path: '^main/', pathNot: '^main/electron/' }, to: { path: '^main/electron/' } },
+    { name: 'naudiodon-only-in-audio', comment: 'only main/audio imports naudiodon (native audio devices)', severity: 'error',
+      from: { pathNot: '^main/audio/' }, to: { path: '(^|/)node_modules/naudiodon/' } },
     { name: 'undici-only-in-api', comment: 'only main/api imports undici', severity: 'error',
       from: { pathNot: '^main/api/' }, to: { path: '(^|/)node_modules/undici/' } },
     { name: 'ws-only-in-api-host-sandbox', comment: 'only main/api (client), main/host and main/sandbox (servers) import ws', severity: 'error',

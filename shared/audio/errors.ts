@@ -8,6 +8,7 @@ export const AUDIO_ERROR_CODES = [
   'unsupported', // well formed, but a format this layer does not read (8-bit WAV, ADPCM, ...)
   'invalid_argument', // a caller asked for something impossible (a rate of 0, a frame that is not whole)
   'no_device', // no such input or output device (or none at all)
+  'denied', // the user or the system refused access to the microphone
   'device_lost', // the device went away while it was open (unplugged)
   'device_error', // the device refused to open or failed while running
 ] as const;

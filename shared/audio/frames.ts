@@ -6,6 +6,20 @@
 
 export const FRAME_MS = 20;
 
+/** A captured frame as capture delivers it, natively or from the page's microphone. */
+export interface CaptureFrame {
+  /** 0, 1, 2, ... with no gaps while the capture runs. */
+  seq: number;
+  /** Interleaved PCM16 at `sampleRate`, exactly one frame long. */
+  pcm: Int16Array;
+  sampleRate: number;
+  channels: number;
+  /** Where the frame starts in the captured audio (seq × frame length). */
+  startMs: number;
+  /** performance.now() when the audio that completed this frame arrived from the device. */
+  capturedAt: number;
+}
+
 /** Frames (per channel) in `frameMs` at `sampleRate`; throws when that is not a whole number. */
 export function samplesPerFrame(sampleRate: number, frameMs = FRAME_MS): number {
   const frames = (sampleRate * frameMs) / 1000;

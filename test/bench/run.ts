@@ -10,6 +10,7 @@ type Bench = { run(): Promise<Record<string, unknown>> };
 
 const BENCHES: Record<string, () => Promise<Bench>> = {
   sseParse: () => import('./sse-parse'),
+  audio: () => import('./audio'),
   history: () => import('./history'),
   'history-size': () => import('./history-size'),
   streamRender: () => import('./stream-render'),

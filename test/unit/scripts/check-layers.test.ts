@@ -68,6 +68,10 @@ const FIXTURE: Record<string, string> = {
   'main/sandbox/uses-api.ts': "import { client } from '../api/ok';",
   'main/sandbox/ok.ts': "import { createServer } from 'node:http';\nimport { WebSocketServer } from 'ws';\nimport { a } from '../../shared/other';",
   'main/store/uses-services.ts': "import { x } from '../services/uses-ws';",
+  'main/audio/ok.ts': "import naudiodon from 'naudiodon';\nexport const n = naudiodon;",
+  'main/services/uses-naudiodon.ts': "const n = await import('naudiodon');",
+  'shared/audio/ok.ts': "import * as g711 from 'alawmulaw';\nimport { a } from '../other';\nexport const x = [g711, a];",
+  'shared/uses-alawmulaw.ts': "import * as g711 from 'alawmulaw';",
   'main/commented.ts': "// import { app } from 'electron';\n/* import 'undici' */\nconst url = 'http://x'; // import 'ws'",
 };
 
@@ -98,6 +102,7 @@ describe('check-layers (dependency-cruiser rules)', () => {
         'main/jobs/uses-services.ts nothing-imports-upwards-into-services',
         'main/sandbox/uses-api.ts sandbox-stands-apart',
         'main/services/uses-host.ts services-not-host',
+        'main/services/uses-naudiodon.ts naudiodon-only-in-audio',
         'main/services/uses-undici.ts undici-only-in-api',
         'main/services/uses-ws.ts ws-only-in-api-host-sandbox',
         'main/store/uses-services.ts nothing-imports-upwards-into-services',
@@ -120,6 +125,7 @@ describe('check-layers (dependency-cruiser rules)', () => {
         'renderer/src/uses-main.ts renderer-not-main',
         'renderer/src/uses-preload.ts renderer-preload-types-only',
         'shared/cycle-a.ts no-runtime-cycles',
+        'shared/uses-alawmulaw.ts shared-only-shared-and-zod',
         'shared/uses-main.ts shared-only-shared-and-zod',
         'shared/uses-node.ts shared-no-node-builtins',
       ].sort(),

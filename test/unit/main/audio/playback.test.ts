@@ -1,0 +1,145 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AudioError } from '../../../../shared/audio/errors';
+import { Resampler } from '../../../../shared/audio/resampler';
+import { createPacedBackend } from '../../../../main/audio/paced-backend';
+import { Playback } from '../../../../main/audio/playback';
+import type { AudioBackend, OutputStream } from '../../../../main/audio/types';
+import { concat, sine, until } from './helpers';
+
+const open: Playback[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((p) => p.dispose()));
+});
+
+function device() {
+  const played: Int16Array[] = [];
+  const backend = createPacedBackend({ outputs: [{ name: 'speaker', sampleRate: 48000, channels: 2, onPlayed: (pcm) => played.push(pcm.slice()) }] });
+  return { backend, played: () => concat(played) };
+}
+
+function start(options: Omit<Parameters<typeof Playback.open>[0], 'backend'>, backend: Parameters<typeof Playback.open>[0]['backend']): Playback {
+  const opened = Playback.open({ backend, ...options });
+  if (!opened.ok) throw new Error(opened.error.message);
+  open.push(opened.value);
+  return opened.value;
+}
+
+/** Mono -> stereo by copying. */
+function stereo(mono: Int16Array): Int16Array {
+  const out = new Int16Array(mono.length * 2);
+  for (let i = 0; i < mono.length; i++) out[i * 2] = out[i * 2 + 1] = mono[i];
+  return out;
+}
+
+describe('Playback', () => {
+  it('plays 24 kHz mono deltas on a 48 kHz stereo device exactly as the resampled audio, after leading silence', async () => {
+    const { backend, played } = device();
+    const source = sine(24000, 330, 7200); // 300 ms
+    const playback = start({ sourceRate: 24000, targetDepthMs: 40 }, backend);
+    for (let at = 0; at < source.length; at += 480) playback.enqueue(source.subarray(at, at + 480));
+    playback.end();
+    await until(() => playback.stats.state === 'idle' && played().length / 2 >= (playback.stats.framesBeforeFirstAudio ?? Infinity) + 14400 + 480, 10_000, 'the audio to play out');
+
+    const r = new Resampler(24000, 48000);
+    const expected = stereo(concat([r.push(source), r.flush()]));
+    const lead = playback.stats.framesBeforeFirstAudio! * 2;
+    const out = played();
+    expect(out.subarray(0, lead).every((s) => s === 0)).toBe(true);
+    expect(out.subarray(lead, lead + expected.length)).toEqual(expected);
+    expect(out.subarray(lead + expected.length).every((s) => s === 0)).toBe(true);
+    expect(playback.stats.underruns).toBe(0);
+    expect(playback.stats.playedMs).toBe(300);
+  });
+
+  it('flush() silences the device at once and returns the ms actually heard of the current item', async () => {
+    const { backend, played } = device();
+    const playback = start({ sourceRate: 48000, targetDepthMs: 20 }, backend);
+    playback.markItem();
+    // A constant signal: every frame of audio is non-zero, every frame of padding is zero.
+    playback.enqueue(new Int16Array(48000).fill(5000));
+    await until(() => playback.stats.playedMs >= 200, 10_000, '200 ms played');
+    const heardMs = playback.flush();
+    const playedBefore = played().length;
+    await new Promise((r) => setTimeout(r, 150));
+    const out = played();
+    const audioFrames = out.reduce((n, s, i) => n + (i % 2 === 0 && s !== 0 ? 1 : 0), 0);
+    expect(heardMs).toBe((audioFrames * 1000) / 48000);
+    expect(heardMs).toBeGreaterThanOrEqual(200);
+    expect(out.subarray(playedBefore).every((s) => s === 0)).toBe(true);
+    expect(playback.stats.bufferedMs).toBe(0);
+  });
+
+  it('markItem() makes flush() count from the start of the new item', async () => {
+    const { backend } = device();
+    const playback = start({ sourceRate: 48000, targetDepthMs: 20 }, backend);
+    playback.enqueue(new Int16Array(4800).fill(1000)); // item 1: 100 ms
+    playback.markItem();
+    playback.enqueue(new Int16Array(48000).fill(2000)); // item 2
+    await until(() => playback.stats.playedMs >= 250, 10_000, '250 ms played');
+    const total = playback.stats.playedMs;
+    const heard = playback.flush();
+    expect(heard).toBeGreaterThanOrEqual(total - 100);
+    expect(heard).toBeLessThan(total - 100 + 50);
+  });
+
+  it('counts an underrun when the audio stops coming before end()', async () => {
+    const { backend } = device();
+    const playback = start({ sourceRate: 48000, targetDepthMs: 20 }, backend);
+    playback.enqueue(new Int16Array(2400).fill(100)); // 50 ms, no end()
+    await until(() => playback.stats.underruns === 1, 10_000, 'an underrun');
+    playback.enqueue(new Int16Array(480).fill(100));
+    playback.end();
+    await until(() => playback.stats.state === 'idle', 10_000, 'idle');
+    expect(playback.stats.underruns).toBe(1);
+  });
+
+  it('does not take a busy thread for a lost device', async () => {
+    // A native write completes as I/O, after the timers that came due meanwhile: complete them the same way.
+    const paced = device().backend;
+    const backend: AudioBackend = {
+      ...paced,
+      openOutput(options) {
+        const opened = paced.openOutput(options);
+        if (!opened.ok) return opened;
+        const inner = opened.value;
+        const stream: OutputStream = {
+          device: inner.device,
+          sampleRate: inner.sampleRate,
+          channels: inner.channels,
+          write: (pcm) => inner.write(pcm).then(() => new Promise<void>((r) => setImmediate(r))),
+          get pendingFrames() {
+            return inner.pendingFrames;
+          },
+          discard: () => inner.discard(),
+          onError: (l) => inner.onError(l),
+          close: () => inner.close(),
+        };
+        return { ok: true, value: stream };
+      },
+    };
+    const errors: AudioError[] = [];
+    const playback = start({ sourceRate: 48000, stallMs: 200, onError: (e) => errors.push(e) }, backend);
+    playback.enqueue(new Int16Array(48000));
+    await until(() => playback.stats.framesWritten > 4800, 10_000, 'writes');
+    const busyUntil = performance.now() + 600;
+    while (performance.now() < busyUntil) {
+      /* busy */
+    }
+    const written = playback.stats.framesWritten;
+    await until(() => playback.stats.framesWritten > written + 4800, 10_000, 'writes after the busy spell');
+    expect(errors).toEqual([]);
+  });
+
+  it('reports an output unplugged mid-stream as device_lost and takes no more audio', async () => {
+    const { backend } = device();
+    const errors: AudioError[] = [];
+    const playback = start({ sourceRate: 48000, stallMs: 200, onError: (e) => errors.push(e) }, backend);
+    playback.enqueue(new Int16Array(48000));
+    await until(() => playback.stats.framesWritten > 4800, 10_000, 'writes');
+    backend.unplug('speaker');
+    await until(() => errors.length > 0, 10_000, 'the error');
+    expect(errors).toEqual([{ code: 'device_lost', message: '"speaker" was disconnected. Plug it back in or pick another output.' }]);
+    expect(playback.stats.state).toBe('failed');
+    expect(() => playback.enqueue(new Int16Array(10))).not.toThrow();
+  });
+});

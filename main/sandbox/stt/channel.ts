@@ -210,7 +210,7 @@ export class ChannelTranscriber {
   }
 
   private event(words: SttWord[], isFinal: boolean, speechFinal: boolean): PartialEvent {
-    return {
+    const ev: PartialEvent = {
       type: 'transcript.partial',
       text: textOf(words),
       words,
@@ -219,6 +219,9 @@ export class ChannelTranscriber {
       start: sec(this.windowStartMs),
       duration: sec(this.timeMs - this.windowStartMs),
     };
+    // With Smart Turn every result says how likely the turn is over at that point.
+    if (this.opts.smartTurn !== null) ev.end_of_turn_confidence = this.turnConfidence();
+    return ev;
   }
 
   /** A final: a speech_final (maybe demoted by Smart Turn) or, with speechFinal false, a chunk. */
@@ -226,9 +229,7 @@ export class ChannelTranscriber {
     const words = this.take();
     const ev = this.event(words, true, speechFinal);
     if (this.opts.smartTurn !== null) {
-      const confidence = this.turnConfidence();
-      ev.end_of_turn_confidence = confidence;
-      if (mayDemote && confidence < this.opts.smartTurn) {
+      if (mayDemote && (ev.end_of_turn_confidence ?? 0) < this.opts.smartTurn) {
         ev.speech_final = false;
         this.demotedAtMs = this.timeMs;
       } else {

@@ -165,6 +165,8 @@ async function startLocked(options: SandboxOptions, host: string, log: (line: st
       ...imagesRoutes(env),
       ...(controlApi ? controlRoutes(clock) : []),
     ],
+    // WebSocket endpoints (socket-route.ts): one spread per family, as for `routes`.
+    socketRoutes: [],
     keyRing,
     faults,
     clock,

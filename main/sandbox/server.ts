@@ -18,12 +18,15 @@ import { SandboxError, sendError } from './errors';
 import { FAULT_HEADER, faultError, parseFault, type Fault, type FaultBook } from './faults';
 import { checkHost } from './host';
 import { compileRoute, matchPath, type Route } from './route';
+import { createSocketRouter, type SocketRoute } from './socket-route';
 
 /** How long a request body may send nothing before it is given up (408). */
 export const DEFAULT_BODY_STALL_MS = 60_000;
 
 export interface HttpServerOptions {
   routes: Route[];
+  /** WebSocket endpoints (socket-route.ts), reached through the server's `upgrade` event. */
+  socketRoutes?: SocketRoute[];
   keyRing: KeyRing;
   faults: FaultBook;
   clock: Clock;
@@ -155,6 +158,8 @@ export function createSandboxHttpServer(opts: HttpServerOptions): SandboxHttpSer
       sendError(res, new SandboxError(500, `The sandbox hit an internal error (request ${requestId}). See the sandbox log.`));
     });
   });
+  const socketRouter = createSocketRouter(opts.socketRoutes ?? [], opts.keyRing, opts.log);
+  server.on('upgrade', (req, socket, head) => socketRouter.handleUpgrade(req, socket, head));
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
@@ -165,6 +170,7 @@ export function createSandboxHttpServer(opts: HttpServerOptions): SandboxHttpSer
     close() {
       return new Promise<void>((resolve) => {
         for (const c of open) c.abort();
+        socketRouter.close();
         server.close(() => resolve());
         for (const s of sockets) s.destroy();
       });

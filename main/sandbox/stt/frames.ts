@@ -1,13 +1,13 @@
 /**
  * Binary WebSocket frames to PCM per channel: `pcm` (signed 16-bit little-endian, interleaved when
- * there are several channels), `mulaw` / `alaw` (G.711, one byte a sample, `alawmulaw`), `opus`
+ * there are several channels), `mulaw` / `alaw` (G.711, one byte a sample, shared/audio), `opus`
  * (one raw packet per frame, mono, `opus-decoder` in WebAssembly, decoded at 16 kHz). A frame need
  * not end on a sample boundary: the bytes left over are carried into the next frame, as a client
  * cutting a stream into fixed-size chunks would expect. An Opus packet that libopus refuses is
  * undecodable (the session then sends `error` and closes).
  */
-import alawmulaw from 'alawmulaw';
 import { OpusDecoder } from 'opus-decoder';
+import { decodeAlaw, decodeMulaw, pcm16FromBytes } from '../../../shared/audio';
 import { OPUS_DECODE_RATE, type SttEncoding } from './params';
 
 /** A frame the session cannot decode; the message says why. */
@@ -51,14 +51,7 @@ export class FrameDecoder {
     const usable = all.byteLength - (all.byteLength % block);
     this.carry = all.slice(usable);
     const bytes = all.subarray(0, usable);
-    let samples: Int16Array;
-    if (this.encoding === 'pcm') {
-      samples = new Int16Array(usable / 2);
-      const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-      for (let i = 0; i < samples.length; i++) samples[i] = view.getInt16(i * 2, true);
-    } else {
-      samples = this.encoding === 'mulaw' ? alawmulaw.mulaw.decode(bytes) : alawmulaw.alaw.decode(bytes);
-    }
+    const samples = this.encoding === 'pcm' ? pcm16FromBytes(bytes) : this.encoding === 'mulaw' ? decodeMulaw(bytes) : decodeAlaw(bytes);
     return deinterleave(samples, this.channels);
   }
 

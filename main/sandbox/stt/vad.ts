@@ -1,12 +1,12 @@
 /**
  * Voice activity: WebRTC's VAD (libfvad compiled to WebAssembly, `@echogarden/fvad-wasm`), one
  * kept instance per channel of a stream (it has state across frames), fed 10 ms frames at 16 kHz.
- * Any input rate is first brought to 16 kHz by a kept linear resampler (enough for detection and
- * pitch; this is analysis, not playback). Each frame gets a speech probability (the share of
+ * Any input rate is first brought to 16 kHz by a kept resampler (shared/audio). Each frame gets a speech probability (the share of
  * voiced frames in the last 50 ms, a short hangover that bridges plosives) compared with
  * `vad_threshold` (0 disables the gate: every frame counts as speech).
  */
 import fvad from '@echogarden/fvad-wasm';
+import { Resampler } from '../../../shared/audio';
 
 export const VAD_RATE = 16_000;
 /** One decision per 10 ms. */
@@ -35,36 +35,6 @@ export function loadFvad(): Promise<FvadModule> {
   return loading;
 }
 
-/** Brings PCM at `inRate` to 16 kHz, keeping its phase across chunks (linear interpolation). */
-export class Resampler16k {
-  private readonly step: number;
-  private prev = 0;
-  /** Position of the next output sample, in input samples, counted from `prev` (index 0). */
-  private t = 1;
-
-  constructor(readonly inRate: number) {
-    this.step = inRate / VAD_RATE;
-  }
-
-  push(input: Int16Array): Int16Array {
-    if (this.inRate === VAD_RATE) return input;
-    const n = input.length;
-    const out = new Int16Array(Math.ceil((n + 1) / this.step) + 1);
-    let k = 0;
-    while (this.t < n) {
-      const i = Math.floor(this.t);
-      const frac = this.t - i;
-      const a = i === 0 ? this.prev : input[i - 1];
-      const b = input[i];
-      out[k++] = Math.round(a + (b - a) * frac);
-      this.t += this.step;
-    }
-    this.t -= n;
-    if (n > 0) this.prev = input[n - 1];
-    return out.subarray(0, k);
-  }
-}
-
 /** One analysed 10 ms frame. */
 export interface VadFrame {
   /** The frame's 16 kHz samples (a copy). */
@@ -77,7 +47,8 @@ export interface VadFrame {
 
 /** A kept detector for one channel. Call dispose() when the stream ends (it frees WASM memory). */
 export class Vad {
-  private readonly resampler: Resampler16k;
+  /** Null at 16 kHz already. */
+  private readonly resampler: Resampler | null;
   private pending = new Int16Array(0);
   private readonly recent: number[] = [];
   private readonly ptr: number;
@@ -89,7 +60,7 @@ export class Vad {
     inRate: number,
     private readonly threshold: number,
   ) {
-    this.resampler = new Resampler16k(inRate);
+    this.resampler = inRate === VAD_RATE ? null : new Resampler(inRate, VAD_RATE);
     this.handle = mod._fvad_new();
     if (!this.handle) throw new Error('The voice activity detector could not be created (out of WebAssembly memory).');
     // Mode 3 ("very aggressive"): fewest false positives on room and line noise.
@@ -105,7 +76,7 @@ export class Vad {
   /** Feeds PCM at the input rate; returns the whole 10 ms frames it completed. */
   push(pcm: Int16Array): VadFrame[] {
     if (this.disposed) throw new Error('This voice activity detector was disposed.');
-    const resampled = this.resampler.push(pcm);
+    const resampled = this.resampler ? this.resampler.push(pcm) : pcm;
     const all = new Int16Array(this.pending.length + resampled.length);
     all.set(this.pending);
     all.set(resampled, this.pending.length);

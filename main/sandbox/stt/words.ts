@@ -84,13 +84,15 @@ export class SegmentLayout {
     return { ...this.render([w], speaker)[0], text, end: round3(tMs) };
   }
 
-  /** All the segment's words once it is known to end at `endMs`: the last is clipped to it. */
+  /**
+   * All the segment's words once it is known to end at `endMs`: the last word spoken ends with the
+   * speech (clipped, or drawn out over the pause the layout left), as a real last word does.
+   */
   finish(endMs: number, speaker?: number): SttWord[] {
     this.generateUntil(endMs);
-    const kept = this.raw
-      .filter((w) => w.startMs <= endMs - MIN_WORD_MS || (w.endMs <= endMs && w.startMs < endMs))
-      .map((w) => (w.endMs > endMs ? { ...w, endMs } : w));
-    return this.render(kept, speaker);
+    const kept = this.raw.filter((w) => w.startMs <= endMs - MIN_WORD_MS || (w.endMs <= endMs && w.startMs < endMs));
+    const last = kept.map((w) => this.style.fillerWords || !w.filler).lastIndexOf(true);
+    return this.render(kept.map((w, i) => (i === last ? { ...w, endMs } : w)), speaker);
   }
 
   private generateUntil(tMs: number): void {

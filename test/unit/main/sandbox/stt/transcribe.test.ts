@@ -4,10 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { transcribe, type SttResult } from '../../../../../main/sandbox/stt/transcribe';
-import type { SttWord } from '../../../../../main/sandbox/stt/words';
+import type { SttWord, WordStyle } from '../../../../../main/sandbox/stt/words';
 import { concat, rmsOf, silence, speak } from './speech';
 
-const plain = { fillerWords: false, keyterms: [], itn: false };
+const plain: WordStyle = { fillerWords: false, keyterms: [], itn: false };
 const low = speak('Hello there, this is the first speaker talking about the weather today.', 'en-us', 25);
 const high = speak('And this is another voice, much higher, answering the question.', 'en-us+f3', 85);
 const rate = low.rate;
@@ -98,7 +98,7 @@ describe('transcribe', () => {
 
   it('keeps filler words only when asked, uses key terms, writes numbers as digits with ITN', async () => {
     const long = concat(dialogue, dialogue.map((s) => Math.round(s * 0.9)), dialogue.map((s) => Math.round(s * 0.8)));
-    const run = (style: typeof plain) => transcribe([long], rate, { language: null, diarize: false, multichannel: false, style });
+    const run = (style: WordStyle) => transcribe([long], rate, { language: null, diarize: false, multichannel: false, style });
     const withFillers = (await run({ ...plain, fillerWords: true })).words ?? [];
     const without = (await run(plain)).words ?? [];
     const fillers = withFillers.filter((w) => w.text === 'um' || w.text === 'uh');

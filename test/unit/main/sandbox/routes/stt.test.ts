@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { encodeWav } from '../../../../../shared/audio';
 import { KEY, startHarness, type Harness } from '../harness';
-import { concat, interleave, pcmBytes, silence, speak } from '../stt/speech';
+import { concat, interleave, oggPackets, pcmBytes, silence, speak } from '../stt/speech';
 import { BOUNDARY, multipart, type FormPart } from './files-form';
 
 let h: Harness;
@@ -231,6 +231,25 @@ describe('WebSocket /v1/stt', () => {
     const finalized = messages.filter((m) => m.type === 'transcript.partial' && m.speech_final);
     expect(finalized.map((m) => m.channel_index)).toEqual([1]);
     expect(messages.filter((m) => m.type === 'transcript.partial').every((m) => m.channel_index === 0 || m.channel_index === 1)).toBe(true);
+  });
+
+  it('takes Opus packets, one per binary frame, with sample_rate ignored', async () => {
+    const src = join(dir, 'opus-src.wav');
+    const out = join(dir, 'stream.opus');
+    writeFileSync(src, wav(dialogue));
+    execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-i', src, '-ac', '1', '-ar', '48000', '-c:a', 'libopus', '-frame_duration', '20', out]);
+    // Without the two header packets (OpusHead, OpusTags): raw packets, as the spec says.
+    const packets = oggPackets(readFileSync(out)).slice(2);
+    const c = await connect('encoding=opus&sample_rate=8000');
+    for (const p of packets) c.ws.send(p);
+    c.ws.send('{"type":"audio.done"}');
+    expect((await c.closed).code).toBe(1000);
+    const done = c.messages.at(-1)!;
+    expect(done.type).toBe('transcript.done');
+    // 20 ms a packet, decoded at 16 kHz (the encoder pads the last packet).
+    expect(done.duration).toBe(round2(packets.length * 0.02));
+    const words = c.messages.filter((m) => m.type !== 'transcript.created').flatMap((m) => m.words as unknown[]);
+    expect(words.length).toBeGreaterThan(8);
   });
 
   it('answers a bad message with error and goes on; an undecodable Opus frame is error and close 1007', async () => {

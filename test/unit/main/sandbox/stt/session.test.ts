@@ -12,8 +12,7 @@ import { concat, interleave, pcmBytes, silence, speak } from './speech';
 type Partial = Extract<ServerMessage, { type: 'transcript.partial' }>;
 type Done = Extract<ServerMessage, { type: 'transcript.done' }>;
 
-const RATE = 16000;
-/** eSpeak speaks at 22050 Hz; sox-free resampling is not needed: ask the session for 22050. */
+// eSpeak speaks at 22050 Hz: the sessions are opened with sample_rate=22050.
 const first = speak('Hello there, this is the first speaker talking about the weather today.', 'en-us', 25);
 const second = speak('And this is another voice, answering the question.', 'en-us+f3', 50);
 const rate = first.rate;

@@ -60,3 +60,26 @@ export function interleave(left: Int16Array, right: Int16Array): Int16Array {
   }
   return out;
 }
+
+/** The packets of an Ogg stream (pages and lacing undone), headers included. */
+export function oggPackets(bytes: Uint8Array): Uint8Array[] {
+  const packets: Uint8Array[] = [];
+  let pending: number[] = [];
+  let at = 0;
+  while (at + 27 <= bytes.length) {
+    if (String.fromCharCode(...bytes.subarray(at, at + 4)) !== 'OggS') throw new Error(`no Ogg page at ${at}`);
+    const segments = bytes[at + 26];
+    const table = bytes.subarray(at + 27, at + 27 + segments);
+    let body = at + 27 + segments;
+    for (const len of table) {
+      pending.push(...bytes.subarray(body, body + len));
+      body += len;
+      if (len < 255) {
+        packets.push(Uint8Array.from(pending));
+        pending = [];
+      }
+    }
+    at = body;
+  }
+  return packets;
+}

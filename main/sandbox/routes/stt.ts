@@ -49,12 +49,13 @@ async function transcribeRequest(env: SandboxEnv, stt: SttService, ctx: RequestC
     throw new SandboxError(400, `${decoded.error.message}${hint}`);
   }
   const { audio } = decoded;
-  const result = await transcribe(
-    audio.channels.map((c) => float32ToInt16(c)),
-    audio.sampleRate,
-    { language: opts.language, diarize: opts.diarize, multichannel: opts.multichannel, style: opts.style },
-  );
-  if (ctx.signal.aborted) return;
+  const pcm = audio.channels.map((c) => float32ToInt16(c));
+  const options = { language: opts.language, diarize: opts.diarize, multichannel: opts.multichannel, style: opts.style, signal: ctx.signal };
+  const result = await transcribe(pcm, audio.sampleRate, options).catch((err: unknown) => {
+    if (ctx.signal.aborted) return null;
+    throw err;
+  });
+  if (!result || ctx.signal.aborted) return;
   sendJson(ctx.res, 200, result);
 }
 

@@ -20,6 +20,8 @@ import { SEED_SAMPLES, SegmentLayout, seedFromAudio, type SttWord, type WordStyl
 export const SEGMENT_GAP_MS = 150;
 export const CHUNK_MS = 3000;
 export const INTERIM_MS = 500;
+/** Pitch points kept for the end-of-turn guess (about 4 s of voiced speech). */
+const MAX_PITCH_TAIL = 200;
 
 export interface ChannelOptions {
   sampleRate: number;
@@ -169,6 +171,8 @@ export class ChannelTranscriber {
       if (f0 !== null) {
         seg.pitches.push({ atMs: t, f0 });
         this.pitchTail.push({ atMs: t, f0 });
+        // Long speech with no final: only the last few seconds matter for the turn's end.
+        if (this.pitchTail.length > MAX_PITCH_TAIL) this.pitchTail.shift();
       }
     }
   }

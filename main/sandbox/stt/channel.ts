@@ -45,6 +45,8 @@ export interface PartialEvent {
   start: number;
   duration: number;
   end_of_turn_confidence?: number;
+  /** With diarize. */
+  speaker?: number;
 }
 
 export interface DoneEvent {
@@ -207,6 +209,11 @@ export class ChannelTranscriber {
     return words;
   }
 
+  private lastSpeaker(): number {
+    const seg = this.open;
+    return seg ? this.speakers.peek(median(seg.pitches.map((p) => p.f0))) : this.speakers.peek(null);
+  }
+
   private take(): SttWord[] {
     const words = this.unsent;
     this.unsent = [];
@@ -223,6 +230,9 @@ export class ChannelTranscriber {
       start: sec(this.windowStartMs),
       duration: sec(this.timeMs - this.windowStartMs),
     };
+    // With diarize the result says who is speaking too (the spec's `speaker` on partials): the
+    // speaker of its last word, else of the speech heard last.
+    if (this.opts.diarize) ev.speaker = words.at(-1)?.speaker ?? this.lastSpeaker();
     // With Smart Turn every result says how likely the turn is over at that point.
     if (this.opts.smartTurn !== null) ev.end_of_turn_confidence = this.turnConfidence();
     return ev;

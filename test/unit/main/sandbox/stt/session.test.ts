@@ -87,6 +87,20 @@ describe('SttSession', () => {
     expect(short.partials.filter((p) => p.speech_final).length).toBeGreaterThan(long.partials.filter((p) => p.speech_final).length);
   });
 
+  it('says who speaks with diarize: speaker on the words and on each result', async () => {
+    const { partials, messages } = await run({ diarize: 'true', interim_results: 'true' }, pcmBytes(dialogue), pcm100ms);
+    const firstEnd = first.pcm.length / rate;
+    for (const p of partials) {
+      expect(typeof p.speaker).toBe('number');
+      if (p.words.length > 0) expect(p.speaker).toBe(p.words.at(-1)!.speaker);
+    }
+    const words = [...partials.filter((p) => p.is_final).flatMap((p) => p.words), ...(messages.at(-1) as Done).words];
+    expect(new Set(words.filter((w) => w.end <= firstEnd + 0.05).map((w) => w.speaker))).toEqual(new Set([0]));
+    expect(new Set(words.filter((w) => w.start >= firstEnd + 0.9).map((w) => w.speaker))).toEqual(new Set([1]));
+    const plain = await run({}, pcmBytes(dialogue), pcm100ms);
+    expect(plain.partials.every((p) => !('speaker' in p) && p.words.every((w) => !('speaker' in w)))).toBe(true);
+  });
+
   it('cuts long speech into is_final chunks of about 3 s', async () => {
     const long = speak('This is a long stretch of speech without any pause at all that goes on and on and on for quite a while longer than three seconds', 'en-us', 40);
     const { partials } = await run({ endpointing: '5000' }, pcmBytes(long.pcm), pcm100ms);

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { encodeWav } from '../../../../../shared/audio';
+import { encodeAlaw, encodeWav } from '../../../../../shared/audio';
 import { KEY, startHarness, type Harness } from '../harness';
 import { concat, interleave, oggPackets, pcmBytes, silence, speak } from '../stt/speech';
 import { BOUNDARY, multipart, type FormPart } from './files-form';
@@ -105,6 +105,22 @@ describe('POST /v1/stt', () => {
     const res = await post([{ name: 'audio_format', body: 'pcm' }, { name: 'sample_rate', body: String(rate) }, filePart(pcmBytes(dialogue))]);
     expect(res.status).toBe(200);
     expect(((await res.json()) as { duration: number }).duration).toBe(round2(dialogue.length / rate));
+    // Raw interleaved stereo, G.711 A-law, channels apart.
+    const left = concat(low.pcm, silence(2500, rate));
+    const right = concat(silence(1500, rate), high.pcm);
+    const stereo = interleave(left, right);
+    const raw = await post([
+      { name: 'audio_format', body: 'alaw' },
+      { name: 'sample_rate_hertz', body: String(rate) },
+      { name: 'multichannel', body: 'true' },
+      { name: 'channels', body: '2' },
+      filePart(encodeAlaw(stereo)),
+    ]);
+    expect(raw.status).toBe(200);
+    const body = (await raw.json()) as { channels: Array<{ channel_index: number; words: Array<{ start: number }>; duration: number }> };
+    expect(body.channels.map((c) => [c.channel_index, c.duration])).toEqual([[0, round2(stereo.length / 2 / rate)], [1, round2(stereo.length / 2 / rate)]]);
+    expect(body.channels[1].words.length).toBeGreaterThan(3);
+    expect(body.channels[1].words.every((w) => w.start >= 1.5)).toBe(true);
   });
 
   it('refuses corrupt and unsupported audio, saying which formats work', async () => {

@@ -101,6 +101,22 @@ describe('SttSession', () => {
     expect(plain.partials.every((p) => !('speaker' in p) && p.words.every((w) => !('speaker' in w)))).toBe(true);
   });
 
+  it('gates on vad_threshold: 0 lets silence through as speech, 1 needs every frame of the last 50 ms voiced', async () => {
+    const words = async (threshold: string) => {
+      const r = await run({ vad_threshold: threshold }, pcmBytes(dialogue), pcm100ms);
+      return [...r.partials.flatMap((p) => p.words), ...(r.messages.at(-1) as Done).words];
+    };
+    const gap = [first.pcm.length / rate + 0.1, first.pcm.length / rate + 0.9];
+    const inGap = (ws: Array<{ start: number; end: number }>) => ws.filter((w) => w.end > gap[0] && w.start < gap[1]).length;
+    const open = await words('0');
+    const normal = await words('0.08');
+    const strict = await words('1');
+    expect(inGap(normal)).toBe(0);
+    expect(inGap(open)).toBeGreaterThan(0);
+    const spoken = (ws: Array<{ start: number; end: number }>) => ws.reduce((t, w) => t + w.end - w.start, 0);
+    expect(spoken(strict)).toBeLessThan(spoken(normal));
+  });
+
   it('cuts long speech into is_final chunks of about 3 s', async () => {
     const long = speak('This is a long stretch of speech without any pause at all that goes on and on and on for quite a while longer than three seconds', 'en-us', 40);
     const { partials } = await run({ endpointing: '5000' }, pcmBytes(long.pcm), pcm100ms);

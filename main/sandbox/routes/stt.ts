@@ -5,7 +5,7 @@
  * Transcripts are synthetic but grounded in the audio (stt/README.md).
  */
 import { float32ToInt16 } from '../../../shared/audio';
-import { AudioDecoder, decodeRaw, type AudioDecodeResult } from '../audio/decode';
+import type { AudioDecoder, AudioDecodeResult } from '../audio/decode';
 import type { SandboxEnv } from '../env';
 import { SandboxError } from '../errors';
 import { ownUrlMatcher } from '../media/input';
@@ -18,12 +18,28 @@ import { parseFormFields, parseStreamParams, SttParamError, type StreamOptions }
 import { SttSession, type SessionStep } from '../stt/session';
 import { transcribe } from '../stt/transcribe';
 
-/** The transcription family's shared parts: one kept set of file decoders per sandbox. */
+/**
+ * The transcription family's shared parts: one kept set of file decoders per sandbox, made on
+ * the first REST request. The decoders' module is loaded then too: at the time of writing it
+ * imports `alawmulaw` by names that plain Node (tsx, the built app) cannot resolve, which the tts
+ * branch fixes; loaded lazily, it cannot stop the whole sandbox from starting.
+ */
 export class SttService {
-  readonly decoder = new AudioDecoder();
+  private decoder: Promise<AudioDecoder> | null = null;
+  private closed = false;
+
+  fileDecoder(): Promise<AudioDecoder> {
+    this.decoder ??= import('../audio/decode').then((m) => {
+      const d = new m.AudioDecoder();
+      if (this.closed) d.dispose();
+      return d;
+    });
+    return this.decoder;
+  }
 
   close(): void {
-    this.decoder.dispose();
+    this.closed = true;
+    void this.decoder?.then((d) => d.dispose());
   }
 }
 
@@ -41,9 +57,10 @@ async function transcribeRequest(env: SandboxEnv, stt: SttService, ctx: RequestC
     paramError(err);
   }
   const bytes = form.file ?? (await fetchAudioUrl(opts.url!, { files: env.files, nowMs: env.clock.now(), isOwnUrl: ownUrlMatcher(ctx.req), maxBytes: env.maxFileBytes }));
+  const { decodeRaw } = await import('../audio/decode');
   const decoded: AudioDecodeResult = opts.audioFormat
     ? decodeRaw(bytes, { encoding: opts.audioFormat, sampleRate: opts.sampleRate!, channels: opts.channels ?? 1 })
-    : await stt.decoder.decodeFile(bytes);
+    : await (await stt.fileDecoder()).decodeFile(bytes);
   if (!decoded.ok) {
     const hint = opts.audioFormat ? '' : ' Raw audio without a header needs audio_format (pcm, mulaw or alaw) and sample_rate.';
     throw new SandboxError(400, `${decoded.error.message}${hint}`);

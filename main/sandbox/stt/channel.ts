@@ -167,8 +167,10 @@ export class ChannelTranscriber {
       seg.seedLength += frame.samples.length;
       if (seg.seedLength >= SEED_SAMPLES) this.startLayout(seg);
     }
-    // Pitch every other frame is plenty for a median and an end-of-phrase slope.
-    if ((t / FRAME_MS) % 2 === 0 && this.history.length * FRAME_SAMPLES >= PITCH_WINDOW) {
+    // Pitch (for speakers and the end of a turn only) every other frame is plenty for a median
+    // and an end-of-phrase slope.
+    const wanted = this.opts.diarize || this.opts.smartTurn !== null;
+    if (wanted && (t / FRAME_MS) % 2 === 0 && this.history.length * FRAME_SAMPLES >= PITCH_WINDOW) {
       const f0 = estimatePitch(concat(this.history));
       if (f0 !== null) {
         seg.pitches.push({ atMs: t, f0 });

@@ -13,7 +13,7 @@ import { WebSocket } from 'ws';
 import { encodeAlaw, encodeWav } from '../../../../../shared/audio';
 import { KEY, startHarness, type Harness } from '../harness';
 import { concat, interleave, oggPackets, pcmBytes, silence, speak } from '../stt/speech';
-import { BOUNDARY, multipart, type FormPart } from './files-form';
+import { BOUNDARY, multipart, uploadFile, type FormPart } from './files-form';
 
 let h: Harness;
 let dir: string;
@@ -152,6 +152,14 @@ describe('POST /v1/stt', () => {
       server.close();
     }
     await expectRefusal(await post([{ name: 'url', body: 'https://example.com/a.wav' }]), 400, /^url example\.com is not fetched: the sandbox reads audio only from its own public file URLs and loopback hosts/);
+    // The sandbox's own public file URL is read in-process; a revoked one says so.
+    const file = await uploadFile(h, 'dialogue.wav', Buffer.from(bytes));
+    const made = (await (await h.post(`/v1/files/${file.id}/public-url`, {})).json()) as { public_url: string };
+    const own = await post([{ name: 'url', body: made.public_url }]);
+    expect(own.status).toBe(200);
+    expect(((await own.json()) as { duration: number }).duration).toBe(round2(dialogue.length / rate));
+    await fetch(`${h.sandbox.url}/v1/files/${file.id}/public-url`, { method: 'DELETE', headers: { authorization: `Bearer ${KEY}` } });
+    await expectRefusal(await post([{ name: 'url', body: made.public_url }]), 400, 'url is a public file URL of this sandbox that does not exist, was revoked or has expired.');
   });
 });
 

@@ -12,7 +12,7 @@
  * - Long speech is cut into `is_final` chunks every CHUNK_MS; interim results (`is_final: false`)
  *   every INTERIM_MS of audio while speech is open.
  */
-import { estimatePitch, median, PITCH_WINDOW } from './pitch';
+import { estimatePitch, median, PITCH_WINDOW, turnConfidence } from './pitch';
 import { SpeakerClusters } from './speakers';
 import { Vad, FRAME_MS, FRAME_SAMPLES, type VadFrame } from './vad';
 import { SEED_SAMPLES, SegmentLayout, seedFromAudio, type SttWord, type WordStyle } from './words';
@@ -236,7 +236,7 @@ export class ChannelTranscriber {
     // speaker of its last word, else of the speech heard last.
     if (this.opts.diarize) ev.speaker = words.at(-1)?.speaker ?? this.lastSpeaker();
     // With Smart Turn every result says how likely the turn is over at that point.
-    if (this.opts.smartTurn !== null) ev.end_of_turn_confidence = this.turnConfidence();
+    if (this.opts.smartTurn !== null) ev.end_of_turn_confidence = turnConfidence(this.pitchTail, this.silenceMs);
     return ev;
   }
 
@@ -271,23 +271,6 @@ export class ChannelTranscriber {
   private interim(events: PartialEvent[]): void {
     events.push(this.event([...this.unsent, ...this.openWords(false)], false, false));
     this.lastInterimMs = this.timeMs;
-  }
-
-  /**
-   * How sure the turn is over, 0..1: a phrase ending in falling pitch (a statement) scores high, a
-   * rising or level one (a question, a trailing-off) lower; longer silence adds to it.
-   */
-  private turnConfidence(): number {
-    const points = this.pitchTail;
-    let fall = 0;
-    if (points.length >= 4) {
-      const lastAt = points[points.length - 1].atMs;
-      const overall = median(points.map((p) => p.f0)) ?? 0;
-      const end = median(points.filter((p) => p.atMs > lastAt - 300).map((p) => p.f0)) ?? overall;
-      fall = Math.max(-0.3, Math.min(0.3, (overall - end) / overall));
-    }
-    const silence = Math.min(1, this.silenceMs / 1500);
-    return Math.round(Math.max(0, Math.min(1, 0.4 + 1.5 * fall + 0.35 * silence)) * 100) / 100;
   }
 }
 

@@ -69,3 +69,20 @@ export function median(values: readonly number[]): number | null {
   const mid = s.length >> 1;
   return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }
+
+/**
+ * How sure a turn is over, 0..1 (Smart Turn's `end_of_turn_confidence`): a phrase ending in
+ * falling pitch (a statement) scores high, a rising or level one (a question, a trailing-off)
+ * lower; longer silence after it adds to it. `points` are the pitch estimates since the last final.
+ */
+export function turnConfidence(points: ReadonlyArray<{ atMs: number; f0: number }>, silenceMs: number): number {
+  let fall = 0;
+  if (points.length >= 4) {
+    const lastAt = points[points.length - 1].atMs;
+    const overall = median(points.map((p) => p.f0)) ?? 0;
+    const end = median(points.filter((p) => p.atMs > lastAt - 300).map((p) => p.f0)) ?? overall;
+    fall = Math.max(-0.3, Math.min(0.3, (overall - end) / overall));
+  }
+  const silence = Math.min(1, silenceMs / 1500);
+  return Math.round(Math.max(0, Math.min(1, 0.4 + 1.5 * fall + 0.35 * silence)) * 100) / 100;
+}

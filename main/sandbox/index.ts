@@ -27,6 +27,7 @@ import { CompactionCodec } from './responses/compaction';
 import { ResponseStore } from './responses/store';
 import { modelRoutes } from './routes/models';
 import { videosRoutes } from './routes/videos';
+import { SttService, sttRoutes, sttSocketRoutes } from './routes/stt';
 import { safeLog } from './log-line';
 import { createSandboxHttpServer } from './server';
 import { openSandboxState, stateCompactionSecret, stateFilesDir, stateVideosDir, type SandboxState } from './state/persistence';
@@ -153,6 +154,7 @@ async function startLocked(options: SandboxOptions, host: string, log: (line: st
   env.videos.resume();
   const controlApi = options.controlApi ?? LOOPBACK.test(host);
   const faults = new FaultBook();
+  const stt = new SttService();
   const http = createSandboxHttpServer({
     routes: [
       ...modelRoutes(),
@@ -163,10 +165,11 @@ async function startLocked(options: SandboxOptions, host: string, log: (line: st
       ...filesRoutes(env),
       ...videosRoutes(env),
       ...imagesRoutes(env),
+      ...sttRoutes(env, stt),
       ...(controlApi ? controlRoutes(clock) : []),
     ],
     // WebSocket endpoints (socket-route.ts): one spread per family, as for `routes`.
-    socketRoutes: [],
+    socketRoutes: [...sttSocketRoutes(log)],
     keyRing,
     faults,
     clock,
@@ -222,6 +225,7 @@ async function startLocked(options: SandboxOptions, host: string, log: (line: st
         env.media.clear();
         faults.clear();
         await env.codecs.close();
+        stt.close();
         lock?.release();
       });
       return closing;

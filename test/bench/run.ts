@@ -25,6 +25,7 @@ const BENCHES: Record<string, () => Promise<Bench>> = {
   gallery: () => import('./gallery'),
   liveSessions: () => import('./live-sessions'),
   recording: () => import('./recording'),
+  'stt-stream': () => import('./stt-stream'),
 };
 
 async function main(): Promise<void> {

@@ -18,6 +18,17 @@ export interface WebSocketConnectOptions {
   /** Extra handshake headers; an `authorization` here replaces the key (a client secret). */
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /**
+   * Largest message accepted from the service, in bytes (ws's `maxPayload`; ws's own default is
+   * 100 MiB). A bigger one closes the socket with 1009 (event-socket.ts explains the bound).
+   */
+  maxPayload?: number;
+  /**
+   * Called synchronously when the socket opens, before the result resolves: a service may send its
+   * first message in the same packet as the 101, and ws emits it before a promise continuation
+   * would run, so listeners must be attached here.
+   */
+  onOpen?: (socket: WebSocket) => void;
 }
 
 /** The open socket (the caller owns it from here), or why it did not open. */
@@ -60,6 +71,7 @@ export function connectWebSocket(client: ApiClient, path: string, opts: WebSocke
       headers,
       handshakeTimeout: target.handshakeTimeoutMs,
       followRedirects: false,
+      ...(opts.maxPayload !== undefined ? { maxPayload: opts.maxPayload } : {}),
     });
     let settled = false;
     const fail = (error: ApiError): void => {
@@ -75,6 +87,7 @@ export function connectWebSocket(client: ApiClient, path: string, opts: WebSocke
       if (settled) return;
       settled = true;
       cleanup();
+      opts.onOpen?.(socket);
       resolve({ ok: true, socket, captured });
     };
     const onRefused = (_req: unknown, res: IncomingMessage): void => {

@@ -17,6 +17,11 @@ export interface WebSocketConnectOptions {
   protocols?: string[];
   /** Extra handshake headers; an `authorization` here replaces the key (a client secret). */
   headers?: Record<string, string>;
+  /**
+   * Send no `Authorization` at all: the credential travels elsewhere (a realtime client secret in
+   * the subprotocol, as a browser would send it), so the connection's key must not go along.
+   */
+  omitKey?: boolean;
   signal?: AbortSignal;
   /**
    * Largest message accepted from the service, in bytes (ws's `maxPayload`; ws's own default is
@@ -62,8 +67,10 @@ function readRefusal(res: IncomingMessage): Promise<string> {
 export function connectWebSocket(client: ApiClient, path: string, opts: WebSocketConnectOptions = {}): Promise<WebSocketResult> {
   const target = client.webSocketTarget(path, opts.query);
   const headers = { ...target.headers };
+  if (opts.omitKey) delete headers.authorization;
   for (const [k, v] of Object.entries(opts.headers ?? {})) headers[k.toLowerCase()] = v;
-  const { captured, host } = target;
+  const { host } = target;
+  const captured = opts.omitKey ? { ...target.captured, headers: Object.fromEntries(Object.entries(target.captured.headers).filter(([k]) => k !== 'authorization')) } : target.captured;
   if (opts.signal?.aborted) return Promise.resolve({ ok: false, error: cancelledError(), captured });
 
   return new Promise((resolve) => {

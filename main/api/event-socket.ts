@@ -133,6 +133,7 @@ export class EventSocket<In> implements AsyncIterable<SocketEvent<In>> {
     this.closed = new Promise((resolve) => (this.resolveClosed = resolve));
     ws.on('message', (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => this.receive(toBuffer(data), isBinary));
     ws.on('pong', () => this.alive());
+    ws.on('ping', () => this.alive());
     ws.on('error', (e: Error & { code?: string }) => {
       if (e.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') this.cause ??= { kind: 'too_large_in', limitBytes: limits.maxFrameBytes };
       else this.cause ??= { kind: 'socket_error', message: this.scrub.text(e.message) };

@@ -166,6 +166,7 @@ export class EventSocket<In> implements AsyncIterable<SocketEvent<In>> {
   sendJson(message: object): Promise<SendResult> {
     const text = JSON.stringify(message);
     return this.enqueue(Buffer.byteLength(text), () => {
+      if (!this.opts.onFrame) return { frame: null, data: text, binary: false };
       const { forCapture } = prepareMessage(message, this.scrub.value, this.opts.audio?.out);
       const type = (message as { type?: unknown }).type;
       return { frame: { kind: 'json', type: typeof type === 'string' ? type : null, data: forCapture }, data: text, binary: false };
@@ -174,7 +175,7 @@ export class EventSocket<In> implements AsyncIterable<SocketEvent<In>> {
 
   /** Sends one binary frame (audio; captured as a summary). */
   sendBinary(bytes: Uint8Array): Promise<SendResult> {
-    return this.enqueue(bytes.byteLength, () => ({ frame: { kind: 'binary', audio: summariseAudio(bytes, this.opts.audio?.out) }, data: bytes, binary: true }));
+    return this.enqueue(bytes.byteLength, () => ({ frame: this.opts.onFrame ? { kind: 'binary', audio: summariseAudio(bytes, this.opts.audio?.out) } : null, data: bytes, binary: true }));
   }
 
   /** The next event, or null once the socket has closed and every event was read. */
@@ -216,7 +217,8 @@ export class EventSocket<In> implements AsyncIterable<SocketEvent<In>> {
     this.ws.terminate();
   }
 
-  private enqueue(size: number, build: () => { frame: FrameBody; data: string | Uint8Array; binary: boolean }): Promise<SendResult> {
+  /** `build` makes the frame to capture (null when nothing captures) and the data, only once the frame is sent. */
+  private enqueue(size: number, build: () => { frame: FrameBody | null; data: string | Uint8Array; binary: boolean }): Promise<SendResult> {
     if (!this.open) return Promise.resolve(this.refuse('closed', `The connection to ${this.host} is closed; nothing more can be sent.`));
     if (size > this.limits.maxFrameBytes) {
       return Promise.resolve(this.refuse('too_large', `A message of ${formatBytes(size)} is more than the ${formatBytes(this.limits.maxFrameBytes)} the workbench sends in one WebSocket message; send it in smaller pieces.`));
@@ -237,7 +239,8 @@ export class EventSocket<In> implements AsyncIterable<SocketEvent<In>> {
         });
         this.stats.framesOut++;
         this.stats.bytesOut += size;
-        this.capture('out', size, frame);
+        if (frame) this.capture('out', size, frame);
+        else this.seq++;
         return { ok: true };
       } finally {
         this.waitingBytes -= size;
@@ -280,8 +283,10 @@ export class EventSocket<In> implements AsyncIterable<SocketEvent<In>> {
     const at = this.now();
     this.stats.framesIn++;
     this.stats.bytesIn += data.byteLength;
+    const capturing = this.opts.onFrame !== undefined;
     if (isBinary) {
-      this.capture('in', data.byteLength, { kind: 'binary', audio: summariseAudio(data, this.opts.audio?.in) }, at);
+      if (capturing) this.capture('in', data.byteLength, { kind: 'binary', audio: summariseAudio(data, this.opts.audio?.in) }, at);
+      else this.seq++;
       this.push({ kind: 'binary', bytes: data, at }, data.byteLength);
       return;
     }
@@ -296,13 +301,13 @@ export class EventSocket<In> implements AsyncIterable<SocketEvent<In>> {
       this.invalid(`${this.host} sent a message that is not JSON: ${shown.slice(0, 120)}`, shown, at, data.byteLength);
       return;
     }
-    const { forConsumer, forCapture } = prepareMessage(value, this.scrub.value, this.opts.audio?.in);
+    const { forConsumer, forCapture } = prepareMessage(value, this.scrub.value, this.opts.audio?.in, capturing);
     const parsed = this.opts.parse(forConsumer);
     const type = forConsumer !== null && typeof forConsumer === 'object' ? (forConsumer as { type?: unknown }).type : undefined;
     const frame = { kind: 'json' as const, type: typeof type === 'string' ? type : null, data: forCapture };
     this.capture('in', data.byteLength, parsed.kind === 'invalid' ? { ...frame, issue: parsed.issue } : frame, at);
     if (parsed.kind === 'invalid') {
-      this.invalid(`${this.host} sent a message the workbench does not understand (${parsed.issue}); it was skipped.`, forCapture, at, data.byteLength);
+      this.invalid(`${this.host} sent a message the workbench does not understand (${parsed.issue}); it was skipped.`, forCapture ?? forConsumer, at, data.byteLength);
       return;
     }
     this.push({ kind: parsed.kind, message: parsed.message, at } as SocketEvent<In>, data.byteLength);

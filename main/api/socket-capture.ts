@@ -161,7 +161,7 @@ function summariseStrings(value: unknown, depth = 0): unknown {
  * fields (kept exact), `forCapture` has secrets masked, audio fields summarised, and any other
  * long base64 run in its texts summarised too.
  */
-export function prepareMessage(value: unknown, scrub: (v: unknown) => unknown, format?: AudioFormatHint): { forConsumer: unknown; forCapture: unknown; hasAudio: boolean } {
+export function prepareMessage(value: unknown, scrub: (v: unknown) => unknown, format?: AudioFormatHint, capture = true): { forConsumer: unknown; forCapture: unknown; hasAudio: boolean } {
   const type = value !== null && typeof value === 'object' ? (value as { type?: unknown }).type : undefined;
   let hasAudio = false;
   const marked = mapAudio(value, (s) => {
@@ -169,10 +169,11 @@ export function prepareMessage(value: unknown, scrub: (v: unknown) => unknown, f
     return new AudioText(s);
   }, 0, isAudioDeltaType(type));
   const scrubbed = scrub(marked);
-  if (!hasAudio) return { forConsumer: scrubbed, forCapture: summariseStrings(scrubbed), hasAudio };
+  // Without a capture (no inspector, no recorder) the summaries are not made at all.
+  if (!hasAudio) return { forConsumer: scrubbed, forCapture: capture ? summariseStrings(scrubbed) : null, hasAudio };
   return {
     forConsumer: unmark(scrubbed, (a) => a.text),
-    forCapture: summariseStrings(unmark(scrubbed, (a) => ({ $audio: summariseBase64Audio(a.text, format) }))),
+    forCapture: capture ? summariseStrings(unmark(scrubbed, (a) => ({ $audio: summariseBase64Audio(a.text, format) }))) : null,
     hasAudio,
   };
 }

@@ -18,9 +18,10 @@ import type { CapturedRequest } from '../../shared/contract/runs';
 import type { UnknownMessage, WsMessageParser } from '../../shared/wire/ws-message';
 import type { ApiClient } from './client';
 import type { ApiError } from './errors';
-import { SecretScrubber } from './secret-scrubber';
-import { chainScrubbers, prepareMessage, summariseAudio, summariseLongBase64, type AudioFormatHint, type CapturedFrame, type FrameBody, type FrameDirection } from './socket-capture';
+import type { SecretScrubber } from './secret-scrubber';
+import { prepareMessage, summariseAudio, summariseLongBase64, type AudioFormatHint, type CapturedFrame, type FrameBody, type FrameDirection } from './socket-capture';
 import { closeError, type CloseCause } from './socket-close';
+import { CapturedFrameLog } from './socket-frame-log';
 import { connectWebSocket, type WebSocketConnectOptions } from './websocket';
 import { DEFAULT_SOCKET_LIMITS, type SocketLimits } from './socket-limits';
 
@@ -78,7 +79,8 @@ export type EventSocketResult<In> = { ok: true; socket: EventSocket<In>; capture
  */
 export async function openEventSocket<In>(client: ApiClient, path: string, opts: EventSocketOptions<In>): Promise<EventSocketResult<In>> {
   const limits: SocketLimits = { ...DEFAULT_SOCKET_LIMITS, ...opts.limits };
-  const scrub = chainScrubbers([client.scrubber, new SecretScrubber(opts.secrets ?? [])]);
+  const scrubber = client.scrubberWith(opts.secrets ?? []);
+  const scrub: Scrub = { scrubber, value: (v) => scrubber.value(v), text: (t) => scrubber.text(t) };
   const host = client.webSocketTarget(path).host;
   let socket: EventSocket<In> | null = null;
   const result = await connectWebSocket(client, path, {
@@ -96,7 +98,12 @@ export async function openEventSocket<In>(client: ApiClient, path: string, opts:
   return { ok: true, socket, captured };
 }
 
-type Scrub = ReturnType<typeof chainScrubbers>;
+/** The socket's scrubber (the connection's key and the socket's own secrets). */
+interface Scrub {
+  scrubber: SecretScrubber;
+  value: (v: unknown) => unknown;
+  text: (t: string) => string;
+}
 
 export class EventSocket<In> implements AsyncIterable<SocketEvent<In>> {
   readonly stats: SocketStats = { framesIn: 0, framesOut: 0, bytesIn: 0, bytesOut: 0, invalid: 0, slowConsumer: 0, pingsSent: 0, readPauses: 0 };
@@ -121,6 +128,8 @@ export class EventSocket<In> implements AsyncIterable<SocketEvent<In>> {
   private pingTimer: ReturnType<typeof setInterval> | null = null;
   private deadTimer: ReturnType<typeof setTimeout> | null = null;
   private onAbort: (() => void) | null = null;
+  /** Masks keys spread over several frames before they reach onFrame (null when nothing captures). */
+  private readonly frameLog: CapturedFrameLog | null;
 
   constructor(
     private readonly ws: WebSocket,
@@ -130,6 +139,7 @@ export class EventSocket<In> implements AsyncIterable<SocketEvent<In>> {
     private readonly opts: EventSocketOptions<In>,
   ) {
     this.now = opts.now ?? (() => performance.now());
+    this.frameLog = opts.onFrame ? new CapturedFrameLog(scrub.scrubber) : null;
     this.closed = new Promise((resolve) => (this.resolveClosed = resolve));
     ws.on('message', (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => this.receive(toBuffer(data), isBinary));
     ws.on('pong', () => this.alive());
@@ -348,7 +358,8 @@ export class EventSocket<In> implements AsyncIterable<SocketEvent<In>> {
       this.seq++;
       return;
     }
-    this.opts.onFrame({ direction, at, seq: this.seq++, bytes, ...frame } as CapturedFrame);
+    const onFrame = this.opts.onFrame;
+    for (const settled of this.frameLog!.push({ direction, at, seq: this.seq++, bytes, ...frame } as CapturedFrame)) onFrame(settled);
   }
 
   private ping(): void {
@@ -379,6 +390,7 @@ export class EventSocket<In> implements AsyncIterable<SocketEvent<In>> {
     if (this.pingTimer) clearInterval(this.pingTimer);
     this.disarmDeadTimer();
     if (this.onAbort) this.opts.signal?.removeEventListener('abort', this.onAbort);
+    if (this.frameLog && this.opts.onFrame) for (const settled of this.frameLog.end()) this.opts.onFrame(settled);
     const error = closeError({ code, reason, host: this.host, cause: this.cause });
     this.closedValue = { code, reason, error: error ? (this.scrub.value(error) as ApiError) : null };
     for (const w of this.drainWaiters.splice(0)) w();

@@ -7,7 +7,6 @@
  * cannot be told from audio bytes, and masking would corrupt the sound.
  */
 import { createHash } from 'node:crypto';
-import type { SecretScrubber } from './secret-scrubber';
 
 export type FrameDirection = 'in' | 'out';
 
@@ -175,14 +174,5 @@ export function prepareMessage(value: unknown, scrub: (v: unknown) => unknown, f
     forConsumer: unmark(scrubbed, (a) => a.text),
     forCapture: capture ? summariseStrings(unmark(scrubbed, (a) => ({ $audio: summariseBase64Audio(a.text, format) }))) : null,
     hasAudio,
-  };
-}
-
-/** Masks with the connection's scrubber and the socket's own (a client secret). */
-export function chainScrubbers(scrubbers: ReadonlyArray<SecretScrubber>): { value: (v: unknown) => unknown; text: (t: string) => string } {
-  const active = scrubbers.filter((s) => s.active);
-  return {
-    value: (v) => active.reduce((acc, s) => s.value(acc), v),
-    text: (t) => active.reduce((acc, s) => s.text(acc), t),
   };
 }

@@ -99,6 +99,28 @@ describe('event socket', () => {
     expect(frames.every((f, i) => i === 0 || f.at >= frames[i - 1]!.at)).toBe(true);
   });
 
+  it('masks a key split over two frames, each way, in what is captured', async () => {
+    const [head, tail] = [KEY.slice(0, 9), KEY.slice(9)];
+    const { socket, frames } = await open((ws) => {
+      ws.on('message', (data) => {
+        const m = JSON.parse(String(data)) as { delta: string };
+        ws.send(JSON.stringify({ type: 'response.output_text.delta', delta: m.delta }));
+      });
+    });
+    await socket.sendJson({ type: 'text.delta', delta: `my key is ${head}` });
+    await socket.sendJson({ type: 'text.delta', delta: `${tail} ok` });
+    await read(socket, 2);
+    await socket.close();
+    const dump = JSON.stringify(frames);
+    const bySeq = [...frames].sort((a, b) => a.seq - b.seq);
+    expect(bySeq.map((f) => f.seq)).toEqual([0, 1, 2, 3]);
+    for (const piece of [head, tail]) expect(dump).not.toContain(piece);
+    const out = bySeq.filter((f) => f.direction === 'out');
+    const incoming = bySeq.filter((f) => f.direction === 'in');
+    expect(out.map((f) => f.kind === 'json' && f.data)).toEqual([{ type: 'text.delta', delta: 'my key is ***' }, { type: 'text.delta', delta: '*** ok' }]);
+    expect(incoming.map((f) => f.kind === 'json' && (f.data as { delta: string }).delta)).toEqual(['my key is ***', '*** ok']);
+  });
+
   it('a message over the frame limit closes the socket with an error saying so; what came before is read', async () => {
     const { socket } = await open(
       (ws) => {

@@ -7,11 +7,11 @@
  * normal end; a close before that is `stream_incomplete` (the transcript so far is the caller's).
  */
 import type { CapturedRequest } from '../../shared/contract/runs';
-import { STT_LIMITS, parseSttServerMessage, sttChannelOf, sttPartialState, type SttDone, type SttPartial, type SttServerMessage, type SttStreamQuery } from '../../shared/wire/stt';
+import { STT_LIMITS, parseSttServerMessage, sttChannelOf, sttStreamQueryProblem, sttPartialState, type SttDone, type SttPartial, type SttServerMessage, type SttStreamQuery } from '../../shared/wire/stt';
 import type { UnknownMessage } from '../../shared/wire/ws-message';
 import { wsErrorCode, wsErrorText } from '../../shared/wire/ws-message';
 import type { ApiClient } from './client';
-import type { ApiError } from './errors';
+import { invalidRequestError, type ApiError } from './errors';
 import { openEventSocket, type CapturedFrame, type EventSocket, type SendResult, type SocketClosed, type SocketEvent, type SocketLimits } from './event-socket';
 import type { AudioFormatHint } from './socket-capture';
 
@@ -43,8 +43,13 @@ function audioHint(query: SttStreamQuery): AudioFormatHint {
   return { codec: encoding, sampleRate: query.sample_rate ?? STT_LIMITS.sampleRateDefault, channels: query.multichannel ? (query.channels ?? 1) : 1 };
 }
 
-/** Opens the socket with the query (repeated `keyterm`; booleans as `true`/`false`) and waits until the service is ready. */
+/**
+ * Opens the socket with the query (repeated `keyterm`; booleans as `true`/`false`) and waits until
+ * the service is ready; a query breaking a rule of the spec's table is refused before connecting.
+ */
 export async function openTranscriptionStream(client: ApiClient, query: SttStreamQuery, opts: TranscriptionStreamOptions = {}): Promise<TranscriptionStreamResult> {
+  const problem = sttStreamQueryProblem(query);
+  if (problem) return { ok: false, error: invalidRequestError(problem), captured: client.webSocketTarget(STT_STREAM_PATH, { ...query }).captured };
   const opened = await openEventSocket<SttServerMessage>(client, STT_STREAM_PATH, {
     query: { ...query },
     signal: opts.signal,

@@ -5,10 +5,10 @@
  * utterance. An utterance is an async iterator of chunks ending with one `end` event that says
  * how it finished; audio already received is the caller's whatever happens after it.
  */
-import { TTS_LIMITS, parseTtsServerMessage, type AudioTimestamps, type TtsServerMessage, type TtsStreamQuery } from '../../shared/wire/tts';
+import { TTS_LIMITS, parseTtsServerMessage, ttsQueryProblem, type AudioTimestamps, type TtsServerMessage, type TtsStreamQuery } from '../../shared/wire/tts';
 import { wsErrorCode, wsErrorText } from '../../shared/wire/ws-message';
 import type { ApiClient } from './client';
-import type { ApiError } from './errors';
+import { invalidRequestError, type ApiError } from './errors';
 import { openEventSocket, type CapturedFrame, type EventSocket, type SocketClosed, type SocketLimits } from './event-socket';
 import { ttsAudioHint, TTS_PATH } from './tts';
 
@@ -49,8 +49,10 @@ export type SpeechEvent = SpeechChunk | SpeechEnd;
 
 export type SpeechStreamResult = { ok: true; stream: SpeechStream } | { ok: false; error: ApiError; captured: import('../../shared/contract/runs').CapturedRequest };
 
-/** Opens the socket with the query (voice, language, codec, …; booleans as `true`/`false`). */
+/** Opens the socket with the query (voice, language, codec, …; booleans as `true`/`false`); a query breaking a documented rule is refused before connecting. */
 export async function openSpeechStream(client: ApiClient, query: TtsStreamQuery, opts: SpeechStreamOptions = {}): Promise<SpeechStreamResult> {
+  const problem = ttsQueryProblem(query);
+  if (problem) return { ok: false, error: invalidRequestError(problem), captured: client.webSocketTarget(TTS_PATH, { ...query }).captured };
   const result = await openEventSocket<TtsServerMessage>(client, TTS_PATH, {
     query: { ...query },
     signal: opts.signal,

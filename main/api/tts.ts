@@ -6,7 +6,7 @@
  * WebSocket loop is tts-stream.ts. Every call gives a value, never throws for a failed request.
  */
 import { formatBytes } from '../../shared/byte-size';
-import { TTS_LIMITS, builtInVoiceListSchema, builtInVoiceSchema, codecOfContentType, ttsResultSchema, type AudioTimestamps, type BuiltInVoice, type BuiltInVoiceList, type TtsCodec, type TtsRequest } from '../../shared/wire/tts';
+import { TTS_LIMITS, builtInVoiceListSchema, builtInVoiceSchema, codecOfContentType, ttsQueryProblem, ttsResultSchema, type AudioTimestamps, type BuiltInVoice, type BuiltInVoiceList, type TtsCodec, type TtsRequest } from '../../shared/wire/tts';
 import type { ApiClient, ApiResult, RequestOptions, StreamOutcome } from './client';
 import { invalidRequestError, type ApiError } from './errors';
 import { notSent, shaped } from './result-shape';
@@ -51,8 +51,8 @@ function fail(outcome: StreamOutcome, error: ApiError): ApiResult<Speech> {
 }
 
 /**
- * `POST /v1/tts`. The text is checked against the spec's 60,000 characters before anything is
- * sent. A JSON answer must be the Text-to-speech result; an `audio/*` (or octet-stream) answer is
+ * `POST /v1/tts`. The text (60,000 characters) and the documented field rules (ttsQueryProblem)
+ * are checked before anything is sent. A JSON answer must be the Text-to-speech result; an `audio/*` (or octet-stream) answer is
  * the audio itself; anything else is a `protocol` error. An answer over `maxBytes` is refused
  * while it arrives.
  */
@@ -61,6 +61,9 @@ export async function synthesize(client: ApiClient, request: TtsRequest, opts: T
   if (request.text.length > TTS_LIMITS.maxTextChars) {
     return notSent(client, req, invalidRequestError(`The text is ${request.text.length.toLocaleString('en-US')} characters; the service takes at most ${TTS_LIMITS.maxTextChars.toLocaleString('en-US')}. Shorten it or split it into several requests.`));
   }
+  const f = request.output_format;
+  const problem = ttsQueryProblem({ language: request.language, codec: f?.codec, sample_rate: f?.sample_rate, bit_rate: f?.bit_rate, speed: request.speed, optimize_streaming_latency: request.optimize_streaming_latency });
+  if (problem) return notSent(client, req, invalidRequestError(problem));
   const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
   const chunks: Uint8Array[] = [];
   let received = 0;

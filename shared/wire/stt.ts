@@ -174,3 +174,34 @@ export function sttPartialState(message: Pick<SttPartial, 'is_final' | 'speech_f
   if (!message.is_final) return 'interim';
   return message.speech_final ? 'utterance_final' : 'chunk_final';
 }
+
+/**
+ * Why a streaming query breaks a rule of the spec's table, or null: ranges, `smart_turn_timeout`
+ * only with `smart_turn`, `multichannel` with 2-8 `channels` and not with opus, key term limits.
+ * The client refuses such a query before connecting; the Transcription playground shows it.
+ */
+export function sttStreamQueryProblem(q: SttStreamQuery): string | null {
+  const range = (name: string, v: number | undefined, min: number, max: number, integer = false): string | null =>
+    v === undefined || (v >= min && v <= max && (!integer || Number.isInteger(v))) ? null : `${name} must be ${integer ? 'a whole number ' : ''}from ${min} to ${max} (got ${v}).`;
+  if (q.sample_rate !== undefined && !(STT_SAMPLE_RATES as readonly number[]).includes(q.sample_rate)) return `sample_rate must be one of ${STT_SAMPLE_RATES.join(', ')} (got ${q.sample_rate}).`;
+  if (q.encoding !== undefined && !(STT_ENCODINGS as readonly string[]).includes(q.encoding)) return `encoding must be one of ${STT_ENCODINGS.join(', ')} (got ${String(q.encoding)}).`;
+  if (q.model !== undefined && !(STT_MODELS as readonly string[]).includes(q.model)) return `model must be one of ${STT_MODELS.join(', ')} (got ${q.model}).`;
+  const problem =
+    range('endpointing', q.endpointing, STT_LIMITS.endpointingMin, STT_LIMITS.endpointingMax, true) ??
+    range('smart_turn', q.smart_turn, STT_LIMITS.smartTurnMin, STT_LIMITS.smartTurnMax) ??
+    range('smart_turn_timeout', q.smart_turn_timeout, STT_LIMITS.smartTurnTimeoutMin, STT_LIMITS.smartTurnTimeoutMax, true) ??
+    range('vad_threshold', q.vad_threshold, 0, 1);
+  if (problem) return problem;
+  if (q.smart_turn_timeout !== undefined && q.smart_turn === undefined) return 'smart_turn_timeout needs smart_turn.';
+  if (q.multichannel) {
+    if (q.encoding === 'opus') return 'multichannel is not available with opus (one mono packet per frame).';
+    if (q.channels === undefined) return 'multichannel needs channels (2 to 8).';
+  }
+  const channels = range('channels', q.multichannel ? q.channels : undefined, STT_LIMITS.channelsMin, STT_LIMITS.channelsMax, true);
+  if (channels) return channels;
+  const terms = q.keyterm ?? [];
+  if (terms.length > STT_LIMITS.keytermsMax) return `At most ${STT_LIMITS.keytermsMax} key terms (got ${terms.length}).`;
+  const long = terms.find((t) => t.length > STT_LIMITS.keytermCharsMax);
+  if (long !== undefined) return `A key term may have at most ${STT_LIMITS.keytermCharsMax} characters ("${long.slice(0, 20)}…" has ${long.length}).`;
+  return null;
+}

@@ -153,3 +153,21 @@ export function codecOfContentType(contentType: string | null | undefined): TtsC
   if (type === 'audio/alaw' || type === 'audio/x-alaw' || type === 'audio/pcma') return 'alaw';
   return null;
 }
+
+/**
+ * Why a streaming query (or a REST request's equivalent fields) breaks a documented rule, or
+ * null: `language` required, codec / sample rate / bit rate from their lists (bit rate for mp3
+ * only), `speed` 0.7-1.5, `optimize_streaming_latency` 0-2. The client refuses it before sending.
+ */
+export function ttsQueryProblem(q: { language?: string; codec?: string; sample_rate?: number; bit_rate?: number; speed?: number; optimize_streaming_latency?: number }): string | null {
+  if (!q.language || q.language.trim() === '') return 'language is required (a BCP-47 code such as en, or auto).';
+  if (q.codec !== undefined && !(TTS_CODECS as readonly string[]).includes(q.codec)) return `codec must be one of ${TTS_CODECS.join(', ')} (got ${q.codec}).`;
+  if (q.sample_rate !== undefined && !(TTS_SAMPLE_RATES as readonly number[]).includes(q.sample_rate)) return `sample_rate must be one of ${TTS_SAMPLE_RATES.join(', ')} (got ${q.sample_rate}).`;
+  if (q.bit_rate !== undefined) {
+    if ((q.codec ?? TTS_LIMITS.codecDefault) !== 'mp3') return 'bit_rate applies to mp3 only.';
+    if (!(TTS_BIT_RATES as readonly number[]).includes(q.bit_rate)) return `bit_rate must be one of ${TTS_BIT_RATES.join(', ')} (got ${q.bit_rate}).`;
+  }
+  if (q.speed !== undefined && !(q.speed >= TTS_LIMITS.speedMin && q.speed <= TTS_LIMITS.speedMax)) return `speed must be from ${TTS_LIMITS.speedMin} to ${TTS_LIMITS.speedMax} (got ${q.speed}).`;
+  if (q.optimize_streaming_latency !== undefined && ![0, 1, 2].includes(q.optimize_streaming_latency)) return `optimize_streaming_latency must be 0 or 1 (got ${q.optimize_streaming_latency}).`;
+  return null;
+}

@@ -118,4 +118,10 @@ describe('api/stt WebSocket', () => {
     const silent = await open('silent', {}, 100);
     expect(silent.opened).toMatchObject({ ok: false, error: { kind: 'timeout', message: 'The transcription service did not say it was ready (transcript.created) within 0.1 s; the connection was closed.' } });
   });
+
+  it('refuses a query that breaks a rule of the spec table before connecting', async () => {
+    const { opened, srv } = await open('ok', { endpointing: 9000 });
+    expect(opened).toMatchObject({ ok: false, error: { kind: 'invalid_request', message: 'endpointing must be a whole number from 0 to 5000 (got 9000).' } });
+    expect(srv.upgrades).toHaveLength(0);
+  });
 });

@@ -127,4 +127,13 @@ describe('api/tts WebSocket loop', () => {
     const next = await collect(s.speak('XYZ'));
     expect(Buffer.concat(next.chunks.map((c) => c.audio)).toString()).toBe('XYZ');
   });
+
+  it('refuses a query that breaks a documented rule before connecting', async () => {
+    const srv = await startWsServer(() => undefined);
+    const client = new ApiClient({ baseUrl: srv.baseUrl, apiKey: KEY });
+    cleanups.push(() => srv.close(), () => client.dispose());
+    const r = await openSpeechStream(client, { language: 'en', speed: 2 });
+    expect(r).toMatchObject({ ok: false, error: { kind: 'invalid_request', message: 'speed must be from 0.7 to 1.5 (got 2).' } });
+    expect(srv.upgrades).toHaveLength(0);
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSttClientMessage, parseSttServerMessage, sttChannelOf, sttPartialState, sttResultSchema, type SttPartial } from '../../../../shared/wire/stt';
+import { parseSttClientMessage, parseSttServerMessage, sttChannelOf, sttPartialState, sttResultSchema, sttStreamQueryProblem, type SttPartial } from '../../../../shared/wire/stt';
 
 describe('stt wire', () => {
   it('reads the REST result of wire-notes §4.1, with diarised words and channels', () => {
@@ -42,5 +42,18 @@ describe('stt wire', () => {
     expect(parseSttClientMessage({ type: 'finalize', channel: 1 }).kind).toBe('message');
     expect(parseSttClientMessage({ type: 'finalize', channel: -1 }).kind).toBe('invalid');
     expect(parseSttClientMessage({ type: 'audio.done' }).kind).toBe('message');
+  });
+
+  it('checks a streaming query against the spec table', () => {
+    expect(sttStreamQueryProblem({ sample_rate: 16000, encoding: 'pcm', endpointing: 0, smart_turn: 0.5, smart_turn_timeout: 5000, vad_threshold: 0, multichannel: true, channels: 8 })).toBeNull();
+    expect(sttStreamQueryProblem({ sample_rate: 11025 })).toBe('sample_rate must be one of 8000, 16000, 22050, 24000, 44100, 48000 (got 11025).');
+    expect(sttStreamQueryProblem({ endpointing: 5001 })).toBe('endpointing must be a whole number from 0 to 5000 (got 5001).');
+    expect(sttStreamQueryProblem({ smart_turn: 1.2 })).toBe('smart_turn must be from 0 to 1 (got 1.2).');
+    expect(sttStreamQueryProblem({ smart_turn_timeout: 100 })).toBe('smart_turn_timeout needs smart_turn.');
+    expect(sttStreamQueryProblem({ multichannel: true })).toBe('multichannel needs channels (2 to 8).');
+    expect(sttStreamQueryProblem({ multichannel: true, channels: 1 })).toBe('channels must be a whole number from 2 to 8 (got 1).');
+    expect(sttStreamQueryProblem({ multichannel: true, channels: 2, encoding: 'opus' })).toMatch(/not available with opus/);
+    expect(sttStreamQueryProblem({ model: 'svc-voice-transcribe-3.0' })).toMatch(/^model must be one of/);
+    expect(sttStreamQueryProblem({ keyterm: ['a'.repeat(51)] })).toMatch(/at most 50 characters/);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codecOfContentType, parseTtsClientMessage, parseTtsServerMessage, ttsResultSchema } from '../../../../shared/wire/tts';
+import { codecOfContentType, parseTtsClientMessage, parseTtsServerMessage, ttsQueryProblem, ttsResultSchema } from '../../../../shared/wire/tts';
 import { wsErrorCode, wsErrorText } from '../../../../shared/wire/ws-message';
 
 describe('tts wire', () => {
@@ -47,5 +47,15 @@ describe('tts wire', () => {
     expect(codecOfContentType('audio/alaw')).toBe('alaw');
     expect(codecOfContentType('audio/pcm')).toBe('pcm');
     expect(codecOfContentType('application/json')).toBeNull();
+  });
+
+  it('checks a query or request against the documented rules', () => {
+    expect(ttsQueryProblem({ language: 'en', codec: 'mp3', sample_rate: 48000, bit_rate: 192000, speed: 1.5, optimize_streaming_latency: 1 })).toBeNull();
+    expect(ttsQueryProblem({})).toBe('language is required (a BCP-47 code such as en, or auto).');
+    expect(ttsQueryProblem({ language: 'en', codec: 'ogg' })).toBe('codec must be one of mp3, wav, pcm, mulaw, ulaw, alaw (got ogg).');
+    expect(ttsQueryProblem({ language: 'en', codec: 'wav', bit_rate: 128000 })).toBe('bit_rate applies to mp3 only.');
+    expect(ttsQueryProblem({ language: 'en', bit_rate: 100000 })).toMatch(/^bit_rate must be one of/);
+    expect(ttsQueryProblem({ language: 'en', speed: 0.69 })).toBe('speed must be from 0.7 to 1.5 (got 0.69).');
+    expect(ttsQueryProblem({ language: 'en', sample_rate: 32000 })).toMatch(/^sample_rate must be one of/);
   });
 });

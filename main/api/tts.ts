@@ -5,8 +5,10 @@
  * (wire-notes rule 1), so the answer is read as bytes and branched on its Content-Type. The
  * WebSocket loop is tts-stream.ts. Every call gives a value, never throws for a failed request.
  */
+import { Readable } from 'node:stream';
 import { formatBytes } from '../../shared/byte-size';
 import { TTS_LIMITS, builtInVoiceListSchema, builtInVoiceSchema, codecOfContentType, ttsQueryProblem, ttsResultSchema, type AudioTimestamps, type BuiltInVoice, type BuiltInVoiceList, type TtsCodec, type TtsRequest } from '../../shared/wire/tts';
+import { contentEncodings, decodeBody } from './body-decode';
 import type { ApiClient, ApiResult, RequestOptions, StreamOutcome } from './client';
 import { invalidRequestError, type ApiError } from './errors';
 import { notSent, shaped } from './result-shape';
@@ -46,6 +48,30 @@ export function ttsAudioHint(codec: TtsCodec | null | undefined, sampleRate?: nu
   return { codec: normal, sampleRate: sampleRate ?? TTS_LIMITS.sampleRateDefault, channels: 1, bitRate: normal === 'mp3' ? (bitRate ?? TTS_LIMITS.bitRateDefault) : undefined };
 }
 
+/**
+ * The body with its Content-Encoding undone (a proxy may gzip even audio; the raw reader passes
+ * bytes as sent), at most `maxBytes` decoded; a string says why it could not be.
+ */
+async function decoded(body: Buffer, encoding: string | undefined, client: ApiClient, maxBytes: number): Promise<Buffer | string> {
+  if (contentEncodings(encoding).length === 0) return body;
+  try {
+    const out = decodeBody(Readable.from([body]), encoding, client.responseLimits);
+    const parts: Uint8Array[] = [];
+    let size = 0;
+    for await (const chunk of out.chunks) {
+      size += chunk.byteLength;
+      if (size > maxBytes) {
+        out.close();
+        return `The speech answer decodes to more than ${formatBytes(maxBytes)}, the most the workbench reads for one request; nothing was kept.`;
+      }
+      parts.push(chunk);
+    }
+    return Buffer.concat(parts);
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
+  }
+}
+
 function fail(outcome: StreamOutcome, error: ApiError): ApiResult<Speech> {
   return { ok: false, error, meta: outcome.meta, captured: outcome.captured, retries: outcome.retries, totalMs: outcome.totalMs, ...(outcome.notices ? { notices: outcome.notices } : {}) };
 }
@@ -83,7 +109,8 @@ export async function synthesize(client: ApiClient, request: TtsRequest, opts: T
   const { meta } = outcome;
   const protocol = (message: string, body?: unknown): ApiError => ({ kind: 'protocol', status: meta.status, code: null, message, requestId: meta.requestId, ...(body !== undefined ? { body } : {}) });
   if (tooLarge) return fail(outcome, protocol(`The speech answer is larger than ${formatBytes(maxBytes)}, the most the workbench reads for one request; nothing was kept. Use streaming, a compressed codec, or shorter text.`));
-  const body = Buffer.concat(chunks);
+  const body = await decoded(Buffer.concat(chunks), meta.headers['content-encoding'], client, maxBytes);
+  if (typeof body === 'string') return fail(outcome, protocol(body));
   const contentType = (meta.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   const traceId = meta.headers['x-trace-id'] ?? meta.requestId;
   const asked = request.output_format;

@@ -140,6 +140,8 @@ describe('event socket', () => {
     [1000, 'bye', null, null],
     [1008, 'client secret expired', 'http', /closed the connection for a policy violation \(1008\)\. The service said: "client secret expired"\. This usually means the key or client secret was refused or expired/],
     [1011, '', 'http', /hit an internal error and closed the connection \(1011\)\. What arrived before is kept\. Try again\.$/],
+    [1001, '', 'network', /went away \(1001: the service is shutting down or restarting\)\. What arrived before is kept\. Reconnect in a moment\.$/],
+    [1009, 'frame too big', 'protocol', /because a message the workbench sent was too large for it \(1009\)\. The service said: "frame too big"\. Send smaller pieces/],
     [4429, 'too many sessions', 'http', /closed the connection with code 4429\. Rate limited or out of credits \(429\): too many sessions\. Wait a moment/],
     [4100, 'session replaced', 'http', /closed the connection with its own code 4100\. The service said: "session replaced"\./],
   ])('close code %i becomes %s', async (code, reason, kind, message) => {

@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { getBuiltInVoice, listBuiltInVoices, synthesize } from '../../../../main/api/tts';
 import { useLocalClient } from './local-client';
@@ -79,5 +80,22 @@ describe('api/tts REST', () => {
     expect(await getBuiltInVoice(client, 'EVE')).toMatchObject({ ok: true, value: { name: 'Eve' } });
     expect(server.received[1]!.url).toBe('/v1/tts/voices/EVE');
     expect(await listBuiltInVoices(client)).toMatchObject({ ok: false, error: { kind: 'protocol', message: expect.stringMatching(/^The service's answer is not a list of voices \(voices: /) } });
+  });
+
+  it('undoes a Content-Encoding a proxy added, on JSON and on raw audio; an unknown one is a protocol error', async () => {
+    const { client } = await setup((_req, res, n) => {
+      if (n === 0) {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+        return void res.end(gzipSync(JSON.stringify({ audio: PCM.toString('base64'), content_type: 'audio/pcm', duration: 0.1 })));
+      }
+      res.writeHead(200, { 'content-type': 'audio/pcm', 'content-encoding': n === 1 ? 'gzip' : 'zstd' });
+      res.end(n === 1 ? gzipSync(PCM) : PCM);
+    });
+    const json = await synthesize(client, { text: 'Hi', language: 'en' });
+    expect(json.ok && json.value.audio.equals(PCM)).toBe(true);
+    const raw = await synthesize(client, { text: 'Hi', language: 'en', output_format: { codec: 'pcm', sample_rate: 24000 } });
+    expect(raw.ok && raw.value.audio.equals(PCM)).toBe(true);
+    const zstd = await synthesize(client, { text: 'Hi', language: 'en' });
+    expect(zstd).toMatchObject({ ok: false, error: { kind: 'protocol', message: expect.stringContaining('"zstd"') } });
   });
 });

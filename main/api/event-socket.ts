@@ -162,6 +162,11 @@ export class EventSocket<In> implements AsyncIterable<SocketEvent<In>> {
     }
   }
 
+  /** The socket's monotonic clock (ms): what `at` of events and captured frames is measured on. */
+  clock(): number {
+    return this.now();
+  }
+
   /** Whether the socket can still send. */
   get open(): boolean {
     return this.closedValue === null && this.ws.readyState === this.ws.OPEN;

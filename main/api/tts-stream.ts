@@ -43,6 +43,12 @@ export interface SpeechEnd {
   bytes: number;
   /** Messages the service sent that could not be read (each skipped): reported, not fatal. */
   problems: ApiError[];
+  /**
+   * Socket clock (ms) when the first `text.delta` and the `text.done` were handed to the socket,
+   * the first audio arrived and the end came: time to first audio is `firstAudioAt - textDoneAt`
+   * (or from the first delta). Null for what did not happen.
+   */
+  timing: { firstDeltaAt: number | null; textDoneAt: number | null; firstAudioAt: number | null; endAt: number };
 }
 
 export type SpeechEvent = SpeechChunk | SpeechEnd;
@@ -102,7 +108,8 @@ export class SpeechStream {
     const problems: ApiError[] = [];
     let chunks = 0;
     let bytes = 0;
-    const end = (error: ApiError | null, traceId: string | null = null): SpeechEnd => ({ kind: 'end', ok: error === null, error, traceId, chunks, bytes, problems });
+    const timing = { firstDeltaAt: null as number | null, textDoneAt: null as number | null, firstAudioAt: null as number | null };
+    const end = (error: ApiError | null, traceId: string | null = null): SpeechEnd => ({ kind: 'end', ok: error === null, error, traceId, chunks, bytes, problems, timing: { ...timing, endAt: this.socket.clock() } });
     if (this.busy) {
       yield end({ kind: 'invalid_request', status: null, code: null, message: 'An utterance is already being spoken on this stream; wait for its end.', requestId: null });
       return;
@@ -117,10 +124,12 @@ export class SpeechStream {
           if (delta === '') continue;
           const sent = await this.socket.sendJson({ type: 'text.delta', delta });
           if (!sent.ok) return (sendError = sent.error);
+          timing.firstDeltaAt ??= this.socket.clock();
         }
       }
       const done = await this.socket.sendJson({ type: 'text.done' });
       if (!done.ok) sendError = done.error;
+      else timing.textDoneAt = this.socket.clock();
       return null;
     })();
     try {
@@ -156,6 +165,7 @@ export class SpeechStream {
           const audio = Buffer.from(m.delta, 'base64');
           chunks++;
           bytes += audio.byteLength;
+          timing.firstAudioAt ??= event.at;
           yield { kind: 'audio', index: chunks - 1, audio, timestamps: m.audio_timestamps ?? null, duration: m.audio_duration ?? null, at: event.at };
         } else if (m.type === 'audio.done') {
           finished = true;

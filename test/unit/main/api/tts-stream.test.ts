@@ -75,6 +75,10 @@ describe('api/tts WebSocket loop', () => {
     expect(Buffer.concat(first.chunks.map((c) => c.audio)).toString()).toBe('Hello, world.');
     expect(first.chunks[0]).toMatchObject({ index: 0, timestamps: { graph_chars: ['x'] }, duration: 0.1 });
     expect(first.end).toMatchObject({ ok: true, error: null, traceId: 'tr-1', chunks: 4, bytes: 13, problems: [] });
+    // Order of the timing marks (values are the machine's; only their order is asserted).
+    const t = first.end!.timing;
+    expect(t.firstDeltaAt! <= t.textDoneAt! && t.textDoneAt! <= t.firstAudioAt! && t.firstAudioAt! <= t.endAt).toBe(true);
+    expect(first.chunks[0]!.at).toBe(t.firstAudioAt);
 
     async function* slowly(): AsyncGenerator<string> {
       yield 'Second ';

@@ -18,11 +18,11 @@ const BENCHES: Record<string, () => Promise<Bench>> = {
   upload: () => import('./upload'),
   dropUpload: () => import('./drop-upload'),
   hugeError: () => import('./huge-error'),
+  eventSocket: () => import('./event-socket'),
   startup: () => import('./startup'),
   'video-encode': () => import('./video-encode'),
   videoJobs: () => import('./video-jobs'),
   gallery: () => import('./gallery'),
-  eventSocket: () => import('./event-socket'),
 };
 
 async function main(): Promise<void> {

@@ -230,6 +230,25 @@ describe('event socket', () => {
     expect(socket.stats.readPauses).toBeGreaterThanOrEqual(1);
   });
 
+  it('a consumer that stops reading is not mistaken for a dead peer', async () => {
+    const big = 'x'.repeat(4096);
+    const { socket } = await open((ws) => {
+      for (let i = 0; i < 2000; i++) ws.send(JSON.stringify({ type: 'response.output_text.delta', delta: `${i}:${big}` }));
+    }, { limits: { inboundQueueMessages: 4, keepAliveIntervalMs: 20, keepAliveTimeoutMs: 60 } });
+    await until(() => socket.stats.readPauses >= 1, 'reading paused');
+    // Several keep-alive periods pass while nothing is read (the pong would sit behind unread data).
+    await new Promise((r) => setTimeout(r, 400));
+    expect(socket.open).toBe(true);
+    let got = 0;
+    while (got < 2000) {
+      const e = await socket.next();
+      if (!e) break;
+      if (e.kind === 'message') got++;
+    }
+    expect(got).toBe(2000);
+    expect(socket.open).toBe(true);
+  });
+
   it('an aborted signal closes the socket as cancelled; a refused handshake masks the client secret', async () => {
     const controller = new AbortController();
     const { socket } = await open(() => undefined, { signal: controller.signal });

@@ -19,6 +19,7 @@ const BENCHES: Record<string, () => Promise<Bench>> = {
   upload: () => import('./upload'),
   dropUpload: () => import('./drop-upload'),
   hugeError: () => import('./huge-error'),
+  eventSocket: () => import('./event-socket'),
   startup: () => import('./startup'),
   'video-encode': () => import('./video-encode'),
   videoJobs: () => import('./video-jobs'),

@@ -717,6 +717,10 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
         record('media.url', { hash });
         return { url: `/media/${hash}?t=fake`, expiresAt: null, mime: 'application/octet-stream', size: 0 };
       },
+      async channel() {
+        record('media.channel', undefined);
+        return { transport: 'websocket' as const, url: 'ws://127.0.0.1:1/media', token: 'fake' };
+      },
     },
     tools: {
       load: async ({ playground }) => (record('tools.load', { playground }), toolState(playground)),

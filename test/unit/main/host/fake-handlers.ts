@@ -154,6 +154,7 @@ export function createFakeHandlers(): FakeHandlers {
     },
     media: {
       url: ({ hash }) => ({ url: `/media/${hash}?t=fake`, expiresAt: null, mime: 'image/png', size: 1 }),
+      channel: () => ({ transport: 'websocket', url: 'ws://127.0.0.1:1/media', token: 'fake' }),
     },
     tools: {
       load: ({ playground }) => ({ playground, revision: 0, tools: [] }),

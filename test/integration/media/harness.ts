@@ -4,11 +4,13 @@
  * a child of its own (page-client.ts).
  */
 import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { forkLauncher } from '../../../main/media/fork-launcher';
 import { MediaPlane, type MediaPlaneEvent, type RestartPolicy } from '../../../main/media/media-plane';
 
-export const ROOT = resolve(__dirname, '../../..');
+const HERE = dirname(fileURLToPath(import.meta.url));
+export const ROOT = resolve(HERE, '../../..');
 export const PAGE_ORIGIN = 'http://127.0.0.1:45999';
 
 export function startPlane(options: { restart?: Partial<RestartPolicy>; log?: (line: string) => void } = {}) {
@@ -56,7 +58,7 @@ export function runPageClient(args: { url: string; token: string; out: number; i
   return new Promise((resolveReport, reject) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', resolve(__dirname, 'page-client.ts'), args.url, args.token, PAGE_ORIGIN, String(args.out), String(args.in), String(args.frames), String(args.intervalMs ?? 20)],
+      ['--import', 'tsx', resolve(HERE, 'page-client.ts'), args.url, args.token, PAGE_ORIGIN, String(args.out), String(args.in), String(args.frames), String(args.intervalMs ?? 20)],
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let out = '';

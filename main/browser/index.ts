@@ -45,6 +45,8 @@ async function main(): Promise<void> {
     log,
     transport: { kind: 'websocket', origins: () => (server ? [`http://127.0.0.1:${server.port}`, `http://localhost:${server.port}`] : []) },
   });
+  // Started now, beside the app: the page's CSP must name its frame port.
+  const mediaStarted = mediaPlane.start();
   const app: App = await createApp({
     dataDir,
     shell: 'browser',
@@ -58,18 +60,22 @@ async function main(): Promise<void> {
     mediaPlane,
   });
   host = createHost({ contract, handlers: app.handlers, log, logPath: logger.path });
+  const media = await mediaStarted;
+  if (!media.ok) log(`[media] ${media.error.message}`);
+  const mediaPort = mediaPlane.frameServerPort;
+  const connectSources = mediaPort ? [`ws://127.0.0.1:${mediaPort}`, `ws://localhost:${mediaPort}`] : [];
   try {
-    server = await startBrowserServer({ host, staticDir: paths.rendererDir, port: args.port, log, userFiles: app.userFiles, downloads: app.downloads, media: app.media });
+    server = await startBrowserServer({ host, staticDir: paths.rendererDir, port: args.port, log, userFiles: app.userFiles, downloads: app.downloads, media: app.media, connectSources });
   } catch (err) {
     log(`Could not start the server: ${err instanceof Error ? err.message : String(err)}`);
     host.dispose();
     await app.dispose();
+    await mediaPlane.dispose();
     process.exit(1);
   }
   logger.addSecret(server.token);
-  void mediaPlane.start().then((started) => {
-    if (!started.ok) log(`[media] ${started.error.message}`);
-  });
+  // Main's page origins are known only now: the media process accepts its page from here on.
+  if (media.ok) await mediaPlane.reconfigure();
   const stopBlockingMain = startBlockMainHook(process.env, log);
   process.stdout.write(`Workbench: ${server.url}\n`);
   log(`data folder: ${dataDir}; log file: ${logger.path}`);

@@ -235,6 +235,7 @@ export class MediaPlane {
         const message = parsed.data;
         if (message.t === 'ready') {
           this.pid_ = message.pid;
+          this.options.log(`[media] the media process (pid ${message.pid}) is up`);
           void this.configure().then((reply) => {
             if (this.child !== child) return;
             if (reply.ok) {
@@ -248,9 +249,22 @@ export class MediaPlane {
     });
   }
 
+  /** Browser mode: the frame server's port (stable across restarts while it is free), once running. */
+  get frameServerPort(): number | null {
+    return this.configured.frameServer?.port ?? null;
+  }
+
+  /** Sends the configuration again (browser mode: main's page origins are known now). */
+  async reconfigure(): Promise<Reply<null>> {
+    const up = await this.whenRunning();
+    if (!up.ok) return up;
+    return this.configure();
+  }
+
   private async configure(): Promise<Reply<null>> {
     const transport = this.options.transport;
-    const config: MediaConfig = transport.kind === 'websocket' ? { frameServer: { origins: [...transport.origins()] } } : {};
+    const port = this.configured.frameServer?.port ?? 0;
+    const config: MediaConfig = transport.kind === 'websocket' ? { frameServer: { origins: [...transport.origins()], port } } : {};
     const reply = (await this.request({ t: 'configure', id: 0, config })) as Reply<MediaConfigured>;
     if (!reply.ok) return reply;
     this.configured = reply.value;

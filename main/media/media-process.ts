@@ -110,7 +110,7 @@ export class MediaProcess {
 
   private async answer(message: Exclude<ToMedia, { t: 'ping' | 'port' | 'shutdown' }>): Promise<Reply<unknown>> {
     try {
-      if (message.t === 'configure') return { ok: true, value: await this.configure(message.config.frameServer?.origins) };
+      if (message.t === 'configure') return { ok: true, value: await this.configure(message.config.frameServer) };
       if (message.t === 'start') return await this.start(message.sessionId, message.kind, message.options);
       await this.stop(message.sessionId);
       return { ok: true, value: null };
@@ -120,12 +120,20 @@ export class MediaProcess {
     }
   }
 
-  private async configure(origins: string[] | undefined): Promise<MediaConfigured> {
-    if (!origins) return {};
+  private async configure(wanted: { origins: string[]; port: number } | undefined): Promise<MediaConfigured> {
+    if (!wanted) return {};
     if (!this.frameServer) {
-      this.frameServer = await startFrameServer({ log: (line) => this.log(line), onChannel: (id, sink) => this.router.addChannel(id, sink) });
+      const start = (port: number) => startFrameServer({ port, log: (line) => this.log(line), onChannel: (id, sink) => this.router.addChannel(id, sink) });
+      try {
+        this.frameServer = await start(wanted.port);
+      } catch (err) {
+        if (wanted.port === 0) throw err;
+        // The old port is taken: any port works, but pages loaded before must reload (their CSP names the old one).
+        this.log(`[media] port ${wanted.port} is taken (${err instanceof Error ? err.message : String(err)}); listening on another: open pages must reload to use it`);
+        this.frameServer = await start(0);
+      }
     }
-    this.frameServer.allowOrigins(origins);
+    this.frameServer.allowOrigins(wanted.origins);
     return { frameServer: { port: this.frameServer.port, token: this.frameServer.token } };
   }
 

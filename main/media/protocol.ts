@@ -26,7 +26,14 @@ export const MediaConfigSchema = z
      * Browser mode: serve the page's frame channel on 127.0.0.1 to these Origins (main's own
      * page). Absent in Electron, where pages get a MessagePort instead.
      */
-    frameServer: z.object({ origins: z.array(z.string().max(200)).max(8) }).strict().optional(),
+    frameServer: z
+      .object({
+        origins: z.array(z.string().max(200)).max(8),
+        /** The port to listen on (the previous process's, so the page's CSP still allows it); 0 = any. */
+        port: z.number().int().min(0).max(65535).default(0),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 export type MediaConfig = z.infer<typeof MediaConfigSchema>;

@@ -15,6 +15,7 @@ import { ClockOffset, decodePong, encodePong, monotonicMs, type ClockEstimate } 
 import { decodeFrame, encodeFrame, FrameKind, nextSeq, type MediaFrame } from '../../../shared/media-frames/frame';
 import { FrameQueue, type FrameQueueCounters, type FrameQueueLimits } from '../../../shared/media-frames/queue';
 import { FrameReceiver, type ReceiverCounters } from '../../../shared/media-frames/receiver';
+import type { WorkbenchMediaApi } from '../../../shared/contract/media-channel';
 import type { SocketLike } from './ws-transport';
 
 /** One open transport to the media process. */
@@ -172,25 +173,14 @@ export function createMediaChannel(options: MediaChannelOptions): MediaChannel {
     if (closed) return;
     const mine = ++attempt;
     state = 'connecting';
+    let opened = false;
+    let handle: FramePortHandle | null = null;
     options
       .connect({
         onOpen: () => {
           if (mine !== attempt || closed) return;
-          open = true;
-          state = 'open';
-          connects++;
-          delay = backoff.initialMs;
-          for (const streamId of subscribers.keys()) control(FrameKind.Subscribe, streamId);
-          let burst = 0;
-          ping();
-          pinger = setInterval(() => {
-            ping();
-            if (++burst === 4 && pinger) {
-              clearInterval(pinger);
-              pinger = setInterval(ping, options.pingEveryMs ?? 2000);
-            }
-          }, 50);
-          pump();
+          opened = true;
+          if (handle) started(handle);
         },
         onMessage: (bytes) => {
           if (mine === attempt) onMessage(bytes);
@@ -198,13 +188,34 @@ export function createMediaChannel(options: MediaChannelOptions): MediaChannel {
         onClose: () => dropped(mine),
       })
       .then(
-        (handle) => {
-          if (mine !== attempt || closed) return handle.close();
-          port = handle;
-          if (open) pump();
+        (h) => {
+          if (mine !== attempt || closed) return h.close();
+          handle = h;
+          // A MessagePort is open at once: its onOpen may come before the handle.
+          if (opened) started(h);
         },
         () => dropped(mine),
       );
+  }
+
+  /** The transport is open and its handle known: subscribe, start the clock, send what waited. */
+  function started(h: FramePortHandle): void {
+    port = h;
+    open = true;
+    state = 'open';
+    connects++;
+    delay = backoff.initialMs;
+    for (const streamId of subscribers.keys()) control(FrameKind.Subscribe, streamId);
+    let burst = 0;
+    ping();
+    pinger = setInterval(() => {
+      ping();
+      if (++burst === 4 && pinger) {
+        clearInterval(pinger);
+        pinger = setInterval(ping, options.pingEveryMs ?? 2000);
+      }
+    }, 50);
+    pump();
   }
 
   connect();
@@ -285,5 +296,17 @@ export function webSocketFramePort(
       buffered: () => ws.bufferedAmount ?? 0,
       close: () => ws.close(1000, 'closed by the page'),
     };
+  };
+}
+
+/** Electron's transport: the preload's `window.workbenchMedia` (a MessagePort to the media process). */
+export function electronFramePort(api: WorkbenchMediaApi): FramePortConnect {
+  return async (events) => {
+    const connection = await api.open(
+      (bytes) => events.onMessage(bytes),
+      () => events.onClose(),
+    );
+    events.onOpen();
+    return { send: (bytes) => connection.send(bytes), buffered: () => 0, close: () => connection.close() };
   };
 }

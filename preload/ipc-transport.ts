@@ -5,11 +5,13 @@
  * by structured clone. Callbacks never see the IpcRendererEvent.
  */
 import type { BridgeTransport } from '../shared/contract/bridge';
-import { IPC_STREAM_CHUNK, IPC_STREAM_END, type CallReply } from '../shared/contract/protocol';
+import { chunkCost } from '../shared/contract/chunk-cost';
+import { IPC_STREAM_ACK, IPC_STREAM_CHUNK, IPC_STREAM_END, type CallReply } from '../shared/contract/protocol';
 
 /** The part of `ipcRenderer` used here. */
 export interface IpcRendererLike {
   invoke(channel: string, ...args: unknown[]): Promise<unknown>;
+  send(channel: string, ...args: unknown[]): void;
   on(channel: string, listener: (event: unknown, ...args: unknown[]) => void): unknown;
   removeListener(channel: string, listener: (event: unknown, ...args: unknown[]) => void): unknown;
 }
@@ -31,8 +33,26 @@ function asReply(value: unknown): CallReply {
 export function createIpcTransport(ipc: IpcRendererLike): BridgeTransport {
   const streams = new Map<string, { onChunk(chunk: unknown): void; resolve(reply: CallReply): void }>();
 
+  // Acknowledgements, batched per task: main stops a stream's sender when the page falls a window
+  // behind (main/electron/stream-credits.ts), so a page whose code stops running stops the flood.
+  const acks = new Map<string, { chunks: number; bytes: number }>();
+  let ackTimer: ReturnType<typeof setTimeout> | null = null;
+  const flushAcks = () => {
+    ackTimer = null;
+    for (const [streamId, a] of acks) ipc.send(IPC_STREAM_ACK, streamId, a.chunks, a.bytes);
+    acks.clear();
+  };
   ipc.on(IPC_STREAM_CHUNK, (_event, streamId, chunk) => {
-    if (typeof streamId === 'string') streams.get(streamId)?.onChunk(chunk);
+    if (typeof streamId !== 'string') return;
+    try {
+      streams.get(streamId)?.onChunk(chunk);
+    } finally {
+      const a = acks.get(streamId) ?? { chunks: 0, bytes: 0 };
+      a.chunks += 1;
+      a.bytes += chunkCost(chunk);
+      acks.set(streamId, a);
+      ackTimer ??= setTimeout(flushAcks, 0);
+    }
   });
   ipc.on(IPC_STREAM_END, (_event, streamId, reply) => {
     if (typeof streamId !== 'string') return;

@@ -42,6 +42,8 @@ export interface Harness {
   /** Browser mode: the page's frames and its socket (to pause reading, like a slow page). */
   frames?: FrameLog;
   socket?: () => WebSocket;
+  /** IPC: the page stops running (messages to it are held) until the returned function is called. */
+  pausePage?: () => () => void;
   /** The page under test goes away (window destroyed, tab closed). */
   disconnect(): void;
   close(): Promise<void>;
@@ -80,6 +82,7 @@ export async function ipcHarness(): Promise<Harness> {
     signals: fake.signals,
     probe: fake.probe,
     sendsIssued: mine.issued,
+    pausePage: () => a.ipcRenderer.pause(),
     disconnect: () => a.webContents.destroy(),
     close: async () => {
       gate.dispose();

@@ -2,10 +2,11 @@
  * `window.workbenchFiles`: turns a File the page holds into a FileRef without the page ever
  * naming a path. A dropped file's path comes from `webUtils.getPathForFile` here in the preload
  * (the page cannot forge it); a File made in the page has no path ('') and its bytes are sent in
- * acknowledged chunks instead, so a large file never sits whole in a message.
+ * acknowledged chunks instead, so a large file never sits whole in a message. Failures come back
+ * as values (a Reply), code and all.
  */
 import { WorkbenchFailure } from '../shared/contract/errors';
-import type { CallReply } from '../shared/contract/protocol';
+import type { CallReply, Reply } from '../shared/contract/protocol';
 import { IPC_FILES, IPC_STAGE_CHUNK_BYTES, type FileLike, type FileRef, type WorkbenchFilesApi } from '../shared/contract/user-files';
 import type { IpcRendererLike } from './ipc-transport';
 
@@ -36,9 +37,16 @@ export function createFilesApi(ipc: Pick<IpcRendererLike, 'invoke'>, pathForFile
   }
 
   return Object.freeze({
-    async fromFile(file: FileLike): Promise<FileRef> {
-      const path = pathForFile(file);
-      return path ? invoke<FileRef>(ipc, IPC_FILES.fromPath, path) : stream(file);
+    async fromFile(file: FileLike): Promise<Reply<FileRef>> {
+      try {
+        const path = pathForFile(file);
+        return { ok: true, value: await (path ? invoke<FileRef>(ipc, IPC_FILES.fromPath, path) : stream(file)) };
+      } catch (err) {
+        // Errors cross the context bridge as values: a thrown one would arrive as its message alone.
+        if (err instanceof WorkbenchFailure) return { ok: false, error: err.error };
+        const message = err instanceof Error ? err.message : String(err);
+        return { ok: false, error: { code: 'internal', message: `"${file.name}" could not be read: ${message}` } };
+      }
     },
   });
 }

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { call } from './define';
+import type { Reply } from './protocol';
 
 /** An opaque reference id: 128 random bits, URL-safe. */
 export const FileRefIdSchema = z.string().regex(/^ref_[A-Za-z0-9_-]{16,64}$/, 'not a file reference');
@@ -75,8 +76,9 @@ export interface FileLike {
 /**
  * Electron's `window.workbenchFiles` (exposed by the preload beside `window.workbench`): a dropped
  * File becomes a reference by its disk path; a File with none (made in the page) is streamed.
- * Rejects with an Error whose message is the person-readable WorkbenchError message.
+ * Resolves with a Reply (errors as values, code and all: contextBridge would keep only a thrown
+ * Error's message), as `window.workbench` does.
  */
 export interface WorkbenchFilesApi {
-  fromFile(file: FileLike): Promise<FileRef>;
+  fromFile(file: FileLike): Promise<Reply<FileRef>>;
 }

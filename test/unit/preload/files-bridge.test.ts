@@ -37,6 +37,12 @@ afterAll(() => {
   rmSync(root, { recursive: true, force: true });
 });
 
+/** The value of an ok Reply (the test fails with the error otherwise). */
+function value<T>(reply: { ok: true; value: T } | { ok: false; error: unknown }): T {
+  if (!reply.ok) throw new Error(`expected a value, got ${JSON.stringify(reply.error)}`);
+  return reply.value;
+}
+
 describe('files-bridge', () => {
   describe('window.workbenchFiles.fromFile()', () => {
     it('registers a dropped file by the path webUtils gives, without reading its bytes in the page', async () => {
@@ -44,7 +50,7 @@ describe('files-bridge', () => {
       writeFileSync(path, 'a,b,c\n');
       const dropped = new File(['(the page’s copy is never read)'], 'dropped.csv', { type: 'text/csv' });
       page.paths.set(dropped, path);
-      const ref = await api.fromFile(dropped);
+      const ref = value(await api.fromFile(dropped));
       expect(ref).toEqual({ ref: expect.stringMatching(/^ref_/), name: 'dropped.csv', size: 6, type: '' });
       expect(userFiles.resolve(ref.ref).path).toBe(path);
     });
@@ -52,21 +58,21 @@ describe('files-bridge', () => {
     it('streams a File made in the page in chunks and stages the same bytes', async () => {
       const bytes = randomBytes(2 * IPC_STAGE_CHUNK_BYTES + 123);
       const made = new File([bytes], 'made.bin', { type: 'application/octet-stream' });
-      const ref: FileRef = await api.fromFile(made);
+      const ref: FileRef = value(await api.fromFile(made));
       expect(ref).toMatchObject({ name: 'made.bin', size: bytes.length, type: 'application/octet-stream' });
       expect(readFileSync(userFiles.resolve(ref.ref).path).equals(bytes)).toBe(true);
     });
 
     it('streams an empty File too', async () => {
-      const ref = await api.fromFile(new File([], 'empty.txt', { type: 'text/plain' }));
+      const ref = value(await api.fromFile(new File([], 'empty.txt', { type: 'text/plain' })));
       expect(ref).toMatchObject({ name: 'empty.txt', size: 0 });
     });
 
-    it('rejects with the person-readable message when the dropped path is a folder', async () => {
+    it('answers an error value (code and message) when the dropped path is a folder', async () => {
       const folder = new File([], 'photos');
       page.paths.set(folder, root);
-      await expect(api.fromFile(folder)).rejects.toThrow('"wb-preload-files-');
-      await expect(api.fromFile(folder)).rejects.toThrow(/is a folder; choose the files inside it instead/);
+      const reply = await api.fromFile(folder);
+      expect(reply).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringMatching(/"wb-preload-files-.*is a folder; choose the files inside it instead/) } });
     });
 
     it('aborts the upload and keeps nothing when a File cannot be read midway', async () => {
@@ -82,7 +88,7 @@ describe('files-bridge', () => {
           },
         }),
       };
-      await expect(api.fromFile(failing)).rejects.toThrow('NotReadableError');
+      expect(await api.fromFile(failing)).toMatchObject({ ok: false, error: { code: 'internal', message: expect.stringContaining('"flaky.bin" could not be read: NotReadableError') } });
       await new Promise((resolve) => setTimeout(resolve, 30));
       expect(readdirSync(join(root, 'staging'))).toHaveLength(before);
     });

@@ -22,6 +22,8 @@ export const SyntheticOptionsSchema = z
     payloadBytes: z.number().int().min(4).max(64 * 1024).default(640),
     /** Hold the first frame until a page subscribes to `out` (so a test's page sees frame 0). */
     waitForSubscriber: z.boolean().default(false),
+    /** Emit an `inbound-complete` event once this many frames came in on `in` (tests wait for it, not for time). */
+    expectInbound: z.number().int().min(1).optional(),
   })
   .strict();
 
@@ -54,6 +56,7 @@ export const syntheticKind = defineKind({
         expectedIndex = index + 1;
       } else corrupt++;
       if (info.ageMs !== undefined) push(ages, info.ageMs);
+      if (options.expectInbound !== undefined && input.stats().delivered === options.expectInbound) ctx.event('inbound-complete', { delivered: options.expectInbound });
     });
     let started = ctx.now();
     let waiting = options.waitForSubscriber;

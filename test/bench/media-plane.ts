@@ -27,9 +27,14 @@ async function phase(name: string, blockMain: boolean) {
     const channel = await plane.channel();
     if (!channel.ok || channel.value.transport !== 'websocket') throw new Error(JSON.stringify(channel));
     const mainClock = await plane.syncClock(8);
-    const started = await plane.startSession(name, 'synthetic', { intervalMs: 20, frames: FRAMES, payloadBytes: 640, waitForSubscriber: true });
+    const started = await plane.startSession(name, 'synthetic', { intervalMs: 20, frames: FRAMES, payloadBytes: 640, waitForSubscriber: true, expectInbound: FRAMES });
     if (!started.ok) throw new Error(JSON.stringify(started));
     const page = await runPageClient({ url: channel.value.url, token: channel.value.token, out: started.value.streams.out, in: started.value.streams.in, frames: FRAMES });
+    // A frame lost on the way back would leave this waiting: the losses below say which.
+    await Promise.race([
+      nextEvent(plane, events, (e) => e.type === 'session-event' && e.sessionId === name && e.event === 'inbound-complete'),
+      new Promise((resolve) => setTimeout(resolve, 5000)),
+    ]);
     await plane.stopSession(name);
     const event = await nextEvent(plane, events, (e) => e.type === 'session-event' && e.sessionId === name && e.event === 'stats');
     const media = (event as { data: SyntheticStats }).data;

@@ -25,7 +25,7 @@ describe('media plane with main blocked 200 ms every second', () => {
     expect(lines.some((l) => l.includes('TEST HOOK'))).toBe(true);
     const channel = await plane.channel();
     if (!channel.ok || channel.value.transport !== 'websocket') throw new Error(JSON.stringify(channel));
-    const started = await plane.startSession('proof', 'synthetic', { intervalMs: 20, frames: FRAMES, payloadBytes: 640, waitForSubscriber: true });
+    const started = await plane.startSession('proof', 'synthetic', { intervalMs: 20, frames: FRAMES, payloadBytes: 640, waitForSubscriber: true, expectInbound: FRAMES });
     if (!started.ok) throw new Error(JSON.stringify(started));
     const { out, in: inbound } = started.value.streams;
 
@@ -36,6 +36,7 @@ describe('media plane with main blocked 200 ms every second', () => {
     expect(page.stats.queue).toMatchObject({ pushed: FRAMES, taken: FRAMES, droppedFull: 0, droppedStale: 0, held: 0 });
     expect(page.stats.malformed).toBe(0);
 
+    await nextEvent(plane, events, (e) => e.type === 'session-event' && e.sessionId === 'proof' && e.event === 'inbound-complete');
     expect(await plane.stopSession('proof')).toEqual({ ok: true, value: null });
     const reported = await nextEvent(plane, events, (e) => e.type === 'session-event' && e.sessionId === 'proof' && e.event === 'stats');
     const stats = (reported as { data: SyntheticStats }).data;

@@ -136,11 +136,13 @@ describe('Electron media ports', () => {
     const starting = plane.start();
     ready();
     expect(await starting).toEqual({ ok: true, value: null });
+    const events: unknown[] = [];
+    plane.onEvent((e) => events.push(e));
     const ports = setupMediaPorts({ plane, log: vi.fn() });
     const win = fakeWindow();
     ports.addWindow(win.window);
 
-    const started = await plane.startSession('call', 'synthetic', { intervalMs: 5, frames: 40, payloadBytes: 64, waitForSubscriber: true });
+    const started = await plane.startSession('call', 'synthetic', { intervalMs: 5, frames: 40, payloadBytes: 64, waitForSubscriber: true, expectInbound: 40 });
     if (!started.ok) throw new Error(JSON.stringify(started));
     const bridge = createMediaBridge(win.ipcRenderer as never);
     const channel = createMediaChannel({ connect: electronFramePort(bridge) });
@@ -154,11 +156,8 @@ describe('Electron media ports', () => {
     expect(win.contents.postMessage).toHaveBeenCalledWith(IPC_MEDIA_PORT, { requestId: 1 }, [expect.any(FakePortMain)]);
     expect(posted).toContainEqual({ t: 'port', channelId: 'window-7-1' });
 
-    const events: unknown[] = [];
-    plane.onEvent((e) => events.push(e));
-    // Let the last echoes arrive, then read the source's own count of what came back.
-    await vi.waitFor(() => expect(channel.stats().queue.held).toBe(0));
-    await new Promise((r) => setTimeout(r, 50));
+    // The source says when every echo came back; then it reports its own counts.
+    await vi.waitFor(() => expect(events).toContainEqual(expect.objectContaining({ event: 'inbound-complete' })), { timeout: 10_000 });
     await plane.stopSession('call');
     await vi.waitFor(() => expect(events).toContainEqual(expect.objectContaining({ event: 'stats' })));
     const stats = (events.find((e) => (e as { event?: string }).event === 'stats') as { data: { inbound: { delivered: number; gaps: number } } }).data;

@@ -58,8 +58,10 @@ export class ClockOffset {
 
   /** Adds one exchange; a sample that cannot be right (negative round trip) is ignored. Returns the estimate. */
   add(t0: number, t1: number, t2: number, t3: number): ClockEstimate | null {
-    const rtt = t3 - t0 - (t2 - t1);
-    if (!Number.isFinite(rtt) || rtt < 0 || t3 < t0) return this.estimate();
+    const raw = t3 - t0 - (t2 - t1);
+    // A round trip below zero is an impossible sample, except for float rounding of a zero one.
+    if (!Number.isFinite(raw) || raw < -1e-6 || t3 - t0 < -1e-6 || t2 - t1 < -1e-6) return this.estimate();
+    const rtt = Math.max(0, raw);
     this.recent.push({ offset: (t1 - t0 + (t2 - t3)) / 2, rtt });
     if (this.recent.length > this.window) this.recent.shift();
     this.count++;

@@ -91,6 +91,7 @@ describe('ClockOffset', () => {
           }
           const e = c.estimate()!;
           expect(Math.abs(e.offset - truth)).toBeLessThanOrEqual(e.rtt / 2 + 1e-6);
+          expect(e.samples).toBe(legs.length);
         },
       ),
     );

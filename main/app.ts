@@ -44,6 +44,7 @@ import { VideosService } from './services/videos-service';
 import { WorkbenchFailure } from '../shared/contract/errors';
 import type { MediaChannelInfo } from '../shared/contract/media';
 import type { MediaPlane } from './media/media-plane';
+import { stageUpload } from './services/upload-session';
 import { FILE_LIMITS } from '../shared/wire/files';
 
 export interface AppOptions {
@@ -334,6 +335,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       userFiles: {
         pick: (input) => pickUserFiles(userFiles, options.pickFiles, input),
         release: ({ ref }) => ({ released: userFiles.release(ref) }),
+        upload: (start, ctx) => stageUpload(userFiles, start, ctx.messages, ctx.signal),
       },
       drafts: {
         list: () => drafts.list(),

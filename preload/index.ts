@@ -11,9 +11,10 @@ import { createFilesApi } from './files-bridge';
 import { createMediaBridge, type MediaIpcLike } from './media-bridge';
 import { createIpcTransport } from './ipc-transport';
 
-contextBridge.exposeInMainWorld('workbench', createReplyApi(createIpcTransport(ipcRenderer)));
+const workbench = createReplyApi(createIpcTransport(ipcRenderer));
+contextBridge.exposeInMainWorld('workbench', workbench);
 contextBridge.exposeInMainWorld(
   'workbenchFiles',
-  createFilesApi(ipcRenderer, (file) => webUtils.getPathForFile(file as unknown as File)),
+  createFilesApi(ipcRenderer, workbench, (file) => webUtils.getPathForFile(file as unknown as File)),
 );
 contextBridge.exposeInMainWorld('workbenchMedia', createMediaBridge(ipcRenderer as unknown as MediaIpcLike));

@@ -153,7 +153,7 @@ export function openFileInput(options: { multiple?: boolean; accept?: string } =
  * where main answers `unsupported` (browser mode), the page's own chooser and an upload.
  */
 export async function chooseFiles(
-  api: Pick<WorkbenchApi, 'userFiles'>,
+  api: { userFiles: Pick<WorkbenchApi['userFiles'], 'pick' | 'release'> },
   pick: { multiple?: boolean; title?: string; accept?: string } = {},
   options: FileRefsOptions = {},
 ): Promise<FileRef[]> {

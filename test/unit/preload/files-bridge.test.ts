@@ -1,6 +1,7 @@
 // window.workbenchFiles end to end over the in-memory IPC pair: the preload (with a mocked
-// webUtils) turns a dropped File into a path only it can read, main registers it; a File made in
-// the page is streamed in chunks and staged byte for byte; other frames are refused.
+// webUtils) turns a dropped File into a path only it can read, main registers it over the one
+// private channel; a File made in the page is streamed over the contract (`userFiles.upload`, a
+// session through the real host and IPC gate) and staged byte for byte; other frames are refused.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +10,13 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { FileRef, WorkbenchFilesApi } from '../../../shared/contract/user-files';
 import { IPC_FILES, IPC_STAGE_CHUNK_BYTES } from '../../../shared/contract/user-files';
 import { UserFiles } from '../../../main/services/user-files';
+import { stageUpload } from '../../../main/services/upload-session';
+import { createHost } from '../../../main/host/host';
+import { contract } from '../../../shared/contract/index';
+import { createFakeHandlers } from '../main/host/fake-handlers';
 import { createFakeWindow, fakeIpcMain } from '../../integration/transports/fake-electron';
+import { createReplyApi } from '../../../shared/contract/bridge';
+import { createIpcTransport } from '../../../preload/ipc-transport';
 
 const page = vi.hoisted(() => ({ exposed: new Map<string, unknown>(), paths: new WeakMap<object, string>() }));
 const ours = createFakeWindow();
@@ -23,16 +30,27 @@ vi.mock('electron', async () => ({
 
 await import('../../../preload/index');
 const { setupFileIpc } = await import('../../../main/electron/file-ipc');
+const { setupIpc } = await import('../../../main/electron/ipc');
 
 const root = mkdtempSync(join(tmpdir(), 'wb-preload-files-'));
 const userFiles = new UserFiles({ stagingDir: join(root, 'staging'), log: () => {} });
 const logs: string[] = [];
 const gate = setupFileIpc({ userFiles, log: (line) => logs.push(line) });
 gate.addWindow(ours.window);
+// The contract side, as the app wires it: userFiles.upload stages through the same UserFiles.
+const fake = createFakeHandlers();
+const host = createHost({
+  contract,
+  handlers: { ...fake.handlers, userFiles: { ...fake.handlers.userFiles, upload: (start, ctx) => stageUpload(userFiles, start, ctx.messages, ctx.signal) } },
+});
+const ipc = setupIpc({ host, contract, log: () => {} });
+ipc.addWindow(ours.window);
 const api = page.exposed.get('workbenchFiles') as WorkbenchFilesApi;
 
 afterAll(() => {
   gate.dispose();
+  ipc.dispose();
+  host.dispose();
   userFiles.dispose();
   rmSync(root, { recursive: true, force: true });
 });
@@ -103,25 +121,21 @@ describe('files-bridge', () => {
       expect(logs.filter((line) => line.includes('refused'))).toHaveLength(2);
     });
 
-    it('keep one window’s upload away from another', async () => {
-      const other = createFakeWindow();
-      gate.addWindow(other.window);
-      const id = ((await ours.ipcRenderer.invoke(IPC_FILES.stageBegin, { name: 'x.bin', type: '', size: 4 })) as { value: string }).value;
-      const foreign = await other.ipcRenderer.invoke(IPC_FILES.stageChunk, id, new Uint8Array(4));
-      expect(foreign).toMatchObject({ ok: false, error: { code: 'not_found' } });
-      expect(await ours.ipcRenderer.invoke(IPC_FILES.stageAbort, id)).toEqual({ ok: true, value: { aborted: true } });
-      expect([...fakeIpcMain.handlers.keys()].filter((c) => c.startsWith('workbench-files:')).sort()).toEqual(Object.values(IPC_FILES).sort());
+    it('leave the private channel to paths alone: bytes take the contract', () => {
+      expect([...fakeIpcMain.handlers.keys()].filter((c) => c.startsWith('workbench-files:'))).toEqual([IPC_FILES.fromPath]);
+      expect(fakeIpcMain.handlers.has('userFiles.upload')).toBe(true);
     });
 
     it('abort a window’s unfinished upload when it closes, removing the temporary file', async () => {
       const closing = createFakeWindow();
       gate.addWindow(closing.window);
+      ipc.addWindow(closing.window);
       const staging = join(root, 'staging');
       const parts = () => readdirSync(staging).filter((f) => f.endsWith('.part'));
       // The test before aborted an upload; its temporary file goes asynchronously.
       for (let i = 0; i < 100 && parts().length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
-      const begin = (await closing.ipcRenderer.invoke(IPC_FILES.stageBegin, { name: 'half.bin', type: '', size: 8 })) as { value: string };
-      await closing.ipcRenderer.invoke(IPC_FILES.stageChunk, begin.value, new Uint8Array(4));
+      const upload = createReplyApi(createIpcTransport(closing.ipcRenderer)).userFiles.upload({ name: 'half.bin', type: '', size: 8 }, () => {});
+      expect(await upload.send({ data: new Uint8Array(4) })).toEqual({ ok: true, value: null });
       for (let i = 0; i < 100 && parts().length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
       expect(parts()).toHaveLength(1);
       closing.webContents.destroy();

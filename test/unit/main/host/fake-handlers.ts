@@ -207,6 +207,11 @@ export function createFakeHandlers(): FakeHandlers {
     userFiles: {
       pick: () => [{ ref: 'ref_AAAAAAAAAAAAAAAAAAAAAA', name: 'a.txt', size: 1, type: 'text/plain' }],
       release: () => ({ released: true }),
+      upload: async ({ name, type }, ctx) => {
+        let size = 0;
+        for await (const { data } of ctx.messages) size += data.byteLength;
+        return { ref: 'ref_AAAAAAAAAAAAAAAAAAAAAA', name, size, type };
+      },
     },
     drafts: {
       list: () => [],

@@ -46,6 +46,9 @@ import { videoFileLinker } from './services/video-files';
 import { videoGallery as galleryForVideos, videoInputs } from './services/video-media';
 import { VideosService } from './services/videos-service';
 import { WorkbenchFailure } from '../shared/contract/errors';
+import type { MediaChannelInfo } from '../shared/contract/media';
+import type { MediaPlane } from './media/media-plane';
+import { stageUpload } from './services/upload-session';
 import { FILE_LIMITS } from '../shared/wire/files';
 
 export interface AppOptions {
@@ -84,6 +87,8 @@ export interface AppOptions {
   pickFiles?: PickFiles;
   /** Electron's shell.openPath; browser mode has none (app.openLog then returns the path). */
   openPath?: OpenPath;
+  /** The media process (main/media/media-plane.ts), started by the shell; without it `media.channel` says none runs. */
+  mediaPlane?: Pick<MediaPlane, 'channel'>;
 }
 
 export interface App {
@@ -320,6 +325,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       },
       media: {
         url: ({ hash }) => media.url(hash),
+        channel: () => mediaChannel(options.mediaPlane),
       },
       tools: {
         load: ({ playground }) => toolSets.load(playground),
@@ -347,6 +353,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       userFiles: {
         pick: (input) => pickUserFiles(userFiles, options.pickFiles, input),
         release: ({ ref }) => ({ released: userFiles.release(ref) }),
+        upload: (start, ctx) => stageUpload(userFiles, start, ctx.messages, ctx.signal),
       },
       drafts: {
         list: () => drafts.list(),
@@ -396,6 +403,13 @@ function envJobBackoffScale(): number | undefined {
 
 function notFoundJob(id: string): never {
   throw new WorkbenchFailure({ code: 'not_found', message: `There is no job ${id}.` });
+}
+
+async function mediaChannel(plane: AppOptions['mediaPlane']): Promise<MediaChannelInfo> {
+  if (!plane) throw new WorkbenchFailure({ code: 'unsupported', message: 'No media process runs in this workbench, so live audio is unavailable.' });
+  const reply = await plane.channel();
+  if (!reply.ok) throw new WorkbenchFailure(reply.error);
+  return reply.value;
 }
 
 async function runDisposers(disposers: Array<() => void | Promise<void>>): Promise<void> {

@@ -27,6 +27,7 @@ const BENCHES: Record<string, () => Promise<Bench>> = {
   liveSessions: () => import('./live-sessions'),
   recording: () => import('./recording'),
   'stt-stream': () => import('./stt-stream'),
+  mediaPlane: () => import('./media-plane'),
 };
 
 async function main(): Promise<void> {

@@ -725,6 +725,10 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
         record('media.url', { hash });
         return { url: `/media/${hash}?t=fake`, expiresAt: null, mime: 'application/octet-stream', size: 0 };
       },
+      async channel() {
+        record('media.channel', undefined);
+        return { transport: 'websocket' as const, url: 'ws://127.0.0.1:1/media', token: 'fake' };
+      },
     },
     tools: {
       load: async ({ playground }) => (record('tools.load', { playground }), toolState(playground)),
@@ -761,6 +765,19 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
         throw new WorkbenchFailure({ code: 'unsupported', message: 'Browser mode has no file dialog of its own; choose the file in the page instead.' });
       },
       release: async (input) => (record('userFiles.release', input), { released: true }),
+      upload: (input) => {
+        record('userFiles.upload', input);
+        let size = 0;
+        let finish: (ref: { ref: string; name: string; size: number; type: string }) => void = () => {};
+        const result = new Promise<{ ref: string; name: string; size: number; type: string }>((resolve) => (finish = resolve));
+        return {
+          id: 'fake-upload-0001',
+          result,
+          send: async ({ data }) => void (size += data.byteLength),
+          close: async () => finish({ ref: 'ref_AAAAAAAAAAAAAAAAAAAAAA', name: input.name, size, type: input.type }),
+          cancel: async () => {},
+        };
+      },
     },
     messages: { send: (input, onChunk) => textStream('messages.send', input as unknown as ChatSendInput, onChunk) },
     completions: {

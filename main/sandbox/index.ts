@@ -27,6 +27,8 @@ import { CompactionCodec } from './responses/compaction';
 import { ResponseStore } from './responses/store';
 import { modelRoutes } from './routes/models';
 import { videosRoutes } from './routes/videos';
+import { ttsRoutes, ttsSocketRoutes } from './routes/tts';
+import { TtsService } from './tts/service';
 import { safeLog } from './log-line';
 import { createSandboxHttpServer } from './server';
 import { openSandboxState, stateCompactionSecret, stateFilesDir, stateVideosDir, type SandboxState } from './state/persistence';
@@ -151,6 +153,7 @@ async function startLocked(options: SandboxOptions, host: string, log: (line: st
       ? null
       : openSandboxState({ dir: stateDir, clock, deferred: env.deferred, responses: env.responses, files: env.files, videos: env.videos.jobs, log });
   env.videos.resume();
+  const tts = new TtsService(() => undefined);
   const controlApi = options.controlApi ?? LOOPBACK.test(host);
   const faults = new FaultBook();
   const http = createSandboxHttpServer({
@@ -163,10 +166,11 @@ async function startLocked(options: SandboxOptions, host: string, log: (line: st
       ...filesRoutes(env),
       ...videosRoutes(env),
       ...imagesRoutes(env),
+      ...ttsRoutes(tts),
       ...(controlApi ? controlRoutes(clock) : []),
     ],
     // WebSocket endpoints (socket-route.ts): one spread per family, as for `routes`.
-    socketRoutes: [],
+    socketRoutes: [...ttsSocketRoutes(tts, log)],
     keyRing,
     faults,
     clock,

@@ -6,7 +6,7 @@
  * its rate and channel count from the caller. Anything else, or a file those decoders cannot read,
  * is an error value with a message a person can act on, never a throw.
  */
-import { alaw, mulaw } from 'alawmulaw';
+import { alaw, mulaw } from './g711';
 import { KeptDecoders } from './kept-decoders';
 import { decodeWav } from './wav-read';
 

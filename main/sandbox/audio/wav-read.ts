@@ -7,7 +7,7 @@
  * This is the sandbox's own reader until shared/audio/wav.ts (the audio engineer's) lands; then
  * only the G.711 and float paths here need checking against it.
  */
-import { alaw, mulaw } from 'alawmulaw';
+import { alaw, mulaw } from './g711';
 import type { AudioDecodeResult } from './decode';
 
 const FORMAT_PCM = 1;

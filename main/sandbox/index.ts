@@ -29,9 +29,13 @@ import { modelRoutes } from './routes/models';
 import { videosRoutes } from './routes/videos';
 import { ttsRoutes, ttsSocketRoutes } from './routes/tts';
 import { TtsService } from './tts/service';
+import { customProfile } from './tts/voice-profiles';
+import { AudioDecoder } from './audio/decode';
+import { customVoiceRoutes } from './routes/custom-voices';
+import { CustomVoiceStore } from './voices/store';
 import { safeLog } from './log-line';
 import { createSandboxHttpServer } from './server';
-import { openSandboxState, stateCompactionSecret, stateFilesDir, stateVideosDir, type SandboxState } from './state/persistence';
+import { openSandboxState, stateCompactionSecret, stateCustomVoicesDir, stateFilesDir, stateVideosDir, type SandboxState } from './state/persistence';
 import { VideoService } from './video/service';
 
 export interface SandboxOptions {
@@ -146,14 +150,19 @@ async function startLocked(options: SandboxOptions, host: string, log: (line: st
     }),
     media: new MediaStore(),
     codecs: new CodecPool(log),
+    audioDecoder: new AudioDecoder(),
     log,
   };
+  const customVoices = new CustomVoiceStore(stateDir === undefined ? null : stateCustomVoicesDir(stateDir));
   const state: SandboxState | null =
     stateDir === undefined
       ? null
-      : openSandboxState({ dir: stateDir, clock, deferred: env.deferred, responses: env.responses, files: env.files, videos: env.videos.jobs, log });
+      : openSandboxState({ dir: stateDir, clock, deferred: env.deferred, responses: env.responses, files: env.files, videos: env.videos.jobs, customVoices, log });
   env.videos.resume();
-  const tts = new TtsService(() => undefined);
+  const tts = new TtsService((team, id) => {
+    const traits = customVoices.voiceTraits(team, id);
+    return traits && customProfile(traits.medianHz, traits.gender);
+  });
   const controlApi = options.controlApi ?? LOOPBACK.test(host);
   const faults = new FaultBook();
   const http = createSandboxHttpServer({
@@ -167,6 +176,7 @@ async function startLocked(options: SandboxOptions, host: string, log: (line: st
       ...videosRoutes(env),
       ...imagesRoutes(env),
       ...ttsRoutes(tts),
+      ...customVoiceRoutes({ store: customVoices, decoder: env.audioDecoder, clock, maxBytes: env.maxFileBytes }),
       ...(controlApi ? controlRoutes(clock) : []),
     ],
     // WebSocket endpoints (socket-route.ts): one spread per family, as for `routes`.
@@ -224,6 +234,8 @@ async function startLocked(options: SandboxOptions, host: string, log: (line: st
         env.responses.clear();
         env.files.close();
         env.media.clear();
+        env.audioDecoder.dispose();
+        customVoices.clear();
         faults.clear();
         await env.codecs.close();
         lock?.release();

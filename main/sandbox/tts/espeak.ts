@@ -34,8 +34,17 @@ export interface EspeakArgs {
   text: string;
 }
 
+/**
+ * The bits of WebAssembly used here: the main-process tsconfig has no DOM lib, so no global
+ * WebAssembly types (the runtime has it all).
+ */
+interface Wasm {
+  instantiate(bytes: Uint8Array, imports: unknown): Promise<{ instance: { exports: unknown }; module: unknown }>;
+}
+const wasm = (globalThis as unknown as { WebAssembly: Wasm }).WebAssembly;
+
 interface EspeakExports {
-  memory: WebAssembly.Memory;
+  memory: { buffer: ArrayBuffer };
   malloc(size: number): number;
   __main_argc_argv(argc: number, argv: number): number;
 }
@@ -73,8 +82,8 @@ export class EspeakEngine {
         noInitialRun: true,
         print: () => undefined,
         printErr: (line: string) => this.errors.push(line),
-        instantiateWasm(imports: WebAssembly.Imports, done: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) {
-          void WebAssembly.instantiate(wasmBytes(), imports).then(({ instance, module: compiled }) => {
+        instantiateWasm(imports: unknown, done: (instance: unknown, module: unknown) => void) {
+          void wasm.instantiate(wasmBytes(), imports).then(({ instance, module: compiled }) => {
             exports = instance.exports as unknown as EspeakExports;
             done(instance, compiled);
           });

@@ -21,7 +21,9 @@ module.exports = {
   forbidden: [
     // shared/: pure TypeScript, imported by all three sides.
     { name: 'shared-only-shared-and-zod', comment: 'shared/ imports only shared/ and zod', severity: 'error',
-      from: { path: '^shared/' }, to: { pathNot: ['^shared/', '(^|/)node_modules/zod/'], dependencyTypesNot: ['core'] } },
+      from: { path: '^shared/', pathNot: '^shared/audio/' }, to: { pathNot: ['^shared/', '(^|/)node_modules/zod/'], dependencyTypesNot: ['core'] } },
+    { name: 'shared-audio-only-shared-zod-and-g711', comment: 'shared/audio imports only shared/, zod and alawmulaw (a pure G.711 codec)', severity: 'error',
+      from: { path: '^shared/audio/' }, to: { pathNot: ['^shared/', '(^|/)node_modules/zod/', '(^|/)node_modules/alawmulaw/'], dependencyTypesNot: ['core'] } },
     { name: 'shared-no-node-builtins', comment: 'shared/ imports no Node built-ins', severity: 'error',
       from: { path: '^shared/' }, to: { dependencyTypes: ['core'] } },
 

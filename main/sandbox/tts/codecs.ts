@@ -8,7 +8,7 @@
  * 64 kbps, MPEG-2 (16-24 kHz) at 160; 24 kHz needs at least 40, 44.1/48 kHz at least 64.
  */
 import { Mp3Encoder } from '@breezystack/lamejs';
-import { alaw, mulaw } from '../audio/g711';
+import { encodeAlaw, encodeMulaw } from '../../../shared/audio/g711';
 
 export const TTS_CODECS = ['mp3', 'wav', 'pcm', 'mulaw', 'ulaw', 'alaw'] as const;
 export type TtsCodecName = (typeof TTS_CODECS)[number];
@@ -107,9 +107,9 @@ export function createEncoder(format: OutputFormat, totalFrames: number | null =
     case 'pcm':
       return { write: pcmBytes, end: () => new Uint8Array(0) };
     case 'mulaw':
-      return { write: (s) => mulaw.encode(toInt16(s)), end: () => new Uint8Array(0) };
+      return { write: (s) => encodeMulaw(toInt16(s)), end: () => new Uint8Array(0) };
     case 'alaw':
-      return { write: (s) => alaw.encode(toInt16(s)), end: () => new Uint8Array(0) };
+      return { write: (s) => encodeAlaw(toInt16(s)), end: () => new Uint8Array(0) };
   }
 }
 

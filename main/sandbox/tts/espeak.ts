@@ -13,7 +13,7 @@
 import ESpeakNg from 'espeak-ng';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { decodeWav } from '../audio/wav-read';
+import { decodeWav } from '../audio/decode';
 
 /** eSpeak writes 22,050 Hz mono 16-bit WAV. */
 export const ESPEAK_RATE = 22_050;

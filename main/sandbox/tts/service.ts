@@ -67,10 +67,12 @@ export class TtsService {
     });
     for await (const part of parts) {
       if (signal?.aborted) return;
-      yield { bytes: encoder.write(part.samples), chars: part.chars, times: part.times, duration: part.duration };
+      if (part.tail) {
+        // The resampler's last samples and the encoder's held-back bytes: one last part.
+        const bytes = Buffer.concat([encoder.write(part.samples), encoder.end()]);
+        if (bytes.length > 0) yield { bytes, chars: [], times: [], duration: part.duration };
+      } else yield { bytes: encoder.write(part.samples), chars: part.chars, times: part.times, duration: part.duration };
     }
-    const tail = encoder.end();
-    if (tail.length > 0) yield { bytes: tail, chars: [], times: [], duration: 0 };
   }
 
   /** The whole result of `POST /v1/tts`. */

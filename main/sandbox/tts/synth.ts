@@ -10,9 +10,9 @@
  * in proportion to weights (letters 1, spaces 0.5, clause punctuation 2.5, where eSpeak pauses).
  * Chunk boundaries and tags are exact, and times only ever increase.
  */
+import { Resampler } from '../../../shared/audio/resampler';
 import { ESPEAK_RATE, type EspeakEngine } from './espeak';
 import { parseSpeechText, styleEffect, type InlineTag, type Piece, type StyleEffect } from './markup';
-import { resamplerFor } from './resample';
 import type { VoiceProfile } from './voice-profiles';
 
 export interface SpeechOrder {
@@ -35,6 +35,8 @@ export interface SpeechPart {
   times: Array<[number, number]>;
   /** Seconds of audio in this part. */
   duration: number;
+  /** The resampler's last samples, after every other part (no characters). */
+  tail?: boolean;
 }
 
 type Chunk = { kind: 'text'; text: string; effect: StyleEffect } | { kind: 'tag'; tag: InlineTag; effect: StyleEffect };
@@ -177,7 +179,8 @@ export class Synthesizer {
   /** The utterance's parts, in order, each synthesised when asked for (streaming sends one as soon as it is made). */
   async *parts(order: SpeechOrder): AsyncGenerator<SpeechPart> {
     const { pieces } = parseSpeechText(order.text);
-    const resampler = resamplerFor(ESPEAK_RATE, order.sampleRate);
+    // One streaming resampler per utterance: parts join without a click at their seams.
+    const resampler = new Resampler(ESPEAK_RATE, order.sampleRate);
     let clock = 0;
     let seed = 1;
     for (const chunk of chunksOf(pieces, order.smallFirstChunk ?? false)) {
@@ -215,11 +218,13 @@ export class Synthesizer {
           times.push([round3(t0), round3(t1)]);
         });
       }
-      const samples = resampler.process(audio);
+      const samples = resampler.pushFloat(audio);
       const duration = samples.length / order.sampleRate;
       clock += duration;
       yield { samples, chars, times, duration };
     }
+    const rest = resampler.flushFloat();
+    yield { samples: rest, chars: [], times: [], duration: rest.length / order.sampleRate, tail: true };
   }
 }
 

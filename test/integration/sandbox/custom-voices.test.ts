@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeWav } from '../../../main/sandbox/audio/wav-read';
+import { decodeWav } from '../../../main/sandbox/audio/decode';
 import { startSandbox, type SandboxServer } from '../../../main/sandbox/index';
 import { medianPitch } from '../../../main/sandbox/tts/pitch';
 

@@ -9,8 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MPEGDecoder } from 'mpg123-decoder';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeRaw } from '../../../main/sandbox/audio/decode';
-import { decodeWav } from '../../../main/sandbox/audio/wav-read';
+import { decodeRaw, decodeWav } from '../../../main/sandbox/audio/decode';
 import { startSandbox, type SandboxServer } from '../../../main/sandbox/index';
 import { medianPitch } from '../../../main/sandbox/tts/pitch';
 

@@ -4,7 +4,10 @@
  */
 import { MPEGDecoder } from 'mpg123-decoder';
 import { describe, expect, it } from 'vitest';
-import { alaw, mulaw } from '../../../../../main/sandbox/audio/g711';
+import { decodeAlaw, decodeMulaw, encodeAlaw, encodeMulaw } from '../../../../../shared/audio/g711';
+
+const mulaw = { decode: decodeMulaw, encode: encodeMulaw };
+const alaw = { decode: decodeAlaw, encode: encodeAlaw };
 import { createEncoder, effectiveMp3BitRate, mp3Duration, TTS_BIT_RATES, TTS_SAMPLE_RATES, wavHeader } from '../../../../../main/sandbox/tts/codecs';
 
 /** ITU-T G.711 µ-law decoding (the reference formula). */

@@ -1,19 +1,19 @@
 /**
- * eSpeak NG (the `espeak-ng` npm package: its command line compiled to WebAssembly) kept in
- * process. The package only offers "instantiate and run main() once", which costs ~0.5-0.8 s here
- * per call (instantiating the 18 MB module and initialising its file system). Instead the module is
- * instantiated ONCE with `noInitialRun`, its linear memory is snapshotted, and each synthesis
- * restores that snapshot (resetting every C static: getopt's index, eSpeak's globals) and calls
- * main() again with new arguments through the module's own exports. Measured on this machine: the
- * first start ~0.8-1.5 s, then a short phrase ~60 ms and a sentence ~90-300 ms (loaded 2 cores).
+ * eSpeak NG (the `espeak-ng` npm package: its command line compiled to WebAssembly), kept in ONE
+ * worker thread (espeak-worker.ts), so synthesis never blocks the event loop of the process the
+ * sandbox lives in (the app's main process). The package alone offers "instantiate and run main()
+ * once", ~0.5-0.8 s per call here; the worker instantiates once and restores a memory snapshot per
+ * call instead. Measured on this machine (2 cores, shared): the first call ~1-1.5 s (start), then a
+ * short phrase ~40-120 ms and a sentence ~90-300 ms.
  *
- * Calls run one at a time on the event loop (main() is synchronous); the caller keeps text chunks
- * short (sentences) so no single call blocks for long.
+ * Requests are answered in order. The worker is unref'd (it never keeps the process alive); if it
+ * dies, pending calls fail with its error and the next call starts a new one.
  */
-import ESpeakNg from 'espeak-ng';
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
 import { decodeWav } from '../audio/decode';
+import { unpackedPath } from '../media/unpacked-path';
+import { espeakWorkerMain, type EspeakReply, type EspeakRequest, type EspeakWorkerData } from './espeak-worker';
 
 /** eSpeak writes 22,050 Hz mono 16-bit WAV. */
 export const ESPEAK_RATE = 22_050;
@@ -27,113 +27,71 @@ export interface EspeakArgs {
   wpm: number;
   /** `-a` 0-200 (default 100). */
   amplitude?: number;
-  /** `-g` extra gap between words in 10 ms units. */
-  wordGap?: number;
   /** The text is SSML (`-m`). */
   ssml?: boolean;
   text: string;
 }
 
-/**
- * The bits of WebAssembly used here: the main-process tsconfig has no DOM lib, so no global
- * WebAssembly types (the runtime has it all).
- */
-interface Wasm {
-  instantiate(bytes: Uint8Array, imports: unknown): Promise<{ instance: { exports: unknown }; module: unknown }>;
-}
-const wasm = (globalThis as unknown as { WebAssembly: Wasm }).WebAssembly;
-
-interface EspeakExports {
-  memory: { buffer: ArrayBuffer };
-  malloc(size: number): number;
-  __main_argc_argv(argc: number, argv: number): number;
-}
-
-interface EspeakModule {
-  FS: {
-    readFile(path: string): Uint8Array;
-    unlink(path: string): void;
-    analyzePath(path: string): { exists: boolean };
-  };
-}
-
-type Factory = (options: Record<string, unknown>) => Promise<EspeakModule>;
-
-function wasmBytes(): Uint8Array {
+function workerData(): EspeakWorkerData {
   // Resolved from this module so the same code runs from sources (tsx, vitest) and the bundle.
-  const require = createRequire(import.meta.url);
-  const entry = require.resolve('espeak-ng');
-  return readFileSync(entry.replace(/espeak-ng\.js$/, 'espeak-ng.wasm'));
+  const modulePath = unpackedPath(createRequire(import.meta.url).resolve('espeak-ng'));
+  return { modulePath, wasmPath: modulePath.replace(/espeak-ng\.js$/, 'espeak-ng.wasm') };
 }
 
 export class EspeakEngine {
-  private ready: Promise<{ module: EspeakModule; exports: EspeakExports; snapshot: Uint8Array }> | null = null;
-  private queue: Promise<unknown> = Promise.resolve();
-  private errors: string[] = [];
-  /** How many syntheses ran (tests check the instance is kept). */
-  calls = 0;
+  private worker: Worker | null = null;
+  private readonly pending = new Map<number, { resolve: (wav: Uint8Array) => void; reject: (err: Error) => void }>();
+  private nextId = 1;
+  /** How many workers were started (tests check the engine is kept). */
   starts = 0;
+  calls = 0;
 
-  private start() {
-    this.ready ??= (async () => {
-      this.starts++;
-      let exports: EspeakExports | null = null;
-      const module = await (ESpeakNg as unknown as Factory)({
-        noInitialRun: true,
-        print: () => undefined,
-        printErr: (line: string) => this.errors.push(line),
-        instantiateWasm(imports: unknown, done: (instance: unknown, module: unknown) => void) {
-          void wasm.instantiate(wasmBytes(), imports).then(({ instance, module: compiled }) => {
-            exports = instance.exports as unknown as EspeakExports;
-            done(instance, compiled);
-          });
-          return {};
-        },
-      });
-      if (!exports) throw new Error('eSpeak NG did not start: its WebAssembly exports are missing.');
-      const ex: EspeakExports = exports;
-      return { module, exports: ex, snapshot: new Uint8Array(ex.memory.buffer).slice() };
-    })();
-    return this.ready;
+  private spawn(): Worker {
+    if (this.worker) return this.worker;
+    this.starts++;
+    const worker = new Worker(`(${espeakWorkerMain.toString()})(require, (url) => import(url));`, { eval: true, workerData: workerData() });
+    worker.unref();
+    worker.on('message', (reply: EspeakReply) => {
+      const waiter = this.pending.get(reply.id);
+      if (!waiter) return;
+      this.pending.delete(reply.id);
+      if ('error' in reply) waiter.reject(new Error(reply.error));
+      else waiter.resolve(reply.wav);
+    });
+    const fail = (err: Error) => {
+      if (this.worker === worker) this.worker = null;
+      for (const w of this.pending.values()) w.reject(new Error(`The eSpeak NG worker stopped: ${err.message}`));
+      this.pending.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`exit code ${code}`)));
+    this.worker = worker;
+    return worker;
   }
 
   /** Synthesises one chunk: mono float samples at ESPEAK_RATE. */
-  synthesize(args: EspeakArgs): Promise<Float32Array> {
-    const job = async () => {
-      const { module, exports, snapshot } = await this.start();
-      this.calls++;
-      const out = `/out-${this.calls}.wav`;
-      const argv = ['espeak-ng', '-w', out, '-v', args.voice, '-p', String(Math.round(args.pitch)), '-s', String(Math.round(args.wpm))];
-      if (args.amplitude !== undefined) argv.push('-a', String(Math.round(args.amplitude)));
-      if (args.wordGap) argv.push('-g', String(Math.round(args.wordGap)));
-      if (args.ssml) argv.push('-m');
-      // `--` would be read as text by eSpeak; a leading '-' in text is kept from being an option by a space.
-      argv.push(args.text.startsWith('-') ? ` ${args.text}` : args.text);
-      new Uint8Array(exports.memory.buffer).set(snapshot);
-      this.errors = [];
-      const enc = new TextEncoder();
-      const pointers = argv.map((a) => {
-        const bytes = enc.encode(`${a}\0`);
-        const p = exports.malloc(bytes.length);
-        new Uint8Array(exports.memory.buffer, p, bytes.length).set(bytes);
-        return p;
-      });
-      const table = exports.malloc(4 * (pointers.length + 1));
-      new Uint32Array(exports.memory.buffer, table, pointers.length + 1).set([...pointers, 0]);
-      // No free(): the next call restores the snapshot, which frees everything at once.
-      const rc = exports.__main_argc_argv(argv.length, table);
-      if (rc !== 0 || !module.FS.analyzePath(out).exists) {
-        throw new Error(`eSpeak NG failed (exit ${rc})${this.errors.length ? `: ${this.errors.join(' ')}` : ''}`);
-      }
-      const wav = module.FS.readFile(out);
-      module.FS.unlink(out);
-      const decoded = decodeWav(wav);
-      if (!decoded.ok) throw new Error(`eSpeak NG wrote an unreadable WAV: ${decoded.error.message}`);
-      return decoded.audio.channels[0];
-    };
-    const run = this.queue.then(job, job);
-    this.queue = run.catch(() => undefined);
-    return run;
+  async synthesize(args: EspeakArgs): Promise<Float32Array> {
+    const argv = ['-v', args.voice, '-p', String(Math.round(args.pitch)), '-s', String(Math.round(args.wpm))];
+    if (args.amplitude !== undefined) argv.push('-a', String(Math.round(args.amplitude)));
+    if (args.ssml) argv.push('-m');
+    // A leading '-' would be read as an option: a space keeps it text.
+    argv.push(args.text.startsWith('-') ? ` ${args.text}` : args.text);
+    const id = this.nextId++;
+    this.calls++;
+    const wav = await new Promise<Uint8Array>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.spawn().postMessage({ id, argv } satisfies EspeakRequest);
+    });
+    const decoded = decodeWav(wav);
+    if (!decoded.ok) throw new Error(`eSpeak NG wrote an unreadable WAV: ${decoded.error.message}`);
+    return decoded.audio.channels[0];
+  }
+
+  /** Stops the worker (pending calls fail). */
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = null;
+    if (worker) await worker.terminate();
   }
 }
 

@@ -2,6 +2,7 @@
  * Output codecs of text-to-speech (wire-notes §3.1): mp3 (lamejs, with its bit rate), wav, pcm
  * (16-bit LE), mulaw (alias ulaw) and alaw (G.711), with their Content-Types. An encoder is made
  * per utterance and fed part by part (streaming sends each part's bytes as one `audio.delta`).
+ * MP3 is encoded in the eSpeak worker (the service passes its streams): lamejs is slow JavaScript.
  *
  * MP3 bit rates the format cannot carry at a rate are adjusted, never the sample rate: lamejs would
  * otherwise resample (24/44.1/48 kHz at 32 kbps come out at 22.05 kHz). MPEG-2.5 (8 kHz) tops out at
@@ -39,10 +40,21 @@ export function effectiveMp3BitRate(sampleRate: number, bitRate: number): number
 
 export interface AudioEncoder {
   /** Bytes for these samples (mp3 may hold some back until later parts or `end`). */
-  write(samples: Float32Array): Uint8Array;
-  /** The remaining bytes. */
-  end(): Uint8Array;
+  write(samples: Float32Array): Promise<Uint8Array>;
+  /** The remaining bytes; call it once, also when the utterance is abandoned (it frees an MP3 stream). */
+  end(): Promise<Uint8Array>;
 }
+
+/** Where MP3 is encoded: by default lamejs here; the service passes the worker's (espeak.ts). */
+export type Mp3Streams = (sampleRate: number, kbps: number) => { write(samples: Int16Array): Promise<Uint8Array>; end(): Promise<Uint8Array> };
+
+/** lamejs on this thread (tests; a fallback). */
+export const localMp3: Mp3Streams = (sampleRate, kbps) => {
+  const mp3 = new Mp3Encoder(1, sampleRate, kbps);
+  // lamejs hands back views of its own buffer (Int8Array at run time, whatever its types say): copied as bytes.
+  const bytes = (b: ArrayBufferView) => new Uint8Array(b.buffer, b.byteOffset, b.byteLength).slice();
+  return { write: async (s) => bytes(mp3.encodeBuffer(s)), end: async () => bytes(mp3.flush()) };
+};
 
 function toInt16(samples: Float32Array): Int16Array {
   const out = new Int16Array(samples.length);
@@ -81,18 +93,16 @@ function pcmBytes(samples: Float32Array): Uint8Array {
 if (new Uint8Array(new Int16Array([1]).buffer)[0] !== 1) throw new Error('The sandbox\'s PCM output assumes a little-endian host.');
 
 /** An encoder for one utterance; `totalFrames` (known for REST) makes the WAV header exact. */
-export function createEncoder(format: OutputFormat, totalFrames: number | null = null): AudioEncoder {
+export function createEncoder(format: OutputFormat, totalFrames: number | null = null, mp3Streams: Mp3Streams = localMp3): AudioEncoder {
   switch (format.codec) {
     case 'mp3': {
-      const mp3 = new Mp3Encoder(1, format.sampleRate, effectiveMp3BitRate(format.sampleRate, format.bitRate) / 1000);
-      // lamejs hands back views of its own buffer (Int8Array at run time, whatever its types say): copied as bytes.
-      const bytes = (b: ArrayBufferView) => new Uint8Array(b.buffer, b.byteOffset, b.byteLength).slice();
-      return { write: (s) => bytes(mp3.encodeBuffer(toInt16(s))), end: () => bytes(mp3.flush()) };
+      const mp3 = mp3Streams(format.sampleRate, effectiveMp3BitRate(format.sampleRate, format.bitRate) / 1000);
+      return { write: (s) => mp3.write(toInt16(s)), end: () => mp3.end() };
     }
     case 'wav': {
       let first = true;
       return {
-        write(s) {
+        async write(s) {
           const body = pcmBytes(s);
           if (!first) return body;
           first = false;
@@ -101,15 +111,15 @@ export function createEncoder(format: OutputFormat, totalFrames: number | null =
           out.set(body, 44);
           return out;
         },
-        end: () => (first ? ((first = false), wavHeader(format.sampleRate, totalFrames ?? 0)) : new Uint8Array(0)),
+        end: async () => (first ? ((first = false), wavHeader(format.sampleRate, totalFrames ?? 0)) : new Uint8Array(0)),
       };
     }
     case 'pcm':
-      return { write: pcmBytes, end: () => new Uint8Array(0) };
+      return { write: async (s) => pcmBytes(s), end: async () => new Uint8Array(0) };
     case 'mulaw':
-      return { write: (s) => encodeMulaw(toInt16(s)), end: () => new Uint8Array(0) };
+      return { write: async (s) => encodeMulaw(toInt16(s)), end: async () => new Uint8Array(0) };
     case 'alaw':
-      return { write: (s) => encodeAlaw(toInt16(s)), end: () => new Uint8Array(0) };
+      return { write: async (s) => encodeAlaw(toInt16(s)), end: async () => new Uint8Array(0) };
   }
 }
 

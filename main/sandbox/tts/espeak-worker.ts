@@ -5,6 +5,8 @@
  * resolved by the parent, instantiates it ONCE with `noInitialRun`, snapshots its linear memory,
  * and for each request restores the snapshot (resetting every C static: getopt's index, eSpeak's
  * globals) and calls main() with that request's arguments. It answers with the WAV eSpeak wrote.
+ * It also runs the MP3 encoders (lamejs is slow JavaScript: ~0.1-0.9 s per second of audio here),
+ * one per utterance, fed in order.
  *
  * Everything it uses must be inside the function: it is serialised with `Function.toString()`.
  * `load` is the worker script's own `import()` (passed in: test runners rewrite `import()` inside
@@ -14,10 +16,16 @@
 export interface EspeakWorkerData {
   modulePath: string;
   wasmPath: string;
+  /** lamejs's ES module: MP3 encoding runs here too, off the event loop. */
+  lamePath: string;
 }
 
-export type EspeakRequest = { id: number; argv: string[] };
-export type EspeakReply = { id: number; wav: Uint8Array } | { id: number; error: string };
+export type EspeakRequest =
+  | { id: number; op: 'speak'; argv: string[] }
+  /** Feeds an MP3 stream (made on first use); `end` flushes and forgets it. */
+  | { id: number; op: 'mp3'; stream: number; sampleRate: number; kbps: number; samples: Int16Array | null; end: boolean };
+/** `wav` for speak, `bytes` for mp3. */
+export type EspeakReply = { id: number; wav: Uint8Array } | { id: number; bytes: Uint8Array } | { id: number; error: string };
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- runs as plain JavaScript in the worker */
 export function espeakWorkerMain(require: (name: string) => any, load: (url: string) => Promise<any>): void {
@@ -46,9 +54,38 @@ export function espeakWorkerMain(require: (name: string) => any, load: (url: str
       if (!exports) throw new Error('eSpeak NG did not start: its WebAssembly exports are missing.');
       return { module, exports, snapshot: new Uint8Array(exports.memory.buffer).slice() };
     })());
+  let lame: Promise<any> | null = null;
+  const encoders = new Map<number, any>();
+  const copy = (b: ArrayBufferView) => new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+  async function mp3(request: Extract<EspeakRequest, { op: 'mp3' }>): Promise<Uint8Array> {
+    const lib = await (lame ??= load(pathToFileURL(data.lamePath).href));
+    let encoder = encoders.get(request.stream);
+    if (!encoder) {
+      encoder = new lib.Mp3Encoder(1, request.sampleRate, request.kbps);
+      encoders.set(request.stream, encoder);
+    }
+    const parts: Uint8Array[] = [];
+    if (request.samples) parts.push(copy(encoder.encodeBuffer(request.samples)));
+    if (request.end) {
+      parts.push(copy(encoder.flush()));
+      encoders.delete(request.stream);
+    }
+    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of parts) {
+      out.set(p, at);
+      at += p.length;
+    }
+    return out;
+  }
   let calls = 0;
   parentPort.on('message', async (request: EspeakRequest) => {
     try {
+      if (request.op === 'mp3') {
+        const bytes = await mp3(request);
+        parentPort.postMessage({ id: request.id, bytes }, [bytes.buffer]);
+        return;
+      }
       const { module, exports, snapshot } = await start();
       const out = `/out-${++calls}.wav`;
       const argv = ['espeak-ng', '-w', out, ...request.argv];

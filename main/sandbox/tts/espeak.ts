@@ -4,7 +4,7 @@
  * sandbox lives in (the app's main process). The package alone offers "instantiate and run main()
  * once", ~0.5-0.8 s per call here; the worker instantiates once and restores a memory snapshot per
  * call instead. Measured on this machine (2 cores, shared): the first call ~1-1.5 s (start), then a
- * short phrase ~40-120 ms and a sentence ~90-300 ms.
+ * short phrase ~40-120 ms and a sentence ~90-300 ms. The worker also encodes MP3 (mp3Stream).
  *
  * Requests are answered in order. The worker is unref'd (it never keeps the process alive); if it
  * dies, pending calls fail with its error and the next call starts a new one.
@@ -34,13 +34,17 @@ export interface EspeakArgs {
 
 function workerData(): EspeakWorkerData {
   // Resolved from this module so the same code runs from sources (tsx, vitest) and the bundle.
-  const modulePath = unpackedPath(createRequire(import.meta.url).resolve('espeak-ng'));
-  return { modulePath, wasmPath: modulePath.replace(/espeak-ng\.js$/, 'espeak-ng.wasm') };
+  const require = createRequire(import.meta.url);
+  const modulePath = unpackedPath(require.resolve('espeak-ng'));
+  // `require` resolves lamejs's IIFE build; its ES module sits beside it.
+  const lamePath = unpackedPath(require.resolve('@breezystack/lamejs').replace(/lamejs\.iife\.js$/, 'lamejs.js'));
+  return { modulePath, wasmPath: modulePath.replace(/espeak-ng\.js$/, 'espeak-ng.wasm'), lamePath };
 }
 
 export class EspeakEngine {
   private worker: Worker | null = null;
-  private readonly pending = new Map<number, { resolve: (wav: Uint8Array) => void; reject: (err: Error) => void }>();
+  private readonly pending = new Map<number, { resolve: (bytes: Uint8Array) => void; reject: (err: Error) => void }>();
+  private nextStream = 1;
   private nextId = 1;
   /** How many workers were started (tests check the engine is kept). */
   starts = 0;
@@ -56,7 +60,7 @@ export class EspeakEngine {
       if (!waiter) return;
       this.pending.delete(reply.id);
       if ('error' in reply) waiter.reject(new Error(reply.error));
-      else waiter.resolve(reply.wav);
+      else waiter.resolve('wav' in reply ? reply.wav : reply.bytes);
     });
     const fail = (err: Error) => {
       if (this.worker === worker) this.worker = null;
@@ -76,15 +80,28 @@ export class EspeakEngine {
     if (args.ssml) argv.push('-m');
     // A leading '-' would be read as an option: a space keeps it text.
     argv.push(args.text.startsWith('-') ? ` ${args.text}` : args.text);
-    const id = this.nextId++;
     this.calls++;
-    const wav = await new Promise<Uint8Array>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.spawn().postMessage({ id, argv } satisfies EspeakRequest);
-    });
+    const wav = await this.request({ id: 0, op: 'speak', argv });
     const decoded = decodeWav(wav);
     if (!decoded.ok) throw new Error(`eSpeak NG wrote an unreadable WAV: ${decoded.error.message}`);
     return decoded.audio.channels[0];
+  }
+
+  private request(message: EspeakRequest, transfer: ArrayBuffer[] = []): Promise<Uint8Array> {
+    const id = this.nextId++;
+    return new Promise<Uint8Array>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.spawn().postMessage({ ...message, id }, transfer);
+    });
+  }
+
+  /** An MP3 stream encoded in the worker; `end()` must be called (it frees the worker's encoder). */
+  mp3Stream(sampleRate: number, kbps: number): { write(samples: Int16Array): Promise<Uint8Array>; end(): Promise<Uint8Array> } {
+    const stream = this.nextStream++;
+    return {
+      write: (samples) => this.request({ id: 0, op: 'mp3', stream, sampleRate, kbps, samples, end: false }, [samples.buffer as ArrayBuffer]),
+      end: () => this.request({ id: 0, op: 'mp3', stream, sampleRate, kbps, samples: null, end: true }),
+    };
   }
 
   /** Stops the worker (pending calls fail). */

@@ -55,7 +55,8 @@ export class TtsService {
 
   /** One utterance as encoded parts, made one at a time. `signal` stops it between parts. */
   async *utterance(text: string, settings: TtsSettings, profile: VoiceProfile, language: string, signal?: AbortSignal): AsyncGenerator<EncodedPart> {
-    const encoder = createEncoder(settings.format);
+    const encoder = createEncoder(settings.format, null, (rate, kbps) => this.engine.mp3Stream(rate, kbps));
+    let ended = false;
     const spoken = settings.textNormalization ? normalizeText(text) : text;
     const parts = this.synth.parts({
       text: spoken,
@@ -65,13 +66,20 @@ export class TtsService {
       sampleRate: settings.format.sampleRate,
       smallFirstChunk: settings.optimizeStreamingLatency >= 1,
     });
-    for await (const part of parts) {
-      if (signal?.aborted) return;
-      if (part.tail) {
-        // The resampler's last samples and the encoder's held-back bytes: one last part.
-        const bytes = Buffer.concat([encoder.write(part.samples), encoder.end()]);
-        if (bytes.length > 0) yield { bytes, chars: [], times: [], duration: part.duration };
-      } else yield { bytes: encoder.write(part.samples), chars: part.chars, times: part.times, duration: part.duration };
+    try {
+      for await (const part of parts) {
+        if (signal?.aborted) return;
+        if (part.tail) {
+          // The resampler's last samples and the encoder's held-back bytes: one last part.
+          const head = await encoder.write(part.samples);
+          ended = true;
+          const bytes = Buffer.concat([head, await encoder.end()]);
+          if (bytes.length > 0) yield { bytes, chars: [], times: [], duration: part.duration };
+        } else yield { bytes: await encoder.write(part.samples), chars: part.chars, times: part.times, duration: part.duration };
+      }
+    } finally {
+      // An abandoned utterance (client gone) still frees its MP3 stream in the worker.
+      if (!ended) void encoder.end().catch(() => undefined);
     }
   }
 
@@ -93,7 +101,7 @@ export class TtsService {
     if (settings.format.codec === 'wav') {
       // The streaming header says "to the end"; a whole file gets its exact sizes.
       const frames = (audio.length - 44) / 2;
-      audio = Buffer.concat([Buffer.from(createEncoder(settings.format, frames).end()), audio.subarray(44)]);
+      audio = Buffer.concat([Buffer.from(await createEncoder(settings.format, frames).end()), audio.subarray(44)]);
     }
     // MP3: what a decoder plays is whole frames (the encoder's delay and last frame's padding included).
     const duration = settings.format.codec === 'mp3' ? mp3Duration(audio) : samplesDuration;

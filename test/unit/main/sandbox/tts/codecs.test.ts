@@ -50,11 +50,11 @@ describe('tts codecs', () => {
     }
   });
 
-  it('encodes mulaw and alaw one byte per sample, decoding back within G.711 step size', () => {
+  it('encodes mulaw and alaw one byte per sample, decoding back within G.711 step size', async () => {
     const input = sine(8000, 0.1);
     for (const [codec, lib] of [['mulaw', mulaw], ['alaw', alaw]] as const) {
       const enc = createEncoder({ codec, sampleRate: 8000, bitRate: 128000 });
-      const bytes = enc.write(input);
+      const bytes = await enc.write(input);
       expect(bytes.length).toBe(input.length);
       const back = lib.decode(bytes);
       for (let i = 0; i < input.length; i++) expect(Math.abs(back[i] / 32768 - input[i])).toBeLessThan(0.02);
@@ -83,7 +83,7 @@ describe('tts codecs', () => {
       {
         const enc = createEncoder({ codec: 'mp3', sampleRate: rate, bitRate });
         const input = sine(rate, 0.5);
-        const bytes = new Uint8Array([...enc.write(input), ...enc.end()]);
+        const bytes = new Uint8Array([...(await enc.write(input)), ...(await enc.end())]);
         const decoded = decoder.decode(bytes);
         await decoder.reset();
         expect(decoded.sampleRate, `${rate} Hz at ${bitRate}`).toBe(rate);

@@ -1,3 +1,4 @@
+import { MPEGDecoder } from 'mpg123-decoder';
 import { describe, expect, it } from 'vitest';
 import { espeakLanguage } from '../../../../../main/sandbox/tts/languages';
 import { parseSpeechText, styleEffect } from '../../../../../main/sandbox/tts/markup';
@@ -59,6 +60,17 @@ describe('eSpeak engine', () => {
     // The snapshot restore resets eSpeak: the same call gives the same samples.
     expect(b).toEqual(a);
     expect(a.length / 22050).toBeGreaterThan(0.5);
+    // MP3 is encoded in the same worker, one stream per utterance, fed in order.
+    const stream = engine.mp3Stream(22050, 64);
+    const pcm = Int16Array.from(a, (v) => Math.round(v * 32767));
+    const bytes = Buffer.concat([await stream.write(pcm.slice(0, 10000)), await stream.write(pcm.slice(10000)), await stream.end()]);
+    const decoder = new MPEGDecoder();
+    await decoder.ready;
+    const decoded = decoder.decode(bytes);
+    decoder.free();
+    expect(decoded.sampleRate).toBe(22050);
+    expect(Math.abs(decoded.samplesDecoded - a.length) / 22050).toBeLessThan(0.12);
+    expect(engine.starts).toBe(1);
     await engine.close();
   });
 });

@@ -22,7 +22,7 @@ export function ttsRoutes(tts: TtsService): Route[] {
       async handle(ctx) {
         const checked = checkTtsBody(ctx.body);
         if ('violations' in checked) refuse(checked.violations);
-        const result = await tts.synthesize(ctx.team, checked.text, checked.settings);
+        const result = await tts.synthesize(ctx.team, checked.text, checked.settings, ctx.signal);
         if (ctx.signal.aborted) return;
         sendJson(ctx.res, 200, {
           audio: Buffer.from(result.audio).toString('base64'),

@@ -24,6 +24,8 @@ export interface ParsedText {
   /** The text with every tag removed: what is spoken and what `graph_chars` lists. */
   spoken: string;
   pieces: Piece[];
+  /** Wrapping tags still open at the end. */
+  open: WrappingTag[];
 }
 
 const TAG = /\[([a-z-]+)\]|<(\/?)([a-z-]+)>/gi;
@@ -55,7 +57,19 @@ export function parseSpeechText(text: string): ParsedText {
     } else open.push(wrapping as WrappingTag);
   }
   addText(text.slice(last));
-  return { spoken, pieces };
+  return { spoken, pieces, open };
+}
+
+/**
+ * How much of streamed text can be spoken now: up to the last sentence end (. ! ? followed by
+ * whitespace) where no wrapping tag is open. 0 when none: wait for more text or `text.done`.
+ */
+export function readyPrefix(text: string): number {
+  const ends = [...text.matchAll(/[.!?]["')\]]*\s+/g)].map((m) => m.index + m[0].length);
+  for (let i = ends.length - 1; i >= 0; i--) {
+    if (parseSpeechText(text.slice(0, ends[i])).open.length === 0) return ends[i];
+  }
+  return 0;
 }
 
 function sameStyles(a: readonly WrappingTag[], b: readonly WrappingTag[]): boolean {

@@ -53,13 +53,16 @@ export class TtsService {
     return found.voice;
   }
 
-  /** One utterance as encoded parts, made one at a time. `signal` stops it between parts. */
-  async *utterance(text: string, settings: TtsSettings, profile: VoiceProfile, language: string, signal?: AbortSignal): AsyncGenerator<EncodedPart> {
+  /**
+   * One utterance as encoded parts, made one at a time, from its text whole or in segments as
+   * they become ready (the WebSocket). `signal` stops it between parts.
+   */
+  async *utterance(segments: Iterable<string> | AsyncIterable<string>, settings: TtsSettings, profile: VoiceProfile, language: string, signal?: AbortSignal): AsyncGenerator<EncodedPart> {
     const encoder = createEncoder(settings.format, null, (rate, kbps) => this.engine.mp3Stream(rate, kbps));
     let ended = false;
-    const spoken = settings.textNormalization ? normalizeText(text) : text;
+    const normalize = settings.textNormalization;
     const parts = this.synth.parts({
-      text: spoken,
+      segments: mapSegments(segments, (t) => (normalize ? normalizeText(t) : t)),
       language,
       profile,
       speed: settings.speed,
@@ -84,14 +87,14 @@ export class TtsService {
   }
 
   /** The whole result of `POST /v1/tts`. */
-  async synthesize(team: string, text: string, settings: TtsSettings): Promise<TtsResult> {
+  async synthesize(team: string, text: string, settings: TtsSettings, signal?: AbortSignal): Promise<TtsResult> {
     const profile = this.profile(team, settings.voice);
     const language = this.language(settings.language, text);
     const chunks: Uint8Array[] = [];
     const chars: string[] = [];
     const times: Array<[number, number]> = [];
     let samplesDuration = 0;
-    for await (const part of this.utterance(text, settings, profile, language)) {
+    for await (const part of this.utterance([text], settings, profile, language, signal)) {
       chunks.push(part.bytes);
       chars.push(...part.chars);
       times.push(...part.times);
@@ -109,3 +112,7 @@ export class TtsService {
   }
 }
 
+
+async function* mapSegments(segments: Iterable<string> | AsyncIterable<string>, f: (s: string) => string): AsyncGenerator<string> {
+  for await (const s of segments) yield f(s);
+}

@@ -16,7 +16,11 @@ import { parseSpeechText, styleEffect, type InlineTag, type Piece, type StyleEff
 import type { VoiceProfile } from './voice-profiles';
 
 export interface SpeechOrder {
-  text: string;
+  /**
+   * The utterance's text, in one piece or in segments as they become ready (streaming: whole
+   * sentences while more text arrives). A segment holds whole tags and closes what it opens.
+   */
+  segments: Iterable<string> | AsyncIterable<string>;
   /** eSpeak language voice (`en-us`). */
   language: string;
   profile: VoiceProfile;
@@ -178,12 +182,16 @@ export class Synthesizer {
 
   /** The utterance's parts, in order, each synthesised when asked for (streaming sends one as soon as it is made). */
   async *parts(order: SpeechOrder): AsyncGenerator<SpeechPart> {
-    const { pieces } = parseSpeechText(order.text);
     // One streaming resampler per utterance: parts join without a click at their seams.
     const resampler = new Resampler(ESPEAK_RATE, order.sampleRate);
     let clock = 0;
     let seed = 1;
-    for (const chunk of chunksOf(pieces, order.smallFirstChunk ?? false)) {
+    let first = true;
+    for await (const segment of order.segments) {
+    const { pieces } = parseSpeechText(segment);
+    const chunks = chunksOf(pieces, first && (order.smallFirstChunk ?? false));
+    first = false;
+    for (const chunk of chunks) {
       let audio: Float32Array;
       const chars: string[] = [];
       const times: Array<[number, number]> = [];
@@ -222,6 +230,7 @@ export class Synthesizer {
       const duration = samples.length / order.sampleRate;
       clock += duration;
       yield { samples, chars, times, duration };
+    }
     }
     const rest = resampler.flushFloat();
     yield { samples: rest, chars: [], times: [], duration: rest.length / order.sampleRate, tail: true };

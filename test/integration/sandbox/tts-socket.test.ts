@@ -161,6 +161,23 @@ describe('WebSocket /v1/tts', () => {
     expect(Math.abs(fast.total - quality.total) / quality.total).toBeLessThan(0.25);
   });
 
+  it('starts speaking a whole sentence before text.done, and finishes the utterance after it', async () => {
+    const c = await open('language=en&codec=pcm&sample_rate=8000&with_timestamps=true');
+    send(c.ws, { type: 'text.delta', delta: 'The first sentence is ready. The second one is still being' });
+    // Audio for the first sentence arrives with no text.done sent.
+    await c.until('audio.delta');
+    expect(c.messages.filter((m) => m.type === 'audio.done')).toHaveLength(0);
+    expect(c.messages[0].audio_timestamps.graph_chars.join('')).toBe('The first sentence is ready. ');
+    send(c.ws, { type: 'text.delta', delta: ' <slow>written. And</slow> done.' });
+    send(c.ws, { type: 'text.done' });
+    await c.until('audio.done');
+    const chars = c.messages.filter((m) => m.type === 'audio.delta').map((m) => m.audio_timestamps.graph_chars.join('')).join('');
+    expect(chars).toBe('The first sentence is ready. The second one is still being written. And done.');
+    const times = c.messages.filter((m) => m.type === 'audio.delta').flatMap((m) => m.audio_timestamps.graph_times as Array<[number, number]>);
+    for (let i = 1; i < times.length; i++) expect(times[i][0]).toBeGreaterThanOrEqual(times[i - 1][1]);
+    c.ws.close();
+  });
+
   it('answers a bad message with error and stays open', async () => {
     const c = await open('language=en&codec=mulaw&sample_rate=8000');
     c.ws.send('not json');

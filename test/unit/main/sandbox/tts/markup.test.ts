@@ -1,7 +1,7 @@
 import { MPEGDecoder } from 'mpg123-decoder';
 import { describe, expect, it } from 'vitest';
 import { espeakLanguage } from '../../../../../main/sandbox/tts/languages';
-import { parseSpeechText, styleEffect } from '../../../../../main/sandbox/tts/markup';
+import { parseSpeechText, readyPrefix, styleEffect } from '../../../../../main/sandbox/tts/markup';
 import { EspeakEngine } from '../../../../../main/sandbox/tts/espeak';
 
 describe('speech tags', () => {
@@ -24,6 +24,15 @@ describe('speech tags', () => {
     const parsed = parseSpeechText('See [1] and <b>bold</b></loud> <fast>quick');
     expect(parsed.spoken).toBe('See [1] and <b>bold</b> quick');
     expect(parsed.pieces.at(-1)).toEqual({ kind: 'text', text: 'quick', styles: ['fast'], from: 24 });
+  });
+
+  it('finds how much streamed text can be spoken: whole sentences, no wrapping tag open', () => {
+    expect(readyPrefix('Hello there. How are')).toBe('Hello there. '.length);
+    expect(readyPrefix('No sentence end yet')).toBe(0);
+    expect(readyPrefix('Done?')).toBe(0);
+    expect(readyPrefix('One. <slow>Two. Three')).toBe('One. '.length);
+    expect(readyPrefix('One. <slow>Two.</slow> Three. Four')).toBe('One. <slow>Two.</slow> Three. '.length);
+    expect(readyPrefix('He said "yes." Then')).toBe('He said "yes." '.length);
   });
 
   it('turns wrapping tags into eSpeak controls', () => {

@@ -6,13 +6,13 @@
  * the request's speed; inline tags become their own parts (silence, a vocal sound, or a breath).
  *
  * Timing is honest rather than exact: eSpeak's command line reports no word events, so within a
- * chunk the characters share the chunk's voiced span (leading and trailing silence measured off)
- * in proportion to weights (letters 1, spaces 0.5, clause punctuation 2.5, where eSpeak pauses).
- * Chunk boundaries and tags are exact, and times only ever increase.
+ * chunk characters are timed from the audio (its voiced span and its pauses at clause marks,
+ * timing.ts). Chunk boundaries and tags are exact, and times only ever increase.
  */
 import { Resampler } from '../../../shared/audio/resampler';
 import { ESPEAK_RATE, type EspeakEngine } from './espeak';
 import { parseSpeechText, styleEffect, type InlineTag, type Piece, type StyleEffect } from './markup';
+import { timeCharacters } from './timing';
 import type { VoiceProfile } from './voice-profiles';
 
 export interface SpeechOrder {
@@ -93,31 +93,6 @@ function chunksOf(pieces: Piece[], smallFirst: boolean): Chunk[] {
 }
 
 const HAS_SPEECH = /[\p{L}\p{N}]/u;
-
-function weightOf(ch: string): number {
-  if (/[\p{L}\p{N}]/u.test(ch)) return 1;
-  if (/\s/.test(ch)) return 0.5;
-  if (/[,;:\u2014\u2013]/.test(ch)) return 2.5;
-  if (/[.!?]/.test(ch)) return 1.5;
-  return 0.3;
-}
-
-/** First and last sample of the voiced span (10 ms frames above 4% of the loudest frame). */
-function voicedSpan(samples: Float32Array, rate: number): [number, number] {
-  const frame = Math.round(rate / 100);
-  const levels: number[] = [];
-  for (let i = 0; i < samples.length; i += frame) {
-    let peak = 0;
-    for (let k = i; k < Math.min(samples.length, i + frame); k++) peak = Math.max(peak, Math.abs(samples[k]));
-    levels.push(peak);
-  }
-  const threshold = Math.max(...levels, 0) * 0.04;
-  const first = levels.findIndex((l) => l > threshold);
-  if (first < 0) return [0, samples.length];
-  let last = levels.length - 1;
-  while (last > first && levels[last] <= threshold) last--;
-  return [first * frame, Math.min(samples.length, (last + 1) * frame)];
-}
 
 const VOCAL: Partial<Record<InlineTag, { text: string; pitch: number; rate: number; whisper?: boolean }>> = {
   laugh: { text: 'ha ha ha!', pitch: 15, rate: 1.2 },
@@ -212,18 +187,10 @@ export class Synthesizer {
       } else {
         audio = await this.espeak(order, chunk.text, chunk.effect);
         applyGain(audio, chunk.effect.gainFrom, chunk.effect.gainTo);
-        const [start, end] = voicedSpan(audio, ESPEAK_RATE);
-        const list = [...chunk.text];
-        const weights = list.map(weightOf);
-        const total = weights.reduce((a, b) => a + b, 0);
-        const span = (end - start) / ESPEAK_RATE;
-        let acc = 0;
-        list.forEach((ch, i) => {
-          const t0 = clock + start / ESPEAK_RATE + (acc / total) * span;
-          acc += weights[i];
-          const t1 = clock + start / ESPEAK_RATE + (acc / total) * span;
+        const offsets = timeCharacters(chunk.text, audio, ESPEAK_RATE);
+        [...chunk.text].forEach((ch, i) => {
           chars.push(ch);
-          times.push([round3(t0), round3(t1)]);
+          times.push([round3(clock + offsets[i][0]), round3(clock + offsets[i][1])]);
         });
       }
       const samples = resampler.pushFloat(audio);

@@ -162,6 +162,31 @@ describe('POST /v1/tts', () => {
     expect(rateOf(9, 18)).toBeGreaterThan(rateOf(0, 6) * 1.2);
   });
 
+  it('puts a clause comma in the pause eSpeak makes for it', async () => {
+    const r = await speak({ text: 'Well, the morning was bright and clear, and then it rained.', with_timestamps: true, output_format: { codec: 'wav', sample_rate: 16000 } });
+    const ts = r.audio_timestamps;
+    if (!ts) throw new Error('no audio_timestamps');
+    const { samples, rate } = pcmOf(r);
+    const at = (i: number) => samples.subarray(Math.round(ts.graph_times[i][0] * rate), Math.round(ts.graph_times[i][1] * rate));
+    const comma = ts.graph_chars.indexOf(',');
+    expect(ts.graph_times[comma][1] - ts.graph_times[comma][0]).toBeGreaterThan(0.05);
+    expect(rms(at(comma))).toBeLessThan(rms(samples) / 4);
+  });
+
+  it('makes inline tags heard: [laugh] is voiced sound, [breath] soft noise', async () => {
+    const plain = await speak({ text: 'Yes. Indeed.', output_format: { codec: 'pcm', sample_rate: 8000 } });
+    for (const tag of ['[laugh]', '[breath]']) {
+      const tagged = await speak({ text: `Yes. ${tag} Indeed.`, output_format: { codec: 'pcm', sample_rate: 8000 }, with_timestamps: true });
+      expect(tagged.duration - plain.duration, tag).toBeGreaterThan(0.25);
+      const d = decodeRaw(Buffer.from(tagged.audio, 'base64'), { encoding: 'pcm', sampleRate: 8000 });
+      if (!d.ok) throw new Error('decode');
+      // Between "Yes. " and "Indeed." there is sound, not silence.
+      const times = tagged.audio_timestamps?.graph_times ?? [];
+      const gap = d.audio.channels[0].subarray(Math.round(times[4][1] * 8000), Math.round(times[6][0] * 8000));
+      expect(rms(gap), tag).toBeGreaterThan(0.005);
+    }
+  });
+
   it('applies speed, loud and soft audibly', async () => {
     const slow = await speak({ text: SENTENCE, speed: 0.7, output_format: { codec: 'pcm', sample_rate: 8000 } });
     const fast = await speak({ text: SENTENCE, speed: 1.5, output_format: { codec: 'pcm', sample_rate: 8000 } });

@@ -22,6 +22,7 @@ const BENCHES: Record<string, () => Promise<Bench>> = {
   'video-encode': () => import('./video-encode'),
   videoJobs: () => import('./video-jobs'),
   gallery: () => import('./gallery'),
+  'tts-sandbox': () => import('./tts-sandbox'),
 };
 
 async function main(): Promise<void> {

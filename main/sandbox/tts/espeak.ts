@@ -6,8 +6,11 @@
  * call instead. Measured on this machine (2 cores, shared): the first call ~1-1.5 s (start), then a
  * short phrase ~40-120 ms and a sentence ~90-300 ms. The worker also encodes MP3 (mp3Stream).
  *
- * Requests are answered in order. The worker is unref'd (it never keeps the process alive); if it
- * dies, pending calls fail with its error and the next call starts a new one.
+ * Requests are answered in order. The worker stops after 30 s with nothing to do (an unref'd
+ * worker still kept a process alive here) and starts again on demand; if it dies, pending calls
+ * fail with its error and the next call starts a new one. An MP3 stream whose utterance waits
+ * longer than that for text (a WebSocket client pausing mid-utterance) restarts its encoder: the
+ * bytes stay a valid MP3 stream, with one more encoder delay (~50 ms) at that seam.
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
@@ -45,6 +48,10 @@ export class EspeakEngine {
   private worker: Worker | null = null;
   private readonly pending = new Map<number, { resolve: (bytes: Uint8Array) => void; reject: (err: Error) => void }>();
   private nextStream = 1;
+  private idleTimer: NodeJS.Timeout | null = null;
+
+  /** @param idleMs the worker stops after this long with nothing to do (it starts again on demand). */
+  constructor(private readonly idleMs = 30_000) {}
   private nextId = 1;
   /** How many workers were started (tests check the engine is kept). */
   starts = 0;
@@ -53,12 +60,15 @@ export class EspeakEngine {
   private spawn(): Worker {
     if (this.worker) return this.worker;
     this.starts++;
-    const worker = new Worker(`(${espeakWorkerMain.toString()})(require, (url) => import(url));`, { eval: true, workerData: workerData() });
+    // tsx (esbuild keepNames) wraps functions in __name(fn, "name"); the worker has no such helper.
+    const source = `'use strict';\nvar __name = (fn) => fn;\n(${espeakWorkerMain.toString()})(require, (url) => import(url));`;
+    const worker = new Worker(source, { eval: true, workerData: workerData() });
     worker.unref();
     worker.on('message', (reply: EspeakReply) => {
       const waiter = this.pending.get(reply.id);
       if (!waiter) return;
       this.pending.delete(reply.id);
+      if (this.pending.size === 0) this.armIdle();
       if ('error' in reply) waiter.reject(new Error(reply.error));
       else waiter.resolve('wav' in reply ? reply.wav : reply.bytes);
     });
@@ -87,7 +97,21 @@ export class EspeakEngine {
     return decoded.audio.channels[0];
   }
 
+  /** An idle worker is stopped: a process with nothing else to do can exit, and its memory is freed. */
+  private armIdle(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      if (this.pending.size === 0) void this.close();
+    }, this.idleMs);
+    this.idleTimer.unref();
+  }
+
   private request(message: EspeakRequest, transfer: ArrayBuffer[] = []): Promise<Uint8Array> {
+    if (this.idleTimer) {
+      clearTimeout(this.idleTimer);
+      this.idleTimer = null;
+    }
     const id = this.nextId++;
     return new Promise<Uint8Array>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
@@ -106,6 +130,8 @@ export class EspeakEngine {
 
   /** Stops the worker (pending calls fail). */
   async close(): Promise<void> {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
     const worker = this.worker;
     this.worker = null;
     if (worker) await worker.terminate();

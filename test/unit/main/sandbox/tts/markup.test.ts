@@ -83,3 +83,15 @@ describe('eSpeak engine', () => {
     await engine.close();
   });
 });
+
+describe('eSpeak engine idle stop', () => {
+  it('stops the worker when idle and starts it again on demand', async () => {
+    const engine = new EspeakEngine(50);
+    await engine.synthesize({ voice: 'en-us', pitch: 50, wpm: 175, text: 'One.' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const again = await engine.synthesize({ voice: 'en-us', pitch: 50, wpm: 175, text: 'Two.' });
+    expect(engine.starts).toBe(2);
+    expect(again.length).toBeGreaterThan(1000);
+    await engine.close();
+  });
+});

@@ -28,6 +28,7 @@ const BENCHES: Record<string, () => Promise<Bench>> = {
   recording: () => import('./recording'),
   'stt-stream': () => import('./stt-stream'),
   mediaPlane: () => import('./media-plane'),
+  'tts-sandbox': () => import('./tts-sandbox'),
 };
 
 async function main(): Promise<void> {

@@ -8,21 +8,12 @@
  * so an edit goes through the SDK's generic `post()` with the recorded body.
  */
 import type { CapturedRequest } from '../contract/runs';
+import type { CodeExporter } from '../families/types';
 import { toCurl } from './curl';
-import { endpointKind } from './endpoint';
 import { environmentHeader, pyUrl, secretHeaders, splitRequestUrl, tsUrl } from './environment';
 import { pyLiteral, stringLiteral, tsLiteral } from './literals';
 import { apiKeyEnv, bodyObject, bodyText, portableHeaders, sdkHeaders, type CodegenOptions } from './request-parts';
 
-/** True when the request is a recorded image generation or edit. */
-export function isImageRequest(request: CapturedRequest): boolean {
-  const kind = endpointKind(request.method, request.url);
-  return kind === 'image-generate' || kind === 'image-edit';
-}
-
-function isEdit(request: CapturedRequest): boolean {
-  return endpointKind(request.method, request.url) === 'image-edit';
-}
 
 /** Fields the SDK's `images.generate()` names; the rest go in `extra_body`. */
 const GENERATE_NAMED = new Set(['model', 'prompt', 'n', 'response_format', 'user']);
@@ -108,7 +99,7 @@ export function imagesPython(request: CapturedRequest, opts: CodegenOptions = {}
   ].join('\n');
 }
 
-export function imagesPythonSdk(request: CapturedRequest, opts: CodegenOptions = {}): string {
+export function imagesPythonSdk(request: CapturedRequest, opts: CodegenOptions = {}, edit = false): string {
   const env = apiKeyEnv(opts);
   const sent = body(request);
   const headers = [
@@ -116,7 +107,7 @@ export function imagesPythonSdk(request: CapturedRequest, opts: CodegenOptions =
     ...secretHeaders(request.headers).map(([n, envName]) => `        ${stringLiteral(n)}: os.environ[${stringLiteral(envName)}],`),
   ];
   let call: string[];
-  if (isEdit(request)) {
+  if (edit) {
     call = [
       '# images.edit() would upload files as multipart; this edit sent JSON (image URLs or file ids), so post() sends it as it was.',
       `result = client.post("/images/edits", body=${pyLiteral(sent)}, cast_to=object)`,
@@ -208,14 +199,14 @@ export function imagesTypeScript(request: CapturedRequest, opts: CodegenOptions 
   ].join('\n');
 }
 
-export function imagesTypeScriptSdk(request: CapturedRequest, opts: CodegenOptions = {}): string {
+export function imagesTypeScriptSdk(request: CapturedRequest, opts: CodegenOptions = {}, edit = false): string {
   const env = apiKeyEnv(opts);
   const sent = body(request);
   const headers = [
     ...sdkHeaders(request.headers).map(([n, v]) => `    ${stringLiteral(n)}: ${stringLiteral(v)},`),
     ...secretHeaders(request.headers).map(([n, envName]) => `    ${stringLiteral(n)}: process.env[${stringLiteral(envName)}] ?? "",`),
   ];
-  const call = isEdit(request)
+  const call = edit
     ? [
         '// images.edit() would upload files as multipart; this edit sent JSON (image URLs or file ids), so post() sends it as it was.',
         `const result: any = await client.post("/images/edits", { body: ${tsLiteral(sent)} });`,
@@ -240,4 +231,18 @@ export function imagesTypeScriptSdk(request: CapturedRequest, opts: CodegenOptio
     ...TS_SAVE,
     'console.log("cost (ticks):", result.usage?.cost_in_usd_ticks);',
   ].join('\n');
+}
+
+/**
+ * The Images family's code export of a generation or (`edit`) an edit, as its two descriptors
+ * name it: every language has one; only the SDKs call them differently.
+ */
+export function imagesExporter(edit: boolean): CodeExporter {
+  return {
+    curl: (request, opts) => ({ code: imagesCurl(request, opts) }),
+    python: (request, opts) => ({ code: imagesPython(request, opts) }),
+    'python-sdk': (request, opts) => ({ code: imagesPythonSdk(request, opts, edit) }),
+    typescript: (request, opts) => ({ code: imagesTypeScript(request, opts) }),
+    'typescript-sdk': (request, opts) => ({ code: imagesTypeScriptSdk(request, opts, edit) }),
+  };
 }

@@ -7,8 +7,9 @@
  * requires. The URL comes from `$WORKBENCH_BASE_URL` (default the connection's), the key from
  * `$WORKBENCH_API_KEY`, as in every snippet (environment.ts).
  */
-import { multipartOf, type MultipartDescription, type MultipartPart } from '../contract/files';
+import { multipartOf, type MultipartDescription, type MultipartPart } from '../contract/multipart';
 import type { CapturedRequest } from '../contract/runs';
+import type { CodeExporter } from '../families/types';
 import { environmentHeader, pyUrl, shellUrl, splitRequestUrl, tsUrl } from './environment';
 import { pyLiteral, stringLiteral } from './literals';
 import { apiKeyEnv, portableHeaders, sdkHeaders, type CodegenOptions } from './request-parts';
@@ -169,3 +170,12 @@ export function uploadTypeScriptSdk(request: CapturedRequest, opts: CodegenOptio
     'console.log(file.id, file.filename, file.bytes);',
   ].join('\n');
 }
+
+/** The Files family's code export of an upload (multipart described): every language has one. */
+export const UPLOAD_EXPORTER: CodeExporter = {
+  curl: (request, opts) => ({ code: uploadCurl(request, opts) }),
+  python: (request, opts) => ({ code: uploadPython(request, opts) }),
+  'python-sdk': (request, opts) => ({ code: uploadPythonSdk(request, opts) }),
+  typescript: (request, opts) => ({ code: uploadTypeScript(request, opts) }),
+  'typescript-sdk': (request, opts) => ({ code: uploadTypeScriptSdk(request, opts) }),
+};

@@ -9,7 +9,7 @@
  * instead of making a new video.
  */
 import type { CapturedRequest } from '../contract/runs';
-import { endpointKind } from './endpoint';
+import type { CodeExporter } from '../families/types';
 import { environmentHeader, pyUrl, secretHeaders, shellUrl, splitRequestUrl, tsUrl } from './environment';
 import { pyLiteral, stringLiteral, tsLiteral } from './literals';
 import { apiKeyEnv, bodyText, portableHeaders, type CodegenOptions } from './request-parts';
@@ -18,11 +18,6 @@ import { shellQuote } from './shell-quote';
 /** Why the SDK languages have no snippet. */
 export const VIDEO_SDK_GAP =
   "The openai SDK has no call for this service's video API (its videos resource is a different API): choose Python or TypeScript, which use plain HTTP.";
-
-/** True when the request is a recorded video create. */
-export function isVideoCreate(request: CapturedRequest): boolean {
-  return endpointKind(request.method, request.url) === 'video';
-}
 
 function headersOf(request: CapturedRequest): [string, string][] {
   return portableHeaders(request.headers).filter(([n]) => n.toLowerCase() !== 'idempotency-key');
@@ -155,3 +150,12 @@ export function videoTypeScript(request: CapturedRequest, opts: CodegenOptions =
     'console.log("saved video.mp4,", result.video.duration, "s; cost (ticks):", result.usage?.cost_in_usd_ticks);',
   ].join('\n');
 }
+
+/** The Videos family's code export: the create, the polling loop and the download, in plain HTTP. */
+export const VIDEO_EXPORTER: CodeExporter = {
+  curl: (request, opts) => ({ code: videoCurl(request, opts) }),
+  python: (request, opts) => ({ code: videoPython(request, opts) }),
+  typescript: (request, opts) => ({ code: videoTypeScript(request, opts) }),
+  'python-sdk': () => ({ unsupported: VIDEO_SDK_GAP }),
+  'typescript-sdk': () => ({ unsupported: VIDEO_SDK_GAP }),
+};

@@ -8,7 +8,7 @@ import { defineStore, storeToRefs } from 'pinia';
 import { computed, ref } from 'vue';
 import { ImageEditSchema, ImageGenerateSchema, type ImageEditInput, type ImageGenerateInput, type MediaSource } from '@shared/contract/images';
 import type { GalleryItem } from '@shared/contract/gallery';
-import { IMAGE_ASPECT_RATIOS, IMAGE_LIMITS, IMAGE_RESOLUTIONS, IMAGE_RESPONSE_FORMATS, type ImageAspectRatio, type ImageResolution, type ImageResponseFormat } from '@shared/wire/images';
+import { IMAGE_ASPECT_RATIOS, IMAGE_LIMITS, IMAGE_RESOLUTIONS, IMAGE_RESPONSE_FORMATS, type ImageAspectRatio, type ImageResolution, type ImageInput, type ImageResponseFormat } from '@shared/wire/images';
 import { schemaIssues } from '../lib/form-violations';
 import { useFormViolations } from '../composables/use-form-violations';
 import { useDraft } from '../composables/use-draft';
@@ -50,6 +50,18 @@ const sameSource = (a: MediaSource, b: MediaSource): boolean => JSON.stringify(a
 
 function releasePreview(item: ImageInputItem | undefined): void {
   if (item?.previewUrl?.startsWith('blob:')) URL.revokeObjectURL(item.previewUrl);
+}
+
+/** The input images of a recorded edit body (`image` or `images`), as the form's inputs. */
+function sentInputs(body: Record<string, unknown>): ImageInputItem[] {
+  const sent = Array.isArray(body.images) ? (body.images as ImageInput[]) : body.image ? [body.image as ImageInput] : [];
+  return sent.flatMap((input, i): ImageInputItem[] => {
+    const url = input.url ?? input.image_url;
+    // A data: URL is its own preview; a remote one is not fetched by the page.
+    if (typeof url === 'string' && url) return [{ source: { kind: 'url', url }, label: url.startsWith('data:') ? `image ${i + 1}` : url, previewUrl: url.startsWith('data:') ? url : null }];
+    if (typeof input.file_id === 'string' && input.file_id) return [{ source: { kind: 'file', fileId: input.file_id }, label: input.file_id, previewUrl: null }];
+    return [];
+  });
 }
 
 export const useImagesFormStore = defineStore('images-form', () => {
@@ -134,6 +146,26 @@ export const useImagesFormStore = defineStore('images-form', () => {
     return next.caret;
   }
 
+  /**
+   * Fills the form from a recorded request's wire body ("Open in playground" from History) and
+   * shows that run's result: its images are in the gallery already. Inputs the body sent as URLs
+   * (data URLs included) or Files ids come back as such.
+   */
+  function loadRequest(body: unknown, runId: string): void {
+    const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+    model.value = typeof b.model === 'string' ? b.model : model.value;
+    prompt.value = typeof b.prompt === 'string' ? b.prompt : '';
+    n.value = typeof b.n === 'number' && Number.isInteger(b.n) ? b.n : IMAGE_LIMITS.nDefault;
+    aspectRatio.value = pick(IMAGE_ASPECT_RATIOS, b.aspect_ratio, 'auto');
+    resolution.value = pick(IMAGE_RESOLUTIONS, b.resolution, '1k');
+    responseFormat.value = pick(IMAGE_RESPONSE_FORMATS, b.response_format, 'url');
+    user.value = typeof b.user === 'string' ? b.user : '';
+    inputs.value.forEach(releasePreview);
+    inputs.value = sentInputs(b);
+    lastRunId.value = runId;
+    inputNote.value = null;
+  }
+
   const draft = useDraft(
     'images',
     () => ({
@@ -160,6 +192,6 @@ export const useImagesFormStore = defineStore('images-form', () => {
     draft, model, prompt, n, aspectRatio, resolution, responseFormat, user, inputs, lastRunId, inputNote,
     models, modelRow, promptLimit, mode, aspectRatioEnabled, aspectRatioNote, estimateTicks: estimateTicksValue, request,
     violations: form.violations, blockedReason: form.blockedReason, violationsFor: form.violationsFor,
-    addInput, removeInput, editItem, insertRef, setPreview,
+    addInput, removeInput, editItem, insertRef, setPreview, loadRequest,
   };
 });

@@ -162,59 +162,11 @@ export async function createApp(options: AppOptions): Promise<App> {
     disposers.push(() => connections.dispose());
     const models = new ModelsService(connections);
     // Durable jobs run in main whatever happens to windows; disposed before the clients they use.
-    // Video jobs hear their changes through the queue too (set once the service exists, below).
-    const late: { videos?: VideosService; files?: FilesService; gallery?: GalleryService } = {};
-    const jobs = new JobQueue({
-      db,
-      log: options.log,
-      backoffScale: options.jobBackoffScale ?? envJobBackoffScale(),
-      onChange: (job) => {
-        options.emit('jobs.changed', job);
-        late.videos?.onJobChanged(job);
-      },
-    });
+    const jobs = new JobQueue({ db, log: options.log, backoffScale: options.jobBackoffScale ?? envJobBackoffScale() });
     disposers.push(() => jobs.dispose());
-    jobs.define(deferredChatJob({ connections, models, pollMs: options.deferredPollMs }));
-    const videoGallery = galleryForVideos(() => {
-      if (!late.gallery) throw new Error('the gallery is not ready yet');
-      return late.gallery;
-    });
-    // Video downloads land here whole before they join the gallery; what is left is from a crash.
-    const videoDownloads = join(options.dataDir, 'video-downloads');
-    await rm(videoDownloads, { recursive: true, force: true });
-    jobs.define(
-      videoJob({
-        db,
-        connections,
-        blobs,
-        gallery: videoGallery,
-        tempDir: videoDownloads,
-        log: options.log,
-        pollMs: options.videoPollMs?.first,
-        maxPollMs: options.videoPollMs?.max,
-        linkFile: (connectionId, output) =>
-          late.files
-            ? videoFileLinker({ db, get: (ref) => late.files!.get(ref), emitChanged: (record) => options.emit('files.changed', record) })(connectionId, output)
-            : Promise.resolve(),
-      }),
-    );
-    const chat = new ChatService({ db, blobs, connections, models, jobs });
-    const responses = new ResponsesService({ db, blobs, connections, models });
-    const messages = new MessagesService({ db, blobs, connections, models });
-    const completions = new CompletionsService({ db, blobs, connections, models });
+    jobs.subscribe((job) => options.emit('jobs.changed', job));
     const downloads = new DownloadTickets({ dir: join(options.dataDir, 'downloads-tmp'), log: options.log });
     disposers.push(() => downloads.dispose());
-    const history = new HistoryService(
-      db,
-      blobs,
-      jobs,
-      { chooseSaveTarget: options.chooseSaveTarget, tickets: downloads },
-      () => connections.knownSecrets(),
-      (hash) => media.url(hash),
-    );
-    const toolSets = new ToolSetsService({ db, emit: options.emit });
-    const resumed = jobs.resumeAll();
-    if (resumed > 0) options.log(`${resumed} unfinished job(s) resumed`);
     const userFiles = new UserFiles({ stagingDir: join(options.dataDir, 'staging'), log: options.log });
     disposers.push(() => userFiles.dispose());
     const logPath = options.logPath ?? join(options.dataDir, 'logs', 'workbench.log');
@@ -230,7 +182,6 @@ export async function createApp(options: AppOptions): Promise<App> {
       tickets: downloads,
       maxUploadBytes,
     });
-
     const gallery = new GalleryService({
       db,
       blobs,
@@ -238,9 +189,39 @@ export async function createApp(options: AppOptions): Promise<App> {
       emitChanged: (change) => options.emit('gallery.changed', change),
       saveTarget: { chooseSaveTarget: options.chooseSaveTarget, tickets: downloads },
     });
+
+    jobs.define(deferredChatJob({ connections, models, pollMs: options.deferredPollMs }));
+    const videoGallery = galleryForVideos(() => gallery);
+    // Video downloads land here whole before they join the gallery; what is left is from a crash.
+    const videoDownloads = join(options.dataDir, 'video-downloads');
+    await rm(videoDownloads, { recursive: true, force: true });
+    jobs.define(
+      videoJob({
+        db,
+        connections,
+        blobs,
+        gallery: videoGallery,
+        tempDir: videoDownloads,
+        log: options.log,
+        pollMs: options.videoPollMs?.first,
+        maxPollMs: options.videoPollMs?.max,
+        linkFile: videoFileLinker({ db, get: (ref) => files.get(ref), emitChanged: (record) => options.emit('files.changed', record) }),
+      }),
+    );
+    const chat = new ChatService({ db, blobs, connections, models, jobs });
+    const responses = new ResponsesService({ db, blobs, connections, models });
+    const messages = new MessagesService({ db, blobs, connections, models });
+    const completions = new CompletionsService({ db, blobs, connections, models });
+    const history = new HistoryService(
+      db,
+      blobs,
+      jobs,
+      { chooseSaveTarget: options.chooseSaveTarget, tickets: downloads },
+      () => connections.knownSecrets(),
+      (hash) => media.url(hash),
+    );
+    const toolSets = new ToolSetsService({ db, emit: options.emit });
     const images = new ImagesService({ db, blobs, connections, gallery, userFiles, models });
-    late.files = files;
-    late.gallery = gallery;
     const videos = new VideosService({
       db,
       jobs,
@@ -252,7 +233,9 @@ export async function createApp(options: AppOptions): Promise<App> {
       notify: options.notify,
       log: options.log,
     });
-    late.videos = videos;
+    // Every kind is defined and every subscriber listens: unfinished jobs may run now.
+    const resumed = jobs.resumeAll();
+    if (resumed > 0) options.log(`${resumed} unfinished job(s) resumed`);
 
     const drafts = new DraftsService({ db, log: options.log, emitChanged: (change) => options.emit('drafts.changed', change) });
 

@@ -75,6 +75,8 @@ export class VideosService {
 
   constructor(private readonly deps: VideosServiceDeps) {
     this.now = deps.now ?? Date.now;
+    // Its own kind's changes only: the queue tells each family of its jobs.
+    deps.jobs.subscribe((summary) => this.onJobChanged(summary), { kind: VIDEO_KIND });
   }
 
   /** Resolves the inputs, writes the run and the job (one transaction), then the job sends the create. */
@@ -151,7 +153,7 @@ export class VideosService {
     return row ? this.toVideoJob(row) : null;
   }
 
-  /** Every change of a job (JobQueue onChange): a video job's reaches the page, and its end the desktop. */
+  /** Every change of a video job (its queue subscription): it reaches the page, and its end the desktop. */
   onJobChanged(summary: JobSummary): void {
     if (summary.kind !== VIDEO_KIND) return;
     const row = getVideoJobRow(this.deps.db, summary.id);

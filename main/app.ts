@@ -3,7 +3,6 @@
  * differ only in their transport and their KeyStore; everything else is made here, in order, and
  * disposed in reverse.
  */
-import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { WorkbenchContract } from '../shared/contract';
 import * as filesApi from './api/files';
@@ -11,17 +10,11 @@ import type { HandlersFor, TypedEmit } from './host/handlers';
 import { loadOrCreateSandboxKey, sandboxKeyFile, startSandbox } from './sandbox';
 import { chooseSandboxPort } from './sandbox/port-choice';
 import { getSetting } from './store/settings';
-import { ChatService } from './services/chat-service';
-import { CompletionsService } from './services/completions-service';
-import { MessagesService } from './services/messages-service';
-import { ResponsesService } from './services/responses-service';
 import { ConnectionsService, SANDBOX_PORT_SETTING } from './services/connections-service';
-import { deferredChatJob } from './services/deferred-chat-job';
 import { DownloadTickets } from './services/download-tickets';
 import { DraftsService } from './services/drafts-service';
 import { FilesService } from './services/files-service';
 import { GalleryService } from './services/gallery-service';
-import { ImagesService } from './services/images-service';
 import { HistoryService } from './services/history-service';
 import { MediaService, type MediaUrlOf } from './services/media-service';
 import { MediaTokens } from './host/media-token';
@@ -37,10 +30,7 @@ import type { KeyStore } from './store/key-store';
 import { markInterruptedUploads } from './store/files';
 import { markInterruptedRuns } from './store/runs';
 import { JobQueue } from './jobs/job-queue';
-import { videoJob } from './services/video-job';
-import { videoFileLinker } from './services/video-files';
-import { videoGallery as galleryForVideos, videoInputs } from './services/video-media';
-import { VideosService } from './services/videos-service';
+import { buildFamilies } from './families';
 import { WorkbenchFailure } from '../shared/contract/errors';
 import { FILE_LIMITS } from '../shared/wire/files';
 
@@ -190,28 +180,6 @@ export async function createApp(options: AppOptions): Promise<App> {
       saveTarget: { chooseSaveTarget: options.chooseSaveTarget, tickets: downloads },
     });
 
-    jobs.define(deferredChatJob({ connections, models, pollMs: options.deferredPollMs }));
-    const videoGallery = galleryForVideos(() => gallery);
-    // Video downloads land here whole before they join the gallery; what is left is from a crash.
-    const videoDownloads = join(options.dataDir, 'video-downloads');
-    await rm(videoDownloads, { recursive: true, force: true });
-    jobs.define(
-      videoJob({
-        db,
-        connections,
-        blobs,
-        gallery: videoGallery,
-        tempDir: videoDownloads,
-        log: options.log,
-        pollMs: options.videoPollMs?.first,
-        maxPollMs: options.videoPollMs?.max,
-        linkFile: videoFileLinker({ db, get: (ref) => files.get(ref), emitChanged: (record) => options.emit('files.changed', record) }),
-      }),
-    );
-    const chat = new ChatService({ db, blobs, connections, models, jobs });
-    const responses = new ResponsesService({ db, blobs, connections, models });
-    const messages = new MessagesService({ db, blobs, connections, models });
-    const completions = new CompletionsService({ db, blobs, connections, models });
     const history = new HistoryService(
       db,
       blobs,
@@ -221,17 +189,23 @@ export async function createApp(options: AppOptions): Promise<App> {
       (hash) => media.url(hash),
     );
     const toolSets = new ToolSetsService({ db, emit: options.emit });
-    const images = new ImagesService({ db, blobs, connections, gallery, userFiles, models });
-    const videos = new VideosService({
+    // Every family's service, handlers and job kinds (main/families/index.ts lists them).
+    const families = await buildFamilies({
       db,
-      jobs,
       blobs,
       connections,
-      gallery: videoGallery,
-      inputs: videoInputs({ userFiles, gallery, blobs, db }),
-      emitChanged: (job) => options.emit('videos.changed', job),
-      notify: options.notify,
+      jobs,
+      gallery,
+      userFiles,
+      downloads,
+      models,
+      files,
+      emit: options.emit,
       log: options.log,
+      dataDir: options.dataDir,
+      deferredPollMs: options.deferredPollMs,
+      videoPollMs: options.videoPollMs,
+      notify: options.notify,
     });
     // Every kind is defined and every subscriber listens: unfinished jobs may run now.
     const resumed = jobs.resumeAll();
@@ -239,7 +213,9 @@ export async function createApp(options: AppOptions): Promise<App> {
 
     const drafts = new DraftsService({ db, log: options.log, emitChanged: (change) => options.emit('drafts.changed', change) });
 
+    // The families' services are their handlers; the app's shared services are answered here.
     const handlers: HandlersFor<WorkbenchContract> = {
+      ...families,
       app: {
         info: () => ({ version: options.version, shell: options.shell, platform: process.platform, dataDir: options.dataDir, logPath, maxUploadBytes, sandboxKeyPath: sandboxKeyFile(sandboxDir) }),
         openLog: () => openLogFile(logPath, options.openPath, options.log),
@@ -251,28 +227,6 @@ export async function createApp(options: AppOptions): Promise<App> {
         select: ({ id }) => connections.select(id),
         test: ({ id }) => connections.test(id),
         setSandboxPort: ({ port }) => connections.setSandboxPort(port),
-      },
-      models: {
-        catalogue: (input) => models.catalogue(input?.connectionId, input?.refresh ?? false),
-      },
-      chat: {
-        send: (input, ctx) => chat.send(input, ctx),
-        follow: (input, ctx) => chat.follow(input, ctx),
-      },
-      responses: {
-        create: (input, ctx) => responses.create(input, ctx),
-        retrieve: (input, ctx) => responses.retrieve(input, ctx.signal),
-        remove: (input, ctx) => responses.remove(input, ctx.signal),
-        compact: (input, ctx) => responses.compact(input, ctx.signal),
-        tree: (input) => responses.tree(input),
-        chains: (input) => responses.chains(input),
-      },
-      messages: {
-        send: (input, ctx) => messages.send(input, ctx),
-      },
-      completions: {
-        send: (input, ctx) => completions.send(input, ctx),
-        complete: (input, ctx) => completions.complete(input, ctx),
       },
       history: {
         search: (input) => history.search(input),
@@ -296,19 +250,6 @@ export async function createApp(options: AppOptions): Promise<App> {
         cancel: ({ id }) => jobs.cancel(id) ?? notFoundJob(id),
         retryNow: ({ id }) => jobs.retryNow(id) ?? notFoundJob(id),
       },
-      files: {
-        upload: (input, ctx) => files.upload(input, ctx),
-        uploadCancelled: (input) => files.uploadCancelled(input),
-        list: (input) => files.list(input),
-        get: (input) => files.get(input),
-        update: (input) => files.update(input),
-        remove: (input) => files.remove(input),
-        download: (input, ctx) => files.download(input, ctx),
-        createPublicUrl: (input) => files.createPublicUrl(input),
-        revokePublicUrl: (input) => files.revokePublicUrl(input),
-        local: (input) => files.local(input),
-        ofRun: ({ runId }) => files.ofRun(runId),
-      },
       userFiles: {
         pick: (input) => pickUserFiles(userFiles, options.pickFiles, input),
         release: ({ ref }) => ({ released: userFiles.release(ref) }),
@@ -318,20 +259,6 @@ export async function createApp(options: AppOptions): Promise<App> {
         get: ({ key }) => drafts.get(key),
         put: ({ key, state, writer }) => drafts.put(key, state, writer),
         clear: ({ key, writer }) => drafts.clear(key, writer),
-      },
-      images: {
-        generate: (input, ctx) => images.generate(input, ctx),
-        edit: (input, ctx) => images.edit(input, ctx),
-        ofRun: ({ runId }) => images.ofRun(runId),
-      },
-      videos: {
-        create: (input) => videos.create(input),
-        list: (input) => videos.list(input),
-        get: ({ id }) => videos.get(id),
-        cancel: ({ id }) => videos.cancel(id),
-        retry: ({ id }) => videos.retry(id),
-        dismiss: ({ id }) => videos.dismiss(id),
-        ofItem: ({ id }) => videos.ofItem(id),
       },
       gallery: {
         list: (input) => gallery.list(input),

@@ -114,7 +114,7 @@ export class FilesService {
     return listLocalFiles(this.deps.db, input ?? { limit: 200 }, this.now());
   }
 
-  ofRun(runId: string): FileRecord | null {
+  ofRun({ runId }: { runId: string }): FileRecord | null {
     return getFileByRun(this.deps.db, runId, this.now());
   }
 

@@ -91,7 +91,7 @@ export class ImagesService {
   }
 
   /** The result of run `runId` again, from History and the gallery (items deleted since are left out). */
-  async ofRun(runId: string): Promise<ImageRunResult | null> {
+  async ofRun({ runId }: { runId: string }): Promise<ImageRunResult | null> {
     const run = getRun(this.deps.db, runId);
     if (!run || (run.endpoint !== 'images.generations' && run.endpoint !== 'images.edits')) return null;
     const output = readImageRunOutput(run.output);

@@ -30,7 +30,7 @@ export class ModelsService {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async catalogue(connectionId?: string, refresh = false): Promise<Catalogue> {
+  async catalogue({ connectionId, refresh = false }: { connectionId?: string; refresh?: boolean } = {}): Promise<Catalogue> {
     const { profile, client, isSandbox } = this.connections.resolve(connectionId);
     const cached = this.cache.get(client);
     if (!refresh && cached && this.now() - cached.fetchedAt < CACHE_MS) return cached;

@@ -94,26 +94,26 @@ export class VideosService {
     return Promise.all(latestVideoJobs(this.deps.db, input?.limit ?? 100).map((row) => this.toVideoJob(row)));
   }
 
-  get(id: string): Promise<VideoJob> {
+  get({ id }: { id: string }): Promise<VideoJob> {
     return this.toVideoJob(this.row(id));
   }
 
   /** Stops following: the job ends `cancelled` (the service may still make the video). */
-  cancel(id: string): Promise<VideoJob> {
+  cancel({ id }: { id: string }): Promise<VideoJob> {
     this.row(id);
     this.deps.jobs.cancel(id);
-    return this.get(id);
+    return this.get({ id });
   }
 
   /**
    * The same request again as a new job on the same card (a new create: a new Idempotency-Key);
    * for a job waiting out an outage, its next attempt now (the same job: no second video).
    */
-  async retry(id: string): Promise<VideoJob> {
+  async retry({ id }: { id: string }): Promise<VideoJob> {
     const row = this.row(id);
     if (row.summary.wait && !FINISHED.has(row.summary.state)) {
       this.deps.jobs.retryNow(id);
-      return this.get(id);
+      return this.get({ id });
     }
     if (!FINISHED.has(row.summary.state)) throw new WorkbenchFailure({ code: 'conflict', message: 'This video is still being made; stop it before trying again.' });
     const stored = row.data as VideoJobData;
@@ -137,18 +137,18 @@ export class VideosService {
     };
     const next: VideoJobData = { ...data, runId: run.id, requestId: null, startedAt, galleryId: null, dismissed: false, retries: 0, ttfbMs: null };
     this.deps.jobs.add(VIDEO_KIND, next, { id: jobId, runId: run.id, insert: (db) => insertRun(db, run) });
-    return this.get(jobId);
+    return this.get({ id: jobId });
   }
 
   /** Hides a finished card from the job centre (its runs stay in History, its video in the gallery). */
-  dismiss(id: string): { dismissed: boolean } {
+  dismiss({ id }: { id: string }): { dismissed: boolean } {
     const row = this.row(id);
     if (!FINISHED.has(row.summary.state)) throw new WorkbenchFailure({ code: 'conflict', message: 'Stop the job before dismissing its card.' });
     return { dismissed: dismissVideoCard(this.deps.db, (row.data as VideoJobData).cardId) > 0 };
   }
 
   /** The job that made gallery item `galleryId`, or null. */
-  async ofItem(galleryId: string): Promise<VideoJob | null> {
+  async ofItem({ id: galleryId }: { id: string }): Promise<VideoJob | null> {
     const row = videoJobOfGalleryItem(this.deps.db, galleryId);
     return row ? this.toVideoJob(row) : null;
   }
@@ -250,7 +250,7 @@ export class VideosService {
       request: resend as unknown as Record<string, unknown>,
     };
     this.deps.jobs.add(VIDEO_KIND, data, { id: jobId, runId: run.id, insert: (db) => insertRun(db, run) });
-    return this.get(jobId);
+    return this.get({ id: jobId });
   }
 
   /** The wire body of a request (spec "Video (asynchronous)"), its inputs resolved. */

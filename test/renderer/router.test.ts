@@ -67,6 +67,11 @@ describe('router and the families', () => {
     const drawings = NAV_ENTRIES.map((entry) => mount(NavIcon, { props: { name: entry.icon } }).find('svg').element.innerHTML.replace(/<!--.*?-->/g, '').trim());
     for (const [i, drawing] of drawings.entries()) expect(drawing, NAV_ENTRIES[i]!.icon).toMatch(/<(path|rect|circle|polyline|line|polygon|ellipse)\b/);
     expect(new Set(drawings).size).toBe(NAV_ENTRIES.length);
+    // Drawn by each family's module as a component inside the <svg>: still SVG elements, or nothing would show.
+    for (const entry of NAV_ENTRIES) {
+      const shapes = mount(NavIcon, { props: { name: entry.icon } }).find('svg').element.children;
+      expect([...shapes].map((el) => el.namespaceURI), entry.icon).toEqual([...shapes].map(() => 'http://www.w3.org/2000/svg'));
+    }
   });
 
   it.each([...ENDPOINTS])('History opens a %s run in the playground its descriptor names, or offers nothing', async (endpoint) => {

@@ -8,7 +8,7 @@
 import { formatBytes } from '../../shared/byte-size';
 import { WorkbenchFailure } from '../../shared/contract/errors';
 import type { GalleryItem } from '../../shared/contract/gallery';
-import type { MediaSource } from '../../shared/contract/images';
+import type { MediaSource } from '../../shared/families/images/contract';
 import type { Db } from '../store/db';
 import { getFileById } from '../store/files';
 import type { GalleryService } from './gallery-service';

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { WorkbenchFailure } from '../../shared/contract/errors';
 import type { JobSummary } from '../../shared/contract/jobs';
-import type { MediaSource } from '../../shared/contract/images';
+import type { MediaSource } from '../../shared/families/images/contract';
 import type { Endpoint } from '../../shared/contract/runs';
 import { VideoCreateSchema, type VideoCreateInput, type VideoJob, type VideoJobState, type VideoMode } from '../../shared/contract/videos';
 import { VIDEO_LIMITS } from '../../shared/wire/videos';

@@ -10,7 +10,7 @@ import { draftsContract } from './drafts';
 import { filesContract } from './files';
 import { galleryContract } from './gallery';
 import { historyContract } from './history';
-import { imagesContract } from './images';
+import { imagesContract } from '../families/images/contract';
 import { mediaContract } from './media';
 import { jobsContract } from './jobs';
 import { messagesContract } from './messages';

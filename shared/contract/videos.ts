@@ -10,7 +10,7 @@ import { VIDEO_ASPECT_RATIOS, VIDEO_LIMITS, VIDEO_RESOLUTIONS, type VideoFileOut
 import { call, event } from './define';
 import type { WorkbenchError } from './errors';
 import { GalleryItemIdSchema, type GalleryItem } from './gallery';
-import { MediaSourceSchema } from './images';
+import { MediaSourceSchema } from '../families/images/contract';
 import { JobIdSchema, type JobWait } from './jobs';
 import { ConnectionIdSchema, ExtraHeadersSchema } from './text';
 

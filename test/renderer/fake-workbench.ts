@@ -19,7 +19,7 @@ import type { ToolSpec } from '../../shared/tools/tool-spec';
 import { mergeToolSets } from '../../shared/tools/tool-set-merge';
 import type { ChatRequest } from '../../shared/wire/chat';
 import type { GalleryItem, GalleryKind } from '../../shared/contract/gallery';
-import type { ImageEditInput, ImageGenerateInput, ImageRunChunk, ImageRunResult } from '../../shared/contract/images';
+import type { ImageEditInput, ImageGenerateInput, ImageRunChunk, ImageRunResult } from '../../shared/families/images/contract';
 import type { VideoCreateInput, VideoJob } from '../../shared/contract/videos';
 import { fakeEventsOf, makeCompletion, makeRecord, makeUsage, sampleCatalogueEntries, type RecordOverrides } from './fake-data';
 

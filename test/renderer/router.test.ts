@@ -13,7 +13,7 @@ import NavIcon from '@/components/NavIcon.vue';
 import { chooseModelIn, playgroundsFor } from '@/composables/model-playgrounds';
 import { canRerun, openInPlayground } from '@/composables/rerun';
 import { createAppRouter, routes } from '@/router';
-import { useImagesFormStore } from '@/stores/images-form';
+import { useImagesFormStore } from '@/families/images/stores/images-form';
 import { makeRecord } from './fake-data';
 import { createFakeWorkbench } from './fake-workbench';
 

@@ -1,6 +1,6 @@
 /** Images: generations and edits, their images kept in the gallery. */
-import { imagesContract } from '../../../shared/contract/images';
-import { ImagesService } from '../../services/images-service';
+import { imagesContract } from '../../../shared/families/images/contract';
+import { ImagesService } from './images-service';
 import { bindOps } from '../bind';
 import type { FamilyDeps, MainFamily } from '../types';
 

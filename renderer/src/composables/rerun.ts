@@ -10,7 +10,7 @@ import type { RunRecord } from '@shared/contract/runs';
 import { endpointInfo, type PlaygroundId } from '@shared/families';
 import { useChatFormStore } from '../stores/chat-form';
 import { useChatRunStore } from '../stores/chat-run';
-import { useImagesFormStore } from '../stores/images-form';
+import { useImagesFormStore } from '../families/images/stores/images-form';
 import { useLegacyFormStore } from '../stores/legacy-form';
 import { useLegacyRunStore } from '../stores/legacy-run';
 import { useMessagesFormStore } from '../stores/messages-form';

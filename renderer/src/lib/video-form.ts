@@ -4,7 +4,7 @@
  * person must see before sending: the contract's own (VideoCreateSchema) plus those it cannot
  * know (the model's audio support, the input's type, the storage expiry in the unit shown).
  */
-import type { MediaSource } from '@shared/contract/images';
+import type { MediaSource } from '@shared/families/images/contract';
 import { VideoCreateSchema, type VideoCreateInput, type VideoMode } from '@shared/contract/videos';
 import type { LimitViolation } from '@shared/limits';
 import { VIDEO_IMAGE_MIME_TYPES, VIDEO_LIMITS, type VideoAspectRatio, type VideoResolution } from '@shared/wire/videos';

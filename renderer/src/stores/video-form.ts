@@ -7,7 +7,7 @@
  */
 import { defineStore, storeToRefs } from 'pinia';
 import { computed, ref } from 'vue';
-import type { MediaSource } from '@shared/contract/images';
+import type { MediaSource } from '@shared/families/images/contract';
 import type { VideoCreateInput, VideoJob, VideoMode } from '@shared/contract/videos';
 import { VIDEO_ASPECT_RATIOS, VIDEO_RESOLUTIONS } from '@shared/wire/videos';
 import { isObject } from '@shared/is-object';

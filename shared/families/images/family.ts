@@ -2,7 +2,7 @@
  * Images (`/v1/images/generations`, `/edits`): JSON bodies whose `prompt` is the prompt; History
  * shows the images the run kept (its media entry) and opens the run in the Images playground.
  */
-import { imagesExporter } from '../../codegen/images';
+import { imagesExporter } from './codegen';
 import type { OwnEndpoint, SharedFamily } from '../types';
 
 const image = { entry: 'media', method: 'POST', input: 'prompt', output: 'none', rerun: 'images', structured: null, eventTimeline: false } as const satisfies Partial<OwnEndpoint>;

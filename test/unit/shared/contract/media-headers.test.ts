@@ -1,6 +1,6 @@
 /** The media creates take the user's extra headers under the text playgrounds' rules: the app's own are refused at the boundary. */
 import { describe, expect, it } from 'vitest';
-import { ImageGenerateSchema } from '../../../../shared/contract/images';
+import { ImageGenerateSchema } from '../../../../shared/families/images/contract';
 import { VideoCreateSchema } from '../../../../shared/contract/videos';
 
 describe('extra headers of media creates', () => {

@@ -5,8 +5,8 @@
  * rules (n out of range, prompt too long, unknown field, aspect_ratio on a one-image edit) are
  * `value` (400). What is inside each input image object is checked where it is resolved.
  */
-import { IMAGE_ASPECT_RATIOS, IMAGE_LIMITS, IMAGE_RESOLUTIONS, IMAGE_RESPONSE_FORMATS, imageReferences } from '../wire/images';
-import { collect, expectEnum, expectType, isObject, isUnset, shape, value, type RequestViolation } from './violations';
+import { IMAGE_ASPECT_RATIOS, IMAGE_LIMITS, IMAGE_RESOLUTIONS, IMAGE_RESPONSE_FORMATS, imageReferences } from '../../wire/images';
+import { collect, expectEnum, expectType, isObject, isUnset, shape, value, type RequestViolation } from '../../validate/violations';
 
 export interface ImageValidationOptions {
   /** The model's `max_prompt_length` (default IMAGE_LIMITS.maxPromptLengthDefault). */

@@ -6,30 +6,30 @@
  * run cancelled; a service error records it failed with the service's words; an image that cannot
  * be kept is named, and the ones that arrived stay.
  */
-import * as imagesApi from '../api/images';
-import { toWorkbenchError, type ApiError } from '../api/errors';
-import type { SecretScrubber } from '../api/secret-scrubber';
-import { WorkbenchFailure, type WorkbenchError } from '../../shared/contract/errors';
-import type { GalleryItem } from '../../shared/contract/gallery';
-import type { ImageEditSchema, ImageGenerateSchema, ImageRunChunk, ImageRunResult, MediaSource } from '../../shared/contract/images';
-import type { CapturedResponse, Endpoint } from '../../shared/contract/runs';
-import type { ImageEditRequest, ImageGenerationRequest, ImageInput, ImageResult } from '../../shared/wire/images';
+import * as imagesApi from '../../api/images';
+import { toWorkbenchError, type ApiError } from '../../api/errors';
+import type { SecretScrubber } from '../../api/secret-scrubber';
+import { WorkbenchFailure, type WorkbenchError } from '../../../shared/contract/errors';
+import type { GalleryItem } from '../../../shared/contract/gallery';
+import type { ImageEditSchema, ImageGenerateSchema, ImageRunChunk, ImageRunResult, MediaSource } from '../../../shared/families/images/contract';
+import type { CapturedResponse, Endpoint } from '../../../shared/contract/runs';
+import type { ImageEditRequest, ImageGenerationRequest, ImageInput, ImageResult } from '../../../shared/wire/images';
 import type { z } from 'zod';
-import type { BlobStore } from '../store/blobs';
-import type { Db } from '../store/db';
-import { getFileById } from '../store/files';
-import { getRun, type RunUpdate } from '../store/runs';
-import { TICKS_PER_CENT } from '../../shared/cost';
-import type { ResolvedConnection } from './connections-service';
-import type { GalleryService } from './gallery-service';
-import type { ModelsService } from './models-service';
-import { nameFromPrompt } from './gallery-service';
+import type { BlobStore } from '../../store/blobs';
+import type { Db } from '../../store/db';
+import { getFileById } from '../../store/files';
+import { getRun, type RunUpdate } from '../../store/runs';
+import { TICKS_PER_CENT } from '../../../shared/cost';
+import type { ResolvedConnection } from '../../services/connections-service';
+import type { GalleryService } from '../../services/gallery-service';
+import type { ModelsService } from '../../services/models-service';
+import { nameFromPrompt } from '../../services/gallery-service';
 import { imageRunPreview, imageRunText, readImageRunOutput, recordedAnswer, type ImageRunOutput, type RecordedImage } from './image-run-record';
-import { probeBytes } from './media-probe';
-import { IMAGE_INPUT, keepInputs, resolveMediaSources, type ResolvedMediaSource } from './media-sources';
-import { storeRequestMedia } from './request-media';
-import { newRunId, RunRecorder } from './run-recorder';
-import type { ResolvedFile } from './user-files';
+import { probeBytes } from '../../services/media-probe';
+import { IMAGE_INPUT, keepInputs, resolveMediaSources, type ResolvedMediaSource } from '../../services/media-sources';
+import { storeRequestMedia } from '../../services/request-media';
+import { newRunId, RunRecorder } from '../../services/run-recorder';
+import type { ResolvedFile } from '../../services/user-files';
 
 type GenerateInput = z.output<typeof ImageGenerateSchema>;
 type EditInput = z.output<typeof ImageEditSchema>;

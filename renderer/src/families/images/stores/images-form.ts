@@ -6,15 +6,15 @@
  */
 import { defineStore, storeToRefs } from 'pinia';
 import { computed, ref } from 'vue';
-import { ImageEditSchema, ImageGenerateSchema, type ImageEditInput, type ImageGenerateInput, type MediaSource } from '@shared/contract/images';
+import { ImageEditSchema, ImageGenerateSchema, type ImageEditInput, type ImageGenerateInput, type MediaSource } from '@shared/families/images/contract';
 import type { GalleryItem } from '@shared/contract/gallery';
 import { IMAGE_ASPECT_RATIOS, IMAGE_LIMITS, IMAGE_RESOLUTIONS, IMAGE_RESPONSE_FORMATS, type ImageAspectRatio, type ImageResolution, type ImageInput, type ImageResponseFormat } from '@shared/wire/images';
-import { schemaIssues } from '../lib/form-violations';
-import { useFormViolations } from '../composables/use-form-violations';
-import { useDraft } from '../composables/use-draft';
-import { savedString } from '../lib/draft-fields';
-import { estimateTicks, imageModels, imageRef, insertAt, maxPromptLength } from '../lib/image-inputs';
-import { useModelsStore } from './models';
+import { schemaIssues } from '../../../lib/form-violations';
+import { useFormViolations } from '../../../composables/use-form-violations';
+import { useDraft } from '../../../composables/use-draft';
+import { savedString } from '../../../lib/draft-fields';
+import { estimateTicks, imageModels, imageRef, insertAt, maxPromptLength } from '../../../lib/image-inputs';
+import { useModelsStore } from '../../../stores/models';
 
 /** One input image of an edit: where main reads it from, and what the page shows for it. */
 export interface ImageInputItem {

@@ -4,8 +4,8 @@
  * those bytes; the run's output lists the produced and sent gallery items (by id and blob), so
  * `images.ofRun` can rebuild the result offline, and says which images could not be kept.
  */
-import { formatBytes } from '../../shared/byte-size';
-import type { ImageResult } from '../../shared/wire/images';
+import { formatBytes } from '../../../shared/byte-size';
+import type { ImageResult } from '../../../shared/wire/images';
 
 /** In a recorded answer, in place of a `b64_json` string. */
 export interface GalleryReference {

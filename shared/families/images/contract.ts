@@ -4,12 +4,12 @@
  * (the service's URLs expire), so every result is already a gallery item that works offline.
  */
 import { z } from 'zod';
-import { IMAGE_ASPECT_RATIOS, IMAGE_LIMITS, IMAGE_RESOLUTIONS, IMAGE_RESPONSE_FORMATS } from '../wire/images';
-import { call, stream } from './define';
-import { FileIdSchema } from './files';
-import { GalleryItemIdSchema, type GalleryItem } from './gallery';
-import { ConnectionIdSchema, ExtraHeadersSchema } from './text';
-import { FileRefIdSchema } from './user-files';
+import { IMAGE_ASPECT_RATIOS, IMAGE_LIMITS, IMAGE_RESOLUTIONS, IMAGE_RESPONSE_FORMATS } from '../../wire/images';
+import { call, stream } from '../../contract/define';
+import { FileIdSchema } from '../../contract/files';
+import { GalleryItemIdSchema, type GalleryItem } from '../../contract/gallery';
+import { ConnectionIdSchema, ExtraHeadersSchema } from '../../contract/text';
+import { FileRefIdSchema } from '../../contract/user-files';
 
 /**
  * An image the user gives to an edit or a video: a file they picked or dropped (`ref`), an

@@ -7,9 +7,9 @@ import { defineStore } from 'pinia';
 import { ref, shallowRef } from 'vue';
 import type { StreamHandle } from '@shared/contract/api';
 import type { WorkbenchError } from '@shared/contract/errors';
-import type { ImageEditInput, ImageGenerateInput, ImageRunResult } from '@shared/contract/images';
-import { useWorkbench } from '../api';
-import { toWorkbenchError } from '../lib/errors';
+import type { ImageEditInput, ImageGenerateInput, ImageRunResult } from '@shared/families/images/contract';
+import { useWorkbench } from '../../../api';
+import { toWorkbenchError } from '../../../lib/errors';
 
 export type ImagesPhase = 'idle' | 'sending' | 'downloading' | 'done' | 'error' | 'cancelled';
 

@@ -7,12 +7,12 @@
  * multipart, which is not what this request sent (JSON with `image`/`images` as URLs or file ids),
  * so an edit goes through the SDK's generic `post()` with the recorded body.
  */
-import type { CapturedRequest } from '../contract/runs';
-import type { CodeExporter } from '../families/types';
-import { toCurl } from './curl';
-import { environmentHeader, pyUrl, secretHeaders, splitRequestUrl, tsUrl } from './environment';
-import { pyLiteral, stringLiteral, tsLiteral } from './literals';
-import { apiKeyEnv, bodyObject, bodyText, portableHeaders, sdkHeaders, type CodegenOptions } from './request-parts';
+import type { CapturedRequest } from '../../contract/runs';
+import type { CodeExporter } from '../types';
+import { toCurl } from '../../codegen/curl';
+import { environmentHeader, pyUrl, secretHeaders, splitRequestUrl, tsUrl } from '../../codegen/environment';
+import { pyLiteral, stringLiteral, tsLiteral } from '../../codegen/literals';
+import { apiKeyEnv, bodyObject, bodyText, portableHeaders, sdkHeaders, type CodegenOptions } from '../../codegen/request-parts';
 
 
 /** Fields the SDK's `images.generate()` names; the rest go in `extra_body`. */

@@ -18,7 +18,7 @@ import { modelsContract } from './models';
 import { responsesContract } from './responses';
 import { toolsContract } from './tools';
 import { userFilesContract } from './user-files';
-import { videosContract } from './videos';
+import { videosContract } from '../families/videos/contract';
 
 export const contract = {
   app: appContract,

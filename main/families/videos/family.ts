@@ -1,11 +1,11 @@
 /** Videos: durable video jobs (the `video` job kind) and the service the job centre talks to. */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { videosContract } from '../../../shared/contract/videos';
-import { videoJob } from '../../services/video-job';
-import { videoFileLinker } from '../../services/video-files';
-import { videoGallery, videoInputs } from '../../services/video-media';
-import { VideosService } from '../../services/videos-service';
+import { videosContract } from '../../../shared/families/videos/contract';
+import { videoJob } from './video-job';
+import { videoFileLinker } from './video-files';
+import { videoGallery, videoInputs } from './video-media';
+import { VideosService } from './videos-service';
 import { bindOps } from '../bind';
 import type { FamilyDeps, MainFamily } from '../types';
 

@@ -13,7 +13,7 @@ import { FileIdSchema } from '@shared/contract/files';
 import { GalleryItemIdSchema } from '@shared/contract/gallery';
 import type { FileRef } from '@shared/contract/user-files';
 import { FileRefIdSchema } from '@shared/contract/user-files';
-import type { VideoMode } from '@shared/contract/videos';
+import type { VideoMode } from '@shared/families/videos/contract';
 import type { MediaChip } from './video-form';
 
 /** The query keys this reads (the view removes them once the form is filled). */

@@ -3,7 +3,7 @@
  * exported as plain HTTP with the polling loop (the openai SDK's `videos` resource is another API:
  * multipart, other paths and shapes).
  */
-import { VIDEO_EXPORTER } from '../../codegen/video';
+import { VIDEO_EXPORTER } from './codegen';
 import type { OwnEndpoint, SharedFamily } from '../types';
 
 const video = {

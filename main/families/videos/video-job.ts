@@ -17,21 +17,21 @@
  */
 import { mkdir, unlink } from 'node:fs/promises';
 import { z } from 'zod';
-import type { WorkbenchError } from '../../shared/contract/errors';
-import type { GalleryItem, GalleryOrigin } from '../../shared/contract/gallery';
-import { VIDEO_MODES, type VideoMode } from '../../shared/contract/videos';
-import type { VideoFileOutput } from '../../shared/wire/videos';
-import { toWorkbenchError } from '../api/errors';
-import { redactHeaders } from '../api/http-headers';
-import { sleep as realSleep } from '../api/sleep';
-import { createVideo, downloadVideo, getVideo, videoTempPath, type VideoDownloadOptions, type VideoPoll } from '../api/videos';
-import { JobFailedError, jobFailureOf, type Job, type JobContext, type JobHandler } from '../jobs/job-queue';
-import type { BlobStore } from '../store/blobs';
-import type { Db } from '../store/db';
-import { appendRunEvents } from '../store/run-events';
-import { updateRun, type RunUpdate } from '../store/runs';
-import type { ConnectionsService } from './connections-service';
-import { rehydrate } from './request-media';
+import type { WorkbenchError } from '../../../shared/contract/errors';
+import type { GalleryItem, GalleryOrigin } from '../../../shared/contract/gallery';
+import { VIDEO_MODES, type VideoMode } from '../../../shared/families/videos/contract';
+import type { VideoFileOutput } from '../../../shared/wire/videos';
+import { toWorkbenchError } from '../../api/errors';
+import { redactHeaders } from '../../api/http-headers';
+import { sleep as realSleep } from '../../api/sleep';
+import { createVideo, downloadVideo, getVideo, videoTempPath, type VideoDownloadOptions, type VideoPoll } from '../../api/videos';
+import { JobFailedError, jobFailureOf, type Job, type JobContext, type JobHandler } from '../../jobs/job-queue';
+import type { BlobStore } from '../../store/blobs';
+import type { Db } from '../../store/db';
+import { appendRunEvents } from '../../store/run-events';
+import { updateRun, type RunUpdate } from '../../store/runs';
+import type { ConnectionsService } from '../../services/connections-service';
+import { rehydrate } from '../../services/request-media';
 import { EXPIRED_REASON, MODERATED_REASON, NO_URL_REASON } from './video-reasons';
 
 export const VIDEO_KIND = 'video';

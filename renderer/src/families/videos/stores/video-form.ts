@@ -8,15 +8,15 @@
 import { defineStore, storeToRefs } from 'pinia';
 import { computed, ref } from 'vue';
 import type { MediaSource } from '@shared/families/images/contract';
-import type { VideoCreateInput, VideoJob, VideoMode } from '@shared/contract/videos';
+import type { VideoCreateInput, VideoJob, VideoMode } from '@shared/families/videos/contract';
 import { VIDEO_ASPECT_RATIOS, VIDEO_RESOLUTIONS } from '@shared/wire/videos';
 import { isObject } from '@shared/is-object';
-import { useDraft, type DraftState } from '../composables/use-draft';
-import { useFormViolations } from '../composables/use-form-violations';
-import { overDefaults, savedString } from '../lib/draft-fields';
-import { buildVideoCreate, defaultVideoForm, videoFormViolations, type MediaChip, type VideoForm, type VideoStorageForm } from '../lib/video-form';
-import { useModelsStore } from './models';
-import { useRequestHeadersStore } from './request-headers';
+import { useDraft, type DraftState } from '../../../composables/use-draft';
+import { useFormViolations } from '../../../composables/use-form-violations';
+import { overDefaults, savedString } from '../../../lib/draft-fields';
+import { buildVideoCreate, defaultVideoForm, videoFormViolations, type MediaChip, type VideoForm, type VideoStorageForm } from '../../../lib/video-form';
+import { useModelsStore } from '../../../stores/models';
+import { useRequestHeadersStore } from '../../../stores/request-headers';
 
 const MODES: readonly VideoMode[] = ['generate', 'edit', 'extend'];
 

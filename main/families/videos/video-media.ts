@@ -5,14 +5,14 @@
  * `{file_id}` (images JPEG/PNG/WebP; videos MP4, inline only up to VIDEO_INLINE_MAX_BYTES, else
  * "upload it to Files first"). Media sent from here is kept in the gallery as an input.
  */
-import { formatBytes } from '../../shared/byte-size';
-import { WorkbenchFailure } from '../../shared/contract/errors';
-import type { GalleryItem } from '../../shared/contract/gallery';
-import type { MediaSource } from '../../shared/families/images/contract';
-import type { Db } from '../store/db';
-import { getFileById } from '../store/files';
-import type { GalleryService } from './gallery-service';
-import { IMAGE_INPUT, MP4_INPUT, resolveMediaSource, type MediaSourceDeps } from './media-sources';
+import { formatBytes } from '../../../shared/byte-size';
+import { WorkbenchFailure } from '../../../shared/contract/errors';
+import type { GalleryItem } from '../../../shared/contract/gallery';
+import type { MediaSource } from '../../../shared/families/images/contract';
+import type { Db } from '../../store/db';
+import { getFileById } from '../../store/files';
+import type { GalleryService } from '../../services/gallery-service';
+import { IMAGE_INPUT, MP4_INPUT, resolveMediaSource, type MediaSourceDeps } from '../../services/media-sources';
 import type { NewGalleryVideo, VideoGallery } from './video-job';
 import { VIDEO_INLINE_MAX_BYTES, type ResolvedVideoInput, type VideoInputResolver } from './videos-service';
 

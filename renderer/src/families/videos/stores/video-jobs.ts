@@ -6,11 +6,11 @@
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef } from 'vue';
 import type { WorkbenchError } from '@shared/contract/errors';
-import type { VideoCreateInput, VideoJob, VideoJobState } from '@shared/contract/videos';
-import { useWorkbench } from '../api';
-import { useWorkbenchEvent } from '../composables/use-workbench-event';
-import { onLinkRegained } from '../composables/use-link-regained';
-import { toWorkbenchError } from '../lib/errors';
+import type { VideoCreateInput, VideoJob, VideoJobState } from '@shared/families/videos/contract';
+import { useWorkbench } from '../../../api';
+import { useWorkbenchEvent } from '../../../composables/use-workbench-event';
+import { onLinkRegained } from '../../../composables/use-link-regained';
+import { toWorkbenchError } from '../../../lib/errors';
 
 /** States after which nothing more happens to a job. */
 export const FINISHED_STATES: readonly VideoJobState[] = ['done', 'failed', 'moderated', 'expired', 'cancelled'];

@@ -5,7 +5,7 @@
  * answer instead of failing on them, so their reasons claim no "retries ran out". The service's own message is shown
  * beside these; they say what it means and what to do.
  */
-import type { WorkbenchError } from '../../shared/contract/errors';
+import type { WorkbenchError } from '../../../shared/contract/errors';
 
 const BY_SERVICE_CODE: Record<string, string> = {
   invalid_argument: 'The service could not use something in the request: the prompt, an input image or video, or a setting. Check the inputs (type, size, length) and try again with changes.',

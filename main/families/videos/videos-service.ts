@@ -7,22 +7,22 @@
  * notification (when the shell gives one).
  */
 import { randomUUID } from 'node:crypto';
-import { WorkbenchFailure } from '../../shared/contract/errors';
-import type { JobSummary } from '../../shared/contract/jobs';
-import type { MediaSource } from '../../shared/families/images/contract';
-import type { Endpoint } from '../../shared/contract/runs';
-import { VideoCreateSchema, type VideoCreateInput, type VideoJob, type VideoJobState, type VideoMode } from '../../shared/contract/videos';
-import { VIDEO_LIMITS } from '../../shared/wire/videos';
-import { VIDEO_PATHS } from '../api/videos';
-import { newJobId, type JobQueue } from '../jobs/job-queue';
-import { getBlobRow } from '../store/blob-rows';
-import type { BlobStore } from '../store/blobs';
-import type { Db } from '../store/db';
-import { blobHashesIn, getRun, insertRun, type NewRun } from '../store/runs';
-import { dismissVideoCard, getVideoJobRow, latestVideoJobs, videoJobOfGalleryItem, type VideoJobRow } from '../store/video-jobs';
-import type { ConnectionsService, ResolvedConnection } from './connections-service';
-import { storeRequestMedia } from './request-media';
-import { newRunId } from './run-recorder';
+import { WorkbenchFailure } from '../../../shared/contract/errors';
+import type { JobSummary } from '../../../shared/contract/jobs';
+import type { MediaSource } from '../../../shared/families/images/contract';
+import type { Endpoint } from '../../../shared/contract/runs';
+import { VideoCreateSchema, type VideoCreateInput, type VideoJob, type VideoJobState, type VideoMode } from '../../../shared/families/videos/contract';
+import { VIDEO_LIMITS } from '../../../shared/wire/videos';
+import { VIDEO_PATHS } from '../../api/videos';
+import { newJobId, type JobQueue } from '../../jobs/job-queue';
+import { getBlobRow } from '../../store/blob-rows';
+import type { BlobStore } from '../../store/blobs';
+import type { Db } from '../../store/db';
+import { blobHashesIn, getRun, insertRun, type NewRun } from '../../store/runs';
+import { dismissVideoCard, getVideoJobRow, latestVideoJobs, videoJobOfGalleryItem, type VideoJobRow } from '../../store/video-jobs';
+import type { ConnectionsService, ResolvedConnection } from '../../services/connections-service';
+import { storeRequestMedia } from '../../services/request-media';
+import { newRunId } from '../../services/run-recorder';
 import { IDEMPOTENCY_HEADER, VIDEO_KIND, type VideoGallery, type VideoJobData, type VideoJobResult, type VideoProgressDetail } from './video-job';
 import { videoFailureReason } from './video-reasons';
 

@@ -6,13 +6,13 @@
  * and extend a finished one.
  */
 import { z } from 'zod';
-import { VIDEO_ASPECT_RATIOS, VIDEO_LIMITS, VIDEO_RESOLUTIONS, type VideoFileOutput } from '../wire/videos';
-import { call, event } from './define';
-import type { WorkbenchError } from './errors';
-import { GalleryItemIdSchema, type GalleryItem } from './gallery';
-import { MediaSourceSchema } from '../families/images/contract';
-import { JobIdSchema, type JobWait } from './jobs';
-import { ConnectionIdSchema, ExtraHeadersSchema } from './text';
+import { VIDEO_ASPECT_RATIOS, VIDEO_LIMITS, VIDEO_RESOLUTIONS, type VideoFileOutput } from '../../wire/videos';
+import { call, event } from '../../contract/define';
+import type { WorkbenchError } from '../../contract/errors';
+import { GalleryItemIdSchema, type GalleryItem } from '../../contract/gallery';
+import { MediaSourceSchema } from '../images/contract';
+import { JobIdSchema, type JobWait } from '../../contract/jobs';
+import { ConnectionIdSchema, ExtraHeadersSchema } from '../../contract/text';
 
 export const VIDEO_MODES = ['generate', 'edit', 'extend'] as const;
 export type VideoMode = (typeof VIDEO_MODES)[number];

@@ -8,12 +8,12 @@
  * The recorded `Idempotency-Key` is left out: sent again it would replay the recorded request
  * instead of making a new video.
  */
-import type { CapturedRequest } from '../contract/runs';
-import type { CodeExporter } from '../families/types';
-import { environmentHeader, pyUrl, secretHeaders, shellUrl, splitRequestUrl, tsUrl } from './environment';
-import { pyLiteral, stringLiteral, tsLiteral } from './literals';
-import { apiKeyEnv, bodyText, portableHeaders, type CodegenOptions } from './request-parts';
-import { shellQuote } from './shell-quote';
+import type { CapturedRequest } from '../../contract/runs';
+import type { CodeExporter } from '../types';
+import { environmentHeader, pyUrl, secretHeaders, shellUrl, splitRequestUrl, tsUrl } from '../../codegen/environment';
+import { pyLiteral, stringLiteral, tsLiteral } from '../../codegen/literals';
+import { apiKeyEnv, bodyText, portableHeaders, type CodegenOptions } from '../../codegen/request-parts';
+import { shellQuote } from '../../codegen/shell-quote';
 
 /** Why the SDK languages have no snippet. */
 export const VIDEO_SDK_GAP =

@@ -13,7 +13,7 @@ import { getSetting } from './store/settings';
 import { ConnectionsService, SANDBOX_PORT_SETTING } from './services/connections-service';
 import { DownloadTickets } from './services/download-tickets';
 import { DraftsService } from './services/drafts-service';
-import { FilesService } from './services/files-service';
+import { FilesService } from './families/files/files-service';
 import { GalleryService } from './services/gallery-service';
 import { HistoryService } from './services/history-service';
 import { MediaService, type MediaUrlOf } from './services/media-service';

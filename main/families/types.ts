@@ -11,7 +11,7 @@ import type { Db } from '../store/db';
 import type { BlobStore } from '../store/blobs';
 import type { ConnectionsService } from '../services/connections-service';
 import type { DownloadTickets } from '../services/download-tickets';
-import type { FilesService } from '../services/files-service';
+import type { FilesService } from './files/files-service';
 import type { GalleryService } from '../services/gallery-service';
 import type { ModelsService } from '../services/models-service';
 import type { UserFiles } from '../services/user-files';
@@ -27,7 +27,7 @@ export interface FamilyDeps {
   downloads: DownloadTickets;
   /** The model catalogue: every family reads it (its own family only exposes it). */
   models: ModelsService;
-  /** The local record of files: Videos links the files its jobs make (its own family exposes it). */
+  /** The local record of files (main/families/files): Videos links the files its jobs make, so app.ts builds it first. */
   files: FilesService;
   emit: TypedEmit;
   log: (line: string) => void;

@@ -7,7 +7,7 @@ import { chatContract } from './chat';
 import { completionsContract } from './completions';
 import { connectionsContract } from './connections';
 import { draftsContract } from './drafts';
-import { filesContract } from './files';
+import { filesContract } from '../families/files/contract';
 import { galleryContract } from './gallery';
 import { historyContract } from './history';
 import { imagesContract } from '../families/images/contract';

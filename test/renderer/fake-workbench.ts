@@ -12,7 +12,7 @@ import type { JobSummary } from '../../shared/contract/jobs';
 import type { Catalogue, CatalogueEntry } from '../../shared/contract/models';
 import type { CapturedRequest, Endpoint, RunRecord, RunStatus } from '../../shared/contract/runs';
 import type { ResponseNode } from '../../shared/contract/responses';
-import type { FileDownloadChunk, FileDownloadResult, FileRecord, FileUploadChunk, FileUploadInput } from '../../shared/contract/files';
+import type { FileDownloadChunk, FileDownloadResult, FileRecord, FileUploadChunk, FileUploadInput } from '../../shared/families/files/contract';
 import type { ToolPlayground, ToolSetState } from '../../shared/contract/tools';
 import type { Draft, DraftChange } from '../../shared/contract/drafts';
 import type { ToolSpec } from '../../shared/tools/tool-spec';

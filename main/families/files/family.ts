@@ -1,5 +1,5 @@
 /** Files: the local record and the service's files. Videos links the files its jobs make, so app.ts builds it with the shared services; this exposes it. */
-import { filesContract } from '../../../shared/contract/files';
+import { filesContract } from '../../../shared/families/files/contract';
 import { bindOps } from '../bind';
 import type { FamilyDeps, MainFamily } from '../types';
 

@@ -3,11 +3,11 @@
  * so the Files view lists it and the job card links to it: refreshed from the service
  * (`GET /v1/files/{id}`) when it answers, else recorded from what the video result said.
  */
-import type { FileRecord } from '../../../shared/contract/files';
+import type { FileRecord } from '../../../shared/families/files/contract';
 import type { VideoFileOutput } from '../../../shared/wire/videos';
 import type { Db } from '../../store/db';
 import { getFileByKey, upsertSeenFile } from '../../store/files';
-import { newFileKey } from '../../services/files-upload';
+import { newFileKey } from '../files/files-upload';
 
 export interface VideoFileDeps {
   db: Db;

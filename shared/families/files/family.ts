@@ -1,5 +1,5 @@
 /** Files (`/v1/files`): every upload is a recorded run; the rest of the API is not recorded. */
-import { UPLOAD_EXPORTER } from '../../codegen/upload';
+import { UPLOAD_EXPORTER } from './codegen';
 import type { SharedFamily } from '../types';
 
 export const filesFamily = {

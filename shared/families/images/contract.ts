@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { IMAGE_ASPECT_RATIOS, IMAGE_LIMITS, IMAGE_RESOLUTIONS, IMAGE_RESPONSE_FORMATS } from '../../wire/images';
 import { call, stream } from '../../contract/define';
-import { FileIdSchema } from '../../contract/files';
+import { FileIdSchema } from '../files/contract';
 import { GalleryItemIdSchema, type GalleryItem } from '../../contract/gallery';
 import { ConnectionIdSchema, ExtraHeadersSchema } from '../../contract/text';
 import { FileRefIdSchema } from '../../contract/user-files';

@@ -4,12 +4,12 @@
  * emitter, and — in Electron — the save dialog. Kept apart so the upload, download and metadata
  * modules share one definition.
  */
-import type { ApiClient, ApiResult } from '../api/client';
-import type { FileRecord } from '../../shared/contract/files';
-import type { FileDeleted, FileList, FileListQuery, FileObject, FilePublicUrl, FileUpdate } from '../../shared/wire/files';
-import type { Db } from '../store/db';
-import type { ConnectionsService } from './connections-service';
-import type { DownloadTickets } from './download-tickets';
+import type { ApiClient, ApiResult } from '../../api/client';
+import type { FileRecord } from '../../../shared/families/files/contract';
+import type { FileDeleted, FileList, FileListQuery, FileObject, FilePublicUrl, FileUpdate } from '../../../shared/wire/files';
+import type { Db } from '../../store/db';
+import type { ConnectionsService } from '../../services/connections-service';
+import type { DownloadTickets } from '../../services/download-tickets';
 
 /** Progress of a transfer: bytes so far and the whole size (null when the service did not say). */
 export type TransferProgress = (done: number, total: number | null) => void;

@@ -4,13 +4,13 @@
  * cancel leaves nothing half-written). Browser mode streams into a private temporary file and
  * hands the page a one-time link, so the browser's own download does the saving.
  */
-import { toWorkbenchError } from '../api/errors';
-import { WorkbenchFailure } from '../../shared/contract/errors';
-import type { FileDownloadChunk, FileDownloadResult, FileRecord } from '../../shared/contract/files';
-import type { ResolvedConnection } from './connections-service';
+import { toWorkbenchError } from '../../api/errors';
+import { WorkbenchFailure } from '../../../shared/contract/errors';
+import type { FileDownloadChunk, FileDownloadResult, FileRecord } from '../../../shared/families/files/contract';
+import type { ResolvedConnection } from '../../services/connections-service';
 import type { FilesServiceDeps } from './files-deps';
 import { TransferRate } from './transfer-rate';
-import { chooseDestination } from './download-tickets';
+import { chooseDestination } from '../../services/download-tickets';
 
 export interface DownloadContext {
   signal: AbortSignal;

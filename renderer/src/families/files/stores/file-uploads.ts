@@ -14,11 +14,11 @@ import { shallowRef, triggerRef } from 'vue';
 import { oversizeReason } from '@shared/byte-size';
 import type { StreamHandle } from '@shared/contract/api';
 import type { WorkbenchError } from '@shared/contract/errors';
-import type { FileRecord } from '@shared/contract/files';
+import type { FileRecord } from '@shared/families/files/contract';
 import type { FileRef } from '@shared/contract/user-files';
 import { FILE_LIMITS } from '@shared/wire/files';
-import { useWorkbench } from '../api';
-import { toWorkbenchError } from '../lib/errors';
+import { useWorkbench } from '../../../api';
+import { toWorkbenchError } from '../../../lib/errors';
 
 /** `staging`: the page hands the bytes to the workbench; `uploading`: main sends them to the service. */
 export type UploadPhase = 'rejected' | 'queued' | 'staging' | 'uploading' | 'complete' | 'cancelled' | 'failed';

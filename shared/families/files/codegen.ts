@@ -7,13 +7,13 @@
  * requires. The URL comes from `$WORKBENCH_BASE_URL` (default the connection's), the key from
  * `$WORKBENCH_API_KEY`, as in every snippet (environment.ts).
  */
-import { multipartOf, type MultipartDescription, type MultipartPart } from '../contract/multipart';
-import type { CapturedRequest } from '../contract/runs';
-import type { CodeExporter } from '../families/types';
-import { environmentHeader, pyUrl, shellUrl, splitRequestUrl, tsUrl } from './environment';
-import { pyLiteral, stringLiteral } from './literals';
-import { apiKeyEnv, portableHeaders, sdkHeaders, type CodegenOptions } from './request-parts';
-import { shellQuote } from './shell-quote';
+import { multipartOf, type MultipartDescription, type MultipartPart } from '../../contract/multipart';
+import type { CapturedRequest } from '../../contract/runs';
+import type { CodeExporter } from '../types';
+import { environmentHeader, pyUrl, shellUrl, splitRequestUrl, tsUrl } from '../../codegen/environment';
+import { pyLiteral, stringLiteral } from '../../codegen/literals';
+import { apiKeyEnv, portableHeaders, sdkHeaders, type CodegenOptions } from '../../codegen/request-parts';
+import { shellQuote } from '../../codegen/shell-quote';
 
 type FilePart = Extract<MultipartPart, { filename: string }>;
 type FieldPart = Extract<MultipartPart, { value: string }>;

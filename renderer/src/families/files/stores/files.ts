@@ -9,11 +9,11 @@ import { defineStore } from 'pinia';
 import { computed, ref, shallowRef } from 'vue';
 import { groupsFromFilter, parseFilter, printFilter, type FilterBuilderState, type FilterError } from '@shared/aip160';
 import type { WorkbenchError } from '@shared/contract/errors';
-import type { FileDownloadResult, FileRecord } from '@shared/contract/files';
-import { useWorkbench } from '../api';
-import { useConnectionsStore } from './connections';
-import { toWorkbenchError } from '../lib/errors';
-import { onLinkRegained } from '../composables/use-link-regained';
+import type { FileDownloadResult, FileRecord } from '@shared/families/files/contract';
+import { useWorkbench } from '../../../api';
+import { useConnectionsStore } from '../../../stores/connections';
+import { toWorkbenchError } from '../../../lib/errors';
+import { onLinkRegained } from '../../../composables/use-link-regained';
 
 export type FileSortField = 'created_at' | 'filename' | 'size';
 

@@ -4,13 +4,13 @@
  * uploaded or saw (store/files). Every answer that describes a file refreshes its row; a 404
  * marks it deleted or expired with a message that says which, so the list stays truthful offline.
  */
-import type { ApiResult } from '../api/client';
-import { toWorkbenchError } from '../api/errors';
-import { WorkbenchFailure } from '../../shared/contract/errors';
-import type { FileDownloadResult, FileListPage, FileRecord } from '../../shared/contract/files';
-import type { FileObject } from '../../shared/wire/files';
-import { expiredMessage, getFileById, getFileByKey, getFileByRun, listLocalFiles, markFileDeleted, setFileStatus, setPublicUrl, upsertSeenFile } from '../store/files';
-import type { ResolvedConnection } from './connections-service';
+import type { ApiResult } from '../../api/client';
+import { toWorkbenchError } from '../../api/errors';
+import { WorkbenchFailure } from '../../../shared/contract/errors';
+import type { FileDownloadResult, FileListPage, FileRecord } from '../../../shared/families/files/contract';
+import type { FileObject } from '../../../shared/wire/files';
+import { expiredMessage, getFileById, getFileByKey, getFileByRun, listLocalFiles, markFileDeleted, setFileStatus, setPublicUrl, upsertSeenFile } from '../../store/files';
+import type { ResolvedConnection } from '../../services/connections-service';
 import type { FilesServiceDeps } from './files-deps';
 import { downloadFile, type DownloadContext } from './files-download';
 import { newFileKey, recordCancelledBeforeSending, uploadFile, type UploadContext } from './files-upload';

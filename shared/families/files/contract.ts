@@ -6,11 +6,11 @@
  * (uploading, cancelled, failed, deleted, expired) in words a person can act on.
  */
 import { z } from 'zod';
-import { FILE_LIMITS } from '../wire/files';
-import { call, event, stream } from './define';
-import { RunIdSchema } from './history';
-import { ConnectionIdSchema } from './text';
-import { FileRefIdSchema } from './user-files';
+import { FILE_LIMITS } from '../../wire/files';
+import { call, event, stream } from '../../contract/define';
+import { RunIdSchema } from '../../contract/history';
+import { ConnectionIdSchema } from '../../contract/text';
+import { FileRefIdSchema } from '../../contract/user-files';
 
 /** A file id as the service gives it (`file_<uuid>` on the sandbox). */
 export const FileIdSchema = z
@@ -174,4 +174,4 @@ export const filesContract = {
   changed: event<FileRecord>(),
 };
 
-export { multipartOf, type MultipartDescription, type MultipartPart } from './multipart';
+export { multipartOf, type MultipartDescription, type MultipartPart } from '../../contract/multipart';

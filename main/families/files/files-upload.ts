@@ -6,17 +6,17 @@
  * deleted there; a dropped connection records the upload as failed, never as uploaded.
  */
 import { randomBytes } from 'node:crypto';
-import type { ApiError } from '../api/errors';
-import { toWorkbenchError } from '../api/errors';
-import { formatBytes, oversizeReason } from '../../shared/byte-size';
-import { WorkbenchFailure } from '../../shared/contract/errors';
-import type { FileRecord, FileUploadChunk, MultipartDescription } from '../../shared/contract/files';
-import type { CapturedRequest } from '../../shared/contract/runs';
-import { FILE_LIMITS, type FileObject } from '../../shared/wire/files';
-import { completeUpload, getFileByKey, insertUpload, setFileStatus } from '../store/files';
-import type { ResolvedConnection } from './connections-service';
+import type { ApiError } from '../../api/errors';
+import { toWorkbenchError } from '../../api/errors';
+import { formatBytes, oversizeReason } from '../../../shared/byte-size';
+import { WorkbenchFailure } from '../../../shared/contract/errors';
+import type { FileRecord, FileUploadChunk, MultipartDescription } from '../../../shared/families/files/contract';
+import type { CapturedRequest } from '../../../shared/contract/runs';
+import { FILE_LIMITS, type FileObject } from '../../../shared/wire/files';
+import { completeUpload, getFileByKey, insertUpload, setFileStatus } from '../../store/files';
+import type { ResolvedConnection } from '../../services/connections-service';
 import type { FilesServiceDeps } from './files-deps';
-import { newRunId, RunRecorder } from './run-recorder';
+import { newRunId, RunRecorder } from '../../services/run-recorder';
 import { TransferRate } from './transfer-rate';
 
 export const FILES_PATH = '/v1/files';

@@ -13,7 +13,7 @@ import {
   listModels,
   listVideoGenerationModels,
 } from '../api/models';
-import type { Catalogue, CatalogueEntry } from '../../shared/contract/models';
+import type { Catalogue, CatalogueEntry } from '../../shared/families/models/contract';
 import type { ImageGenerationModel, LanguageModel, Model, VideoGenerationModel } from '../../shared/wire/models';
 import { WorkbenchFailure } from '../../shared/contract/errors';
 import type { ConnectionsService } from './connections-service';

@@ -14,7 +14,7 @@ import { imagesContract } from '../families/images/contract';
 import { mediaContract } from './media';
 import { jobsContract } from './jobs';
 import { messagesContract } from './messages';
-import { modelsContract } from './models';
+import { modelsContract } from '../families/models/contract';
 import { responsesContract } from './responses';
 import { toolsContract } from './tools';
 import { userFilesContract } from './user-files';

@@ -9,7 +9,7 @@ import type { ConnectionProfile, ConnectionsState, SandboxDetails, SaveConnectio
 import { WorkbenchFailure, type WorkbenchError } from '../../shared/contract/errors';
 import type { HistorySearchInput } from '../../shared/contract/history';
 import type { JobSummary } from '../../shared/contract/jobs';
-import type { Catalogue, CatalogueEntry } from '../../shared/contract/models';
+import type { Catalogue, CatalogueEntry } from '../../shared/families/models/contract';
 import type { CapturedRequest, Endpoint, RunRecord, RunStatus } from '../../shared/contract/runs';
 import type { ResponseNode } from '../../shared/contract/responses';
 import type { FileDownloadChunk, FileDownloadResult, FileRecord, FileUploadChunk, FileUploadInput } from '../../shared/families/files/contract';

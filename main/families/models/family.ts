@@ -1,5 +1,5 @@
 /** Models: the catalogue. Every family reads it, so app.ts builds it with the shared services; this exposes it. */
-import { modelsContract } from '../../../shared/contract/models';
+import { modelsContract } from '../../../shared/families/models/contract';
 import { bindOps } from '../bind';
 import type { FamilyDeps, MainFamily } from '../types';
 

@@ -1,7 +1,7 @@
 /** The model catalogue: one list merged from the four listings of the service. */
 import { z } from 'zod';
-import { call } from './define';
-import type { TokenPrices } from '../cost';
+import { call } from '../../contract/define';
+import type { TokenPrices } from '../../cost';
 
 export type ModelKind = 'language' | 'image' | 'video' | 'other';
 

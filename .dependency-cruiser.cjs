@@ -9,8 +9,13 @@
 /** `to` paths under these folders, as a regex alternation. */
 const under = (...dirs) => `^(${dirs.join('|')})/`;
 
-/** `to` paths inside renderer/src: folders end in `/`, files in `$`. */
-const renderer = (...entries) => `^renderer/src/(${entries.join('|')})`;
+/**
+ * `to` paths inside renderer/src: folders end in `/`, files in `$`. A family's folder
+ * (renderer/src/families/<f>/) has the same layers inside it (views, stores, components, lib).
+ */
+const renderer = (...entries) => [`^renderer/src/(${entries.join('|')})`, `^renderer/src/families/[^/]+/(${entries.join('|')})`];
+/** `from` paths: a layer folder of renderer/src or of a family's folder. */
+const rendererLayer = (folder) => [`^renderer/src/${folder}/`, `^renderer/src/families/[^/]+/${folder}/`];
 /** The renderer's shell: it builds the app from views, stores and the bridge. */
 const SHELL = ['main\\.ts$', 'App\\.vue$', 'router\\.ts$'];
 /** Everything in renderer/src that lib (pure helpers) must not import. */
@@ -40,17 +45,17 @@ module.exports = {
     // Inside renderer/src (DESIGN.md "The house"): views -> stores -> bridge, lib pure underneath.
     // "The shell" is main.ts, App.vue and router.ts, which wire views, stores and the bridge together.
     { name: 'renderer-lib-pure', comment: 'renderer/src/lib holds pure helpers: it imports no stores, bridge, components, composables, views or shell', severity: 'error',
-      from: { path: '^renderer/src/lib/' }, to: { path: RENDERER_ABOVE_LIB } },
+      from: { path: rendererLayer('lib') }, to: { path: RENDERER_ABOVE_LIB } },
     { name: 'renderer-lib-api-types-only', comment: 'renderer/src/lib names only types of renderer/src/api.ts (calling the injected api is not pure)', severity: 'error',
-      from: { path: '^renderer/src/lib/' }, to: { path: '^renderer/src/api\\.ts$', dependencyTypesNot: ['type-only'] } },
+      from: { path: rendererLayer('lib') }, to: { path: '^renderer/src/api\\.ts$', dependencyTypesNot: ['type-only'] } },
     { name: 'renderer-stores-below-views', comment: 'renderer/src/stores never import views, components or the shell', severity: 'error',
-      from: { path: '^renderer/src/stores/' }, to: { path: renderer('views/', 'components/', ...SHELL) } },
+      from: { path: rendererLayer('stores') }, to: { path: renderer('views/', 'components/', ...SHELL) } },
     { name: 'renderer-components-below-views', comment: 'renderer/src/components never import views or the shell', severity: 'error',
-      from: { path: '^renderer/src/components/' }, to: { path: renderer('views/', ...SHELL) } },
+      from: { path: rendererLayer('components') }, to: { path: renderer('views/', ...SHELL) } },
     { name: 'renderer-composables-below-views', comment: 'renderer/src/composables never import views, components or the shell', severity: 'error',
-      from: { path: '^renderer/src/composables/' }, to: { path: renderer('views/', 'components/', ...SHELL) } },
+      from: { path: rendererLayer('composables') }, to: { path: renderer('views/', 'components/', ...SHELL) } },
     { name: 'renderer-bridge-at-the-bottom', comment: 'renderer/src/bridge imports none of stores, composables, components, views, the shell or api.ts', severity: 'error',
-      from: { path: '^renderer/src/bridge/' }, to: { path: renderer('stores/', 'composables/', 'components/', 'views/', 'api\\.ts$', ...SHELL) } },
+      from: { path: rendererLayer('bridge') }, to: { path: renderer('stores/', 'composables/', 'components/', 'views/', 'api\\.ts$', ...SHELL) } },
 
     // preload/: contextBridge only.
     { name: 'preload-only-shared-and-electron', comment: 'preload/ imports only shared/ and electron', severity: 'error',
@@ -85,6 +90,10 @@ module.exports = {
       from: { path: '^main/jobs/' }, to: { path: '^(main|renderer|preload)/', pathNot: under('main/jobs', 'main/api', 'main/store') } },
     { name: 'services-not-host', comment: 'main/services never import main/host (the host calls services, not back)', severity: 'error',
       from: { path: '^main/services/' }, to: { path: '^main/host/' } },
+    { name: 'families-below-host', comment: 'main/families never import main/host or main/electron (electron -> host -> families -> services)', severity: 'error',
+      from: { path: '^main/families/' }, to: { path: under('main/host', 'main/electron', 'main/browser') } },
+    { name: 'nothing-imports-upwards-into-families', comment: 'only the composition root imports main/families (services, live, jobs, api, store and audio sit below)', severity: 'error',
+      from: { path: '^main/', pathNot: ['^main/families/', '^main/app\\.ts$'] }, to: { path: '^main/families/' } },
     { name: 'nothing-imports-upwards-into-services', comment: 'main/api, store and jobs never import main/services', severity: 'error',
       from: { path: under('main/api', 'main/store', 'main/jobs') }, to: { path: '^main/services/' } },
     { name: 'only-shells-import-the-composition-root', comment: 'only the shells (main/electron, main/browser) import main/app.ts', severity: 'error',

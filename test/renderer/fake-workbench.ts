@@ -9,18 +9,18 @@ import type { ConnectionProfile, ConnectionsState, SandboxDetails, SaveConnectio
 import { WorkbenchFailure, type WorkbenchError } from '../../shared/contract/errors';
 import type { HistorySearchInput } from '../../shared/contract/history';
 import type { JobSummary } from '../../shared/contract/jobs';
-import type { Catalogue, CatalogueEntry } from '../../shared/contract/models';
+import type { Catalogue, CatalogueEntry } from '../../shared/families/models/contract';
 import type { CapturedRequest, Endpoint, RunRecord, RunStatus } from '../../shared/contract/runs';
 import type { ResponseNode } from '../../shared/contract/responses';
-import type { FileDownloadChunk, FileDownloadResult, FileRecord, FileUploadChunk, FileUploadInput } from '../../shared/contract/files';
+import type { FileDownloadChunk, FileDownloadResult, FileRecord, FileUploadChunk, FileUploadInput } from '../../shared/families/files/contract';
 import type { ToolPlayground, ToolSetState } from '../../shared/contract/tools';
 import type { Draft, DraftChange } from '../../shared/contract/drafts';
 import type { ToolSpec } from '../../shared/tools/tool-spec';
 import { mergeToolSets } from '../../shared/tools/tool-set-merge';
 import type { ChatRequest } from '../../shared/wire/chat';
 import type { GalleryItem, GalleryKind } from '../../shared/contract/gallery';
-import type { ImageEditInput, ImageGenerateInput, ImageRunChunk, ImageRunResult } from '../../shared/contract/images';
-import type { VideoCreateInput, VideoJob } from '../../shared/contract/videos';
+import type { ImageEditInput, ImageGenerateInput, ImageRunChunk, ImageRunResult } from '../../shared/families/images/contract';
+import type { VideoCreateInput, VideoJob } from '../../shared/families/videos/contract';
 import { createFakeLive, type FakeLiveControls } from './fake-live';
 import { fakeEventsOf, makeCompletion, makeRecord, makeUsage, sampleCatalogueEntries, type RecordOverrides } from './fake-data';
 

@@ -6,6 +6,7 @@
 import { chatMain } from './chat/family';
 import { filesMain } from './files/family';
 import { imagesMain } from './images/family';
+import { speechMain } from './speech/family';
 import { legacyMain } from './legacy/family';
 import { messagesMain } from './messages/family';
 import { modelsMain } from './models/family';
@@ -15,7 +16,7 @@ import { videosMain } from './videos/family';
 
 export type { FamilyDeps, MainFamily } from './types';
 
-export const MAIN_FAMILIES = [chatMain, responsesMain, messagesMain, legacyMain, filesMain, imagesMain, videosMain, modelsMain] as const satisfies readonly MainFamily[];
+export const MAIN_FAMILIES = [chatMain, responsesMain, messagesMain, legacyMain, filesMain, imagesMain, videosMain, speechMain, modelsMain] as const satisfies readonly MainFamily[];
 
 type MainFamilies = (typeof MAIN_FAMILIES)[number];
 

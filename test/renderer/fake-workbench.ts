@@ -22,6 +22,7 @@ import type { GalleryItem, GalleryKind } from '../../shared/contract/gallery';
 import type { ImageEditInput, ImageGenerateInput, ImageRunChunk, ImageRunResult } from '../../shared/families/images/contract';
 import type { VideoCreateInput, VideoJob } from '../../shared/families/videos/contract';
 import { createFakeLive, type FakeLiveControls } from './fake-live';
+import { createFakeSpeech, type FakeSpeechControls } from './fake-speech';
 import { fakeEventsOf, makeCompletion, makeRecord, makeUsage, sampleCatalogueEntries, type RecordOverrides } from './fake-data';
 
 /** A text stream (any family) the test drives: emit chunks, then finish or fail it. */
@@ -118,6 +119,8 @@ export interface FakeWorkbench extends WorkbenchApi {
     emitVideoChanged(job: VideoJob): void;
     /** Live sessions (`live.*`), see fake-live.ts. */
     live: FakeLiveControls;
+    /** Speech requests and voices (`speech.*`), see fake-speech.ts. */
+    speech: FakeSpeechControls;
   };
 }
 
@@ -310,6 +313,8 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
     return draft;
   };
   const fakeLive = createFakeLive();
+  // `record` is defined below; the fake calls it only once a test sends a request.
+  const fakeSpeech = createFakeSpeech((method, input) => record(method, input));
   let profiles: ConnectionProfile[] = [SANDBOX];
   let sandbox: SandboxDetails = { key: 'sk-sandbox-fake0123', port: 4010, preferredPort: 4010, preferredSource: 'default', configuredPort: null, ...opts.sandbox };
   let activeId = 'sandbox';
@@ -355,6 +360,7 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
       videoListeners.forEach((l) => l(job));
     },
     live: fakeLive.controls,
+    speech: fakeSpeech.controls,
   };
   const revisionsOf = (playground: ToolPlayground): ToolSpec[][] => (toolRevisions[playground] ??= [[...(controls.toolSets[playground] ?? [])]]);
   const toolState = (playground: ToolPlayground): ToolSetState => {
@@ -574,6 +580,7 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
 
   const api: WorkbenchApi = {
     live: fakeLive.api,
+    speech: fakeSpeech.api,
     app: {
       info: async () => ({
         version: '0.1.0-test',

@@ -10,7 +10,7 @@ import { computed, ref, shallowRef } from 'vue';
 import type { StreamHandle } from '@shared/contract/api';
 import type { WorkbenchError } from '@shared/contract/errors';
 import { SpeechFieldsSchema, type SpeechFieldsInput, type SpeechRunChunk, type SpeechRunResult, type SpeechVoice } from '@shared/families/speech/contract';
-import { charactersLeft, SPEECH_PRICE } from '@shared/families/speech/limits';
+import { charactersLeft } from '@shared/families/speech/limits';
 import { TTS_LIMITS, type AudioTimestamps, type TtsCodec } from '@shared/wire/tts';
 import type { AudioResult } from '@shared/audio/errors';
 import { useWorkbench } from '../../../api';
@@ -57,8 +57,6 @@ export const useSpeechStore = defineStore('speech', () => {
 
   const left = computed(() => charactersLeft(text.value));
   const busy = computed(() => phase.value === 'sending' || phase.value === 'streaming');
-  /** The spec prices no text to speech. */
-  const price = SPEECH_PRICE;
 
   function fields(): SpeechFieldsInput {
     return {
@@ -170,5 +168,5 @@ export const useSpeechStore = defineStore('speech', () => {
     await stopPlayer();
   }
 
-  return { text, language, voice, codec, sampleRate, bitRate, speed, mode, voices, voicesNote, phase, runId, result, error, firstAudioMs, chunks, liveTimestamps, playNote, left, busy, price, problem, fields, loadVoices, send, stop, setPlayerFactory };
+  return { text, language, voice, codec, sampleRate, bitRate, speed, mode, voices, voicesNote, phase, runId, result, error, firstAudioMs, chunks, liveTimestamps, playNote, left, busy, problem, fields, loadVoices, send, stop, setPlayerFactory };
 });

@@ -7,11 +7,10 @@
 import * as ttsApi from '../../api/tts';
 import * as ttsStreamApi from '../../api/tts-stream';
 import * as voicesApi from '../../api/voices';
-import { toWorkbenchError, type ApiError } from '../../api/errors';
-import { WorkbenchFailure, type WorkbenchError } from '../../../shared/contract/errors';
+import { WorkbenchFailure } from '../../../shared/contract/errors';
 import type { CapturedRequest } from '../../../shared/contract/runs';
 import type { SpeechFields, SpeechRunChunk, SpeechRunResult, SpeechVoice, SpeechVoices } from '../../../shared/families/speech/contract';
-import { TTS_CONTENT_TYPES, type TtsRequest } from '../../../shared/wire/tts';
+import type { TtsRequest } from '../../../shared/wire/tts';
 import { PRESET_VOICES } from '../../../shared/wire/voices';
 import type { Db } from '../../store/db';
 import { getRun } from '../../store/runs';
@@ -19,6 +18,7 @@ import type { ResolvedConnection } from '../../services/connections-service';
 import type { GalleryService } from '../../services/gallery-service';
 import { newRunId, RunRecorder } from '../../services/run-recorder';
 import { keepSpeech } from './speech-audio';
+import { explainSpeechError } from './speech-errors';
 import { readSpeechOutput, speechOutput } from './speech-record';
 import { runSpeechStream } from './speech-stream-run';
 
@@ -47,17 +47,6 @@ export function ttsRequestOf(f: SpeechFields): TtsRequest {
     ...(f.textNormalization !== undefined ? { text_normalization: f.textNormalization } : {}),
     ...(f.optimizeStreamingLatency !== undefined ? { optimize_streaming_latency: f.optimizeStreamingLatency } : {}),
   };
-}
-
-/** An error about the voice made actionable: which voice, and where the valid ones are. */
-export function explainSpeechError(e: ApiError, voice: string): WorkbenchError {
-  const out = toWorkbenchError(e);
-  const aboutVoice = /voice/i.test(e.message) && (e.status === 400 || e.status === 404 || e.status === 422 || e.status === null);
-  if (aboutVoice && (e.status === 404 || /not found|unknown|no such|does not exist/i.test(e.message))) {
-    const builtIn = PRESET_VOICES.map((v) => v.id).join(', ');
-    return { ...out, message: `The service has no voice "${voice}": choose a built-in voice (${builtIn}) or one of your custom voices from the list. (${e.message})` };
-  }
-  return out;
 }
 
 export class SpeechService {
@@ -179,9 +168,4 @@ export class SpeechService {
       connection.client.scrubber,
     );
   }
-}
-
-/** The Content-Type of a streamed utterance's codec. */
-export function streamedContentType(codec: SpeechFields['codec']): string {
-  return TTS_CONTENT_TYPES[codec];
 }

@@ -15,7 +15,8 @@ import type { SpeechFields, SpeechRunResult } from '../../../shared/families/spe
 import type { TtsStreamQuery } from '../../../shared/wire/tts';
 import { keepSpeech, TimestampJoin } from './speech-audio';
 import { speechOutput } from './speech-record';
-import { explainSpeechError, streamedContentType, type SpeechRunContext, type SpeechService } from './speech-service';
+import { explainSpeechError, streamedContentType } from './speech-errors';
+import type { SpeechRunContext, SpeechService } from './speech-service';
 
 export function streamQueryOf(f: SpeechFields): TtsStreamQuery {
   return {

@@ -29,8 +29,11 @@ export const FAKE_VOICES: SpeechVoice[] = [
   { id: 'abcd1234', name: 'My narrator', kind: 'custom', language: 'en' },
 ];
 
+/** Results the next fake workbench's `speech.ofRun` answers from the start (a History entry reads them as it mounts). */
+export const PRESET_SPEECH_RESULTS = new Map<string, SpeechRunResult>();
+
 export function createFakeSpeech(record: (method: string, input: unknown) => void): { api: FamilyApi<typeof speechContract>; controls: FakeSpeechControls } {
-  const controls: FakeSpeechControls = { requests: [], voices: [...FAKE_VOICES], results: new Map() };
+  const controls: FakeSpeechControls = { requests: [], voices: [...FAKE_VOICES], results: new Map(PRESET_SPEECH_RESULTS) };
   const start = (method: FakeSpeechRequest['method'], input: SpeechFieldsInput, onChunk: (c: SpeechRunChunk) => void): StreamHandle<SpeechRunResult> => {
     record(method, input);
     let settle!: { resolve: (r: SpeechRunResult) => void; reject: (e: unknown) => void };

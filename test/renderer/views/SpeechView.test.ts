@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
 import { useSpeechStore } from '@/families/speech/stores/speech';
 import { makeGalleryItem } from '../fake-workbench';
+import { PRESET_SPEECH_RESULTS } from '../fake-speech';
 import { mountWithApp, type Mounted } from '../mount-app';
 
 const { default: SpeechView } = await import('@/families/speech/views/SpeechView.vue');
@@ -115,5 +116,34 @@ describe('SpeechView', () => {
     m.fake.controls.speech.requests[0]!.fail({ code: 'invalid_input', message: 'The service has no voice "zed": choose a built-in voice.' });
     await flushPromises();
     expect(document.body.textContent).toContain('The service has no voice "zed"');
+  });
+});
+
+describe('Speech keyboard and History entry', () => {
+  it('speaks on Ctrl+Enter from the text and stops on Esc', async () => {
+    m = await mountWithApp(SpeechView, { route: '/speech' });
+    await m.wrapper.find('[data-testid="speech-text"]').setValue('Hello');
+    await m.wrapper.find('[data-testid="speech-text"]').trigger('keydown', { key: 'Enter', ctrlKey: true });
+    await flushPromises();
+    const req = m.fake.controls.speech.requests[0]!;
+    expect(req.input.text).toBe('Hello');
+    await m.wrapper.find('[data-testid="speech-text"]').trigger('keydown', { key: 'Escape' });
+    await flushPromises();
+    expect(req.cancelled).toBe(true);
+  });
+
+  it("History's entry plays the run's audio with its characters", async () => {
+    const { default: SpeechRunDetails } = await import('@/families/speech/components/SpeechRunDetails.vue');
+    const { makeRecord } = await import('../fake-data');
+    const item = makeGalleryItem({ id: 'gal_speech0009', kind: 'audio', mime: 'audio/mpeg' });
+    PRESET_SPEECH_RESULTS.set('run-speech9', {
+      runId: 'run-speech9', audio: item, codec: 'mp3', contentType: 'audio/mpeg', duration: 0.6, timestamps, form: 'json', partial: null, timings: { totalMs: 1, ttfbMs: 1, firstAudioMs: null }, costTicks: null, traceId: null,
+    });
+    m = await mountWithApp(SpeechRunDetails, { route: '/history', props: { record: makeRecord({ id: 'run-speech9', endpoint: 'speech.synthesize', model: 'ara', request: { method: 'POST', url: 'http://x/v1/tts', headers: {}, body: { text: 'Hi you', language: 'en' } } } as never) } });
+    await flushPromises();
+    expect(m.wrapper.find('.sent').text()).toBe('Hi you');
+    expect(m.wrapper.find('[data-testid="speech-audio"]').attributes('src')).toBe(item.url.url);
+    expect(m.wrapper.findAll('[data-testid="spoken-text"] span')).toHaveLength(6);
+    PRESET_SPEECH_RESULTS.clear();
   });
 });

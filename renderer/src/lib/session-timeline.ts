@@ -5,6 +5,9 @@
  */
 import type { SessionRecord, TimelineItem } from '@shared/contract/history';
 import type { CapturedEvent } from '@shared/contract/runs';
+import { formatClock } from './format';
+
+export { formatClock };
 
 export interface TimelineRow {
   /** '→' to the service, '←' from it, '◆' a mark of the session. */
@@ -70,12 +73,6 @@ export function timelineJson(item: TimelineItem): string {
     }
   } else parsed = `(${Math.floor((data.length * 3) / 4)} bytes, base64)`;
   return JSON.stringify({ ...rest, data: parsed }, null, 2);
-}
-
-/** `m:ss` (a session's length, where a crash cut it). */
-export function formatClock(ms: number): string {
-  const s = Math.max(0, Math.floor(ms / 1000));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
 
 /** `12.345 s` on the session clock (rows sort by it; ms precision matters for latency). */

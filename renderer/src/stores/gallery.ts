@@ -172,7 +172,8 @@ export const useGalleryStore = defineStore('gallery', () => {
       }
     }
     for (const item of visible) {
-      if (item.thumbUrl || tried.has(item.id)) continue;
+      // Audio has no frame to show: its tile shows an icon and its length.
+      if (item.thumbUrl || item.kind === 'audio' || tried.has(item.id)) continue;
       tried.add(item.id);
       queue.push(item);
     }

@@ -111,6 +111,17 @@ describe('WaveformPlayer', () => {
     expect(lit()).toBe('Ok');
   });
 
+  it('streams a long recording (no fetch and decode of the whole file) and says its waveform is not drawn', async () => {
+    mountPlayer({ duration: 30 * 60 });
+    expect(last().options.url).toBe('/media/abc?t=1');
+    expect(last().options.duration).toBe(1800);
+    expect(last().options.peaks).toHaveLength(1);
+    expect(wrapper.text()).toContain('Waveform not drawn for audio over 10:00');
+    await wrapper.setProps({ src: '/media/short?t=1', duration: 4 });
+    expect(last().options.peaks).toBeUndefined();
+    expect(wrapper.text()).not.toContain('Waveform not drawn');
+  });
+
   it('says so when the audio cannot be played', async () => {
     mountPlayer({});
     last().emit('error', new Error('HTTP 404'));

@@ -70,6 +70,19 @@ describe('WaveformPlayer', () => {
     expect(ws.calls.filter((c) => c[0] === 'setTime').map((c) => c[1])).toEqual([1, 6, 5, 10, 10, 0, 0]);
   });
 
+  it('quick arrow presses step from the last seek, not from a late position the element reports', async () => {
+    mountPlayer({});
+    const ws = last();
+    ws.emit('ready', 10);
+    await slider().trigger('keydown', { key: 'ArrowRight' });
+    ws.emit('timeupdate', 0); // from before the seek
+    await slider().trigger('keydown', { key: 'ArrowRight' });
+    ws.emit('timeupdate', 2.05); // the seek landed; playback goes on from there
+    ws.emit('timeupdate', 2.5);
+    await slider().trigger('keydown', { key: 'ArrowRight' });
+    expect(ws.calls.filter((c) => c[0] === 'setTime').map((c) => c[1])).toEqual([1, 2, 3.5]);
+  });
+
   it('lights the characters spoken so far as playback moves, back too when it seeks back', async () => {
     mountPlayer({ timestamps: STAMPS });
     const ws = last();

@@ -26,6 +26,7 @@ const BENCHES: Record<string, () => Promise<Bench>> = {
   liveSessions: () => import('./live-sessions'),
   recording: () => import('./recording'),
   'stt-stream': () => import('./stt-stream'),
+  'session-timeline': () => import('./session-timeline'),
 };
 
 async function main(): Promise<void> {

@@ -1,21 +1,21 @@
 /**
  * Records one live session into a data folder for the session-playback e2e test, as a voice
  * family will (there is none yet): `node --import tsx seed-session.ts <dataDir> <events>`. Real
- * speech from eSpeak NG (WASM) comes *in* (the model, 22.05 kHz), a tone goes *out* (the
+ * speech from the espeak-ng CLI comes *in* (the model, 22.05 kHz), a tone goes *out* (the
  * microphone, 16 kHz), events both ways (every audio frame summarised by the recorder), marks
  * `text_done` and `first_audio`; closed cleanly with the stereo mix kept in the gallery. Prints
  * `seeded <runId> <speechMs>`.
  */
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import ESpeakNg from 'espeak-ng';
 import { createApp } from '../../main/app';
 import { createFileKeyStore } from '../../main/store/key-file';
 import { parseWav } from '../../shared/audio/wav';
 import type { Endpoint } from '../../shared/contract/runs';
 
-async function speech(text: string): Promise<{ samples: Int16Array; sampleRate: number }> {
-  const e = await ESpeakNg({ arguments: ['-v', 'en-us', '-w', 'out.wav', text] });
-  const parsed = parseWav(e.FS.readFile('out.wav') as Uint8Array);
+/** Real speech from the espeak-ng CLI (a test-only tool here; the app's synthesiser is the sandbox's). */
+function speech(text: string): { samples: Int16Array; sampleRate: number } {
+  const parsed = parseWav(new Uint8Array(execFileSync('espeak-ng', ['-v', 'en-us', '--stdout', text], { maxBuffer: 64 * 1024 * 1024 })));
   if (!parsed.ok) throw new Error(parsed.error.message);
   return { samples: parsed.value.samples, sampleRate: parsed.value.sampleRate };
 }
@@ -44,7 +44,7 @@ async function main(): Promise<void> {
       promptText: 'Hello from the workbench',
     },
   });
-  const voice = await speech('Hello from the workbench. This is a recorded session.');
+  const voice = speech('Hello from the workbench. This is a recorded session.');
   await rec.openTrack('out', { sampleRate: 16_000, name: 'microphone' });
   await rec.openTrack('in', { sampleRate: voice.sampleRate, name: 'speech' });
   rec.event({ direction: 'out', kind: 'json', data: JSON.stringify({ type: 'text.delta', delta: 'Hello from the workbench.' }) });

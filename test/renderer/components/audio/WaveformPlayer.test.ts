@@ -42,6 +42,13 @@ describe('WaveformPlayer', () => {
     expect(last().destroyed).toBe(true);
   });
 
+  it('plays bytes given as a Blob without fetching a URL', async () => {
+    const blob = new Blob([new Uint8Array(44)], { type: 'audio/wav' });
+    mountPlayer({ src: blob });
+    expect(last().options.url).toBeUndefined();
+    expect(last().calls).toEqual([['loadBlob', blob, undefined, undefined]]);
+  });
+
   it('a new src replaces the waveform (the old one destroyed)', async () => {
     mountPlayer({});
     const first = last();

@@ -47,6 +47,10 @@ export class FakeWaveSurfer {
   playPause(): Promise<void> {
     return this.playing ? (this.pause(), Promise.resolve()) : this.play();
   }
+  loadBlob(blob: Blob, peaks?: unknown, duration?: number): Promise<void> {
+    this.calls.push(['loadBlob', blob, peaks, duration]);
+    return Promise.resolve();
+  }
   setTime(seconds: number): void {
     this.calls.push(['setTime', seconds]);
     this.currentTime = seconds;

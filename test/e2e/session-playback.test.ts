@@ -46,7 +46,10 @@ describe('a recorded session played back (browser mode)', () => {
   });
 
   it('opens the session from History: both tracks decoded with their lengths, plays, seeks by keyboard', async () => {
-    await page.evaluate(`location.hash = '#/history/${runId}'`);
+    // As a user finds it: History, then its row (the text it spoke is its prompt).
+    await page.getByRole('link', { name: 'History', exact: true }).click();
+    await page.getByText('Hello from the workbench').first().click(SLOW);
+    await page.waitForURL(new RegExp(`#/history/${runId}$`), SLOW);
     const audio = page.getByRole('region', { name: 'Audio' });
     await audio.waitFor(SLOW).catch(async (error: unknown) => {
       await screenshot(page, 'session-playback-history-missing');
@@ -96,6 +99,8 @@ describe('a recorded session played back (browser mode)', () => {
     const tile = page.locator('.tile[data-id]');
     await expect.poll(() => tile.count(), SLOW).toBe(1);
     expect(await tile.innerText()).toContain('0:03');
+    // Its mini waveform: made in the page from the decoded WAV, handed to main, shown as the tile's image.
+    await expect.poll(() => tile.locator('img').evaluate((img: { complete: boolean; naturalWidth: number }) => img.complete && img.naturalWidth > 0).catch(() => false), SLOW).toBe(true);
     await tile.click();
     const viewer = page.getByRole('dialog');
     await expect.poll(async () => clockOf(await viewer.locator('.wf-clock').innerText())[1], SLOW).toBeGreaterThan(3);

@@ -29,19 +29,21 @@ const call = makeGalleryItem({ id: 'gal_callmix01', kind: 'audio', origin: 'reco
 const image = makeGalleryItem({ id: 'gal_picture01', thumbUrl: null });
 
 describe('GalleryView (audio)', () => {
-  it('shows an audio tile with its length and an icon, makes no thumbnail for it, and filters by Audio', async () => {
-    m = await mountWithApp(GalleryView, { route: '/gallery', fake: { gallery: [call, image] } });
+  it('shows an audio tile with its length and an icon, makes a waveform thumbnail only for audio short enough, and filters by Audio', async () => {
+    const long = makeGalleryItem({ ...call, id: 'gal_longcall01', duration: 45 * 60, name: 'long call.wav' });
+    m = await mountWithApp(GalleryView, { route: '/gallery', fake: { gallery: [call, image, long] } });
     const tile = document.querySelector<HTMLElement>('.tile[data-id="gal_callmix01"]')!;
     expect(tile.textContent).toContain('Audio:');
     expect(tile.querySelector('.tile-badge')?.textContent?.trim()).toBe('1:23');
     expect(tile.querySelector('.pi-volume-up')).not.toBeNull();
     await flushPromises();
-    expect(made).toEqual(['gal_picture01']);
+    expect(made.sort()).toEqual(['gal_callmix01', 'gal_picture01']);
+    expect(document.querySelector('.tile[data-id="gal_longcall01"] .tile-badge')?.textContent?.trim()).toBe('45:00');
 
     button(m.wrapper, 'Audio').click();
     await flushPromises();
     expect(m.fake.controls.calls.filter((c) => c.method === 'gallery.list').at(-1)?.input).toEqual({ limit: 200, kind: 'audio' });
-    expect([...document.querySelectorAll<HTMLElement>('.tile[data-id]')].map((t) => t.dataset.id)).toEqual(['gal_callmix01']);
+    expect([...document.querySelectorAll<HTMLElement>('.tile[data-id]')].map((t) => t.dataset.id)).toEqual(['gal_callmix01', 'gal_longcall01']);
   });
 
   it('opens an audio item in a waveform player, with its run linked and no image or video actions', async () => {

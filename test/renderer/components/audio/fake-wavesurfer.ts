@@ -53,7 +53,8 @@ export class FakeWaveSurfer {
   }
   setTime(seconds: number): void {
     this.calls.push(['setTime', seconds]);
-    this.currentTime = seconds;
+    // As wavesurfer does: the new position is reported at once, before the media element's own.
+    this.emit('timeupdate', seconds);
   }
   getDuration(): number {
     return this.duration;

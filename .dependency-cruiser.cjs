@@ -9,8 +9,13 @@
 /** `to` paths under these folders, as a regex alternation. */
 const under = (...dirs) => `^(${dirs.join('|')})/`;
 
-/** `to` paths inside renderer/src: folders end in `/`, files in `$`. */
-const renderer = (...entries) => `^renderer/src/(${entries.join('|')})`;
+/**
+ * `to` paths inside renderer/src: folders end in `/`, files in `$`. A family's folder
+ * (renderer/src/families/<f>/) has the same layers inside it (views, stores, components, lib).
+ */
+const renderer = (...entries) => [`^renderer/src/(${entries.join('|')})`, `^renderer/src/families/[^/]+/(${entries.join('|')})`];
+/** `from` paths: a layer folder of renderer/src or of a family's folder. */
+const rendererLayer = (folder) => [`^renderer/src/${folder}/`, `^renderer/src/families/[^/]+/${folder}/`];
 /** The renderer's shell: it builds the app from views, stores and the bridge. */
 const SHELL = ['main\\.ts$', 'App\\.vue$', 'router\\.ts$'];
 /** Everything in renderer/src that lib (pure helpers) must not import. */
@@ -40,17 +45,17 @@ module.exports = {
     // Inside renderer/src (DESIGN.md "The house"): views -> stores -> bridge, lib pure underneath.
     // "The shell" is main.ts, App.vue and router.ts, which wire views, stores and the bridge together.
     { name: 'renderer-lib-pure', comment: 'renderer/src/lib holds pure helpers: it imports no stores, bridge, components, composables, views or shell', severity: 'error',
-      from: { path: '^renderer/src/lib/' }, to: { path: RENDERER_ABOVE_LIB } },
+      from: { path: rendererLayer('lib') }, to: { path: RENDERER_ABOVE_LIB } },
     { name: 'renderer-lib-api-types-only', comment: 'renderer/src/lib names only types of renderer/src/api.ts (calling the injected api is not pure)', severity: 'error',
-      from: { path: '^renderer/src/lib/' }, to: { path: '^renderer/src/api\\.ts$', dependencyTypesNot: ['type-only'] } },
+      from: { path: rendererLayer('lib') }, to: { path: '^renderer/src/api\\.ts$', dependencyTypesNot: ['type-only'] } },
     { name: 'renderer-stores-below-views', comment: 'renderer/src/stores never import views, components or the shell', severity: 'error',
-      from: { path: '^renderer/src/stores/' }, to: { path: renderer('views/', 'components/', ...SHELL) } },
+      from: { path: rendererLayer('stores') }, to: { path: renderer('views/', 'components/', ...SHELL) } },
     { name: 'renderer-components-below-views', comment: 'renderer/src/components never import views or the shell', severity: 'error',
-      from: { path: '^renderer/src/components/' }, to: { path: renderer('views/', ...SHELL) } },
+      from: { path: rendererLayer('components') }, to: { path: renderer('views/', ...SHELL) } },
     { name: 'renderer-composables-below-views', comment: 'renderer/src/composables never import views, components or the shell', severity: 'error',
-      from: { path: '^renderer/src/composables/' }, to: { path: renderer('views/', 'components/', ...SHELL) } },
+      from: { path: rendererLayer('composables') }, to: { path: renderer('views/', 'components/', ...SHELL) } },
     { name: 'renderer-bridge-at-the-bottom', comment: 'renderer/src/bridge imports none of stores, composables, components, views, the shell or api.ts', severity: 'error',
-      from: { path: '^renderer/src/bridge/' }, to: { path: renderer('stores/', 'composables/', 'components/', 'views/', 'api\\.ts$', ...SHELL) } },
+      from: { path: rendererLayer('bridge') }, to: { path: renderer('stores/', 'composables/', 'components/', 'views/', 'api\\.ts$', ...SHELL) } },
 
     // preload/: contextBridge only.
     { name: 'preload-only-shared-and-electron', comment: 'preload/ imports only shared/ and electron', severity: 'error',
@@ -67,8 +72,12 @@ module.exports = {
       from: { pathNot: '^main/audio/' }, to: { path: '(^|/)node_modules/naudiodon/' } },
     { name: 'undici-only-in-api', comment: 'only main/api imports undici', severity: 'error',
       from: { pathNot: '^main/api/' }, to: { path: '(^|/)node_modules/undici/' } },
-    { name: 'ws-only-in-api-host-sandbox', comment: 'only main/api (client), main/host and main/sandbox (servers) import ws', severity: 'error',
-      from: { pathNot: under('main/api', 'main/host', 'main/sandbox') }, to: { path: '(^|/)node_modules/ws/' } },
+    { name: 'ws-only-in-api-host-sandbox', comment: 'only main/api (client), main/host, main/sandbox and main/media (servers) import ws', severity: 'error',
+      from: { pathNot: under('main/api', 'main/host', 'main/sandbox', 'main/media') }, to: { path: '(^|/)node_modules/ws/' } },
+    // The media process (main/media) runs in its own process: it must not pull main's services,
+    // store or shells in (no SQLite there); it may use shared/, main/audio and main/host/token.ts.
+    { name: 'media-process-stands-apart', comment: 'main/media imports only shared/, main/audio, main/host/token.ts and itself', severity: 'error',
+      from: { path: '^main/media/' }, to: { path: '^(main|renderer|preload)/', pathNot: ['^main/media/', '^main/audio/', '^main/host/token\\.ts$'] } },
     { name: 'sandbox-stands-apart', comment: 'main/sandbox imports only shared/ and itself', severity: 'error',
       from: { path: '^main/sandbox/' }, to: { path: '^(main|renderer|preload)/', pathNot: '^main/sandbox/' } },
     { name: 'store-only-shared-and-itself', comment: 'main/store imports only shared/ and itself', severity: 'error',
@@ -81,6 +90,10 @@ module.exports = {
       from: { path: '^main/jobs/' }, to: { path: '^(main|renderer|preload)/', pathNot: under('main/jobs', 'main/api', 'main/store') } },
     { name: 'services-not-host', comment: 'main/services never import main/host (the host calls services, not back)', severity: 'error',
       from: { path: '^main/services/' }, to: { path: '^main/host/' } },
+    { name: 'families-below-host', comment: 'main/families never import main/host or main/electron (electron -> host -> families -> services)', severity: 'error',
+      from: { path: '^main/families/' }, to: { path: under('main/host', 'main/electron', 'main/browser') } },
+    { name: 'nothing-imports-upwards-into-families', comment: 'only the composition root imports main/families (services, live, jobs, api, store and audio sit below)', severity: 'error',
+      from: { path: '^main/', pathNot: ['^main/families/', '^main/app\\.ts$'] }, to: { path: '^main/families/' } },
     { name: 'nothing-imports-upwards-into-services', comment: 'main/api, store and jobs never import main/services', severity: 'error',
       from: { path: under('main/api', 'main/store', 'main/jobs') }, to: { path: '^main/services/' } },
     { name: 'only-shells-import-the-composition-root', comment: 'only the shells (main/electron, main/browser) import main/app.ts', severity: 'error',

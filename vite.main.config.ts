@@ -1,4 +1,4 @@
-// Main-process build: the two shells' entries -> out/main/{electron,browser}.js (Node ESM).
+// Main-process build: the two shells' entries and the media process's -> out/main/{electron,browser,media}.js (Node ESM).
 // npm dependencies stay external (native modules such as better-sqlite3 must load from node_modules).
 import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +20,7 @@ export default defineConfig({
     sourcemap: true,
     minify: false,
     rollupOptions: {
-      input: { electron: entry('./main/electron/index.ts'), browser: entry('./main/browser/index.ts') },
+      input: { electron: entry('./main/electron/index.ts'), browser: entry('./main/browser/index.ts'), media: entry('./main/media/entry.ts') },
       external: (id) =>
         id.startsWith('node:') ||
         builtinModules.includes(id) ||

@@ -3,7 +3,6 @@
  * differ only in their transport and their KeyStore; everything else is made here, in order, and
  * disposed in reverse.
  */
-import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { WorkbenchContract } from '../shared/contract';
 import * as filesApi from './api/files';
@@ -11,17 +10,11 @@ import type { HandlersFor, TypedEmit } from './host/handlers';
 import { loadOrCreateSandboxKey, sandboxKeyFile, startSandbox } from './sandbox';
 import { chooseSandboxPort } from './sandbox/port-choice';
 import { getSetting } from './store/settings';
-import { ChatService } from './services/chat-service';
-import { CompletionsService } from './services/completions-service';
-import { MessagesService } from './services/messages-service';
-import { ResponsesService } from './services/responses-service';
 import { ConnectionsService, SANDBOX_PORT_SETTING } from './services/connections-service';
-import { deferredChatJob } from './services/deferred-chat-job';
 import { DownloadTickets } from './services/download-tickets';
 import { DraftsService } from './services/drafts-service';
-import { FilesService } from './services/files-service';
+import { FilesService } from './families/files/files-service';
 import { GalleryService } from './services/gallery-service';
-import { ImagesService } from './services/images-service';
 import { HistoryService } from './services/history-service';
 import { openRecordings, type Recordings } from './services/recording/recordings';
 import { MediaService, type MediaUrlOf } from './services/media-service';
@@ -41,11 +34,11 @@ import { JobQueue } from './jobs/job-queue';
 import { createLiveHandlers } from './live/handlers';
 import { LIVE_KINDS } from './live/kinds';
 import { createLiveRegistry, type LiveRegistry } from './live/registry';
-import { videoJob } from './services/video-job';
-import { videoFileLinker } from './services/video-files';
-import { videoGallery as galleryForVideos, videoInputs } from './services/video-media';
-import { VideosService } from './services/videos-service';
+import { buildFamilies } from './families';
 import { WorkbenchFailure } from '../shared/contract/errors';
+import type { MediaChannelInfo } from '../shared/contract/media';
+import type { MediaPlane } from './media/media-plane';
+import { stageUpload } from './services/upload-session';
 import { FILE_LIMITS } from '../shared/wire/files';
 
 export interface AppOptions {
@@ -84,6 +77,8 @@ export interface AppOptions {
   pickFiles?: PickFiles;
   /** Electron's shell.openPath; browser mode has none (app.openLog then returns the path). */
   openPath?: OpenPath;
+  /** The media process (main/media/media-plane.ts), started by the shell; without it `media.channel` says none runs. */
+  mediaPlane?: Pick<MediaPlane, 'channel'>;
 }
 
 export interface App {
@@ -173,59 +168,11 @@ export async function createApp(options: AppOptions): Promise<App> {
     disposers.push(() => connections.dispose());
     const models = new ModelsService(connections);
     // Durable jobs run in main whatever happens to windows; disposed before the clients they use.
-    // Video jobs hear their changes through the queue too (set once the service exists, below).
-    const late: { videos?: VideosService; files?: FilesService; gallery?: GalleryService } = {};
-    const jobs = new JobQueue({
-      db,
-      log: options.log,
-      backoffScale: options.jobBackoffScale ?? envJobBackoffScale(),
-      onChange: (job) => {
-        options.emit('jobs.changed', job);
-        late.videos?.onJobChanged(job);
-      },
-    });
+    const jobs = new JobQueue({ db, log: options.log, backoffScale: options.jobBackoffScale ?? envJobBackoffScale() });
     disposers.push(() => jobs.dispose());
-    jobs.define(deferredChatJob({ connections, models, pollMs: options.deferredPollMs }));
-    const videoGallery = galleryForVideos(() => {
-      if (!late.gallery) throw new Error('the gallery is not ready yet');
-      return late.gallery;
-    });
-    // Video downloads land here whole before they join the gallery; what is left is from a crash.
-    const videoDownloads = join(options.dataDir, 'video-downloads');
-    await rm(videoDownloads, { recursive: true, force: true });
-    jobs.define(
-      videoJob({
-        db,
-        connections,
-        blobs,
-        gallery: videoGallery,
-        tempDir: videoDownloads,
-        log: options.log,
-        pollMs: options.videoPollMs?.first,
-        maxPollMs: options.videoPollMs?.max,
-        linkFile: (connectionId, output) =>
-          late.files
-            ? videoFileLinker({ db, get: (ref) => late.files!.get(ref), emitChanged: (record) => options.emit('files.changed', record) })(connectionId, output)
-            : Promise.resolve(),
-      }),
-    );
-    const chat = new ChatService({ db, blobs, connections, models, jobs });
-    const responses = new ResponsesService({ db, blobs, connections, models });
-    const messages = new MessagesService({ db, blobs, connections, models });
-    const completions = new CompletionsService({ db, blobs, connections, models });
+    jobs.subscribe((job) => options.emit('jobs.changed', job));
     const downloads = new DownloadTickets({ dir: join(options.dataDir, 'downloads-tmp'), log: options.log });
     disposers.push(() => downloads.dispose());
-    const history = new HistoryService(
-      db,
-      blobs,
-      jobs,
-      { chooseSaveTarget: options.chooseSaveTarget, tickets: downloads },
-      () => connections.knownSecrets(),
-      (hash) => media.url(hash),
-    );
-    const toolSets = new ToolSetsService({ db, emit: options.emit });
-    const resumed = jobs.resumeAll();
-    if (resumed > 0) options.log(`${resumed} unfinished job(s) resumed`);
     const userFiles = new UserFiles({ stagingDir: join(options.dataDir, 'staging'), log: options.log });
     disposers.push(() => userFiles.dispose());
     const logPath = options.logPath ?? join(options.dataDir, 'logs', 'workbench.log');
@@ -241,7 +188,6 @@ export async function createApp(options: AppOptions): Promise<App> {
       tickets: downloads,
       maxUploadBytes,
     });
-
     const gallery = new GalleryService({
       db,
       blobs,
@@ -249,21 +195,37 @@ export async function createApp(options: AppOptions): Promise<App> {
       emitChanged: (change) => options.emit('gallery.changed', change),
       saveTarget: { chooseSaveTarget: options.chooseSaveTarget, tickets: downloads },
     });
-    const images = new ImagesService({ db, blobs, connections, gallery, userFiles, models });
-    late.files = files;
-    late.gallery = gallery;
-    const videos = new VideosService({
+
+    const history = new HistoryService(
       db,
+      blobs,
       jobs,
+      { chooseSaveTarget: options.chooseSaveTarget, tickets: downloads },
+      () => connections.knownSecrets(),
+      (hash) => media.url(hash),
+    );
+    const toolSets = new ToolSetsService({ db, emit: options.emit });
+    // Every family's service, handlers and job kinds (main/families/index.ts lists them).
+    const families = await buildFamilies({
+      db,
       blobs,
       connections,
-      gallery: videoGallery,
-      inputs: videoInputs({ userFiles, gallery, blobs, db }),
-      emitChanged: (job) => options.emit('videos.changed', job),
-      notify: options.notify,
+      jobs,
+      gallery,
+      userFiles,
+      downloads,
+      models,
+      files,
+      emit: options.emit,
       log: options.log,
+      dataDir: options.dataDir,
+      deferredPollMs: options.deferredPollMs,
+      videoPollMs: options.videoPollMs,
+      notify: options.notify,
     });
-    late.videos = videos;
+    // Every kind is defined and every subscriber listens: unfinished jobs may run now.
+    const resumed = jobs.resumeAll();
+    if (resumed > 0) options.log(`${resumed} unfinished job(s) resumed`);
 
     const drafts = new DraftsService({ db, log: options.log, emitChanged: (change) => options.emit('drafts.changed', change) });
 
@@ -271,7 +233,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     const live = createLiveRegistry({ kinds: LIVE_KINDS, onChange: (summary) => options.emit('live.changed', summary), log: options.log });
     disposers.push(() => live.shutdown());
 
+    // The families' services are their handlers; the app's shared services are answered here.
     const handlers: HandlersFor<WorkbenchContract> = {
+      ...families,
       live: createLiveHandlers(live, options.log),
       app: {
         info: () => ({ version: options.version, shell: options.shell, platform: process.platform, dataDir: options.dataDir, logPath, maxUploadBytes, sandboxKeyPath: sandboxKeyFile(sandboxDir) }),
@@ -284,28 +248,6 @@ export async function createApp(options: AppOptions): Promise<App> {
         select: ({ id }) => connections.select(id),
         test: ({ id }) => connections.test(id),
         setSandboxPort: ({ port }) => connections.setSandboxPort(port),
-      },
-      models: {
-        catalogue: (input) => models.catalogue(input?.connectionId, input?.refresh ?? false),
-      },
-      chat: {
-        send: (input, ctx) => chat.send(input, ctx),
-        follow: (input, ctx) => chat.follow(input, ctx),
-      },
-      responses: {
-        create: (input, ctx) => responses.create(input, ctx),
-        retrieve: (input, ctx) => responses.retrieve(input, ctx.signal),
-        remove: (input, ctx) => responses.remove(input, ctx.signal),
-        compact: (input, ctx) => responses.compact(input, ctx.signal),
-        tree: (input) => responses.tree(input),
-        chains: (input) => responses.chains(input),
-      },
-      messages: {
-        send: (input, ctx) => messages.send(input, ctx),
-      },
-      completions: {
-        send: (input, ctx) => completions.send(input, ctx),
-        complete: (input, ctx) => completions.complete(input, ctx),
       },
       history: {
         search: (input) => history.search(input),
@@ -320,6 +262,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       },
       media: {
         url: ({ hash }) => media.url(hash),
+        channel: () => mediaChannel(options.mediaPlane),
       },
       tools: {
         load: ({ playground }) => toolSets.load(playground),
@@ -331,42 +274,16 @@ export async function createApp(options: AppOptions): Promise<App> {
         cancel: ({ id }) => jobs.cancel(id) ?? notFoundJob(id),
         retryNow: ({ id }) => jobs.retryNow(id) ?? notFoundJob(id),
       },
-      files: {
-        upload: (input, ctx) => files.upload(input, ctx),
-        uploadCancelled: (input) => files.uploadCancelled(input),
-        list: (input) => files.list(input),
-        get: (input) => files.get(input),
-        update: (input) => files.update(input),
-        remove: (input) => files.remove(input),
-        download: (input, ctx) => files.download(input, ctx),
-        createPublicUrl: (input) => files.createPublicUrl(input),
-        revokePublicUrl: (input) => files.revokePublicUrl(input),
-        local: (input) => files.local(input),
-        ofRun: ({ runId }) => files.ofRun(runId),
-      },
       userFiles: {
         pick: (input) => pickUserFiles(userFiles, options.pickFiles, input),
         release: ({ ref }) => ({ released: userFiles.release(ref) }),
+        upload: (start, ctx) => stageUpload(userFiles, start, ctx.messages, ctx.signal),
       },
       drafts: {
         list: () => drafts.list(),
         get: ({ key }) => drafts.get(key),
         put: ({ key, state, writer }) => drafts.put(key, state, writer),
         clear: ({ key, writer }) => drafts.clear(key, writer),
-      },
-      images: {
-        generate: (input, ctx) => images.generate(input, ctx),
-        edit: (input, ctx) => images.edit(input, ctx),
-        ofRun: ({ runId }) => images.ofRun(runId),
-      },
-      videos: {
-        create: (input) => videos.create(input),
-        list: (input) => videos.list(input),
-        get: ({ id }) => videos.get(id),
-        cancel: ({ id }) => videos.cancel(id),
-        retry: ({ id }) => videos.retry(id),
-        dismiss: ({ id }) => videos.dismiss(id),
-        ofItem: ({ id }) => videos.ofItem(id),
       },
       gallery: {
         list: (input) => gallery.list(input),
@@ -396,6 +313,13 @@ function envJobBackoffScale(): number | undefined {
 
 function notFoundJob(id: string): never {
   throw new WorkbenchFailure({ code: 'not_found', message: `There is no job ${id}.` });
+}
+
+async function mediaChannel(plane: AppOptions['mediaPlane']): Promise<MediaChannelInfo> {
+  if (!plane) throw new WorkbenchFailure({ code: 'unsupported', message: 'No media process runs in this workbench, so live audio is unavailable.' });
+  const reply = await plane.channel();
+  if (!reply.ok) throw new WorkbenchFailure(reply.error);
+  return reply.value;
 }
 
 async function runDisposers(disposers: Array<() => void | Promise<void>>): Promise<void> {

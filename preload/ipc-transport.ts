@@ -5,12 +5,14 @@
  * by structured clone. Callbacks never see the IpcRendererEvent.
  */
 import type { BridgeTransport } from '../shared/contract/bridge';
+import { chunkCost } from '../shared/contract/chunk-cost';
 import { KeyedListeners } from '../shared/contract/keyed-listeners';
-import { IPC_STREAM_CHUNK, IPC_STREAM_END, type CallReply } from '../shared/contract/protocol';
+import { IPC_STREAM_ACK, IPC_STREAM_CHUNK, IPC_STREAM_END, type CallReply } from '../shared/contract/protocol';
 
 /** The part of `ipcRenderer` used here. */
 export interface IpcRendererLike {
   invoke(channel: string, ...args: unknown[]): Promise<unknown>;
+  send(channel: string, ...args: unknown[]): void;
   on(channel: string, listener: (event: unknown, ...args: unknown[]) => void): unknown;
   removeListener(channel: string, listener: (event: unknown, ...args: unknown[]) => void): unknown;
 }
@@ -37,8 +39,26 @@ export function createIpcTransport(ipc: IpcRendererLike): BridgeTransport {
   const tellMain = (op: 'ops.subscribe' | 'ops.unsubscribe', channel: string, key: string) =>
     void ipc.invoke(op, { channel, key }).catch(() => {});
 
+  // Acknowledgements, batched per task: main stops a stream's sender when the page falls a window
+  // behind (main/electron/stream-credits.ts), so a page whose code stops running stops the flood.
+  const acks = new Map<string, { chunks: number; bytes: number }>();
+  let ackTimer: ReturnType<typeof setTimeout> | null = null;
+  const flushAcks = () => {
+    ackTimer = null;
+    for (const [streamId, a] of acks) ipc.send(IPC_STREAM_ACK, streamId, a.chunks, a.bytes);
+    acks.clear();
+  };
   ipc.on(IPC_STREAM_CHUNK, (_event, streamId, chunk) => {
-    if (typeof streamId === 'string') streams.get(streamId)?.onChunk(chunk);
+    if (typeof streamId !== 'string') return;
+    try {
+      streams.get(streamId)?.onChunk(chunk);
+    } finally {
+      const a = acks.get(streamId) ?? { chunks: 0, bytes: 0 };
+      a.chunks += 1;
+      a.bytes += chunkCost(chunk);
+      acks.set(streamId, a);
+      ackTimer ??= setTimeout(flushAcks, 0);
+    }
   });
   ipc.on(IPC_STREAM_END, (_event, streamId, reply) => {
     if (typeof streamId !== 'string') return;

@@ -5,7 +5,7 @@
  * estimate and the bill cannot drift apart.
  */
 import { TICKS_PER_CENT } from './cost';
-import type { VideoMode } from './contract/videos';
+import type { VideoMode } from './families/videos/contract';
 import { VIDEO_LIMITS, VIDEO_RESOLUTIONS, type VideoResolution } from './wire/videos';
 
 /** US cents per second of output video, by resolution (every video model). 8 s at 720p = 80 cents. */

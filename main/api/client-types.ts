@@ -6,6 +6,7 @@
 import type { CapturedRequest } from '../../shared/contract/runs';
 import type { ApiError } from './errors';
 import type { LimitNotice, ResponseLimits } from './limits';
+import type { QueryValue } from './request-url';
 import type { RetryPolicy } from './retry';
 import type { SseEvent } from './sse';
 
@@ -36,7 +37,8 @@ export interface RequestOptions {
   method: HttpMethod;
   /** Full versioned path: '/v1/models'. */
   path: string;
-  query?: Record<string, string | number | undefined>;
+  /** An array repeats the parameter; booleans are sent as `true` / `false`. */
+  query?: Record<string, QueryValue>;
   /**
    * Sent as JSON when present, unless it is a StreamBody (see stream-body.ts): then its bytes are
    * streamed, re-opened for each attempt, and the inspector records its description.

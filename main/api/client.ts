@@ -67,6 +67,11 @@ export class ApiClient {
     });
   }
 
+  /** A scrubber for this connection's key and `more` secrets (a realtime client secret of one socket). */
+  scrubberWith(more: ReadonlyArray<string>): SecretScrubber {
+    return more.length === 0 ? this.scrubber : new SecretScrubber([this.options.apiKey, ...more]);
+  }
+
   /** The caps this client reads answers with (limits.ts). */
   get responseLimits(): Readonly<ResponseLimits> {
     return this.limits;

@@ -8,9 +8,10 @@ import { parseErrorBody } from '../../shared/wire/errors';
 
 /**
  * `file`: a local file the request reads from or writes to failed (vanished, unreadable, disk
- * full); nothing is wrong with the service.
+ * full); nothing is wrong with the service. `invalid_request`: the client refused to send a
+ * request that breaks a documented rule (a PATCH with no field, 101 keyterms); nothing was sent.
  */
-export type ApiErrorKind = 'http' | 'network' | 'timeout' | 'cancelled' | 'protocol' | 'stream_incomplete' | 'file';
+export type ApiErrorKind = 'http' | 'network' | 'timeout' | 'cancelled' | 'protocol' | 'stream_incomplete' | 'file' | 'invalid_request';
 
 /** One failed request. `body` is the service's error body (parsed JSON, or text) when there was one. */
 export interface ApiError {
@@ -90,6 +91,7 @@ const KIND_TO_CODE: Record<ApiErrorKind, WorkbenchError['code']> = {
   stream_incomplete: 'stream_incomplete',
   // The contract has no code for local files; the message names the file and what to do.
   file: 'internal',
+  invalid_request: 'invalid_input',
 };
 
 /** The contract's shape of an ApiError (status, requestId and the service's code kept). */
@@ -104,4 +106,9 @@ export function toWorkbenchError(e: ApiError): WorkbenchError {
 /** The error for a call the user cancelled. */
 export function cancelledError(requestId: string | null = null): ApiError {
   return { kind: 'cancelled', status: null, code: null, message: 'Cancelled.', requestId };
+}
+
+/** A request the client refused to send (a documented rule broken); nothing left the machine. */
+export function invalidRequestError(message: string): ApiError {
+  return { kind: 'invalid_request', status: null, code: null, message, requestId: null };
 }

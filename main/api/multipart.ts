@@ -137,3 +137,21 @@ export async function multipartBody(fields: MultipartField[], file: MultipartFil
     },
   };
 }
+
+/**
+ * A multipart body of text fields only (no file part): `POST /v1/stt` with a `url` instead of a
+ * file. Small, so held as one buffer; exact Content-Length as for multipartBody().
+ */
+export function multipartFieldsBody(fields: MultipartField[], opts: Pick<MultipartOptions, 'boundary'> = {}): StreamBody {
+  const boundary = opts.boundary ?? `----InferenceWorkbench${randomBytes(12).toString('hex')}`;
+  const bytes = Buffer.from(`${fields.map((f) => `${partHead(boundary, f.name)}${f.value}\r\n`).join('')}--${boundary}--\r\n`);
+  return {
+    kind: 'stream',
+    open: async function* () {
+      yield bytes;
+    },
+    length: bytes.byteLength,
+    contentType: `multipart/form-data; boundary=${boundary}`,
+    description: { multipart: fields.map((f) => ({ name: f.name, value: f.value })) },
+  };
+}

@@ -17,7 +17,23 @@ export interface WebSocketConnectOptions {
   protocols?: string[];
   /** Extra handshake headers; an `authorization` here replaces the key (a client secret). */
   headers?: Record<string, string>;
+  /**
+   * Send no `Authorization` at all: the credential travels elsewhere (a realtime client secret in
+   * the subprotocol, as a browser would send it), so the connection's key must not go along.
+   */
+  omitKey?: boolean;
   signal?: AbortSignal;
+  /**
+   * Largest message accepted from the service, in bytes (ws's `maxPayload`; ws's own default is
+   * 100 MiB). A bigger one closes the socket with 1009 (event-socket.ts explains the bound).
+   */
+  maxPayload?: number;
+  /**
+   * Called synchronously when the socket opens, before the result resolves: a service may send its
+   * first message in the same packet as the 101, and ws emits it before a promise continuation
+   * would run, so listeners must be attached here.
+   */
+  onOpen?: (socket: WebSocket) => void;
 }
 
 /** The open socket (the caller owns it from here), or why it did not open. */
@@ -51,8 +67,10 @@ function readRefusal(res: IncomingMessage): Promise<string> {
 export function connectWebSocket(client: ApiClient, path: string, opts: WebSocketConnectOptions = {}): Promise<WebSocketResult> {
   const target = client.webSocketTarget(path, opts.query);
   const headers = { ...target.headers };
+  if (opts.omitKey) delete headers.authorization;
   for (const [k, v] of Object.entries(opts.headers ?? {})) headers[k.toLowerCase()] = v;
-  const { captured, host } = target;
+  const { host } = target;
+  const captured = opts.omitKey ? { ...target.captured, headers: Object.fromEntries(Object.entries(target.captured.headers).filter(([k]) => k !== 'authorization')) } : target.captured;
   if (opts.signal?.aborted) return Promise.resolve({ ok: false, error: cancelledError(), captured });
 
   return new Promise((resolve) => {
@@ -60,6 +78,7 @@ export function connectWebSocket(client: ApiClient, path: string, opts: WebSocke
       headers,
       handshakeTimeout: target.handshakeTimeoutMs,
       followRedirects: false,
+      ...(opts.maxPayload !== undefined ? { maxPayload: opts.maxPayload } : {}),
     });
     let settled = false;
     const fail = (error: ApiError): void => {
@@ -75,6 +94,7 @@ export function connectWebSocket(client: ApiClient, path: string, opts: WebSocke
       if (settled) return;
       settled = true;
       cleanup();
+      opts.onOpen?.(socket);
       resolve({ ok: true, socket, captured });
     };
     const onRefused = (_req: unknown, res: IncomingMessage): void => {

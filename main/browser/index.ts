@@ -12,6 +12,10 @@ import { startBrowserServer, type BrowserServer } from '../host/browser-server';
 import { resolveDataDir } from '../host/data-dir';
 import { createHost, type Host } from '../host/host';
 import { createLogger } from '../host/log-file';
+import { startBlockMainHook } from '../media/block-main';
+import { mediaEntryFor } from '../media/entry-path';
+import { forkLauncher } from '../media/fork-launcher';
+import { MediaPlane } from '../media/media-plane';
 import { createFileKeyStore } from '../store/key-file';
 import { parseBrowserArgs } from './args';
 import { openInBrowser } from './open-browser';
@@ -34,6 +38,15 @@ async function main(): Promise<void> {
   const logger = createLogger({ dir: join(dataDir, 'logs'), stderr: true });
   log = logger.line;
   let host: Host | null = null;
+  let server: BrowserServer | null = null;
+  // Media frames run in a child process with its own loopback WebSocket for the page (main/media).
+  const mediaPlane = new MediaPlane({
+    launch: forkLauncher({ ...mediaEntryFor(import.meta.url), log }),
+    log,
+    transport: { kind: 'websocket', origins: () => (server ? [`http://127.0.0.1:${server.port}`, `http://localhost:${server.port}`] : []) },
+  });
+  // Started now, beside the app: the page's CSP must name its frame port.
+  const mediaStarted = mediaPlane.start();
   const app: App = await createApp({
     dataDir,
     shell: 'browser',
@@ -44,18 +57,26 @@ async function main(): Promise<void> {
     version: readVersion(paths.packageJson),
     logPath: logger.path,
     sandboxPort: args.sandboxPort,
+    mediaPlane,
   });
   host = createHost({ contract, handlers: app.handlers, log, logPath: logger.path });
-  let server: BrowserServer;
+  const media = await mediaStarted;
+  if (!media.ok) log(`[media] ${media.error.message}`);
+  const mediaPort = mediaPlane.frameServerPort;
+  const connectSources = mediaPort ? [`ws://127.0.0.1:${mediaPort}`, `ws://localhost:${mediaPort}`] : [];
   try {
-    server = await startBrowserServer({ host, staticDir: paths.rendererDir, port: args.port, log, userFiles: app.userFiles, downloads: app.downloads, media: app.media });
+    server = await startBrowserServer({ host, staticDir: paths.rendererDir, port: args.port, log, userFiles: app.userFiles, downloads: app.downloads, media: app.media, connectSources });
   } catch (err) {
     log(`Could not start the server: ${err instanceof Error ? err.message : String(err)}`);
     host.dispose();
     await app.dispose();
+    await mediaPlane.dispose();
     process.exit(1);
   }
   logger.addSecret(server.token);
+  // Main's page origins are known only now: the media process accepts its page from here on.
+  if (media.ok) await mediaPlane.reconfigure();
+  const stopBlockingMain = startBlockMainHook(process.env, log);
   process.stdout.write(`Workbench: ${server.url}\n`);
   log(`data folder: ${dataDir}; log file: ${logger.path}`);
   if (args.open) openInBrowser(server.url, log);
@@ -71,7 +92,9 @@ async function main(): Promise<void> {
     }
     stoppingSince = Date.now();
     log(`${signal}: shutting down`);
-    await server.close();
+    stopBlockingMain();
+    await server?.close();
+    await mediaPlane.dispose();
     host?.dispose();
     await app.dispose();
     logger.close();

@@ -1,39 +1,35 @@
 /**
- * The private IPC channels behind `window.workbenchFiles` (see shared/contract/user-files.ts
+ * The one private IPC channel behind `window.workbenchFiles` (see shared/contract/user-files.ts
  * IPC_FILES): a dropped file's path (resolved by the preload with webUtils, never typed by the
- * page) becomes a reference; bytes of a File made in the page are staged in chunks. Only our
- * window's main frame is served; a reload or close aborts that window's unfinished uploads.
+ * page) becomes a reference. Bytes of a File made in the page take the contract instead
+ * (`userFiles.upload`). Only our window's main frame is served; errors come back as values.
  */
 import { ipcMain, type BrowserWindow, type IpcMainInvokeEvent } from 'electron';
 import { WorkbenchFailure } from '../../shared/contract/errors';
 import type { CallReply } from '../../shared/contract/protocol';
 import { IPC_FILES } from '../../shared/contract/user-files';
-import { ChunkedStaging, type ChunkedUploadStart } from '../host/chunked-staging';
-import { DEFAULT_MAX_UPLOAD_BYTES } from '../host/staging-route';
 import type { UserFiles } from '../services/user-files';
 import { isTrustedSender } from './ipc';
 
 export interface FileIpcOptions {
-  userFiles: Pick<UserFiles, 'register' | 'stage'>;
+  userFiles: Pick<UserFiles, 'register'>;
   log: (line: string) => void;
   /** Named in the message of an unexpected failure, so the user knows where to look. */
   logPath?: string;
-  maxBytes?: number;
 }
 
 export interface FileIpc {
-  /** Serves `window`; its uploads are aborted when it reloads or closes. */
+  /** Serves `window`. */
   addWindow(window: BrowserWindow): void;
   dispose(): void;
 }
 
 export function setupFileIpc(options: FileIpcOptions): FileIpc {
-  const staging = new ChunkedStaging(options.userFiles, options.maxBytes ?? DEFAULT_MAX_UPLOAD_BYTES);
   const windows = new Set<Electron.WebContents>();
   const where = options.logPath ? ` (${options.logPath})` : '';
 
   /** Runs `work` for a trusted sender, answering a CallReply; `owner` names the window. */
-  const serve = (channel: string, work: (owner: string, ...args: unknown[]) => unknown) => {
+  const serve = (channel: string, work: (...args: unknown[]) => unknown) => {
     ipcMain.removeHandler(channel);
     ipcMain.handle(channel, async (event: IpcMainInvokeEvent, ...args: unknown[]): Promise<CallReply> => {
       const contents = [...windows].find((c) => c === event.sender);
@@ -42,7 +38,7 @@ export function setupFileIpc(options: FileIpcOptions): FileIpc {
         throw new Error(`${channel} is only available to the workbench window.`);
       }
       try {
-        return { ok: true, value: (await work(`window-${contents.id}`, ...args)) ?? null };
+        return { ok: true, value: (await work(...args)) ?? null };
       } catch (err) {
         if (err instanceof WorkbenchFailure) return { ok: false, error: err.error };
         options.log(`[files] ${channel} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
@@ -56,26 +52,16 @@ export function setupFileIpc(options: FileIpcOptions): FileIpc {
     return value;
   };
 
-  serve(IPC_FILES.fromPath, (_owner, path) => options.userFiles.register(str(path)));
-  serve(IPC_FILES.stageBegin, (owner, start) => staging.begin(owner, (start ?? {}) as ChunkedUploadStart));
-  serve(IPC_FILES.stageChunk, (owner, id, bytes) => staging.chunk(owner, str(id), bytes as Uint8Array));
-  serve(IPC_FILES.stageEnd, (owner, id) => staging.end(owner, str(id)));
-  serve(IPC_FILES.stageAbort, (owner, id) => ({ aborted: staging.abort(owner, str(id)) }));
+  serve(IPC_FILES.fromPath, (path) => options.userFiles.register(str(path)));
 
   return {
     addWindow(window) {
       const contents = window.webContents;
-      const owner = `window-${contents.id}`;
       windows.add(contents);
-      contents.on('did-navigate', () => staging.abortOwner(owner));
-      contents.on('destroyed', () => {
-        staging.abortOwner(owner);
-        windows.delete(contents);
-      });
+      contents.on('destroyed', () => windows.delete(contents));
     },
     dispose() {
       for (const channel of Object.values(IPC_FILES)) ipcMain.removeHandler(channel);
-      staging.dispose();
       windows.clear();
     },
   };

@@ -1,6 +1,7 @@
 /**
  * Electron entry (out/main/electron.js). The start-up order is the wiring diagram: scheme before
- * ready, single-instance lock, then log file, menu, protocol, app services, host, window, IPC gates.
+ * ready, single-instance lock, then log file, menu, protocol, media process, app services, host,
+ * window, IPC gates.
  * Quitting disposes in reverse (streams cancelled, database closed) before the process exits.
  */
 import { app, shell, type BrowserWindow } from 'electron';
@@ -21,6 +22,11 @@ import { createNotifier } from './notify';
 import { registerAppScheme, setupAppProtocol } from './protocol';
 import { mediaUrlOf, setupMediaProtocol } from './media-protocol';
 import { createMainWindow } from './window';
+import { startBlockMainHook } from '../media/block-main';
+import { mediaEntryFor } from '../media/entry-path';
+import { MediaPlane } from '../media/media-plane';
+import { setupMediaPorts } from './media-ports';
+import { utilityLauncher } from './media-utility';
 
 /** Until the data folder (and so the log file) is known, diagnostics go to stderr alone. */
 let log = (line: string): void => {
@@ -60,6 +66,9 @@ async function start(): Promise<void> {
 
   await app.whenReady();
   const openPath = (path: string) => shell.openPath(path);
+  // Media frames run in a utility process; pages reach it over MessagePorts (main/media).
+  const mediaPlane = new MediaPlane({ launch: utilityLauncher(mediaEntryFor(import.meta.url).entry, log), log, transport: { kind: 'port' } });
+  disposers.push(() => mediaPlane.dispose());
   setupMenu({ openLogFile: () => void openPath(logger.path).then((problem) => problem && log(`[menu] could not open the log: ${problem}`)) });
   disposers.push(setupAppProtocol(paths.rendererDir));
   const workbench: App = await createApp({
@@ -77,6 +86,7 @@ async function start(): Promise<void> {
     mediaUrl: mediaUrlOf,
     sandboxPort: sandboxPortFlag(process.argv),
     notify: createNotifier(log),
+    mediaPlane,
   });
   disposers.push(() => workbench.dispose());
   disposers.push(setupMediaProtocol(workbench.media.lookup));
@@ -88,9 +98,16 @@ async function start(): Promise<void> {
   disposers.push(() => gate.dispose());
   const files = setupFileIpc({ userFiles: workbench.userFiles, log, logPath: logger.path });
   disposers.push(() => files.dispose());
+  const mediaPorts = setupMediaPorts({ plane: mediaPlane, log });
+  disposers.push(() => mediaPorts.dispose());
+  void mediaPlane.start().then((started) => {
+    if (!started.ok) log(`[media] ${started.error.message}`);
+  });
+  disposers.push(startBlockMainHook(process.env, log));
   window = createMainWindow({ preloadFile: paths.preloadFile, log, development: !app.isPackaged });
   gate.addWindow(window);
   files.addWindow(window);
+  mediaPorts.addWindow(window);
   window.on('closed', () => {
     window = null;
   });

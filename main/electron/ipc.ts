@@ -4,14 +4,17 @@
  * origin. Each window is one host session: stream and session chunks and ends go back with
  * `webContents.send` (in order, on IPC_STREAM_CHUNK / IPC_STREAM_END), events on their own
  * channel names. A session's inbound messages come as `ops.send` calls. Uint8Arrays cross as they
- * are (structured clone). Reloading or closing the window aborts its calls, streams and sessions.
+ * are (structured clone). The page acknowledges chunks (IPC_STREAM_ACK): past a window of
+ * unacknowledged ones a session's `emit` waits (stream-credits.ts). Reloading or closing the
+ * window aborts its calls, streams and sessions.
  */
-import { ipcMain, type BrowserWindow, type IpcMainInvokeEvent, type WebContents } from 'electron';
+import { ipcMain, type BrowserWindow, type IpcMainEvent, type IpcMainInvokeEvent, type WebContents } from 'electron';
 import type { Contract } from '../../shared/contract/define';
-import { IPC_STREAM_CHUNK, IPC_STREAM_END, type CallReply } from '../../shared/contract/protocol';
+import { IPC_STREAM_ACK, IPC_STREAM_CHUNK, IPC_STREAM_END, type CallReply } from '../../shared/contract/protocol';
 import type { HostPort, HostSession } from '../host/host';
 import { operationChannels } from '../host/registry';
 import { isAppUrl } from './app-origin';
+import { chunkCost, StreamCredits } from './stream-credits';
 
 export interface IpcGateOptions {
   host: HostPort;
@@ -46,6 +49,8 @@ interface WindowEntry {
   contents: WebContents;
   session: HostSession;
   send(channel: string, ...args: unknown[]): void;
+  /** Unacknowledged chunks per stream: a page that stops reading makes `emit` wait. */
+  credits: StreamCredits;
 }
 
 /** Installs one handler per operation; windows are added with `addWindow`. */
@@ -77,6 +82,7 @@ export function setupIpc(options: IpcGateOptions): IpcGate {
           return { ok: false, error: { code: 'invalid_input', message: `${channel} needs a stream id.` } } satisfies CallReply;
         }
         void host.stream(entry.session, channel, input, streamId).then((reply) => {
+          entry.credits.end(streamId);
           try {
             entry.send(IPC_STREAM_END, streamId, reply);
           } catch (err) {
@@ -90,21 +96,36 @@ export function setupIpc(options: IpcGateOptions): IpcGate {
     }
   }
 
+  // The page's acknowledgements of stream chunks (preload/ipc-transport.ts), from our frame only.
+  const onAck = (event: IpcMainEvent, streamId: unknown, chunks: unknown, bytes: unknown) => {
+    const entry = windows.get(event.sender);
+    if (!entry || !isTrustedSender(event as unknown as IpcMainInvokeEvent, entry.contents)) return;
+    if (typeof streamId === 'string' && typeof chunks === 'number' && typeof bytes === 'number') entry.credits.ack(streamId, chunks, bytes);
+  };
+  ipcMain.removeAllListeners(IPC_STREAM_ACK);
+  ipcMain.on(IPC_STREAM_ACK, onAck);
+
   function addWindow(window: BrowserWindow): () => void {
     const contents = window.webContents;
+    const credits = new StreamCredits();
     const send = (channel: string, ...args: unknown[]) => {
       if (!contents.isDestroyed()) contents.send(channel, ...args);
     };
     const session: HostSession = {
       id: `window-${contents.id}`,
-      sendChunk: (streamId, chunk) => send(IPC_STREAM_CHUNK, streamId, chunk),
+      sendChunk: (streamId, chunk) => {
+        if (contents.isDestroyed()) return;
+        send(IPC_STREAM_CHUNK, streamId, chunk);
+        return credits.sent(streamId, chunkCost(chunk));
+      },
       // A keyed event carries its key as a second argument (the preload dispatches on it).
       sendEvent: (channel, payload, key) => (key === undefined ? send(channel, payload) : send(channel, payload, key)),
     };
-    windows.set(contents, { contents, session, send });
+    windows.set(contents, { contents, session, send, credits });
     let detach = host.attach(session);
     // A reload is a new page: the old page's calls, streams and sessions have no one left to read them.
     const onNavigate = () => {
+      credits.reset();
       detach();
       detach = host.attach(session);
     };
@@ -114,6 +135,7 @@ export function setupIpc(options: IpcGateOptions): IpcGate {
       contents.off('render-process-gone', remove);
       contents.off('destroyed', remove);
       windows.delete(contents);
+      credits.reset();
       detach();
     };
     contents.on('did-navigate', onNavigate);
@@ -127,6 +149,7 @@ export function setupIpc(options: IpcGateOptions): IpcGate {
     addWindow,
     dispose() {
       for (const { channel } of channels) ipcMain.removeHandler(channel);
+      ipcMain.off(IPC_STREAM_ACK, onAck);
       for (const remove of [...disposers]) remove();
     },
   };

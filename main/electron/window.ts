@@ -1,8 +1,8 @@
 /**
  * The main window and its guards: isolated, sandboxed renderer with only our preload; navigation
  * away from app:// refused; new windows refused (http(s) links go to the user's browser after
- * they confirm); every permission request and check denied except writing to the clipboard from
- * our own page (the "copy as curl" buttons).
+ * they confirm); every permission request and check denied except writing to the clipboard and
+ * the microphone (audio only, no camera), from our own page.
  */
 import { BrowserWindow, dialog, shell, type Session, type WebContents } from 'electron';
 import { APP_ENTRY_URL, isAppUrl, isExternalWebUrl } from './app-origin';
@@ -76,13 +76,24 @@ export function guardNavigation(window: BrowserWindow, contents: WebContents, lo
   });
 }
 
-/** Denies every permission except ALLOWED_PERMISSIONS for our own origin. */
+/**
+ * The microphone ('media' asking for audio alone) for our own page: live transcription and the
+ * realtime console capture from the page when the user picks its microphone. A request that
+ * includes video (the camera) is refused, as is any other origin.
+ */
+function audioOnly(permission: string, mediaTypes: readonly string[] | undefined): boolean {
+  return permission === 'media' && mediaTypes !== undefined && mediaTypes.length > 0 && mediaTypes.every((t) => t === 'audio');
+}
+
+/** Denies every permission except ALLOWED_PERMISSIONS and the microphone, for our own origin only. */
 export function denyPermissions(session: Session): void {
   session.setPermissionRequestHandler((_contents, permission, callback, details) => {
-    callback(ALLOWED_PERMISSIONS.has(permission) && isAppUrl(details.requestingUrl));
+    const mediaTypes = (details as { mediaTypes?: string[] }).mediaTypes;
+    callback((ALLOWED_PERMISSIONS.has(permission) || audioOnly(permission, mediaTypes)) && isAppUrl(details.requestingUrl));
   });
-  session.setPermissionCheckHandler((_contents, permission, requestingOrigin) => {
-    return ALLOWED_PERMISSIONS.has(permission) && isAppUrl(requestingOrigin);
+  session.setPermissionCheckHandler((_contents, permission, requestingOrigin, details) => {
+    const mediaType = (details as { mediaType?: string } | undefined)?.mediaType;
+    return (ALLOWED_PERMISSIONS.has(permission) || audioOnly(permission, mediaType ? [mediaType] : undefined)) && isAppUrl(requestingOrigin);
   });
 }
 

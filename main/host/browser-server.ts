@@ -53,6 +53,8 @@ export interface BrowserServerOptions {
   media?: { lookup: MediaLookup; tokens: MediaTokens };
   /** Sockets, tabs and header time one client may use; defaults to DEFAULT_CONNECTION_LIMITS. */
   limits?: Partial<ConnectionLimits>;
+  /** More origins the page may connect to (the media process's frame WebSocket, main/media). */
+  connectSources?: readonly string[];
 }
 
 export interface BrowserServer {
@@ -213,7 +215,7 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
   port = typeof address === 'object' && address ? address.port : 0;
   allowedHosts = new Set([`${LOOPBACK}:${port}`, `localhost:${port}`]);
   allowedOrigins = new Set([`http://${LOOPBACK}:${port}`, `http://localhost:${port}`]);
-  headers = securityHeaders([`ws://${LOOPBACK}:${port}`, `ws://localhost:${port}`]);
+  headers = securityHeaders([`ws://${LOOPBACK}:${port}`, `ws://localhost:${port}`, ...(options.connectSources ?? [])]);
   server.on('error', (err) => log(`[http] ${err.message}`));
 
   let closing: Promise<void> | null = null;

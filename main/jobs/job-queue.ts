@@ -4,8 +4,8 @@
  * in main, whatever happens to windows. Each kind says how to read its stored data (`parseData`)
  * and how to run it (`run(job, ctx)`); the queue keeps the state history, waits out transient
  * failures for as long as they last (a capped backoff, kept in the row as the job's `wait` so a
- * restart carries on with it), resumes unfinished jobs at start-up, and tells listeners of every
- * change. Only a definite failure ends a job, or the user (cancel); `retryNow` skips a wait.
+ * restart carries on with it), resumes unfinished jobs at start-up, and tells subscribers of every
+ * change (all kinds, or one kind: `subscribe(listener, { kind })`). Only a definite failure ends a job, or the user (cancel); `retryNow` skips a wait.
  *
  *   const chat = queue.define({ kind: 'deferred-chat', parseData, run, finish });
  *   const job = queue.add('deferred-chat', data, { runId, insert: (db) => insertRun(db, run) });
@@ -74,8 +74,6 @@ export interface JobHandler<D, R = unknown> {
 export interface JobQueueOptions {
   db: Db;
   log?: (line: string) => void;
-  /** Every change of any job (state or progress): the app emits `jobs.changed` with it. */
-  onChange?: (job: JobSummary) => void;
   now?: () => number;
   backoff?: Partial<BackoffPolicy>;
   /** Waits between retries (tests pass a fake); must resolve early when `signal` aborts. */
@@ -102,6 +100,8 @@ export class JobQueue {
   private readonly handlers = new Map<string, AnyHandler>();
   private readonly running = new Map<string, Running>();
   private readonly watchers = new Map<string, Set<(job: JobSummary) => void>>();
+  /** Subscribers by kind; '' holds those of every kind. */
+  private readonly subscribers = new Map<string, Set<(job: JobSummary) => void>>();
   private readonly now: () => number;
   private readonly log: (line: string) => void;
   private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
@@ -191,6 +191,23 @@ export class JobQueue {
     updateJob(this.options.db, id, {}, this.now(), { state: 'retry-now', detail: { by: 'user' } });
     wake.abort();
     return this.changed(id);
+  }
+
+  /**
+   * Calls `listener` with every change (state or progress) of every job, or of jobs of `kind`
+   * only, until the returned function is called. A family subscribes to its own kinds (Videos
+   * reports its jobs to the page); the app to all (`jobs.changed`). Subscribing before or after
+   * `define` is the same: changes only happen once jobs are added or resumed.
+   */
+  subscribe(listener: (job: JobSummary) => void, options: { kind?: string } = {}): () => void {
+    const key = options.kind ?? '';
+    let set = this.subscribers.get(key);
+    if (!set) this.subscribers.set(key, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0 && this.subscribers.get(key) === set) this.subscribers.delete(key);
+    };
   }
 
   /** Calls `listener` with every change of job `id` until the returned function is called. */
@@ -365,8 +382,8 @@ export class JobQueue {
   private changed(id: string): JobSummary {
     const summary = getJobSummary(this.options.db, id);
     if (!summary) throw new Error(`job ${id} vanished`);
-    this.options.onChange?.(summary);
-    for (const listener of [...(this.watchers.get(id) ?? [])]) listener(summary);
+    const listeners = [...(this.subscribers.get('') ?? []), ...(this.subscribers.get(summary.kind) ?? []), ...(this.watchers.get(id) ?? [])];
+    for (const listener of listeners) listener(summary);
     return summary;
   }
 }

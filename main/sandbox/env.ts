@@ -2,6 +2,7 @@
  * What every route module shares: the clock, pacing settings, and the sandbox's in-memory state.
  * One per running sandbox, so two sandboxes in one process never see each other's data.
  */
+import type { AudioDecoder } from './audio/decode';
 import type { PrefixCache } from './chat/prefix-cache';
 import type { Clock } from './clock';
 import type { DeferredStore } from './deferred';
@@ -31,5 +32,7 @@ export interface SandboxEnv {
   media: MediaStore;
   /** JPEG / PNG encoding and decoding in worker threads, off the event loop. */
   codecs: CodecPool;
+  /** Audio files -> PCM with kept WebAssembly decoders (speech to text, custom voices). */
+  audioDecoder: AudioDecoder;
   log: (line: string) => void;
 }

@@ -28,9 +28,15 @@ import { ResponseStore } from './responses/store';
 import { modelRoutes } from './routes/models';
 import { videosRoutes } from './routes/videos';
 import { SttService, sttRoutes, sttSocketRoutes } from './routes/stt';
+import { ttsRoutes, ttsSocketRoutes } from './routes/tts';
+import { TtsService } from './tts/service';
+import { customProfile } from './tts/voice-profiles';
+import { AudioDecoder } from './audio/decode';
+import { customVoiceRoutes } from './routes/custom-voices';
+import { CustomVoiceStore } from './voices/store';
 import { safeLog } from './log-line';
 import { createSandboxHttpServer } from './server';
-import { openSandboxState, stateCompactionSecret, stateFilesDir, stateVideosDir, type SandboxState } from './state/persistence';
+import { openSandboxState, stateCompactionSecret, stateCustomVoicesDir, stateFilesDir, stateVideosDir, type SandboxState } from './state/persistence';
 import { VideoService } from './video/service';
 
 export interface SandboxOptions {
@@ -145,16 +151,22 @@ async function startLocked(options: SandboxOptions, host: string, log: (line: st
     }),
     media: new MediaStore(),
     codecs: new CodecPool(log),
+    audioDecoder: new AudioDecoder(),
     log,
   };
+  const customVoices = new CustomVoiceStore(stateDir === undefined ? null : stateCustomVoicesDir(stateDir));
   const state: SandboxState | null =
     stateDir === undefined
       ? null
-      : openSandboxState({ dir: stateDir, clock, deferred: env.deferred, responses: env.responses, files: env.files, videos: env.videos.jobs, log });
+      : openSandboxState({ dir: stateDir, clock, deferred: env.deferred, responses: env.responses, files: env.files, videos: env.videos.jobs, customVoices, log });
   env.videos.resume();
+  const tts = new TtsService((team, id) => {
+    const traits = customVoices.voiceTraits(team, id);
+    return traits && customProfile(traits.medianHz, traits.gender);
+  });
   const controlApi = options.controlApi ?? LOOPBACK.test(host);
   const faults = new FaultBook();
-  const stt = new SttService();
+  const stt = new SttService(env.audioDecoder);
   const http = createSandboxHttpServer({
     routes: [
       ...modelRoutes(),
@@ -166,10 +178,12 @@ async function startLocked(options: SandboxOptions, host: string, log: (line: st
       ...videosRoutes(env),
       ...imagesRoutes(env),
       ...sttRoutes(env, stt),
+      ...ttsRoutes(tts),
+      ...customVoiceRoutes({ store: customVoices, decoder: env.audioDecoder, clock, maxBytes: env.maxFileBytes }),
       ...(controlApi ? controlRoutes(clock) : []),
     ],
     // WebSocket endpoints (socket-route.ts): one spread per family, as for `routes`.
-    socketRoutes: [...sttSocketRoutes(log)],
+    socketRoutes: [...sttSocketRoutes(log), ...ttsSocketRoutes(tts, log)],
     keyRing,
     faults,
     clock,
@@ -223,6 +237,8 @@ async function startLocked(options: SandboxOptions, host: string, log: (line: st
         env.responses.clear();
         env.files.close();
         env.media.clear();
+        env.audioDecoder.dispose();
+        customVoices.clear();
         faults.clear();
         await env.codecs.close();
         stt.close();

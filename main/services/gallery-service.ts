@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { copyFile, rename, rm } from 'node:fs/promises';
-import type { FileDownloadResult } from '../../shared/contract/files';
+import type { FileDownloadResult } from '../../shared/families/files/contract';
 import { WorkbenchFailure } from '../../shared/contract/errors';
 import type { GalleryItem, GalleryKind, GalleryListInput, GalleryOrigin, GalleryPage } from '../../shared/contract/gallery';
 import type { BlobInfo, BlobStore } from '../store/blobs';

@@ -8,9 +8,9 @@
 import { readFile } from 'node:fs/promises';
 import { formatBytes } from '../../shared/byte-size';
 import { WorkbenchFailure } from '../../shared/contract/errors';
-import type { FileRecord } from '../../shared/contract/files';
+import type { FileRecord } from '../../shared/families/files/contract';
 import type { GalleryItem } from '../../shared/contract/gallery';
-import type { MediaSource } from '../../shared/contract/images';
+import type { MediaSource } from '../../shared/families/images/contract';
 import { IMAGE_INPUT_MIME_TYPES, IMAGE_LIMITS } from '../../shared/wire/images';
 import type { BlobStore } from '../store/blobs';
 import type { GalleryRow } from '../store/gallery';

@@ -3,7 +3,7 @@
  * The basic listing (/v1/models) has every model with its prices; the three typed listings add
  * kind, modalities, version and the fields only they carry.
  */
-import type { CatalogueEntry, ModelKind } from '../../shared/contract/models';
+import type { CatalogueEntry, ModelKind } from '../../shared/families/models/contract';
 import type { ImageGenerationModel, LanguageModel, Model, VideoGenerationModel } from '../../shared/wire/models';
 
 export interface Listings {

@@ -6,7 +6,7 @@
  * Pure: results in, listings and notes out.
  */
 import type { ApiResult } from '../api/client';
-import type { ListingNote } from '../../shared/contract/models';
+import type { ListingNote } from '../../shared/families/models/contract';
 import { isObject } from '../../shared/is-object';
 import type { Listings } from './models-catalogue';
 

@@ -13,7 +13,7 @@ import {
   listModels,
   listVideoGenerationModels,
 } from '../api/models';
-import type { Catalogue, CatalogueEntry } from '../../shared/contract/models';
+import type { Catalogue, CatalogueEntry } from '../../shared/families/models/contract';
 import type { ImageGenerationModel, LanguageModel, Model, VideoGenerationModel } from '../../shared/wire/models';
 import { WorkbenchFailure } from '../../shared/contract/errors';
 import type { ConnectionsService } from './connections-service';
@@ -30,7 +30,7 @@ export class ModelsService {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async catalogue(connectionId?: string, refresh = false): Promise<Catalogue> {
+  async catalogue({ connectionId, refresh = false }: { connectionId?: string; refresh?: boolean } = {}): Promise<Catalogue> {
     const { profile, client, isSandbox } = this.connections.resolve(connectionId);
     const cached = this.cache.get(client);
     if (!refresh && cached && this.now() - cached.fetchedAt < CACHE_MS) return cached;

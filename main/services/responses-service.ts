@@ -64,7 +64,7 @@ export class ResponsesService {
   }
 
   /** GET /v1/responses/{id}: recorded; adds or refreshes the node (also one made elsewhere). */
-  async retrieve(ref: ResponseRef, signal?: AbortSignal): Promise<RunRecord> {
+  async retrieve(ref: ResponseRef, { signal }: { signal?: AbortSignal } = {}): Promise<RunRecord> {
     // The usage in a stored response belongs to the run that made it.
     const { connection, run } = this.beginById(ref, 'GET', 'responses.retrieve', `Retrieve response ${ref.id}`, false, signal);
     const result = await retrieveResponse(connection.client, ref.id, { signal });
@@ -78,7 +78,7 @@ export class ResponsesService {
   }
 
   /** DELETE /v1/responses/{id}: recorded; the node is marked deleted on the server. */
-  async remove(ref: ResponseRef, signal?: AbortSignal): Promise<RunRecord> {
+  async remove(ref: ResponseRef, { signal }: { signal?: AbortSignal } = {}): Promise<RunRecord> {
     const { connection, run } = this.beginById(ref, 'DELETE', 'responses.delete', `Delete response ${ref.id}`, undefined, signal);
     const result = await deleteResponse(connection.client, ref.id, { signal });
     if (result.ok) setResponseNodeState(this.options.db, connection.profile.id, ref.id, 'deleted');
@@ -87,7 +87,7 @@ export class ResponsesService {
   }
 
   /** POST /v1/responses/compact over the recorded chain ending at `responseId`; adds a compaction node. */
-  async compact(input: { connectionId?: string; model: string; responseId: string }, signal?: AbortSignal): Promise<RunRecord> {
+  async compact(input: { connectionId?: string; model: string; responseId: string }, { signal }: { signal?: AbortSignal } = {}): Promise<RunRecord> {
     const connection = this.options.connections.resolve(input.connectionId);
     const db = this.options.db;
     const lineage = responseLineage(db, connection.profile.id, input.responseId, this.now());

@@ -4,7 +4,7 @@
  * app's own `key`. Reads apply the expiry against `now`, so a file shows as expired offline,
  * without asking the service.
  */
-import type { FileRecord, FileStatus } from '../../shared/contract/files';
+import type { FileRecord, FileStatus } from '../../shared/families/files/contract';
 import type { FileObject } from '../../shared/wire/files';
 import type { Db } from './db';
 import { prepare, timed } from './query';

@@ -1,31 +1,11 @@
 /** Routes (hash history: the app is served from app:// and from a loopback server alike). */
-import type { Component } from 'vue';
-import { NAV_ENTRIES, type NavEntry, type NavRoute } from '@shared/families';
 import { createRouter, createWebHashHistory, type RouteRecordRaw, type Router, type RouterHistory } from 'vue-router';
-
-/** Each nav entry's view, loaded when first opened. */
-const VIEWS: Record<NavRoute, () => Promise<Component>> = {
-  '/chat': () => import('./views/ChatView.vue'),
-  '/responses': () => import('./views/ResponsesView.vue'),
-  '/messages': () => import('./views/MessagesView.vue'),
-  '/legacy': () => import('./views/LegacyView.vue'),
-  '/compare': () => import('./views/CompareView.vue'),
-  '/images': () => import('./views/ImagesView.vue'),
-  '/videos': () => import('./views/VideosView.vue'),
-  '/gallery': () => import('./views/GalleryView.vue'),
-  '/models': () => import('./views/ModelsView.vue'),
-  '/files': () => import('./views/FilesView.vue'),
-  '/history': () => import('./views/HistoryView.vue'),
-};
+import { NAV_ROUTES } from './families';
 
 export const routes: RouteRecordRaw[] = [
   { path: '/', redirect: '/chat' },
-  ...NAV_ENTRIES.map((entry: NavEntry) => ({
-    path: entry.route,
-    name: entry.route.slice(1),
-    component: VIEWS[entry.route as NavRoute],
-    meta: { title: entry.title ?? entry.label },
-  })),
+  // Each nav entry's view (a family's or the app's own), loaded when first opened.
+  ...NAV_ROUTES,
   {
     path: '/history/:id',
     name: 'history-entry',

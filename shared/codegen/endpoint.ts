@@ -3,20 +3,22 @@
  * snippet reads the answer, which SDK (if any) can send it, and how a tool loop continues.
  */
 import type { CapturedRequest } from '../contract/runs';
-import { ENDPOINT_DESCRIPTORS, endpointOfRequest, type CodeKind, type EndpointDescriptor, type SdkFamily } from '../families';
+import { ENDPOINT_DESCRIPTORS, endpointOfRequest, type EndpointDescriptor, type SdkFamily, type TextCodeKind } from '../families';
 import { bodyObject } from './request-parts';
 
-export type EndpointKind = CodeKind | 'other';
+/** The text kinds; an endpoint whose family exports it itself, or none at all, is 'other' here. */
+export type EndpointKind = TextCodeKind | 'other';
 
 export type { SdkFamily };
 
-const DESCRIPTORS = Object.values(ENDPOINT_DESCRIPTORS);
+/** The descriptors the text exporters write (the rest have their family's exporter). */
+const DESCRIPTORS = Object.values(ENDPOINT_DESCRIPTORS).filter((d) => !d.code.exporter);
 
 /** The method both SDKs (Python and TypeScript) name an endpoint by: `client.<method>(...)`. */
-export const SDK_METHOD = Object.fromEntries(DESCRIPTORS.flatMap((d) => (d.code ? [[d.code.kind, d.code.sdkMethod]] : []))) as Record<CodeKind, string>;
+export const SDK_METHOD = Object.fromEntries(DESCRIPTORS.map((d) => [d.code.kind, d.code.sdkMethod])) as Record<TextCodeKind, string>;
 
-function codeOf(kind: EndpointKind): EndpointDescriptor['code'] {
-  return DESCRIPTORS.find((d) => d.code?.kind === kind)?.code ?? null;
+function codeOf(kind: EndpointKind): EndpointDescriptor['code'] | null {
+  return DESCRIPTORS.find((d) => d.code.kind === kind)?.code ?? null;
 }
 
 /** Scheme + authority, and the path, of an absolute URL (shared/ has no URL class: no DOM, no Node). */
@@ -26,14 +28,15 @@ function splitUrl(url: string): { origin: string; path: string } | null {
 }
 
 /** The URL's path without a trailing slash, or '' when it does not parse. */
-function pathOf(url: string): string {
+export function pathOf(url: string): string {
   return splitUrl(url)?.path.replace(/\/+$/, '') ?? '';
 }
 
 /** The endpoint a request was sent to; anything unrecognised is 'other'. */
 export function endpointKind(method: string, url: string): EndpointKind {
   const endpoint = endpointOfRequest(method, pathOf(url));
-  return (endpoint && ENDPOINT_DESCRIPTORS[endpoint].code?.kind) || 'other';
+  const code = endpoint ? ENDPOINT_DESCRIPTORS[endpoint].code : null;
+  return code && !code.exporter ? (code.kind as TextCodeKind) : 'other';
 }
 
 /** The official SDK that has a method for the endpoint. */

@@ -35,11 +35,6 @@ const TEXT: Record<EndpointKind, string[]> = {
   ],
   completions: ['return "\\n\\n".join(choice["text"] for choice in data["choices"])'],
   complete: ['return data["completion"]'],
-  // A video create is exported by video.ts; this is never used.
-  video: [],
-  // Image requests are exported by images.ts; these are never used.
-  'image-generate': [],
-  'image-edit': [],
   other: ['return data if isinstance(data, str) else json.dumps(data, indent=2)'],
 };
 TEXT['responses-get'] = TEXT.responses;
@@ -54,9 +49,6 @@ const DELTA: Record<EndpointKind, string> = {
     '(event.get("delta") or {}).get("text") if event.get("type") == "content_block_delta" else None',
   completions: '(event.get("choices") or [{}])[0].get("text")',
   complete: 'event.get("completion")',
-  video: 'json.dumps(event) + "\\n"',
-  'image-generate': 'json.dumps(event) + "\\n"',
-  'image-edit': 'json.dumps(event) + "\\n"',
   other: 'json.dumps(event) + "\\n"',
 };
 

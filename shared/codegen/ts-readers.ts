@@ -32,11 +32,6 @@ const TEXT: Record<EndpointKind, string[]> = {
   ],
   completions: ['return data.choices.map((choice: any) => choice.text).join("\\n\\n");'],
   complete: ['return data.completion;'],
-  // A video create is exported by video.ts; this is never used.
-  video: [],
-  // Image requests are exported by images.ts; these are never used.
-  'image-generate': [],
-  'image-edit': [],
   other: ['return typeof data === "string" ? data : JSON.stringify(data, null, 2);'],
 };
 TEXT['responses-get'] = TEXT.responses;
@@ -50,9 +45,6 @@ const DELTA: Record<EndpointKind, string> = {
   messages: 'event.type === "content_block_delta" && event.delta?.type === "text_delta" ? event.delta.text : undefined',
   completions: 'event.choices?.[0]?.text',
   complete: 'event.completion',
-  video: 'JSON.stringify(event) + "\\n"',
-  'image-generate': 'JSON.stringify(event) + "\\n"',
-  'image-edit': 'JSON.stringify(event) + "\\n"',
   other: 'JSON.stringify(event) + "\\n"',
 };
 

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { BytesSchema } from './bytes';
 import { call, event, stream } from './define';
-import type { FileDownloadChunk, FileDownloadResult } from './files';
+import type { FileDownloadChunk, FileDownloadResult } from '../families/files/contract';
 import { RunIdSchema } from './history';
 import { BlobHashSchema, type MediaUrl } from './media';
 import { FileRefIdSchema } from './user-files';

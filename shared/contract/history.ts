@@ -1,7 +1,8 @@
 /** History: every run, searchable offline. */
 import { z } from 'zod';
 import { call } from './define';
-import { ENDPOINTS, RUN_STATUSES, type CapturedEvent, type CapturedRequest, type EventDirection, type RunRecord, type RunSummary } from './runs';
+import { ENDPOINTS } from '../families';
+import { RUN_STATUSES, type CapturedEvent, type CapturedRequest, type EventDirection, type RunRecord, type RunSummary } from './runs';
 import type { MediaUrl } from './media';
 import type { SessionMark, SessionMetrics } from '../session-metrics';
 

@@ -7,19 +7,19 @@ import { chatContract } from './chat';
 import { completionsContract } from './completions';
 import { connectionsContract } from './connections';
 import { draftsContract } from './drafts';
-import { filesContract } from './files';
+import { filesContract } from '../families/files/contract';
 import { galleryContract } from './gallery';
 import { historyContract } from './history';
-import { imagesContract } from './images';
+import { imagesContract } from '../families/images/contract';
 import { mediaContract } from './media';
 import { jobsContract } from './jobs';
 import { liveContract } from './live';
 import { messagesContract } from './messages';
-import { modelsContract } from './models';
+import { modelsContract } from '../families/models/contract';
 import { responsesContract } from './responses';
 import { toolsContract } from './tools';
 import { userFilesContract } from './user-files';
-import { videosContract } from './videos';
+import { videosContract } from '../families/videos/contract';
 
 export const contract = {
   app: appContract,

@@ -48,6 +48,14 @@ export interface MediaUrl {
   size: number;
 }
 
+/**
+ * Where the page opens its real-time frame channel to the media process (main/media), which
+ * carries frames past main's event loop: browser mode, the media process's own loopback
+ * WebSocket with its own token; Electron, a MessagePort the preload asks for (`port`).
+ */
+export type MediaChannelInfo = { transport: 'websocket'; url: string; token: string } | { transport: 'port' };
+
 export const mediaContract = {
   url: call<MediaUrl>()(z.object({ hash: BlobHashSchema }).strict()),
+  channel: call<MediaChannelInfo>()(z.object({}).strict().optional()),
 };

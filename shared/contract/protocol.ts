@@ -27,6 +27,14 @@ export type ServerMessage =
 /** Electron IPC channels for stream chunks and stream ends (events use their own channel names). */
 export const IPC_STREAM_CHUNK = 'workbench:stream-chunk';
 export const IPC_STREAM_END = 'workbench:stream-end';
+/**
+ * Page -> main over Electron IPC: `(streamId, chunks, bytes)` delivered to the page's code. Main
+ * keeps at most IPC_STREAM_WINDOW of a stream's chunks unacknowledged (main/electron/stream-credits.ts),
+ * so a page that stops reading (a blocked renderer) makes a session's `emit` wait, as the
+ * browser-mode socket's bufferedAmount does.
+ */
+export const IPC_STREAM_ACK = 'workbench:stream-ack';
+export const IPC_STREAM_WINDOW = { bytes: 4 * 1024 * 1024, chunks: 256 } as const;
 
 /**
  * Largest WebSocket message (text or binary frame) the browser-mode server accepts. Bytes go in

@@ -5,33 +5,16 @@ import type { ChatCompletion, ChatUsage } from '../wire/chat';
 import type { WorkbenchError } from './errors';
 import type { RunMetrics } from '../run-metrics';
 import type { MediaUrl } from './media';
+import type { Endpoint } from '../families';
 
 export const RUN_STATUSES = ['pending', 'completed', 'cancelled', 'incomplete', 'error'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
 /**
- * Every kind of request a run records. `responses.retrieve` / `responses.delete` are the stored
- * response's GET and DELETE; `complete` is the legacy `/v1/complete`.
+ * Every kind of request a run records: derived from the families' endpoint descriptors
+ * (shared/families/index.ts ENDPOINTS is the list at run time).
  */
-export const ENDPOINTS = [
-  'chat.completions',
-  'responses',
-  'responses.compact',
-  'responses.retrieve',
-  'responses.delete',
-  'messages',
-  'completions',
-  'complete',
-  'files.upload',
-  // Video jobs (issue 9): one run per create, finished by the job with the final result.
-  'videos.generations',
-  'videos.edits',
-  'videos.extensions',
-  // Images (issue 9): one run per request, finished once its images are in the gallery.
-  'images.generations',
-  'images.edits',
-] as const;
-export type Endpoint = (typeof ENDPOINTS)[number];
+export type { Endpoint } from '../families';
 
 /** The request as sent, with secrets redacted (Authorization is never kept). */
 export interface CapturedRequest {

@@ -5,7 +5,9 @@
  * receive a `ref` and resolve it in main.
  */
 import { z } from 'zod';
-import { call } from './define';
+import { BytesSchema } from './bytes';
+import { call, session } from './define';
+import type { Reply } from './protocol';
 
 /** An opaque reference id: 128 random bits, URL-safe. */
 export const FileRefIdSchema = z.string().regex(/^ref_[A-Za-z0-9_-]{16,64}$/, 'not a file reference');
@@ -34,6 +36,15 @@ export type PickFilesInput = z.infer<typeof PickFilesInputSchema>;
 export const userFilesContract = {
   pick: call<FileRef[]>()(PickFilesInputSchema),
   release: call<{ released: boolean }>()(z.object({ ref: FileRefIdSchema }).strict()),
+  /**
+   * Bytes only the page has (Electron: a File made in the page), staged through a session: one
+   * `{ data }` message per chunk of at most IPC_STAGE_CHUNK_BYTES, then close; the result is the
+   * reference. Cancel (or the window going away) removes the partial copy.
+   */
+  upload: session<never, FileRef>()(
+    z.object({ name: z.string().min(1).max(1024), type: z.string().max(255), size: z.number().int().nonnegative() }).strict(),
+    z.object({ data: BytesSchema.refine((b) => b.byteLength <= 1024 * 1024, 'a chunk is at most 1 MiB') }).strict(),
+  ),
 };
 
 /** Browser mode's upload route: POST the raw bytes here (see main/host/staging-route.ts). */
@@ -49,16 +60,13 @@ export const STAGE_NAME_HEADER = 'X-Workbench-File-Name';
 export const STAGE_UPLOAD_ID_HEADER = 'X-Workbench-Upload-Id';
 
 /**
- * Electron's private channels for files from the page (not contract operations: only the preload
- * calls them, for `window.workbenchFiles.fromFile`). A dropped File with a disk path is registered
- * by path; one made in the page is streamed in acknowledged chunks. Replies are CallReply values.
+ * Electron's one private channel for files from the page: a dropped File's disk path (from
+ * `webUtils.getPathForFile` in the preload) registered as a reference. It stays off the contract
+ * on purpose: every contract operation is the page's to call, and the page must never name a
+ * path. Bytes take the contract (`userFiles.upload`). Replies are CallReply values.
  */
 export const IPC_FILES = {
   fromPath: 'workbench-files:from-path',
-  stageBegin: 'workbench-files:stage-begin',
-  stageChunk: 'workbench-files:stage-chunk',
-  stageEnd: 'workbench-files:stage-end',
-  stageAbort: 'workbench-files:stage-abort',
 } as const;
 
 /** Size of one chunk the preload sends for a File with no disk path. */
@@ -75,8 +83,9 @@ export interface FileLike {
 /**
  * Electron's `window.workbenchFiles` (exposed by the preload beside `window.workbench`): a dropped
  * File becomes a reference by its disk path; a File with none (made in the page) is streamed.
- * Rejects with an Error whose message is the person-readable WorkbenchError message.
+ * Resolves with a Reply (errors as values, code and all: contextBridge would keep only a thrown
+ * Error's message), as `window.workbench` does.
  */
 export interface WorkbenchFilesApi {
-  fromFile(file: FileLike): Promise<FileRef>;
+  fromFile(file: FileLike): Promise<Reply<FileRef>>;
 }

@@ -19,6 +19,7 @@ const BENCHES: Record<string, () => Promise<Bench>> = {
   upload: () => import('./upload'),
   dropUpload: () => import('./drop-upload'),
   hugeError: () => import('./huge-error'),
+  eventSocket: () => import('./event-socket'),
   startup: () => import('./startup'),
   'video-encode': () => import('./video-encode'),
   videoJobs: () => import('./video-jobs'),
@@ -26,6 +27,8 @@ const BENCHES: Record<string, () => Promise<Bench>> = {
   liveSessions: () => import('./live-sessions'),
   recording: () => import('./recording'),
   'stt-stream': () => import('./stt-stream'),
+  mediaPlane: () => import('./media-plane'),
+  'tts-sandbox': () => import('./tts-sandbox'),
   'session-timeline': () => import('./session-timeline'),
 };
 

@@ -3,7 +3,7 @@
  * usage, run records. Plain data, no DOM.
  */
 import { runMetrics } from '../../shared/run-metrics';
-import type { CatalogueEntry } from '../../shared/contract/models';
+import type { CatalogueEntry } from '../../shared/families/models/contract';
 import type { CapturedEvent, RunRecord } from '../../shared/contract/runs';
 import type { ChatCompletion, ChatUsage } from '../../shared/wire/chat';
 import { choicesOf } from '../../shared/text-output';

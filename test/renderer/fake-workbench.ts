@@ -9,18 +9,18 @@ import type { ConnectionProfile, ConnectionsState, SandboxDetails, SaveConnectio
 import { WorkbenchFailure, type WorkbenchError } from '../../shared/contract/errors';
 import type { HistorySearchInput } from '../../shared/contract/history';
 import type { JobSummary } from '../../shared/contract/jobs';
-import type { Catalogue, CatalogueEntry } from '../../shared/contract/models';
+import type { Catalogue, CatalogueEntry } from '../../shared/families/models/contract';
 import type { CapturedRequest, Endpoint, RunRecord, RunStatus } from '../../shared/contract/runs';
 import type { ResponseNode } from '../../shared/contract/responses';
-import type { FileDownloadChunk, FileDownloadResult, FileRecord, FileUploadChunk, FileUploadInput } from '../../shared/contract/files';
+import type { FileDownloadChunk, FileDownloadResult, FileRecord, FileUploadChunk, FileUploadInput } from '../../shared/families/files/contract';
 import type { ToolPlayground, ToolSetState } from '../../shared/contract/tools';
 import type { Draft, DraftChange } from '../../shared/contract/drafts';
 import type { ToolSpec } from '../../shared/tools/tool-spec';
 import { mergeToolSets } from '../../shared/tools/tool-set-merge';
 import type { ChatRequest } from '../../shared/wire/chat';
 import type { GalleryItem, GalleryKind } from '../../shared/contract/gallery';
-import type { ImageEditInput, ImageGenerateInput, ImageRunChunk, ImageRunResult } from '../../shared/contract/images';
-import type { VideoCreateInput, VideoJob } from '../../shared/contract/videos';
+import type { ImageEditInput, ImageGenerateInput, ImageRunChunk, ImageRunResult } from '../../shared/families/images/contract';
+import type { VideoCreateInput, VideoJob } from '../../shared/families/videos/contract';
 import { createFakeLive, type FakeLiveControls } from './fake-live';
 import type { FakeSession } from './fake-session';
 import { fakeEventsOf, makeCompletion, makeRecord, makeUsage, sampleCatalogueEntries, type RecordOverrides } from './fake-data';
@@ -728,6 +728,10 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
         record('media.url', { hash });
         return { url: `/media/${hash}?t=fake`, expiresAt: null, mime: 'application/octet-stream', size: 0 };
       },
+      async channel() {
+        record('media.channel', undefined);
+        return { transport: 'websocket' as const, url: 'ws://127.0.0.1:1/media', token: 'fake' };
+      },
     },
     tools: {
       load: async ({ playground }) => (record('tools.load', { playground }), toolState(playground)),
@@ -764,6 +768,19 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
         throw new WorkbenchFailure({ code: 'unsupported', message: 'Browser mode has no file dialog of its own; choose the file in the page instead.' });
       },
       release: async (input) => (record('userFiles.release', input), { released: true }),
+      upload: (input) => {
+        record('userFiles.upload', input);
+        let size = 0;
+        let finish: (ref: { ref: string; name: string; size: number; type: string }) => void = () => {};
+        const result = new Promise<{ ref: string; name: string; size: number; type: string }>((resolve) => (finish = resolve));
+        return {
+          id: 'fake-upload-0001',
+          result,
+          send: async ({ data }) => void (size += data.byteLength),
+          close: async () => finish({ ref: 'ref_AAAAAAAAAAAAAAAAAAAAAA', name: input.name, size, type: input.type }),
+          cancel: async () => {},
+        };
+      },
     },
     messages: { send: (input, onChunk) => textStream('messages.send', input as unknown as ChatSendInput, onChunk) },
     completions: {

@@ -6,13 +6,14 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createPinia, setActivePinia } from 'pinia';
 import { mount } from '@vue/test-utils';
 import { createMemoryHistory, type Router } from 'vue-router';
-import { ENDPOINTS } from '@shared/contract/runs';
-import { ENDPOINT_DESCRIPTORS, NAV_ENTRIES, type InputShape } from '@shared/families';
+
+import { ENDPOINT_DESCRIPTORS, ENDPOINTS, NAV_ENTRIES, type InputShape } from '@shared/families';
 import { provideWorkbench } from '@/api';
 import NavIcon from '@/components/NavIcon.vue';
 import { chooseModelIn, playgroundsFor } from '@/composables/model-playgrounds';
 import { canRerun, openInPlayground } from '@/composables/rerun';
 import { createAppRouter, routes } from '@/router';
+import { useImagesFormStore } from '@/families/images/stores/images-form';
 import { makeRecord } from './fake-data';
 import { createFakeWorkbench } from './fake-workbench';
 
@@ -66,6 +67,11 @@ describe('router and the families', () => {
     const drawings = NAV_ENTRIES.map((entry) => mount(NavIcon, { props: { name: entry.icon } }).find('svg').element.innerHTML.replace(/<!--.*?-->/g, '').trim());
     for (const [i, drawing] of drawings.entries()) expect(drawing, NAV_ENTRIES[i]!.icon).toMatch(/<(path|rect|circle|polyline|line|polygon|ellipse)\b/);
     expect(new Set(drawings).size).toBe(NAV_ENTRIES.length);
+    // Drawn by each family's module as a component inside the <svg>: still SVG elements, or nothing would show.
+    for (const entry of NAV_ENTRIES) {
+      const shapes = mount(NavIcon, { props: { name: entry.icon } }).find('svg').element.children;
+      expect([...shapes].map((el) => el.namespaceURI), entry.icon).toEqual([...shapes].map(() => 'http://www.w3.org/2000/svg'));
+    }
   });
 
   it.each([...ENDPOINTS])('History opens a %s run in the playground its descriptor names, or offers nothing', async (endpoint) => {
@@ -83,6 +89,26 @@ describe('router and the families', () => {
     }
     expect(target).not.toBeNull();
     expect(await landsOn(router, target!)).toBe(`/${d.rerun}`);
+  });
+
+  it('opens an image edit in Images with its prompt, settings and inputs, showing that run', async () => {
+    const body = {
+      model: 'svc-image',
+      prompt: 'Put <IMAGE_0> beside <IMAGE_1>',
+      n: 3,
+      resolution: '2k',
+      aspect_ratio: '16:9',
+      response_format: 'b64_json',
+      images: [{ url: 'data:image/png;base64,iVBORw0KGgo=', type: 'image_url' }, { file_id: 'file_abc' }],
+    };
+    const record = makeRecord({ id: 'run_img_1', endpoint: 'images.edits', output: null, request: { method: 'POST', url: 'http://127.0.0.1:4010/v1/images/edits', headers: {}, body } });
+    expect(await landsOn(router, openInPlayground(record)!)).toBe('/images');
+    const form = useImagesFormStore();
+    expect({ prompt: form.prompt, n: form.n, resolution: form.resolution, aspectRatio: form.aspectRatio, format: form.responseFormat, run: form.lastRunId }).toEqual({
+      prompt: body.prompt, n: 3, resolution: '2k', aspectRatio: '16:9', format: 'b64_json', run: 'run_img_1',
+    });
+    expect(form.inputs.map((i) => i.source)).toEqual([{ kind: 'url', url: body.images[0]!.url }, { kind: 'file', fileId: 'file_abc' }]);
+    expect(form.mode).toBe('edit');
   });
 
   it('sends a model from Models to each text playground it offers, on that playground', async () => {

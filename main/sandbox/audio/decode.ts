@@ -1,14 +1,14 @@
 /**
  * Audio files and raw audio -> float PCM, for the sandbox's speech-to-text and custom voices.
  * Containers are recognised by their magic bytes, never by a name or a Content-Type a client sent:
- * WAV (wav-read.ts), MP3 (mpg123 in WebAssembly), FLAC and Ogg FLAC, Ogg Opus (WebAssembly
+ * WAV (shared/audio/wav.ts: 16/24-bit PCM, 32-bit float, µ-law, A-law), MP3 (mpg123 in WebAssembly), FLAC and Ogg FLAC, Ogg Opus (WebAssembly
  * decoders from npm, kept: see kept-decoders.ts). Raw audio (pcm 16-bit LE, µ-law, A-law) needs
  * its rate and channel count from the caller. Anything else, or a file those decoders cannot read,
  * is an error value with a message a person can act on, never a throw.
  */
-import { alaw, mulaw } from 'alawmulaw';
+import { decodeAlaw, decodeMulaw } from '../../../shared/audio/g711';
+import { parseWav } from '../../../shared/audio/wav';
 import { KeptDecoders } from './kept-decoders';
-import { decodeWav } from './wav-read';
 
 export type AudioContainer = 'wav' | 'mp3' | 'flac' | 'ogg-flac' | 'ogg-opus' | 'raw';
 
@@ -133,7 +133,7 @@ export function decodeRaw(bytes: Uint8Array, options: { encoding: RawEncoding; s
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     for (let i = 0; i < samples.length; i++) samples[i] = view.getInt16(i * 2, true);
   } else {
-    samples = (options.encoding === 'mulaw' ? mulaw : alaw).decode(bytes);
+    samples = (options.encoding === 'mulaw' ? decodeMulaw : decodeAlaw)(bytes);
   }
   const out = Array.from({ length: channels }, () => new Float32Array(frames));
   for (let i = 0; i < frames; i++) for (let c = 0; c < channels; c++) out[c][i] = samples[i * channels + c] / 32768;
@@ -146,4 +146,14 @@ export function mixToMono(audio: DecodedAudio): Float32Array {
   const out = new Float32Array(audio.channels[0].length);
   for (const ch of audio.channels) for (let i = 0; i < out.length; i++) out[i] += ch[i] / audio.channels.length;
   return out;
+}
+
+/** A WAV file through shared/audio's parser, as float channels. */
+export function decodeWav(bytes: Uint8Array): AudioDecodeResult {
+  const parsed = parseWav(bytes);
+  if (!parsed.ok) return { ok: false, error: { code: parsed.error.code === 'unsupported' ? 'unsupported_audio' : 'corrupt_audio', message: parsed.error.message } };
+  const { samples, channels, sampleRate, frames } = parsed.value;
+  const out = Array.from({ length: channels }, () => new Float32Array(frames));
+  for (let i = 0; i < frames; i++) for (let c = 0; c < channels; c++) out[c][i] = samples[i * channels + c] / 32768;
+  return { ok: true, audio: { format: 'wav', sampleRate, channels: out, duration: frames / sampleRate } };
 }

@@ -6,7 +6,7 @@
  */
 import { TICKS_PER_CENT } from '../../../shared/cost';
 import { isObject } from '../../../shared/is-object';
-import { validateImageEditRequest, validateImageGenerationRequest } from '../../../shared/validate/images';
+import { validateImageEditRequest, validateImageGenerationRequest } from '../../../shared/families/images/validate';
 import { IMAGE_INPUT_MIME_TYPES, IMAGE_LIMITS, type ImageAspectRatio, type ImageDatum, type ImageResolution, type ImageResponseFormat, type ImageResult } from '../../../shared/wire/images';
 import type { ImageGenerationModel } from '../../../shared/wire/models';
 import { findImageModel, findLanguageModel, findVideoModel, IMAGE_MODELS } from '../catalogue';

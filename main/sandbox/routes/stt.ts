@@ -18,29 +18,16 @@ import { parseFormFields, parseStreamParams, SttParamError, type StreamOptions }
 import { SttSession, type SessionStep } from '../stt/session';
 import { transcribe } from '../stt/transcribe';
 
-/**
- * The transcription family's shared parts: one kept set of file decoders per sandbox, made on
- * the first REST request. The decoders' module is loaded then too: at the time of writing it
- * imports `alawmulaw` by names that plain Node (tsx, the built app) cannot resolve, which the tts
- * branch fixes; loaded lazily, it cannot stop the whole sandbox from starting.
- */
+/** The transcription family's shared parts: the sandbox's one kept set of file decoders (`env.audioDecoder`). */
 export class SttService {
-  private decoder: Promise<AudioDecoder> | null = null;
-  private closed = false;
+  constructor(private readonly decoder: AudioDecoder) {}
 
-  fileDecoder(): Promise<AudioDecoder> {
-    this.decoder ??= import('../audio/decode').then((m) => {
-      const d = new m.AudioDecoder();
-      if (this.closed) d.dispose();
-      return d;
-    });
+  fileDecoder(): AudioDecoder {
     return this.decoder;
   }
 
-  close(): void {
-    this.closed = true;
-    void this.decoder?.then((d) => d.dispose());
-  }
+  /** The decoders belong to the sandbox (disposed with it); nothing of the service's own to release. */
+  close(): void {}
 }
 
 function paramError(err: unknown): never {
@@ -60,7 +47,7 @@ async function transcribeRequest(env: SandboxEnv, stt: SttService, ctx: RequestC
   const { decodeRaw } = await import('../audio/decode');
   const decoded: AudioDecodeResult = opts.audioFormat
     ? decodeRaw(bytes, { encoding: opts.audioFormat, sampleRate: opts.sampleRate!, channels: opts.channels ?? 1 })
-    : await (await stt.fileDecoder()).decodeFile(bytes);
+    : await stt.fileDecoder().decodeFile(bytes);
   if (!decoded.ok) {
     const hint = opts.audioFormat ? '' : ' Raw audio without a header needs audio_format (pcm, mulaw or alaw) and sample_rate.';
     throw new SandboxError(400, `${decoded.error.message}${hint}`);

@@ -8,6 +8,7 @@
  *   <dir>/files.json      file records; their bytes are in <dir>/files/ (the store's folder)
  *   <dir>/videos.json     video jobs and the plans of made videos; their bytes are in <dir>/videos/
  *   <dir>/compaction-secret  the key compaction items are signed with
+ *   <dir>/custom-voices.json custom voices; their reference clips are in <dir>/custom-voices/
  *
  * Each JSON snapshot is written atomically, at most `debounceMs` after a change and on close().
  * A change that hands the client a new id (a deferred request id, an uploaded file, a stored
@@ -21,6 +22,7 @@ import type { DeferredStore } from '../deferred';
 import type { FileStore } from '../files/store';
 import type { ResponseStore } from '../responses/store';
 import type { VideoJobStore } from '../video/store';
+import type { CustomVoiceStore } from '../voices/store';
 import { ensurePrivateFolder, loadOrCreateSecret, securePrivateFolder } from './key-file';
 import { num, obj } from './shape';
 import { readSnapshot, SnapshotFile } from './snapshot-file';
@@ -33,6 +35,8 @@ export interface SandboxStateOptions {
   files: FileStore;
   /** Video jobs (their bytes live in stateVideosDir(dir), kept by the video service itself). */
   videos?: VideoJobStore;
+  /** Custom voices (their clips live in stateCustomVoicesDir(dir), written by the store itself). */
+  customVoices?: CustomVoiceStore;
   log: (line: string) => void;
   /** Longest wait between a change and its snapshot being written; default 250. */
   debounceMs?: number;
@@ -55,6 +59,11 @@ export function stateVideosDir(dir: string): string {
   return join(dir, 'videos');
 }
 
+/** Where a state folder keeps custom voices' reference clips. */
+export function stateCustomVoicesDir(dir: string): string {
+  return join(dir, 'custom-voices');
+}
+
 /** The compaction signing secret of a state folder, made on first use. */
 export function stateCompactionSecret(dir: string, log: (line: string) => void): Buffer {
   return Buffer.from(loadOrCreateSecret(join(dir, 'compaction-secret'), () => randomBytes(32).toString('hex'), log), 'hex');
@@ -62,7 +71,7 @@ export function stateCompactionSecret(dir: string, log: (line: string) => void):
 
 /** Restores the stores from `dir` (each on its own: one damaged snapshot empties only its store) and saves their changes. */
 export function openSandboxState(options: SandboxStateOptions): SandboxState {
-  const { dir, clock, deferred, responses, files, videos, log } = options;
+  const { dir, clock, deferred, responses, files, videos, customVoices, log } = options;
   securePrivateFolder(dir);
   ensurePrivateFolder(stateFilesDir(dir));
   const now = (): number => clock.now();
@@ -100,6 +109,17 @@ export function openSandboxState(options: SandboxStateOptions): SandboxState {
             restore: (data: unknown) => videos.restore(data),
             serialize: () => videos.snapshot(),
             hook: (touch: (created?: boolean) => void) => (videos.onChange = touch),
+          },
+        ]
+      : []),
+    ...(customVoices
+      ? [
+          {
+            name: 'custom voices',
+            file: 'custom-voices',
+            restore: (data: unknown) => customVoices.restore(data, log),
+            serialize: () => customVoices.snapshot(),
+            hook: (touch: (created?: boolean) => void) => (customVoices.onChange = touch),
           },
         ]
       : []),

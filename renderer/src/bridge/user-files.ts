@@ -93,12 +93,15 @@ function stageOverHttp(file: File, token: string, report: (loaded: number, total
 
 async function viaPreload(file: File, signal?: AbortSignal): Promise<FileRef> {
   if (signal?.aborted) throw cancelled(file.name);
+  let reply: Awaited<ReturnType<NonNullable<typeof window.workbenchFiles>['fromFile']>>;
   try {
-    return await window.workbenchFiles!.fromFile(file);
+    reply = await window.workbenchFiles!.fromFile(file);
   } catch (err) {
-    // Errors lose their fields crossing the context bridge; the message is still the person-readable one.
+    // Only a broken preload throws: keep what its message says.
     throw new WorkbenchFailure(toWorkbenchError(err));
   }
+  if (!reply.ok) throw new WorkbenchFailure(reply.error);
+  return reply.value;
 }
 
 /** Turns `files` into references, in order; rejects with a WorkbenchFailure on the first failure. */
@@ -150,7 +153,7 @@ export function openFileInput(options: { multiple?: boolean; accept?: string } =
  * where main answers `unsupported` (browser mode), the page's own chooser and an upload.
  */
 export async function chooseFiles(
-  api: Pick<WorkbenchApi, 'userFiles'>,
+  api: { userFiles: Pick<WorkbenchApi['userFiles'], 'pick' | 'release'> },
   pick: { multiple?: boolean; title?: string; accept?: string } = {},
   options: FileRefsOptions = {},
 ): Promise<FileRef[]> {

@@ -4,7 +4,7 @@
  * model already chosen.
  */
 import type { RouteLocationRaw } from 'vue-router';
-import type { PlaygroundId } from '@shared/families';
+import type { TextPlaygroundId as PlaygroundId } from '@shared/families';
 import { isReasoningModel, type ModelNames } from '../lib/legacy-reasoning';
 import { useChatFormStore } from '../stores/chat-form';
 import { useLegacyFormStore } from '../stores/legacy-form';

@@ -3,13 +3,14 @@
  * playground's form AND shows the recorded output as its current result (never an unrelated older
  * one); "Run again" (see use-run-again.ts) sends the request at once from History. The loader
  * table is keyed by the families' PlaygroundId, so a new playground without one is a compile
- * error; which runs go where comes from the endpoint descriptors (shared/families.ts).
+ * error; which runs go where comes from the endpoint descriptors (shared/families/).
  */
 import type { RouteLocationRaw } from 'vue-router';
 import type { RunRecord } from '@shared/contract/runs';
 import { endpointInfo, type PlaygroundId } from '@shared/families';
 import { useChatFormStore } from '../stores/chat-form';
 import { useChatRunStore } from '../stores/chat-run';
+import { useImagesFormStore } from '../families/images/stores/images-form';
 import { useLegacyFormStore } from '../stores/legacy-form';
 import { useLegacyRunStore } from '../stores/legacy-run';
 import { useMessagesFormStore } from '../stores/messages-form';
@@ -51,6 +52,12 @@ const LOADERS: Record<PlaygroundId, (record: RunRecord) => RouteLocationRaw> = {
       runs.completions.show(record);
     }
     return '/legacy';
+  },
+  images(record) {
+    // The form takes the request; the view shows the run's images (lastRunId) from the gallery.
+    const form = useImagesFormStore();
+    form.draft.replaceWith(() => form.loadRequest(record.request.body, record.id), REPLACED);
+    return '/images';
   },
 };
 

@@ -12,7 +12,7 @@ import type { StreamHandle } from '@shared/contract/api';
 import type { RunRecord } from '@shared/contract/runs';
 import type { TextStreamChunk } from '@shared/contract/text';
 import { WorkbenchFailure } from '@shared/contract/errors';
-import { endpointInfo, type PlaygroundId } from '@shared/families';
+import { endpointInfo, type PlaygroundId, type TextPlaygroundId } from '@shared/families';
 import { useWorkbench } from '../api';
 import { CHAT_RUN_JOBS } from '../stores/chat-run';
 import { withRequestAsSent } from './request-as-sent';
@@ -28,13 +28,23 @@ function inputOf<I extends { connectionId?: string; request: unknown }>(record: 
   return { connectionId: record.connectionId, request: record.request.body } as I;
 }
 
-const STARTERS: Record<PlaygroundId, Starter> = {
+const STARTERS: Record<TextPlaygroundId, Starter> = {
   chat: (record, onChunk) => useWorkbench().chat.send(inputOf(record), onChunk),
   responses: (record, onChunk) => useWorkbench().responses.create(inputOf(record), onChunk),
   messages: (record, onChunk) => useWorkbench().messages.send(inputOf(record), onChunk),
   legacy: (record, onChunk) =>
     record.endpoint === 'complete' ? useWorkbench().completions.complete(inputOf(record), onChunk) : useWorkbench().completions.send(inputOf(record), onChunk),
 };
+
+/** The text playground `record` can be sent again in, or null (an image run opens in its playground only). */
+function starterOf(target: PlaygroundId | null | undefined): Starter | null {
+  return target && target in STARTERS ? STARTERS[target as TextPlaygroundId] : null;
+}
+
+/** Whether `record` can be sent again from History at once (a text run a playground re-opens). */
+export function canRunAgain(record: RunRecord): boolean {
+  return starterOf(endpointInfo(record.endpoint)?.rerun) !== null;
+}
 
 /**
  * Asks main for the request as sent first (History's record holds its media as references), then
@@ -45,7 +55,7 @@ function startAsSent(record: RunRecord, onChunk: (chunk: TextStreamChunk) => voi
   let stopped = false;
   const result = withRequestAsSent(record).then((sent) => {
     if (stopped) throw new WorkbenchFailure({ code: 'cancelled', message: 'Stopped before it was sent.' });
-    started = STARTERS[endpointInfo(sent.endpoint)!.rerun!](sent, onChunk);
+    started = starterOf(endpointInfo(sent.endpoint)?.rerun)!(sent, onChunk);
     return started.result;
   });
   return {
@@ -68,7 +78,7 @@ export function useRunAgain() {
 
   /** Sends `record`'s request again; resolves with the new record, or null (never rejects). */
   async function start(record: RunRecord): Promise<RunRecord | null> {
-    if (!endpointInfo(record.endpoint)?.rerun) return null;
+    if (!canRunAgain(record)) return null;
     sourceId.value = record.id;
     return run.send(record);
   }

@@ -7,7 +7,7 @@
  */
 import { getCurrentScope, onScopeDispose } from 'vue';
 import type { Router } from 'vue-router';
-import type { VideoJob } from '@shared/contract/videos';
+import type { VideoJob } from '@shared/families/videos/contract';
 import { useWorkbench } from '../api';
 import { createNotifyClaims, pageNotifier, type NotifyClaims } from '../lib/page-notifications';
 import { useWorkbenchEvent } from './use-workbench-event';

@@ -2,7 +2,7 @@
  * The Models table's rows: catalogue entries with prices converted to what people compare
  * (USD per 1M tokens, USD per image), plus the text/kind/modality filter and column sort.
  */
-import type { CatalogueEntry, ModelKind } from '@shared/contract/models';
+import type { CatalogueEntry, ModelKind } from '@shared/families/models/contract';
 import { centsPer100MToUsdPer1M, centsToUsd } from '@shared/cost';
 
 export interface CatalogueRow {

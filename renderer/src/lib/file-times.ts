@@ -3,7 +3,7 @@
  * time left of a transfer ("12 s left"), and a speed ("1.4 MB/s").
  */
 import { formatBytes } from '@shared/byte-size';
-import type { FileRecord } from '@shared/contract/files';
+import type { FileRecord } from '@shared/families/files/contract';
 import { formatShortTime } from './format';
 
 /** `45 s`, `59 min`, `3 h 20 min`, `2 d 3 h`: the two largest units, for countdowns. */

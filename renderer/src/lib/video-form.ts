@@ -4,8 +4,8 @@
  * person must see before sending: the contract's own (VideoCreateSchema) plus those it cannot
  * know (the model's audio support, the input's type, the storage expiry in the unit shown).
  */
-import type { MediaSource } from '@shared/contract/images';
-import { VideoCreateSchema, type VideoCreateInput, type VideoMode } from '@shared/contract/videos';
+import type { MediaSource } from '@shared/families/images/contract';
+import { VideoCreateSchema, type VideoCreateInput, type VideoMode } from '@shared/families/videos/contract';
 import type { LimitViolation } from '@shared/limits';
 import { VIDEO_IMAGE_MIME_TYPES, VIDEO_LIMITS, type VideoAspectRatio, type VideoResolution } from '@shared/wire/videos';
 import { formatTicks } from '@shared/pricing';

@@ -9,11 +9,11 @@
  * Each becomes an input chip and a mode; names and types are looked up where they are known.
  */
 import type { WorkbenchApi } from '@shared/contract/api';
-import { FileIdSchema } from '@shared/contract/files';
+import { FileIdSchema } from '@shared/families/files/contract';
 import { GalleryItemIdSchema } from '@shared/contract/gallery';
 import type { FileRef } from '@shared/contract/user-files';
 import { FileRefIdSchema } from '@shared/contract/user-files';
-import type { VideoMode } from '@shared/contract/videos';
+import type { VideoMode } from '@shared/families/videos/contract';
 import type { MediaChip } from './video-form';
 
 /** The query keys this reads (the view removes them once the form is filled). */

@@ -4,7 +4,7 @@
  */
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef } from 'vue';
-import type { Catalogue, ModelKind } from '@shared/contract/models';
+import type { Catalogue, ModelKind } from '@shared/families/models/contract';
 import type { WorkbenchError } from '@shared/contract/errors';
 import { useWorkbench } from '../api';
 import { toWorkbenchError } from '../lib/errors';

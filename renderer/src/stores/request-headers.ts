@@ -11,7 +11,7 @@
  */
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
-import type { PlaygroundId } from '@shared/families';
+import type { TextPlaygroundId } from '@shared/families';
 import type { LimitViolation } from '@shared/limits';
 import { headerProblem, isSecretHeader } from '@shared/request-headers';
 import { isObject } from '@shared/is-object';
@@ -41,7 +41,7 @@ export function rowProblems(rows: readonly HeaderRow[]): (string | null)[] {
 }
 
 /** Where headers are typed: the text playgrounds and Videos (whose jobs carry them to every create). */
-export type HeadersScope = PlaygroundId | 'videos';
+export type HeadersScope = TextPlaygroundId | 'videos';
 
 type Rows = Record<HeadersScope, HeaderRow[]>;
 const emptyRows = (): Rows => ({ chat: [], responses: [], messages: [], legacy: [], videos: [] });

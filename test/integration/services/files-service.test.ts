@@ -12,12 +12,12 @@ import * as filesApi from '../../../main/api/files';
 import { startSandbox, type SandboxServer } from '../../../main/sandbox';
 import { ConnectionsService } from '../../../main/services/connections-service';
 import { DownloadTickets } from '../../../main/services/download-tickets';
-import { FilesService } from '../../../main/services/files-service';
+import { FilesService } from '../../../main/families/files/files-service';
 import { UserFiles } from '../../../main/services/user-files';
 import { closeDatabase, openDatabase, type Db } from '../../../main/store/db';
 import { createMemoryKeyStore } from '../../../main/store/key-store';
 import { getRun } from '../../../main/store/runs';
-import type { FileRecord, FileUploadChunk } from '../../../shared/contract/files';
+import type { FileRecord, FileUploadChunk } from '../../../shared/families/files/contract';
 
 describe('FilesService against the sandbox', () => {
   let dir: string;

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MIN_BLOB_BYTES } from '../../../main/services/request-media';
-import { ImageEditSchema, type ImageRunChunk } from '../../../shared/contract/images';
+import { ImageEditSchema, type ImageRunChunk } from '../../../shared/families/images/contract';
 import { GalleryListSchema } from '../../../shared/contract/gallery';
 import { jpegOf, pngOf } from '../../unit/main/services/media-fixtures';
 import { useHarness } from './harness';

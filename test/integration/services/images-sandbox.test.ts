@@ -12,14 +12,14 @@ import { startSandbox, type SandboxServer } from '../../../main/sandbox';
 import { ConnectionsService } from '../../../main/services/connections-service';
 import { GalleryService } from '../../../main/services/gallery-service';
 import { HistoryService } from '../../../main/services/history-service';
-import { ImagesService } from '../../../main/services/images-service';
+import { ImagesService } from '../../../main/families/images/images-service';
 import { MediaService } from '../../../main/services/media-service';
 import { UserFiles } from '../../../main/services/user-files';
 import { BlobStore } from '../../../main/store/blobs';
 import { closeDatabase, openDatabase, type Db } from '../../../main/store/db';
 import { createMemoryKeyStore } from '../../../main/store/key-store';
 import { getRun } from '../../../main/store/runs';
-import type { ImageRunChunk } from '../../../shared/contract/images';
+import type { ImageRunChunk } from '../../../shared/families/images/contract';
 import type { ImageResult } from '../../../shared/wire/images';
 import { pngOf } from '../../unit/main/services/media-fixtures';
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConnectionsService } from '../../../main/services/connections-service';
 import { GalleryService } from '../../../main/services/gallery-service';
-import { ImagesService } from '../../../main/services/images-service';
+import { ImagesService } from '../../../main/families/images/images-service';
 import { MediaService } from '../../../main/services/media-service';
 import { UserFiles } from '../../../main/services/user-files';
 import { getBlobRow } from '../../../main/store/blob-rows';
@@ -19,7 +19,7 @@ import { BlobStore } from '../../../main/store/blobs';
 import { closeDatabase, openDatabase, type Db } from '../../../main/store/db';
 import { createMemoryKeyStore } from '../../../main/store/key-store';
 import { getRun } from '../../../main/store/runs';
-import type { ImageRunChunk } from '../../../shared/contract/images';
+import type { ImageRunChunk } from '../../../shared/families/images/contract';
 import { TICKS_PER_CENT } from '../../../shared/cost';
 import { sendJson, startServer, type LocalServer, type ReceivedRequest } from '../../unit/main/api/local-server';
 import { jpegOf, pngOf } from '../../unit/main/services/media-fixtures';
@@ -120,7 +120,7 @@ describe('ImagesService against a fake Images API', () => {
     const run = getRun(db, result.runId)!;
     expect(run).toMatchObject({ endpoint: 'images.generations', status: 'completed', model: 'svc-image-1', costTicks: 14 * TICKS_PER_CENT, promptPreview: 'Two herons at dawn', outputPreview: '2 images · 64×48' });
     expect(JSON.stringify(run.request)).not.toContain(KEY);
-    expect(await images.ofRun(result.runId)).toEqual({ ...result, durationMs: run.timings.totalMs });
+    expect(await images.ofRun({ runId: result.runId })).toEqual({ ...result, durationMs: run.timings.totalMs });
     expect((await gallery.ofRun(result.runId)).map((i) => i.id)).toEqual(result.images.map((i) => i.id));
   });
 
@@ -130,7 +130,7 @@ describe('ImagesService against a fake Images API', () => {
       signal: new AbortController().signal,
       emit: (c) => {
         chunks.push(c);
-        if (c.type === 'downloading' && c.done === 2) midway = images.ofRun((chunks[0] as { runId: string }).runId);
+        if (c.type === 'downloading' && c.done === 2) midway = images.ofRun({ runId: (chunks[0] as { runId: string }).runId });
       },
     });
     const seen = (await midway) as { images: Array<{ id: string }> } | null;
@@ -173,7 +173,7 @@ describe('ImagesService against a fake Images API', () => {
     const run = getRun(db, result.runId)!;
     expect(JSON.stringify(run.request)).not.toContain(mine.toString('base64').slice(0, 200));
     expect(getBlobRow(db, result.inputs[0].hash)!.refs).toBe(2); // the input item, and the run's request
-    expect((await images.ofRun(result.runId))?.inputs.map((i) => i.id)).toEqual(result.inputs.map((i) => i.id));
+    expect((await images.ofRun({ runId: result.runId }))?.inputs.map((i) => i.id)).toEqual(result.inputs.map((i) => i.id));
   });
 
   it('edits one image as `image`, never with aspect_ratio', async () => {
@@ -189,7 +189,7 @@ describe('ImagesService against a fake Images API', () => {
     const failure = await images.generate({ ...base, prompt: 'three boats, break the last', n: 3, aspectRatio: 'auto' }, ctx()).catch((e: unknown) => e);
     expect(failure).toMatchObject({ error: { code: 'stream_incomplete', message: expect.stringMatching(/^Could not keep image 3 of 3 \(.+\)\. The other 2 images are in the gallery\.$/) } });
     const runId = (chunks[0] as { runId: string }).runId;
-    const kept = await images.ofRun(runId);
+    const kept = await images.ofRun({ runId });
     expect(kept?.images.map((i) => i.width)).toEqual([64, 65]);
     expect(getRun(db, runId)).toMatchObject({ status: 'incomplete', outputPreview: '2 images · 64×48 · 1 not kept', costTicks: 21 * TICKS_PER_CENT });
     expect((await gallery.list({ query: 'boats' })).total).toBe(2);

@@ -16,9 +16,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../../main/app';
 import { createLogger, type Logger } from '../../../main/host/log-file';
 import { createFileKeyStore } from '../../../main/store/key-file';
-import { ImageGenerateSchema } from '../../../shared/contract/images';
+import { ImageGenerateSchema } from '../../../shared/families/images/contract';
 import type { ExportedRun } from '../../../main/services/history-export';
-import type { VideoJob } from '../../../shared/contract/videos';
+import type { VideoJob } from '../../../shared/families/videos/contract';
 import { encodings, piecesOf, startLeakyService, type LeakyService } from './leaky-service';
 import { runText } from './text-run-helper';
 

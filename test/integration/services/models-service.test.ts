@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../../main/sandbox';
-import type { Catalogue } from '../../../shared/contract/models';
+import type { Catalogue } from '../../../shared/families/models/contract';
 import { startHarness, type Harness } from './harness';
 
 const CTX = { sessionId: 'test', signal: new AbortController().signal };

@@ -6,7 +6,7 @@
 import { truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FileRecord } from '../../../shared/contract/files';
+import type { FileRecord } from '../../../shared/families/files/contract';
 import { startHarness, type Harness } from './harness';
 
 const MB = 1024 * 1024;

@@ -12,6 +12,21 @@ type MainHandler = (event: unknown, ...args: unknown[]) => unknown;
 
 export class FakeIpcMain {
   readonly handlers = new Map<string, MainHandler>();
+  /** `ipcMain.on` listeners (messages the page sends without waiting: stream acknowledgements). */
+  readonly listeners = new Map<string, Set<MainHandler>>();
+  on(channel: string, listener: MainHandler): this {
+    if (!this.listeners.has(channel)) this.listeners.set(channel, new Set());
+    this.listeners.get(channel)!.add(listener);
+    return this;
+  }
+  off(channel: string, listener: MainHandler): this {
+    this.listeners.get(channel)?.delete(listener);
+    return this;
+  }
+  removeAllListeners(channel: string): this {
+    this.listeners.delete(channel);
+    return this;
+  }
   handle(channel: string, handler: MainHandler): void {
     if (this.handlers.has(channel)) throw new Error(`Attempted to register a second handler for '${channel}'`);
     this.handlers.set(channel, handler);
@@ -69,6 +84,14 @@ export class FakeIpcRenderer implements IpcRendererLike {
     this.pipe = this.pipe.then(() => new Promise<void>((resolve) => setImmediate(() => (run(), resolve()))));
   }
 
+  /** Holds every later message to the page until the returned function is called (a renderer that stopped running). */
+  pause(): () => void {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    this.pipe = this.pipe.then(() => held);
+    return release;
+  }
+
   deliver(channel: string, args: unknown[]): void {
     this.enqueue(() => {
       for (const listener of [...(this.listeners.get(channel) ?? [])]) listener(FakeIpcRenderer.EVENT, ...args);
@@ -77,6 +100,15 @@ export class FakeIpcRenderer implements IpcRendererLike {
 
   invoke(channel: string, ...args: unknown[]): Promise<unknown> {
     return this.invokeFrom(this.contents.mainFrame, channel, ...args);
+  }
+
+  /** ipcRenderer.send: delivered to ipcMain.on listeners, asynchronously, structured-cloned. */
+  send(channel: string, ...args: unknown[]): void {
+    const event = { sender: this.contents, senderFrame: this.contents.mainFrame };
+    const copied = structuredClone(args);
+    setImmediate(() => {
+      for (const listener of [...(fakeIpcMain.listeners.get(channel) ?? [])]) listener(event, ...copied);
+    });
   }
 
   /** Like invoke, but as if sent by `frame` (a sub-frame, or a page on another origin). */

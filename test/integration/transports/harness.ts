@@ -50,6 +50,8 @@ export interface Harness {
   /** Browser mode: the page's frames and its socket (to pause reading, like a slow page). */
   frames?: FrameLog;
   socket?: () => WebSocket;
+  /** IPC: the page stops running (messages to it are held) until the returned function is called. */
+  pausePage?: () => () => void;
   /** The page under test goes away (window destroyed, tab closed). */
   disconnect(): void;
   /** The page under test reloads: its old page is gone, and this is the new page's API. */
@@ -114,6 +116,7 @@ export async function ipcHarness(): Promise<Harness> {
     signals: fake.signals,
     probe: fake.probe,
     sendsIssued: mine.issued,
+    pausePage: () => a.ipcRenderer.pause(),
     disconnect: () => a.webContents.destroy(),
     reload: async () => {
       // The old page's world is gone: its listeners with it; the new page builds its API afresh.

@@ -11,7 +11,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp, type App } from '../../../main/app';
 import { createFileKeyStore } from '../../../main/store/key-file';
-import type { VideoCreateInput, VideoJob } from '../../../shared/contract/videos';
+import type { VideoCreateInput, VideoJob } from '../../../shared/families/videos/contract';
 import { exportCode } from '../../../shared/codegen';
 import { startFakeVideoService, type FakeVideoService } from './fake-video-service';
 

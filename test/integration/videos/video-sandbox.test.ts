@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../../main/app';
 import { createFileKeyStore } from '../../../main/store/key-file';
-import type { VideoCreateInput, VideoJob } from '../../../shared/contract/videos';
+import type { VideoCreateInput, VideoJob } from '../../../shared/families/videos/contract';
 
 const CTX = { sessionId: 'test', signal: new AbortController().signal };
 const ENDED = /^(done|failed|moderated|expired|cancelled)$/;

@@ -150,7 +150,7 @@ describe('user-files', () => {
 
   describe('fileRefsFrom() in Electron', () => {
     it('hands each File to window.workbenchFiles and sends nothing over HTTP', async () => {
-      const fromFile = vi.fn<WorkbenchFilesApi['fromFile']>(async (file) => refOf(file.name, file.size));
+      const fromFile = vi.fn<WorkbenchFilesApi['fromFile']>(async (file) => ({ ok: true, value: refOf(file.name, file.size) }));
       window.workbenchFiles = { fromFile };
       const file = new File(['abc'], 'drop.txt');
       expect(await fileRefsFrom([file])).toEqual([refOf('drop.txt', 3)]);
@@ -158,11 +158,10 @@ describe('user-files', () => {
       expect(FakeXhr.sent).toEqual([]);
     });
 
-    it('keeps the message of an error that lost its fields crossing the context bridge', async () => {
-      window.workbenchFiles = { fromFile: async () => Promise.reject(new Error('"photos" is a folder; choose the files inside it instead.')) };
-      await expect(fileRefsFrom([new File([], 'photos')])).rejects.toMatchObject({
-        error: { code: 'internal', message: '"photos" is a folder; choose the files inside it instead.' },
-      });
+    it('rejects with the error value the preload answered, code and all', async () => {
+      const error = { code: 'invalid_input' as const, message: '"photos" is a folder; choose the files inside it instead.' };
+      window.workbenchFiles = { fromFile: async () => ({ ok: false, error }) };
+      await expect(fileRefsFrom([new File([], 'photos')])).rejects.toMatchObject({ error });
     });
   });
 

@@ -3,7 +3,7 @@ import { effectScope, type EffectScope } from 'vue';
 import { flushPromises } from '@vue/test-utils';
 import { createMemoryHistory, type Router } from 'vue-router';
 import type { WorkbenchApi } from '@shared/contract/api';
-import type { VideoJob } from '@shared/contract/videos';
+import type { VideoJob } from '@shared/families/videos/contract';
 import { provideWorkbench } from '@/api';
 import { createAppRouter } from '@/router';
 import { askVideoNotificationPermission, useVideoNotifications } from '@/composables/use-video-notifications';

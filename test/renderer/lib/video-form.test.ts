@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { VideoCreateSchema } from '@shared/contract/videos';
+import { VideoCreateSchema } from '@shared/families/videos/contract';
 import { buildVideoCreate, defaultVideoForm, durationRule, sizeLockedReason, suggestedVideoFileName, videoFormViolations, type MediaChip, type VideoForm } from '@/lib/video-form';
 
 const plain = { id: 'svc-video-1', inputModalities: ['text', 'image'] };

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
 import { provideWorkbench } from '@/api';
-import { secondsLeft, uploadFraction, useFileUploadsStore, type Stager } from '@/stores/file-uploads';
+import { secondsLeft, uploadFraction, useFileUploadsStore, type Stager } from '@/families/files/stores/file-uploads';
 import { WorkbenchFailure } from '@shared/contract/errors';
 import type { FileRef } from '@shared/contract/user-files';
 import { createFakeWorkbench, type FakeWorkbench } from '../fake-workbench';

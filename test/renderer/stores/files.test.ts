@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createPinia, setActivePinia } from 'pinia';
 import { provideWorkbench } from '@/api';
 import { useConnectionsStore } from '@/stores/connections';
-import { useFilesStore } from '@/stores/files';
+import { useFilesStore } from '@/families/files/stores/files';
 import { WorkbenchFailure } from '@shared/contract/errors';
 import { createFakeWorkbench, makeFileRecord, type FakeWorkbench } from '../fake-workbench';
 

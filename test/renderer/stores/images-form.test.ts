@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createPinia, setActivePinia } from 'pinia';
 import { provideWorkbench } from '@/api';
 import { preloadDrafts, resetDraftCacheForTests } from '@/composables/draft-cache';
-import { useImagesFormStore } from '@/stores/images-form';
+import { useImagesFormStore } from '@/families/images/stores/images-form';
 import { useModelsStore } from '@/stores/models';
 import { imageFileProblem, insertAt } from '@/lib/image-inputs';
 import { IMAGE_LIMITS } from '@shared/wire/images';

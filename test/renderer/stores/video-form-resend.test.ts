@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultVideoForm } from '@/lib/video-form';
-import { formFromJob } from '@/stores/video-form';
+import { formFromJob } from '@/families/videos/stores/video-form';
 import { makeVideoJob } from '../components/videos/video-job-data';
 
 describe('formFromJob (Edit and resend)', () => {

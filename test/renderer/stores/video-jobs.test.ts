@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createPinia, setActivePinia } from 'pinia';
 import type { WorkbenchApi } from '@shared/contract/api';
-import type { VideoJob } from '@shared/contract/videos';
+import type { VideoJob } from '@shared/families/videos/contract';
 import { provideWorkbench } from '@/api';
-import { useVideoJobsStore } from '@/stores/video-jobs';
+import { useVideoJobsStore } from '@/families/videos/stores/video-jobs';
 import { NOW, makeVideoJob } from '../components/videos/video-job-data';
 
 let emit: (job: VideoJob) => void;

@@ -3,7 +3,7 @@
 // as the box after a raw edit and across a switch to the local record.
 import { afterEach, describe, expect, it } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
-import FilesView from '@/views/FilesView.vue';
+import FilesView from '@/families/files/views/FilesView.vue';
 import { makeFileRecord } from '../fake-workbench';
 import { button, mountWithApp, type Mounted } from '../mount-app';
 

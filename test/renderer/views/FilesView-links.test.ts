@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
-import FilesView from '@/views/FilesView.vue';
+import FilesView from '@/families/files/views/FilesView.vue';
 import { makeFileRecord } from '../fake-workbench';
 import { mountWithApp, type Mounted } from '../mount-app';
 

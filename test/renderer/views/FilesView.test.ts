@@ -15,7 +15,7 @@ vi.mock('@/bridge/user-files', () => ({
   },
 }));
 
-const { default: FilesView } = await import('@/views/FilesView.vue');
+const { default: FilesView } = await import('@/families/files/views/FilesView.vue');
 
 let m: Mounted;
 afterEach(() => {

@@ -17,7 +17,7 @@ afterEach(() => {
   FakeWaveSurfer.instances = [];
 });
 
-// Voice endpoints are described by their families (next); until then an undescribed endpoint is offered the session layout.
+// Voice endpoints are described by their families (next); meanwhile an endpoint of no known family is shown as a session when main has its recording.
 const callRun = makeRecord({ id: 'run-call', endpoint: 'realtime' as Endpoint, model: 'svc-voice-1', events: [] });
 
 const rows = (): HTMLElement[] => [...document.querySelectorAll<HTMLElement>('.timeline-row')];
@@ -104,9 +104,18 @@ describe('HistoryEntryView (live sessions)', () => {
     expect(document.querySelector('.timeline-json pre')!.textContent).toContain('"t": 999980');
   });
 
-  it('a run that is not a session says so instead of a blank page', async () => {
+  it('an unknown endpoint with no session recording keeps the text layout; a described text run is not probed', async () => {
     m = await mountWithApp(HistoryEntryView, { route: '/history/run-call', props: { id: 'run-call' }, fake: { history: [callRun] } });
     await flushPromises();
-    expect(document.body.textContent).toContain('Could not read this session’s recording');
+    expect(m.fake.controls.calls.filter((c) => c.method === 'history.session')).toHaveLength(1);
+    expect(document.querySelector('.session-run')).toBeNull();
+    expect(document.body.textContent).toContain('Conversation sent');
+    m.wrapper.unmount();
+
+    const chat = makeRecord({ id: 'run-chat' });
+    m = await mountWithApp(HistoryEntryView, { route: '/history/run-chat', props: { id: 'run-chat' }, fake: { history: [chat], sessions: { 'run-chat': makeFakeSession() } } });
+    await flushPromises();
+    expect(m.fake.controls.calls.filter((c) => c.method === 'history.session')).toHaveLength(0);
+    expect(document.querySelector('.session-run')).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
 import type { FileRef } from '@shared/contract/user-files';
-import { useImagesFormStore } from '@/stores/images-form';
+import { useImagesFormStore } from '@/families/images/stores/images-form';
 import { button, mountWithApp, type Mounted } from '../mount-app';
 import { makeGalleryItem } from '../fake-workbench';
 
@@ -18,7 +18,7 @@ vi.mock('@/bridge/user-files', () => ({
 /** What the browser's file chooser gives (browser mode: the fake's userFiles.pick answers unsupported). */
 let picked: File[] = [];
 
-const { default: ImagesView } = await import('@/views/ImagesView.vue');
+const { default: ImagesView } = await import('@/families/images/views/ImagesView.vue');
 
 let m: Mounted;
 afterEach(() => {

@@ -11,7 +11,7 @@ import PrimeVue from 'primevue/config';
 import ToastService from 'primevue/toastservice';
 import ConfirmationService from 'primevue/confirmationservice';
 import { createMemoryHistory } from 'vue-router';
-import type { Catalogue } from '@shared/contract/models';
+import type { Catalogue } from '@shared/families/models/contract';
 import type { Draft } from '@shared/contract/drafts';
 import { provideWorkbench } from '@/api';
 import { createAppRouter } from '@/router';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
-import ModelsView from '@/views/ModelsView.vue';
+import ModelsView from '@/families/models/views/ModelsView.vue';
 import { useMessagesFormStore } from '@/stores/messages-form';
 import { button, mountWithApp, type Mounted } from '../mount-app';
 

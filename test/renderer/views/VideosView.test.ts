@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
 import type { FileRef } from '@shared/contract/user-files';
-import type { VideoJob } from '@shared/contract/videos';
+import type { VideoJob } from '@shared/families/videos/contract';
 import { useDroppedFilesStore } from '@/stores/dropped-files';
 import { useModelsStore } from '@/stores/models';
-import { useVideoFormStore } from '@/stores/video-form';
+import { useVideoFormStore } from '@/families/videos/stores/video-form';
 import { makeEntry, sampleCatalogueEntries } from '../fake-data';
 import { makeFileRecord, type FakeWorkbenchOptions } from '../fake-workbench';
 import { button, mountWithApp, type Mounted } from '../mount-app';
@@ -16,7 +16,7 @@ vi.mock('@/bridge/user-files', () => ({
   chooseFiles: async () => [],
 }));
 
-const { default: VideosView } = await import('@/views/VideosView.vue');
+const { default: VideosView } = await import('@/families/videos/views/VideosView.vue');
 
 let m: Mounted;
 afterEach(() => m?.wrapper.unmount());

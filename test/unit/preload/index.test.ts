@@ -1,4 +1,5 @@
-// The preload exposes `window.workbench`, shaped by the contract, and `window.workbenchFiles`: no
+// The preload exposes `window.workbench`, shaped by the contract, `window.workbenchFiles` and
+// `window.workbenchMedia` (frame bytes to the media process; the port stays in the preload): no
 // raw ipcRenderer, no generic invoke, and callbacks never receive the IpcRendererEvent.
 import { describe, expect, it, vi } from 'vitest';
 import { contract } from '../../../shared/contract/index';
@@ -17,11 +18,14 @@ vi.mock('electron', () => ({
 await import('../../../preload/index');
 
 describe('preload', () => {
-  it('exposes only window.workbench and window.workbenchFiles (one method, frozen)', () => {
-    expect([...page.exposed.keys()]).toEqual(['workbench', 'workbenchFiles']);
+  it('exposes only window.workbench, window.workbenchFiles and window.workbenchMedia (one method each, frozen)', () => {
+    expect([...page.exposed.keys()]).toEqual(['workbench', 'workbenchFiles', 'workbenchMedia']);
     const files = page.exposed.get('workbenchFiles') as Record<string, unknown>;
     expect(Object.keys(files)).toEqual(['fromFile']);
     expect(Object.isFrozen(files)).toBe(true);
+    const media = page.exposed.get('workbenchMedia') as Record<string, unknown>;
+    expect(Object.keys(media)).toEqual(['open']);
+    expect(Object.isFrozen(media)).toBe(true);
   });
 
   it('offers exactly the contract’s operations and event subscriptions, nothing generic', () => {

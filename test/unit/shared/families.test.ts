@@ -2,8 +2,8 @@
 // what the tables must agree with (the service's routes, each other), never the tables' own values.
 // The router and Open in playground side: test/renderer/families-routes.test.ts.
 import { describe, expect, it } from 'vitest';
-import { ENDPOINTS } from '../../../shared/contract/runs';
-import { ENDPOINT_DESCRIPTORS, endpointLabel, endpointOfRequest } from '../../../shared/families';
+
+import { ENDPOINT_DESCRIPTORS, ENDPOINTS, endpointLabel, endpointOfRequest, entryShapeOf, FAMILIES, type Endpoint } from '../../../shared/families';
 import { KEY, useHarness } from '../main/sandbox/harness';
 
 describe('families', () => {
@@ -34,6 +34,20 @@ describe('families', () => {
     });
   });
 
+  it('gives an endpoint this build does not describe the History entry of the family its name starts with', () => {
+    expect(entryShapeOf('images.variations')).toBe('media');
+    expect(entryShapeOf('videos.remix')).toBe('media');
+    expect(entryShapeOf('files.later')).toBe('upload');
+    expect(entryShapeOf('later.endpoint')).toBe('text');
+    for (const endpoint of ENDPOINTS) expect(entryShapeOf(endpoint)).toBe(ENDPOINT_DESCRIPTORS[endpoint].entry);
+  });
+
+  it('derives the endpoint list from the families: each endpoint once, in its family', () => {
+    expect(new Set(ENDPOINTS).size).toBe(ENDPOINTS.length);
+    expect(Object.keys(ENDPOINT_DESCRIPTORS).sort()).toEqual([...ENDPOINTS].sort());
+    for (const f of FAMILIES) for (const e of Object.keys(f.endpoints)) expect(ENDPOINT_DESCRIPTORS[e as Endpoint].family).toBe(f.id);
+  });
+
   it('labels every endpoint with a name of its own (History filters by it), and an unknown one by its name', () => {
     const labels = ENDPOINTS.map(endpointLabel);
     expect(labels.every((l) => l.trim() !== '')).toBe(true);
@@ -45,7 +59,7 @@ describe('families', () => {
     for (const endpoint of ENDPOINTS) {
       const d = ENDPOINT_DESCRIPTORS[endpoint];
       if (d.rerun === null) continue;
-      expect({ endpoint, family: d.family, entry: d.entry }).toEqual({ endpoint, family: d.rerun, entry: 'text' });
+      expect({ endpoint, family: d.family }).toEqual({ endpoint, family: d.rerun });
       expect(d.input, endpoint).not.toBe('none');
       expect(d.method, endpoint).toBe('POST');
     }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
-import type { VideoJob } from '@shared/contract/videos';
-import VideoJobCard from '@/components/videos/VideoJobCard.vue';
+import type { VideoJob } from '@shared/families/videos/contract';
+import VideoJobCard from '@/families/videos/components/VideoJobCard.vue';
 import { formatTime } from '@/lib/format';
 import { button, mountWithApp, type Mounted } from '../../mount-app';
 import { NOW, makeVideoItem, makeVideoJob } from './video-job-data';

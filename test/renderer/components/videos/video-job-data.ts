@@ -1,6 +1,6 @@
 /** Video jobs and gallery videos as main would send them, for the job centre's tests. */
 import type { GalleryItem } from '@shared/contract/gallery';
-import type { VideoJob } from '@shared/contract/videos';
+import type { VideoJob } from '@shared/families/videos/contract';
 
 export const NOW = 1_780_000_000_000;
 

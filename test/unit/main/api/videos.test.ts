@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readVideoResult } from '../../../../main/api/videos';
-import { videoFailureReason } from '../../../../main/services/video-reasons';
+import { videoFailureReason } from '../../../../main/families/videos/video-reasons';
 
 describe('readVideoResult (tolerant poll reading)', () => {
   it('reads pending with its progress, clamped to 0–99', () => {

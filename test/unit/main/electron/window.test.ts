@@ -137,5 +137,26 @@ describe('window', () => {
       expect(check(null, 'clipboard-sanitized-write', 'https://evil.example')).toBe(false);
       expect(check(null, 'clipboard-sanitized-write', 'app://workbench')).toBe(true);
     });
+
+    it('allows the microphone (audio alone) to our page only: no camera, no other origin', () => {
+      const { contents } = setup();
+      const [request] = contents.session.setPermissionRequestHandler.mock.calls[0] as [Listener];
+      const [check] = contents.session.setPermissionCheckHandler.mock.calls[0] as [(...a: unknown[]) => boolean];
+      const ask = (mediaTypes: string[] | undefined, requestingUrl: string) => {
+        let answer: boolean | null = null;
+        request(null, 'media', (ok: boolean) => (answer = ok), { requestingUrl, mediaTypes });
+        return answer;
+      };
+      expect(ask(['audio'], 'app://workbench/index.html')).toBe(true);
+      expect(ask(['audio', 'video'], 'app://workbench/index.html')).toBe(false);
+      expect(ask(['video'], 'app://workbench/index.html')).toBe(false);
+      expect(ask([], 'app://workbench/index.html')).toBe(false);
+      expect(ask(['audio'], 'https://evil.example/')).toBe(false);
+      expect(ask(['audio'], 'app://other/index.html')).toBe(false);
+      expect(check(null, 'media', 'app://workbench', { mediaType: 'audio' })).toBe(true);
+      expect(check(null, 'media', 'app://workbench', { mediaType: 'video' })).toBe(false);
+      expect(check(null, 'media', 'app://workbench', { mediaType: 'unknown' })).toBe(false);
+      expect(check(null, 'media', 'https://evil.example', { mediaType: 'audio' })).toBe(false);
+    });
   });
 });

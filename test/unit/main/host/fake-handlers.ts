@@ -189,6 +189,7 @@ export function createFakeHandlers(options: FakeHandlerOptions = {}): FakeHandle
     },
     media: {
       url: ({ hash }) => ({ url: `/media/${hash}?t=fake`, expiresAt: null, mime: 'image/png', size: 1 }),
+      channel: () => ({ transport: 'websocket', url: 'ws://127.0.0.1:1/media', token: 'fake' }),
     },
     tools: {
       load: ({ playground }) => ({ playground, revision: 0, tools: [] }),
@@ -241,6 +242,11 @@ export function createFakeHandlers(options: FakeHandlerOptions = {}): FakeHandle
     userFiles: {
       pick: () => [{ ref: 'ref_AAAAAAAAAAAAAAAAAAAAAA', name: 'a.txt', size: 1, type: 'text/plain' }],
       release: () => ({ released: true }),
+      upload: async ({ name, type }, ctx) => {
+        let size = 0;
+        for await (const { data } of ctx.messages) size += data.byteLength;
+        return { ref: 'ref_AAAAAAAAAAAAAAAAAAAAAA', name, size, type };
+      },
     },
     drafts: {
       list: () => [],

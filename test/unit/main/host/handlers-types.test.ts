@@ -15,7 +15,7 @@ const complete = createFakeHandlers().handlers;
 const missingOne: HandlersFor<WorkbenchContract> = {
   ...complete,
   // @ts-expect-error: history.remove is missing, so this is not a HandlersFor<WorkbenchContract>.
-  history: { search: complete.history.search, get: complete.history.get, request: complete.history.request, events: complete.history.events, facets: complete.history.facets },
+  history: { search: complete.history.search, get: complete.history.get, request: complete.history.request, events: complete.history.events, facets: complete.history.facets, exportJsonl: complete.history.exportJsonl, session: complete.history.session, timeline: complete.history.timeline },
 };
 
 const _wrongOutput: HandlersFor<WorkbenchContract> = {

@@ -46,11 +46,11 @@ describe('JobQueue', () => {
   const queue = (overrides: Partial<ConstructorParameters<typeof JobQueue>[0]> = {}): JobQueue => {
     const q = new JobQueue({
       db,
-      onChange: (job) => changes.push(job),
       sleep: async (ms) => void sleeps.push(ms),
       backoff: { firstMs: 100, maxMs: 1000, maxRetryAfterMs: 5000 },
       ...overrides,
     });
+    q.subscribe((job) => changes.push(job));
     queues.push(q);
     return q;
   };
@@ -117,6 +117,39 @@ describe('JobQueue', () => {
       q.define(scripted([async () => 'x']).handler);
       expect(() => q.add('test', { nope: 1 }, { insert: (d) => insertRun(d, newRun('r1', 1, 'a')) })).toThrow(/runId is missing/);
       expect(getRun(db, 'r1')).toBeNull();
+    });
+  });
+
+  describe('subscribe()', () => {
+    it('tells a kind subscriber only of its kind, an all-kinds subscriber of every kind, until unsubscribed', async () => {
+      const q = queue();
+      q.define(scripted([async () => 'x']).handler);
+      q.define({ ...scripted([async () => 'y']).handler, kind: 'other' });
+      const ofTest: string[] = [];
+      const ofOther: string[] = [];
+      const all: string[] = [];
+      q.subscribe((job) => ofTest.push(`${job.id}:${job.state}`), { kind: 'test' });
+      const stopOther = q.subscribe((job) => ofOther.push(`${job.id}:${job.state}`), { kind: 'other' });
+      q.subscribe((job) => all.push(job.kind));
+      insertRun(db, newRun('r1', 1, 'a'));
+      insertRun(db, newRun('r2', 2, 'b'));
+      q.add<Data>('test', { runId: 'r1' }, { id: 'job-t', runId: 'r1' });
+      q.add<Data>('other', { runId: 'r2' }, { id: 'job-o', runId: 'r2' });
+      await settled(q, 'job-t');
+      await settled(q, 'job-o');
+      expect(ofTest.length).toBeGreaterThan(0);
+      expect(ofTest.every((c) => c.startsWith('job-t:'))).toBe(true);
+      expect(ofTest.at(-1)).toBe('job-t:completed');
+      expect(ofOther.every((c) => c.startsWith('job-o:'))).toBe(true);
+      expect(ofOther.at(-1)).toBe('job-o:completed');
+      expect(new Set(all)).toEqual(new Set(['test', 'other']));
+      expect(all.length).toBe(ofTest.length + ofOther.length);
+      stopOther();
+      const before = ofOther.length;
+      insertRun(db, newRun('r3', 3, 'c'));
+      q.add<Data>('other', { runId: 'r3' }, { id: 'job-o2', runId: 'r3' });
+      await settled(q, 'job-o2');
+      expect(ofOther.length).toBe(before);
     });
   });
 

@@ -6,13 +6,13 @@ import type { ApiResult } from '../../../../main/api/client';
 import type { ApiError } from '../../../../main/api/errors';
 import { ConnectionsService } from '../../../../main/services/connections-service';
 import { DownloadTickets } from '../../../../main/services/download-tickets';
-import type { FilesApi } from '../../../../main/services/files-deps';
-import { FilesService } from '../../../../main/services/files-service';
+import type { FilesApi } from '../../../../main/families/files/files-deps';
+import { FilesService } from '../../../../main/families/files/files-service';
 import { openDatabase, closeDatabase, type Db } from '../../../../main/store/db';
 import { createMemoryKeyStore } from '../../../../main/store/key-store';
 import { getRun, searchRuns } from '../../../../main/store/runs';
 import { WorkbenchFailure } from '../../../../shared/contract/errors';
-import type { FileRecord, FileUploadChunk } from '../../../../shared/contract/files';
+import type { FileRecord, FileUploadChunk } from '../../../../shared/families/files/contract';
 import type { FileObject } from '../../../../shared/wire/files';
 
 const CAPTURED = { method: 'POST', url: 'http://sandbox/v1/files', headers: {}, body: null };

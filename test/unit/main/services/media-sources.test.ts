@@ -8,7 +8,7 @@ import { IMAGE_INPUT, keepInputs, MP4_INPUT, resolveMediaSource, resolveMediaSou
 import { UserFiles } from '../../../../main/services/user-files';
 import { BlobStore } from '../../../../main/store/blobs';
 import { closeDatabase, openDatabase, type Db } from '../../../../main/store/db';
-import type { FileRecord } from '../../../../shared/contract/files';
+import type { FileRecord } from '../../../../shared/families/files/contract';
 import { gifOf, jpegOf, mp4Of, pngOf, webpOf } from './media-fixtures';
 
 const edits = { accept: IMAGE_INPUT, purpose: 'edits' } as const;

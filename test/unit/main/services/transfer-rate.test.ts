@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TransferRate } from '../../../../main/services/transfer-rate';
+import { TransferRate } from '../../../../main/families/files/transfer-rate';
 
 describe('TransferRate', () => {
   it('gives no speed from the first few milliseconds (a multipart header read as minutes left)', () => {

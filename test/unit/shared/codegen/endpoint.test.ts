@@ -5,7 +5,7 @@ const base = 'https://api.example.com';
 
 describe('codegen/endpoint', () => {
   describe('endpointKind()', () => {
-    it('recognises every recorded endpoint by path and method', () => {
+    it('recognises every text endpoint by path and method (a family with its own exporter is not a text kind)', () => {
       const cases: [string, string, string][] = [
         ['POST', '/v1/chat/completions', 'chat'],
         ['POST', '/v1/responses', 'responses'],
@@ -16,8 +16,9 @@ describe('codegen/endpoint', () => {
         ['POST', '/v1/completions', 'completions'],
         ['POST', '/v1/complete', 'complete'],
         ['GET', '/v1/models', 'other'],
-        ['POST', '/v1/images/generations', 'image-generate'],
-        ['POST', '/v1/images/edits', 'image-edit'],
+        ['POST', '/v1/images/generations', 'other'],
+        ['POST', '/v1/images/edits', 'other'],
+        ['POST', '/v1/files', 'other'],
         ['GET', '/v1/images/generations', 'other'],
         ['GET', '/v1/chat/completions', 'other'],
       ];

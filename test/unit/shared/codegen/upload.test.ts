@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EXPORT_LANGS, exportCode } from '../../../../shared/codegen/export';
-import { isUpload } from '../../../../shared/codegen/upload';
+import { isUpload } from '../../../../shared/families/files/codegen';
 import type { CapturedRequest } from '../../../../shared/contract/runs';
 import { BASE, codeOf, requests, SECRET } from './fixtures';
 

@@ -1,7 +1,7 @@
 /** The media creates take the user's extra headers under the text playgrounds' rules: the app's own are refused at the boundary. */
 import { describe, expect, it } from 'vitest';
-import { ImageGenerateSchema } from '../../../../shared/contract/images';
-import { VideoCreateSchema } from '../../../../shared/contract/videos';
+import { ImageGenerateSchema } from '../../../../shared/families/images/contract';
+import { VideoCreateSchema } from '../../../../shared/families/videos/contract';
 
 describe('extra headers of media creates', () => {
   it('takes a sandbox failure header on a video create', () => {

@@ -1,0 +1,415 @@
+/**
+ * A service WebSocket that speaks JSON events (and binary audio): the one the voice families
+ * (tts, stt, realtime) use, over connectWebSocket(). It bounds what one message may cost
+ * (`maxFrameBytes`), masks the connection's secrets (and a client secret) in every frame it
+ * captures and every message it hands on, captures both directions for the inspector and the
+ * recorder with audio summarised, pings to find a dead peer, turns a close into an ApiError a
+ * person can act on (socket-close.ts), applies back-pressure both ways (a send waits for the
+ * socket to drain and gives up with `slow_consumer` instead of buffering without bound; incoming
+ * reading pauses while the consumer is behind), and validates every message with the family's
+ * zod schemas: an invalid message is an event to report, never a throw.
+ *
+ * It runs in the media process (plain Node, no Electron) as well as in main: it uses no app
+ * singleton, only what it is given (the ApiClient, clocks, callbacks).
+ */
+import type { WebSocket } from 'ws';
+import { formatBytes } from '../../shared/byte-size';
+import type { CapturedRequest } from '../../shared/contract/runs';
+import type { UnknownMessage, WsMessageParser } from '../../shared/wire/ws-message';
+import type { ApiClient } from './client';
+import type { ApiError } from './errors';
+import type { SecretScrubber } from './secret-scrubber';
+import { prepareMessage, summariseAudio, summariseLongBase64, type AudioFormatHint, type CapturedFrame, type FrameBody, type FrameDirection } from './socket-capture';
+import { closeError, type CloseCause } from './socket-close';
+import { CapturedFrameLog } from './socket-frame-log';
+import { connectWebSocket, type WebSocketConnectOptions } from './websocket';
+import { DEFAULT_SOCKET_LIMITS, type SocketLimits } from './socket-limits';
+
+export { DEFAULT_SOCKET_LIMITS, type SocketLimits } from './socket-limits';
+export type { AudioFormatHint, AudioSummary, CapturedFrame } from './socket-capture';
+
+export interface EventSocketOptions<In> extends Omit<WebSocketConnectOptions, 'maxPayload' | 'onOpen'> {
+  /** Validates each JSON message from the service (shared/wire parsers). */
+  parse: WsMessageParser<In>;
+  /** Secrets of this socket besides the connection's key (a realtime client secret): masked too. */
+  secrets?: ReadonlyArray<string>;
+  limits?: Partial<SocketLimits>;
+  /** Formats of the audio each way, for the duration estimates of captured frames. */
+  audio?: { in?: AudioFormatHint; out?: AudioFormatHint };
+  /** Every frame both ways, masked and summarised (the inspector, the recorder). Must not throw. */
+  onFrame?: (frame: CapturedFrame) => void;
+  /** Monotonic ms clock (performance.now-like). */
+  now?: () => number;
+}
+
+/** What the consumer reads, in order. `at` is the socket's clock when the frame arrived. */
+export type SocketEvent<In> =
+  | { kind: 'message'; message: In; at: number }
+  | { kind: 'unknown'; message: UnknownMessage; at: number }
+  | { kind: 'invalid'; error: ApiError; value: unknown; at: number }
+  | { kind: 'binary'; bytes: Buffer; at: number };
+
+export type SendResult = { ok: true } | { ok: false; reason: 'slow_consumer' | 'closed' | 'too_large'; error: ApiError };
+
+/** How the socket ended: `error` null for a normal close. */
+export interface SocketClosed {
+  code: number;
+  reason: string;
+  error: ApiError | null;
+}
+
+export interface SocketStats {
+  framesIn: number;
+  framesOut: number;
+  bytesIn: number;
+  bytesOut: number;
+  invalid: number;
+  /** Sends refused because the service did not read fast enough. */
+  slowConsumer: number;
+  pingsSent: number;
+  /** Times reading stopped because the consumer was behind. */
+  readPauses: number;
+}
+
+export type EventSocketResult<In> = { ok: true; socket: EventSocket<In>; captured: CapturedRequest } | { ok: false; error: ApiError; captured: CapturedRequest };
+
+/**
+ * Opens `path` on the client's connection as an event socket. Never rejects: a refused handshake
+ * is an error value (connectWebSocket), with this socket's secrets masked too.
+ */
+export async function openEventSocket<In>(client: ApiClient, path: string, opts: EventSocketOptions<In>): Promise<EventSocketResult<In>> {
+  const limits: SocketLimits = { ...DEFAULT_SOCKET_LIMITS, ...opts.limits };
+  const scrubber = client.scrubberWith(opts.secrets ?? []);
+  const scrub: Scrub = { scrubber, value: (v) => scrubber.value(v), text: (t) => scrubber.text(t) };
+  const host = client.webSocketTarget(path).host;
+  let socket: EventSocket<In> | null = null;
+  const result = await connectWebSocket(client, path, {
+    ...opts,
+    maxPayload: limits.maxFrameBytes,
+    onOpen: (ws) => {
+      socket = new EventSocket<In>(ws, host, limits, scrub, opts);
+    },
+  });
+  const captured = scrub.value(result.captured) as CapturedRequest;
+  if (!result.ok || !socket) {
+    const error = result.ok ? { kind: 'protocol' as const, status: null, code: null, message: 'The WebSocket opened without a socket.', requestId: null } : result.error;
+    return { ok: false, error: scrub.value(error) as ApiError, captured };
+  }
+  return { ok: true, socket, captured };
+}
+
+/** The socket's scrubber (the connection's key and the socket's own secrets). */
+interface Scrub {
+  scrubber: SecretScrubber;
+  value: (v: unknown) => unknown;
+  text: (t: string) => string;
+}
+
+export class EventSocket<In> implements AsyncIterable<SocketEvent<In>> {
+  readonly stats: SocketStats = { framesIn: 0, framesOut: 0, bytesIn: 0, bytesOut: 0, invalid: 0, slowConsumer: 0, pingsSent: 0, readPauses: 0 };
+  /** Resolves once, when the socket has closed (after the consumer may still read queued events). */
+  readonly closed: Promise<SocketClosed>;
+  private resolveClosed!: (c: SocketClosed) => void;
+  private closedValue: SocketClosed | null = null;
+  private cause: CloseCause | null = null;
+  private readonly now: () => number;
+  private seq = 0;
+  // Incoming.
+  private readonly queue: Array<{ event: SocketEvent<In>; bytes: number }> = [];
+  private queuedBytes = 0;
+  private paused = false;
+  private reader: ((e: SocketEvent<In> | null) => void) | null = null;
+  // Outgoing.
+  private outstanding = 0;
+  private waitingBytes = 0;
+  private chain: Promise<unknown> = Promise.resolve();
+  private drainWaiters: Array<() => void> = [];
+  // Keep-alive.
+  private pingTimer: ReturnType<typeof setInterval> | null = null;
+  private deadTimer: ReturnType<typeof setTimeout> | null = null;
+  private onAbort: (() => void) | null = null;
+  /** Masks keys spread over several frames before they reach onFrame (null when nothing captures). */
+  private readonly frameLog: CapturedFrameLog | null;
+
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly host: string,
+    private readonly limits: SocketLimits,
+    private readonly scrub: Scrub,
+    private readonly opts: EventSocketOptions<In>,
+  ) {
+    this.now = opts.now ?? (() => performance.now());
+    this.frameLog = opts.onFrame ? new CapturedFrameLog(scrub.scrubber) : null;
+    this.closed = new Promise((resolve) => (this.resolveClosed = resolve));
+    ws.on('message', (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => this.receive(toBuffer(data), isBinary));
+    ws.on('pong', () => this.alive());
+    ws.on('ping', () => this.alive());
+    ws.on('error', (e: Error & { code?: string }) => {
+      if (e.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') this.cause ??= { kind: 'too_large_in', limitBytes: limits.maxFrameBytes };
+      else this.cause ??= { kind: 'socket_error', message: this.scrub.text(e.message) };
+    });
+    ws.on('close', (code: number, reason: Buffer) => this.finish(code, this.scrub.text(reason.toString('utf8'))));
+    if (limits.keepAliveIntervalMs > 0) {
+      this.pingTimer = setInterval(() => this.ping(), limits.keepAliveIntervalMs);
+      this.pingTimer.unref?.();
+    }
+    if (opts.signal) {
+      this.onAbort = () => {
+        this.cause ??= { kind: 'cancelled' };
+        this.ws.close(1000, 'cancelled');
+      };
+      opts.signal.addEventListener('abort', this.onAbort, { once: true });
+    }
+  }
+
+  /** The socket's monotonic clock (ms): what `at` of events and captured frames is measured on. */
+  clock(): number {
+    return this.now();
+  }
+
+  /** Whether the socket can still send. */
+  get open(): boolean {
+    return this.closedValue === null && this.ws.readyState === this.ws.OPEN;
+  }
+
+  /** Bytes handed to the socket and not yet written to the network. */
+  get bufferedBytes(): number {
+    return this.outstanding;
+  }
+
+  /** Sends one JSON message (captured with secrets masked and audio summarised). */
+  sendJson(message: object): Promise<SendResult> {
+    const text = JSON.stringify(message);
+    return this.enqueue(Buffer.byteLength(text), () => {
+      if (!this.opts.onFrame) return { frame: null, data: text, binary: false };
+      const { forCapture } = prepareMessage(message, this.scrub.value, this.opts.audio?.out);
+      const type = (message as { type?: unknown }).type;
+      return { frame: { kind: 'json', type: typeof type === 'string' ? type : null, data: forCapture }, data: text, binary: false };
+    });
+  }
+
+  /** Sends one binary frame (audio; captured as a summary). */
+  sendBinary(bytes: Uint8Array): Promise<SendResult> {
+    return this.enqueue(bytes.byteLength, () => ({ frame: this.opts.onFrame ? { kind: 'binary', audio: summariseAudio(bytes, this.opts.audio?.out) } : null, data: bytes, binary: true }));
+  }
+
+  /** The next event, or null once the socket has closed and every event was read. */
+  next(): Promise<SocketEvent<In> | null> {
+    const item = this.queue.shift();
+    if (item) {
+      this.queuedBytes -= item.bytes;
+      this.maybeResume();
+      return Promise.resolve(item.event);
+    }
+    if (this.closedValue) return Promise.resolve(null);
+    return new Promise((resolve) => (this.reader = resolve));
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<SocketEvent<In>> {
+    for (;;) {
+      const event = await this.next();
+      if (event === null) return;
+      yield event;
+    }
+  }
+
+  /** Closes the socket (1000 unless given) and waits until it has closed. */
+  async close(code = 1000, reason = ''): Promise<SocketClosed> {
+    if (!this.closedValue) {
+      this.cause ??= { kind: 'client_closed' };
+      this.ws.close(code, reason);
+      // A peer that never answers the close: ws would wait 30 s.
+      const timer = setTimeout(() => this.ws.terminate(), Math.max(1000, this.limits.keepAliveTimeoutMs));
+      timer.unref?.();
+      void this.closed.then(() => clearTimeout(timer));
+    }
+    return this.closed;
+  }
+
+  /** Drops the connection at once (no close handshake). */
+  terminate(): void {
+    this.cause ??= { kind: 'client_closed' };
+    this.ws.terminate();
+  }
+
+  /** `build` makes the frame to capture (null when nothing captures) and the data, only once the frame is sent. */
+  private enqueue(size: number, build: () => { frame: FrameBody | null; data: string | Uint8Array; binary: boolean }): Promise<SendResult> {
+    if (!this.open) return Promise.resolve(this.refuse('closed', `The connection to ${this.host} is closed; nothing more can be sent.`));
+    if (size > this.limits.maxFrameBytes) {
+      return Promise.resolve(this.refuse('too_large', `A message of ${formatBytes(size)} is more than the ${formatBytes(this.limits.maxFrameBytes)} the workbench sends in one WebSocket message; send it in smaller pieces.`));
+    }
+    // Frames waiting behind others count against the same bound: a caller that does not await cannot pile them up.
+    if (this.waitingBytes + size > this.limits.sendHighWaterBytes && this.waitingBytes > 0) return Promise.resolve(this.slow());
+    this.waitingBytes += size;
+    const run = async (): Promise<SendResult> => {
+      try {
+        const drained = this.outstanding > this.limits.sendHighWaterBytes ? await this.drained() : true;
+        if (!this.open) return this.refuse('closed', `The connection to ${this.host} closed before this message could be sent.`);
+        if (!drained) return this.slow();
+        const { frame, data, binary } = build();
+        this.outstanding += size;
+        this.ws.send(data, { binary }, () => {
+          this.outstanding -= size;
+          if (this.outstanding <= this.limits.sendHighWaterBytes) for (const w of this.drainWaiters.splice(0)) w();
+        });
+        this.stats.framesOut++;
+        this.stats.bytesOut += size;
+        if (frame) this.capture('out', size, frame);
+        else this.seq++;
+        return { ok: true };
+      } finally {
+        this.waitingBytes -= size;
+      }
+    };
+    const result = this.chain.then(run);
+    this.chain = result;
+    return result;
+  }
+
+  /** Waits until the socket's buffer is under the bound; false after `drainTimeoutMs` or a close. */
+  private drained(): Promise<boolean> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.drainWaiters = this.drainWaiters.filter((w) => w !== done);
+        resolve(false);
+      }, this.limits.drainTimeoutMs);
+      const done = (): void => {
+        clearTimeout(timer);
+        resolve(this.open);
+      };
+      this.drainWaiters.push(done);
+    });
+  }
+
+  private slow(): SendResult {
+    this.stats.slowConsumer++;
+    return this.refuse(
+      'slow_consumer',
+      `${this.host} is not reading fast enough: more than ${formatBytes(this.limits.sendHighWaterBytes)} are still waiting to be sent, so this message was not sent. The service or the network is behind.`,
+    );
+  }
+
+  private refuse(reason: 'slow_consumer' | 'closed' | 'too_large', message: string): SendResult {
+    return { ok: false, reason, error: { kind: reason === 'closed' ? 'network' : 'protocol', status: null, code: reason, message, requestId: null } };
+  }
+
+  private receive(data: Buffer, isBinary: boolean): void {
+    this.alive();
+    const at = this.now();
+    this.stats.framesIn++;
+    this.stats.bytesIn += data.byteLength;
+    const capturing = this.opts.onFrame !== undefined;
+    if (isBinary) {
+      if (capturing) this.capture('in', data.byteLength, { kind: 'binary', audio: summariseAudio(data, this.opts.audio?.in) }, at);
+      else this.seq++;
+      this.push({ kind: 'binary', bytes: data, at }, data.byteLength);
+      return;
+    }
+    const text = data.toString('utf8');
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      const shown = this.scrub.text(text);
+      const issue = 'the message is not JSON';
+      this.capture('in', data.byteLength, { kind: 'text', text: summariseLongBase64(shown), issue }, at);
+      this.invalid(`${this.host} sent a message that is not JSON: ${shown.slice(0, 120)}`, shown, at, data.byteLength);
+      return;
+    }
+    const { forConsumer, forCapture } = prepareMessage(value, this.scrub.value, this.opts.audio?.in, capturing);
+    const parsed = this.opts.parse(forConsumer);
+    const type = forConsumer !== null && typeof forConsumer === 'object' ? (forConsumer as { type?: unknown }).type : undefined;
+    const frame = { kind: 'json' as const, type: typeof type === 'string' ? type : null, data: forCapture };
+    this.capture('in', data.byteLength, parsed.kind === 'invalid' ? { ...frame, issue: parsed.issue } : frame, at);
+    if (parsed.kind === 'invalid') {
+      this.invalid(`${this.host} sent a message the workbench does not understand (${parsed.issue}); it was skipped.`, forCapture ?? forConsumer, at, data.byteLength);
+      return;
+    }
+    this.push({ kind: parsed.kind, message: parsed.message, at } as SocketEvent<In>, data.byteLength);
+  }
+
+  private invalid(message: string, value: unknown, at: number, bytes: number): void {
+    this.stats.invalid++;
+    this.push({ kind: 'invalid', error: { kind: 'protocol', status: null, code: 'invalid_message', message, requestId: null }, value, at }, bytes);
+  }
+
+  private push(event: SocketEvent<In>, bytes: number): void {
+    if (this.reader) {
+      const r = this.reader;
+      this.reader = null;
+      r(event);
+      return;
+    }
+    this.queue.push({ event, bytes });
+    this.queuedBytes += bytes;
+    // The consumer is behind: stop reading the socket (TCP pushes back on the service) until it catches up.
+    if (!this.paused && (this.queue.length >= this.limits.inboundQueueMessages || this.queuedBytes >= this.limits.inboundQueueBytes)) {
+      this.paused = true;
+      this.stats.readPauses++;
+      this.ws.pause();
+      this.disarmDeadTimer();
+    }
+  }
+
+  private maybeResume(): void {
+    if (this.paused && this.queue.length <= this.limits.inboundQueueMessages / 2 && this.queuedBytes <= this.limits.inboundQueueBytes / 2) {
+      this.paused = false;
+      this.ws.resume();
+    }
+  }
+
+  private capture(direction: FrameDirection, bytes: number, frame: FrameBody, at = this.now()): void {
+    if (!this.opts.onFrame) {
+      this.seq++;
+      return;
+    }
+    const onFrame = this.opts.onFrame;
+    for (const settled of this.frameLog!.push({ direction, at, seq: this.seq++, bytes, ...frame } as CapturedFrame)) onFrame(settled);
+  }
+
+  private ping(): void {
+    // While reading is paused the pong cannot be read: the consumer is slow, not the peer.
+    if (!this.open || this.paused || this.deadTimer) return;
+    this.stats.pingsSent++;
+    this.ws.ping();
+    this.deadTimer = setTimeout(() => {
+      this.deadTimer = null;
+      this.cause ??= { kind: 'dead_peer', waitedMs: this.limits.keepAliveTimeoutMs };
+      this.ws.terminate();
+    }, this.limits.keepAliveTimeoutMs);
+    this.deadTimer.unref?.();
+  }
+
+  /** Anything from the peer (a pong, a message) proves it alive. */
+  private alive(): void {
+    this.disarmDeadTimer();
+  }
+
+  private disarmDeadTimer(): void {
+    if (this.deadTimer) clearTimeout(this.deadTimer);
+    this.deadTimer = null;
+  }
+
+  private finish(code: number, reason: string): void {
+    if (this.closedValue) return;
+    if (this.pingTimer) clearInterval(this.pingTimer);
+    this.disarmDeadTimer();
+    if (this.onAbort) this.opts.signal?.removeEventListener('abort', this.onAbort);
+    if (this.frameLog && this.opts.onFrame) for (const settled of this.frameLog.end()) this.opts.onFrame(settled);
+    const error = closeError({ code, reason, host: this.host, cause: this.cause });
+    this.closedValue = { code, reason, error: error ? (this.scrub.value(error) as ApiError) : null };
+    for (const w of this.drainWaiters.splice(0)) w();
+    if (this.reader && this.queue.length === 0) {
+      const r = this.reader;
+      this.reader = null;
+      r(null);
+    }
+    this.resolveClosed(this.closedValue);
+  }
+}
+
+function toBuffer(data: Buffer | ArrayBuffer | Buffer[]): Buffer {
+  if (Buffer.isBuffer(data)) return data;
+  if (Array.isArray(data)) return Buffer.concat(data);
+  return Buffer.from(data);
+}

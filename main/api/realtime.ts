@@ -1,0 +1,68 @@
+/**
+ * The realtime voice socket's opening (spec "Voice - realtime and SIP", "Authentication" 2-4;
+ * wire-notes §2.1, §6.4), for the call console of the next issue: minting an ephemeral client
+ * secret, and opening `/v1/realtime` as an event socket with the API key, or with a client secret
+ * either as the `svc-client-secret.<secret>` subprotocol (as a browser sends it: the key then goes
+ * nowhere) or as the Bearer header. The secret is masked like the key in everything captured. A
+ * SIP call (`call_id`) needs the API key: a client secret with it is refused before connecting.
+ */
+import { REALTIME_LIMITS, clientSecretProtocol, clientSecretSchema, parseRealtimeServerEvent, type ClientSecret, type ClientSecretRequest, type RealtimeQuery, type RealtimeServerEvent } from '../../shared/wire/realtime';
+import type { ApiClient, ApiResult, RequestOptions } from './client';
+import { invalidRequestError } from './errors';
+import { openEventSocket, type CapturedFrame, type EventSocketResult, type SocketLimits } from './event-socket';
+import { notSent, shaped } from './result-shape';
+import type { AudioFormatHint } from './socket-capture';
+
+export const REALTIME_PATH = '/v1/realtime';
+export const CLIENT_SECRETS_PATH = '/v1/realtime/client_secrets';
+
+/**
+ * `POST /v1/realtime/client_secrets` (`expires_after.seconds` at most 3600). The answer's `value`
+ * is a credential: the caller keeps it out of History (it is not the connection's key, so the
+ * client's scrubber does not mask it).
+ */
+export async function createClientSecret(client: ApiClient, request: ClientSecretRequest = {}, opts: { signal?: AbortSignal; onRetry?: RequestOptions['onRetry'] } = {}): Promise<ApiResult<ClientSecret>> {
+  const req: RequestOptions = { method: 'POST', path: CLIENT_SECRETS_PATH, body: request, ...opts };
+  const seconds = request.expires_after?.seconds;
+  if (seconds !== undefined && (!Number.isInteger(seconds) || seconds < 1 || seconds > REALTIME_LIMITS.clientSecretSecondsMax)) {
+    return notSent(client, req, invalidRequestError(`A client secret lives 1 to ${REALTIME_LIMITS.clientSecretSecondsMax} seconds (got ${seconds}).`));
+  }
+  return shaped(await client.json<unknown>(req), clientSecretSchema, 'a client secret');
+}
+
+/** How the socket authenticates. */
+export type RealtimeAuth = { kind: 'key' } | { kind: 'client_secret'; secret: string; via: 'protocol' | 'header' };
+
+export interface RealtimeSocketOptions {
+  query?: RealtimeQuery;
+  auth?: RealtimeAuth;
+  signal?: AbortSignal;
+  onFrame?: (frame: CapturedFrame) => void;
+  limits?: Partial<SocketLimits>;
+  /** The session's audio formats: `input` (the microphone, sent), `output` (the model, received); for captured frames' durations. */
+  audio?: { input?: AudioFormatHint; output?: AudioFormatHint };
+  now?: () => number;
+}
+
+/** Opens `/v1/realtime`. Never rejects; events are validated with the realtime schemas (unknown types kept). */
+export async function openRealtimeSocket(client: ApiClient, opts: RealtimeSocketOptions = {}): Promise<EventSocketResult<RealtimeServerEvent>> {
+  const auth = opts.auth ?? { kind: 'key' };
+  const query = { ...opts.query };
+  if (auth.kind === 'client_secret' && query.call_id) {
+    const captured = client.webSocketTarget(REALTIME_PATH, query).captured;
+    return { ok: false, error: invalidRequestError('A SIP call (call_id) can only be joined with the API key, not a client secret.'), captured: { ...captured, headers: {} } };
+  }
+  const secret = auth.kind === 'client_secret' ? auth.secret : null;
+  return openEventSocket<RealtimeServerEvent>(client, REALTIME_PATH, {
+    query,
+    signal: opts.signal,
+    parse: parseRealtimeServerEvent,
+    onFrame: opts.onFrame,
+    limits: opts.limits,
+    now: opts.now,
+    audio: { in: opts.audio?.output, out: opts.audio?.input },
+    secrets: secret ? [secret] : [],
+    ...(auth.kind === 'client_secret' && auth.via === 'protocol' ? { protocols: [clientSecretProtocol(auth.secret)], omitKey: true } : {}),
+    ...(auth.kind === 'client_secret' && auth.via === 'header' ? { headers: { authorization: `Bearer ${auth.secret}` } } : {}),
+  });
+}

@@ -1,0 +1,59 @@
+/**
+ * Captured frames masked across frames: a key a service (or the user's own text) spreads over two
+ * `text.delta` or transcript frames is harmless text in each, so the frames of each direction go
+ * through an EventLogScrubber (as a text run's SSE events do), which joins the strings of one
+ * JSON path across frames and masks a key spanning them in every frame it touches. A frame whose
+ * end could still start a key is held until the next frame of its direction (or the socket's
+ * end) settles it, so frames may reach the recorder a frame late: `seq` keeps their order.
+ */
+import type { CapturedEvent } from '../../shared/contract/runs';
+import { EventLogScrubber } from './event-log-scrubber';
+import type { SecretScrubber } from './secret-scrubber';
+import type { CapturedFrame, FrameDirection } from './socket-capture';
+
+export class CapturedFrameLog {
+  private readonly logs: Record<FrameDirection, EventLogScrubber>;
+  /** Frames waiting for their masked text, by seq. */
+  private readonly waiting = new Map<number, CapturedFrame>();
+
+  constructor(scrubber: SecretScrubber) {
+    this.logs = { in: new EventLogScrubber(scrubber), out: new EventLogScrubber(scrubber) };
+  }
+
+  /** Takes the next frame; returns the frames now settled (masked), in each direction's order. */
+  push(frame: CapturedFrame): CapturedFrame[] {
+    this.waiting.set(frame.seq, frame);
+    return this.settle(this.logs[frame.direction].push(this.toEvent(frame)));
+  }
+
+  /** The socket ended: every held frame, masked. */
+  end(): CapturedFrame[] {
+    return [...this.settle(this.logs.out.end()), ...this.settle(this.logs.in.end())].sort((a, b) => a.seq - b.seq);
+  }
+
+  private toEvent(frame: CapturedFrame): CapturedEvent {
+    if (frame.kind === 'json') return { t: frame.seq, ...(frame.type !== null ? { event: frame.type } : {}), data: JSON.stringify(frame.data) };
+    if (frame.kind === 'text') return { t: frame.seq, data: frame.text };
+    return { t: frame.seq, data: '' };
+  }
+
+  private settle(events: CapturedEvent[]): CapturedFrame[] {
+    const out: CapturedFrame[] = [];
+    for (const event of events) {
+      const frame = this.waiting.get(event.t);
+      if (!frame) continue;
+      this.waiting.delete(event.t);
+      if (frame.kind === 'json') {
+        let data: unknown = frame.data;
+        try {
+          data = JSON.parse(event.data);
+        } catch {
+          data = event.data;
+        }
+        out.push({ ...frame, type: event.event ?? frame.type, data });
+      } else if (frame.kind === 'text') out.push({ ...frame, text: event.data });
+      else out.push(frame);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,10 @@
+/**
+ * The media session kinds the media process loads: one line per kind. main/audio's capture and
+ * playback sessions (and the service sockets of live sessions) are added here.
+ */
+import { SessionKinds } from './session-kinds';
+import { syntheticKind } from './synthetic-source';
+
+export function mediaSessionKinds(): SessionKinds {
+  return new SessionKinds().register(syntheticKind);
+}

@@ -22,6 +22,7 @@ import type { GalleryItem, GalleryKind } from '../../shared/contract/gallery';
 import type { ImageEditInput, ImageGenerateInput, ImageRunChunk, ImageRunResult } from '../../shared/families/images/contract';
 import type { VideoCreateInput, VideoJob } from '../../shared/families/videos/contract';
 import { createFakeLive, type FakeLiveControls } from './fake-live';
+import type { FakeSession } from './fake-session';
 import { fakeEventsOf, makeCompletion, makeRecord, makeUsage, sampleCatalogueEntries, type RecordOverrides } from './fake-data';
 
 /** A text stream (any family) the test drives: emit chunks, then finish or fail it. */
@@ -66,6 +67,8 @@ export interface FakeWorkbenchOptions {
   imageResults?: ImageRunResult[];
   /** `history.request`'s answer by run id (the request with its media bytes); default: the record's request. */
   requestsAsSent?: Record<string, CapturedRequest>;
+  /** Recorded live sessions by run id (`history.session` / `history.timeline`; see fake-session.ts). */
+  sessions?: Record<string, FakeSession>;
 }
 
 export interface FakeWorkbench extends WorkbenchApi {
@@ -974,14 +977,18 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
         if (!all) throw notFound(`run ${id}`);
         return { events: all.slice(offset, offset + limit), offset, total: all.length };
       },
-      // No live sessions in the fake history (yet): every run answers as a text run would.
+      // Runs not in `opts.sessions` answer as a text run would: not a session.
       session: async ({ id }) => {
         record('history.session', { id });
-        throw notFound(`session ${id}`);
+        const found = opts.sessions?.[id];
+        if (!found) throw notFound(`session ${id}`);
+        return found.session;
       },
-      timeline: async ({ id, offset = 0 }) => {
-        record('history.timeline', { id, offset });
-        throw notFound(`session ${id}`);
+      timeline: async ({ id, offset = 0, limit = 500 }) => {
+        record('history.timeline', { id, offset, limit });
+        const found = opts.sessions?.[id];
+        if (!found) throw notFound(`session ${id}`);
+        return { items: found.timeline.slice(offset, offset + limit), offset, total: found.timeline.length };
       },
       facets: async () => ({ models: [...new Set(history.map((r) => r.model))].sort() }),
       remove: async ({ id }) => {

@@ -93,5 +93,5 @@ export const useTranscriptionRunStore = defineStore('transcription-run', () => {
     return true;
   }
 
-  return { phase, runId, filename, progress, result, error, busy, transcribeFile, transcribe, stop, load };
+  return { phase, ofRun: (id: string) => useWorkbench().transcription.ofRun({ runId: id }), runId, filename, progress, result, error, busy, transcribeFile, transcribe, stop, load };
 });

@@ -21,6 +21,9 @@ export type SttRawFormat = (typeof STT_RAW_FORMATS)[number];
 /** What the service decodes from a container (said in every "unsupported audio" message). */
 export const STT_CONTAINER_FORMATS = 'WAV, MP3, FLAC or Ogg/Opus';
 
+/** MIME types of those containers, as browsers and systems name them (the drop router's "Transcribe"). */
+export const STT_CONTAINER_MIME_TYPES = ['audio/wav', 'audio/x-wav', 'audio/wave', 'audio/vnd.wave', 'audio/mpeg', 'audio/mp3', 'audio/flac', 'audio/x-flac', 'audio/ogg', 'audio/opus'] as const;
+
 /** A BCP-47 tag such as en or pt-BR (the sandbox's rule, main/sandbox/stt/params.ts). */
 const LANGUAGE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 

@@ -1,19 +1,25 @@
 /**
  * Transcription as a user meets it, in Chromium against the app in browser mode and a sandbox of
- * the test's own: drop a WAV of two eSpeak NG voices (low and high, a pause between) on the
+ * the test's own: drop a WAV of two eSpeak NG voices (its CLI) (low and high, a pause between) on the
  * Transcription view and see its words, two speakers coloured apart, and the kept audio playable;
  * then find the run in History.
  */
+import { execFileSync } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import ESpeakNg from 'espeak-ng';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxServer } from '../../main/sandbox';
 import { encodeWav, parseWav } from '../../shared/audio/wav';
 import { closeAppPage, openAppPage, screenshot, useServiceConnection, type AppPage } from './harness';
 
+/** eSpeak NG's CLI (a test-only tool), 22.05 kHz mono. */
 async function speak(text: string, pitch: number): Promise<Int16Array> {
-  const e = await ESpeakNg({ arguments: ['-v', 'en-us', '-p', String(pitch), '-w', 'out.wav', text] });
-  const parsed = parseWav(e.FS.readFile('out.wav'));
+  const out = join(tmpdir(), `wb-stt-${process.pid}-${pitch}.wav`);
+  execFileSync('espeak-ng', ['-v', 'en-us', '-p', String(pitch), '-w', out, text]);
+  const parsed = parseWav(readFileSync(out));
+  rmSync(out, { force: true });
   if (!parsed.ok) throw new Error(parsed.error.message);
   return parsed.value.samples;
 }

@@ -1,14 +1,14 @@
 /**
  * TranscriptionService against the embedded sandbox's POST /v1/stt, with the real client, store,
- * blob store and gallery: a WAV of two eSpeak NG voices (low and high pitch, a pause between)
+ * blob store and gallery: a WAV of two eSpeak NG voices (its CLI) (low and high pitch, a pause between)
  * gives words timed within the audio and two speakers, the audio is kept in the gallery and the
  * run in History; a file that is not audio gets the service's words plus what it reads; a broken
  * field is refused before anything is sent.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import ESpeakNg from 'espeak-ng';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxServer } from '../../../main/sandbox';
 import { ConnectionsService } from '../../../main/services/connections-service';
@@ -26,9 +26,12 @@ import { WorkbenchFailure } from '../../../shared/contract/errors';
 
 const KEY = 'sk-sandbox-stt-integration';
 
+/** eSpeak NG's CLI (a test-only tool), 22.05 kHz mono. */
 async function speak(text: string, pitch: number): Promise<Int16Array> {
-  const e = await ESpeakNg({ arguments: ['-v', 'en-us', '-p', String(pitch), '-w', 'out.wav', text] });
-  const parsed = parseWav(e.FS.readFile('out.wav'));
+  const out = join(tmpdir(), `wb-stt-${process.pid}-${pitch}.wav`);
+  execFileSync('espeak-ng', ['-v', 'en-us', '-p', String(pitch), '-w', out, text]);
+  const parsed = parseWav(readFileSync(out));
+  rmSync(out, { force: true });
   if (!parsed.ok) throw new Error(parsed.error.message);
   expect(parsed.value.sampleRate).toBe(22050);
   return parsed.value.samples;

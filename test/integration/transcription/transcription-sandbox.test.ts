@@ -16,6 +16,9 @@ import { GalleryService } from '../../../main/services/gallery-service';
 import { MediaService } from '../../../main/services/media-service';
 import { UserFiles } from '../../../main/services/user-files';
 import { TranscriptionService } from '../../../main/families/transcription/transcription-service';
+import { FilesService } from '../../../main/families/files/files-service';
+import * as filesApi from '../../../main/api/files';
+import { DownloadTickets } from '../../../main/services/download-tickets';
 import { BlobStore } from '../../../main/store/blobs';
 import { closeDatabase, openDatabase, type Db } from '../../../main/store/db';
 import { createMemoryKeyStore } from '../../../main/store/key-store';
@@ -46,6 +49,8 @@ describe('TranscriptionService against the sandbox', () => {
   let gallery: GalleryService;
   let service: TranscriptionService;
   let twoVoices: string;
+  let files: FilesService;
+  let tickets: DownloadTickets;
   let seconds: number;
 
   beforeAll(async () => {
@@ -57,7 +62,8 @@ describe('TranscriptionService against the sandbox', () => {
     userFiles = new UserFiles({ stagingDir: join(dir, 'staging'), log: () => {} });
     const media = new MediaService(db, blobs, (hash) => ({ url: `/media/${hash}`, expiresAt: null }));
     gallery = new GalleryService({ db, blobs, media });
-    const files = { get: () => Promise.reject(new Error('not used')), createPublicUrl: () => Promise.reject(new Error('not used')) };
+    tickets = new DownloadTickets({ dir: join(dir, 'downloads') });
+    files = new FilesService({ db, connections, api: filesApi, userFiles, emitChanged: () => {}, tickets });
     service = new TranscriptionService({ db, connections, userFiles, gallery, files });
     const low = await speak('The quick brown fox jumps over the lazy dog near the river bank.', 10);
     const high = await speak('Seven silver spoons were found beneath the old wooden table.', 95);
@@ -70,6 +76,7 @@ describe('TranscriptionService against the sandbox', () => {
     writeFileSync(twoVoices, encodeWav({ sampleRate: 22050, channels: 1, samples }));
   });
   afterAll(async () => {
+    tickets.dispose();
     userFiles.dispose();
     await connections.dispose();
     await sandbox.close();
@@ -104,6 +111,18 @@ describe('TranscriptionService against the sandbox', () => {
     expect(run.outputPreview).toContain(out.result.text.slice(0, 40));
     expect((run.request.body as { multipart: Array<{ name: string }> }).multipart.map((p) => p.name)).toEqual(['language', 'diarize', 'file']);
     expect(await service.ofRun({ runId: out.runId })).toMatchObject({ runId: out.runId, filename: 'two-voices.wav', result: out.result, audio: { id: out.audio!.id } });
+  });
+
+  it('transcribes an uploaded file by its Files id (sent as its public URL): the same words as the file itself; no audio kept', async () => {
+    const uploaded = await files.upload({ ref: (await userFiles.register(twoVoices)).ref }, { signal: new AbortController().signal, emit: () => {} });
+    const direct = await service.transcribe(input({ source: { kind: 'ref', ref: (await userFiles.register(twoVoices)).ref }, diarize: true }), ctx());
+    const byId = await service.transcribe(input({ source: { kind: 'file', fileId: uploaded.id! }, diarize: true }), ctx());
+    expect(byId.result.words).toEqual(direct.result.words);
+    expect(byId).toMatchObject({ filename: 'two-voices.wav', audio: null });
+    const run = getRun(db, byId.runId)!;
+    const parts = (run.request.body as { multipart: Array<{ name: string; value?: string }> }).multipart;
+    expect(parts.map((p) => p.name)).toEqual(['diarize', 'url']);
+    expect(parts[1]!.value).toMatch(/\/public\/[^/]+\/two-voices\.wav$/);
   });
 
   it('explains a file that is not audio: the service’s words and the formats that work; the run failed', async () => {

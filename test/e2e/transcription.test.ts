@@ -2,7 +2,7 @@
  * Transcription as a user meets it, in Chromium against the app in browser mode and a sandbox of
  * the test's own: drop a WAV of two eSpeak NG voices (its CLI) (low and high, a pause between) on the
  * Transcription view and see its words, two speakers coloured apart, and the kept audio playable;
- * then find the run in History.
+ * then find the run in History, playing the same audio with the same words.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
@@ -79,7 +79,15 @@ describe('Transcription (browser mode)', () => {
     expect(Math.abs(duration - seconds)).toBeLessThan(0.05);
     await screenshot(page, 'transcription-01-two-voices');
 
-    await page.getByRole('link', { name: 'History' }).click();
-    await expect.poll(() => page.getByText('Transcription · file').count(), SLOW).toBeGreaterThan(0);
+    // History: the run's entry plays the kept audio and shows the same words.
+    const words = await result.locator('[data-testid="word"]').allTextContents();
+    await page.getByRole('navigation').getByRole('link', { name: 'History' }).click();
+    const row = page.getByRole('row').filter({ hasText: 'two-voices.wav' }).first();
+    await expect.poll(() => row.isVisible(), SLOW).toBe(true);
+    await row.getByRole('link').click();
+    const entry = page.getByRole('region', { name: 'Transcript of this run' });
+    await expect.poll(() => entry.locator('[data-testid="word"]').allTextContents(), SLOW).toEqual(words);
+    await expect.poll(() => entry.locator('audio').evaluate((a) => (a as unknown as { readyState: number }).readyState), SLOW).toBeGreaterThanOrEqual(1);
+    await screenshot(page, 'transcription-02-history-entry');
   });
 });

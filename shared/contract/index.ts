@@ -20,6 +20,7 @@ import { responsesContract } from './responses';
 import { toolsContract } from './tools';
 import { userFilesContract } from './user-files';
 import { videosContract } from '../families/videos/contract';
+import { transcriptionContract } from '../families/transcription/contract';
 
 export const contract = {
   app: appContract,
@@ -40,6 +41,7 @@ export const contract = {
   drafts: draftsContract,
   images: imagesContract,
   videos: videosContract,
+  transcription: transcriptionContract,
   gallery: galleryContract,
   live: liveContract,
 } as const;

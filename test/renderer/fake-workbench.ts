@@ -21,6 +21,7 @@ import type { ChatRequest } from '../../shared/wire/chat';
 import type { GalleryItem, GalleryKind } from '../../shared/contract/gallery';
 import type { ImageEditInput, ImageGenerateInput, ImageRunChunk, ImageRunResult } from '../../shared/families/images/contract';
 import type { VideoCreateInput, VideoJob } from '../../shared/families/videos/contract';
+import type { TranscribeResult } from '../../shared/families/transcription/contract';
 import { createFakeLive, type FakeLiveControls } from './fake-live';
 import type { FakeSession } from './fake-session';
 import { fakeEventsOf, makeCompletion, makeRecord, makeUsage, sampleCatalogueEntries, type RecordOverrides } from './fake-data';
@@ -121,6 +122,8 @@ export interface FakeWorkbench extends WorkbenchApi {
     emitVideoChanged(job: VideoJob): void;
     /** Live sessions (`live.*`), see fake-live.ts. */
     live: FakeLiveControls;
+    /** What `transcription.transcribe` answers next: a result (the run id and name filled in) or an error. */
+    transcription: { answer: Omit<TranscribeResult, 'runId' | 'filename'> | WorkbenchError | null; results: Map<string, TranscribeResult> };
   };
 }
 
@@ -349,6 +352,7 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
       galleryListeners.forEach((l) => l(change));
     },
     imageStreams: [],
+    transcription: { answer: null, results: new Map() },
     imageResults: new Map((opts.imageResults ?? []).map((r) => [r.runId, r])),
     videoJobs: [...(opts.videoJobs ?? [])],
     emitVideoChanged: (job) => {
@@ -839,6 +843,26 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
         fileListeners.add(cb);
         return () => fileListeners.delete(cb);
       },
+    },
+    transcription: {
+      transcribe: (input, onChunk) => {
+        record('transcription.transcribe', input);
+        const runId = `run-stt${controls.transcription.results.size + 1}`;
+        const src = input.source;
+        const filename = src.kind === 'ref' ? `${src.ref}.wav` : src.kind === 'file' ? src.fileId : src.url;
+        const answer = controls.transcription.answer;
+        const result = (async (): Promise<TranscribeResult> => {
+          await new Promise((r) => setTimeout(r, 1));
+          onChunk({ type: 'started', runId, filename });
+          if (!answer) throw new WorkbenchFailure({ code: 'internal', message: 'the test gave no transcription answer' });
+          if ('code' in answer) throw new WorkbenchFailure(answer);
+          const res: TranscribeResult = { ...answer, runId, filename };
+          controls.transcription.results.set(runId, res);
+          return res;
+        })();
+        return { streamId: `fake-stt-${runId}`, result, cancel: async () => void record('streams.cancel', { transcription: runId }) };
+      },
+      ofRun: async (input) => (record('transcription.ofRun', input), controls.transcription.results.get(input.runId) ?? null),
     },
     images: {
       generate: (input, onChunk) => imageStream('images.generate', input, onChunk),

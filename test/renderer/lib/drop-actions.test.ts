@@ -15,6 +15,15 @@ describe('drop-actions', () => {
       expect(ids([{ name: 'clip.mp4', type: 'video/mp4' }])).toEqual(['Edit video', 'Extend video', 'Upload to Files']);
     });
 
+    it('offers a WAV, MP3, FLAC or Ogg file Transcribe, by MIME type or by extension', () => {
+      expect(ids([{ name: 'talk.wav', type: 'audio/wav' }])).toEqual(['Transcribe', 'Upload to Files']);
+      expect(ids([{ name: 'talk.WAV', type: '' }])).toEqual(['Transcribe', 'Upload to Files']);
+      expect(ids([{ name: 'song.mp3', type: 'audio/mpeg' }])).toEqual(['Transcribe', 'Upload to Files']);
+      expect(ids([{ name: 'a.flac', type: '' }])).toEqual(['Transcribe', 'Upload to Files']);
+      expect(ids([{ name: 'a.opus', type: '' }])).toEqual(['Transcribe', 'Upload to Files']);
+      expect(dropOffer([{ name: 'a.aac', type: 'audio/aac' }]).note).toBe('audio/aac can only be uploaded: transcription takes WAV, MP3, FLAC or Ogg/Opus.');
+    });
+
     it('offers anything else only the upload, and says why', () => {
       expect(dropOffer([{ name: 'notes.txt', type: 'text/plain' }])).toEqual({
         actions: [{ id: 'upload', label: 'Upload to Files' }],
@@ -41,6 +50,7 @@ describe('drop-actions', () => {
       expect(dropRoute('image-to-video', one)).toEqual({ path: '/videos', query: { ref, as: 'image', name: 'cat.png' } });
       expect(dropRoute('edit-video', one)).toEqual({ path: '/videos', query: { ref, as: 'edit', name: 'cat.png' } });
       expect(dropRoute('extend-video', one)).toEqual({ path: '/videos', query: { ref, as: 'extend', name: 'cat.png' } });
+      expect(dropRoute('transcribe', [{ ref, name: 'talk.wav' }])).toEqual({ path: '/transcription', query: { ref, name: 'talk.wav' } });
       expect(dropRoute('upload', [...one, { ref: 'ref_BBBBBBBBBBBBBBBBBBBB', name: 'b' }])).toEqual({ path: '/files', query: { upload: [ref, 'ref_BBBBBBBBBBBBBBBBBBBB'] } });
     });
   });

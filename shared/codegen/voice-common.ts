@@ -7,7 +7,7 @@
  */
 import type { CapturedRequest } from '../contract/runs';
 import type { ExportResult } from '../families/types';
-import { BASE_URL_ENV, secretHeaders, splitRequestUrl } from './environment';
+import { BASE_URL_ENV, environmentHeader, secretHeaders, splitRequestUrl } from './environment';
 import { pyLiteral, stringLiteral } from './literals';
 import { apiKeyEnv, portableHeaders, type CodegenOptions } from './request-parts';
 
@@ -67,6 +67,17 @@ export function pyWsUrl(base: string, rest: string): string {
 /** TypeScript: the socket URL, the root from the environment turned into ws/wss. */
 export function tsWsUrl(base: string, rest: string): string {
   return `(process.env[${stringLiteral(BASE_URL_ENV)}] || ${stringLiteral(base)}).replace(/\\/+$/, "").replace(/^http/, "ws") + ${stringLiteral(rest)}`;
+}
+
+/**
+ * The comment block atop a socket snippet: what it connects to (ws/wss, as recorded or on the
+ * connection), then the variables to set; the root it names is the http one `$WORKBENCH_BASE_URL`
+ * takes, which the snippet turns into ws/wss.
+ */
+export function socketHeader(request: CapturedRequest, opts: CodegenOptions, comment: '#' | '//'): string[] {
+  const { base, rest } = rootAndRest(request, opts);
+  const [, ...rest2] = environmentHeader(asHttp(request), opts, comment);
+  return [`${comment} WebSocket ${base.replace(/^http/i, 'ws')}${rest}`, ...rest2];
 }
 
 /** The file extension of audio by its Content-Type, as Python and TypeScript source (a dict / object literal). */

@@ -10,10 +10,9 @@
  */
 import type { CapturedRequest } from '../contract/runs';
 import type { CodeExporter, ExportResult } from '../families/types';
-import { environmentHeader } from './environment';
 import { pyLiteral, stringLiteral } from './literals';
 import type { CodegenOptions } from './request-parts';
-import { inComment, lines, NO_VOICE_SDK, pyHeaderLines, pyWsUrl, queryOf, rootAndRest, tsHeaderLines, tsWsUrl } from './voice-common';
+import { inComment, lines, NO_VOICE_SDK, pyHeaderLines, pyWsUrl, queryOf, rootAndRest, socketHeader, tsHeaderLines, tsWsUrl } from './voice-common';
 
 interface Session {
   encoding: string;
@@ -45,7 +44,7 @@ export function sttSocketPython(request: CapturedRequest, opts: CodegenOptions =
   const s = sessionOf(request);
   const { base, rest } = rootAndRest(request, opts);
   return lines(
-    environmentHeader(request, opts, '#'),
+    socketHeader(request, opts, '#'),
     '# Live transcription over the WebSocket: stream an audio file in 20 ms frames at real time,',
     `# print partials and finals. pip install websockets (13 or later), then: python3 snippet.py [${inComment(s.file)}]`,
     `# A WAV must be ${s.rate} Hz, ${s.channels} channel(s), 16-bit; convert one with: ${convertHint(s)}`,
@@ -116,7 +115,7 @@ export function sttSocketTypeScript(request: CapturedRequest, opts: CodegenOptio
   const s = sessionOf(request);
   const { base, rest } = rootAndRest(request, opts);
   return lines(
-    environmentHeader(request, opts, '//'),
+    socketHeader(request, opts, '//'),
     '// Live transcription over the WebSocket: stream an audio file in 20 ms frames at real time,',
     `// print partials and finals. npm install ws, then: npx tsx snippet.mts [${inComment(s.file)}]`,
     `// A WAV must be ${s.rate} Hz, ${s.channels} channel(s), 16-bit; convert one with: ${convertHint(s)}`,

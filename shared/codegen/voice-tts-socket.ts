@@ -9,10 +9,9 @@
  */
 import type { CapturedRequest } from '../contract/runs';
 import type { CodeExporter } from '../families/types';
-import { environmentHeader } from './environment';
 import { pyLiteral, tsLiteral } from './literals';
 import type { CodegenOptions } from './request-parts';
-import { codecExtension, lines, NO_VOICE_SDK, pyHeaderLines, pyWsUrl, queryOf, rootAndRest, tsHeaderLines, tsWsUrl } from './voice-common';
+import { codecExtension, lines, NO_VOICE_SDK, pyHeaderLines, pyWsUrl, queryOf, rootAndRest, socketHeader, tsHeaderLines, tsWsUrl } from './voice-common';
 
 /** What the text is when the recording does not carry it. */
 const PLACEHOLDER = 'Put the text to speak here.';
@@ -44,7 +43,7 @@ export function ttsSocketPython(request: CapturedRequest, opts: CodegenOptions =
   const { base, rest } = rootAndRest(request, opts);
   const name = `speech.${extension(request)}`;
   return lines(
-    environmentHeader(request, opts, '#'),
+    socketHeader(request, opts, '#'),
     '# Streaming speech over the WebSocket: send the text in chunks, write each audio chunk as it comes.',
     '# pip install websockets  (version 13 or later), then: python3 snippet.py',
     'import base64, json, os, re',
@@ -79,7 +78,7 @@ export function ttsSocketTypeScript(request: CapturedRequest, opts: CodegenOptio
   const { base, rest } = rootAndRest(request, opts);
   const name = `speech.${extension(request)}`;
   return lines(
-    environmentHeader(request, opts, '//'),
+    socketHeader(request, opts, '//'),
     '// Streaming speech over the WebSocket: send the text in chunks, write each audio chunk as it comes.',
     '// npm install ws, then: npx tsx snippet.mts',
     'import { createWriteStream } from "node:fs";',

@@ -143,6 +143,15 @@ describe('WebSocket /v1/tts loops against the sandbox', () => {
     });
   }
 
+  it('typescript opens the socket on $WORKBENCH_BASE_URL (an http root) in place of the recorded one', async () => {
+    const cwd = folder();
+    // Recorded on a connection that is gone: the variable names the sandbox's http root.
+    const request = { ...socketRequest('voice=eve&language=en&codec=wav&sample_rate=16000', ['Reeds.']), url: 'ws://127.0.0.1:9/v1/tts?voice=eve&language=en&codec=wav&sample_rate=16000' };
+    const run = await runSnippet('voice-tts-socket-base', 'typescript', code(TTS_SOCKET_EXPORTER.typescript(request, {})), { WORKBENCH_API_KEY: KEY, WORKBENCH_BASE_URL: `${sandbox.url}/` }, cwd);
+    expect(run.stdout).toMatch(/audio\.done/);
+    expect(probe(join(cwd, 'speech.wav')).format).toBe('wav');
+  });
+
   it('typescript writes raw 16-bit PCM that ffprobe reads at the recorded rate', async () => {
     const cwd = folder();
     await runSnippet('voice-tts-socket-pcm', 'typescript', code(TTS_SOCKET_EXPORTER.typescript(socketRequest('voice=sal&language=en&codec=pcm&sample_rate=16000', ['Reeds ', 'and water.']), {})), { WORKBENCH_API_KEY: KEY }, cwd);

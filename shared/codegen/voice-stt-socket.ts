@@ -162,7 +162,7 @@ export function sttSocketTypeScript(request: CapturedRequest, opts: CodegenOptio
     'let dones = 0;',
     'const finished = new Promise<void>((resolve, reject) => {',
     '  ws.on("message", (data, isBinary) => {',
-    '    if (isBinary) return;',
+    '    if (isBinary || dones >= DONES) return; // nothing more is read once every channel is done',
     '    const message = JSON.parse(String(data));',
     '    const channel = message.channel_index !== undefined ? `[channel ${message.channel_index}] ` : "";',
     '    if (message.type === "transcript.created") onCreated();',

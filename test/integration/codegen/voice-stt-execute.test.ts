@@ -120,7 +120,10 @@ describe('WebSocket /v1/stt loops against the sandbox', () => {
     it.skipIf(lang === 'python' && !hasWebsockets)(`${lang} streams the WAV paced and prints partials, finals and transcript.done`, async () => {
       const snippet = code(STT_SOCKET_EXPORTER[lang](socketRequest('sample_rate=16000&encoding=pcm&interim_results=true&language=en', 'field notes.wav'), {}));
       expect(snippet).not.toContain(KEY);
+      const started = performance.now();
       const run = await runSnippet(`voice-stt-socket-${lang}`, lang, snippet, { WORKBENCH_API_KEY: KEY }, dir);
+      // Paced at real time: it cannot finish sooner than the audio lasts (a lower bound only, which load cannot break).
+      expect((performance.now() - started) / 1000).toBeGreaterThan(seconds(join(dir, 'field notes.wav')) * 0.95);
       const out = run.stdout.trim().split('\n');
       expect(out.some((l) => l.startsWith('partial: '))).toBe(true);
       const finals = out.filter((l) => l.startsWith('final'));

@@ -28,7 +28,23 @@ export function rootAndRest(request: CapturedRequest, opts: CodegenOptions): { b
 export function queryOf(request: CapturedRequest): [string, string][] {
   const at = request.url.indexOf('?');
   if (at < 0) return [];
-  return [...new URLSearchParams(request.url.slice(at + 1).replace(/#.*$/, '')).entries()];
+  // Parsed by hand: shared/ has no URLSearchParams (no DOM or Node types here).
+  const decode = (text: string): string => {
+    try {
+      return decodeURIComponent(text.replace(/\+/g, ' '));
+    } catch {
+      return text;
+    }
+  };
+  return request.url
+    .slice(at + 1)
+    .replace(/#.*$/, '')
+    .split('&')
+    .filter((pair) => pair.length > 0)
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      return eq < 0 ? [decode(pair), ''] : [decode(pair.slice(0, eq)), decode(pair.slice(eq + 1))];
+    });
 }
 
 /** The path without the query. */

@@ -92,6 +92,17 @@ describe('voice code export', () => {
     expect(result.code).toContain(`-F 'file=@"a\nrm -rf ~\n.wav";type=audio/wav'`);
   });
 
+  it('a live transcription loop takes its encoding, rate and channels from the recorded query', () => {
+    const code = (q: string): string => {
+      const result = VOICE_CODE.sttSocket.python({ ...cases[3]![1], url: `ws://${HOST}/v1/stt?${q}` }, {});
+      if (!('code' in result)) throw new Error(result.unsupported);
+      return result.code;
+    };
+    expect(code('sample_rate=8000&encoding=mulaw')).toContain('ENCODING, RATE, CHANNELS, DONES = "mulaw", 8000, 1, 1');
+    expect(code('encoding=alaw&sample_rate=16000&multichannel=true&channels=3&keyterm=a%20b')).toContain('ENCODING, RATE, CHANNELS, DONES = "alaw", 16000, 3, 3');
+    expect(code('channels=2')).toContain('ENCODING, RATE, CHANNELS, DONES = "pcm", 16000, 2, 1');
+  });
+
   it('keeps the text chunks a socket session sent, else the whole text, else says where to put it', () => {
     expect(socketTextChunks(cases[1]![1].body)).toEqual(['Hi ', 'there']);
     expect(socketTextChunks({ text: 'Whole text.' })).toEqual(['Whole text.']);

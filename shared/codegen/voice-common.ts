@@ -47,6 +47,46 @@ export function queryOf(request: CapturedRequest): [string, string][] {
     });
 }
 
+/** Body keys a socket run's recorder uses for what is not the query (the text sent, the file streamed). */
+const NOT_QUERY = new Set(['messages', 'text', 'deltas', 'filename', 'query']);
+
+/** A query object's entries as strings (an array is a repeated parameter); null when it is not one. */
+function queryEntries(value: unknown): [string, string][] | null {
+  if (typeof value === 'string') {
+    try {
+      return queryEntries(JSON.parse(value));
+    } catch {
+      return null;
+    }
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const out: [string, string][] = [];
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    for (const item of Array.isArray(v) ? v : [v]) {
+      if (typeof item === 'string' || typeof item === 'number' || typeof item === 'boolean') out.push([k, String(item)]);
+    }
+  }
+  return out;
+}
+
+/**
+ * A socket run as its snippet needs it: the query in the URL. Recorders keep it there (speech) or
+ * in the body (live transcription records `GET ws://…/v1/stt` with the query as the body, a JSON
+ * string or an object, or `{ query }`): a URL without a query takes the body's.
+ */
+export function withSocketQuery(request: CapturedRequest): CapturedRequest {
+  if (request.url.includes('?')) return request;
+  const body = typeof request.body === 'string' ? queryEntries(request.body) : null;
+  const nested = typeof request.body === 'object' && request.body !== null ? (request.body as { query?: unknown }).query : undefined;
+  const entries =
+    body ??
+    queryEntries(nested) ??
+    (queryEntries(request.body) ?? []).filter(([k]) => !NOT_QUERY.has(k));
+  if (entries.length === 0) return request;
+  const query = entries.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+  return { ...request, url: `${request.url}?${query}` };
+}
+
 /** The path without the query. */
 export function pathOnly(rest: string): string {
   return rest.replace(/[?#].*$/, '');

@@ -12,7 +12,7 @@ import type { CapturedRequest } from '../contract/runs';
 import type { CodeExporter, ExportResult } from '../families/types';
 import { pyLiteral, stringLiteral } from './literals';
 import type { CodegenOptions } from './request-parts';
-import { inComment, lines, NO_VOICE_SDK, pyHeaderLines, pyWsUrl, queryOf, rootAndRest, socketHeader, tsHeaderLines, tsWsUrl } from './voice-common';
+import { inComment, lines, NO_VOICE_SDK, pyHeaderLines, pyWsUrl, queryOf, rootAndRest, socketHeader, tsHeaderLines, tsWsUrl, withSocketQuery } from './voice-common';
 
 interface Session {
   encoding: string;
@@ -23,7 +23,8 @@ interface Session {
   file: string;
 }
 
-function sessionOf(request: CapturedRequest): Session {
+function sessionOf(recorded: CapturedRequest): Session {
+  const request = withSocketQuery(recorded);
   const q = new Map(queryOf(request));
   const encoding = (q.get('encoding') ?? 'pcm').toLowerCase();
   const rate = Number(q.get('sample_rate') ?? 16000) || 16000;
@@ -40,7 +41,8 @@ function convertHint(s: Session): string {
   return `ffmpeg -i IN -ar ${s.rate} -ac ${s.channels} -c:a pcm_s16le audio.wav`;
 }
 
-export function sttSocketPython(request: CapturedRequest, opts: CodegenOptions = {}): string {
+export function sttSocketPython(recorded: CapturedRequest, opts: CodegenOptions = {}): string {
+  const request = withSocketQuery(recorded);
   const s = sessionOf(request);
   const { base, rest } = rootAndRest(request, opts);
   return lines(
@@ -111,7 +113,8 @@ export function sttSocketPython(request: CapturedRequest, opts: CodegenOptions =
   );
 }
 
-export function sttSocketTypeScript(request: CapturedRequest, opts: CodegenOptions = {}): string {
+export function sttSocketTypeScript(recorded: CapturedRequest, opts: CodegenOptions = {}): string {
+  const request = withSocketQuery(recorded);
   const s = sessionOf(request);
   const { base, rest } = rootAndRest(request, opts);
   return lines(

@@ -11,7 +11,7 @@ import type { CapturedRequest } from '../contract/runs';
 import type { CodeExporter } from '../families/types';
 import { pyLiteral, tsLiteral } from './literals';
 import type { CodegenOptions } from './request-parts';
-import { codecExtension, lines, NO_VOICE_SDK, pyHeaderLines, pyWsUrl, queryOf, rootAndRest, socketHeader, tsHeaderLines, tsWsUrl } from './voice-common';
+import { codecExtension, lines, NO_VOICE_SDK, pyHeaderLines, pyWsUrl, queryOf, rootAndRest, socketHeader, tsHeaderLines, tsWsUrl, withSocketQuery } from './voice-common';
 
 /** What the text is when the recording does not carry it. */
 const PLACEHOLDER = 'Put the text to speak here.';
@@ -39,7 +39,8 @@ function extension(request: CapturedRequest): string {
   return codecExtension(queryOf(request).find(([k]) => k === 'codec')?.[1]);
 }
 
-export function ttsSocketPython(request: CapturedRequest, opts: CodegenOptions = {}): string {
+export function ttsSocketPython(recorded: CapturedRequest, opts: CodegenOptions = {}): string {
+  const request = withSocketQuery(recorded);
   const { base, rest } = rootAndRest(request, opts);
   const name = `speech.${extension(request)}`;
   return lines(
@@ -74,7 +75,8 @@ export function ttsSocketPython(request: CapturedRequest, opts: CodegenOptions =
   );
 }
 
-export function ttsSocketTypeScript(request: CapturedRequest, opts: CodegenOptions = {}): string {
+export function ttsSocketTypeScript(recorded: CapturedRequest, opts: CodegenOptions = {}): string {
+  const request = withSocketQuery(recorded);
   const { base, rest } = rootAndRest(request, opts);
   const name = `speech.${extension(request)}`;
   return lines(

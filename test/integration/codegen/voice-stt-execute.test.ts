@@ -137,6 +137,22 @@ describe('WebSocket /v1/stt loops against the sandbox', () => {
     });
   }
 
+  it('typescript runs a live transcription as the live session records it (the query as a JSON body, no file name)', async () => {
+    writeFileSync(join(dir, 'audio.wav'), readFileSync(join(dir, 'field notes.wav')));
+    const request: CapturedRequest = {
+      method: 'GET',
+      url: `${sandbox.url.replace('http', 'ws')}/v1/stt`,
+      headers: {},
+      body: JSON.stringify({ sample_rate: 16000, encoding: 'pcm', interim_results: true, language: 'en', diarize: true }),
+    };
+    const run = await runSnippet('voice-stt-socket-live', 'typescript', code(STT_SOCKET_EXPORTER.typescript(request, {})), { WORKBENCH_API_KEY: KEY }, dir);
+    const out = run.stdout.trim().split('\n');
+    // interim_results=true reached the service (it is off by default): partials came.
+    expect(out.some((l) => l.startsWith('partial: '))).toBe(true);
+    expect(out.some((l) => l.startsWith('final'))).toBe(true);
+    expect(out.at(-1)).toMatch(/^done: /);
+  });
+
   it('python loops compile (run where websockets is installed)', () => {
     const file = join(dir, 'compile-check.py');
     writeFileSync(file, code(STT_SOCKET_EXPORTER.python(socketRequest('sample_rate=16000&multichannel=true&channels=2'), {})));

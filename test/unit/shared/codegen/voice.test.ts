@@ -10,6 +10,7 @@ import type { CapturedRequest } from '../../../../shared/contract/runs';
 import { EXPORT_LANGS, type CodeExporter } from '../../../../shared/families/types';
 import { VOICE_CODE } from '../../../../shared/codegen/voice';
 import { socketTextChunks } from '../../../../shared/codegen/voice-tts-socket';
+import { withSocketQuery } from '../../../../shared/codegen/voice-common';
 
 const SECRET = 'sk-live-do-not-print-7f3a';
 const HOST = '127.0.0.1:4010';
@@ -101,6 +102,15 @@ describe('voice code export', () => {
     expect(code('sample_rate=8000&encoding=mulaw')).toContain('ENCODING, RATE, CHANNELS, DONES = "mulaw", 8000, 1, 1');
     expect(code('encoding=alaw&sample_rate=16000&multichannel=true&channels=3&keyterm=a%20b')).toContain('ENCODING, RATE, CHANNELS, DONES = "alaw", 16000, 3, 3');
     expect(code('channels=2')).toContain('ENCODING, RATE, CHANNELS, DONES = "pcm", 16000, 2, 1');
+  });
+
+  it('a socket run whose query was recorded in the body gets it back in the URL; one with a query keeps it', () => {
+    const bare = { method: 'GET', url: `ws://${HOST}/v1/stt`, headers: {}, body: null };
+    expect(withSocketQuery({ ...bare, body: JSON.stringify({ sample_rate: 8000, multichannel: true, keyterm: ['a b', 'c'] }) }).url).toBe(`ws://${HOST}/v1/stt?sample_rate=8000&multichannel=true&keyterm=a%20b&keyterm=c`);
+    expect(withSocketQuery({ ...bare, body: { query: { encoding: 'alaw' } } }).url).toBe(`ws://${HOST}/v1/stt?encoding=alaw`);
+    expect(withSocketQuery({ ...bare, body: { filename: 'x.wav', language: 'en' } }).url).toBe(`ws://${HOST}/v1/stt?language=en`);
+    expect(withSocketQuery({ ...bare, url: `ws://${HOST}/v1/tts?voice=rex`, body: { text: 'Hi', voice: 'eve' } }).url).toBe(`ws://${HOST}/v1/tts?voice=rex`);
+    expect(withSocketQuery(bare).url).toBe(`ws://${HOST}/v1/stt`);
   });
 
   it('keeps the text chunks a socket session sent, else the whole text, else says where to put it', () => {

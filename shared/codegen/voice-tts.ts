@@ -31,7 +31,7 @@ export function ttsCurl(request: CapturedRequest, opts: CodegenOptions = {}): st
     '-H "Content-Type: application/json"',
     ...extraHeaders(request).map(([n, v]) => `-H ${shellQuote(`${n}: ${v}`)}`),
     `-d ${shellQuote(JSON.stringify(sentBody(request)))}`,
-    '-D speech.headers -o speech.body',
+    '-D speech.headers -o speech.body || { cat speech.body >&2; echo >&2; exit 1; }',
   ].join(' \\\n  ');
   return lines(
     environmentHeader(request, opts, '#'),

@@ -81,7 +81,7 @@ export const VOICE_JSON_EXPORTER: CodeExporter = {
 export function audioCurl(request: CapturedRequest, opts: CodegenOptions = {}): string {
   const parts = [`curl -sS --fail-with-body ${shellUrl(rootAndRest(request, opts))}`, `-H "Authorization: Bearer $${apiKeyEnv(opts)}"`];
   for (const [n, v] of extraHeaders(request)) parts.push(`-H ${shellQuote(`${n}: ${v}`)}`);
-  parts.push('-D reference.headers -o reference.audio');
+  parts.push('-D reference.headers -o reference.audio || { cat reference.audio >&2; echo >&2; exit 1; }');
   return lines(
     environmentHeader(request, opts, '#'),
     '# The reference clip, named by its Content-Type. sh snippet.sh',

@@ -99,6 +99,18 @@ describe('POST /v1/tts snippets against the sandbox', () => {
     }
   });
 
+  for (const lang of ['curl', 'python', 'typescript'] as ExportLang[]) {
+    it(`${lang} fails with the service's own message for an unknown voice`, async () => {
+      const body = { text: TEXT, voice_id: 'nobody-here', language: 'en' };
+      const res = await fetch(`${sandbox.url}/v1/tts`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      // The service-native error body: { code, error: <message> }.
+      const message = ((await res.json()) as { error: string }).error;
+      expect(message).toMatch(/nobody-here/);
+      await expect(runSnippet(`voice-tts-unknown-${lang}`, lang, code(TTS_EXPORTER[lang](restRequest(body), {})), { WORKBENCH_API_KEY: KEY }, folder())).rejects.toThrow(message);
+    });
+  }
+
   it('the SDK tabs say why they have no snippet', () => {
     expect(TTS_EXPORTER['python-sdk'](restRequest({ text: TEXT, language: 'en' }), {})).toEqual({ unsupported: expect.stringMatching(/no voice methods/) });
   });

@@ -20,6 +20,7 @@ import { responsesContract } from './responses';
 import { toolsContract } from './tools';
 import { userFilesContract } from './user-files';
 import { videosContract } from '../families/videos/contract';
+import { voicesContract } from '../families/voices/contract';
 
 export const contract = {
   app: appContract,
@@ -42,6 +43,7 @@ export const contract = {
   videos: videosContract,
   gallery: galleryContract,
   live: liveContract,
+  voices: voicesContract,
 } as const;
 
 export type WorkbenchContract = typeof contract;

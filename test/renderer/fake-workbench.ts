@@ -22,6 +22,8 @@ import type { GalleryItem, GalleryKind } from '../../shared/contract/gallery';
 import type { ImageEditInput, ImageGenerateInput, ImageRunChunk, ImageRunResult } from '../../shared/families/images/contract';
 import type { VideoCreateInput, VideoJob } from '../../shared/families/videos/contract';
 import { createFakeLive, type FakeLiveControls } from './fake-live';
+import { createFakeVoices, type FakeVoicesControls } from './fake-voices';
+import type { CustomVoice } from '../../shared/families/voices/contract';
 import { fakeEventsOf, makeCompletion, makeRecord, makeUsage, sampleCatalogueEntries, type RecordOverrides } from './fake-data';
 
 /** A text stream (any family) the test drives: emit chunks, then finish or fail it. */
@@ -66,6 +68,8 @@ export interface FakeWorkbenchOptions {
   imageResults?: ImageRunResult[];
   /** `history.request`'s answer by run id (the request with its media bytes); default: the record's request. */
   requestsAsSent?: Record<string, CapturedRequest>;
+  /** Custom voices on the fake service (`voices.*`, see fake-voices.ts). */
+  voices?: CustomVoice[];
 }
 
 export interface FakeWorkbench extends WorkbenchApi {
@@ -118,6 +122,8 @@ export interface FakeWorkbench extends WorkbenchApi {
     emitVideoChanged(job: VideoJob): void;
     /** Live sessions (`live.*`), see fake-live.ts. */
     live: FakeLiveControls;
+    /** Custom voices (`voices.*`), see fake-voices.ts. */
+    voices: FakeVoicesControls;
   };
 }
 
@@ -310,6 +316,7 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
     return draft;
   };
   const fakeLive = createFakeLive();
+  const fakeVoices = createFakeVoices((method, input) => record(method, input), opts.voices);
   let profiles: ConnectionProfile[] = [SANDBOX];
   let sandbox: SandboxDetails = { key: 'sk-sandbox-fake0123', port: 4010, preferredPort: 4010, preferredSource: 'default', configuredPort: null, ...opts.sandbox };
   let activeId = 'sandbox';
@@ -355,6 +362,7 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
       videoListeners.forEach((l) => l(job));
     },
     live: fakeLive.controls,
+    voices: fakeVoices.controls,
   };
   const revisionsOf = (playground: ToolPlayground): ToolSpec[][] => (toolRevisions[playground] ??= [[...(controls.toolSets[playground] ?? [])]]);
   const toolState = (playground: ToolPlayground): ToolSetState => {
@@ -574,6 +582,7 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
 
   const api: WorkbenchApi = {
     live: fakeLive.api,
+    voices: fakeVoices.api,
     app: {
       info: async () => ({
         version: '0.1.0-test',

@@ -8,7 +8,7 @@ import type { RouteLocationRaw } from 'vue-router';
 import { IMAGE_INPUT_MIME_TYPES } from '@shared/wire/images';
 import { VIDEO_IMAGE_MIME_TYPES } from '@shared/wire/videos';
 
-export type DropActionId = 'edit-image' | 'image-to-video' | 'edit-video' | 'extend-video' | 'upload';
+export type DropActionId = 'edit-image' | 'image-to-video' | 'edit-video' | 'extend-video' | 'clone-voice' | 'upload';
 
 export interface DropAction {
   id: DropActionId;
@@ -27,7 +27,10 @@ export interface DroppedFileInfo {
   type: string;
 }
 
-const EXTENSION_TYPES: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', mp4: 'video/mp4' };
+const EXTENSION_TYPES: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', mp4: 'video/mp4', wav: 'audio/wav', mp3: 'audio/mpeg', flac: 'audio/flac', ogg: 'audio/ogg', opus: 'audio/ogg' };
+
+/** Audio a voice can be cloned from (WAV, MP3, FLAC, Ogg Opus; browsers name WAV several ways). */
+const VOICE_CLIP_TYPES = ['audio/wav', 'audio/x-wav', 'audio/wave', 'audio/vnd.wave', 'audio/mpeg', 'audio/mp3', 'audio/flac', 'audio/x-flac', 'audio/ogg', 'audio/opus'];
 
 /** The file's MIME type, from its name when the browser gave none. */
 export function droppedType(file: DroppedFileInfo): string {
@@ -47,6 +50,7 @@ export function dropOffer(files: readonly DroppedFileInfo[]): DropOffer {
   if ((IMAGE_INPUT_MIME_TYPES as readonly string[]).includes(type)) actions.push({ id: 'edit-image', label: 'Edit in Images' });
   if ((VIDEO_IMAGE_MIME_TYPES as readonly string[]).includes(type)) actions.push({ id: 'image-to-video', label: 'Make a video from it' });
   if (type === 'video/mp4') actions.push({ id: 'edit-video', label: 'Edit video' }, { id: 'extend-video', label: 'Extend video' });
+  if (VOICE_CLIP_TYPES.includes(type)) actions.push({ id: 'clone-voice', label: 'Clone a voice' });
   actions.push(UPLOAD);
   let note: string | null = null;
   if (actions.length === 1) {
@@ -75,6 +79,8 @@ export function dropRoute(action: DropActionId, refs: readonly { ref: string; na
       return { path: '/videos', query: { ref, as: 'edit', name } };
     case 'extend-video':
       return { path: '/videos', query: { ref, as: 'extend', name } };
+    case 'clone-voice':
+      return { path: '/voices', query: { ref, name } };
     case 'upload':
       return { path: '/files', query: { upload: refs.map((r) => r.ref) } };
   }

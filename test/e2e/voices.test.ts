@@ -67,5 +67,9 @@ describe('Voices (browser mode)', () => {
     await row.getByRole('button', { name: 'Play reference' }).click();
     await expect.poll(() => audio.getAttribute('aria-label'), { timeout: 20_000 }).toMatch(/^Playing clip of [a-z0-9]{8}$/);
     await expect.poll(() => audio.evaluate((a: any) => (Number.isFinite(a.duration) ? a.duration : 0)), { timeout: 20_000 }).toBeGreaterThan(1);
+
+    // The clone is a run in History.
+    await page.getByRole('link', { name: 'History' }).click();
+    await expect.poll(() => page.getByText('Voices · clone').count(), { timeout: 20_000 }).toBeGreaterThan(0);
   }, 180_000);
 });

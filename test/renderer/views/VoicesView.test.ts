@@ -55,6 +55,8 @@ describe('VoicesView', { timeout: 30_000 }, () => {
     expect(calls('voices.create')).toEqual([{ ref: 'ref_AAAAAAAAAAAAAAAAAAAAAA', metadata: { name: 'Narrator', gender: 'male', use_case: 'social_media' } }]);
     expect(panel.querySelector('[role="status"]')?.textContent).toMatch(/Cloned "Narrator"/);
     expect(rows()).toHaveLength(1);
+    // A fresh form for the next voice.
+    expect((panel.querySelector('[name="name"]') as HTMLInputElement).value).toBe('');
   });
 
   it('says why a clone failed where it was asked for (a clip over 120 s), and needs a name first', async () => {

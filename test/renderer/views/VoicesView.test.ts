@@ -14,7 +14,7 @@ afterEach(() => m?.wrapper.unmount());
 const voice = (i: number): CustomVoice => ({ voice_id: `v${String(i).padStart(7, '0')}`, name: `Voice ${i}`, gender: 'female', age: null, language: 'en', use_case: 'narration', tone: 'warm', accent: null, description: null, created_at: '2026-11-01T10:00:00Z' });
 const rows = () => [...document.querySelectorAll('section[aria-label="Custom voices"] tbody tr[data-voice]')].map((r) => r.getAttribute('data-voice'));
 const calls = (method: string) => m.fake.controls.calls.filter((c) => c.method === method).map((c) => c.input);
-const WithConfirm = defineComponent({ props: ['stage', 'startCapture'], setup: (p) => () => h('div', [h(VoicesView, p), h(ConfirmDialog)]) });
+const WithConfirm = defineComponent({ setup: () => () => h('div', [h(VoicesView), h(ConfirmDialog)]) });
 
 async function fill(container: Element, values: Record<string, string>): Promise<void> {
   for (const [name, value] of Object.entries(values)) {

@@ -43,6 +43,7 @@ describe('VoicesService against the sandbox', () => {
     execFileSync('espeak-ng', ['-v', 'en+f3', '-w', join(dir, 'me.wav'), 'This is my voice, recorded for a clone.']);
     execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=220:duration=130', '-ar', '8000', join(dir, 'long.wav')]);
     writeFileSync(join(dir, 'notes.wav'), 'these are notes, not audio');
+    execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-i', join(dir, 'me.wav'), '-c:a', 'libvorbis', join(dir, 'vorbis.ogg')]);
   }, 60_000);
 
   afterAll(async () => {
@@ -154,5 +155,13 @@ describe('VoicesService against the sandbox', () => {
     const notes = await failure(service.create({ ref: await refOf('notes.wav'), metadata: { name: 'Notes' } }));
     expect(notes.message).toMatch(/notes\.wav is not WAV, MP3, FLAC or Ogg Opus audio/);
     expect((db.prepare('SELECT COUNT(*) AS n FROM runs').get() as { n: number }).n).toBe(before);
+  });
+
+  it("passes on the service's reason for audio only decoding can refuse (Ogg Vorbis), and records the failed clone", async () => {
+    const error = await failure(service.create({ ref: await refOf('vorbis.ogg'), metadata: { name: 'Vorbis' } }));
+    expect(error.status).toBe(400);
+    expect(error.message).toMatch(/Ogg Vorbis audio cannot be decoded/);
+    const run = db.prepare("SELECT id FROM runs WHERE endpoint = 'voices.create' ORDER BY created_at DESC, rowid DESC LIMIT 1").get() as { id: string };
+    expect(getRun(db, run.id)).toMatchObject({ status: 'error', promptPreview: 'Vorbis', error: { message: error.message } });
   });
 });

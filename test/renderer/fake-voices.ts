@@ -5,7 +5,7 @@
  */
 import type { FamilyApi } from '../../shared/contract/api';
 import { WorkbenchFailure } from '../../shared/contract/errors';
-import { VoiceMetadataSchema, VoicePatchSchema, type CustomVoice, type voicesContract } from '../../shared/families/voices/contract';
+import { VoiceMetadataSchema, VoicePatchSchema, type CustomVoice, type VoiceChanged, type voicesContract } from '../../shared/families/voices/contract';
 
 export interface FakeVoicesControls {
   voices: CustomVoice[];
@@ -13,19 +13,26 @@ export interface FakeVoicesControls {
   previews: Array<{ voiceId: string; text: string }>;
   /** Makes the next create reject with this message (`invalid_input`), as main does for a long clip. */
   failNextCreate: string | null;
+  /** Emits `voices.changed` (as main does after another window's change). */
+  emitChanged(changed: VoiceChanged): void;
 }
 
 let n = 0;
 const hashOf = (seed: string) => seed.padEnd(64, '0').slice(0, 64).replace(/[^0-9a-f]/g, 'a');
 
 export function createFakeVoices(record: (method: string, input: unknown) => void, initial: CustomVoice[] = []): { api: FamilyApi<typeof voicesContract>; controls: FakeVoicesControls } {
-  const controls: FakeVoicesControls = { voices: [...initial], previews: [], failNextCreate: null };
+  const listeners = new Set<(c: VoiceChanged) => void>();
+  const controls: FakeVoicesControls = { voices: [...initial], previews: [], failNextCreate: null, emitChanged: (c) => listeners.forEach((l) => l(c)) };
   const find = (id: string) => {
     const v = controls.voices.find((x) => x.voice_id === id);
     if (!v) throw new WorkbenchFailure({ code: 'not_found', status: 404, message: `Custom voice ${id} not found.` });
     return v;
   };
   const api: FamilyApi<typeof voicesContract> = {
+    onChanged: (cb) => {
+      listeners.add(cb);
+      return () => listeners.delete(cb);
+    },
     builtIn: async (input) => (record('voices.builtIn', input), ['eve', 'ara', 'leo', 'rex', 'sal'].map((id) => ({ voiceId: id, name: id[0]!.toUpperCase() + id.slice(1), language: 'multilingual' }))),
     list: async (input) => {
       record('voices.list', input);

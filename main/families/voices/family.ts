@@ -8,7 +8,7 @@ export const voicesMain = {
   id: 'voices',
   contract: 'voices',
   create(deps: FamilyDeps) {
-    const service = new VoicesService({ db: deps.db, blobs: deps.blobs, connections: deps.connections, userFiles: deps.userFiles });
+    const service = new VoicesService({ db: deps.db, blobs: deps.blobs, connections: deps.connections, userFiles: deps.userFiles, emitChanged: (changed) => deps.emit('voices.changed', changed) });
     return { handlers: bindOps(voicesContract, service) };
   },
 } as const satisfies MainFamily;

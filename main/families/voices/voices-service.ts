@@ -17,6 +17,7 @@ import type {
   CustomVoicePage,
   VoiceAudioBlob,
   VoiceChange,
+  VoiceChanged,
   VoiceCreateSchema,
   VoiceListSchema,
   VoicePreviewSchema,
@@ -38,6 +39,8 @@ export interface VoicesServiceDeps {
   blobs: BlobStore;
   connections: ConnectionsService;
   userFiles: UserFiles;
+  /** `voices.changed` to every window. */
+  emitChanged?: (changed: VoiceChanged) => void;
   now?: () => number;
 }
 
@@ -95,6 +98,7 @@ export class VoicesService {
     // The clip just sent is the voice's reference: no need to fetch it back.
     this.keep(audioKey(connection, value.voice_id), { ...clip, duration: check.seconds });
     this.deps.userFiles.release(input.ref);
+    this.deps.emitChanged?.({ connectionId: connection.profile.id, voiceId: value.voice_id, change: 'created' });
     return { voice: value, runId };
   }
 
@@ -110,6 +114,7 @@ export class VoicesService {
       (voice) => `Updated ${voiceLabel(voice)}`,
       this.deps.now,
     );
+    this.deps.emitChanged?.({ connectionId: connection.profile.id, voiceId: value.voice_id, change: 'updated' });
     return { voice: value, runId };
   }
 
@@ -127,6 +132,7 @@ export class VoicesService {
     if (value.deleted) {
       this.forget(audioKey(connection, input.id));
       this.forget(previewKey(connection, input.id));
+      this.deps.emitChanged?.({ connectionId: connection.profile.id, voiceId: input.id, change: 'deleted' });
     }
     return { deleted: value.deleted, runId };
   }

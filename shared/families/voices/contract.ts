@@ -7,7 +7,7 @@
  * recorded in History.
  */
 import { z } from 'zod';
-import { call } from '../../contract/define';
+import { call, event } from '../../contract/define';
 import { ConnectionIdSchema } from '../../contract/text';
 import { FileRefIdSchema } from '../../contract/user-files';
 import { CUSTOM_VOICE_LIMITS, voicePatchProblem, type CustomVoice } from '../../wire/voices';
@@ -131,6 +131,13 @@ export interface VoiceAudioBlob {
   duration: number | null;
 }
 
+/** What `changed` says: which voice, on which connection, and what happened to it. */
+export interface VoiceChanged {
+  connectionId: string;
+  voiceId: string;
+  change: 'created' | 'updated' | 'deleted';
+}
+
 export const voicesContract = {
   /** `GET /v1/tts/voices`. */
   builtIn: call<BuiltInVoiceInfo[]>()(z.object(connection).strict().optional()),
@@ -147,4 +154,6 @@ export const voicesContract = {
   referenceAudio: call<VoiceAudioBlob>()(VoiceRefSchema),
   /** Speech in that voice (`POST /v1/tts`, WAV) kept as a blob: the newest preview per voice. */
   preview: call<VoiceAudioBlob>()(VoicePreviewSchema),
+  /** A custom voice was cloned, edited or deleted (any window): lists of voices reload. */
+  changed: event<VoiceChanged>(),
 };

@@ -30,6 +30,7 @@ describe('VoicesService against the sandbox', () => {
   let userFiles: UserFiles;
   let blobs: BlobStore;
   let service: VoicesService;
+  const changes: Array<{ voiceId: string; change: string }> = [];
   const key = 'sk-sandbox-voices-integration';
 
   beforeAll(async () => {
@@ -39,7 +40,7 @@ describe('VoicesService against the sandbox', () => {
     connections = new ConnectionsService({ db, keyStore: createMemoryKeyStore(), sandbox: { url: sandbox.url, key, port: sandbox.port, preferredPort: sandbox.port, preferredSource: 'default' }, emit: () => {} });
     userFiles = new UserFiles({ stagingDir: join(dir, 'staging'), log: () => {} });
     blobs = new BlobStore(join(dir, 'blobs'));
-    service = new VoicesService({ db, blobs, connections, userFiles });
+    service = new VoicesService({ db, blobs, connections, userFiles, emitChanged: ({ voiceId, change }) => changes.push({ voiceId, change }) });
     execFileSync('espeak-ng', ['-v', 'en+f3', '-w', join(dir, 'me.wav'), 'This is my voice, recorded for a clone.']);
     execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=220:duration=130', '-ar', '8000', join(dir, 'long.wav')]);
     writeFileSync(join(dir, 'notes.wav'), 'these are notes, not audio');
@@ -145,6 +146,7 @@ describe('VoicesService against the sandbox', () => {
     expect(getRun(db, gone.runId)).toMatchObject({ endpoint: 'voices.delete', status: 'completed', promptPreview: voice.voice_id });
     expect(getBlobRow(db, clip.hash)!.refs).toBe(refs - 1);
     expect((await failure(service.get({ id: voice.voice_id }))).status).toBe(404);
+    expect(changes.filter((c) => c.voiceId === voice.voice_id).map((c) => c.change)).toEqual(['created', 'deleted']);
   });
 
   it('refuses a clip over 120 s and a file that is not audio before sending anything', async () => {

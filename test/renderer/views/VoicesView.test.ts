@@ -103,6 +103,14 @@ describe('VoicesView', { timeout: 30_000 }, () => {
     expect(rows()).toEqual(['v0000001']);
   });
 
+  it('reloads the page shown when another window changes a voice', async () => {
+    m = await mountWithApp(VoicesView, { route: '/voices', fake: { voices: [voice(1)] } });
+    m.fake.controls.voices.voices.push(voice(2));
+    m.fake.controls.voices.emitChanged({ connectionId: 'sandbox', voiceId: 'v0000002', change: 'created' });
+    await flushPromises();
+    expect(rows()).toEqual(['v0000001', 'v0000002']);
+  });
+
   it('plays the reference clip and a preview of speech in the voice by media URL', async () => {
     m = await mountWithApp(VoicesView, { route: '/voices', fake: { voices: [voice(1)] } });
     const audio = document.querySelector('audio.player') as HTMLAudioElement;

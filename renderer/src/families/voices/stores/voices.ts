@@ -28,6 +28,7 @@ export const useVoicesStore = defineStore('voices', () => {
   /** Media URLs already asked for, by voice id: the reference clip and the newest preview. */
   const clipUrls = shallowRef<Record<string, string>>({});
   const previewUrls = shallowRef<Record<string, string>>({});
+  let unsubscribe: (() => void) | null = null;
 
   async function loadPage(token: string | undefined): Promise<void> {
     loading.value = true;
@@ -113,5 +114,17 @@ export const useVoicesStore = defineStore('voices', () => {
     return url;
   }
 
-  return { builtIn, custom, limit, pageTokens, nextToken, loading, error, clipUrls, previewUrls, load, next, previous, create, createFromRecording, update, remove, clipUrl, previewUrl };
+  /** Another window (or this one) cloned, edited or deleted a voice: the page shown is read again. */
+  function listen(): void {
+    unsubscribe ??= useWorkbench().voices.onChanged(() => {
+      if (!loading.value) void loadPage(currentToken.value);
+    });
+  }
+
+  function stopListening(): void {
+    unsubscribe?.();
+    unsubscribe = null;
+  }
+
+  return { listen, stopListening, builtIn, custom, limit, pageTokens, nextToken, loading, error, clipUrls, previewUrls, load, next, previous, create, createFromRecording, update, remove, clipUrl, previewUrl };
 });

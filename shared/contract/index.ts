@@ -21,6 +21,7 @@ import { toolsContract } from './tools';
 import { userFilesContract } from './user-files';
 import { videosContract } from '../families/videos/contract';
 import { transcriptionContract } from '../families/transcription/contract';
+import { voicesContract } from '../families/voices/contract';
 
 export const contract = {
   app: appContract,
@@ -44,6 +45,7 @@ export const contract = {
   transcription: transcriptionContract,
   gallery: galleryContract,
   live: liveContract,
+  voices: voicesContract,
 } as const;
 
 export type WorkbenchContract = typeof contract;

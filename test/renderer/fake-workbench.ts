@@ -24,6 +24,8 @@ import type { VideoCreateInput, VideoJob } from '../../shared/families/videos/co
 import type { TranscribeResult } from '../../shared/families/transcription/contract';
 import { createFakeLive, type FakeLiveControls } from './fake-live';
 import type { FakeSession } from './fake-session';
+import { createFakeVoices, type FakeVoicesControls } from './fake-voices';
+import type { CustomVoice } from '../../shared/families/voices/contract';
 import { fakeEventsOf, makeCompletion, makeRecord, makeUsage, sampleCatalogueEntries, type RecordOverrides } from './fake-data';
 
 /** A text stream (any family) the test drives: emit chunks, then finish or fail it. */
@@ -70,6 +72,8 @@ export interface FakeWorkbenchOptions {
   requestsAsSent?: Record<string, CapturedRequest>;
   /** Recorded live sessions by run id (`history.session` / `history.timeline`; see fake-session.ts). */
   sessions?: Record<string, FakeSession>;
+  /** Custom voices on the fake service (`voices.*`, see fake-voices.ts). */
+  voices?: CustomVoice[];
 }
 
 export interface FakeWorkbench extends WorkbenchApi {
@@ -124,6 +128,8 @@ export interface FakeWorkbench extends WorkbenchApi {
     live: FakeLiveControls;
     /** What `transcription.transcribe` answers next: a result (the run id and name filled in) or an error. */
     transcription: { answer: Omit<TranscribeResult, 'runId' | 'filename'> | WorkbenchError | null; results: Map<string, TranscribeResult> };
+    /** Custom voices (`voices.*`), see fake-voices.ts. */
+    voices: FakeVoicesControls;
   };
 }
 
@@ -316,6 +322,7 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
     return draft;
   };
   const fakeLive = createFakeLive();
+  const fakeVoices = createFakeVoices((method, input) => record(method, input), opts.voices);
   let profiles: ConnectionProfile[] = [SANDBOX];
   let sandbox: SandboxDetails = { key: 'sk-sandbox-fake0123', port: 4010, preferredPort: 4010, preferredSource: 'default', configuredPort: null, ...opts.sandbox };
   let activeId = 'sandbox';
@@ -362,6 +369,7 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
       videoListeners.forEach((l) => l(job));
     },
     live: fakeLive.controls,
+    voices: fakeVoices.controls,
   };
   const revisionsOf = (playground: ToolPlayground): ToolSpec[][] => (toolRevisions[playground] ??= [[...(controls.toolSets[playground] ?? [])]]);
   const toolState = (playground: ToolPlayground): ToolSetState => {
@@ -581,6 +589,7 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
 
   const api: WorkbenchApi = {
     live: fakeLive.api,
+    voices: fakeVoices.api,
     app: {
       info: async () => ({
         version: '0.1.0-test',

@@ -11,6 +11,16 @@ describe('drop-actions', () => {
       expect(dropOffer([{ name: 'cat.webp', type: 'image/webp' }]).note).toBeNull();
     });
 
+    it('offers an audio clip "Clone a voice" (by MIME type or extension), routed to Voices with its reference', () => {
+      expect(ids([{ name: 'me.wav', type: 'audio/wav' }])).toEqual(['Clone a voice', 'Upload to Files']);
+      expect(ids([{ name: 'me.WAV', type: '' }])).toEqual(['Clone a voice', 'Upload to Files']);
+      expect(ids([{ name: 'me.mp3', type: 'audio/mpeg' }])).toContain('Clone a voice');
+      expect(ids([{ name: 'me.flac', type: 'audio/flac' }])).toContain('Clone a voice');
+      expect(ids([{ name: 'me.opus', type: '' }])).toContain('Clone a voice');
+      expect(ids([{ name: 'me.m4a', type: 'audio/mp4' }])).toEqual(['Upload to Files']);
+      expect(dropRoute('clone-voice', [{ ref: 'ref_x', name: 'me.wav' }])).toEqual({ path: '/voices', query: { ref: 'ref_x', name: 'me.wav' } });
+    });
+
     it('offers an MP4 edit, extend and upload', () => {
       expect(ids([{ name: 'clip.mp4', type: 'video/mp4' }])).toEqual(['Edit video', 'Extend video', 'Upload to Files']);
     });

@@ -45,6 +45,7 @@ describe('ipc', () => {
           'responses.retrieve', 'responses.tree', 'streams.cancel', 'tools.load', 'tools.save', 'userFiles.pick', 'userFiles.release', 'userFiles.upload', 'ops.cancel', 'ops.send', 'ops.close',
           'images.generate', 'images.edit', 'images.ofRun', 'videos.create', 'videos.list', 'videos.get', 'videos.cancel', 'videos.retry', 'videos.dismiss', 'videos.ofItem', 'transcription.transcribe', 'transcription.ofRun',
           'gallery.list', 'gallery.get', 'gallery.remove', 'gallery.setThumb', 'gallery.save', 'gallery.ofRun', 'gallery.byHash', 'gallery.keepInput',
+          'voices.builtIn', 'voices.list', 'voices.get', 'voices.create', 'voices.update', 'voices.remove', 'voices.referenceAudio', 'voices.preview',
           'live.list', 'live.start', 'live.stop', 'live.attach', 'ops.subscribe', 'ops.unsubscribe'].sort(),
       );
     });

@@ -8,7 +8,7 @@ import { transcriptionExporter } from './codegen';
 
 export const transcriptionFamily = {
   id: 'transcription',
-  nav: { route: '/transcription', label: 'Transcription', icon: 'transcription', order: 75 },
+  nav: { route: '/transcription', label: 'Transcription', icon: 'transcription', order: 120 },
   entry: 'upload',
   endpoints: {
     'transcription.transcribe': {

@@ -10,7 +10,7 @@ function code(kind: string, sdkMethod: string): OwnEndpoint['code'] {
 
 export const voicesFamily = {
   id: 'voices',
-  nav: { route: '/voices', label: 'Voices', icon: 'voices', order: 75 },
+  nav: { route: '/voices', label: 'Voices', icon: 'voices', order: 130 },
   entry: 'text',
   endpoints: {
     'voices.create': { ...base, label: 'Voices · clone', method: 'POST', path: '/v1/custom-voices', code: code('voices-create', 'custom_voices.create') },

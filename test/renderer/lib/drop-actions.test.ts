@@ -12,8 +12,8 @@ describe('drop-actions', () => {
     });
 
     it('offers an audio clip "Clone a voice" (by MIME type or extension), routed to Voices with its reference', () => {
-      expect(ids([{ name: 'me.wav', type: 'audio/wav' }])).toEqual(['Clone a voice', 'Upload to Files']);
-      expect(ids([{ name: 'me.WAV', type: '' }])).toEqual(['Clone a voice', 'Upload to Files']);
+      expect(ids([{ name: 'me.wav', type: 'audio/wav' }])).toEqual(['Transcribe', 'Clone a voice', 'Upload to Files']);
+      expect(ids([{ name: 'me.WAV', type: '' }])).toEqual(['Transcribe', 'Clone a voice', 'Upload to Files']);
       expect(ids([{ name: 'me.mp3', type: 'audio/mpeg' }])).toContain('Clone a voice');
       expect(ids([{ name: 'me.flac', type: 'audio/flac' }])).toContain('Clone a voice');
       expect(ids([{ name: 'me.opus', type: '' }])).toContain('Clone a voice');
@@ -25,13 +25,13 @@ describe('drop-actions', () => {
       expect(ids([{ name: 'clip.mp4', type: 'video/mp4' }])).toEqual(['Edit video', 'Extend video', 'Upload to Files']);
     });
 
-    it('offers a WAV, MP3, FLAC or Ogg file Transcribe, by MIME type or by extension', () => {
-      expect(ids([{ name: 'talk.wav', type: 'audio/wav' }])).toEqual(['Transcribe', 'Upload to Files']);
-      expect(ids([{ name: 'talk.WAV', type: '' }])).toEqual(['Transcribe', 'Upload to Files']);
-      expect(ids([{ name: 'song.mp3', type: 'audio/mpeg' }])).toEqual(['Transcribe', 'Upload to Files']);
-      expect(ids([{ name: 'a.flac', type: '' }])).toEqual(['Transcribe', 'Upload to Files']);
-      expect(ids([{ name: 'a.opus', type: '' }])).toEqual(['Transcribe', 'Upload to Files']);
-      expect(dropOffer([{ name: 'a.aac', type: 'audio/aac' }]).note).toBe('audio/aac can only be uploaded: transcription takes WAV, MP3, FLAC or Ogg/Opus.');
+    it('offers a WAV, MP3, FLAC or Ogg file Transcribe and Clone a voice, by MIME type or by extension', () => {
+      expect(ids([{ name: 'talk.wav', type: 'audio/wav' }])).toEqual(['Transcribe', 'Clone a voice', 'Upload to Files']);
+      expect(ids([{ name: 'talk.WAV', type: '' }])).toEqual(['Transcribe', 'Clone a voice', 'Upload to Files']);
+      expect(ids([{ name: 'song.mp3', type: 'audio/mpeg' }])).toEqual(['Transcribe', 'Clone a voice', 'Upload to Files']);
+      expect(ids([{ name: 'a.flac', type: '' }])).toEqual(['Transcribe', 'Clone a voice', 'Upload to Files']);
+      expect(ids([{ name: 'a.opus', type: '' }])).toEqual(['Transcribe', 'Clone a voice', 'Upload to Files']);
+      expect(dropOffer([{ name: 'a.aac', type: 'audio/aac' }]).note).toBe('audio/aac can only be uploaded: transcription and voice cloning take WAV, MP3, FLAC or Ogg/Opus.');
     });
 
     it('offers anything else only the upload, and says why', () => {

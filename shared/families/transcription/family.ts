@@ -1,10 +1,9 @@
 /**
  * Transcription (`POST /v1/stt`): a multipart upload of one recording; History shows the upload
- * (the audio kept, playable offline) and the transcript. Code export: the upload snippets
- * (codegen.ts) until the voice code export replaces them.
+ * (the audio kept, playable offline) and the transcript. Code export: shared/codegen/voice-stt.ts.
  */
 import type { SharedFamily } from '../types';
-import { transcriptionExporter } from './codegen';
+import { VOICE_CODE } from '../../codegen/voice';
 
 export const transcriptionFamily = {
   id: 'transcription',
@@ -21,7 +20,7 @@ export const transcriptionFamily = {
       rerun: null,
       structured: null,
       eventTimeline: false,
-      code: { kind: 'stt-rest', sdk: null, sdkMethod: 'stt', toolLoop: false, exporter: transcriptionExporter },
+      code: { kind: 'stt-rest', sdk: null, sdkMethod: 'stt', toolLoop: false, exporter: VOICE_CODE.stt },
     },
   },
 } as const satisfies SharedFamily;

@@ -26,12 +26,14 @@ describe('codegen for custom voices (by the voices descriptors)', () => {
     }
   });
 
-  it('writes an edit for curl (PATCH with its JSON) and says what is not written yet', () => {
+  it('writes an edit for curl and Python (PATCH with its JSON); the SDK tab says it has no such method', () => {
     const curl = codeOf(exportCode(edit, { lang: 'curl' }));
     expect(curl).toMatch(/-X PATCH/);
     expect(curl).toContain('/v1/custom-voices/abcd1234');
-    expect(curl).toContain('"accent": null');
-    expect(exportCode(edit, { lang: 'python' })).toEqual({ unsupported: 'Not written for custom voices yet: use the curl tab.' });
+    expect(curl).toContain('"accent":null');
+    const python = codeOf(exportCode(edit, { lang: 'python' }));
+    expect(python).toContain('PATCH');
+    expect(python).toContain('/v1/custom-voices/abcd1234');
     expect(exportCode(clone, { lang: 'python-sdk' })).toMatchObject({ unsupported: expect.stringContaining('no custom-voice methods') });
   });
 });

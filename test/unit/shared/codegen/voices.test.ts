@@ -34,6 +34,6 @@ describe('codegen for custom voices (by the voices descriptors)', () => {
     const python = codeOf(exportCode(edit, { lang: 'python' }));
     expect(python).toContain('PATCH');
     expect(python).toContain('/v1/custom-voices/abcd1234');
-    expect(exportCode(clone, { lang: 'python-sdk' })).toMatchObject({ unsupported: expect.stringContaining('no custom-voice methods') });
+    expect(exportCode(clone, { lang: 'python-sdk' })).toMatchObject({ unsupported: expect.stringContaining('no voice methods') });
   });
 });

@@ -21,6 +21,8 @@ import { responsesContract } from './responses';
 import { toolsContract } from './tools';
 import { userFilesContract } from './user-files';
 import { videosContract } from '../families/videos/contract';
+import { transcriptionContract } from '../families/transcription/contract';
+import { voicesContract } from '../families/voices/contract';
 
 export const contract = {
   app: appContract,
@@ -42,8 +44,10 @@ export const contract = {
   images: imagesContract,
   speech: speechContract,
   videos: videosContract,
+  transcription: transcriptionContract,
   gallery: galleryContract,
   live: liveContract,
+  voices: voicesContract,
 } as const;
 
 export type WorkbenchContract = typeof contract;

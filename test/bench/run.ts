@@ -29,6 +29,7 @@ const BENCHES: Record<string, () => Promise<Bench>> = {
   'stt-stream': () => import('./stt-stream'),
   mediaPlane: () => import('./media-plane'),
   'tts-sandbox': () => import('./tts-sandbox'),
+  'session-timeline': () => import('./session-timeline'),
 };
 
 async function main(): Promise<void> {

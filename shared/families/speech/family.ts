@@ -9,7 +9,7 @@ const speech = { entry: 'media', input: 'none', output: 'none', rerun: null, str
 
 export const speechFamily = {
   id: 'speech',
-  nav: { route: '/speech', label: 'Speech', icon: 'speech', order: 95 },
+  nav: { route: '/speech', label: 'Speech', icon: 'speech', order: 115 },
   entry: 'media',
   endpoints: {
     'speech.synthesize': {

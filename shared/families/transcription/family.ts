@@ -1,0 +1,26 @@
+/**
+ * Transcription (`POST /v1/stt`): a multipart upload of one recording; History shows the upload
+ * (the audio kept, playable offline) and the transcript. Code export: shared/codegen/voice-stt.ts.
+ */
+import type { SharedFamily } from '../types';
+import { VOICE_CODE } from '../../codegen/voice';
+
+export const transcriptionFamily = {
+  id: 'transcription',
+  nav: { route: '/transcription', label: 'Transcription', icon: 'transcription', order: 120 },
+  entry: 'upload',
+  endpoints: {
+    'transcription.transcribe': {
+      label: 'Transcription · file',
+      entry: 'upload',
+      method: 'POST',
+      path: '/v1/stt',
+      input: 'none',
+      output: 'none',
+      rerun: null,
+      structured: null,
+      eventTimeline: false,
+      code: { kind: 'stt-rest', sdk: null, sdkMethod: 'stt', toolLoop: false, exporter: VOICE_CODE.stt },
+    },
+  },
+} as const satisfies SharedFamily;

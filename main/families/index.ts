@@ -6,6 +6,7 @@
 import { chatMain } from './chat/family';
 import { filesMain } from './files/family';
 import { imagesMain } from './images/family';
+import { speechMain } from './speech/family';
 import { legacyMain } from './legacy/family';
 import { messagesMain } from './messages/family';
 import { modelsMain } from './models/family';
@@ -17,7 +18,7 @@ import { voicesMain } from './voices/family';
 
 export type { FamilyDeps, MainFamily } from './types';
 
-export const MAIN_FAMILIES = [chatMain, responsesMain, messagesMain, legacyMain, filesMain, imagesMain, videosMain, modelsMain, transcriptionMain, voicesMain] as const satisfies readonly MainFamily[];
+export const MAIN_FAMILIES = [chatMain, responsesMain, messagesMain, legacyMain, filesMain, imagesMain, videosMain, speechMain, modelsMain, transcriptionMain, voicesMain] as const satisfies readonly MainFamily[];
 
 type MainFamilies = (typeof MAIN_FAMILIES)[number];
 

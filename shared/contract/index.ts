@@ -11,6 +11,7 @@ import { filesContract } from '../families/files/contract';
 import { galleryContract } from './gallery';
 import { historyContract } from './history';
 import { imagesContract } from '../families/images/contract';
+import { speechContract } from '../families/speech/contract';
 import { mediaContract } from './media';
 import { jobsContract } from './jobs';
 import { liveContract } from './live';
@@ -41,6 +42,7 @@ export const contract = {
   userFiles: userFilesContract,
   drafts: draftsContract,
   images: imagesContract,
+  speech: speechContract,
   videos: videosContract,
   transcription: transcriptionContract,
   gallery: galleryContract,

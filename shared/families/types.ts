@@ -13,7 +13,7 @@ export type PlaygroundId = 'chat' | 'responses' | 'messages' | 'legacy' | 'image
 export type TextPlaygroundId = Exclude<PlaygroundId, 'images'>;
 
 /** Families of the service (a playground's, or one with a view of its own). */
-export type FamilyId = PlaygroundId | 'files' | 'videos' | 'models' | 'transcription' | 'voices';
+export type FamilyId = PlaygroundId | 'files' | 'videos' | 'models' | 'transcription' | 'voices' | 'speech';
 
 /** How History shows one run: the text run layout (sent turns, output), an upload's file record, the media it made, or a live session (its tracks, marks and timeline: `history.session`/`timeline`). */
 export type EntryShape = 'text' | 'upload' | 'media' | 'session';
@@ -70,6 +70,8 @@ export interface EndpointDescriptor {
   /** How its History entry is laid out. */
   readonly entry: EntryShape;
   readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** `websocket`: the path is a WebSocket (its handshake is the GET); absent: plain HTTP. */
+  readonly transport?: 'websocket';
   /** Wire path; `{id}` stands for one path segment. */
   readonly path: string;
   readonly input: InputShape;
@@ -98,7 +100,7 @@ export interface EndpointDescriptor {
 export type OwnEndpoint = Omit<EndpointDescriptor, 'family'>;
 
 /** The icons the nav draws (the renderer's family list has one drawing per name). */
-export type NavIconName = 'chat' | 'responses' | 'messages' | 'legacy' | 'compare' | 'models' | 'files' | 'history' | 'images' | 'videos' | 'gallery' | 'transcription' | 'voices';
+export type NavIconName = 'chat' | 'responses' | 'messages' | 'legacy' | 'compare' | 'models' | 'files' | 'history' | 'images' | 'videos' | 'gallery' | 'transcription' | 'voices' | 'speech';
 
 /** A place in the nav. */
 export interface NavEntry {

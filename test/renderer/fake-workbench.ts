@@ -23,6 +23,7 @@ import type { ImageEditInput, ImageGenerateInput, ImageRunChunk, ImageRunResult 
 import type { VideoCreateInput, VideoJob } from '../../shared/families/videos/contract';
 import type { TranscribeResult } from '../../shared/families/transcription/contract';
 import { createFakeLive, type FakeLiveControls } from './fake-live';
+import { createFakeSpeech, type FakeSpeechControls } from './fake-speech';
 import type { FakeSession } from './fake-session';
 import { createFakeVoices, type FakeVoicesControls } from './fake-voices';
 import type { CustomVoice } from '../../shared/families/voices/contract';
@@ -126,6 +127,8 @@ export interface FakeWorkbench extends WorkbenchApi {
     emitVideoChanged(job: VideoJob): void;
     /** Live sessions (`live.*`), see fake-live.ts. */
     live: FakeLiveControls;
+    /** Speech requests and voices (`speech.*`), see fake-speech.ts. */
+    speech: FakeSpeechControls;
     /** What `transcription.transcribe` answers next: a result (the run id and name filled in) or an error. */
     transcription: { answer: Omit<TranscribeResult, 'runId' | 'filename'> | WorkbenchError | null; results: Map<string, TranscribeResult> };
     /** Custom voices (`voices.*`), see fake-voices.ts. */
@@ -322,6 +325,8 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
     return draft;
   };
   const fakeLive = createFakeLive();
+  // `record` is defined below; the fake calls it only once a test sends a request.
+  const fakeSpeech = createFakeSpeech((method, input) => record(method, input));
   const fakeVoices = createFakeVoices((method, input) => record(method, input), opts.voices);
   let profiles: ConnectionProfile[] = [SANDBOX];
   let sandbox: SandboxDetails = { key: 'sk-sandbox-fake0123', port: 4010, preferredPort: 4010, preferredSource: 'default', configuredPort: null, ...opts.sandbox };
@@ -369,6 +374,7 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
       videoListeners.forEach((l) => l(job));
     },
     live: fakeLive.controls,
+    speech: fakeSpeech.controls,
     voices: fakeVoices.controls,
   };
   const revisionsOf = (playground: ToolPlayground): ToolSpec[][] => (toolRevisions[playground] ??= [[...(controls.toolSets[playground] ?? [])]]);
@@ -589,6 +595,7 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
 
   const api: WorkbenchApi = {
     live: fakeLive.api,
+    speech: fakeSpeech.api,
     voices: fakeVoices.api,
     app: {
       info: async () => ({

@@ -2,7 +2,7 @@
 // what the tables must agree with (the service's routes, each other), never the tables' own values.
 // The router and Open in playground side: test/renderer/families-routes.test.ts.
 import { describe, expect, it } from 'vitest';
-
+import { WebSocket } from 'ws';
 import { ENDPOINT_DESCRIPTORS, ENDPOINTS, endpointLabel, endpointOfRequest, entryShapeOf, FAMILIES, type Endpoint } from '../../../shared/families';
 import { KEY, useHarness } from '../main/sandbox/harness';
 
@@ -70,6 +70,17 @@ describe('families', () => {
 
     it.each([...ENDPOINTS])('%s: its method and path are a route of the service', async (endpoint) => {
       const d = ENDPOINT_DESCRIPTORS[endpoint];
+      if (d.transport === 'websocket') {
+        // A WebSocket route: the handshake (a GET with Upgrade) is accepted.
+        const opened = await new Promise<string>((resolve) => {
+          const ws = new WebSocket(`${h.sandbox.url.replace(/^http/, 'ws')}${d.path}?language=en`, { headers: { authorization: `Bearer ${KEY}` } });
+          ws.on('open', () => (ws.close(), resolve('open')));
+          ws.on('unexpected-response', (_req, res) => resolve(`HTTP ${res.statusCode}`));
+          ws.on('error', (e) => resolve(e.message));
+        });
+        expect(opened).toBe('open');
+        return;
+      }
       const res = await fetch(`${h.sandbox.url}${d.path.replace('{id}', 'resp_unknown')}`, {
         method: d.method,
         headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },

@@ -255,6 +255,7 @@ export function createFakeHandlers(options: FakeHandlerOptions = {}): FakeHandle
       clear: () => ({ revision: 1, previous: null }),
     },
     images: { generate: unbuilt, edit: unbuilt, ofRun: () => null },
+    speech: { synthesize: unbuilt, stream: unbuilt, voices: () => ({ voices: [], customError: null }), ofRun: () => null },
     transcription: { transcribe: unbuilt, ofRun: () => null },
     videos: { create: unbuilt, list: () => [], get: unbuilt, cancel: unbuilt, retry: unbuilt, dismiss: unbuilt, ofItem: () => null },
     gallery: { list: () => ({ items: [], total: 0, next: null }), get: unbuilt, remove: unbuilt, setThumb: unbuilt, save: unbuilt, ofRun: () => [], byHash: () => null, keepInput: unbuilt },

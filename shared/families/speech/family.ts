@@ -1,0 +1,31 @@
+/**
+ * Speech (text to speech): `POST /v1/tts` and the WebSocket `/v1/tts` (its upgrade is a GET).
+ * History shows the audio a run kept (its media entry).
+ */
+import type { OwnEndpoint, SharedFamily } from '../types';
+import { speechExporter } from './codegen';
+
+const speech = { entry: 'media', input: 'none', output: 'none', rerun: null, structured: null, eventTimeline: false } as const satisfies Partial<OwnEndpoint>;
+
+export const speechFamily = {
+  id: 'speech',
+  nav: { route: '/speech', label: 'Speech', icon: 'speech', order: 115 },
+  entry: 'media',
+  endpoints: {
+    'speech.synthesize': {
+      ...speech,
+      label: 'Speech · synthesize',
+      method: 'POST',
+      path: '/v1/tts',
+      code: { kind: 'tts', sdk: null, sdkMethod: 'tts', toolLoop: false, exporter: speechExporter('rest') },
+    },
+    'speech.stream': {
+      ...speech,
+      label: 'Speech · stream (WebSocket)',
+      method: 'GET',
+      transport: 'websocket',
+      path: '/v1/tts',
+      code: { kind: 'tts-stream', sdk: null, sdkMethod: 'tts', toolLoop: false, exporter: speechExporter('stream') },
+    },
+  },
+} as const satisfies SharedFamily;

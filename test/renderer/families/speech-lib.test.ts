@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { insertInlineTag, wrapSelection } from '@/families/speech/lib/tags';
+import { appendTimestamps, currentChar, spokenCount } from '@/families/speech/lib/spoken';
+import { StreamPcm, livePlayable } from '@/families/speech/lib/stream-pcm';
+import { encodeMulaw } from '@shared/audio/g711';
+
+describe('speech tags', () => {
+  it('puts an inline tag at the cursor with spaces where words touch, replacing a selection', () => {
+    expect(insertInlineTag('ab', 1, 1, 'laugh')).toEqual({ text: 'a [laugh] b', selectionStart: 10, selectionEnd: 10 });
+    expect(insertInlineTag('a b', 2, 2, 'sigh').text).toBe('a [sigh] b');
+    expect(insertInlineTag('', 0, 0, 'pause').text).toBe('[pause]');
+    expect(insertInlineTag('one two three', 4, 7, 'breath').text).toBe('one [breath] three');
+  });
+
+  it('wraps the selection (either direction) and keeps it selected; an empty selection gets an empty pair', () => {
+    expect(wrapSelection('say this now', 9, 4, 'slow')).toEqual({ text: 'say <slow>this </slow>now', selectionStart: 10, selectionEnd: 15 });
+    expect(wrapSelection('x', 1, 1, 'loud')).toEqual({ text: 'x<loud></loud>', selectionStart: 7, selectionEnd: 7 });
+  });
+});
+
+describe('spoken characters', () => {
+  const ts = { graph_chars: ['a', 'b', 'c'], graph_times: [[0, 0.1], [0.2, 0.3], [0.3, 0.5]] };
+  it('counts the characters started by a time and tells the one being spoken', () => {
+    expect([spokenCount(ts, 0), spokenCount(ts, 0.15), spokenCount(ts, 0.31), spokenCount(ts, 9)]).toEqual([1, 1, 3, 3]);
+    expect([currentChar(ts, 0.05), currentChar(ts, 0.15), currentChar(ts, 0.4), currentChar(ts, 0.6)]).toEqual([0, -1, 2, -1]);
+    expect(spokenCount(null, 1)).toBe(0);
+  });
+  it('joins streamed timestamps', () => {
+    expect(appendTimestamps(appendTimestamps(null, { graph_chars: ['a'], graph_times: [[0, 1]] }), { graph_chars: ['b'], graph_times: [[1, 2]] })).toEqual({ graph_chars: ['a', 'b'], graph_times: [[0, 1], [1, 2]] });
+  });
+});
+
+describe('streamed PCM', () => {
+  it('reads 16-bit little-endian across chunk edges and expands µ-law', () => {
+    const p = new StreamPcm('pcm');
+    expect([...p.push(Uint8Array.of(1, 0, 2))]).toEqual([1]);
+    expect([...p.push(Uint8Array.of(0, 0xff, 0xff))]).toEqual([2, -1]);
+    const samples = Int16Array.of(1000, -2000);
+    const back = new StreamPcm('mulaw').push(encodeMulaw(samples));
+    expect(back.length).toBe(2);
+    expect(Math.abs(back[0]! - 1000)).toBeLessThan(64);
+    expect(livePlayable('mp3')).toBe(false);
+    expect(livePlayable('alaw')).toBe(true);
+  });
+});

@@ -1,9 +1,9 @@
 /**
  * Speech (text to speech): `POST /v1/tts` and the WebSocket `/v1/tts` (its upgrade is a GET).
- * History shows the audio a run kept (its media entry).
+ * History shows the audio a run kept (its media entry). Code export: shared/codegen/voice-tts*.ts.
  */
 import type { OwnEndpoint, SharedFamily } from '../types';
-import { speechExporter } from './codegen';
+import { VOICE_CODE } from '../../codegen/voice';
 
 const speech = { entry: 'media', input: 'none', output: 'none', rerun: null, structured: null, eventTimeline: false } as const satisfies Partial<OwnEndpoint>;
 
@@ -17,7 +17,7 @@ export const speechFamily = {
       label: 'Speech · synthesize',
       method: 'POST',
       path: '/v1/tts',
-      code: { kind: 'tts', sdk: null, sdkMethod: 'tts', toolLoop: false, exporter: speechExporter('rest') },
+      code: { kind: 'tts', sdk: null, sdkMethod: 'tts', toolLoop: false, exporter: VOICE_CODE.tts },
     },
     'speech.stream': {
       ...speech,
@@ -25,7 +25,7 @@ export const speechFamily = {
       method: 'GET',
       transport: 'websocket',
       path: '/v1/tts',
-      code: { kind: 'tts-stream', sdk: null, sdkMethod: 'tts', toolLoop: false, exporter: speechExporter('stream') },
+      code: { kind: 'tts-stream', sdk: null, sdkMethod: 'tts', toolLoop: false, exporter: VOICE_CODE.ttsSocket },
     },
   },
 } as const satisfies SharedFamily;

@@ -51,11 +51,11 @@ export const LiveTranscriptionControlSchema = z.discriminatedUnion('type', [
 export type LiveTranscriptionControl = z.infer<typeof LiveTranscriptionControlSchema>;
 
 export interface TranscriptWord {
-  word: string;
-  start?: number;
-  end?: number;
-  confidence?: number;
-  speaker?: number | null;
+  text: string;
+  start: number;
+  end: number;
+  confidence: number | null;
+  speaker: number | null;
 }
 
 export interface TranscriptSegment {

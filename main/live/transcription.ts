@@ -28,7 +28,7 @@ import {
   type LiveTranscriptionSnapshot,
   type TranscriptSegment,
 } from '../../shared/live-transcription';
-import { sttStreamQueryProblem, type SttStreamQuery } from '../../shared/wire/stt';
+import { sttStreamQueryProblem, type SttStreamQuery, type SttWord } from '../../shared/wire/stt';
 import type { SecretScrubber } from '../api/secret-scrubber';
 import type { MediaPlane, MediaPlaneEvent } from '../media/media-plane';
 import type { Recordings } from '../services/recording/recordings';
@@ -52,12 +52,12 @@ interface MediaTranscriptEvent {
   kind: string;
   state?: 'interim' | 'chunk_final' | 'utterance_final';
   channel?: number;
-  message?: { text?: string; words?: TranscriptSegment['words']; start?: number; duration?: number; speaker?: number | null };
+  message?: { text?: string; words?: SttWord[]; start?: number; duration?: number; speaker?: number | null };
   error?: { message: string };
 }
 
 function segmentOf(m: NonNullable<MediaTranscriptEvent['message']>, utterance: boolean): TranscriptSegment {
-  return { text: m.text ?? '', start: m.start ?? null, duration: m.duration ?? null, speaker: m.speaker ?? null, words: (m.words ?? []).map((w) => ({ word: w.word, start: w.start, end: w.end, confidence: w.confidence, speaker: w.speaker ?? null })), utterance };
+  return { text: m.text ?? '', start: m.start ?? null, duration: m.duration ?? null, speaker: m.speaker ?? null, words: (m.words ?? []).map((w) => ({ text: w.text, start: w.start, end: w.end, confidence: w.confidence ?? null, speaker: w.speaker ?? null })), utterance };
 }
 
 export function transcriptionLiveKind(deps: TranscriptionKindDeps) {

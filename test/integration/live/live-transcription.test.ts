@@ -6,6 +6,9 @@
  * Counts and order only, never times.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { startBlockMainHook } from '../../../main/media/block-main';
+import { readPcm16Wav } from '../../unit/main/services/recording/wav-check';
 import type { SessionRecord } from '../../../shared/contract/history';
 import { transcriptText } from '../../../shared/live-transcription';
 import { attachWindow, runMicClient, speechPcm, startLiveApp } from './harness';
@@ -26,9 +29,23 @@ async function frameChannel() {
   return channel.value;
 }
 
+/** The run's microphone track as a player reads it (header checked), its samples as bytes. */
+async function microphoneTrack(runId: string): Promise<Buffer> {
+  const session = (await env.app.handlers.history.session({ id: runId }, CTX)) as SessionRecord;
+  const track = session.tracks.find((t) => t.direction === 'out' && t.name === 'microphone');
+  if (!track?.media) throw new Error(`no microphone track: ${JSON.stringify(session.tracks)}`);
+  const hash = /\/media\/([0-9a-f]+)/.exec(track.media.url)?.[1];
+  const wav = readPcm16Wav(readFileSync(env.app.media.blobs.pathOf(hash!)));
+  expect(wav.sampleRate).toBe(16_000);
+  expect(wav.channels).toBe(1);
+  return Buffer.from(wav.samples.buffer, wav.samples.byteOffset, wav.samples.byteLength);
+}
+
+const QUERY = { sample_rate: 16_000, interim_results: true, endpointing: 300 } as const;
+
 describe('live transcription', () => {
   it('carries page microphone frames to the service and brings interim then final text back; History keeps the audio', async () => {
-    const id = await env.app.live.start('transcription', { query: { sample_rate: 16_000, interim_results: true, endpointing: 300 }, source: { kind: 'page' } }, { origin: 'window' });
+    const id = await env.app.live.start('transcription', { query: QUERY, source: { kind: 'page' } }, { origin: 'window' });
     const win = await attachWindow(env.app, id);
     const snap = win.state();
     expect(snap.status).toBe('listening');
@@ -53,14 +70,67 @@ describe('live transcription', () => {
     const channel0 = state.channels[0];
     expect(channel0.finals.filter((s) => s.utterance).length).toBeGreaterThanOrEqual(2);
     expect(transcriptText(channel0).length).toBeGreaterThan(10);
+    // Words with their timings (the page shows each word's confidence on hover).
+    const words = channel0.finals.flatMap((f) => f.words);
+    expect(words.length).toBeGreaterThan(4);
+    expect(words.every((w) => w.text.length > 0 && w.end >= w.start)).toBe(true);
     expect(channel0.interim).toBeNull();
 
-    // History: the run with the microphone track, as long as the audio sent (whole 100 ms chunks).
+    // History: the run with the microphone track holding exactly the audio the page sent, playable.
+    const pcm = await microphoneTrack(state.runId);
+    expect(pcm.equals(speech.subarray(0, mic.frames * 640))).toBe(true);
     const session = (await env.app.handlers.history.session({ id: state.runId }, CTX)) as SessionRecord;
-    const track = session.tracks.find((t) => t.direction === 'out');
-    expect(track).toBeDefined();
-    const sentMs = speech.byteLength / 2 / 16;
-    expect(Math.abs(track!.durationMs - sentMs)).toBeLessThanOrEqual(100);
-    expect(session.marks.some((m) => m.type === 'final_transcript')).toBe(true);
+    expect(session.marks.filter((m) => m.type === 'final_transcript').length).toBe(channel0.finals.filter((f) => f.utterance).length);
+    expect(session.marks.some((m) => m.type === 'speech_started')).toBe(true);
+  }, 120_000);
+
+  it('goes on across a reload: the re-attached window starts from the snapshot and the transcript continues', async () => {
+    const first = await speechPcm(['Good morning to everybody in the room.']);
+    const second = await speechPcm(['This sentence comes after the reload.']);
+    const id = await env.app.live.start('transcription', { query: QUERY, source: { kind: 'page' } }, { origin: 'window' });
+    const before = await attachWindow(env.app, id);
+    const { url, token } = await frameChannel();
+    await runMicClient({ url, token, mic: before.state().streams.mic, pcm: first, intervalMs: 5 }, env.dataDir);
+    await before.until(() => before.state().channels[0]?.finals.some((f) => f.utterance) ?? false);
+    const seenBefore = structuredClone(before.state().channels[0].finals);
+    before.attachment.detach(); // the reload: this window goes away, the session does not
+
+    const after = await attachWindow(env.app, id);
+    expect(after.state().status).toBe('listening');
+    expect(after.state().channels[0].finals.slice(0, seenBefore.length)).toEqual(seenBefore);
+    await runMicClient({ url, token, mic: after.state().streams.mic, pcm: second, intervalMs: 5 }, env.dataDir);
+    await env.app.live.stop(id);
+    await after.until(() => after.ended());
+    const finals = after.state().channels[0].finals;
+    expect(after.gaps()).toBe(0);
+    expect(finals.slice(0, seenBefore.length)).toEqual(seenBefore);
+    expect(finals.filter((f) => f.utterance).length).toBeGreaterThan(seenBefore.filter((f) => f.utterance).length);
+    // The detached window got nothing after it left: its view ends where it detached.
+    expect(before.state().channels[0].finals).toEqual(seenBefore);
+    const pcm = await microphoneTrack(after.state().runId);
+    expect(pcm.byteLength).toBe(Math.floor(first.byteLength / 640) * 640 + Math.floor(second.byteLength / 640) * 640);
+  }, 120_000);
+
+  it('completes with no dropped frame while main is blocked 200 ms every second', async () => {
+    const lines: string[] = [];
+    const stopBlocking = startBlockMainHook({ WORKBENCH_TEST_BLOCK_MAIN_MS: '200' }, (line) => lines.push(line));
+    try {
+      expect(lines.join('\n')).toMatch(/TEST HOOK/);
+      const id = await env.app.live.start('transcription', { query: QUERY, source: { kind: 'page' } }, { origin: 'window' });
+      const win = await attachWindow(env.app, id);
+      const { url, token } = await frameChannel();
+      // Twice real time, so the session spans several of main's blocked stretches.
+      const mic = await runMicClient({ url, token, mic: win.state().streams.mic, pcm: speech, intervalMs: 10 }, env.dataDir);
+      expect(mic.sent).toBe(mic.frames);
+      expect(mic.stats.queue.droppedFull + mic.stats.queue.droppedStale).toBe(0);
+      await env.app.live.stop(id);
+      await win.until(() => win.ended());
+      expect(win.state().end?.incomplete).toBe(false);
+      expect(win.state().channels[0].finals.filter((f) => f.utterance).length).toBeGreaterThanOrEqual(2);
+      const pcm = await microphoneTrack(win.state().runId);
+      expect(pcm.equals(speech.subarray(0, mic.frames * 640))).toBe(true);
+    } finally {
+      stopBlocking();
+    }
   }, 120_000);
 });

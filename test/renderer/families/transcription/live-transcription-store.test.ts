@@ -54,6 +54,7 @@ describe('live transcription store', () => {
     // The reload: new stores; the live-sessions store re-attaches first (App start-up), then the panel mounts.
     setActivePinia(createPinia());
     useLiveSessionsStore().restore();
+    await turn(); // the snapshot has arrived before the panel mounts
     const store = useLiveTranscriptionStore();
     store.restore();
     await turn();

@@ -100,7 +100,8 @@ export function transcriptionLiveKind(deps: TranscriptionKindDeps) {
         if (e.type === 'session-ended') {
           endedByMedia = e.error ?? null;
           const incomplete = inUtterance || e.error !== undefined;
-          emit({ type: 'status', status: e.error ? 'failed' : 'ended', end: { incomplete, message: e.error?.message ?? (incomplete ? 'The connection closed mid-utterance; the transcript so far is kept.' : null) } });
+          const why = e.error ? `${e.error.message.replace(/[.\s]*$/, '.')}${/so far is kept/.test(e.error.message) ? '' : ' The transcript so far is kept.'}` : incomplete ? 'The connection closed mid-utterance; the transcript so far is kept.' : null;
+          emit({ type: 'status', status: e.error ? 'failed' : 'ended', end: { incomplete, message: why } });
           ctx.end(e.error ? { code: e.error.code === 'timeout' ? 'timeout' : 'network', message: e.error.message } : undefined);
           return;
         }

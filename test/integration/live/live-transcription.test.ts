@@ -7,6 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer } from 'ws';
+import type { RunRecord } from '../../../shared/contract/runs';
 import { startBlockMainHook } from '../../../main/media/block-main';
 import { readPcm16Wav } from '../../unit/main/services/recording/wav-check';
 import type { SessionRecord } from '../../../shared/contract/history';
@@ -131,6 +134,53 @@ describe('live transcription', () => {
       expect(pcm.equals(speech.subarray(0, mic.frames * 640))).toBe(true);
     } finally {
       stopBlocking();
+    }
+  }, 120_000);
+
+  it('a service socket that closes mid-utterance ends the session with the transcript so far kept and marked; the key stays out of the page', async () => {
+    // A service that finishes one utterance, starts a second, then drops the connection.
+    const KEY = 'sk-live-drop-0123456789';
+    const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+    let authorization: string | undefined;
+    wss.on('connection', (ws, req) => {
+      authorization = req.headers.authorization;
+      ws.send(JSON.stringify({ type: 'transcript.created' }));
+      let chunks = 0;
+      ws.on('message', (data, binary) => {
+        if (!binary) return;
+        chunks++;
+        if (chunks === 3) ws.send(JSON.stringify({ type: 'transcript.partial', text: 'hello wor', is_final: false }));
+        if (chunks === 6) ws.send(JSON.stringify({ type: 'transcript.partial', text: 'hello world', is_final: true, speech_final: true, start: 0, duration: 0.6 }));
+        if (chunks === 9) ws.send(JSON.stringify({ type: 'transcript.partial', text: 'and then', is_final: false }));
+        if (chunks === 12) ws.terminate();
+      });
+    });
+    await new Promise((r) => wss.once('listening', r));
+    try {
+      const port = (wss.address() as AddressInfo).port;
+      const profile = await env.app.handlers.connections.save({ name: 'Dropping service', baseUrl: `http://127.0.0.1:${port}`, apiKey: KEY }, CTX);
+      const id = await env.app.live.start('transcription', { connectionId: profile.id, query: QUERY, source: { kind: 'page' } }, { origin: 'window' });
+      const win = await attachWindow(env.app, id);
+      expect(JSON.stringify(win.chunks)).not.toContain(KEY);
+      const { url, token } = await frameChannel();
+      await runMicClient({ url, token, mic: win.state().streams.mic, pcm: speech, intervalMs: 5 }, env.dataDir);
+      await win.until(() => win.ended());
+
+      expect(authorization).toBe(`Bearer ${KEY}`);
+      const state = win.state();
+      expect(state.status).toBe('failed');
+      expect(state.end?.incomplete).toBe(true);
+      expect(state.end?.message).toMatch(/transcript so far is kept/);
+      expect(state.channels[0].finals.map((f) => f.text)).toEqual(['hello world']);
+      expect(state.channels[0].interim).toBe('and then');
+      const run = (await env.app.handlers.history.get({ id: state.runId }, CTX)) as RunRecord;
+      expect(run.status).not.toBe('ok');
+      expect(run.error?.message).toMatch(/transcript so far is kept/);
+      expect(JSON.stringify(run)).not.toContain(KEY);
+      const pcm = await microphoneTrack(state.runId);
+      expect(pcm.byteLength).toBeGreaterThanOrEqual(9 * 3200);
+    } finally {
+      wss.close();
     }
   }, 120_000);
 });

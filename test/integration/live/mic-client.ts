@@ -4,7 +4,9 @@
  * renderer/src/bridge/media-channel.ts, one frame every `intervalMs` (20 = real time; less is
  * faster). Prints one JSON line (frames sent, the channel's queue counters) and exits.
  *
- *   tsx mic-client.ts <url> <token> <origin> <micStream> <pcmFile> <sampleRate> <intervalMs> [startFrame]
+ *   tsx mic-client.ts <url> <token> <origin> <micStream> <pcmFile> <sampleRate> <intervalMs> [startFrame] [totalFrames]
+ *
+ * With `totalFrames` the file is looped until that many frames were sent (the long-session benchmark).
  */
 import { readFileSync } from 'node:fs';
 import WebSocket from 'ws';
@@ -12,12 +14,13 @@ import { createMediaChannel, webSocketFramePort } from '../../../renderer/src/br
 import type { SocketLike } from '../../../renderer/src/bridge/ws-transport';
 import { FrameKind } from '../../../shared/media-frames/frame';
 
-const [url, token, origin, micArg, file, rateArg, intervalArg, startArg] = process.argv.slice(2);
+const [url, token, origin, micArg, file, rateArg, intervalArg, startArg, totalArg] = process.argv.slice(2);
 const mic = Number(micArg);
 const frameBytes = (Number(rateArg) / 50) * 2;
 const intervalMs = Number(intervalArg);
 const pcm = readFileSync(file);
-const frames = Math.floor(pcm.byteLength / frameBytes);
+const fileFrames = Math.floor(pcm.byteLength / frameBytes);
+const frames = totalArg ? Number(totalArg) : fileFrames;
 
 const channel = createMediaChannel({
   connect: webSocketFramePort(
@@ -32,7 +35,8 @@ const first = next;
 const tick = () => {
   // Frame k is due at start + k·interval, so a late tick does not slow the whole stream down.
   while (next < frames && started + (next - first) * intervalMs <= performance.now()) {
-    channel.send(mic, FrameKind.Data, new Uint8Array(pcm.subarray(next * frameBytes, (next + 1) * frameBytes)));
+    const k = next % fileFrames;
+    channel.send(mic, FrameKind.Data, new Uint8Array(pcm.subarray(k * frameBytes, (k + 1) * frameBytes)));
     next++;
   }
   if (next < frames) return void setTimeout(tick, Math.max(1, intervalMs / 2));

@@ -9,7 +9,10 @@
 // - frames sent and dropped by the page's queue, utterances finalised, the recorded microphone
 //   track's length against the audio sent, the event log's size, the run's status.
 //
-// Run alone: npx tsx test/bench/run.ts liveTranscription   (or LIVE_STT_MINUTES=5 for a short run)
+// Main's RSS includes the embedded sandbox (it transcribes in main's process), so mainHeap (after a
+// gc when run with --expose-gc) is given too.
+//
+// Run alone: node --expose-gc --import tsx test/bench/run.ts liveTranscription   (LIVE_STT_MINUTES=5 for a short run)
 import { readFileSync } from 'node:fs';
 import type { SessionRecord, SessionTimelinePage } from '../../shared/contract/history';
 import type { RunRecord } from '../../shared/contract/runs';
@@ -38,17 +41,23 @@ export async function run(): Promise<Record<string, unknown>> {
   try {
     const speech = await speechPcm(['The quick brown fox jumps over the lazy dog.', 'Live transcription keeps going for a long time.', 'Numbers like twenty three and forty two appear too.']);
     const id = await env.app.live.start('transcription', { query: { sample_rate: 16_000, interim_results: true, endpointing: 300 }, source: { kind: 'page' } }, { origin: 'window' });
-    const win = await attachWindow(env.app, id);
+    const win = await attachWindow(env.app, id, { keepChunks: false });
     const channel = await env.plane.channel();
     if (!channel.ok || channel.value.transport !== 'websocket') throw new Error(JSON.stringify(channel));
-    const samples: Array<{ at: number; main: number; media: number | null }> = [];
+    const samples: Array<{ at: number; main: number; heap: number; media: number | null }> = [];
+    const gc = (globalThis as { gc?: () => void }).gc;
     const started = performance.now();
-    const sampler = setInterval(() => samples.push({ at: performance.now() - started, main: process.memoryUsage().rss, media: rssOf(env.plane.pid) }), 2000);
+    const sample = () => {
+      gc?.();
+      const m = process.memoryUsage();
+      samples.push({ at: performance.now() - started, main: m.rss, heap: m.heapUsed, media: rssOf(env.plane.pid) });
+    };
+    const sampler = setInterval(sample, 2000);
     const mic = await runMicClient({ url: channel.value.url, token: channel.value.token, mic: win.state().streams.mic, pcm: speech, intervalMs: 20 / factor, totalFrames }, env.dataDir);
     const sendMs = performance.now() - started;
     await env.app.live.stop(id);
     clearInterval(sampler);
-    samples.push({ at: performance.now() - started, main: process.memoryUsage().rss, media: rssOf(env.plane.pid) });
+    sample();
     const state = win.state();
     const session = (await env.app.handlers.history.session({ id: state.runId }, CTX)) as SessionRecord;
     const runRecord = (await env.app.handlers.history.get({ id: state.runId }, CTX)) as RunRecord;
@@ -68,6 +77,7 @@ export async function run(): Promise<Record<string, unknown>> {
       windowGaps: win.gaps(),
       rssMiB: {
         main: { warm: mib(warm.main), max: mib(Math.max(...samples.map((s) => s.main))), end: mib(last.main), growth: mib(last.main - warm.main) },
+        mainHeap: { gcBeforeEachSample: gc !== undefined, warm: mib(warm.heap), end: mib(last.heap), growth: mib(last.heap - warm.heap) },
         media: { warm: mib(warm.media), max: mib(Math.max(...samples.map((s) => s.media ?? 0))), end: mib(last.media), growth: warm.media !== null && last.media !== null ? mib(last.media - warm.media) : null },
       },
       recording: { runStatus: runRecord.status, trackSeconds: track?.durationMs != null ? Math.round(track.durationMs / 100) / 10 : null, audioSentSeconds: (mic.sent * 20) / 1000, timelineItems: timeline.total },

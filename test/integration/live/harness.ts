@@ -8,7 +8,6 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ESpeakNg from 'espeak-ng';
 import { createApp, type App } from '../../../main/app';
 import { createFileKeyStore } from '../../../main/store/key-file';
 import type { LiveAttachChunk } from '../../../shared/contract/live';
@@ -16,17 +15,28 @@ import { parseWav } from '../../../shared/audio/wav';
 import { Resampler } from '../../../shared/audio/resampler';
 import { mixToMono } from '../../../shared/audio/pcm';
 import { applyTranscriptionEvent, type LiveTranscriptionEvent, type LiveTranscriptionSnapshot } from '../../../shared/live-transcription';
-import { PAGE_ORIGIN, startPlane } from '../media/harness';
+import { forkLauncher } from '../../../main/media/fork-launcher';
+import { MediaPlane } from '../../../main/media/media-plane';
+import { PAGE_ORIGIN } from '../media/harness';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '../../..');
 
+type ESpeak = (options: { arguments: string[] }) => Promise<{ FS: { readFile(path: string): Uint8Array } }>;
+
+/** eSpeak NG compiled to WebAssembly (npm), loaded by name: it ships no type declarations. */
+async function loadEspeak(): Promise<ESpeak> {
+  const name = 'espeak-ng';
+  return ((await import(name)) as { default: ESpeak }).default;
+}
+
 /** Speech as raw PCM16 mono at `rate`, with `silenceMs` of silence after each sentence. */
 export async function speechPcm(sentences: string[], rate = 16_000, silenceMs = 1200): Promise<Buffer> {
   const parts: Buffer[] = [];
+  const ESpeakNg = await loadEspeak();
   for (const text of sentences) {
     const e = await ESpeakNg({ arguments: ['-v', 'en-us', '-w', 'out.wav', text] });
-    const wav = parseWav(e.FS.readFile('out.wav') as Uint8Array);
+    const wav = parseWav(e.FS.readFile('out.wav'));
     if (!wav.ok) throw new Error(wav.error.message);
     const mono = wav.value.channels === 1 ? wav.value.samples : mixToMono(wav.value.samples, wav.value.channels);
     const resampler = new Resampler(wav.value.sampleRate, rate, 1);
@@ -41,7 +51,13 @@ export async function speechPcm(sentences: string[], rate = 16_000, silenceMs = 
 export async function startLiveApp() {
   const dataDir = mkdtempSync(join(tmpdir(), 'live-stt-'));
   const logs: string[] = [];
-  const { plane } = startPlane({ log: (line) => logs.push(line) });
+  // Not the media tests' startPlane(): it keeps every plane event, and a long session's audio events would be the test's memory.
+  const log = (line: string) => logs.push(line);
+  const plane = new MediaPlane({
+    launch: forkLauncher({ entry: resolve(ROOT, 'main/media/entry.ts'), execArgv: ['--import', 'tsx'], log }),
+    log,
+    transport: { kind: 'websocket', origins: () => [PAGE_ORIGIN] },
+  });
   const up = await plane.start();
   if (!up.ok) throw new Error(JSON.stringify(up));
   const app: App = await createApp({
@@ -61,7 +77,8 @@ export async function startLiveApp() {
 }
 
 /** A fake window: attaches, folds chunks onto the snapshot as the page's store does. */
-export async function attachWindow(app: App, id: string) {
+export async function attachWindow(app: App, id: string, options: { keepChunks?: boolean } = {}) {
+  const keep = options.keepChunks ?? true;
   const chunks: LiveAttachChunk[] = [];
   let state: LiveTranscriptionSnapshot | null = null;
   let lastSeq = -1;
@@ -70,7 +87,8 @@ export async function attachWindow(app: App, id: string) {
   let ended = false;
   const attachment = await app.live.attach(id, {
     deliver(chunk) {
-      chunks.push(chunk);
+      // A long benchmark keeps only the folded state (holding every chunk would be the test's memory, not the app's).
+      if (keep) chunks.push(chunk);
       if (chunk.type === 'snapshot') {
         state = structuredClone(chunk.snapshot as LiveTranscriptionSnapshot);
         lastSeq = chunk.seq;

@@ -183,4 +183,37 @@ describe('live transcription', () => {
       wss.close();
     }
   }, 120_000);
+
+  it('finalize makes the utterance final at once; mute sends silence (no words, a silent track) until unmuted', async () => {
+    const noPause = await speechPcm(['Please finish this sentence now.'], 16_000, 0);
+    const id = await env.app.live.start('transcription', { query: QUERY, source: { kind: 'page' } }, { origin: 'window' });
+    const win = await attachWindow(env.app, id);
+    const { url, token } = await frameChannel();
+    const mic = win.state().streams.mic;
+    await runMicClient({ url, token, mic, pcm: noPause, intervalMs: 5 }, env.dataDir);
+    // The service waits for silence (or finalize) before an utterance's final: no audio comes after the speech.
+    await win.until(() => (win.state().channels[0]?.interim ?? '') !== '' || (win.state().channels[0]?.finals.length ?? 0) > 0);
+    expect(win.state().channels[0].finals.some((f) => f.utterance)).toBe(false);
+    await win.attachment.control({ type: 'finalize' });
+    await win.until(() => win.state().channels[0].finals.some((f) => f.utterance));
+
+    await win.attachment.control({ type: 'mute', muted: true });
+    await win.until(() => win.state().muted);
+    const utterances = win.state().channels[0].finals.length;
+    await runMicClient({ url, token, mic, pcm: speech, intervalMs: 5 }, env.dataDir);
+    await win.attachment.control({ type: 'finalize' });
+    await env.app.live.stop(id);
+    await win.until(() => win.ended());
+    const state = win.state();
+    expect(state.channels[0].finals.slice(utterances).filter((f) => f.text.trim() !== '')).toEqual([]);
+    const pcm = await microphoneTrack(state.runId);
+    const spoken = Math.floor(noPause.byteLength / 640) * 640;
+    expect(pcm.byteLength).toBe(spoken + Math.floor(speech.byteLength / 640) * 640);
+    expect(pcm.subarray(spoken).every((b) => b === 0)).toBe(true);
+    expect(pcm.subarray(0, spoken).equals(noPause.subarray(0, spoken))).toBe(true);
+  }, 120_000);
+
+  it('refuses a query that breaks the spec before anything starts', async () => {
+    await expect(env.app.live.start('transcription', { query: { sample_rate: 16_000, smart_turn_timeout: 5 }, source: { kind: 'page' } }, { origin: 'window' })).rejects.toMatchObject({ error: { code: 'invalid_input' } });
+  });
 });

@@ -77,7 +77,10 @@ export const transcriptionKind = defineKind({
     const opened = await openTranscriptionStream(client, query, {
       signal: abort.signal,
       now: () => ctx.now(),
-      onFrame: (frame) => ctx.event('socket-frame', frame),
+      // Binary frames are the audio main records from the `audio` events: only messages go up.
+      onFrame: (frame) => {
+        if (frame.kind !== 'binary') ctx.event('socket-frame', frame);
+      },
     });
     if (!opened.ok) throw Object.assign(new Error(opened.error.message), { apiError: opened.error });
     const stream = opened.stream;

@@ -11,11 +11,13 @@ import { messagesMain } from './messages/family';
 import { modelsMain } from './models/family';
 import { responsesMain } from './responses/family';
 import type { FamilyDeps, MainFamily } from './types';
+import { transcriptionMain } from './transcription/family';
 import { videosMain } from './videos/family';
+import { voicesMain } from './voices/family';
 
 export type { FamilyDeps, MainFamily } from './types';
 
-export const MAIN_FAMILIES = [chatMain, responsesMain, messagesMain, legacyMain, filesMain, imagesMain, videosMain, modelsMain] as const satisfies readonly MainFamily[];
+export const MAIN_FAMILIES = [chatMain, responsesMain, messagesMain, legacyMain, filesMain, imagesMain, videosMain, modelsMain, transcriptionMain, voicesMain] as const satisfies readonly MainFamily[];
 
 type MainFamilies = (typeof MAIN_FAMILIES)[number];
 

@@ -11,7 +11,8 @@ export function contentSecurityPolicy(connectSrc: readonly string[] = []): strin
     "script-src 'self'",
     // The component library sets inline styles at run time; scripts stay strict.
     "style-src 'self' 'unsafe-inline'",
-    `connect-src ${["'self'", ...connectSrc].join(' ')}`,
+    // workbench-media: too, so the waveform player can fetch a recording it draws (Electron).
+    `connect-src ${["'self'", 'workbench-media:', ...connectSrc].join(' ')}`,
     // workbench-media: is Electron's blob scheme (browser mode serves blobs from 'self').
     "img-src 'self' data: blob: workbench-media:",
     "media-src 'self' blob: data: workbench-media:",

@@ -20,6 +20,8 @@ import { responsesContract } from './responses';
 import { toolsContract } from './tools';
 import { userFilesContract } from './user-files';
 import { videosContract } from '../families/videos/contract';
+import { transcriptionContract } from '../families/transcription/contract';
+import { voicesContract } from '../families/voices/contract';
 
 export const contract = {
   app: appContract,
@@ -40,8 +42,10 @@ export const contract = {
   drafts: draftsContract,
   images: imagesContract,
   videos: videosContract,
+  transcription: transcriptionContract,
   gallery: galleryContract,
   live: liveContract,
+  voices: voicesContract,
 } as const;
 
 export type WorkbenchContract = typeof contract;

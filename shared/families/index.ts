@@ -11,14 +11,16 @@ import { legacyFamily } from './legacy/family';
 import { messagesFamily } from './messages/family';
 import { modelsFamily } from './models/family';
 import { responsesFamily } from './responses/family';
+import { transcriptionFamily } from './transcription/family';
 import { videosFamily } from './videos/family';
+import { voicesFamily } from './voices/family';
 import type { EndpointDescriptor, EntryShape, FamilyId, NavEntry, SharedFamily } from './types';
 
 export type * from './types';
 export { EXPORT_LANGS } from './types';
 
 /** Every family, in the order History's endpoint filter lists their endpoints. */
-export const FAMILIES = [chatFamily, responsesFamily, messagesFamily, legacyFamily, filesFamily, videosFamily, imagesFamily, modelsFamily] as const satisfies readonly SharedFamily[];
+export const FAMILIES = [chatFamily, responsesFamily, messagesFamily, legacyFamily, filesFamily, videosFamily, imagesFamily, modelsFamily, transcriptionFamily, voicesFamily] as const satisfies readonly SharedFamily[];
 
 type Families = (typeof FAMILIES)[number];
 

@@ -13,7 +13,7 @@ export type PlaygroundId = 'chat' | 'responses' | 'messages' | 'legacy' | 'image
 export type TextPlaygroundId = Exclude<PlaygroundId, 'images'>;
 
 /** Families of the service (a playground's, or one with a view of its own). */
-export type FamilyId = PlaygroundId | 'files' | 'videos' | 'models';
+export type FamilyId = PlaygroundId | 'files' | 'videos' | 'models' | 'transcription' | 'voices';
 
 /** How History shows one run: the text run layout (sent turns, output), an upload's file record, the media it made, or a live session (its tracks, marks and timeline: `history.session`/`timeline`). */
 export type EntryShape = 'text' | 'upload' | 'media' | 'session';
@@ -98,7 +98,7 @@ export interface EndpointDescriptor {
 export type OwnEndpoint = Omit<EndpointDescriptor, 'family'>;
 
 /** The icons the nav draws (the renderer's family list has one drawing per name). */
-export type NavIconName = 'chat' | 'responses' | 'messages' | 'legacy' | 'compare' | 'models' | 'files' | 'history' | 'images' | 'videos' | 'gallery';
+export type NavIconName = 'chat' | 'responses' | 'messages' | 'legacy' | 'compare' | 'models' | 'files' | 'history' | 'images' | 'videos' | 'gallery' | 'transcription' | 'voices';
 
 /** A place in the nav. */
 export interface NavEntry {

@@ -30,6 +30,7 @@ const BENCHES: Record<string, () => Promise<Bench>> = {
   mediaPlane: () => import('./media-plane'),
   liveTranscription: () => import('./live-transcription'),
   'tts-sandbox': () => import('./tts-sandbox'),
+  'session-timeline': () => import('./session-timeline'),
 };
 
 async function main(): Promise<void> {

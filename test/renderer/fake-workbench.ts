@@ -21,7 +21,11 @@ import type { ChatRequest } from '../../shared/wire/chat';
 import type { GalleryItem, GalleryKind } from '../../shared/contract/gallery';
 import type { ImageEditInput, ImageGenerateInput, ImageRunChunk, ImageRunResult } from '../../shared/families/images/contract';
 import type { VideoCreateInput, VideoJob } from '../../shared/families/videos/contract';
+import type { TranscribeResult } from '../../shared/families/transcription/contract';
 import { createFakeLive, type FakeLiveControls } from './fake-live';
+import type { FakeSession } from './fake-session';
+import { createFakeVoices, type FakeVoicesControls } from './fake-voices';
+import type { CustomVoice } from '../../shared/families/voices/contract';
 import { fakeEventsOf, makeCompletion, makeRecord, makeUsage, sampleCatalogueEntries, type RecordOverrides } from './fake-data';
 
 /** A text stream (any family) the test drives: emit chunks, then finish or fail it. */
@@ -66,6 +70,10 @@ export interface FakeWorkbenchOptions {
   imageResults?: ImageRunResult[];
   /** `history.request`'s answer by run id (the request with its media bytes); default: the record's request. */
   requestsAsSent?: Record<string, CapturedRequest>;
+  /** Recorded live sessions by run id (`history.session` / `history.timeline`; see fake-session.ts). */
+  sessions?: Record<string, FakeSession>;
+  /** Custom voices on the fake service (`voices.*`, see fake-voices.ts). */
+  voices?: CustomVoice[];
 }
 
 export interface FakeWorkbench extends WorkbenchApi {
@@ -118,6 +126,10 @@ export interface FakeWorkbench extends WorkbenchApi {
     emitVideoChanged(job: VideoJob): void;
     /** Live sessions (`live.*`), see fake-live.ts. */
     live: FakeLiveControls;
+    /** What `transcription.transcribe` answers next: a result (the run id and name filled in) or an error. */
+    transcription: { answer: Omit<TranscribeResult, 'runId' | 'filename'> | WorkbenchError | null; results: Map<string, TranscribeResult> };
+    /** Custom voices (`voices.*`), see fake-voices.ts. */
+    voices: FakeVoicesControls;
   };
 }
 
@@ -310,6 +322,7 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
     return draft;
   };
   const fakeLive = createFakeLive();
+  const fakeVoices = createFakeVoices((method, input) => record(method, input), opts.voices);
   let profiles: ConnectionProfile[] = [SANDBOX];
   let sandbox: SandboxDetails = { key: 'sk-sandbox-fake0123', port: 4010, preferredPort: 4010, preferredSource: 'default', configuredPort: null, ...opts.sandbox };
   let activeId = 'sandbox';
@@ -346,6 +359,7 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
       galleryListeners.forEach((l) => l(change));
     },
     imageStreams: [],
+    transcription: { answer: null, results: new Map() },
     imageResults: new Map((opts.imageResults ?? []).map((r) => [r.runId, r])),
     videoJobs: [...(opts.videoJobs ?? [])],
     emitVideoChanged: (job) => {
@@ -355,6 +369,7 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
       videoListeners.forEach((l) => l(job));
     },
     live: fakeLive.controls,
+    voices: fakeVoices.controls,
   };
   const revisionsOf = (playground: ToolPlayground): ToolSpec[][] => (toolRevisions[playground] ??= [[...(controls.toolSets[playground] ?? [])]]);
   const toolState = (playground: ToolPlayground): ToolSetState => {
@@ -574,6 +589,7 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
 
   const api: WorkbenchApi = {
     live: fakeLive.api,
+    voices: fakeVoices.api,
     app: {
       info: async () => ({
         version: '0.1.0-test',
@@ -837,6 +853,26 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
         return () => fileListeners.delete(cb);
       },
     },
+    transcription: {
+      transcribe: (input, onChunk) => {
+        record('transcription.transcribe', input);
+        const runId = `run-stt${controls.transcription.results.size + 1}`;
+        const src = input.source;
+        const filename = src.kind === 'ref' ? `${src.ref}.wav` : src.kind === 'file' ? src.fileId : src.url;
+        const answer = controls.transcription.answer;
+        const result = (async (): Promise<TranscribeResult> => {
+          await new Promise((r) => setTimeout(r, 1));
+          onChunk({ type: 'started', runId, filename });
+          if (!answer) throw new WorkbenchFailure({ code: 'internal', message: 'the test gave no transcription answer' });
+          if ('code' in answer) throw new WorkbenchFailure(answer);
+          const res: TranscribeResult = { ...answer, runId, filename };
+          controls.transcription.results.set(runId, res);
+          return res;
+        })();
+        return { streamId: `fake-stt-${runId}`, result, cancel: async () => void record('streams.cancel', { transcription: runId }) };
+      },
+      ofRun: async (input) => (record('transcription.ofRun', input), controls.transcription.results.get(input.runId) ?? null),
+    },
     images: {
       generate: (input, onChunk) => imageStream('images.generate', input, onChunk),
       edit: (input, onChunk) => imageStream('images.edit', input, onChunk),
@@ -974,14 +1010,18 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
         if (!all) throw notFound(`run ${id}`);
         return { events: all.slice(offset, offset + limit), offset, total: all.length };
       },
-      // No live sessions in the fake history (yet): every run answers as a text run would.
+      // Runs not in `opts.sessions` answer as a text run would: not a session.
       session: async ({ id }) => {
         record('history.session', { id });
-        throw notFound(`session ${id}`);
+        const found = opts.sessions?.[id];
+        if (!found) throw notFound(`session ${id}`);
+        return found.session;
       },
-      timeline: async ({ id, offset = 0 }) => {
-        record('history.timeline', { id, offset });
-        throw notFound(`session ${id}`);
+      timeline: async ({ id, offset = 0, limit = 500 }) => {
+        record('history.timeline', { id, offset, limit });
+        const found = opts.sessions?.[id];
+        if (!found) throw notFound(`session ${id}`);
+        return { items: found.timeline.slice(offset, offset + limit), offset, total: found.timeline.length };
       },
       facets: async () => ({ models: [...new Set(history.map((r) => r.model))].sort() }),
       remove: async ({ id }) => {

@@ -15,12 +15,14 @@ import { legacyRenderer } from './legacy/family';
 import { messagesRenderer } from './messages/family';
 import { modelsRenderer } from './models/family';
 import { responsesRenderer } from './responses/family';
+import { transcriptionRenderer } from './transcription/family';
 import type { IconDrawing, LazyView, RendererFamily } from './types';
 import { videosRenderer } from './videos/family';
+import { voicesRenderer } from './voices/family';
 
 export type { IconDrawing, RendererFamily } from './types';
 
-export const RENDERER_FAMILIES = [chatRenderer, responsesRenderer, messagesRenderer, legacyRenderer, filesRenderer, imagesRenderer, videosRenderer, modelsRenderer] as const satisfies readonly RendererFamily[];
+export const RENDERER_FAMILIES = [chatRenderer, responsesRenderer, messagesRenderer, legacyRenderer, filesRenderer, imagesRenderer, videosRenderer, modelsRenderer, transcriptionRenderer, voicesRenderer] as const satisfies readonly RendererFamily[];
 
 function rendererOf(id: FamilyId): RendererFamily | undefined {
   return (RENDERER_FAMILIES as readonly RendererFamily[]).find((f) => f.id === id);

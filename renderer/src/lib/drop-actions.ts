@@ -7,8 +7,9 @@
 import type { RouteLocationRaw } from 'vue-router';
 import { IMAGE_INPUT_MIME_TYPES } from '@shared/wire/images';
 import { VIDEO_IMAGE_MIME_TYPES } from '@shared/wire/videos';
+import { STT_CONTAINER_FORMATS, STT_CONTAINER_MIME_TYPES } from '@shared/families/transcription/contract';
 
-export type DropActionId = 'edit-image' | 'image-to-video' | 'edit-video' | 'extend-video' | 'upload';
+export type DropActionId = 'edit-image' | 'image-to-video' | 'edit-video' | 'extend-video' | 'transcribe' | 'clone-voice' | 'upload';
 
 export interface DropAction {
   id: DropActionId;
@@ -27,7 +28,7 @@ export interface DroppedFileInfo {
   type: string;
 }
 
-const EXTENSION_TYPES: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', mp4: 'video/mp4' };
+const EXTENSION_TYPES: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', mp4: 'video/mp4', wav: 'audio/wav', mp3: 'audio/mpeg', flac: 'audio/flac', ogg: 'audio/ogg', opus: 'audio/ogg' };
 
 /** The file's MIME type, from its name when the browser gave none. */
 export function droppedType(file: DroppedFileInfo): string {
@@ -47,13 +48,17 @@ export function dropOffer(files: readonly DroppedFileInfo[]): DropOffer {
   if ((IMAGE_INPUT_MIME_TYPES as readonly string[]).includes(type)) actions.push({ id: 'edit-image', label: 'Edit in Images' });
   if ((VIDEO_IMAGE_MIME_TYPES as readonly string[]).includes(type)) actions.push({ id: 'image-to-video', label: 'Make a video from it' });
   if (type === 'video/mp4') actions.push({ id: 'edit-video', label: 'Edit video' }, { id: 'extend-video', label: 'Extend video' });
+  // The containers the service decodes (WAV, MP3, FLAC, Ogg Opus) serve both: a transcript, or a voice's reference clip.
+  if ((STT_CONTAINER_MIME_TYPES as readonly string[]).includes(type)) actions.push({ id: 'transcribe', label: 'Transcribe' }, { id: 'clone-voice', label: 'Clone a voice' });
   actions.push(UPLOAD);
   let note: string | null = null;
   if (actions.length === 1) {
     const what = type || 'this file type';
     note = type.startsWith('image/')
       ? `${what} can only be uploaded: Images and videos take JPEG, PNG or WebP images.`
-      : type.startsWith('video/')
+      : type.startsWith('audio/')
+        ? `${what} can only be uploaded: transcription and voice cloning take ${STT_CONTAINER_FORMATS}.`
+        : type.startsWith('video/')
         ? `${what} can only be uploaded: video edits and extensions take MP4 only.`
         : `No image or video action fits ${what === 'this file type' ? 'this file type' : what}; it can be uploaded to Files.`;
   }
@@ -75,6 +80,10 @@ export function dropRoute(action: DropActionId, refs: readonly { ref: string; na
       return { path: '/videos', query: { ref, as: 'edit', name } };
     case 'extend-video':
       return { path: '/videos', query: { ref, as: 'extend', name } };
+    case 'transcribe':
+      return { path: '/transcription', query: { ref, name } };
+    case 'clone-voice':
+      return { path: '/voices', query: { ref, name } };
     case 'upload':
       return { path: '/files', query: { upload: refs.map((r) => r.ref) } };
   }

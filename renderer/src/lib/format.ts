@@ -7,6 +7,12 @@ export function formatMs(ms: number | null | undefined): string {
   return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
 }
 
+/** `m:ss` for a length in milliseconds (a recording, a session). */
+export function formatClock(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
 /** Local date and time of a run, short enough for a table row. */
 export function formatTime(epochMs: number): string {
   return (rowTimeFormat ??= new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'medium' })).format(new Date(epochMs));

@@ -11,6 +11,7 @@ import type { WorkbenchError } from '@shared/contract/errors';
 import { useWorkbench } from '../api';
 import { toWorkbenchError } from '../lib/errors';
 import { makeThumbnail } from '../lib/thumbnail';
+import { AUDIO_THUMB_MAX_SECONDS } from '../lib/audio-peaks';
 import { onLinkRegained } from '../composables/use-link-regained';
 
 export const GALLERY_PAGE = 200;
@@ -172,7 +173,9 @@ export const useGalleryStore = defineStore('gallery', () => {
       }
     }
     for (const item of visible) {
-      if (item.thumbUrl || tried.has(item.id)) continue;
+      // Audio gets a mini waveform when it is short enough to decode whole in the page; a longer
+      // recording's tile keeps its icon and length.
+      if (item.thumbUrl || tried.has(item.id) || (item.kind === 'audio' && !((item.duration ?? Infinity) <= AUDIO_THUMB_MAX_SECONDS))) continue;
       tried.add(item.id);
       queue.push(item);
     }

@@ -255,8 +255,10 @@ export function createFakeHandlers(options: FakeHandlerOptions = {}): FakeHandle
       clear: () => ({ revision: 1, previous: null }),
     },
     images: { generate: unbuilt, edit: unbuilt, ofRun: () => null },
+    transcription: { transcribe: unbuilt, ofRun: () => null },
     videos: { create: unbuilt, list: () => [], get: unbuilt, cancel: unbuilt, retry: unbuilt, dismiss: unbuilt, ofItem: () => null },
     gallery: { list: () => ({ items: [], total: 0, next: null }), get: unbuilt, remove: unbuilt, setThumb: unbuilt, save: unbuilt, ofRun: () => [], byHash: () => null, keepInput: unbuilt },
+    voices: { builtIn: () => [], list: () => ({ voices: [], nextToken: null }), get: unbuilt, create: unbuilt, update: unbuilt, remove: unbuilt, referenceAudio: unbuilt, preview: unbuilt },
   };
   return { handlers, probe: probe.state, signals, sessions, live, liveChanges };
 }

@@ -1,0 +1,121 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { flushPromises } from '@vue/test-utils';
+import HistoryEntryView from '@/views/HistoryEntryView.vue';
+import type { Endpoint } from '@shared/contract/runs';
+import { mountWithApp, type Mounted } from '../mount-app';
+import { makeRecord } from '../fake-data';
+import { makeGalleryItem } from '../fake-workbench';
+import { makeFakeSession, makeTrack } from '../fake-session';
+import { FakeWaveSurfer } from '../components/audio/fake-wavesurfer';
+
+vi.mock('wavesurfer.js', () => import('../components/audio/fake-wavesurfer'));
+
+let m: Mounted;
+afterEach(() => {
+  m?.wrapper.unmount();
+  document.body.innerHTML = '';
+  FakeWaveSurfer.instances = [];
+});
+
+// Voice endpoints are described by their families (next); meanwhile an endpoint of no known family is shown as a session when main has its recording.
+const callRun = makeRecord({ id: 'run-call', endpoint: 'realtime' as Endpoint, model: 'svc-voice-1', events: [] });
+
+const rows = (): HTMLElement[] => [...document.querySelectorAll<HTMLElement>('.timeline-row')];
+const rowText = (el: HTMLElement): string => [...el.children].map((c) => c.textContent!.trim()).filter(Boolean).join(' ');
+const timelineCalls = () => m.fake.controls.calls.filter((c) => c.method === 'history.timeline').map((c) => (c.input as { offset: number }).offset);
+
+async function scrollTimelineTo(px: number): Promise<void> {
+  const scroller = document.querySelector<HTMLElement>('.timeline-scroller')!;
+  scroller.scrollTop = px;
+  scroller.dispatchEvent(new Event('scroll'));
+  await flushPromises();
+}
+
+describe('HistoryEntryView (live sessions)', () => {
+  it('says a crashed session ended abnormally and how much was kept, and plays each direction and the stereo mix', async () => {
+    const crashed = makeFakeSession({
+      kind: 'realtime',
+      state: 'crashed',
+      endReason: 'The app stopped during this session (a crash or a forced quit), so it ended abnormally. Its recording and events were kept up to 0:04.100; anything after that is lost.',
+      tracks: [
+        makeTrack({ id: 'trk_model', direction: 'in', name: 'model', sampleRate: 24_000, durationMs: 3_900, startMs: 200, state: 'crashed' }),
+        makeTrack({ id: 'trk_mic', direction: 'out', name: 'microphone', durationMs: 4_100, state: 'crashed' }),
+      ],
+    });
+    const mix = makeGalleryItem({ id: 'gal_callmix01', kind: 'audio', origin: 'recorded', runId: 'run-call', mime: 'audio/wav', duration: 4.1, name: 'call.wav' });
+    m = await mountWithApp(HistoryEntryView, { route: '/history/run-call', props: { id: 'run-call' }, fake: { history: [callRun], sessions: { 'run-call': crashed }, gallery: [mix] } });
+    await flushPromises();
+    expect(document.querySelector('.session-state[role="alert"]')?.textContent).toContain('ended abnormally. Its recording and events were kept up to 0:04.100');
+    // Sent first, then received, then the mix; each player loads its track's URL.
+    const tracks = [...document.querySelectorAll<HTMLElement>('.track')];
+    expect(tracks.map((t) => t.dataset.direction)).toEqual(['out', 'in', 'mix']);
+    expect(tracks[0]!.textContent).toContain('cut short by the crash');
+    expect(FakeWaveSurfer.instances.map((w) => w.options.url)).toEqual(['/media/trk_mic?t=fake', '/media/trk_model?t=fake', mix.url.url]);
+    expect(tracks[2]!.querySelector('a')?.getAttribute('href')).toBe('/gallery?open=gal_callmix01');
+  });
+
+  it('shows the figures the marks give (time to first audio, per turn)', async () => {
+    const s = makeFakeSession({ marks: [{ type: 'text_done', t: 100, eventIndex: 5 }, { type: 'first_audio', t: 340, eventIndex: 17 }] });
+    m = await mountWithApp(HistoryEntryView, { route: '/history/run-call', props: { id: 'run-call' }, fake: { history: [callRun], sessions: { 'run-call': s } } });
+    await flushPromises();
+    const figures = [...document.querySelectorAll('[aria-label="Figures"] dt')].map((dt) => `${dt.textContent} ${dt.nextElementSibling!.textContent}`).join('\n');
+    expect(figures).toContain('Time to first audio 340 ms');
+    expect(figures).toContain('First audio p50 240 ms · p95 240 ms over 1 turn');
+    expect([...document.querySelectorAll('.turns tbody td')].map((td) => td.textContent)).toEqual(['1', '100 ms', '240 ms', '—', '—', '']);
+  });
+
+  it('lists events and marks in order with direction, time, type and summary; audio summarised; JSON on demand', async () => {
+    m = await mountWithApp(HistoryEntryView, { route: '/history/run-call', props: { id: 'run-call' }, fake: { history: [callRun], sessions: { 'run-call': makeFakeSession({ events: 12 }) } } });
+    await flushPromises();
+    const texts = rows().map(rowText);
+    expect(texts[0]).toBe('→ 0.000 s text.delta {"type":"text.delta","seq":0,"text":"word 0"}');
+    expect(texts[1]).toBe('← 0.020 s transcript.partial {"type":"transcript.partial","seq":1,"text":"word 1"}');
+    expect(texts[4]).toBe('→ 0.080 s audio.delta audio 20 ms, 640 B at 80 ms of its track');
+    expect(texts[5]).toBe('◆ 0.100 s text_done');
+    expect(texts).toHaveLength(14);
+    expect(document.querySelector('.timeline-json')).toBeNull();
+    rows()[1]!.click();
+    await flushPromises();
+    expect(JSON.parse(document.querySelector('.timeline-json pre')!.textContent!)).toEqual({ t: 20, direction: 'in', kind: 'json', data: { type: 'transcript.partial', seq: 1, text: 'word 1' } });
+  });
+
+  it('stays virtual over 50,000 events: a few dozen rows in the DOM, only the pages scrolled to are read', async () => {
+    const big = makeFakeSession({ events: 50_000, marks: [] });
+    m = await mountWithApp(HistoryEntryView, { route: '/history/run-call', props: { id: 'run-call' }, fake: { history: [callRun], sessions: { 'run-call': big } } });
+    await flushPromises();
+    expect(document.querySelector('.timeline-head')!.textContent).toContain('50,000 events');
+    expect((document.querySelector('.timeline-spacer') as HTMLElement).style.height).toBe(`${50_000 * 26}px`);
+    expect(rows().length).toBeLessThan(60);
+    expect(timelineCalls()).toEqual([0]);
+
+    await scrollTimelineTo(30_000 * 26);
+    const shown = rows().map((r) => Number(r.dataset.index));
+    expect(shown[0]).toBeLessThanOrEqual(30_000);
+    expect(shown.at(-1)).toBeGreaterThan(30_000);
+    expect(shown.length).toBeLessThan(60);
+    expect(rowText(rows().find((r) => r.dataset.index === '30000')!)).toContain('"seq":30000');
+    expect(timelineCalls()).toEqual([0, 29_500, 30_000]);
+
+    // Keyboard: End goes to the last event, reading only its page.
+    const scroller = document.querySelector<HTMLElement>('.timeline-scroller')!;
+    scroller.dispatchEvent(new KeyboardEvent('keydown', { key: 'End', bubbles: true }));
+    await flushPromises();
+    expect(timelineCalls().at(-1)).toBe(49_500);
+    expect(document.querySelector('.timeline-json pre')!.textContent).toContain('"t": 999980');
+  });
+
+  it('an unknown endpoint with no session recording keeps the text layout; a described text run is not probed', async () => {
+    m = await mountWithApp(HistoryEntryView, { route: '/history/run-call', props: { id: 'run-call' }, fake: { history: [callRun] } });
+    await flushPromises();
+    expect(m.fake.controls.calls.filter((c) => c.method === 'history.session')).toHaveLength(1);
+    expect(document.querySelector('.session-run')).toBeNull();
+    expect(document.body.textContent).toContain('Conversation sent');
+    m.wrapper.unmount();
+
+    const chat = makeRecord({ id: 'run-chat' });
+    m = await mountWithApp(HistoryEntryView, { route: '/history/run-chat', props: { id: 'run-chat' }, fake: { history: [chat], sessions: { 'run-chat': makeFakeSession() } } });
+    await flushPromises();
+    expect(m.fake.controls.calls.filter((c) => c.method === 'history.session')).toHaveLength(0);
+    expect(document.querySelector('.session-run')).toBeNull();
+  });
+});

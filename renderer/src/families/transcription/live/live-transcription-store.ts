@@ -23,7 +23,7 @@ import {
   type LiveTranscriptionSnapshot,
 } from '@shared/live-transcription';
 import { PageCapture } from '../../../audio/page-capture';
-import { mediaChannel } from '../../../bridge/media';
+import type { MediaChannel } from '../../../bridge/media';
 import { toWorkbenchError } from '../../../lib/errors';
 import { useLiveSessionsStore } from '../../../stores/live-sessions';
 
@@ -72,12 +72,22 @@ export const useLiveTranscriptionStore = defineStore('transcription-live', () =>
     }
   }
 
+  /**
+   * The page's media channel, loaded when a session first needs it: importing the bridge opens
+   * the page's connection to main, which a view merely showing this panel has no reason to do.
+   */
+  async function mediaChannel(): Promise<MediaChannel> {
+    return (await import('../../../bridge/media')).mediaChannel();
+  }
+
   /** Levels in, and the page's microphone out when the session takes it from the page. */
   async function wireMedia(): Promise<void> {
     const snap = state.value;
     if (!snap || snap.status === 'ended' || snap.status === 'failed') return releaseMedia();
+    if (snap.streams.levels < 0 && (snap.source.kind !== 'page' || snap.streams.mic < 0)) return;
+    const channel = await mediaChannel();
     if (!offLevels && snap.streams.levels >= 0) {
-      offLevels = mediaChannel().onFrame(snap.streams.levels, (frame) => {
+      offLevels = channel.onFrame(snap.streams.levels, (frame) => {
         if (frame.payload.byteLength >= 4) levelDbfs.value = new DataView(frame.payload.buffer, frame.payload.byteOffset, 4).getFloat32(0);
       });
     }
@@ -85,7 +95,7 @@ export const useLiveTranscriptionStore = defineStore('transcription-live', () =>
     micStream = snap.streams.mic;
     const started = await PageCapture.start({
       sampleRate: snap.sampleRate,
-      onFrame: (frame) => mediaChannel().send(micStream, FrameKind.Data, new Uint8Array(frame.pcm.buffer, frame.pcm.byteOffset, frame.pcm.byteLength)),
+      onFrame: (frame) => channel.send(micStream, FrameKind.Data, new Uint8Array(frame.pcm.buffer, frame.pcm.byteOffset, frame.pcm.byteLength)),
       onError: (e) => (error.value = { code: 'unsupported', message: e.message }),
     });
     if (!started.ok) {

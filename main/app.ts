@@ -32,7 +32,7 @@ import { markInterruptedUploads } from './store/files';
 import { markInterruptedRuns } from './store/runs';
 import { JobQueue } from './jobs/job-queue';
 import { createLiveHandlers } from './live/handlers';
-import { LIVE_KINDS } from './live/kinds';
+import { liveKinds } from './live/kinds';
 import { createLiveRegistry, type LiveRegistry } from './live/registry';
 import { buildFamilies } from './families';
 import { WorkbenchFailure } from '../shared/contract/errors';
@@ -78,7 +78,7 @@ export interface AppOptions {
   /** Electron's shell.openPath; browser mode has none (app.openLog then returns the path). */
   openPath?: OpenPath;
   /** The media process (main/media/media-plane.ts), started by the shell; without it `media.channel` says none runs. */
-  mediaPlane?: Pick<MediaPlane, 'channel'>;
+  mediaPlane?: Pick<MediaPlane, 'channel'> & Partial<Pick<MediaPlane, 'startSession' | 'stopSession' | 'controlSession' | 'onEvent'>>;
 }
 
 export interface App {
@@ -230,7 +230,14 @@ export async function createApp(options: AppOptions): Promise<App> {
     const drafts = new DraftsService({ db, log: options.log, emitChanged: (change) => options.emit('drafts.changed', change) });
 
     // Made last so it is disposed first: quitting finalises every live session while the store is open.
-    const live = createLiveRegistry({ kinds: LIVE_KINDS, onChange: (summary) => options.emit('live.changed', summary), log: options.log });
+    const plane = options.mediaPlane;
+    const liveDeps = plane?.startSession && plane.stopSession && plane.controlSession && plane.onEvent
+      ? { media: { startSession: plane.startSession.bind(plane), stopSession: plane.stopSession.bind(plane), controlSession: plane.controlSession.bind(plane), onEvent: plane.onEvent.bind(plane) }, recordings, connection: (id?: string) => {
+          const c = connections.credentials(id);
+          return { id: c.profile.id, name: c.profile.name, isSandbox: c.isSandbox, baseUrl: c.profile.baseUrl, apiKey: c.apiKey, scrubber: c.scrubber };
+        } }
+      : null;
+    const live = createLiveRegistry({ kinds: liveKinds(liveDeps), onChange: (summary) => options.emit('live.changed', summary), log: options.log });
     disposers.push(() => live.shutdown());
 
     // The families' services are their handlers; the app's shared services are answered here.

@@ -1,7 +1,15 @@
 /**
  * Every live session kind the app offers, in one list (the families add theirs here: live
- * transcription, the realtime call, the SIP call). Tests build registries with their own kinds.
+ * transcription, the realtime call, the SIP call). Kinds that need the app's services get them
+ * through `LiveKindDeps` (main/app.ts builds it). Tests build registries with their own kinds.
  */
 import type { LiveKind } from './kind';
+import { transcriptionLiveKind, type TranscriptionKindDeps } from './transcription';
 
-export const LIVE_KINDS: ReadonlyArray<LiveKind> = [];
+export type LiveKindDeps = TranscriptionKindDeps;
+
+export function liveKinds(deps: LiveKindDeps | null): ReadonlyArray<LiveKind> {
+  // Without a media process (a shell that runs none) there is no live audio to offer.
+  if (!deps) return [];
+  return [transcriptionLiveKind(deps) as unknown as LiveKind];
+}

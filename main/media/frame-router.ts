@@ -43,8 +43,14 @@ interface Channel {
 
 interface Input {
   onFrame(frame: MediaFrame, info: InboundInfo): void;
-  receiver: FrameReceiver;
+  /**
+   * One receiver per page channel: each channel numbers its frames from 0, so a page that
+   * reloaded (a new channel) and goes on sending to the same session is not taken for late frames.
+   */
+  receivers: Map<Channel, FrameReceiver>;
 }
+
+const ZERO_COUNTERS: ReceiverCounters = { received: 0, delivered: 0, gaps: 0, missing: 0, outOfOrder: 0, late: 0 };
 
 export interface ChannelHandle {
   /** One message from the page. */
@@ -97,9 +103,16 @@ export class FrameRouter {
   }
 
   setInput(streamId: number, onFrame: Input['onFrame']): { stats(): ReceiverCounters } {
-    const receiver = new FrameReceiver();
-    this.inputs.set(streamId, { onFrame, receiver });
-    return { stats: () => receiver.stats() };
+    const receivers = new Map<Channel, FrameReceiver>();
+    this.inputs.set(streamId, { onFrame, receivers });
+    // Counters over every channel that sent to it (a closed channel's frames still count).
+    return {
+      stats: () => {
+        const sum = { ...ZERO_COUNTERS };
+        for (const r of receivers.values()) for (const [k, v] of Object.entries(r.stats()) as Array<[keyof ReceiverCounters, number]>) sum[k] += v;
+        return sum;
+      },
+    };
   }
 
   /** The stream is gone (its session ended): frames for it are ignored from now on. */
@@ -217,7 +230,9 @@ export class FrameRouter {
         if (!input) return;
         const sentAt = channel.clock.toLocal(frame.timestamp);
         const ageMs = sentAt === null ? undefined : arrived - sentAt;
-        if (input.receiver.accept(frame.seq, ageMs) === 'out-of-order') return;
+        let receiver = input.receivers.get(channel);
+        if (!receiver) input.receivers.set(channel, (receiver = new FrameReceiver()));
+        if (receiver.accept(frame.seq, ageMs) === 'out-of-order') return;
         input.onFrame(frame, { ageMs });
       }
     }

@@ -4,7 +4,8 @@
  */
 import { SessionKinds } from './session-kinds';
 import { syntheticKind } from './synthetic-source';
+import { transcriptionKind } from './transcription-session';
 
 export function mediaSessionKinds(): SessionKinds {
-  return new SessionKinds().register(syntheticKind);
+  return new SessionKinds().register(syntheticKind).register(transcriptionKind);
 }

@@ -116,6 +116,12 @@ export class MediaPlane {
     return reply;
   }
 
+  /** A kind's own control message to a running session (its answer, or why it was refused). */
+  async controlSession(sessionId: string, message: unknown): Promise<Reply<unknown>> {
+    if (!this.sessions.has(sessionId)) return { ok: false, error: { code: 'not_found', message: `No media session ${sessionId} is running.` } };
+    return (await this.request({ t: 'control', id: 0, sessionId, message })) as Reply<unknown>;
+  }
+
   /** Where a page opens its frame channel (the answer of the `media.channel` operation). */
   async channel(): Promise<Reply<MediaChannelInfo>> {
     const up = await this.whenRunning();

@@ -112,6 +112,7 @@ export class MediaProcess {
     try {
       if (message.t === 'configure') return { ok: true, value: await this.configure(message.config.frameServer) };
       if (message.t === 'start') return await this.start(message.sessionId, message.kind, message.options);
+      if (message.t === 'control') return await this.control(message.sessionId, message.message);
       await this.stop(message.sessionId);
       return { ok: true, value: null };
     } catch (err) {
@@ -196,6 +197,14 @@ export class MediaProcess {
       throw err;
     }
     return { ok: true, value: { sessionId, kind: kindName, streams } };
+  }
+
+  private async control(sessionId: string, message: unknown): Promise<Reply<unknown>> {
+    const running = this.sessions.get(sessionId);
+    if (!running?.session || running.stopping) return failure('not_found', `No media session ${sessionId} is running.`);
+    if (!running.session.control) return failure('unsupported', 'This media session takes no control messages.');
+    const reply = await running.session.control(message);
+    return reply ?? { ok: true, value: null };
   }
 
   private async stop(sessionId: string): Promise<void> {

@@ -44,6 +44,8 @@ export const ToMediaSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('configure'), id, config: MediaConfigSchema }).strict(),
   z.object({ t: z.literal('start'), id, sessionId: MediaSessionIdSchema, kind: z.string().min(1).max(64), options: z.unknown() }).strict(),
   z.object({ t: z.literal('stop'), id, sessionId: MediaSessionIdSchema }).strict(),
+  /** A kind's own control message (mute, finalize): the kind validates `message` itself. */
+  z.object({ t: z.literal('control'), id, sessionId: MediaSessionIdSchema, message: z.unknown() }).strict(),
   /** Clock sample: `t0` on main's monotonic clock. */
   z.object({ t: z.literal('ping'), id, t0: z.number() }).strict(),
   /** Electron: a page's MessagePort comes with this message (transferred), named `channelId`. */

@@ -7,6 +7,7 @@
 import type { z } from 'zod';
 import type { FrameKind, MediaFrame } from '../../shared/media-frames/frame';
 import type { ReceiverCounters } from '../../shared/media-frames/receiver';
+import type { Reply } from '../../shared/contract/protocol';
 
 /** A stream the session sends on (media process -> subscribed pages). */
 export interface OutputStream {
@@ -39,6 +40,8 @@ export interface MediaSessionContext {
 export interface MediaSession {
   /** Ends the session at main's request; resolves once its streams are quiet. */
   stop(): void | Promise<void>;
+  /** A control message from main (mute, finalize), unvalidated: the kind checks it. */
+  control?(message: unknown): Reply<unknown> | void | Promise<Reply<unknown> | void>;
 }
 
 export interface MediaSessionKind<O = unknown> {

@@ -184,6 +184,17 @@ export class ConnectionsService {
     return { profile, client, isSandbox: profile.kind === 'sandbox' };
   }
 
+  /**
+   * The base URL and key of a connection (the active one without an id), for a socket opened in
+   * the media process (live sessions), which cannot share this process's ApiClient. Main hands
+   * them over its private channel to that process only; never to a page.
+   */
+  credentials(id?: string): { profile: ConnectionProfile; apiKey: string | null; isSandbox: boolean; scrubber: ApiClient['scrubber'] } {
+    const { profile, client, isSandbox } = this.resolve(id);
+    const apiKey = isSandbox ? this.options.sandbox.key : (this.options.keyStore.get(profile.id) ?? null);
+    return { profile, apiKey, isSandbox, scrubber: client.scrubber };
+  }
+
   async dispose(): Promise<void> {
     const clients = [...this.clients.values()];
     this.clients.clear();

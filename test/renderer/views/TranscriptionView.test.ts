@@ -69,7 +69,7 @@ describe('TranscriptionView', () => {
     audio.dispatchEvent(new Event('timeupdate'));
     await flushPromises();
     expect(m.wrapper.findAll('.word.lit').map((w) => w.text())).toEqual(['gamma']);
-    expect(m.wrapper.find('[data-testid="live-placeholder"]').exists()).toBe(true);
+    expect(m.wrapper.find('[data-testid="live-section"] [aria-label="Live transcription"]').exists()).toBe(true);
   });
 
   it('one column per channel', async () => {

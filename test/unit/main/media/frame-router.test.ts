@@ -103,4 +103,21 @@ describe('FrameRouter', () => {
     router.dispose();
     expect(a.s.closed).toBe(true);
   });
+
+  it('numbers each channel apart on an input: a reloaded page (a new channel from seq 0) is not taken for late frames', () => {
+    const router = new FrameRouter({ now: () => now, log: () => {} });
+    const got: number[] = [];
+    const stream = router.allocateStream();
+    const input = router.setInput(stream, (frame) => got.push(frame.payload[0]));
+    const data = (seq: number, v: number) => encodeFrame({ kind: FrameKind.Data, streamId: stream, seq, timestamp: 0, payload: new Uint8Array([v]) });
+    const before = router.addChannel('before', sink().sink);
+    for (let i = 0; i < 3; i++) before.receive(data(i, i));
+    before.close();
+    const after = router.addChannel('after', sink().sink);
+    for (let i = 0; i < 3; i++) after.receive(data(i, 10 + i));
+    after.receive(data(1, 99)); // a repeat on the same channel is still refused
+    expect(got).toEqual([0, 1, 2, 10, 11, 12]);
+    expect(input.stats()).toMatchObject({ received: 7, delivered: 6, outOfOrder: 1, gaps: 0 });
+    router.dispose();
+  });
 });

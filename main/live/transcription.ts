@@ -1,0 +1,226 @@
+/**
+ * The `transcription` live kind: a live microphone transcribed over the service's WebSocket
+ * `/v1/stt`, owned by main so that it outlives the window that started it.
+ *
+ * Main keeps control, the transcript so far (the snapshot a re-attaching window starts from) and
+ * the recording; the audio and the socket run in the media process (main/media's `transcription`
+ * session kind), which is handed the connection's base URL and key in its start options — the
+ * page never sees them. The page sends microphone frames straight to the media process on the
+ * snapshot's `mic` stream (or the media process captures a native device) and reads levels on
+ * `levels`; transcript events come up to main, are folded into the snapshot and emitted to
+ * every attached window.
+ *
+ * Recorded through main/services/recording: the microphone as the `out` track (what went to the
+ * service, chunk by chunk), the service's JSON messages as `in` events and ours as `out` events,
+ * marks `speech_started` (the first words of an utterance), `interim_transcript` (its first
+ * interim) and `final_transcript` (its `speech_final`). A socket that closes mid-utterance ends
+ * the session with the transcript so far kept and marked incomplete (the run says so).
+ */
+import { randomBytes } from 'node:crypto';
+import type { WorkbenchError } from '../../shared/contract/errors';
+import {
+  LIVE_TRANSCRIPTION_KIND,
+  LiveTranscriptionControlSchema,
+  LiveTranscriptionInputSchema,
+  applyTranscriptionEvent,
+  transcriptText,
+  type LiveTranscriptionEvent,
+  type LiveTranscriptionSnapshot,
+  type TranscriptSegment,
+} from '../../shared/live-transcription';
+import { sttStreamQueryProblem, type SttStreamQuery, type SttWord } from '../../shared/wire/stt';
+import type { SecretScrubber } from '../api/secret-scrubber';
+import type { MediaPlane, MediaPlaneEvent } from '../media/media-plane';
+import type { Recordings } from '../services/recording/recordings';
+import type { SessionRecorder } from '../services/recording/session-recorder';
+import { defineLiveKind } from './kind';
+import { WorkbenchFailure } from '../../shared/contract/errors';
+import type { Endpoint } from '../../shared/families';
+
+/** What the kind needs from the app (given by main/app.ts; tests give their own). */
+export interface TranscriptionKindDeps {
+  media: Pick<MediaPlane, 'startSession' | 'stopSession' | 'controlSession' | 'onEvent'>;
+  recordings: Pick<Recordings, 'open'>;
+  /** The connection to use (the active one without an id): where, with which key. Throws a WorkbenchFailure when it has no key. */
+  connection(id?: string): { id: string; name: string; isSandbox: boolean; baseUrl: string; apiKey: string | null; scrubber: SecretScrubber };
+}
+
+/** History's endpoint for live transcription runs. TODO(next): the transcription family must list it (entry 'session'; the families test wants a WebSocket-aware route check and a WebSocket exporter). */
+export const LIVE_TRANSCRIPTION_ENDPOINT = 'transcription.live' as Endpoint;
+
+interface MediaTranscriptEvent {
+  kind: string;
+  state?: 'interim' | 'chunk_final' | 'utterance_final';
+  channel?: number;
+  message?: { text?: string; words?: SttWord[]; start?: number; duration?: number; speaker?: number | null };
+  error?: { message: string };
+}
+
+function segmentOf(m: NonNullable<MediaTranscriptEvent['message']>, utterance: boolean): TranscriptSegment {
+  return { text: m.text ?? '', start: m.start ?? null, duration: m.duration ?? null, speaker: m.speaker ?? null, words: (m.words ?? []).map((w) => ({ text: w.text, start: w.start, end: w.end, confidence: w.confidence ?? null, speaker: w.speaker ?? null })), utterance };
+}
+
+export function transcriptionLiveKind(deps: TranscriptionKindDeps) {
+  return defineLiveKind({
+    id: LIVE_TRANSCRIPTION_KIND,
+    input: LiveTranscriptionInputSchema,
+    control: LiveTranscriptionControlSchema,
+    async start(ctx) {
+      const { input } = ctx;
+      const query: SttStreamQuery = { ...input.query, encoding: 'pcm' };
+      const problem = sttStreamQueryProblem(query);
+      if (problem) throw new WorkbenchFailure({ code: 'invalid_input', message: problem });
+      const connection = deps.connection(input.connectionId);
+      const mediaId = `stt-${ctx.id}`;
+      const runId = `live_${randomBytes(8).toString('hex')}`;
+      const state: LiveTranscriptionSnapshot = {
+        status: 'connecting',
+        source: input.source,
+        sampleRate: input.query.sample_rate,
+        muted: false,
+        streams: { mic: -1, levels: -1 },
+        channels: [],
+        droppedSegments: 0,
+        runId,
+        end: null,
+        errors: [],
+      };
+      const emit = (event: LiveTranscriptionEvent): void => {
+        applyTranscriptionEvent(state, event);
+        ctx.emit(event);
+      };
+
+      // The media session's events, from the moment it exists (audio may come before start answers).
+      let rec: SessionRecorder | null = null;
+      let inUtterance = false;
+      let interimMarked = false;
+      let endedByMedia: WorkbenchError | null | undefined;
+      const onMedia = (e: MediaPlaneEvent): void => {
+        if (!('sessionId' in e) || e.sessionId !== mediaId) return;
+        if (e.type === 'session-ended') {
+          endedByMedia = e.error ?? null;
+          const incomplete = inUtterance || e.error !== undefined;
+          const why = e.error ? `${e.error.message.replace(/[.\s]*$/, '.')}${/so far is kept/.test(e.error.message) ? '' : ' The transcript so far is kept.'}` : incomplete ? 'The connection closed mid-utterance; the transcript so far is kept.' : null;
+          emit({ type: 'status', status: e.error ? 'failed' : 'ended', end: { incomplete, message: why } });
+          ctx.end(e.error ? { code: e.error.code === 'timeout' ? 'timeout' : 'network', message: e.error.message } : undefined);
+          return;
+        }
+        try {
+          onSessionEvent(e.event, e.data, e.at);
+        } catch (error) {
+          ctx.log(`[live transcription] ${error instanceof Error ? error.message : String(error)}`);
+        }
+      };
+      const onSessionEvent = (type: string, data: unknown, at: number): void => {
+        if (type === 'audio') {
+          const { pcm } = data as { pcm: string };
+          rec?.audio('out', Buffer.from(pcm, 'base64'), { frame: { data: '(microphone audio)' } });
+          return;
+        }
+        if (type === 'socket-frame') {
+          const frame = data as { direction: 'in' | 'out'; kind: string; data?: unknown; text?: string };
+          if (frame.kind === 'json') rec?.event({ direction: frame.direction, kind: 'json', data: JSON.stringify(frame.data) });
+          else if (frame.kind === 'text') rec?.event({ direction: frame.direction, kind: 'text', data: frame.text ?? '' });
+          return;
+        }
+        if (type === 'muted') return emit({ type: 'muted', muted: (data as { muted: boolean }).muted });
+        if (type === 'stats') return void ctx.log(`[live transcription] ${ctx.id} stats ${JSON.stringify(data)}`);
+        if (type !== 'transcript') return;
+        const t = data as MediaTranscriptEvent;
+        if (t.kind === 'partial' && t.message) {
+          const channel = t.channel ?? 0;
+          if (!inUtterance && (t.message.text ?? '').trim()) {
+            inUtterance = true;
+            rec?.mark('speech_started', { data: { channel } });
+          }
+          if (t.state === 'interim') {
+            if (!interimMarked && inUtterance) {
+              interimMarked = true;
+              rec?.mark('interim_transcript', { data: { channel } });
+            }
+            return emit({ type: 'interim', channel, text: t.message.text ?? '' });
+          }
+          const utterance = t.state === 'utterance_final';
+          emit({ type: 'final', channel, segment: segmentOf(t.message, utterance) });
+          if (utterance) {
+            rec?.mark('final_transcript', { data: { channel, text: transcriptText(state.channels.find((c) => c.channel === channel)!).split('\n').at(-1) } });
+            inUtterance = false;
+            interimMarked = false;
+          }
+          return;
+        }
+        if (t.kind === 'done' && t.message) {
+          inUtterance = false;
+          return emit({ type: 'done', channel: t.channel ?? 0, text: t.message.text ?? '', duration: t.message.duration ?? 0 });
+        }
+        if (t.kind === 'error' || t.kind === 'invalid') {
+          rec?.mark('error', { data: { message: t.error?.message } });
+          return emit({ type: 'error', message: t.error?.message ?? 'The transcription service reported an error.' });
+        }
+        void at;
+      };
+      const off = deps.media.onEvent(onMedia);
+
+      const recorder = deps.recordings.open(
+        {
+          kind: 'transcription',
+          run: {
+            id: runId,
+            createdAt: Date.now(),
+            endpoint: LIVE_TRANSCRIPTION_ENDPOINT,
+            model: input.query.model ?? 'default',
+            connectionId: connection.id,
+            connectionName: connection.name,
+            isSandbox: connection.isSandbox,
+            request: { method: 'GET', url: `${connection.baseUrl.replace(/^http/, 'ws').replace(/\/$/, '')}/v1/stt`, headers: {}, body: JSON.stringify(query) },
+            promptText: '',
+            promptPreview: input.source.kind === 'page' ? 'Live microphone (page)' : `Live microphone (${input.source.device ?? 'default device'})`,
+          },
+        },
+        connection.scrubber,
+      );
+      await recorder.openTrack('out', { sampleRate: input.query.sample_rate, name: 'microphone' });
+      rec = recorder;
+      const started = await deps.media.startSession(mediaId, 'transcription', {
+        connection: { baseUrl: connection.baseUrl, apiKey: connection.apiKey },
+        query,
+        source: input.source,
+      });
+      if (!started.ok) {
+        off();
+        await recorder.abort(started.error);
+        throw new WorkbenchFailure(started.error);
+      }
+      state.streams = { mic: started.value.streams.mic, levels: started.value.streams.levels };
+      emit({ type: 'status', status: 'listening' });
+      ctx.setState('listening');
+
+      return {
+        snapshot: () => structuredClone(state),
+        async control(message) {
+          const reply = await deps.media.controlSession(mediaId, message);
+          if (!reply.ok) throw new WorkbenchFailure(reply.error);
+        },
+        async stop(reason) {
+          if (endedByMedia === undefined) {
+            emit({ type: 'status', status: 'finishing' });
+            await deps.media.stopSession(mediaId);
+            const incomplete = inUtterance && reason !== 'stopped';
+            emit({ type: 'status', status: 'ended', end: { incomplete, message: incomplete ? 'The session ended mid-utterance; the transcript so far is kept.' : null } });
+          }
+          off();
+          const text = state.channels.map(transcriptText).join('\n\n');
+          const update = { outputText: text, outputPreview: text.slice(0, 200) };
+          if (!rec) return;
+          if (endedByMedia || reason === 'failed') {
+            await rec.abort({ code: endedByMedia?.code ?? 'network', message: state.end?.message ?? endedByMedia?.message ?? 'The live transcription failed.' }, update);
+          } else if (state.end?.incomplete) {
+            await rec.abort({ code: 'stream_incomplete', message: state.end.message ?? 'The transcription ended mid-utterance.' }, update);
+          } else {
+            await rec.close(update);
+          }
+        },
+      };
+    },
+  });
+}

@@ -1,0 +1,149 @@
+/**
+ * A whole app (browser mode's composition: createApp with its embedded sandbox) with a real media
+ * process, for the live transcription tests: speech from eSpeak NG resampled to 16 kHz, a page's
+ * microphone in a child process (mic-client.ts), and a fake window attached to the live session.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createApp, type App } from '../../../main/app';
+import { createFileKeyStore } from '../../../main/store/key-file';
+import type { LiveAttachChunk } from '../../../shared/contract/live';
+import { parseWav } from '../../../shared/audio/wav';
+import { Resampler } from '../../../shared/audio/resampler';
+import { mixToMono } from '../../../shared/audio/pcm';
+import { applyTranscriptionEvent, type LiveTranscriptionEvent, type LiveTranscriptionSnapshot } from '../../../shared/live-transcription';
+import { forkLauncher } from '../../../main/media/fork-launcher';
+import { MediaPlane } from '../../../main/media/media-plane';
+import { PAGE_ORIGIN } from '../media/harness';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(HERE, '../../..');
+
+type ESpeak = (options: { arguments: string[] }) => Promise<{ FS: { readFile(path: string): Uint8Array } }>;
+
+/** eSpeak NG compiled to WebAssembly (npm), loaded by name: it ships no type declarations. */
+async function loadEspeak(): Promise<ESpeak> {
+  const name = 'espeak-ng';
+  return ((await import(name)) as { default: ESpeak }).default;
+}
+
+/** Speech as raw PCM16 mono at `rate`, with `silenceMs` of silence after each sentence. */
+export async function speechPcm(sentences: string[], rate = 16_000, silenceMs = 1200): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  const ESpeakNg = await loadEspeak();
+  for (const text of sentences) {
+    const e = await ESpeakNg({ arguments: ['-v', 'en-us', '-w', 'out.wav', text] });
+    const wav = parseWav(e.FS.readFile('out.wav'));
+    if (!wav.ok) throw new Error(wav.error.message);
+    const mono = wav.value.channels === 1 ? wav.value.samples : mixToMono(wav.value.samples, wav.value.channels);
+    const resampler = new Resampler(wav.value.sampleRate, rate, 1);
+    const a = resampler.push(mono);
+    const b = resampler.flush();
+    parts.push(Buffer.from(a.buffer, a.byteOffset, a.byteLength), Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+    parts.push(Buffer.alloc(Math.round((rate * silenceMs) / 1000) * 2));
+  }
+  return Buffer.concat(parts);
+}
+
+export async function startLiveApp() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'live-stt-'));
+  const logs: string[] = [];
+  // Not the media tests' startPlane(): it keeps every plane event, and a long session's audio events would be the test's memory.
+  const log = (line: string) => logs.push(line);
+  const plane = new MediaPlane({
+    launch: forkLauncher({ entry: resolve(ROOT, 'main/media/entry.ts'), execArgv: ['--import', 'tsx'], log }),
+    log,
+    transport: { kind: 'websocket', origins: () => [PAGE_ORIGIN] },
+  });
+  const up = await plane.start();
+  if (!up.ok) throw new Error(JSON.stringify(up));
+  const app: App = await createApp({
+    dataDir,
+    shell: 'browser',
+    keyStore: createFileKeyStore(join(dataDir, 'keys.json')),
+    emit: () => undefined,
+    log: (line) => logs.push(line),
+    version: 'test',
+    mediaPlane: plane,
+  });
+  const close = async () => {
+    await app.dispose();
+    await plane.dispose();
+  };
+  return { app, plane, dataDir, logs, close };
+}
+
+/** A fake window: attaches, folds chunks onto the snapshot as the page's store does. */
+export async function attachWindow(app: App, id: string, options: { keepChunks?: boolean } = {}) {
+  const keep = options.keepChunks ?? true;
+  const chunks: LiveAttachChunk[] = [];
+  let state: LiveTranscriptionSnapshot | null = null;
+  let lastSeq = -1;
+  let gaps = 0;
+  const waiters: Array<() => void> = [];
+  let ended = false;
+  const attachment = await app.live.attach(id, {
+    deliver(chunk) {
+      // A long benchmark keeps only the folded state (holding every chunk would be the test's memory, not the app's).
+      if (keep) chunks.push(chunk);
+      if (chunk.type === 'snapshot') {
+        state = structuredClone(chunk.snapshot as LiveTranscriptionSnapshot);
+        lastSeq = chunk.seq;
+      } else if (chunk.type === 'event' && state) {
+        if (chunk.seq !== lastSeq + 1) gaps++;
+        lastSeq = chunk.seq;
+        applyTranscriptionEvent(state, chunk.event as LiveTranscriptionEvent);
+      }
+      for (const w of waiters.splice(0)) w();
+    },
+    ended() {
+      ended = true;
+      for (const w of waiters.splice(0)) w();
+    },
+  });
+  const until = (check: () => boolean): Promise<void> =>
+    new Promise((done) => {
+      const look = () => (check() ? done() : waiters.push(look));
+      look();
+    });
+  return {
+    attachment,
+    chunks,
+    state: () => state!,
+    gaps: () => gaps,
+    ended: () => ended,
+    until,
+    events: () => chunks.flatMap((c) => (c.type === 'event' ? [c.event as LiveTranscriptionEvent] : [])),
+  };
+}
+
+export interface MicReport {
+  sent: number;
+  frames: number;
+  stats: { queue: { pushed: number; taken: number; droppedFull: number; droppedStale: number; held: number } };
+}
+
+/** Runs mic-client.ts (a page's microphone in its own process) over `pcm`. */
+export function runMicClient(args: { url: string; token: string; mic: number; pcm: Buffer; rate?: number; intervalMs: number; startFrame?: number; totalFrames?: number }, dir: string): Promise<MicReport> {
+  const file = join(dir, `mic-${Date.now()}-${Math.random().toString(36).slice(2)}.pcm`);
+  writeFileSync(file, args.pcm);
+  return new Promise((resolveReport, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', resolve(HERE, 'mic-client.ts'), args.url, args.token, PAGE_ORIGIN, String(args.mic), file, String(args.rate ?? 16_000), String(args.intervalMs), String(args.startFrame ?? 0), ...(args.totalFrames ? [String(args.totalFrames)] : [])],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('exit', (code) => {
+      const line = out.trim().split('\n').at(-1);
+      if (code === 0 && line) resolveReport(JSON.parse(line) as MicReport);
+      else reject(new Error(`mic client exited ${code}: ${err || out}`));
+    });
+  });
+}

@@ -1,0 +1,74 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { createPinia, setActivePinia } from 'pinia';
+import { provideWorkbench } from '@/api';
+import { LIVE_TRANSCRIPTION_KEY, useLiveTranscriptionStore } from '@/families/transcription/live/live-transcription-store';
+import { useLiveSessionsStore } from '@/stores/live-sessions';
+import type { LiveTranscriptionEvent, LiveTranscriptionSnapshot } from '@shared/live-transcription';
+import { createFakeWorkbench, type FakeWorkbench } from '../../fake-workbench';
+
+// The page's media channel (bridge/media.ts) would open the real bridge: frames are not under test here.
+vi.mock('@/bridge/media', () => ({ mediaChannel: () => ({ onFrame: () => () => undefined, send: () => undefined }) }));
+
+let fake: FakeWorkbench;
+const turn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+beforeEach(() => {
+  window.sessionStorage.clear();
+  fake = createFakeWorkbench();
+  provideWorkbench(fake);
+  setActivePinia(createPinia());
+});
+
+/** What main's live kind would hold after one utterance (no media streams: no frame channel in happy-dom). */
+function snapshot(): LiveTranscriptionSnapshot {
+  return {
+    status: 'listening',
+    source: { kind: 'native' },
+    sampleRate: 16_000,
+    muted: false,
+    streams: { mic: -1, levels: -1 },
+    channels: [{ channel: 0, finals: [{ text: 'hello there', start: 0, duration: 1, speaker: null, words: [], utterance: true }], interim: null, doneDuration: null }],
+    droppedSegments: 0,
+    runId: 'live_1',
+    end: null,
+    errors: [],
+  };
+}
+
+describe('live transcription store', () => {
+  it('starts a session of the transcription kind with the query and source', async () => {
+    const store = useLiveTranscriptionStore();
+    await store.start({ sample_rate: 16_000, interim_results: true }, { kind: 'native', device: 'hw:1' });
+    expect(store.error).toBeNull();
+    const [session] = [...fake.controls.live.sessions.values()];
+    expect(session.summary.kind).toBe('transcription');
+    expect(window.sessionStorage.getItem(LIVE_TRANSCRIPTION_KEY)).toBe(session.summary.id);
+  });
+
+  it('after a reload shows the transcript so far from the snapshot and goes on with the events: interim, then final', async () => {
+    const first = useLiveTranscriptionStore();
+    await first.start({ sample_rate: 16_000 }, { kind: 'native' });
+    const id = first.sessionId!;
+    fake.controls.live.sessions.get(id)!.snapshot = snapshot();
+
+    // The reload: new stores; the live-sessions store re-attaches first (App start-up), then the panel mounts.
+    setActivePinia(createPinia());
+    useLiveSessionsStore().restore();
+    await turn(); // the snapshot has arrived before the panel mounts
+    const store = useLiveTranscriptionStore();
+    store.restore();
+    await turn();
+    expect(store.sessionId).toBe(id);
+    expect(store.state?.channels[0].finals.map((f) => f.text)).toEqual(['hello there']);
+
+    const emit = (event: LiveTranscriptionEvent) => fake.controls.live.emit(id, event);
+    emit({ type: 'interim', channel: 0, text: 'how are' });
+    expect(store.state?.channels[0].interim).toBe('how are');
+    emit({ type: 'final', channel: 0, segment: { text: 'how are you', start: 1.5, duration: 1, speaker: null, words: [], utterance: true } });
+    expect(store.state?.channels[0].interim).toBeNull();
+    expect(store.state?.channels[0].finals.map((f) => f.text)).toEqual(['hello there', 'how are you']);
+    emit({ type: 'status', status: 'ended', end: { incomplete: true, message: 'The connection closed mid-utterance; the transcript so far is kept.' } });
+    expect(store.state?.status).toBe('ended');
+    expect(store.state?.end?.incomplete).toBe(true);
+  });
+});

@@ -45,8 +45,8 @@ export interface TranscriptionKindDeps {
   connection(id?: string): { id: string; name: string; isSandbox: boolean; baseUrl: string; apiKey: string | null; scrubber: SecretScrubber };
 }
 
-/** History's endpoint for live transcription runs. TODO(next): the transcription family must list it (entry 'session'; the families test wants a WebSocket-aware route check and a WebSocket exporter). */
-export const LIVE_TRANSCRIPTION_ENDPOINT = 'transcription.live' as Endpoint;
+/** History's endpoint for live transcription runs (the transcription family lists it: a session entry, the WebSocket loop as its code). */
+export const LIVE_TRANSCRIPTION_ENDPOINT: Endpoint = 'transcription.live';
 
 interface MediaTranscriptEvent {
   kind: string;

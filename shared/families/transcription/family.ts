@@ -22,5 +22,19 @@ export const transcriptionFamily = {
       eventTimeline: false,
       code: { kind: 'stt-rest', sdk: null, sdkMethod: 'stt', toolLoop: false, exporter: VOICE_CODE.stt },
     },
+    // A live microphone (main/live/transcription.ts): a session with its tracks, marks and timeline.
+    'transcription.live': {
+      label: 'Transcription · live',
+      entry: 'session',
+      method: 'GET',
+      transport: 'websocket',
+      path: '/v1/stt',
+      input: 'none',
+      output: 'none',
+      rerun: null,
+      structured: null,
+      eventTimeline: false,
+      code: { kind: 'stt-stream', sdk: null, sdkMethod: 'stt', toolLoop: false, exporter: VOICE_CODE.sttSocket },
+    },
   },
 } as const satisfies SharedFamily;

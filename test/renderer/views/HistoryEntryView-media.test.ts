@@ -37,4 +37,11 @@ describe('HistoryEntryView (media runs)', () => {
     expect(links).toEqual(['/gallery?open=gal_runthree1', '/gallery?open=gal_runthree2', '/gallery?open=gal_runinput1']);
     expect(text).toContain('Sent as inputs');
   });
+
+  it('heads a transcription run as a transcription of its file, not as an upload', async () => {
+    const run = makeRecord({ id: 'run-stt9', endpoint: 'transcription.transcribe' as Endpoint, model: '', promptPreview: 'two-voices.wav', output: null as never });
+    m = await mountWithApp(HistoryEntryView, { route: '/history/run-stt9', props: { id: 'run-stt9' }, fake: { history: [run] } });
+    await flushPromises();
+    expect(document.querySelector('h1')?.textContent).toBe('Transcription · two-voices.wav');
+  });
 });

@@ -101,7 +101,7 @@ export class GalleryService {
 
   /**
    * Stores media and adds it to the gallery. Throws `invalid_input` when the bytes are neither an
-   * image nor a video this app knows (so nothing unplayable lands in the gallery).
+   * image nor a video this app knows and no kind is given (so nothing unplayable lands in the gallery).
    */
   async add(input: GalleryAddInput): Promise<GalleryItem> {
     const { blob, probe } = await this.store(input.data);
@@ -112,7 +112,8 @@ export class GalleryService {
     const kind = input.kind ?? (probe?.kind === 'image' || probe?.kind === 'video' ? probe.kind : null);
     const mime = input.mime ?? probe?.mime;
     if (!kind || !mime) {
-      throw new WorkbenchFailure({ code: 'invalid_input', message: `Those bytes are ${probe ? `a ${probe.label}` : 'not an image or video this app can read'}; the gallery keeps images and videos.` });
+      // Audio is never sniffed here: its callers (speech, recordings, transcription uploads) name its kind.
+      throw new WorkbenchFailure({ code: 'invalid_input', message: `Those bytes are ${probe ? `a ${probe.label}` : 'of no type this app recognises'}; the gallery keeps images, videos and audio.` });
     }
     const prompt = input.prompt ?? '';
     const row: GalleryRow = {

@@ -24,8 +24,11 @@ async function speak(text: string, pitch: number): Promise<Int16Array> {
   return parsed.value.samples;
 }
 
-interface PageAudio {
-  document: { querySelector(selector: string): { readyState: number; duration: number } | null };
+/** The waveform player's clock, "m:ss.s / m:ss.s", as [position, length] in seconds. */
+function clockOf(text: string): [number, number] {
+  const m = /(\d+):(\d+\.\d) \/ (\d+):(\d+\.\d)/.exec(text);
+  if (!m) throw new Error(`no clock in ${JSON.stringify(text)}`);
+  return [Number(m[1]) * 60 + Number(m[2]), Number(m[3]) * 60 + Number(m[4])];
 }
 
 describe('Transcription (browser mode)', () => {
@@ -73,21 +76,28 @@ describe('Transcription (browser mode)', () => {
     expect(await result.locator('.segment.speaker-0').count()).toBeGreaterThan(0);
     expect(await result.locator('.segment.speaker-1').count()).toBeGreaterThan(0);
     expect(await result.textContent()).toContain('two-voices.wav');
-    // The audio kept in the gallery loads in the page with the recording's length.
-    await expect.poll(() => page.evaluate(() => (globalThis as unknown as PageAudio).document.querySelector('[data-testid="audio"]')?.readyState ?? 0), SLOW).toBeGreaterThanOrEqual(1);
-    const duration = await page.evaluate(() => (globalThis as unknown as PageAudio).document.querySelector('[data-testid="audio"]')!.duration);
-    expect(Math.abs(duration - seconds)).toBeLessThan(0.05);
+    // The audio kept in the gallery loads in the waveform player with the recording's length.
+    const player = result.locator('.waveform-player');
+    await expect.poll(async () => clockOf(await player.locator('.wf-clock').innerText())[1], SLOW).toBeGreaterThan(0);
+    expect(Math.abs(clockOf(await player.locator('.wf-clock').innerText())[1] - seconds)).toBeLessThanOrEqual(0.1);
+    // Clicking a word seeks the player to it, and that word is the one lit.
+    const target = result.locator('[data-testid="word"]').last();
+    const start = Number(/^([\d.]+)/.exec((await target.getAttribute('title')) ?? '')![1]);
+    await target.click();
+    await expect.poll(async () => clockOf(await player.locator('.wf-clock').innerText())[0], SLOW).toBeCloseTo(start, 0);
+    await expect.poll(() => result.locator('.word.lit').allTextContents(), SLOW).toEqual([await target.textContent()]);
     await screenshot(page, 'transcription-01-two-voices');
 
     // History: the run's entry plays the kept audio and shows the same words.
     const words = await result.locator('[data-testid="word"]').allTextContents();
     await page.getByRole('navigation').getByRole('link', { name: 'History' }).click();
-    const row = page.getByRole('row').filter({ hasText: 'two-voices.wav' }).first();
+    const row = page.getByRole('row').filter({ hasText: 'Transcription · two-voices.wav' }).first();
     await expect.poll(() => row.isVisible(), SLOW).toBe(true);
     await row.getByRole('link').click();
     const entry = page.getByRole('region', { name: 'Transcript of this run' });
     await expect.poll(() => entry.locator('[data-testid="word"]').allTextContents(), SLOW).toEqual(words);
-    await expect.poll(() => entry.locator('audio').evaluate((a) => (a as unknown as { readyState: number }).readyState), SLOW).toBeGreaterThanOrEqual(1);
+    expect(await page.locator('h1').innerText()).toBe('Transcription · two-voices.wav');
+    await expect.poll(async () => clockOf(await entry.locator('.waveform-player .wf-clock').innerText())[1], SLOW).toBeGreaterThan(0);
     await screenshot(page, 'transcription-02-history-entry');
   });
 });

@@ -6,6 +6,7 @@
  */
 import type { RunMediaFacts, RunSummary } from '@shared/contract/runs';
 import { formatBytes } from '@shared/byte-size';
+import { entryShapeOf, familyById, familyOfEndpoint } from '@shared/families';
 import { formatTicks } from '@shared/pricing';
 import { formatTokensPerSecond } from '@shared/run-metrics';
 import { formatCount, formatMs } from './format';
@@ -62,4 +63,33 @@ export function rowFigures(run: Pick<RunSummary, 'metrics' | 'totalMs' | 'costTi
       title: `Tokens in ${formatCount(m.inputTokens)} · out ${formatCount(m.outputTokens)} · reasoning ${formatCount(m.reasoningTokens)}`,
     },
   };
+}
+
+/**
+ * What names a run that has no model (a file upload, a transcription): a file sent to Files reads
+ * "Upload: <name>", a run of another family "<its nav name> · <name>" (Transcription · two-voices.wav),
+ * so History does not call a transcription an upload. Null for a run with a model (its model names it).
+ */
+export function modellessTitle(run: Pick<RunSummary, 'endpoint' | 'model' | 'promptPreview'>): string | null {
+  if (run.model) return null;
+  const family = familyOfEndpoint(run.endpoint);
+  if (!family) return null;
+  if (family === 'files' && entryShapeOf(run.endpoint) === 'upload') return `Upload: ${run.promptPreview}`;
+  const label = familyById(family).nav?.label;
+  if (!label) return null;
+  return run.promptPreview ? `${label} · ${run.promptPreview}` : label;
+}
+
+/** The heading of a run's History entry: its model, else what {@link modellessTitle} calls it. */
+export function runTitle(run: Pick<RunSummary, 'endpoint' | 'model' | 'promptPreview'>): string {
+  return run.model || modellessTitle(run) || 'Run';
+}
+
+/**
+ * The Prompt column of a row: what was sent, or for a model-less run of a family other than Files
+ * (whose Endpoint column already says upload) what {@link modellessTitle} calls it.
+ */
+export function rowPrompt(run: Pick<RunSummary, 'endpoint' | 'model' | 'promptPreview'>): string {
+  const title = familyOfEndpoint(run.endpoint) === 'files' ? null : modellessTitle(run);
+  return title ?? (run.promptPreview || '(empty prompt)');
 }

@@ -3,7 +3,8 @@ import type { RunMediaFacts } from '@shared/contract/runs';
 import type { ChatUsage } from '@shared/wire/chat';
 import { formatBytes } from '@shared/byte-size';
 import { runMetrics } from '@shared/run-metrics';
-import { rowFigures } from '@/lib/history-row';
+import { rowFigures, rowPrompt, runTitle } from '@/lib/history-row';
+import type { Endpoint } from '@shared/contract/runs';
 
 /** A finished run's summary fields the row reads; a media run records no tokens and only its first byte. */
 function run(media: RunMediaFacts | null, over: { costTicks?: number | null; totalMs?: number } = {}) {
@@ -42,5 +43,28 @@ describe('rowFigures', () => {
   it('says a media run that kept nothing so, and keeps speed and tokens for text runs', () => {
     expect(rowFigures(run({ kind: 'video', count: 0, width: null, height: null, duration: null, bytes: null })).made.main).toBe('no video yet');
     expect(shown(rowFigures(run(null)))).toMatch(/^[\d.]+ tok\/s \| first 300 ms · 4\.20 s \| \$0\.07 \| 12 → 40$/);
+  });
+});
+
+describe('runTitle and rowPrompt', () => {
+  const named = (endpoint: string, model: string, promptPreview: string) => ({ endpoint: endpoint as Endpoint, model, promptPreview });
+
+  it('calls a transcription a transcription, not an upload, in the entry heading and the row', () => {
+    const run = named('transcription.transcribe', '', 'two-voices.wav');
+    expect(runTitle(run)).toBe('Transcription · two-voices.wav');
+    expect(rowPrompt(run)).toBe('Transcription · two-voices.wav');
+  });
+
+  it('keeps "Upload:" for a file sent to Files, whose row shows the file name alone', () => {
+    const run = named('files.upload', '', 'notes.pdf');
+    expect(runTitle(run)).toBe('Upload: notes.pdf');
+    expect(rowPrompt(run)).toBe('notes.pdf');
+  });
+
+  it('names a run with a model by its model and shows its prompt in the row', () => {
+    const run = named('chat.completions', 'svc-chat-1', 'Name three rivers');
+    expect(runTitle(run)).toBe('svc-chat-1');
+    expect(rowPrompt(run)).toBe('Name three rivers');
+    expect(rowPrompt(named('chat.completions', 'svc-chat-1', ''))).toBe('(empty prompt)');
   });
 });

@@ -4,6 +4,9 @@ import { flushPromises } from '@vue/test-utils';
 import type { FileRef } from '@shared/contract/user-files';
 import { mountWithApp, type Mounted } from '../mount-app';
 import { makeGalleryItem } from '../fake-workbench';
+import { FakeWaveSurfer } from '../components/audio/fake-wavesurfer';
+
+vi.mock('wavesurfer.js', () => import('../components/audio/fake-wavesurfer'));
 
 // The page's staging is tested on its own; here it hands back references.
 vi.mock('@/bridge/user-files', () => ({
@@ -12,7 +15,10 @@ vi.mock('@/bridge/user-files', () => ({
 const { default: TranscriptionView } = await import('@/families/transcription/views/TranscriptionView.vue');
 
 let m: Mounted;
-afterEach(() => m?.wrapper.unmount());
+afterEach(() => {
+  m?.wrapper.unmount();
+  FakeWaveSurfer.instances = [];
+});
 
 const answer = {
   result: {
@@ -62,14 +68,36 @@ describe('TranscriptionView', () => {
     expect(segments[0]!.classes()).toContain('speaker-0');
     expect(segments[1]!.classes()).toContain('speaker-1');
     expect(m.wrapper.find('[data-testid="speakers"]').text()).toBe('Speaker 1Speaker 2');
-    expect(m.wrapper.find('[data-testid="audio"]').attributes('src')).toBe(answer.audio.url.url);
-    // The word being played is lit.
-    const audio = m.wrapper.find('[data-testid="audio"]').element as HTMLAudioElement;
-    Object.defineProperty(audio, 'currentTime', { value: 2.7, configurable: true });
-    audio.dispatchEvent(new Event('timeupdate'));
+    // The kept audio plays in the waveform player.
+    expect(FakeWaveSurfer.instances).toHaveLength(1);
+    const player = FakeWaveSurfer.instances[0]!;
+    expect(player.options.url).toBe(answer.audio.url.url);
+    // The word being played is lit, following the player's time.
+    player.emit('ready', 4.25);
+    player.emit('timeupdate', 2.7);
     await flushPromises();
     expect(m.wrapper.findAll('.word.lit').map((w) => w.text())).toEqual(['gamma']);
+    player.emit('timeupdate', 0.7);
+    await flushPromises();
+    expect(m.wrapper.findAll('.word.lit').map((w) => w.text())).toEqual(['beta']);
+    // Clicking a word seeks the player there, and that word lights.
+    await m.wrapper.findAll('[data-testid="word"]')[3]!.trigger('click');
+    await flushPromises();
+    expect(player.calls.filter((c) => c[0] === 'setTime')).toEqual([['setTime', 3.1]]);
+    expect(m.wrapper.findAll('.word.lit').map((w) => w.text())).toEqual(['delta']);
     expect(m.wrapper.find('[data-testid="live-section"] [aria-label="Live transcription"]').exists()).toBe(true);
+  });
+
+  it('a dropped file whose audio could not be kept plays from the page’s own copy', async () => {
+    m = await mountWithApp(TranscriptionView, { route: '/transcription' });
+    m.fake.controls.transcription.answer = { ...answer, audio: null };
+    const file = new File([new Uint8Array(64)], 'talk.wav', { type: 'audio/wav' });
+    drop(m.wrapper.find('[data-testid="drop-zone"]').element, [file]);
+    await settle();
+    // A Blob, decoded in place: the CSP refuses a fetch of a blob: URL.
+    const player = FakeWaveSurfer.instances.at(-1)!;
+    expect(player.calls.find((c) => c[0] === 'loadBlob')?.[1]).toBe(file);
+    expect(m.wrapper.find('[data-testid="result"]').text()).not.toContain('nothing to play here');
   });
 
   it('one column per channel', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { insertInlineTag, wrapSelection } from '@/families/speech/lib/tags';
 import { appendTimestamps } from '@/families/speech/lib/spoken';
+import { PREVIEW_SAMPLE_DEFAULT, PREVIEW_SAMPLE_MAX, previewSample } from '@/families/speech/lib/preview';
 import { StreamPcm, livePlayable } from '@/families/speech/lib/stream-pcm';
 import { encodeMulaw } from '@shared/audio/g711';
 
@@ -15,6 +16,17 @@ describe('speech tags', () => {
   it('wraps the selection (either direction) and keeps it selected; an empty selection gets an empty pair', () => {
     expect(wrapSelection('say this now', 9, 4, 'slow')).toEqual({ text: 'say <slow>this </slow>now', selectionStart: 10, selectionEnd: 15 });
     expect(wrapSelection('x', 1, 1, 'loud')).toEqual({ text: 'x<loud></loud>', selectionStart: 7, selectionEnd: 7 });
+  });
+});
+
+describe('voice preview sample', () => {
+  it('takes the first sentence, or a word-bounded start of a long one, or a stock line', () => {
+    expect(previewSample('  Hi there.  And   more. ')).toBe('Hi there.');
+    expect(previewSample('\n')).toBe(PREVIEW_SAMPLE_DEFAULT);
+    expect(previewSample('no end at all')).toBe('no end at all');
+    const long = previewSample('word '.repeat(100));
+    expect(long.length).toBeLessThanOrEqual(PREVIEW_SAMPLE_MAX);
+    expect(long.endsWith('word')).toBe(true);
   });
 });
 

@@ -12,6 +12,7 @@ import { makeGalleryItem } from '../fake-workbench';
 import { PRESET_SPEECH_RESULTS } from '../fake-speech';
 import { mountWithApp, type Mounted } from '../mount-app';
 import { FakeWaveSurfer } from '../components/audio/fake-wavesurfer';
+import { WorkbenchFailure } from '@shared/contract/errors';
 
 vi.mock('wavesurfer.js', () => import('../components/audio/fake-wavesurfer'));
 
@@ -119,6 +120,40 @@ describe('SpeechView', () => {
     // The player is told the utterance ended.
     expect(played.at(-1)).toEqual([]);
     expect(m.wrapper.find('[data-testid="speech-ttfa"]').text()).toContain('2 chunks');
+  });
+
+  it('previews the chosen voice: a short sample (the text\'s first sentence) plays in it; a failure is explained', async () => {
+    m = await mountWithApp(SpeechView, { route: '/speech' });
+    await flushPromises();
+    await m.wrapper.find('[data-testid="speech-voice"]').setValue('abcd1234');
+    await m.wrapper.find('[data-testid="speech-text"]').setValue('Good morning,   everyone! Today we talk about foxes.');
+    const audio = m.wrapper.find('[data-testid="speech-voice-preview-audio"]').element as HTMLAudioElement;
+    let played = 0;
+    audio.play = () => (played++, Promise.resolve());
+    expect(m.wrapper.find('[data-testid="speech-voice-preview"]').attributes('aria-label')).toBe('Preview voice abcd1234');
+    await m.wrapper.find('[data-testid="speech-voice-preview"]').trigger('click');
+    await flushPromises();
+    const calls = () => m.fake.controls.calls.filter((c) => c.method === 'voices.preview').map((c) => c.input);
+    expect(calls()).toEqual([{ voiceId: 'abcd1234', text: 'Good morning, everyone!', language: 'en' }]);
+    expect(audio.getAttribute('src')).toMatch(/^\/media\/[0-9a-f]{64}\?t=fake$/);
+    expect(played).toBe(1);
+    // A preview is not a Speak: no speech run was started.
+    expect(m.fake.controls.speech.requests).toHaveLength(0);
+    // With no text yet, a stock line in the language chosen.
+    await m.wrapper.find('[data-testid="speech-text"]').setValue('');
+    await m.wrapper.find('[data-testid="speech-language"]').setValue('fr');
+    await m.wrapper.find('[data-testid="speech-voice"]').setValue('eve');
+    await m.wrapper.find('[data-testid="speech-voice-preview"]').trigger('click');
+    await flushPromises();
+    expect(calls()[1]).toEqual({ voiceId: 'eve', text: 'Hello! This is how I sound.', language: 'fr' });
+    expect(played).toBe(2);
+    m.fake.voices.preview = async () => {
+      throw new WorkbenchFailure({ code: 'not_found', message: 'The service has no voice "eve" now: choose another.' });
+    };
+    await m.wrapper.find('[data-testid="speech-voice-preview"]').trigger('click');
+    await flushPromises();
+    expect(m.wrapper.find('[data-testid="speech-preview-error"]').text()).toBe('No preview of "eve": The service has no voice "eve" now: choose another.');
+    expect(played).toBe(2);
   });
 
   it('explains a failure', async () => {

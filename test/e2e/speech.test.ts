@@ -8,6 +8,11 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeAppPage, openAppPage, screenshot, type AppPage } from './harness';
 
+/** What the page code below reads (this file is checked without the DOM library). */
+interface PageGlobals {
+  document: { querySelector(selector: string): { src: string; duration: number; readyState: number } | null };
+}
+
 /** The clock's "m:ss.t / m:ss.t" as seconds [position, length]. */
 function clockOf(text: string): [number, number] {
   const m = /(\d+):(\d+\.\d) \/ (\d+):(\d+\.\d)/.exec(text);
@@ -76,5 +81,19 @@ describe('Speech playground (browser mode)', () => {
     const chunks = Number((await page.getByTestId('speech-ttfa').textContent())!.match(/· (\d+) chunk/)![1]);
     expect(chunks).toBeGreaterThan(1);
     await screenshot(page, 'speech-stream');
+  });
+
+  it('previews the chosen voice: a short sample in it loads from a media URL and plays', async () => {
+    await page.getByTestId('speech-voice-preview').click();
+    const state = () =>
+      page.evaluate(() => {
+        const a = (globalThis as unknown as PageGlobals).document.querySelector('[data-testid="speech-voice-preview-audio"]');
+        return a ? { src: a.src, duration: a.duration, readyState: a.readyState } : null;
+      });
+    await expect.poll(async () => (await state())?.readyState ?? 0, SLOW).toBeGreaterThanOrEqual(1);
+    const s = (await state())!;
+    expect(s.src).toMatch(/\/media\/[0-9a-f]{64}/);
+    expect(s.duration).toBeGreaterThan(0.3);
+    expect(await page.getByTestId('speech-preview-error').count()).toBe(0);
   });
 });

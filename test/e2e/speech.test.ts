@@ -1,8 +1,8 @@
 /**
  * The Speech playground in Chromium against the built app (browser mode, the built-in sandbox's
- * eSpeak NG voices): a REST synthesis with timestamps plays from its media URL and lights more
- * characters as its time moves on; a streamed one shows the time to first audio and keeps the
- * whole utterance.
+ * eSpeak NG voices): a REST synthesis with timestamps plays on the waveform player from its media
+ * URL and lights its characters as it plays and seeks (keyboard, a click on a character); a
+ * streamed one shows the time to first audio and keeps the whole utterance.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,8 +10,14 @@ import { closeAppPage, openAppPage, screenshot, type AppPage } from './harness';
 
 /** What the page code below reads (this file is checked without the DOM library). */
 interface PageGlobals {
-  document: { querySelector(selector: string): { currentTime: number; duration: number; readyState: number; dispatchEvent(e: unknown): boolean } | null };
-  Event: new (type: string) => unknown;
+  document: { querySelector(selector: string): { src: string; duration: number; readyState: number } | null };
+}
+
+/** The clock's "m:ss.t / m:ss.t" as seconds [position, length]. */
+function clockOf(text: string): [number, number] {
+  const m = /(\d+):(\d+\.\d) \/ (\d+):(\d+\.\d)/.exec(text);
+  if (!m) throw new Error(`no clock in ${JSON.stringify(text)}`);
+  return [Number(m[1]) * 60 + Number(m[2]), Number(m[3]) * 60 + Number(m[4])];
 }
 
 describe('Speech playground (browser mode)', () => {
@@ -32,29 +38,36 @@ describe('Speech playground (browser mode)', () => {
     expect(await closeAppPage(opened)).toBe(0);
   });
 
-  const litCount = () => page.locator('[data-testid="spoken-text"] span.said').count();
+  const player = () => page.getByTestId('speech-player');
+  const litCount = () => player().locator('.wf-text .ch.lit').count();
+  const clock = async () => clockOf(await player().locator('.wf-clock').innerText());
 
-  it('synthesises over REST with timestamps; the highlight moves with the audio', async () => {
+  it('synthesises over REST with timestamps; the highlight moves as the waveform plays and seeks', async () => {
     await page.getByTestId('speech-text').fill('The quick brown fox jumps over the lazy dog, twice.');
     await page.getByTestId('speech-send').click();
-    await page.getByTestId('speech-audio').waitFor(SLOW);
-    // The audio is served by URL and loads (its duration known to the page).
-    await page.waitForFunction(() => ((globalThis as unknown as PageGlobals).document.querySelector('[data-testid="speech-audio"]')?.readyState ?? 0) >= 1, undefined, SLOW);
-    const total = await page.locator('[data-testid="spoken-text"] span').count();
+    await player().waitFor(SLOW);
+    // The kept audio loads from its media URL and decodes: the clock shows its length.
+    await expect.poll(async () => (await clock())[1], SLOW).toBeGreaterThan(1);
+    const total = await player().locator('.wf-text .ch').count();
     expect(total).toBeGreaterThan(30);
-    const seek = (fraction: number) =>
-      page.evaluate((f) => {
-        const g = globalThis as unknown as PageGlobals;
-        const a = g.document.querySelector('[data-testid="speech-audio"]')!;
-        a.currentTime = a.duration * f;
-        a.dispatchEvent(new g.Event('timeupdate'));
-      }, fraction);
-    await seek(0.25);
-    await expect.poll(litCount, SLOW).toBeGreaterThan(0);
-    const early = await litCount();
-    await seek(0.8);
-    await expect.poll(litCount, SLOW).toBeGreaterThan(early);
-    expect(await litCount()).toBeLessThanOrEqual(total);
+    // Playing lights characters as the audio goes.
+    await player().getByRole('button', { name: 'Play Speech' }).click();
+    await expect.poll(litCount, SLOW).toBeGreaterThan(2);
+    await player().getByRole('button', { name: 'Pause Speech' }).click();
+    const played = await litCount();
+    expect(played).toBeLessThan(total);
+    // Seeking by keyboard: End lights them all, Home puts the highlight back at the start.
+    await player().getByRole('slider', { name: 'Speech position' }).focus();
+    await page.keyboard.press('End');
+    await expect.poll(litCount, SLOW).toBe(total);
+    await page.keyboard.press('Home');
+    await expect.poll(litCount, SLOW).toBeLessThanOrEqual(1);
+    // Clicking a character seeks to it: everything before it is lit, the end of the text is not.
+    const middle = Math.floor(total / 2);
+    await player().locator('.wf-text .ch').nth(middle).click();
+    await expect.poll(litCount, SLOW).toBeGreaterThan(middle);
+    expect(await litCount()).toBeLessThan(total);
+    expect((await clock())[0]).toBeGreaterThan(0);
     await screenshot(page, 'speech-rest');
   });
 
@@ -63,9 +76,24 @@ describe('Speech playground (browser mode)', () => {
     await page.getByTestId('speech-text').fill('Streaming speech arrives in pieces. A second sentence follows the first.');
     await page.getByTestId('speech-send').click();
     await expect.poll(() => page.getByTestId('speech-ttfa').textContent(), SLOW).toMatch(/Time to first audio: \d+ ms · \d+ chunks?/);
-    await page.getByTestId('speech-audio').waitFor(SLOW);
+    await player().waitFor(SLOW);
+    await expect.poll(async () => (await clock())[1], SLOW).toBeGreaterThan(1);
     const chunks = Number((await page.getByTestId('speech-ttfa').textContent())!.match(/· (\d+) chunk/)![1]);
     expect(chunks).toBeGreaterThan(1);
     await screenshot(page, 'speech-stream');
+  });
+
+  it('previews the chosen voice: a short sample in it loads from a media URL and plays', async () => {
+    await page.getByTestId('speech-voice-preview').click();
+    const state = () =>
+      page.evaluate(() => {
+        const a = (globalThis as unknown as PageGlobals).document.querySelector('[data-testid="speech-voice-preview-audio"]');
+        return a ? { src: a.src, duration: a.duration, readyState: a.readyState } : null;
+      });
+    await expect.poll(async () => (await state())?.readyState ?? 0, SLOW).toBeGreaterThanOrEqual(1);
+    const s = (await state())!;
+    expect(s.src).toMatch(/\/media\/[0-9a-f]{64}/);
+    expect(s.duration).toBeGreaterThan(0.3);
+    expect(await page.getByTestId('speech-preview-error').count()).toBe(0);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { insertInlineTag, wrapSelection } from '@/families/speech/lib/tags';
-import { appendTimestamps, currentChar, spokenCount } from '@/families/speech/lib/spoken';
+import { appendTimestamps } from '@/families/speech/lib/spoken';
+import { PREVIEW_SAMPLE_DEFAULT, PREVIEW_SAMPLE_MAX, previewSample } from '@/families/speech/lib/preview';
 import { StreamPcm, livePlayable } from '@/families/speech/lib/stream-pcm';
 import { encodeMulaw } from '@shared/audio/g711';
 
@@ -18,13 +19,18 @@ describe('speech tags', () => {
   });
 });
 
-describe('spoken characters', () => {
-  const ts = { graph_chars: ['a', 'b', 'c'], graph_times: [[0, 0.1], [0.2, 0.3], [0.3, 0.5]] };
-  it('counts the characters started by a time and tells the one being spoken', () => {
-    expect([spokenCount(ts, 0), spokenCount(ts, 0.15), spokenCount(ts, 0.31), spokenCount(ts, 9)]).toEqual([1, 1, 3, 3]);
-    expect([currentChar(ts, 0.05), currentChar(ts, 0.15), currentChar(ts, 0.4), currentChar(ts, 0.6)]).toEqual([0, -1, 2, -1]);
-    expect(spokenCount(null, 1)).toBe(0);
+describe('voice preview sample', () => {
+  it('takes the first sentence, or a word-bounded start of a long one, or a stock line', () => {
+    expect(previewSample('  Hi there.  And   more. ')).toBe('Hi there.');
+    expect(previewSample('\n')).toBe(PREVIEW_SAMPLE_DEFAULT);
+    expect(previewSample('no end at all')).toBe('no end at all');
+    const long = previewSample('word '.repeat(100));
+    expect(long.length).toBeLessThanOrEqual(PREVIEW_SAMPLE_MAX);
+    expect(long.endsWith('word')).toBe(true);
   });
+});
+
+describe('spoken characters', () => {
   it('joins streamed timestamps', () => {
     expect(appendTimestamps(appendTimestamps(null, { graph_chars: ['a'], graph_times: [[0, 1]] }), { graph_chars: ['b'], graph_times: [[1, 2]] })).toEqual({ graph_chars: ['a', 'b'], graph_times: [[0, 1], [1, 2]] });
   });

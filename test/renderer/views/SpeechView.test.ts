@@ -1,21 +1,28 @@
 /**
  * The Speech playground with the fake workbench: the tag palette edits at the cursor / around the
  * selection, the count against 60,000 blocks sending when over, the voices (built-in and custom)
- * come from speech.voices, REST sends the form and shows the audio with its characters lit as the
- * audio's time moves, streaming feeds each chunk to the page's player from the first and shows
+ * come from speech.voices, REST sends the form and shows the audio on the waveform player (a fake
+ * wavesurfer) with its characters lit as the audio's time moves, streaming feeds each chunk to the page's player from the first and shows
  * the time to first audio, and an error is explained.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
 import { useSpeechStore } from '@/families/speech/stores/speech';
 import { makeGalleryItem } from '../fake-workbench';
 import { PRESET_SPEECH_RESULTS } from '../fake-speech';
 import { mountWithApp, type Mounted } from '../mount-app';
+import { FakeWaveSurfer } from '../components/audio/fake-wavesurfer';
+import { WorkbenchFailure } from '@shared/contract/errors';
+
+vi.mock('wavesurfer.js', () => import('../components/audio/fake-wavesurfer'));
 
 const { default: SpeechView } = await import('@/families/speech/views/SpeechView.vue');
 
 let m: Mounted;
+beforeEach(() => (FakeWaveSurfer.instances = []));
 afterEach(() => m?.wrapper.unmount());
+/** The characters lit on the waveform player, as text. */
+const lit = (): string => m.wrapper.findAll('[data-testid="speech-player"] .wf-text .ch.lit').map((s) => s.element.textContent).join('');
 
 const textarea = (): HTMLTextAreaElement => m.wrapper.find('[data-testid="speech-text"]').element as HTMLTextAreaElement;
 const timestamps = { graph_chars: ['H', 'i', ' ', 'y', 'o', 'u'], graph_times: [[0, 0.1], [0.1, 0.2], [0.2, 0.3], [0.3, 0.4], [0.4, 0.5], [0.5, 0.6]] };
@@ -57,21 +64,28 @@ describe('SpeechView', () => {
     const req = m.fake.controls.speech.requests[0]!;
     expect(req.method).toBe('speech.synthesize');
     expect(req.input).toMatchObject({ text: 'Hi you', voice: 'abcd1234', language: 'en', codec: 'mp3', sampleRate: 24000, speed: 1, withTimestamps: true });
-    req.finish({ audio: makeGalleryItem({ id: 'gal_speech0001', kind: 'audio', mime: 'audio/mpeg' }), timestamps });
+    const item = makeGalleryItem({ id: 'gal_speech0001', kind: 'audio', mime: 'audio/mpeg' });
+    req.finish({ audio: item, timestamps });
     await flushPromises();
-    const audio = m.wrapper.find('[data-testid="speech-audio"]').element as HTMLAudioElement;
-    const lit = () => m.wrapper.findAll('[data-testid="spoken-text"] span').filter((s) => s.classes('said')).map((s) => s.element.textContent).join('');
-    // At 0 s the first character starts.
-    expect(lit()).toBe('H');
-    Object.defineProperty(audio, 'currentTime', { value: 0.25, configurable: true });
-    audio.dispatchEvent(new Event('timeupdate'));
+    // The kept audio plays on the waveform player from its media URL, its text under the waveform.
+    expect(FakeWaveSurfer.instances.map((w) => w.options.url)).toEqual([item.url.url]);
+    expect(m.wrapper.findAll('[data-testid="speech-player"] .wf-text .ch')).toHaveLength(6);
+    const ws = FakeWaveSurfer.instances[0]!;
+    ws.emit('ready', 0.6);
+    await flushPromises();
+    expect(lit()).toBe('');
+    ws.emit('timeupdate', 0.25);
     await flushPromises();
     expect(lit()).toBe('Hi ');
-    Object.defineProperty(audio, 'currentTime', { value: 0.55, configurable: true });
-    audio.dispatchEvent(new Event('timeupdate'));
+    ws.emit('timeupdate', 0.55);
     await flushPromises();
     expect(lit()).toBe('Hi you');
-    expect(m.wrapper.find('[data-testid="spoken-text"] .now').text()).toBe('u');
+    expect(m.wrapper.find('[data-testid="speech-player"] .ch.current').text()).toBe('u');
+    // Clicking a character seeks the audio to where it is spoken.
+    await m.wrapper.findAll('[data-testid="speech-player"] .wf-text .ch')[3]!.trigger('click');
+    expect(ws.calls.filter((c) => c[0] === 'setTime')).toEqual([['setTime', 0.3]]);
+    await flushPromises();
+    expect(lit()).toBe('Hi y');
     expect(m.wrapper.find('[data-testid="speech-cost"]').text()).toMatch(/no price/);
   });
 
@@ -108,6 +122,40 @@ describe('SpeechView', () => {
     expect(m.wrapper.find('[data-testid="speech-ttfa"]').text()).toContain('2 chunks');
   });
 
+  it('previews the chosen voice: a short sample (the text\'s first sentence) plays in it; a failure is explained', async () => {
+    m = await mountWithApp(SpeechView, { route: '/speech' });
+    await flushPromises();
+    await m.wrapper.find('[data-testid="speech-voice"]').setValue('abcd1234');
+    await m.wrapper.find('[data-testid="speech-text"]').setValue('Good morning,   everyone! Today we talk about foxes.');
+    const audio = m.wrapper.find('[data-testid="speech-voice-preview-audio"]').element as HTMLAudioElement;
+    let played = 0;
+    audio.play = () => (played++, Promise.resolve());
+    expect(m.wrapper.find('[data-testid="speech-voice-preview"]').attributes('aria-label')).toBe('Preview voice abcd1234');
+    await m.wrapper.find('[data-testid="speech-voice-preview"]').trigger('click');
+    await flushPromises();
+    const calls = () => m.fake.controls.calls.filter((c) => c.method === 'voices.preview').map((c) => c.input);
+    expect(calls()).toEqual([{ voiceId: 'abcd1234', text: 'Good morning, everyone!', language: 'en' }]);
+    expect(audio.getAttribute('src')).toMatch(/^\/media\/[0-9a-f]{64}\?t=fake$/);
+    expect(played).toBe(1);
+    // A preview is not a Speak: no speech run was started.
+    expect(m.fake.controls.speech.requests).toHaveLength(0);
+    // With no text yet, a stock line in the language chosen.
+    await m.wrapper.find('[data-testid="speech-text"]').setValue('');
+    await m.wrapper.find('[data-testid="speech-language"]').setValue('fr');
+    await m.wrapper.find('[data-testid="speech-voice"]').setValue('eve');
+    await m.wrapper.find('[data-testid="speech-voice-preview"]').trigger('click');
+    await flushPromises();
+    expect(calls()[1]).toEqual({ voiceId: 'eve', text: 'Hello! This is how I sound.', language: 'fr' });
+    expect(played).toBe(2);
+    m.fake.voices.preview = async () => {
+      throw new WorkbenchFailure({ code: 'not_found', message: 'The service has no voice "eve" now: choose another.' });
+    };
+    await m.wrapper.find('[data-testid="speech-voice-preview"]').trigger('click');
+    await flushPromises();
+    expect(m.wrapper.find('[data-testid="speech-preview-error"]').text()).toBe('No preview of "eve": The service has no voice "eve" now: choose another.');
+    expect(played).toBe(2);
+  });
+
   it('explains a failure', async () => {
     m = await mountWithApp(SpeechView, { route: '/speech' });
     await m.wrapper.find('[data-testid="speech-text"]').setValue('Hello');
@@ -142,8 +190,11 @@ describe('Speech keyboard and History entry', () => {
     m = await mountWithApp(SpeechRunDetails, { route: '/history', props: { record: makeRecord({ id: 'run-speech9', endpoint: 'speech.synthesize', model: 'ara', request: { method: 'POST', url: 'http://x/v1/tts', headers: {}, body: { text: 'Hi you', language: 'en' } } } as never) } });
     await flushPromises();
     expect(m.wrapper.find('.sent').text()).toBe('Hi you');
-    expect(m.wrapper.find('[data-testid="speech-audio"]').attributes('src')).toBe(item.url.url);
-    expect(m.wrapper.findAll('[data-testid="spoken-text"] span')).toHaveLength(6);
+    expect(FakeWaveSurfer.instances.map((w) => w.options.url)).toEqual([item.url.url]);
+    expect(m.wrapper.findAll('[data-testid="speech-player"] .wf-text .ch').map((c) => c.text() || ' ').join('')).toBe('Hi you');
+    FakeWaveSurfer.instances[0]!.emit('timeupdate', 0.35);
+    await flushPromises();
+    expect(lit()).toBe('Hi y');
     PRESET_SPEECH_RESULTS.clear();
   });
 });

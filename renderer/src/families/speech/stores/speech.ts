@@ -18,6 +18,7 @@ import { toWorkbenchError } from '../../../lib/errors';
 import { PagePlayback } from '../../../audio/page-playback';
 import { appendTimestamps } from '../lib/spoken';
 import { livePlayable, StreamPcm } from '../lib/stream-pcm';
+import { previewSample } from '../lib/preview';
 
 export type SpeechMode = 'rest' | 'stream';
 export type SpeechPhase = 'idle' | 'sending' | 'streaming' | 'done' | 'error' | 'cancelled';
@@ -168,5 +169,30 @@ export const useSpeechStore = defineStore('speech', () => {
     await stopPlayer();
   }
 
-  return { text, language, voice, codec, sampleRate, bitRate, speed, mode, voices, voicesNote, phase, runId, result, error, firstAudioMs, chunks, liveTimestamps, playNote, left, busy, problem, fields, loadVoices, send, stop, setPlayerFactory };
+  /** A voice preview being made (the voice's id), and why the last one failed. */
+  const previewing = ref<string | null>(null);
+  const previewError = ref<string | null>(null);
+
+  /**
+   * A short sample of the chosen voice (the voices family's `voices.preview`: speech kept as a
+   * blob) as a media URL to play; null when it failed (previewError says why). Not a run of the
+   * playground: the result and History entry of the last Speak stay as they are.
+   */
+  async function previewVoice(): Promise<string | null> {
+    const voiceId = voice.value;
+    previewing.value = voiceId;
+    previewError.value = null;
+    try {
+      const api = useWorkbench();
+      const blob = await api.voices.preview({ voiceId, text: previewSample(text.value), language: language.value });
+      return (await api.media.url({ hash: blob.hash })).url;
+    } catch (err) {
+      previewError.value = `No preview of "${voiceId}": ${toWorkbenchError(err).message}`;
+      return null;
+    } finally {
+      previewing.value = null;
+    }
+  }
+
+  return { text, language, voice, codec, sampleRate, bitRate, speed, mode, voices, voicesNote, phase, runId, result, error, firstAudioMs, chunks, liveTimestamps, playNote, left, busy, problem, fields, loadVoices, send, stop, setPlayerFactory, previewing, previewError, previewVoice };
 });

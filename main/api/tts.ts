@@ -9,6 +9,7 @@ import { Readable } from 'node:stream';
 import { formatBytes } from '../../shared/byte-size';
 import { TTS_LIMITS, builtInVoiceListSchema, builtInVoiceSchema, codecOfContentType, ttsQueryProblem, ttsResultSchema, type AudioTimestamps, type BuiltInVoice, type BuiltInVoiceList, type TtsCodec, type TtsRequest } from '../../shared/wire/tts';
 import { contentEncodings, decodeBody } from './body-decode';
+import { readBytesBounded } from './bytes-bounded';
 import type { ApiClient, ApiResult, RequestOptions, StreamOutcome } from './client';
 import { invalidRequestError, type ApiError } from './errors';
 import { notSent, shaped } from './result-shape';
@@ -91,25 +92,12 @@ export async function synthesize(client: ApiClient, request: TtsRequest, opts: T
   const problem = ttsQueryProblem({ language: request.language, codec: f?.codec, sample_rate: f?.sample_rate, bit_rate: f?.bit_rate, speed: request.speed, optimize_streaming_latency: request.optimize_streaming_latency });
   if (problem) return notSent(client, req, invalidRequestError(problem));
   const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
-  const chunks: Uint8Array[] = [];
-  let received = 0;
-  let tooLarge = false;
-  const outcome = await client.bytes(req, {
-    onChunk(chunk) {
-      received += chunk.byteLength;
-      if (received > maxBytes) {
-        tooLarge = true;
-        return false;
-      }
-      chunks.push(chunk);
-      return true;
-    },
-  });
+  const { outcome, bytes, tooLarge } = await readBytesBounded(client, req, maxBytes);
   if (!outcome.ok || !outcome.meta) return fail(outcome, outcome.error ?? { kind: 'protocol', status: null, code: null, message: 'The speech request ended without an answer.', requestId: null });
   const { meta } = outcome;
   const protocol = (message: string, body?: unknown): ApiError => ({ kind: 'protocol', status: meta.status, code: null, message, requestId: meta.requestId, ...(body !== undefined ? { body } : {}) });
   if (tooLarge) return fail(outcome, protocol(`The speech answer is larger than ${formatBytes(maxBytes)}, the most the workbench reads for one request; nothing was kept. Use streaming, a compressed codec, or shorter text.`));
-  const body = await decoded(Buffer.concat(chunks), meta.headers['content-encoding'], client, maxBytes);
+  const body = await decoded(bytes, meta.headers['content-encoding'], client, maxBytes);
   if (typeof body === 'string') return fail(outcome, protocol(body));
   const contentType = (meta.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   const traceId = meta.headers['x-trace-id'] ?? meta.requestId;

@@ -7,7 +7,6 @@
  */
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef } from 'vue';
-import type { StreamHandle } from '@shared/contract/api';
 import type { WorkbenchError } from '@shared/contract/errors';
 import { SpeechFieldsSchema, type SpeechFieldsInput, type SpeechRunChunk, type SpeechRunResult, type SpeechVoice } from '@shared/families/speech/contract';
 import { charactersLeft } from '@shared/families/speech/limits';
@@ -15,6 +14,7 @@ import { TTS_LIMITS, type AudioTimestamps, type TtsCodec } from '@shared/wire/tt
 import type { AudioResult } from '@shared/audio/errors';
 import { useWorkbench } from '../../../api';
 import { toWorkbenchError } from '../../../lib/errors';
+import { useRunHandle } from '../../../composables/use-run-handle';
 import { PagePlayback } from '../../../audio/page-playback';
 import { appendTimestamps } from '../lib/spoken';
 import { livePlayable, StreamPcm } from '../lib/stream-pcm';
@@ -52,7 +52,7 @@ export const useSpeechStore = defineStore('speech', () => {
   /** Timestamps as they stream in (the view lights characters before the run ends). */
   const liveTimestamps = shallowRef<AudioTimestamps | null>(null);
   const playNote = ref<string | null>(null);
-  let handle: StreamHandle<SpeechRunResult> | null = null;
+  const run = useRunHandle<SpeechRunResult, SpeechPhase>({ phase, result, runId, error });
   let player: LivePlayer | null = null;
   let openLivePlayer: OpenLivePlayer = async (rate) => PagePlayback.open({ sourceRate: rate });
 
@@ -139,33 +139,17 @@ export const useSpeechStore = defineStore('speech', () => {
     const api = useWorkbench().speech;
     const input = fields();
     const h = mode.value === 'stream' ? api.stream(input, onChunk) : api.synthesize(input, onChunk);
-    handle = h;
-    try {
-      const r = await h.result;
-      if (handle !== h) return null;
-      await opening;
-      player?.end();
-      result.value = r;
-      runId.value = r.runId;
-      phase.value = 'done';
-      return r;
-    } catch (err) {
-      if (handle !== h) return null;
-      const e = toWorkbenchError(err);
-      await stopPlayer();
-      if (e.code === 'cancelled') phase.value = 'cancelled';
-      else {
-        error.value = e;
-        phase.value = 'error';
-      }
-      return null;
-    } finally {
-      if (handle === h) handle = null;
-    }
+    return run.settle(h, {
+      beforeDone: async () => {
+        await opening;
+        player?.end();
+      },
+      beforeFailed: () => stopPlayer(),
+    });
   }
 
   async function stop(): Promise<void> {
-    await handle?.cancel();
+    await run.cancel();
     await stopPlayer();
   }
 

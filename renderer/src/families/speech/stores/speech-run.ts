@@ -1,0 +1,199 @@
+/**
+ * One speech run of the playground (the Speech store has one, and a second in compare mode): its
+ * phase, result or error, and while it streams what the page has of it so far — the time to first
+ * audio, the chunks, the characters with their times (per-chunk `audio_timestamps`), the waveform
+ * of the audio received (live-playable codecs) and how much of it the page's player has played, so
+ * the view lights the characters as they are heard before the audio is kept.
+ */
+import { computed, ref, shallowRef } from 'vue';
+import type { StreamHandle } from '@shared/contract/api';
+import type { WorkbenchError } from '@shared/contract/errors';
+import type { SpeechFieldsInput, SpeechRunChunk, SpeechRunResult } from '@shared/families/speech/contract';
+import type { AudioTimestamps } from '@shared/wire/tts';
+import type { AudioResult } from '@shared/audio/errors';
+import { useWorkbench } from '../../../api';
+import { toWorkbenchError } from '../../../lib/errors';
+import { LiveTimestamps } from '../lib/spoken';
+import { chunkPeaks } from '../lib/live-peaks';
+import { livePlayable, StreamPcm } from '../lib/stream-pcm';
+import type { SpeechMode } from '../lib/speech-draft';
+
+export type SpeechPhase = 'idle' | 'sending' | 'streaming' | 'done' | 'error' | 'cancelled';
+
+/** The page's live player (tests put a recording one in). `stats` (PagePlayback's) says how much has been heard. */
+export interface LivePlayer {
+  enqueue(pcm: Int16Array): void;
+  end(): void;
+  dispose(): Promise<void>;
+  stats?(): Promise<{ playedMs: number } | null>;
+}
+export type OpenLivePlayer = (sourceRate: number) => Promise<AudioResult<LivePlayer>>;
+
+/** How often the played position is read from the player while it plays (the lit characters follow it). */
+export const PLAYED_POLL_MS = 100;
+
+export function createSpeechRun() {
+  const phase = ref<SpeechPhase>('idle');
+  const runId = ref<string | null>(null);
+  /** The voice this run speaks with (compare mode labels its two results by it). */
+  const voice = ref<string | null>(null);
+  const mode = ref<SpeechMode>('rest');
+  const result = shallowRef<SpeechRunResult | null>(null);
+  const error = shallowRef<WorkbenchError | null>(null);
+  const firstAudioMs = ref<number | null>(null);
+  const chunks = ref(0);
+  /** Timestamps as they stream in (the view lights characters before the run ends). */
+  const liveTimestamps = shallowRef<AudioTimestamps | null>(null);
+  /** The waveform of the audio received so far: one peak (0–1) per LIVE_PEAK_SECONDS. */
+  const livePeaks = shallowRef<number[]>([]);
+  /** Seconds of audio received so far. */
+  const liveSeconds = ref(0);
+  /** Seconds the page's player has played of it (null: the player cannot say, or nothing plays live). */
+  const playedSeconds = ref<number | null>(null);
+  /** The live player is still sounding (the stream may have ended before its audio did). */
+  const livePlaying = ref(false);
+  const playNote = ref<string | null>(null);
+  let handle: StreamHandle<SpeechRunResult> | null = null;
+  let player: LivePlayer | null = null;
+  let poll: ReturnType<typeof setInterval> | null = null;
+
+  const busy = computed(() => phase.value === 'sending' || phase.value === 'streaming');
+
+  function stopPolling(): void {
+    if (poll) clearInterval(poll);
+    poll = null;
+  }
+
+  async function stopPlayer(): Promise<void> {
+    stopPolling();
+    livePlaying.value = false;
+    const p = player;
+    player = null;
+    await p?.dispose();
+  }
+
+  /** Follows the player's clock until it has played everything received and the stream is over. */
+  function followPlayer(p: LivePlayer): void {
+    if (!p.stats || poll) return;
+    livePlaying.value = true;
+    poll = setInterval(() => {
+      void p.stats!().then((s) => {
+        if (player !== p || !s) return;
+        playedSeconds.value = Math.min(s.playedMs / 1000, liveSeconds.value);
+        if (!busy.value && s.playedMs / 1000 >= liveSeconds.value - 0.005) {
+          stopPolling();
+          livePlaying.value = false;
+        }
+      });
+    }, PLAYED_POLL_MS);
+  }
+
+  function reset(input: SpeechFieldsInput, how: SpeechMode): void {
+    phase.value = how === 'stream' ? 'streaming' : 'sending';
+    mode.value = how;
+    voice.value = input.voice ?? null;
+    error.value = null;
+    result.value = null;
+    runId.value = null;
+    firstAudioMs.value = null;
+    chunks.value = 0;
+    liveTimestamps.value = null;
+    livePeaks.value = [];
+    liveSeconds.value = 0;
+    playedSeconds.value = null;
+  }
+
+  /** Sends `input` over REST or the WebSocket; streamed audio plays from the first chunk through `openLivePlayer`. */
+  async function run(input: SpeechFieldsInput, how: SpeechMode, openLivePlayer: OpenLivePlayer): Promise<SpeechRunResult | null> {
+    await stopPlayer();
+    reset(input, how);
+    const codec = input.codec ?? 'mp3';
+    const live = how === 'stream' && livePlayable(codec);
+    playNote.value = how === 'stream' && !live ? `${codec.toUpperCase()} cannot be played chunk by chunk in the page: it plays when the speech is complete (choose PCM, µ-law or A-law to hear it from the first chunk).` : null;
+    const pcm = new StreamPcm(codec);
+    const rate = input.sampleRate ?? 24_000;
+    const stamps = new LiveTimestamps();
+    let opening: Promise<void> | null = null;
+    const pendingSamples: Int16Array[] = [];
+    const onChunk = (c: SpeechRunChunk): void => {
+      if (c.type === 'started') runId.value = c.runId;
+      else if (c.type === 'first-audio') firstAudioMs.value = c.ms;
+      else if (c.type === 'audio') {
+        chunks.value++;
+        const samples = live ? pcm.push(c.audio) : null;
+        const seconds = samples ? samples.length / rate : (c.duration ?? 0);
+        liveTimestamps.value = stamps.add(c.timestamps, seconds);
+        liveSeconds.value += seconds;
+        if (!samples) return;
+        livePeaks.value = [...livePeaks.value, ...chunkPeaks(samples, rate)];
+        if (player) player.enqueue(samples);
+        else {
+          pendingSamples.push(samples);
+          opening ??= openLivePlayer(rate).then((opened) => {
+            if (!opened.ok) {
+              playNote.value = opened.error.message;
+              return;
+            }
+            player = opened.value;
+            playedSeconds.value = opened.value.stats ? 0 : null;
+            for (const s of pendingSamples.splice(0)) player.enqueue(s);
+            followPlayer(player);
+          });
+        }
+      }
+    };
+    const api = useWorkbench().speech;
+    const h = how === 'stream' ? api.stream(input, onChunk) : api.synthesize(input, onChunk);
+    handle = h;
+    try {
+      const r = await h.result;
+      if (handle !== h) return null;
+      await opening;
+      player?.end();
+      if (!poll) livePlaying.value = false;
+      result.value = r;
+      runId.value = r.runId;
+      phase.value = 'done';
+      return r;
+    } catch (err) {
+      if (handle !== h) return null;
+      const e = toWorkbenchError(err);
+      await stopPlayer();
+      if (e.code === 'cancelled') phase.value = 'cancelled';
+      else {
+        error.value = e;
+        phase.value = 'error';
+      }
+      return null;
+    } finally {
+      if (handle === h) handle = null;
+    }
+  }
+
+  async function stop(): Promise<void> {
+    await handle?.cancel();
+    await stopPlayer();
+  }
+
+  return { phase, runId, voice, mode, result, error, firstAudioMs, chunks, liveTimestamps, livePeaks, liveSeconds, playedSeconds, livePlaying, playNote, busy, run, stop, stopPlayer };
+}
+
+export type SpeechRun = ReturnType<typeof createSpeechRun>;
+
+/** A run as a component reads it from the store (its refs unwrapped). */
+export interface SpeechRunState {
+  phase: SpeechPhase;
+  runId: string | null;
+  voice: string | null;
+  mode: SpeechMode;
+  result: SpeechRunResult | null;
+  error: WorkbenchError | null;
+  firstAudioMs: number | null;
+  chunks: number;
+  liveTimestamps: AudioTimestamps | null;
+  livePeaks: number[];
+  liveSeconds: number;
+  playedSeconds: number | null;
+  livePlaying: boolean;
+  playNote: string | null;
+}

@@ -3,6 +3,7 @@ import { insertInlineTag, wrapSelection } from '@/families/speech/lib/tags';
 import { appendTimestamps, LiveTimestamps } from '@/families/speech/lib/spoken';
 import { chunkPeaks } from '@/families/speech/lib/live-peaks';
 import { defaultSpeechForm, speechFormFromSaved } from '@/families/speech/lib/speech-draft';
+import { estimatedSpeechSeconds, formatWait, longRestNote, speechLengthSaid } from '@/families/speech/lib/long-text';
 import { PREVIEW_SAMPLE_DEFAULT, PREVIEW_SAMPLE_MAX, previewSample } from '@/families/speech/lib/preview';
 import { StreamPcm, livePlayable } from '@/families/speech/lib/stream-pcm';
 import { encodeMulaw } from '@shared/audio/g711';
@@ -76,5 +77,21 @@ describe('speech live timestamps, peaks and the kept form', () => {
     expect(speechFormFromSaved(null)).toEqual(defaultSpeechForm());
     expect(speechFormFromSaved({ text: 'Hi', codec: 'flac', sampleRate: 11025, speed: 3, mode: 'carrier-pigeon', language: 'xx', voice: '   ', compare: 'yes', bitRate: 64000 })).toEqual({ ...defaultSpeechForm(), text: 'Hi', bitRate: 64000 });
     expect(speechFormFromSaved({ codec: 'alaw', sampleRate: 8000, speed: 0.7, mode: 'stream', language: 'ja', voice: 'leo', compare: true, voiceB: 'sal' })).toEqual({ ...defaultSpeechForm(), codec: 'alaw', sampleRate: 8000, speed: 0.7, mode: 'stream', language: 'ja', voice: 'leo', compare: true, voiceB: 'sal' });
+  });
+});
+
+describe('speech long text', () => {
+  it('estimates the speech and says REST waits for all of it; nothing for streaming or a short text', () => {
+    expect(Math.round(estimatedSpeechSeconds(60_000))).toBe(3300);
+    expect(speechLengthSaid(estimatedSpeechSeconds(60_000))).toBe('about 55 minutes');
+    expect(speechLengthSaid(estimatedSpeechSeconds(60_000, 0.7))).toBe('about 79 minutes');
+    expect(speechLengthSaid(6_000)).toBe('about 1.7 hours');
+    expect(speechLengthSaid(40)).toBe('about 40 seconds');
+    expect(formatWait(65)).toBe('1:05');
+    expect(formatWait(3725)).toBe('1:02:05');
+    expect(longRestNote(60_000, 1, 'rest', 'mp3')).toMatch(/^This is about 55 minutes of speech\..* MP3 is the slowest to make\./);
+    expect(longRestNote(60_000, 1, 'rest', 'pcm')).not.toMatch(/MP3/);
+    expect(longRestNote(60_000, 1, 'stream', 'mp3')).toBeNull();
+    expect(longRestNote(1_000, 1, 'rest', 'mp3')).toBeNull();
   });
 });

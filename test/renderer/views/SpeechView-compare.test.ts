@@ -202,3 +202,40 @@ describe('Speech stream: the waveform grows as the audio arrives', () => {
     expect(FakeWaveSurfer.instances.map((w) => w.options.url)).toEqual([item.url.url]);
   });
 });
+
+describe('Speech: a long text over REST', () => {
+  it('says before sending what the wait means, counts it while waiting, and explains what Stop keeps', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
+    m = await mountWithApp(SpeechView, { route: '/speech' });
+    // 3,000 characters: about 3 minutes of speech.
+    await find('speech-text').setValue('Long prose goes on. '.repeat(150));
+    expect(find('speech-long-note').text()).toMatch(/^This is about 3 minutes of speech\. Over REST nothing arrives until all of it is made, which can take many minutes; MP3 is the slowest to make\. Stop cancels, but keeps nothing\./);
+    await find('speech-send').trigger('click');
+    await flushPromises();
+    expect(find('speech-waiting').text()).toBe('Synthesising… 0:00 elapsed');
+    expect(find('speech-wait-note').text()).toMatch(/about 3 minutes of speech/);
+    await vi.advanceTimersByTimeAsync(65_000);
+    expect(find('speech-waiting').text()).toBe('Synthesising… 1:05 elapsed');
+    await find('speech-stop').trigger('click');
+    await flushPromises();
+    expect(m.fake.controls.speech.requests[0]!.cancelled).toBe(true);
+    expect(find('speech-cancelled').text()).toBe('Stopped after 1:05. Over REST nothing arrives until the whole answer is made, so no audio was kept; Streaming keeps the audio received when you stop.');
+    // Streaming is one click away; a short text has no note.
+    await find('speech-use-streaming').trigger('click');
+    expect((find('mode-stream').element as HTMLInputElement).checked).toBe(true);
+    expect(find('speech-long-note').exists()).toBe(false);
+    await find('mode-rest').trigger('change');
+    await find('speech-text').setValue('Short.');
+    expect(find('speech-long-note').exists()).toBe(false);
+  });
+
+  it('a REST answer that never came is explained with what to do instead', async () => {
+    m = await mountWithApp(SpeechView, { route: '/speech' });
+    await find('speech-text').setValue('Hello');
+    await find('speech-send').trigger('click');
+    await flushPromises();
+    m.fake.controls.speech.requests[0]!.fail({ code: 'timeout', message: 'No answer from api.example.com within 60 s.' });
+    await flushPromises();
+    expect(find('speech-timeout-hint').text()).toMatch(/send it as Streaming/);
+  });
+});

@@ -53,6 +53,9 @@ export function createSpeechRun() {
   /** The live player is still sounding (the stream may have ended before its audio did). */
   const livePlaying = ref(false);
   const playNote = ref<string | null>(null);
+  /** When the run was sent and when it ended (Date.now(); null while it lasts): the view's elapsed clock. */
+  const startedAt = ref<number | null>(null);
+  const endedAt = ref<number | null>(null);
   let handle: StreamHandle<SpeechRunResult> | null = null;
   let player: LivePlayer | null = null;
   let poll: ReturnType<typeof setInterval> | null = null;
@@ -101,6 +104,8 @@ export function createSpeechRun() {
     livePeaks.value = [];
     liveSeconds.value = 0;
     playedSeconds.value = null;
+    startedAt.value = Date.now();
+    endedAt.value = null;
   }
 
   /** Sends `input` over REST or the WebSocket; streamed audio plays from the first chunk through `openLivePlayer`. */
@@ -166,7 +171,10 @@ export function createSpeechRun() {
       }
       return null;
     } finally {
-      if (handle === h) handle = null;
+      if (handle === h) {
+        handle = null;
+        endedAt.value = Date.now();
+      }
     }
   }
 
@@ -175,7 +183,7 @@ export function createSpeechRun() {
     await stopPlayer();
   }
 
-  return { phase, runId, voice, mode, result, error, firstAudioMs, chunks, liveTimestamps, livePeaks, liveSeconds, playedSeconds, livePlaying, playNote, busy, run, stop, stopPlayer };
+  return { phase, runId, voice, mode, result, error, firstAudioMs, chunks, liveTimestamps, livePeaks, liveSeconds, playedSeconds, livePlaying, playNote, startedAt, endedAt, busy, run, stop, stopPlayer };
 }
 
 export type SpeechRun = ReturnType<typeof createSpeechRun>;
@@ -196,4 +204,6 @@ export interface SpeechRunState {
   playedSeconds: number | null;
   livePlaying: boolean;
   playNote: string | null;
+  startedAt: number | null;
+  endedAt: number | null;
 }

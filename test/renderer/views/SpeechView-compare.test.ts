@@ -8,7 +8,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
 import { useSpeechStore } from '@/families/speech/stores/speech';
-import { PLAYED_POLL_MS } from '@/families/speech/stores/speech-run';
+import { PLAYED_POLL_MS, PLAYED_STALL_MS } from '@/families/speech/stores/speech-run';
 import { DRAFT_MAX_WAIT_MS } from '@/composables/use-draft';
 import { makeGalleryItem } from '../fake-workbench';
 import { mountWithApp, type Mounted } from '../mount-app';
@@ -237,5 +237,30 @@ describe('Speech: a long text over REST', () => {
     m.fake.controls.speech.requests[0]!.fail({ code: 'timeout', message: 'No answer from api.example.com within 60 s.' });
     await flushPromises();
     expect(find('speech-timeout-hint').text()).toMatch(/send it as Streaming/);
+  });
+});
+
+describe('Speech stream: a page output that does not play', () => {
+  it('stops waiting for its clock once the stream is over and shows the kept audio', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
+    m = await mountWithApp(SpeechView, { route: '/speech' });
+    useSpeechStore().setPlayerFactory(async () => ({ ok: true, value: { enqueue: () => {}, end: () => {}, dispose: async () => {}, stats: async () => ({ playedMs: 0 }) } }));
+    await find('mode-stream').trigger('change');
+    await find('speech-text').setValue('Hi');
+    await find('speech-send').trigger('click');
+    await flushPromises();
+    const req = m.fake.controls.speech.requests[0]!;
+    req.emit({ type: 'audio', index: 0, audio: pcmBytes(12_000, 8000), timestamps: stamps('Hi', 0, 0.2), duration: 0.5, atMs: 90 });
+    await flushPromises();
+    // While the stream lasts, a still clock is waited for (the output may be starting).
+    await vi.advanceTimersByTimeAsync(PLAYED_STALL_MS * 2);
+    expect(find('speech-live-wave').exists()).toBe(true);
+    req.finish({ audio: makeGalleryItem({ id: 'gal_live2', kind: 'audio', mime: 'audio/wav' }), timestamps: stamps('Hi', 0, 0.2) });
+    await flushPromises();
+    expect(find('speech-live-wave').exists()).toBe(true);
+    await vi.advanceTimersByTimeAsync(PLAYED_STALL_MS + PLAYED_POLL_MS * 2);
+    await flushPromises();
+    expect(find('speech-live-wave').exists()).toBe(false);
+    expect(find('speech-player').exists()).toBe(true);
   });
 });

@@ -31,6 +31,8 @@ export type OpenLivePlayer = (sourceRate: number) => Promise<AudioResult<LivePla
 
 /** How often the played position is read from the player while it plays (the lit characters follow it). */
 export const PLAYED_POLL_MS = 100;
+/** A live player whose clock stands still this long after the stream ended is not followed any more. */
+export const PLAYED_STALL_MS = 2_000;
 
 export function createSpeechRun() {
   const phase = ref<SpeechPhase>('idle');
@@ -75,15 +77,26 @@ export function createSpeechRun() {
     await p?.dispose();
   }
 
-  /** Follows the player's clock until it has played everything received and the stream is over. */
+  /**
+   * Follows the player's clock until it has played everything received and the stream is over —
+   * or, the stream over, until the clock has not moved for PLAYED_STALL_MS (an output that does
+   * not render: the kept audio on the waveform player is then the way to hear it).
+   */
   function followPlayer(p: LivePlayer): void {
     if (!p.stats || poll) return;
     livePlaying.value = true;
+    let lastMs = -1;
+    let stalledSince = Date.now();
     poll = setInterval(() => {
       void p.stats!().then((s) => {
         if (player !== p || !s) return;
         playedSeconds.value = Math.min(s.playedMs / 1000, liveSeconds.value);
-        if (!busy.value && s.playedMs / 1000 >= liveSeconds.value - 0.005) {
+        if (s.playedMs !== lastMs) {
+          lastMs = s.playedMs;
+          stalledSince = Date.now();
+        }
+        const heard = s.playedMs / 1000 >= liveSeconds.value - 0.005;
+        if (!busy.value && (heard || Date.now() - stalledSince >= PLAYED_STALL_MS)) {
           stopPolling();
           livePlaying.value = false;
         }

@@ -82,6 +82,9 @@ describe('Speech playground (browser mode)', () => {
     await expect.poll(() => wave.count(), SLOW).toBe(1);
     expect(Number(await wave.getAttribute('data-columns'))).toBeGreaterThan(0);
     expect((await page.getByTestId('speech-live-text').textContent())!.length).toBeGreaterThan(0);
+    // The page's player plays it: its clock lights the characters heard, before the audio is kept.
+    await expect.poll(() => page.locator('[data-testid="speech-live-text"] .ch.lit').count(), SLOW).toBeGreaterThan(3);
+    expect(await page.getByTestId('speech-live-clock').innerText()).toMatch(/^\d:\d\d\.\d played · \d:\d\d\.\d received$/);
     await screenshot(page, 'speech-stream-live');
     await expect.poll(() => page.getByTestId('speech-ttfa').textContent(), SLOW).toMatch(/Time to first audio: \d+ ms · \d+ chunks?/);
     await player().waitFor(SLOW);

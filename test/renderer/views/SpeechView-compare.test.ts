@@ -152,6 +152,33 @@ describe('Speech compare mode', () => {
   });
 });
 
+describe('Speech compare mode, streamed', () => {
+  it('the second voice is asked for only once the first has been heard to its end', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    m = await mountWithApp(SpeechView, { route: '/speech' });
+    let playedMs = 0;
+    useSpeechStore().setPlayerFactory(async () => ({ ok: true, value: { enqueue: () => {}, end: () => {}, dispose: async () => {}, stats: async () => ({ playedMs }) } }));
+    await find('mode-stream').trigger('change');
+    await find('speech-compare').setValue(true);
+    await find('speech-text').setValue('Hi');
+    await find('speech-send').trigger('click');
+    await flushPromises();
+    const reqs = m.fake.controls.speech.requests;
+    reqs[0]!.emit({ type: 'audio', index: 0, audio: pcmBytes(12_000, 8000), timestamps: stamps('Hi', 0, 0.2), duration: 0.5, atMs: 90 });
+    await flushPromises();
+    reqs[0]!.finish();
+    playedMs = 200;
+    await vi.advanceTimersByTimeAsync(PLAYED_POLL_MS * 3);
+    await flushPromises();
+    // Still playing the first voice: the second waits.
+    expect(reqs).toHaveLength(1);
+    playedMs = 500;
+    await vi.advanceTimersByTimeAsync(PLAYED_POLL_MS * 2);
+    await flushPromises();
+    expect(reqs.map((r) => r.input.voice)).toEqual(['eve', 'rex']);
+  });
+});
+
 describe('Speech stream: the waveform grows as the audio arrives', () => {
   it('draws each chunk as it comes and lights the characters the page player has played', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });

@@ -5,7 +5,7 @@
  * of the audio received (live-playable codecs) and how much of it the page's player has played, so
  * the view lights the characters as they are heard before the audio is kept.
  */
-import { computed, ref, shallowRef } from 'vue';
+import { computed, ref, shallowRef, watch } from 'vue';
 import type { StreamHandle } from '@shared/contract/api';
 import type { WorkbenchError } from '@shared/contract/errors';
 import type { SpeechFieldsInput, SpeechRunChunk, SpeechRunResult } from '@shared/families/speech/contract';
@@ -196,7 +196,19 @@ export function createSpeechRun() {
     await stopPlayer();
   }
 
-  return { phase, runId, voice, mode, result, error, firstAudioMs, chunks, liveTimestamps, livePeaks, liveSeconds, playedSeconds, livePlaying, playNote, startedAt, endedAt, busy, run, stop, stopPlayer };
+  /** Resolves once the live audio has been heard to its end (at once when nothing plays live; a stop ends it too). */
+  function heard(): Promise<void> {
+    if (!livePlaying.value) return Promise.resolve();
+    return new Promise((resolve) => {
+      const unwatch = watch(livePlaying, (playing) => {
+        if (playing) return;
+        unwatch();
+        resolve();
+      });
+    });
+  }
+
+  return { phase, runId, voice, mode, result, error, firstAudioMs, chunks, liveTimestamps, livePeaks, liveSeconds, playedSeconds, livePlaying, playNote, startedAt, endedAt, busy, run, stop, stopPlayer, heard };
 }
 
 export type SpeechRun = ReturnType<typeof createSpeechRun>;

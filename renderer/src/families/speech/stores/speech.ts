@@ -112,8 +112,9 @@ export const useSpeechStore = defineStore('speech', () => {
     sequencing.value = second !== null;
     try {
       await a.run(fields(), how, openLivePlayer);
+      // The first voice is heard to its end before the second is asked for (Stop cuts it short).
+      if (second && !stopped) await a.heard();
       if (second && !stopped) {
-        // The first voice's live audio ends before the second's begins.
         await a.stopPlayer();
         await b.run(second, how, openLivePlayer);
       }

@@ -291,14 +291,14 @@ export class ApiClient {
       try {
         // undici takes an async iterable body (its types list only Readable) and honours back-pressure.
         const body = attempt ? (attempt.iterable as unknown as Readable) : (payload as string | undefined);
-        res = await this.agent.request({ origin: url.origin, path: url.path, method: options.method, headers, body, signal });
+        res = await this.agent.request({ origin: url.origin, path: url.path, method: options.method, headers, body, signal, ...(options.headersTimeoutMs ? { headersTimeout: options.headersTimeoutMs } : {}) });
       } catch (e) {
         if (stream && attempt && !signal?.aborted) {
           // Bytes already left (or the source failed): not retried here, the caller decides.
           const specific = streamBodyError(e, stream, attempt.sent(), this.host);
           if (specific) return { ok: false, error: { ...specific, message: this.scrubber.text(specific.message) }, meta: null, retries };
         }
-        const error = this.errorFromThrown(e, signal, 'connect', null);
+        const error = this.errorFromThrown(e, signal, 'connect', null, options.headersTimeoutMs);
         if (error.kind !== 'cancelled' && isRetryableThrown(e)) {
           const waited = await this.waitForRetry(retries + 1, null, error, options);
           if (waited === 'retry') {
@@ -356,12 +356,12 @@ export class ApiClient {
   }
 
   /** What a thrown network failure means for this connection (cancelled when `signal` aborted). */
-  errorFromThrown(e: unknown, signal: AbortSignal | undefined, phase: FailurePhase, requestId: string | null): ApiError {
+  errorFromThrown(e: unknown, signal: AbortSignal | undefined, phase: FailurePhase, requestId: string | null, headersTimeoutMs = this.headersTimeoutMs): ApiError {
     if (signal?.aborted) return cancelledError(requestId);
     const error = apiErrorFromThrown(e, {
       host: this.host,
       phase,
-      headersTimeoutMs: this.headersTimeoutMs,
+      headersTimeoutMs,
       bodyTimeoutMs: this.bodyTimeoutMs,
       connectTimeoutMs: this.connectTimeoutMs,
       requestId,

@@ -73,6 +73,17 @@ async function decoded(body: Buffer, encoding: string | undefined, client: ApiCl
   }
 }
 
+/**
+ * How long `POST /v1/tts` waits for its answer: a service may answer only when all the speech is
+ * made, which for long text takes minutes (the sandbox made MP3 at about 33 ms a character on a
+ * loaded machine: 60,000 characters about half an hour; test/bench/tts-long-rest.ts). The
+ * connection's 60 s would refuse any text over a couple of thousand characters; the person can
+ * Stop at any time (the request is aborted).
+ */
+export function restAnswerWaitMs(chars: number): number {
+  return Math.max(60_000, Math.round(chars * 60));
+}
+
 function fail(outcome: StreamOutcome, error: ApiError): ApiResult<Speech> {
   return { ok: false, error, meta: outcome.meta, captured: outcome.captured, retries: outcome.retries, totalMs: outcome.totalMs, ...(outcome.notices ? { notices: outcome.notices } : {}) };
 }
@@ -84,7 +95,7 @@ function fail(outcome: StreamOutcome, error: ApiError): ApiResult<Speech> {
  * while it arrives.
  */
 export async function synthesize(client: ApiClient, request: TtsRequest, opts: TtsCallOptions = {}): Promise<ApiResult<Speech>> {
-  const req: RequestOptions = { method: 'POST', path: TTS_PATH, body: request, signal: opts.signal, onRetry: opts.onRetry };
+  const req: RequestOptions = { method: 'POST', path: TTS_PATH, body: request, signal: opts.signal, onRetry: opts.onRetry, headersTimeoutMs: restAnswerWaitMs(request.text.length) };
   if (request.text.length > TTS_LIMITS.maxTextChars) {
     return notSent(client, req, invalidRequestError(`The text is ${request.text.length.toLocaleString('en-US')} characters; the service takes at most ${TTS_LIMITS.maxTextChars.toLocaleString('en-US')}. Shorten it or split it into several requests.`));
   }

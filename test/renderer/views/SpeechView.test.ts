@@ -73,7 +73,7 @@ describe('SpeechView', () => {
     const ws = FakeWaveSurfer.instances[0]!;
     ws.emit('ready', 0.6);
     await flushPromises();
-    expect(lit()).toBe('');
+    expect(lit()).toBe('H');
     ws.emit('timeupdate', 0.25);
     await flushPromises();
     expect(lit()).toBe('Hi ');

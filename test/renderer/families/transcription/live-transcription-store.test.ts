@@ -113,7 +113,7 @@ describe('live transcription store', () => {
     const id = store.sessionId!;
     await vi.waitFor(() => expect(onError).toBeDefined());
     expect(store.error).toBeNull();
-    onError!({ code: 'device_gone', message: 'The microphone was unplugged' });
+    onError!({ code: 'device_lost', message: 'The microphone was unplugged' });
     await vi.waitFor(() => expect(fake.controls.live.sessions.has(id)).toBe(false));
     expect(dispose).toHaveBeenCalledTimes(1);
     expect(store.error?.message).toBe('The microphone was unplugged. The session was stopped; the transcript so far is kept.');

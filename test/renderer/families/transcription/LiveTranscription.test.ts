@@ -28,7 +28,26 @@ function snapshot(over: Partial<LiveTranscriptionSnapshot> = {}): LiveTranscript
     sampleRate: 16_000,
     muted: false,
     streams: { mic: -1, levels: -1 },
-    channels: [{ channel: 0, finals: [{ text: 'hello there', start: 0, duration: 1, speaker: null, words: [], utterance: true }], interim: null, doneDuration: null }],
+    channels: [
+      {
+        channel: 0,
+        finals: [
+          {
+            text: 'hello there',
+            start: 0,
+            duration: 1,
+            speaker: null,
+            words: [
+              { text: 'hello', start: 0, end: 0.4, confidence: 0.9, speaker: null },
+              { text: 'there', start: 0.5, end: 1, confidence: 0.8, speaker: null },
+            ],
+            utterance: true,
+          },
+        ],
+        interim: null,
+        doneDuration: null,
+      },
+    ],
     droppedSegments: 0,
     runId: 'live_run1',
     end: null,
@@ -58,7 +77,9 @@ describe('LiveTranscription panel', () => {
     const id = [...m.fake.controls.live.sessions.keys()][0]!;
     m.fake.controls.live.emit(id, { type: 'interim', channel: 0, text: 'and then' });
     await flushPromises();
+    // Words read as words: spaced apart (not "hellothere"), each with its timing and confidence on hover.
     expect(text('[data-test="live-final"]')).toEqual(['hello there']);
+    expect(document.querySelector('[data-test="live-final"] span')?.getAttribute('title')).toBe('0.00–0.40 s, confidence 90 %');
     expect(text('[data-test="live-interim"]')).toEqual(['and then']);
     expect(document.querySelector('[data-test="live-interim"]')!.classList.contains('final')).toBe(false);
 

@@ -134,6 +134,8 @@ describe('voice runs in History after a restart with the service stopped (browse
     const live = page.getByRole('region', { name: 'Live transcription' });
     await live.locator('[data-test="live-start"]').click();
     await expect.poll(() => live.locator('[data-test="live-status"]').textContent(), SLOW).toBe('listening');
+    // The level meter moves with the microphone (its value is the level in dBFS; silence reads -100).
+    await expect.poll(async () => Number(await live.getByRole('meter', { name: 'Microphone level' }).getAttribute('aria-valuenow')), SLOW).toBeGreaterThan(-50);
     // Interim text shows first, lighter than the finals that follow it.
     await live.locator('[data-test="live-interim"]').first().waitFor(SLOW);
     const interim = await colourOf(page, '.live-transcription [data-test="live-interim"]');
@@ -236,7 +238,8 @@ describe('voice runs in History after a restart with the service stopped (browse
     await expect.poll(async () => clockOf(await entry.locator('.waveform-player .wf-clock').innerText())[1], SLOW).toBeGreaterThan(8);
 
     // The live session: the microphone track plays; the timeline has messages both ways.
-    await openRow('Live microphone (page)');
+    await openRow('Transcription · Live microphone (page)');
+    expect(await page.locator('h1').innerText()).toBe('Transcription · Live microphone (page)');
     const audio = page.getByRole('region', { name: 'Audio' });
     const mic = audio.locator('.waveform-player').first();
     await mic.waitFor(SLOW).catch(async (error: unknown) => {

@@ -262,4 +262,19 @@ describe('voice runs in History after a restart with the service stopped (browse
     expect(await page.locator('h1').innerText()).toContain('Voices');
     await screenshot(page, 'voice-history-06-clone-offline');
   }, 300_000);
+
+  it('with the microphone not allowed, the live panel says why and stops the session', async () => {
+    // This browser was started without Chromium's fake-capture switches, and Playwright answers a
+    // permission prompt with "no": getUserMedia is refused (or finds no device) as a user's would be.
+    await page.getByRole('combobox', { name: 'Connection' }).click();
+    await page.getByRole('option', { name: 'Sandbox', exact: true }).click();
+    await page.locator('.p-select-overlay').waitFor({ state: 'detached' });
+    await nav('Transcription').click();
+    const live = page.getByRole('region', { name: 'Live transcription' });
+    await live.locator('[data-test="live-start"]').click();
+    await expect.poll(() => live.textContent(), SLOW).toMatch(/(Microphone access was refused|No microphone found)[^]*The session was stopped; the transcript so far is kept\./);
+    await expect.poll(() => live.locator('[data-test="live-status"]').textContent(), SLOW).toBe('ended');
+    expect(await live.locator('[data-test="live-start"]').isVisible()).toBe(true);
+    await screenshot(page, 'voice-history-07-microphone-refused');
+  });
 });

@@ -101,7 +101,8 @@ describe('LiveTranscription panel', () => {
     await flushPromises();
     await vi.waitFor(() => expect(m.fake.controls.live.sessions.size).toBe(0));
     await flushPromises();
-    expect(document.body.textContent).toContain(`${refused} The session was stopped; the transcript so far is kept.`);
+    // Titled for where it happened (not "Request failed": no request failed).
+    expect(document.querySelector('.error-title')?.textContent).toBe(`Live microphone: ${refused} The session was stopped; the transcript so far is kept.`);
     expect(text('[data-test="live-final"]')).toEqual(['hello there']);
   });
 });

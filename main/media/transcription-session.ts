@@ -158,7 +158,14 @@ export const transcriptionKind = defineKind({
     };
 
     const mic = ctx.openInput('mic', (frame) => onPcm(frame.payload, frame.timestamp));
-    const native = options.source.kind === 'native' ? await nativeMicrophone(ctx, { sampleRate, device: options.source.device }, onPcm) : null;
+    // A native device that fails mid-stream (unplugged, stalled): what was captured still goes out
+    // and its final words come back, then the session ends with the device's own explanation.
+    const native = options.source.kind === 'native'
+      ? await nativeMicrophone(ctx, { sampleRate, device: options.source.device }, onPcm, (error) => {
+          if (ending) return;
+          void drain().then(() => ctx.end({ code: 'unsupported', message: `${error.message.replace(/[.\s]*$/, '.')} The live transcription stopped there.` }));
+        })
+      : null;
 
     // The service's events, in order, up to main; its end ends the session.
     let ended = false;
@@ -173,6 +180,24 @@ export const transcriptionKind = defineKind({
         ctx.event('transcript', plain(event));
       }
     })();
+
+    /** Sends what is captured, then `audio.done`, and waits (≤ DRAIN_MS) for the final words. */
+    async function drain(): Promise<void> {
+      if (ending) return;
+      ending = true;
+      native?.dispose();
+      if (!ended) {
+        // Everything captured goes out, then `audio.done`: the service answers with its final words.
+        flushPending();
+        await pumpDone;
+        await stream.end();
+        const timer = setTimeout(() => void stream.close(), DRAIN_MS);
+        await reading;
+        clearTimeout(timer);
+      }
+      abort.abort();
+      await client.dispose();
+    }
 
     return {
       control(raw: unknown): Reply<unknown> | Promise<Reply<unknown>> {
@@ -189,22 +214,7 @@ export const transcriptionKind = defineKind({
           .then(() => stream.finalize(message.channel))
           .then((sent): Reply<unknown> => (sent.ok ? { ok: true, value: null } : { ok: false, error: { code: 'network', message: sent.error.message } }));
       },
-      async stop() {
-        if (ending) return;
-        ending = true;
-        native?.dispose();
-        if (!ended) {
-          // Everything captured goes out, then `audio.done`: the service answers with its final words.
-          flushPending();
-          await pumpDone;
-          await stream.end();
-          const timer = setTimeout(() => void stream.close(), DRAIN_MS);
-          await reading;
-          clearTimeout(timer);
-        }
-        abort.abort();
-        await client.dispose();
-      },
+      stop: drain,
     };
   },
 });

@@ -89,10 +89,11 @@ export const transcriptionKind = defineKind({
     const stats: TranscriptionStats = { framesIn: 0, chunksSent: 0, bytesSent: 0, droppedChunks: 0, mutedFrames: 0 };
     const chunkBytes = (sampleRate * CHUNK_MS * 2) / 1000;
     const backlogMax = Math.ceil(BACKLOG_MS / CHUNK_MS);
-    const backlog: Array<{ bytes: Uint8Array; at: number }> = [];
+    const backlog: Array<{ bytes: Uint8Array; at: number; lastAt: number }> = [];
     let pending = new Uint8Array(chunkBytes);
     let pendingLength = 0;
     let pendingAt = 0;
+    let pendingLastAt = 0;
     let muted = false;
     let ending = false;
     let sending = false;
@@ -118,12 +119,13 @@ export const transcriptionKind = defineKind({
         }
         stats.chunksSent++;
         stats.bytesSent += chunk.bytes.byteLength;
-        ctx.event('audio', { pcm: Buffer.from(chunk.bytes).toString('base64'), at: chunk.at });
+        // `at`/`lastAt`: its first and last frame's capture; `sentAt`: on the socket (the capture benchmark reads them).
+        ctx.event('audio', { pcm: Buffer.from(chunk.bytes).toString('base64'), at: chunk.at, lastAt: chunk.lastAt, sentAt: ctx.now() });
       }
       sending = false;
     };
     const enqueue = (bytes: Uint8Array, at: number): void => {
-      backlog.push({ bytes, at });
+      backlog.push({ bytes, at, lastAt: pendingLastAt });
       while (backlog.length > backlogMax) {
         backlog.shift();
         stats.droppedChunks++;
@@ -149,6 +151,7 @@ export const transcriptionKind = defineKind({
       let offset = 0;
       while (offset < pcm.byteLength) {
         if (pendingLength === 0) pendingAt = at;
+        pendingLastAt = at;
         const take = Math.min(chunkBytes - pendingLength, pcm.byteLength - offset);
         pending.set(pcm.subarray(offset, offset + take), pendingLength);
         pendingLength += take;

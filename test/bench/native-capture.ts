@@ -11,6 +11,11 @@
 // - frameIntervalJitterMs: |interval − 20 ms| between consecutive frame sends (p50/p99/max);
 // - captureToSendMs: capture timestamp → frame sent on the page channel (p50/p95/max);
 // - frames, and the load average when the phase ran (the machine is shared).
+// Then the same device into a live transcription (main/live + the media process + the embedded
+// sandbox's WebSocket /v1/stt), per 100 ms chunk the transcription session sends:
+// - lastFrameToSocketMs: its last frame's capture → written to the service socket (p50/p95/max);
+// - firstFrameToSocketMs: its first frame's capture → the socket (includes the 80 ms the chunk
+//   gathers by design: frames go out in 100 ms binary messages).
 //
 // Run alone: npx tsx test/bench/run.ts nativeCapture   (needs libasound2 and sox)
 import { execFileSync } from 'node:child_process';
@@ -23,6 +28,7 @@ import { forkLauncher } from '../../main/media/fork-launcher';
 import { MediaPlane, type MediaPlaneEvent } from '../../main/media/media-plane';
 import { AUDIO_INPUT_ENV } from '../../main/media/test-audio-hook';
 import { intervalJitter, percentile } from '../../shared/media-frames/stats';
+import { startLiveApp } from '../integration/live/harness';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const PHASE_MS = 10_000;
@@ -73,6 +79,34 @@ async function phase(home: string, name: string, blockMain: boolean) {
   }
 }
 
+async function socketPhase(home: string, blockMain: boolean) {
+  const env = await startLiveApp({ mediaEnv: { ...process.env, HOME: home, [AUDIO_INPUT_ENV]: `${PHASE_MS + 5000}:silence` } });
+  const stop = blockMain ? startBlockMainHook({ WORKBENCH_TEST_BLOCK_MAIN_MS: String(BLOCK_MS) }, () => {}) : () => {};
+  const chunks: Array<{ at: number; lastAt: number; sentAt: number }> = [];
+  try {
+    env.plane.onEvent((e) => {
+      if (e.type === 'session-event' && e.event === 'audio') {
+        const d = e.data as { at: number; lastAt: number; sentAt: number };
+        chunks.push({ at: d.at, lastAt: d.lastAt, sentAt: d.sentAt });
+      }
+    });
+    const load = loadavg();
+    const id = await env.app.live.start('transcription', { query: { sample_rate: 16_000, interim_results: true }, source: { kind: 'native' } }, { origin: 'window' });
+    await new Promise((r) => setTimeout(r, PHASE_MS));
+    await env.app.live.stop(id);
+    return {
+      mainBlockedMsPerSecond: blockMain ? BLOCK_MS : 0,
+      chunks: chunks.length,
+      lastFrameToSocketMs: summary(chunks.map((c) => c.sentAt - c.lastAt), 95),
+      firstFrameToSocketMs: summary(chunks.map((c) => c.sentAt - c.at), 95),
+      loadAverage1m: round(load[0]),
+    };
+  } finally {
+    stop();
+    await env.close();
+  }
+}
+
 export async function run(): Promise<Record<string, unknown>> {
   const home = mkdtempSync(join(tmpdir(), 'bench-capture-'));
   try {
@@ -81,7 +115,8 @@ export async function run(): Promise<Record<string, unknown>> {
     execFileSync('sox', ['-n', '-r', '48000', '-c', '2', '-b', '16', '-e', 'signed-integer', '-t', 'raw', join(home, 'capture.raw'), 'synth', String((PHASE_MS + 5000) / 1000), 'sine', '440', 'vol', '0.3']);
     const idle = await phase(home, 'capture-idle', false);
     const blocked = await phase(home, 'capture-blocked', true);
-    return { targets: { frameIntervalJitterP99Ms: 5, captureToSendP95Ms: 30 }, idle, blocked };
+    const serviceSocket = { idle: await socketPhase(home, false), blocked: await socketPhase(home, true) };
+    return { targets: { frameIntervalJitterP99Ms: 5, captureToSendP95Ms: 30 }, pageChannel: { idle, blocked }, serviceSocket };
   } finally {
     rmSync(home, { recursive: true, force: true });
   }

@@ -20,6 +20,8 @@ export const NativeCaptureOptionsSchema = z
     sampleRate: z.number().int().min(8000).max(48_000).default(16_000),
     maxMs: z.number().int().min(100).max(600_000).default(120_000),
     timings: z.boolean().default(false),
+    /** Take no audio until a page subscribes to `pcm` (a clip starts with its first word, not before the page listens). */
+    waitForSubscriber: z.boolean().default(true),
   })
   .strict();
 
@@ -60,7 +62,7 @@ export const nativeCaptureKind = defineKind({
       ctx,
       { sampleRate: options.sampleRate, device: options.device },
       (bytes, _at, frame) => {
-        if (done) return;
+        if (done || (options.waitForSubscriber && frames === 0 && pcmOut.subscribers() === 0)) return;
         const capturedAt = origin + frame.capturedAt;
         pcmOut.send(FrameKind.Audio, bytes, capturedAt);
         if (options.timings) timings.push(capturedAt, ctx.now());

@@ -59,7 +59,7 @@ async function phase(home: string, name: string, blockMain: boolean) {
       }),
     );
     const load = loadavg();
-    const started = await plane.startSession(name, 'native-capture', { maxMs: PHASE_MS, timings: true });
+    const started = await plane.startSession(name, 'native-capture', { maxMs: PHASE_MS, timings: true, waitForSubscriber: false });
     if (!started.ok) throw new Error(JSON.stringify(started));
     const end = await ended;
     const captured = timings.filter((_, i) => i % 2 === 0);

@@ -35,7 +35,7 @@ describe('native-capture media session', () => {
   it('sends every 20 ms frame of the device, in order and whole, and ends itself at maxMs', async () => {
     const backend = createPacedBackend({ inputs: [{ name: 'Mic', sampleRate: 16_000, channels: 1, source: ramp }] });
     const { sent, deliver, until } = run(backend);
-    deliver({ t: 'start', id: 1, sessionId: 's1', kind: 'native-capture', options: { maxMs: 400, timings: true } });
+    deliver({ t: 'start', id: 1, sessionId: 's1', kind: 'native-capture', options: { maxMs: 400, timings: true, waitForSubscriber: false } });
     await until(() => sent.some((m) => m.t === 'ended'));
     const reply = sent.find((m) => m.t === 'reply');
     expect(reply).toMatchObject({ reply: { ok: true, value: { streams: { pcm: expect.any(Number), levels: expect.any(Number) } } } });
@@ -61,14 +61,16 @@ describe('native-capture media session', () => {
     });
     expect(frames.length).toBeGreaterThan(0);
     const samples = frames.flatMap((p) => [...new Int16Array(p.slice().buffer)]);
-    // Contiguous: each sample one more than the last (the ramp), whatever frame the page joined at.
+    // Nothing was taken before the page listened: the session ended at its 10 frames, all of them the page's.
+    expect(frames).toHaveLength(10);
+    // Contiguous: each sample one more than the last (the ramp).
     for (let i = 1; i < samples.length; i++) expect(samples[i] - samples[i - 1]).toBe(1);
   });
 
   it('a microphone pulled out mid-recording ends the session with its explanation', async () => {
     const backend = createPacedBackend({ inputs: [{ name: 'Mic', sampleRate: 16_000, channels: 1, source: ramp }] });
     const { sent, deliver, until } = run(backend);
-    deliver({ t: 'start', id: 1, sessionId: 's3', kind: 'native-capture', options: { maxMs: 60_000 } });
+    deliver({ t: 'start', id: 1, sessionId: 's3', kind: 'native-capture', options: { maxMs: 60_000, waitForSubscriber: false } });
     await until(() => sent.some((m) => m.t === 'reply'));
     backend.unplug('Mic');
     await until(() => sent.some((m) => m.t === 'ended'));

@@ -12,7 +12,14 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { transcriptText } from '../../shared/live-transcription';
+import type { LiveAttachChunk } from '../../shared/contract/live';
+import { measureLevel } from '../../shared/audio/levels';
+import type { VoiceRecordingEvent, VoiceRecordingSnapshot } from '../../shared/voice-recording';
+import { createMediaChannel, webSocketFramePort } from '../../renderer/src/bridge/media-channel';
+import type { SocketLike } from '../../renderer/src/bridge/ws-transport';
+import { PAGE_ORIGIN } from '../integration/media/harness';
 import { AUDIO_INPUT_ENV } from '../../main/media/test-audio-hook';
 import { attachWindow, startLiveApp } from '../integration/live/harness';
 
@@ -90,5 +97,36 @@ describe('native microphone -> live transcription (ALSA file device)', () => {
     expect(transcriptText(channel0).length).toBeGreaterThan(10);
     const run = await env!.app.handlers.history.get({ id: state.runId! }, { sessionId: 'test', signal: new AbortController().signal });
     expect(JSON.stringify(run)).toContain('stopped sending audio');
+  }, 120_000);
+
+  it('records a voice clip from the native microphone: the page reads the speech as 20 ms frames straight from the media process', async () => {
+    env = await startLiveApp({ mediaEnv: { ...process.env, HOME: home, [AUDIO_INPUT_ENV]: `${speechMs}:silence` } });
+    const id = await env.app.live.start('voice-recording', { maxMs: 3000 }, { origin: 'window' });
+    const chunks: LiveAttachChunk[] = [];
+    let ended = false;
+    await env.app.live.attach(id, { deliver: (c) => void chunks.push(c), ended: () => void (ended = true) });
+    const snap = (chunks[0] as { snapshot: VoiceRecordingSnapshot }).snapshot;
+    expect(snap).toMatchObject({ status: 'recording', sampleRate: 16_000 });
+    const info = await env.plane.channel();
+    if (!info.ok || info.value.transport !== 'websocket') throw new Error(JSON.stringify(info));
+    const { url, token } = info.value;
+    const channel = createMediaChannel({ connect: webSocketFramePort(async () => ({ url, token }), (u, p) => new WebSocket(u, p, { origin: PAGE_ORIGIN }) as unknown as SocketLike) });
+    const frames: Int16Array[] = [];
+    channel.onFrame(snap.streams.pcm, (frame) => void frames.push(new Int16Array(frame.payload.slice().buffer)));
+    // The media process ends it at 3 s of audio taken (it waits for this page to subscribe first).
+    await new Promise<void>((done) => {
+      const look = () => (ended ? done() : setTimeout(look, 50));
+      look();
+    });
+    channel.close();
+    const events = chunks.flatMap((c) => (c.type === 'event' ? [c.event as VoiceRecordingEvent] : []));
+    expect(events.at(-1)).toEqual({ type: 'ended', atLimit: true });
+    // The device opened (named in the snapshot or just after it).
+    expect([snap.device, ...events.flatMap((e) => (e.type === 'device' ? [e.name] : []))]).toContain('default');
+    expect(frames).toHaveLength(150);
+    expect(frames.every((f) => f.length === 320)).toBe(true);
+    // The speech is in it: most of its first three seconds are well above silence.
+    const loud = frames.filter((f) => measureLevel(f).rmsDbfs > -40).length;
+    expect(loud).toBeGreaterThan(60);
   }, 120_000);
 });

@@ -3,7 +3,7 @@
  * Channel names are derived (`family.method`); see define.ts.
  */
 import { appContract, opsContract, streamsContract } from './app';
-import { chatContract } from './chat';
+import { chatContract } from '../families/chat/contract';
 import { completionsContract } from './completions';
 import { connectionsContract } from './connections';
 import { draftsContract } from './drafts';

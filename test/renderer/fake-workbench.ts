@@ -4,7 +4,7 @@
  * step by the test (manual). Calls are recorded so tests can assert what was sent.
  */
 import type { WorkbenchApi, StreamHandle } from '../../shared/contract/api';
-import type { ChatSendInput, ChatStreamChunk } from '../../shared/contract/chat';
+import type { ChatSendInput, ChatStreamChunk } from '../../shared/families/chat/contract';
 import type { ConnectionProfile, ConnectionsState, SandboxDetails, SaveConnectionInput } from '../../shared/contract/connections';
 import { WorkbenchFailure, type WorkbenchError } from '../../shared/contract/errors';
 import type { HistorySearchInput } from '../../shared/contract/history';

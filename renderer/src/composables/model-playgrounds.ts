@@ -6,7 +6,7 @@
 import type { RouteLocationRaw } from 'vue-router';
 import type { TextPlaygroundId as PlaygroundId } from '@shared/families';
 import { isReasoningModel, type ModelNames } from '../lib/legacy-reasoning';
-import { useChatFormStore } from '../stores/chat-form';
+import { useChatFormStore } from '../families/chat/stores/chat-form';
 import { useLegacyFormStore } from '../stores/legacy-form';
 import { useMessagesFormStore } from '../stores/messages-form';
 import { useResponsesFormStore } from '../stores/responses-form';

@@ -8,8 +8,8 @@
 import type { RouteLocationRaw } from 'vue-router';
 import type { RunRecord } from '@shared/contract/runs';
 import { endpointInfo, type PlaygroundId } from '@shared/families';
-import { useChatFormStore } from '../stores/chat-form';
-import { useChatRunStore } from '../stores/chat-run';
+import { useChatFormStore } from '../families/chat/stores/chat-form';
+import { useChatRunStore } from '../families/chat/stores/chat-run';
 import { useImagesFormStore } from '../families/images/stores/images-form';
 import { useLegacyFormStore } from '../stores/legacy-form';
 import { useLegacyRunStore } from '../stores/legacy-run';

@@ -3,7 +3,7 @@ import { createPinia, setActivePinia } from 'pinia';
 import { provideWorkbench } from '@/api';
 import { createFakeWorkbench } from '../fake-workbench';
 import { chooseModelIn, playgroundsFor } from '@/composables/model-playgrounds';
-import { useChatFormStore } from '@/stores/chat-form';
+import { useChatFormStore } from '@/families/chat/stores/chat-form';
 import { useLegacyFormStore } from '@/stores/legacy-form';
 import { useMessagesFormStore } from '@/stores/messages-form';
 import { useResponsesFormStore } from '@/stores/responses-form';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
 import type { Component } from 'vue';
-import ChatView from '@/views/ChatView.vue';
+import ChatView from '@/families/chat/views/ChatView.vue';
 import LegacyView from '@/views/LegacyView.vue';
 import MessagesView from '@/views/MessagesView.vue';
 import ResponsesView from '@/views/ResponsesView.vue';

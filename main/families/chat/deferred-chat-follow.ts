@@ -6,21 +6,21 @@
  * with the recorded run. If the window goes away only the follower
  * stops: the job keeps running in main and records the result.
  */
-import { WorkbenchFailure } from '../../shared/contract/errors';
-import type { JobSummary } from '../../shared/contract/jobs';
-import type { RunGroup, RunRecord } from '../../shared/contract/runs';
-import type { ChatRequest } from '../../shared/wire/chat';
-import type { JobQueue } from '../jobs/job-queue';
-import { newJobId } from '../jobs/job-queue';
-import type { BlobStore } from '../store/blobs';
-import type { Db } from '../store/db';
-import { activeJobForRun } from '../store/jobs';
-import { getRun, insertRun } from '../store/runs';
-import type { ResolvedConnection } from './connections-service';
+import { WorkbenchFailure } from '../../../shared/contract/errors';
+import type { JobSummary } from '../../../shared/contract/jobs';
+import type { RunGroup, RunRecord } from '../../../shared/contract/runs';
+import type { ChatRequest } from '../../../shared/wire/chat';
+import type { JobQueue } from '../../jobs/job-queue';
+import { newJobId } from '../../jobs/job-queue';
+import type { BlobStore } from '../../store/blobs';
+import type { Db } from '../../store/db';
+import { activeJobForRun } from '../../store/jobs';
+import { getRun, insertRun } from '../../store/runs';
+import type { ResolvedConnection } from '../../services/connections-service';
 import { DEFERRED_CHAT_KIND, IDEMPOTENCY_HEADER, type DeferredChatData, type DeferredPendingDetail } from './deferred-chat-job';
-import { newRunId } from './run-recorder';
-import { storeRequestMedia } from './request-media';
-import { pendingRun, type TextRunContext } from './text-run';
+import { newRunId } from '../../services/run-recorder';
+import { storeRequestMedia } from '../../services/request-media';
+import { pendingRun, type TextRunContext } from '../../services/text-run';
 
 export interface DeferredChatDeps {
   db: Db;

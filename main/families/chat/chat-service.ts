@@ -5,18 +5,18 @@
  * error) with the partial output kept. A deferred run is a durable job (deferred-chat-job.ts)
  * that this service starts and follows: it outlives the window that asked for it.
  */
-import { ChatAssembler } from '../api/chat-assembler';
-import { createChatCompletion, streamChatCompletion } from '../api/chat';
-import type { ApiResult } from '../api/client';
-import type { ChatSendInput } from '../../shared/contract/chat';
-import type { RunRecord } from '../../shared/contract/runs';
-import { validateChatRequest } from '../../shared/validate/chat';
-import type { ChatCompletion, ChatCompletionChunk, ChatRequest } from '../../shared/wire/chat';
-import type { JobQueue } from '../jobs/job-queue';
-import type { ConnectionsService } from './connections-service';
-import { runTextPost, streamIntoRun } from './text-post';
+import { ChatAssembler } from '../../api/chat-assembler';
+import { createChatCompletion, streamChatCompletion } from '../../api/chat';
+import type { ApiResult } from '../../api/client';
+import type { ChatSendInput } from '../../../shared/families/chat/contract';
+import type { RunRecord } from '../../../shared/contract/runs';
+import { validateChatRequest } from '../../../shared/validate/chat';
+import type { ChatCompletion, ChatCompletionChunk, ChatRequest } from '../../../shared/wire/chat';
+import type { JobQueue } from '../../jobs/job-queue';
+import type { ConnectionsService } from '../../services/connections-service';
+import { runTextPost, streamIntoRun } from '../../services/text-post';
 import { followDeferredChat, startDeferredChat, type DeferredChatDeps } from './deferred-chat-follow';
-import type { TextRun, TextRunContext, TextServiceDeps } from './text-run';
+import type { TextRun, TextRunContext, TextServiceDeps } from '../../services/text-run';
 
 /** What a chat stream handler gets from the host (the same as every text interface). */
 export type ChatRunContext = TextRunContext;

@@ -3,11 +3,11 @@
  * renderer always sees the same chunk kinds, and the run is recorded in history either way.
  */
 import { z } from 'zod';
-import { stream } from './define';
-import type { WorkbenchError } from './errors';
-import type { RunRecord } from './runs';
-import { RunIdSchema } from './history';
-import { textSendSchema, type TextStreamChunk } from './text';
+import { stream } from '../../contract/define';
+import type { WorkbenchError } from '../../contract/errors';
+import type { RunRecord } from '../../contract/runs';
+import { RunIdSchema } from '../../contract/history';
+import { textSendSchema, type TextStreamChunk } from '../../contract/text';
 
 const ContentPartSchema = z.looseObject({ type: z.string().min(1).max(64) });
 

@@ -4,14 +4,14 @@
  * in main: this store follows it, and after a reload picks up the newest one still under way.
  */
 import { defineStore } from 'pinia';
-import type { ChatSendInput } from '@shared/contract/chat';
+import type { ChatSendInput } from '@shared/families/chat/contract';
 import type { RunRecord } from '@shared/contract/runs';
 import type { ChatRequest } from '@shared/wire/chat';
-import { useWorkbench } from '../api';
-import { useTextRun, type TextRunJobs } from '../composables/use-text-run';
-import { useRequestHeadersStore } from './request-headers';
+import { useWorkbench } from '../../../api';
+import { useTextRun, type TextRunJobs } from '../../../composables/use-text-run';
+import { useRequestHeadersStore } from '../../../stores/request-headers';
 
-export type { RunPhase } from '../composables/use-text-run';
+export type { RunPhase } from '../../../composables/use-text-run';
 
 export const DEFERRED_CHAT_KIND = 'deferred-chat';
 

@@ -2,14 +2,14 @@
  * The Chat playground's editable form: model, system prompt, messages and parameters, and what
  * is wrong with them. `violations` drives the inline messages and the disabled Send button.
  */
-import { editorErrors, schemaIssues } from '../lib/form-violations';
-import { useFormViolations } from '../composables/use-form-violations';
-import { useDraft } from '../composables/use-draft';
-import { overDefaults, savedList, savedString } from '../lib/draft-fields';
+import { editorErrors, schemaIssues } from '../../../lib/form-violations';
+import { useFormViolations } from '../../../composables/use-form-violations';
+import { useDraft } from '../../../composables/use-draft';
+import { overDefaults, savedList, savedString } from '../../../lib/draft-fields';
 import { defineStore } from 'pinia';
-import { useRequestHeadersStore } from './request-headers';
+import { useRequestHeadersStore } from '../../../stores/request-headers';
 import { computed, ref } from 'vue';
-import { ChatRequestSchema } from '@shared/contract/chat';
+import { ChatRequestSchema } from '@shared/families/chat/contract';
 import { validateChatRequest } from '@shared/validate/chat';
 import type { ChatToolCall } from '@shared/wire/chat';
 import { withSavedReplies } from '@shared/tools/tool-spec';

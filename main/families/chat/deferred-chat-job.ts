@@ -7,19 +7,19 @@
  * shape a live chat run has.
  */
 import { z } from 'zod';
-import { createChatCompletion } from '../api/chat';
-import type { WorkbenchError } from '../../shared/contract/errors';
-import type { RunUpdate } from '../store/runs';
-import { updateRun } from '../store/runs';
-import { chatUsageOf } from '../../shared/text-output';
-import type { ChatCompletion, ChatRequest, DeferredCreated } from '../../shared/wire/chat';
-import { pollDeferredCompletion } from '../jobs/deferred-poller';
-import { JobFailedError, jobFailureOf, type Job, type JobHandler } from '../jobs/job-queue';
-import { outputPreviewText, outputTextOf } from './chat-text';
-import type { ConnectionsService } from './connections-service';
-import type { ModelsService } from './models-service';
-import { runCost } from './text-run';
-import { redactHeaders } from '../api/http-headers';
+import { createChatCompletion } from '../../api/chat';
+import type { WorkbenchError } from '../../../shared/contract/errors';
+import type { RunUpdate } from '../../store/runs';
+import { updateRun } from '../../store/runs';
+import { chatUsageOf } from '../../../shared/text-output';
+import type { ChatCompletion, ChatRequest, DeferredCreated } from '../../../shared/wire/chat';
+import { pollDeferredCompletion } from '../../jobs/deferred-poller';
+import { JobFailedError, jobFailureOf, type Job, type JobHandler } from '../../jobs/job-queue';
+import { outputPreviewText, outputTextOf } from '../../services/chat-text';
+import type { ConnectionsService } from '../../services/connections-service';
+import type { ModelsService } from '../../services/models-service';
+import { runCost } from '../../services/text-run';
+import { redactHeaders } from '../../api/http-headers';
 
 export const DEFERRED_CHAT_KIND = 'deferred-chat';
 

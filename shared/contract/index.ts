@@ -17,7 +17,7 @@ import { jobsContract } from './jobs';
 import { liveContract } from './live';
 import { messagesContract } from './messages';
 import { modelsContract } from '../families/models/contract';
-import { responsesContract } from './responses';
+import { responsesContract } from '../families/responses/contract';
 import { toolsContract } from './tools';
 import { userFilesContract } from './user-files';
 import { videosContract } from '../families/videos/contract';

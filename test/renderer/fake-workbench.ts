@@ -11,7 +11,7 @@ import type { HistorySearchInput } from '../../shared/contract/history';
 import type { JobSummary } from '../../shared/contract/jobs';
 import type { Catalogue, CatalogueEntry } from '../../shared/families/models/contract';
 import type { CapturedRequest, Endpoint, RunRecord, RunStatus } from '../../shared/contract/runs';
-import type { ResponseNode } from '../../shared/contract/responses';
+import type { ResponseNode } from '../../shared/families/responses/contract';
 import type { FileDownloadChunk, FileDownloadResult, FileRecord, FileUploadChunk, FileUploadInput } from '../../shared/families/files/contract';
 import type { ToolPlayground, ToolSetState } from '../../shared/contract/tools';
 import type { Draft, DraftChange } from '../../shared/contract/drafts';

@@ -15,7 +15,7 @@ import { useLegacyFormStore } from '../stores/legacy-form';
 import { useLegacyRunStore } from '../stores/legacy-run';
 import { useMessagesFormStore } from '../stores/messages-form';
 import { useMessagesRunStore } from '../stores/messages-run';
-import { useResponsesRunStore } from '../stores/responses-run';
+import { useResponsesRunStore } from '../families/responses/stores/responses-run';
 import { sentShape } from '../lib/legacy-form';
 
 /** What the playground shows while Undo can bring back the form the run replaced. */

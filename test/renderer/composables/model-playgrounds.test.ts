@@ -6,7 +6,7 @@ import { chooseModelIn, playgroundsFor } from '@/composables/model-playgrounds';
 import { useChatFormStore } from '@/families/chat/stores/chat-form';
 import { useLegacyFormStore } from '@/stores/legacy-form';
 import { useMessagesFormStore } from '@/stores/messages-form';
-import { useResponsesFormStore } from '@/stores/responses-form';
+import { useResponsesFormStore } from '@/families/responses/stores/responses-form';
 
 const catalogue = [
   { id: 'svc-4', aliases: ['svc-4-latest'] },

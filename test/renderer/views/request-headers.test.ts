@@ -4,11 +4,11 @@ import type { Component } from 'vue';
 import ChatView from '@/families/chat/views/ChatView.vue';
 import LegacyView from '@/views/LegacyView.vue';
 import MessagesView from '@/views/MessagesView.vue';
-import ResponsesView from '@/views/ResponsesView.vue';
+import ResponsesView from '@/families/responses/views/ResponsesView.vue';
 import { useLegacyRunStore } from '@/stores/legacy-run';
 import { useMessagesRunStore } from '@/stores/messages-run';
-import { useResponsesRunStore } from '@/stores/responses-run';
-import { useResponsesFormStore } from '@/stores/responses-form';
+import { useResponsesRunStore } from '@/families/responses/stores/responses-run';
+import { useResponsesFormStore } from '@/families/responses/stores/responses-form';
 import { useRequestHeadersStore } from '@/stores/request-headers';
 import { button, mountWithApp, type Mounted } from '../mount-app';
 

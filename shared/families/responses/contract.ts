@@ -8,9 +8,9 @@
  * store, so chains are browsable offline; each node says whether the service still holds it.
  */
 import { z } from 'zod';
-import { call, stream } from './define';
-import type { RunRecord } from './runs';
-import { ConnectionIdSchema, textSendSchema, type TextStreamChunk } from './text';
+import { call, stream } from '../../contract/define';
+import type { RunRecord } from '../../contract/runs';
+import { ConnectionIdSchema, textSendSchema, type TextStreamChunk } from '../../contract/text';
 
 const InputItemSchema = z.looseObject({});
 

@@ -6,24 +6,24 @@
  */
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef } from 'vue';
-import type { ResponseNode, ResponseTree, ResponsesCreateInput } from '@shared/contract/responses';
+import type { ResponseNode, ResponseTree, ResponsesCreateInput } from '@shared/families/responses/contract';
 import type { RunRecord } from '@shared/contract/runs';
 import type { WorkbenchError } from '@shared/contract/errors';
 import { pendingFromResponses, type PendingCall } from '@shared/tools/pending-calls';
 import { nextResponsesRequest } from '@shared/tools/next-request';
 import type { ToolReply } from '@shared/tools/replies';
 import type { ResponseCreateRequest, ResponseOutputItem } from '@shared/wire/responses';
-import { useWorkbench } from '../api';
-import { useTextRun } from '../composables/use-text-run';
-import { useDraft } from '../composables/use-draft';
-import { withRequestAsSent } from '../composables/request-as-sent';
-import { overDefaults } from '../lib/draft-fields';
-import { toWorkbenchError } from '../lib/errors';
+import { useWorkbench } from '../../../api';
+import { useTextRun } from '../../../composables/use-text-run';
+import { useDraft } from '../../../composables/use-draft';
+import { withRequestAsSent } from '../../../composables/request-as-sent';
+import { overDefaults } from '../../../lib/draft-fields';
+import { toWorkbenchError } from '../../../lib/errors';
 import { continueBlockedReason } from '../lib/responses-tree';
 import { defaultResponsesForm, type Continuation } from '../lib/responses-form';
 import { useResponsesFormStore } from './responses-form';
 import { isObject } from '@shared/is-object';
-import { useRequestHeadersStore } from './request-headers';
+import { useRequestHeadersStore } from '../../../stores/request-headers';
 
 /** The response id a finished run created (from its meta or its recorded output). */
 function responseIdOf(record: RunRecord | null, metaId: string | undefined): string | null {

@@ -4,9 +4,9 @@
  * (a string becomes a user message; items verbatim except reasoning) followed by its output
  * (assistant text as a message, function calls verbatim). A compaction contributes its item, once.
  */
-import type { DroppedMessage, ResponseNode } from '../../shared/contract/responses';
-import type { RunRecord } from '../../shared/contract/runs';
-import { isObject } from '../../shared/is-object';
+import type { DroppedMessage, ResponseNode } from '../../../shared/families/responses/contract';
+import type { RunRecord } from '../../../shared/contract/runs';
+import { isObject } from '../../../shared/is-object';
 
 type Obj = Record<string, unknown>;
 

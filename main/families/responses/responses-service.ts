@@ -4,24 +4,24 @@
  * response_nodes), read offline. Every answer that names a response updates its node: created or
  * refreshed, deleted, gone (missing / expired) when the service no longer has it.
  */
-import { compactResponses, COMPACT_PATH, createResponse, deleteResponse, responsePath, RESPONSES_PATH, retrieveResponse, streamResponse } from '../api/responses';
-import { ResponsesAssembler } from '../api/responses-assembler';
-import type { ApiError } from '../api/errors';
-import type { ResponseNode, ResponseServerState, ResponseTree } from '../../shared/contract/responses';
-import { WorkbenchFailure } from '../../shared/contract/errors';
-import type { Endpoint, RunRecord } from '../../shared/contract/runs';
-import { chatUsageOf, metaOf } from '../../shared/text-output';
-import { validateCompactRequest, validateResponsesRequest } from '../../shared/validate/responses';
-import type { Compaction, ResponseCreateRequest, ResponseObject, ResponseStreamEvent } from '../../shared/wire/responses';
-import { getResponseNode, responseChains, responseLineage, responseTree, setResponseNodeState, upsertResponseNode } from '../store/response-nodes';
-import { getRun } from '../store/runs';
-import { outputPreviewText, requestPreview } from './chat-text';
-import type { ConnectionsService, ResolvedConnection } from './connections-service';
+import { compactResponses, COMPACT_PATH, createResponse, deleteResponse, responsePath, RESPONSES_PATH, retrieveResponse, streamResponse } from '../../api/responses';
+import { ResponsesAssembler } from '../../api/responses-assembler';
+import type { ApiError } from '../../api/errors';
+import type { ResponseNode, ResponseServerState, ResponseTree } from '../../../shared/families/responses/contract';
+import { WorkbenchFailure } from '../../../shared/contract/errors';
+import type { Endpoint, RunRecord } from '../../../shared/contract/runs';
+import { chatUsageOf, metaOf } from '../../../shared/text-output';
+import { validateCompactRequest, validateResponsesRequest } from '../../../shared/validate/responses';
+import type { Compaction, ResponseCreateRequest, ResponseObject, ResponseStreamEvent } from '../../../shared/wire/responses';
+import { getResponseNode, responseChains, responseLineage, responseTree, setResponseNodeState, upsertResponseNode } from '../../store/response-nodes';
+import { getRun } from '../../store/runs';
+import { outputPreviewText, requestPreview } from '../../services/chat-text';
+import type { ConnectionsService, ResolvedConnection } from '../../services/connections-service';
 import { chainInput, chainSegment, droppedMessages } from './response-chain-input';
-import { rehydrate, storeRequestMedia } from './request-media';
-import { runTextPost, streamIntoRun, type TextSendInput } from './text-post';
-import { TextRun, type TextRunContext, type TextServiceDeps } from './text-run';
-import { isObject } from '../../shared/is-object';
+import { rehydrate, storeRequestMedia } from '../../services/request-media';
+import { runTextPost, streamIntoRun, type TextSendInput } from '../../services/text-post';
+import { TextRun, type TextRunContext, type TextServiceDeps } from '../../services/text-run';
+import { isObject } from '../../../shared/is-object';
 
 export interface ResponsesServiceOptions extends TextServiceDeps {
   connections: ConnectionsService;

@@ -3,8 +3,8 @@
  * first) with their depth, what the service will do with each (or has done), and whether the
  * next request can continue from it.
  */
-import type { ResponseNode, ResponseTree } from '@shared/contract/responses';
-import { markdownPreviewText } from './markdown/preview-text';
+import type { ResponseNode, ResponseTree } from '@shared/families/responses/contract';
+import { markdownPreviewText } from '../../../lib/markdown/preview-text';
 
 /** One line of the tree: the node and how far it is indented. */
 export interface TreeRow {

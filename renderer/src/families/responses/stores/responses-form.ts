@@ -3,15 +3,15 @@
  * chain, a stored response, or a compaction), with what is wrong with the request that would be
  * sent. `blockedReason` disables Send and says why.
  */
-import { editorErrors, schemaIssues } from '../lib/form-violations';
-import { useFormViolations } from '../composables/use-form-violations';
+import { editorErrors, schemaIssues } from '../../../lib/form-violations';
+import { useFormViolations } from '../../../composables/use-form-violations';
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
-import { ResponsesRequestSchema } from '@shared/contract/responses';
+import { ResponsesRequestSchema } from '@shared/families/responses/contract';
 import { validateResponsesRequest } from '@shared/validate/responses';
 import { withSavedReplies } from '@shared/tools/tool-spec';
-import { useModelsStore } from './models';
-import { useRequestHeadersStore } from './request-headers';
+import { useModelsStore } from '../../../stores/models';
+import { useRequestHeadersStore } from '../../../stores/request-headers';
 import {
   buildResponsesRequest,
   defaultResponsesForm,

@@ -15,7 +15,7 @@ import { speechContract } from '../families/speech/contract';
 import { mediaContract } from './media';
 import { jobsContract } from './jobs';
 import { liveContract } from './live';
-import { messagesContract } from './messages';
+import { messagesContract } from '../families/messages/contract';
 import { modelsContract } from '../families/models/contract';
 import { responsesContract } from '../families/responses/contract';
 import { toolsContract } from './tools';

@@ -13,8 +13,8 @@ import { useChatRunStore } from '../families/chat/stores/chat-run';
 import { useImagesFormStore } from '../families/images/stores/images-form';
 import { useLegacyFormStore } from '../stores/legacy-form';
 import { useLegacyRunStore } from '../stores/legacy-run';
-import { useMessagesFormStore } from '../stores/messages-form';
-import { useMessagesRunStore } from '../stores/messages-run';
+import { useMessagesFormStore } from '../families/messages/stores/messages-form';
+import { useMessagesRunStore } from '../families/messages/stores/messages-run';
 import { useResponsesRunStore } from '../families/responses/stores/responses-run';
 import { sentShape } from '../lib/legacy-form';
 

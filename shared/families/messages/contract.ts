@@ -4,9 +4,9 @@
  * content, tool_use → tool calls with the input as JSON arguments) plus the stop reason as meta.
  */
 import { z } from 'zod';
-import { stream } from './define';
-import type { RunRecord } from './runs';
-import { textSendSchema, type TextStreamChunk } from './text';
+import { stream } from '../../contract/define';
+import type { RunRecord } from '../../contract/runs';
+import { textSendSchema, type TextStreamChunk } from '../../contract/text';
 
 /** Structure only: the rules are checked by shared/validate/messages (worded for a person). */
 export const MessagesRequestSchema = z.looseObject({

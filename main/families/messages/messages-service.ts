@@ -3,16 +3,16 @@
  * renderer sees the chat chunk kinds: thinking -> reasoning, text -> content, a tool_use block ->
  * one tool call once its input is complete, and the stop reason as meta.
  */
-import { createMessage, MESSAGES_PATH, streamMessage } from '../api/messages';
-import { MessagesAssembler } from '../api/messages-assembler';
-import type { RunRecord } from '../../shared/contract/runs';
-import { chatUsageOf } from '../../shared/text-output';
-import { validateMessagesRequest } from '../../shared/validate/messages';
-import type { MessagesRequest, MessagesStreamEvent } from '../../shared/wire/messages';
-import type { ConnectionsService } from './connections-service';
-import { runTextPost, streamIntoRun, type TextSendInput } from './text-post';
-import type { TextRun, TextRunContext, TextServiceDeps } from './text-run';
-import { isObject } from '../../shared/is-object';
+import { createMessage, MESSAGES_PATH, streamMessage } from '../../api/messages';
+import { MessagesAssembler } from '../../api/messages-assembler';
+import type { RunRecord } from '../../../shared/contract/runs';
+import { chatUsageOf } from '../../../shared/text-output';
+import { validateMessagesRequest } from '../../../shared/validate/messages';
+import type { MessagesRequest, MessagesStreamEvent } from '../../../shared/wire/messages';
+import type { ConnectionsService } from '../../services/connections-service';
+import { runTextPost, streamIntoRun, type TextSendInput } from '../../services/text-post';
+import type { TextRun, TextRunContext, TextServiceDeps } from '../../services/text-run';
+import { isObject } from '../../../shared/is-object';
 
 export interface MessagesServiceOptions extends TextServiceDeps {
   connections: ConnectionsService;

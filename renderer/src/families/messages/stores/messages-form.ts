@@ -3,20 +3,20 @@
  * parameters and tools, and what is wrong with them (shared validator plus the tool editor's
  * findings). `blockedReason` disables Send with the first reason.
  */
-import { editorErrors, schemaIssues } from '../lib/form-violations';
-import { useFormViolations } from '../composables/use-form-violations';
-import { useDraft } from '../composables/use-draft';
-import { overDefaults, savedList, savedString } from '../lib/draft-fields';
+import { editorErrors, schemaIssues } from '../../../lib/form-violations';
+import { useFormViolations } from '../../../composables/use-form-violations';
+import { useDraft } from '../../../composables/use-draft';
+import { overDefaults, savedList, savedString } from '../../../lib/draft-fields';
 import { defineStore, storeToRefs } from 'pinia';
 import { computed, ref } from 'vue';
-import { MessagesRequestSchema } from '@shared/contract/messages';
+import { MessagesRequestSchema } from '@shared/families/messages/contract';
 import { validateMessagesRequest } from '@shared/validate/messages';
 import type { MessagesContentBlock } from '@shared/wire/messages';
 import type { ToolReply } from '@shared/tools/replies';
 import { withSavedReplies } from '@shared/tools/tool-spec';
-import { useModelsStore } from './models';
-import { useRequestHeadersStore } from './request-headers';
-import { isReasoningModel } from '../lib/legacy-reasoning';
+import { useModelsStore } from '../../../stores/models';
+import { useRequestHeadersStore } from '../../../stores/request-headers';
+import { isReasoningModel } from '../../../lib/legacy-reasoning';
 import {
   assistantBlocks,
   buildMessagesRequest,

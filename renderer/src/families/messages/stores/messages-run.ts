@@ -4,13 +4,13 @@
  */
 import { defineStore } from 'pinia';
 import { computed } from 'vue';
-import type { MessagesSendInput } from '@shared/contract/messages';
+import type { MessagesSendInput } from '@shared/families/messages/contract';
 import type { MessagesContentBlock, MessagesRequest } from '@shared/wire/messages';
 import { pendingFromMessages } from '@shared/tools/pending-calls';
-import { useWorkbench } from '../api';
-import { useTextRun } from '../composables/use-text-run';
+import { useWorkbench } from '../../../api';
+import { useTextRun } from '../../../composables/use-text-run';
 import { contentOf } from '../lib/messages-form';
-import { useRequestHeadersStore } from './request-headers';
+import { useRequestHeadersStore } from '../../../stores/request-headers';
 
 export const useMessagesRunStore = defineStore('messages-run', () => {
   const run = useTextRun<MessagesSendInput>((input, onChunk) => useWorkbench().messages.send(input, onChunk));

@@ -4,7 +4,7 @@
  */
 import { appContract, opsContract, streamsContract } from './app';
 import { chatContract } from '../families/chat/contract';
-import { completionsContract } from './completions';
+import { completionsContract } from '../families/legacy/contract';
 import { connectionsContract } from './connections';
 import { draftsContract } from './drafts';
 import { filesContract } from '../families/files/contract';

@@ -7,7 +7,7 @@ import type { RouteLocationRaw } from 'vue-router';
 import type { TextPlaygroundId as PlaygroundId } from '@shared/families';
 import { isReasoningModel, type ModelNames } from '../lib/legacy-reasoning';
 import { useChatFormStore } from '../families/chat/stores/chat-form';
-import { useLegacyFormStore } from '../stores/legacy-form';
+import { useLegacyFormStore } from '../families/legacy/stores/legacy-form';
 import { useMessagesFormStore } from '../families/messages/stores/messages-form';
 import { useResponsesFormStore } from '../families/responses/stores/responses-form';
 

@@ -4,7 +4,7 @@ import { provideWorkbench } from '@/api';
 import { createFakeWorkbench } from '../fake-workbench';
 import { chooseModelIn, playgroundsFor } from '@/composables/model-playgrounds';
 import { useChatFormStore } from '@/families/chat/stores/chat-form';
-import { useLegacyFormStore } from '@/stores/legacy-form';
+import { useLegacyFormStore } from '@/families/legacy/stores/legacy-form';
 import { useMessagesFormStore } from '@/families/messages/stores/messages-form';
 import { useResponsesFormStore } from '@/families/responses/stores/responses-form';
 

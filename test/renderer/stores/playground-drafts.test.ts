@@ -6,7 +6,7 @@ import { preloadDrafts, resetDraftCacheForTests } from '@/composables/draft-cach
 import { useResponsesFormStore } from '@/families/responses/stores/responses-form';
 import { useResponsesRunStore } from '@/families/responses/stores/responses-run';
 import { useCompareStore } from '@/stores/compare';
-import { useLegacyFormStore } from '@/stores/legacy-form';
+import { useLegacyFormStore } from '@/families/legacy/stores/legacy-form';
 import { useRequestHeadersStore } from '@/stores/request-headers';
 import type { ResponseNode } from '@shared/families/responses/contract';
 import { createFakeWorkbench, type FakeWorkbench, type FakeWorkbenchOptions } from '../fake-workbench';

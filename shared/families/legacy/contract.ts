@@ -4,9 +4,9 @@
  * Both report through the same chunk kinds as chat, so the run view is shared.
  */
 import { z } from 'zod';
-import { stream } from './define';
-import type { RunRecord } from './runs';
-import { textSendSchema, type TextStreamChunk } from './text';
+import { stream } from '../../contract/define';
+import type { RunRecord } from '../../contract/runs';
+import { textSendSchema, type TextStreamChunk } from '../../contract/text';
 
 export const CompletionsRequestSchema = z.looseObject({
   model: z.string().min(1, 'choose a model').max(200),

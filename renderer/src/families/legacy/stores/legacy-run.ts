@@ -5,12 +5,12 @@
  */
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
-import type { CompleteSendInput, CompletionsSendInput } from '@shared/contract/completions';
+import type { CompleteSendInput, CompletionsSendInput } from '@shared/families/legacy/contract';
 import type { CompleteRequest, CompletionsRequest } from '@shared/wire/completions';
-import { useWorkbench } from '../api';
-import { useTextRun } from '../composables/use-text-run';
-import { sentShape } from '../lib/legacy-form';
-import { useRequestHeadersStore } from './request-headers';
+import { useWorkbench } from '../../../api';
+import { useTextRun } from '../../../composables/use-text-run';
+import { sentShape } from '../../../lib/legacy-form';
+import { useRequestHeadersStore } from '../../../stores/request-headers';
 
 export const useLegacyRunStore = defineStore('legacy-run', () => {
   const completions = useTextRun<CompletionsSendInput>((input, onChunk) => useWorkbench().completions.send(input, onChunk));

@@ -4,14 +4,14 @@
  * chat chunk kinds. `/v1/complete` with `stream: true` is sent as asked, so the run records the
  * service's own refusal rather than a guess of it.
  */
-import { COMPLETE_PATH, COMPLETIONS_PATH, createComplete, createCompletion, streamCompletion } from '../api/completions';
-import { CompletionsAssembler } from '../api/completions-assembler';
-import type { RunRecord } from '../../shared/contract/runs';
-import { validateCompleteRequest, validateCompletionsRequest } from '../../shared/validate/completions';
-import type { CompleteRequest, CompletionsRequest, TextCompletionChunk } from '../../shared/wire/completions';
-import type { ConnectionsService } from './connections-service';
-import { runTextPost, streamIntoRun, type TextSendInput } from './text-post';
-import type { TextRunContext, TextServiceDeps } from './text-run';
+import { COMPLETE_PATH, COMPLETIONS_PATH, createComplete, createCompletion, streamCompletion } from '../../api/completions';
+import { CompletionsAssembler } from '../../api/completions-assembler';
+import type { RunRecord } from '../../../shared/contract/runs';
+import { validateCompleteRequest, validateCompletionsRequest } from '../../../shared/validate/completions';
+import type { CompleteRequest, CompletionsRequest, TextCompletionChunk } from '../../../shared/wire/completions';
+import type { ConnectionsService } from '../../services/connections-service';
+import { runTextPost, streamIntoRun, type TextSendInput } from '../../services/text-post';
+import type { TextRunContext, TextServiceDeps } from '../../services/text-run';
 
 export interface CompletionsServiceOptions extends TextServiceDeps {
   connections: ConnectionsService;

@@ -3,18 +3,18 @@
  * tabs, and what blocks each tab's Send. A reasoning model is refused by both endpoints, so it
  * blocks Send with the notice the view shows.
  */
-import { schemaIssues } from '../lib/form-violations';
-import { useFormViolations } from '../composables/use-form-violations';
-import { useDraft } from '../composables/use-draft';
-import { overDefaults, savedString } from '../lib/draft-fields';
+import { schemaIssues } from '../../../lib/form-violations';
+import { useFormViolations } from '../../../composables/use-form-violations';
+import { useDraft } from '../../../composables/use-draft';
+import { overDefaults, savedString } from '../../../lib/draft-fields';
 import { defineStore, storeToRefs } from 'pinia';
 import { computed, ref } from 'vue';
-import { CompleteRequestSchema, CompletionsRequestSchema } from '@shared/contract/completions';
+import { CompleteRequestSchema, CompletionsRequestSchema } from '@shared/families/legacy/contract';
 import type { LimitViolation } from '@shared/limits';
 import { validateCompleteRequest, validateCompletionsRequest } from '@shared/validate/completions';
-import { useModelsStore } from './models';
-import { useRequestHeadersStore } from './request-headers';
-import { isReasoningModel, legacyReasoningNotice } from '../lib/legacy-reasoning';
+import { useModelsStore } from '../../../stores/models';
+import { useRequestHeadersStore } from '../../../stores/request-headers';
+import { isReasoningModel, legacyReasoningNotice } from '../../../lib/legacy-reasoning';
 import {
   buildCompleteRequest,
   buildCompletionsRequest,
@@ -24,7 +24,7 @@ import {
   defaultCompletionsForm,
   type CompleteForm,
   type CompletionsForm,
-} from '../lib/legacy-form';
+} from '../../../lib/legacy-form';
 
 export type LegacyTab = 'completions' | 'complete';
 

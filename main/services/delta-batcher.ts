@@ -2,7 +2,7 @@
  * Coalesces stream deltas so the renderer gets about one message per frame instead of one per
  * token: text of the same choice is concatenated; tool calls and finish reasons flush at once.
  */
-import type { ChatStreamChunk } from '../../shared/contract/chat';
+import type { ChatStreamChunk } from '../../shared/families/chat/contract';
 
 type Delta = Extract<ChatStreamChunk, { type: 'delta' }>;
 

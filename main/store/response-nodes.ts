@@ -4,7 +4,7 @@
  * missing, expired); read a whole tree, a node's ancestors, or the newest chains. Reads apply
  * the 30-day expiry against `now`, so a chain shows as expired offline, without asking the service.
  */
-import type { DroppedMessage, ResponseNode, ResponseServerState, ResponseTree } from '../../shared/contract/responses';
+import type { DroppedMessage, ResponseNode, ResponseServerState, ResponseTree } from '../../shared/families/responses/contract';
 import type { Db } from './db';
 import { prepare, timed } from './query';
 

@@ -4,8 +4,8 @@
  */
 import { appContract, opsContract, streamsContract } from './app';
 import { audioContract } from './audio';
-import { chatContract } from './chat';
-import { completionsContract } from './completions';
+import { chatContract } from '../families/chat/contract';
+import { completionsContract } from '../families/legacy/contract';
 import { connectionsContract } from './connections';
 import { draftsContract } from './drafts';
 import { filesContract } from '../families/files/contract';
@@ -16,9 +16,9 @@ import { speechContract } from '../families/speech/contract';
 import { mediaContract } from './media';
 import { jobsContract } from './jobs';
 import { liveContract } from './live';
-import { messagesContract } from './messages';
+import { messagesContract } from '../families/messages/contract';
 import { modelsContract } from '../families/models/contract';
-import { responsesContract } from './responses';
+import { responsesContract } from '../families/responses/contract';
 import { toolsContract } from './tools';
 import { userFilesContract } from './user-files';
 import { videosContract } from '../families/videos/contract';

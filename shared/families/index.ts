@@ -15,7 +15,7 @@ import { speechFamily } from './speech/family';
 import { transcriptionFamily } from './transcription/family';
 import { videosFamily } from './videos/family';
 import { voicesFamily } from './voices/family';
-import type { EndpointDescriptor, EntryShape, FamilyId, NavEntry, SharedFamily } from './types';
+import type { EndpointDescriptor, EntryShape, NavEntry, SharedFamily } from './types';
 
 export type * from './types';
 export { EXPORT_LANGS } from './types';
@@ -24,6 +24,9 @@ export { EXPORT_LANGS } from './types';
 export const FAMILIES = [chatFamily, responsesFamily, messagesFamily, legacyFamily, filesFamily, videosFamily, imagesFamily, speechFamily, modelsFamily, transcriptionFamily, voicesFamily] as const satisfies readonly SharedFamily[];
 
 type Families = (typeof FAMILIES)[number];
+
+/** Families of the service (a playground's, or one with a view of its own): the listed ids. */
+export type FamilyId = Families['id'];
 
 /** Every kind of request a run records: the families' endpoint names. */
 export type Endpoint = { [F in Families as F['id']]: keyof F['endpoints'] & string }[Families['id']];
@@ -105,6 +108,9 @@ type NavOf<F> = F extends { nav: infer N } ? (N extends NavEntry ? N : never) : 
 export const NAV_ENTRIES = [...FAMILIES.flatMap((f): NavEntry[] => (f.nav ? [f.nav] : [])), ...APP_VIEWS].sort((a, b) => a.order - b.order) as ReadonlyArray<
   NavOf<Families> | (typeof APP_VIEWS)[number]
 >;
+
+/** The icons the nav draws, from the families' nav entries and the app's own views. */
+export type NavIconName = (typeof NAV_ENTRIES)[number]['icon'];
 
 /** A route the nav links to. */
 export type NavRoute = (typeof NAV_ENTRIES)[number]['route'];

@@ -5,6 +5,9 @@
  * dispatch) is derived from that list.
  */
 import type { CapturedRequest } from '../contract/runs';
+// FamilyId and NavIconName are derived from the lists in index.ts (a type-only cycle): adding a
+// family never edits a union here.
+import type { FamilyId } from './index';
 
 /** The playgrounds a recorded run can be re-opened in ("Open in playground"). */
 export type PlaygroundId = 'chat' | 'responses' | 'messages' | 'legacy' | 'images';
@@ -12,8 +15,6 @@ export type PlaygroundId = 'chat' | 'responses' | 'messages' | 'legacy' | 'image
 /** The text playgrounds: a recorded run can also be sent again from History ("Run again"). */
 export type TextPlaygroundId = Exclude<PlaygroundId, 'images'>;
 
-/** Families of the service (a playground's, or one with a view of its own). */
-export type FamilyId = PlaygroundId | 'files' | 'videos' | 'models' | 'transcription' | 'voices' | 'speech';
 
 /** How History shows one run: the text run layout (sent turns, output), an upload's file record, the media it made, or a live session (its tracks, marks and timeline: `history.session`/`timeline`). */
 export type EntryShape = 'text' | 'upload' | 'media' | 'session';
@@ -62,11 +63,14 @@ export type ExportResult = { code: string } | { unsupported: string };
  */
 export type CodeExporter = Record<ExportLang, (request: CapturedRequest, opts: ExporterOptions) => ExportResult>;
 
-export interface EndpointDescriptor {
+/**
+ * A recorded endpoint as its family writes it (the list adds `family`: see EndpointDescriptor).
+ * It names no FamilyId, so a family's module can be checked against it while FamilyId is still
+ * being derived from the list of those modules.
+ */
+export interface OwnEndpoint {
   /** What History calls a run of this endpoint. */
   readonly label: string;
-  /** The family it belongs to (set by the family list from the family that declares it). */
-  readonly family: FamilyId;
   /** How its History entry is laid out. */
   readonly entry: EntryShape;
   readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -96,11 +100,10 @@ export interface EndpointDescriptor {
   };
 }
 
-/** A descriptor as a family writes it: `family` is filled in by the list. */
-export type OwnEndpoint = Omit<EndpointDescriptor, 'family'>;
-
-/** The icons the nav draws (the renderer's family list has one drawing per name). */
-export type NavIconName = 'chat' | 'responses' | 'messages' | 'legacy' | 'compare' | 'models' | 'files' | 'history' | 'images' | 'videos' | 'gallery' | 'transcription' | 'voices' | 'speech';
+/** A recorded endpoint's descriptor, with the family that declares it (filled in by the list). */
+export interface EndpointDescriptor extends OwnEndpoint {
+  readonly family: FamilyId;
+}
 
 /** A place in the nav. */
 export interface NavEntry {
@@ -109,14 +112,16 @@ export interface NavEntry {
   readonly label: string;
   /** Page title (defaults to the label). */
   readonly title?: string;
-  readonly icon: NavIconName;
+  /** Its icon's name (the renderer's family list has one drawing per name; see NavIconName). */
+  readonly icon: string;
   /** Position, top to bottom (families and the app's own views interleave). */
   readonly order: number;
 }
 
 /** One family's shared module. */
 export interface SharedFamily {
-  readonly id: FamilyId;
+  /** Its id (FamilyId is the union of the listed families' ids). */
+  readonly id: string;
   /** Its view in the nav (a family may have none of its own). */
   readonly nav: NavEntry | null;
   /**

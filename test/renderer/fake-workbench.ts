@@ -4,14 +4,14 @@
  * step by the test (manual). Calls are recorded so tests can assert what was sent.
  */
 import type { WorkbenchApi, StreamHandle } from '../../shared/contract/api';
-import type { ChatSendInput, ChatStreamChunk } from '../../shared/contract/chat';
+import type { ChatSendInput, ChatStreamChunk } from '../../shared/families/chat/contract';
 import type { ConnectionProfile, ConnectionsState, SandboxDetails, SaveConnectionInput } from '../../shared/contract/connections';
 import { WorkbenchFailure, type WorkbenchError } from '../../shared/contract/errors';
 import type { HistorySearchInput } from '../../shared/contract/history';
 import type { JobSummary } from '../../shared/contract/jobs';
 import type { Catalogue, CatalogueEntry } from '../../shared/families/models/contract';
 import type { CapturedRequest, Endpoint, RunRecord, RunStatus } from '../../shared/contract/runs';
-import type { ResponseNode } from '../../shared/contract/responses';
+import type { ResponseNode } from '../../shared/families/responses/contract';
 import type { FileDownloadChunk, FileDownloadResult, FileRecord, FileUploadChunk, FileUploadInput } from '../../shared/families/files/contract';
 import type { ToolPlayground, ToolSetState } from '../../shared/contract/tools';
 import type { Draft, DraftChange } from '../../shared/contract/drafts';

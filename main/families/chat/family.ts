@@ -1,7 +1,7 @@
 /** Chat: the service (streamed, plain and deferred sends; following a deferred run) and the deferred-chat job. */
-import { chatContract } from '../../../shared/contract/chat';
-import { ChatService } from '../../services/chat-service';
-import { deferredChatJob } from '../../services/deferred-chat-job';
+import { chatContract } from '../../../shared/families/chat/contract';
+import { ChatService } from './chat-service';
+import { deferredChatJob } from './deferred-chat-job';
 import { bindOps } from '../bind';
 import type { FamilyDeps, MainFamily } from '../types';
 

@@ -1,6 +1,6 @@
 /** Legacy completions: the service answers the `completions` contract family (`/v1/completions`, `/v1/complete`). */
-import { completionsContract } from '../../../shared/contract/completions';
-import { CompletionsService } from '../../services/completions-service';
+import { completionsContract } from '../../../shared/families/legacy/contract';
+import { CompletionsService } from './completions-service';
 import { bindOps } from '../bind';
 import type { FamilyDeps, MainFamily } from '../types';
 

@@ -1,6 +1,6 @@
 /** Messages: the service. */
-import { messagesContract } from '../../../shared/contract/messages';
-import { MessagesService } from '../../services/messages-service';
+import { messagesContract } from '../../../shared/families/messages/contract';
+import { MessagesService } from './messages-service';
 import { bindOps } from '../bind';
 import type { FamilyDeps, MainFamily } from '../types';
 

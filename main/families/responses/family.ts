@@ -1,6 +1,6 @@
 /** Responses: creates, stored responses (retrieve, delete), compaction and the local chains. */
-import { responsesContract } from '../../../shared/contract/responses';
-import { ResponsesService } from '../../services/responses-service';
+import { responsesContract } from '../../../shared/families/responses/contract';
+import { ResponsesService } from './responses-service';
 import { bindOps } from '../bind';
 import type { FamilyDeps, MainFamily } from '../types';
 

@@ -6,10 +6,10 @@
 import type { RouteLocationRaw } from 'vue-router';
 import type { TextPlaygroundId as PlaygroundId } from '@shared/families';
 import { isReasoningModel, type ModelNames } from '../lib/legacy-reasoning';
-import { useChatFormStore } from '../stores/chat-form';
-import { useLegacyFormStore } from '../stores/legacy-form';
-import { useMessagesFormStore } from '../stores/messages-form';
-import { useResponsesFormStore } from '../stores/responses-form';
+import { useChatFormStore } from '../families/chat/stores/chat-form';
+import { useLegacyFormStore } from '../families/legacy/stores/legacy-form';
+import { useMessagesFormStore } from '../families/messages/stores/messages-form';
+import { useResponsesFormStore } from '../families/responses/stores/responses-form';
 
 /** One playground offered for a model, or why it is not (shown disabled, with the reason). */
 export interface PlaygroundChoice {

@@ -8,14 +8,14 @@
 import type { RouteLocationRaw } from 'vue-router';
 import type { RunRecord } from '@shared/contract/runs';
 import { endpointInfo, type PlaygroundId } from '@shared/families';
-import { useChatFormStore } from '../stores/chat-form';
-import { useChatRunStore } from '../stores/chat-run';
+import { useChatFormStore } from '../families/chat/stores/chat-form';
+import { useChatRunStore } from '../families/chat/stores/chat-run';
 import { useImagesFormStore } from '../families/images/stores/images-form';
-import { useLegacyFormStore } from '../stores/legacy-form';
-import { useLegacyRunStore } from '../stores/legacy-run';
-import { useMessagesFormStore } from '../stores/messages-form';
-import { useMessagesRunStore } from '../stores/messages-run';
-import { useResponsesRunStore } from '../stores/responses-run';
+import { useLegacyFormStore } from '../families/legacy/stores/legacy-form';
+import { useLegacyRunStore } from '../families/legacy/stores/legacy-run';
+import { useMessagesFormStore } from '../families/messages/stores/messages-form';
+import { useMessagesRunStore } from '../families/messages/stores/messages-run';
+import { useResponsesRunStore } from '../families/responses/stores/responses-run';
 import { sentShape } from '../lib/legacy-form';
 
 /** What the playground shows while Undo can bring back the form the run replaced. */

@@ -14,7 +14,7 @@ import type { TextStreamChunk } from '@shared/contract/text';
 import { WorkbenchFailure } from '@shared/contract/errors';
 import { endpointInfo, type PlaygroundId, type TextPlaygroundId } from '@shared/families';
 import { useWorkbench } from '../api';
-import { CHAT_RUN_JOBS } from '../stores/chat-run';
+import { CHAT_RUN_JOBS } from '../families/chat/stores/chat-run';
 import { withRequestAsSent } from './request-as-sent';
 import { useTextRun } from './use-text-run';
 

@@ -5,7 +5,7 @@
  */
 import { defineStore } from 'pinia';
 import { computed, effectScope, ref, type EffectScope } from 'vue';
-import type { ChatSendInput } from '@shared/contract/chat';
+import type { ChatSendInput } from '@shared/families/chat/contract';
 import { LIMITS } from '@shared/limits';
 import { validateChatRequest } from '@shared/validate/chat';
 import type { ChatRequest } from '@shared/wire/chat';
@@ -13,7 +13,7 @@ import { useWorkbench } from '../api';
 import { useTextRun, type TextRun } from '../composables/use-text-run';
 import { useDraft } from '../composables/use-draft';
 import { overDefaults, savedList, savedString } from '../lib/draft-fields';
-import { CHAT_RUN_JOBS } from './chat-run';
+import { CHAT_RUN_JOBS } from '../families/chat/stores/chat-run';
 import { isReasoningModel } from '../lib/legacy-reasoning';
 import { useModelsStore } from './models';
 import { useNumberEntriesStore } from './number-entries';

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../../main/app';
 import { createFileKeyStore } from '../../../main/store/key-file';
-import type { ChatStreamChunk } from '../../../shared/contract/chat';
+import type { ChatStreamChunk } from '../../../shared/families/chat/contract';
 import type { StreamContext } from '../../../main/host/handlers';
 
 const CTX = { sessionId: 'test', signal: new AbortController().signal };

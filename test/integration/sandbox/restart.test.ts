@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../../main/app';
 import type { StreamContext } from '../../../main/host/handlers';
 import { createFileKeyStore } from '../../../main/store/key-file';
-import type { ChatStreamChunk } from '../../../shared/contract/chat';
+import type { ChatStreamChunk } from '../../../shared/families/chat/contract';
 import type { JobSummary } from '../../../shared/contract/jobs';
 import type { RunRecord } from '../../../shared/contract/runs';
 import type { ChatCompletion } from '../../../shared/wire/chat';

@@ -1,5 +1,5 @@
 import type { ChatCompletion } from '../../../shared/wire/chat';
-import type { ChatStreamChunk } from '../../../shared/contract/chat';
+import type { ChatStreamChunk } from '../../../shared/families/chat/contract';
 import type { JobSummary } from '../../../shared/contract/jobs';
 import type { RunRecord } from '../../../shared/contract/runs';
 import type { StreamContext } from '../../../main/host/handlers';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { createApp, type App } from '../../../main/app';
-import type { ChatSendInput, ChatStreamChunk } from '../../../shared/contract/chat';
+import type { ChatSendInput, ChatStreamChunk } from '../../../shared/families/chat/contract';
 import type { CapturedEvent, RunRecord } from '../../../shared/contract/runs';
 import { createFileKeyStore } from '../../../main/store/key-file';
 import { runText } from './text-run-helper';

@@ -3,7 +3,7 @@
  * recorded, added to the local chain tree with their links, and then browsable offline.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ResponseTree } from '../../../shared/contract/responses';
+import type { ResponseTree } from '../../../shared/families/responses/contract';
 import { choicesOf } from '../../../shared/text-output';
 import { startSandbox, type SandboxServer } from '../../../main/sandbox/index';
 import { startHarness, type Harness } from './harness';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../../main/app';
 import { createFileKeyStore } from '../../../main/store/key-file';
-import type { ResponseNode, ResponseTree } from '../../../shared/contract/responses';
+import type { ResponseNode, ResponseTree } from '../../../shared/families/responses/contract';
 import { choicesOf, RESPONSE_RETENTION_MS } from '../../../shared/text-output';
 import { recordedEvents, startHarness, useHarness } from './harness';
 import { deltaText, mergedMeta, runText } from './text-run-helper';

@@ -3,10 +3,10 @@ import { createPinia, setActivePinia } from 'pinia';
 import { provideWorkbench } from '@/api';
 import { createFakeWorkbench } from '../fake-workbench';
 import { chooseModelIn, playgroundsFor } from '@/composables/model-playgrounds';
-import { useChatFormStore } from '@/stores/chat-form';
-import { useLegacyFormStore } from '@/stores/legacy-form';
-import { useMessagesFormStore } from '@/stores/messages-form';
-import { useResponsesFormStore } from '@/stores/responses-form';
+import { useChatFormStore } from '@/families/chat/stores/chat-form';
+import { useLegacyFormStore } from '@/families/legacy/stores/legacy-form';
+import { useMessagesFormStore } from '@/families/messages/stores/messages-form';
+import { useResponsesFormStore } from '@/families/responses/stores/responses-form';
 
 const catalogue = [
   { id: 'svc-4', aliases: ['svc-4-latest'] },

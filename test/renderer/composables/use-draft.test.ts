@@ -4,10 +4,10 @@ import { effectScope, nextTick, ref, shallowRef, type EffectScope } from 'vue';
 import { provideWorkbench, type LinkStatus } from '@/api';
 import { ADOPTED_VISIBLE_MS, DRAFT_SAVE_DELAY_MS, UNDO_VISIBLE_MS, useDraft, type DraftState } from '@/composables/use-draft';
 import { preloadDrafts, resetDraftCacheForTests } from '@/composables/draft-cache';
-import ChatView from '@/views/ChatView.vue';
-import MessagesView from '@/views/MessagesView.vue';
-import { useChatFormStore } from '@/stores/chat-form';
-import { useMessagesFormStore } from '@/stores/messages-form';
+import ChatView from '@/families/chat/views/ChatView.vue';
+import MessagesView from '@/families/messages/views/MessagesView.vue';
+import { useChatFormStore } from '@/families/chat/stores/chat-form';
+import { useMessagesFormStore } from '@/families/messages/stores/messages-form';
 import { createFakeWorkbench, type FakeWorkbench, type FakeWorkbenchOptions } from '../fake-workbench';
 import { mountWithApp, type Mounted } from '../mount-app';
 

@@ -2,10 +2,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
 import { defineComponent, h, ref } from 'vue';
 import { usePersistedTools } from '@/composables/use-persisted-tools';
-import ChatView from '@/views/ChatView.vue';
-import MessagesView from '@/views/MessagesView.vue';
-import { useChatFormStore } from '@/stores/chat-form';
-import { useMessagesFormStore } from '@/stores/messages-form';
+import ChatView from '@/families/chat/views/ChatView.vue';
+import MessagesView from '@/families/messages/views/MessagesView.vue';
+import { useChatFormStore } from '@/families/chat/stores/chat-form';
+import { useMessagesFormStore } from '@/families/messages/stores/messages-form';
 import type { ToolSpec } from '@shared/tools/tool-spec';
 import { mountWithApp, type Mounted } from '../mount-app';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assistantBlocks, buildMessagesRequest, conversationIsEmpty, defaultMessagesParams, formFromMessagesRequest, type MessagesForm } from '@/lib/messages-form';
+import { assistantBlocks, buildMessagesRequest, conversationIsEmpty, defaultMessagesParams, formFromMessagesRequest, type MessagesForm } from '@/families/messages/lib/messages-form';
 
 const form = (over: Partial<MessagesForm> = {}): MessagesForm => ({
   model: 'svc-4',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildResponsesRequest, defaultResponsesForm, formFromResponsesRequest, instructionsBlockedReason, isReasoningModel, type ResponsesForm } from '@/lib/responses-form';
+import { buildResponsesRequest, defaultResponsesForm, formFromResponsesRequest, instructionsBlockedReason, isReasoningModel, type ResponsesForm } from '@/families/responses/lib/responses-form';
 
 const form = (over: Partial<ResponsesForm> = {}): ResponsesForm => ({ ...defaultResponsesForm(), model: 'svc-4', input: 'Hello', ...over });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ResponseNode } from '@shared/contract/responses';
-import { continueBlockedReason, nodeStateText, treeRows } from '@/lib/responses-tree';
+import type { ResponseNode } from '@shared/families/responses/contract';
+import { continueBlockedReason, nodeStateText, treeRows } from '@/families/responses/lib/responses-tree';
 
 const DAY = 24 * 60 * 60 * 1000;
 const NOW = Date.UTC(2026, 10, 21, 12, 0, 0);

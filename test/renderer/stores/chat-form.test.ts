@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createPinia, setActivePinia } from 'pinia';
 import { provideWorkbench } from '@/api';
 import { createFakeWorkbench } from '../fake-workbench';
-import { useChatFormStore } from '@/stores/chat-form';
+import { useChatFormStore } from '@/families/chat/stores/chat-form';
 
 beforeEach(() => {
   // The store keeps its form as a draft in main (an empty fake here).

@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createPinia, setActivePinia } from 'pinia';
 import { provideWorkbench } from '@/api';
-import { useChatFormStore } from '@/stores/chat-form';
-import { useChatRunStore } from '@/stores/chat-run';
+import { useChatFormStore } from '@/families/chat/stores/chat-form';
+import { useChatRunStore } from '@/families/chat/stores/chat-run';
 import { createFakeWorkbench, type FakeWorkbench } from '../fake-workbench';
 import { makeCompletion, makeRecord, makeUsage } from '../fake-data';
 import type { JobSummary } from '@shared/contract/jobs';

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createPinia, setActivePinia } from 'pinia';
 import { provideWorkbench } from '@/api';
 import { createFakeWorkbench } from '../fake-workbench';
-import { useMessagesFormStore } from '@/stores/messages-form';
+import { useMessagesFormStore } from '@/families/messages/stores/messages-form';
 
 beforeEach(() => {
   // The store keeps its form as a draft in main (an empty fake here).

@@ -3,12 +3,12 @@ import { flushPromises } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
 import { provideWorkbench } from '@/api';
 import { preloadDrafts, resetDraftCacheForTests } from '@/composables/draft-cache';
-import { useResponsesFormStore } from '@/stores/responses-form';
-import { useResponsesRunStore } from '@/stores/responses-run';
+import { useResponsesFormStore } from '@/families/responses/stores/responses-form';
+import { useResponsesRunStore } from '@/families/responses/stores/responses-run';
 import { useCompareStore } from '@/stores/compare';
-import { useLegacyFormStore } from '@/stores/legacy-form';
+import { useLegacyFormStore } from '@/families/legacy/stores/legacy-form';
 import { useRequestHeadersStore } from '@/stores/request-headers';
-import type { ResponseNode } from '@shared/contract/responses';
+import type { ResponseNode } from '@shared/families/responses/contract';
 import { createFakeWorkbench, type FakeWorkbench, type FakeWorkbenchOptions } from '../fake-workbench';
 
 const DAY = 24 * 60 * 60 * 1000;

@@ -3,8 +3,8 @@ import { flushPromises } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
 import { provideWorkbench } from '@/api';
 import { WorkbenchFailure } from '@shared/contract/errors';
-import { useResponsesFormStore } from '@/stores/responses-form';
-import { useResponsesRunStore } from '@/stores/responses-run';
+import { useResponsesFormStore } from '@/families/responses/stores/responses-form';
+import { useResponsesRunStore } from '@/families/responses/stores/responses-run';
 import { createFakeWorkbench, type FakeWorkbench } from '../fake-workbench';
 
 let fake: FakeWorkbench;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
-import ChatView from '@/views/ChatView.vue';
-import { useChatFormStore } from '@/stores/chat-form';
+import ChatView from '@/families/chat/views/ChatView.vue';
+import { useChatFormStore } from '@/families/chat/stores/chat-form';
 import type { ChatRequest } from '@shared/wire/chat';
 import { makeCompletion } from '../fake-data';
 import { button, mountWithApp, type Mounted } from '../mount-app';

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
-import ChatView from '@/views/ChatView.vue';
-import { useChatFormStore } from '@/stores/chat-form';
-import { useChatRunStore } from '@/stores/chat-run';
+import ChatView from '@/families/chat/views/ChatView.vue';
+import { useChatFormStore } from '@/families/chat/stores/chat-form';
+import { useChatRunStore } from '@/families/chat/stores/chat-run';
 import { button, mountWithApp, type Mounted } from '../mount-app';
 
 let m: Mounted;

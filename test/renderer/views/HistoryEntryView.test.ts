@@ -4,12 +4,12 @@ import ConfirmDialog from 'primevue/confirmdialog';
 import { flushPromises } from '@vue/test-utils';
 import HistoryEntryView from '@/views/HistoryEntryView.vue';
 import EventLog from '@/components/run/EventLog.vue';
-import { useChatFormStore } from '@/stores/chat-form';
-import { useChatRunStore } from '@/stores/chat-run';
-import { useMessagesRunStore } from '@/stores/messages-run';
-import { useLegacyRunStore } from '@/stores/legacy-run';
-import { useMessagesFormStore } from '@/stores/messages-form';
-import { useLegacyFormStore } from '@/stores/legacy-form';
+import { useChatFormStore } from '@/families/chat/stores/chat-form';
+import { useChatRunStore } from '@/families/chat/stores/chat-run';
+import { useMessagesRunStore } from '@/families/messages/stores/messages-run';
+import { useLegacyRunStore } from '@/families/legacy/stores/legacy-run';
+import { useMessagesFormStore } from '@/families/messages/stores/messages-form';
+import { useLegacyFormStore } from '@/families/legacy/stores/legacy-form';
 import { button, mountWithApp, type Mounted } from '../mount-app';
 import { makeCompletion, makeRecord } from '../fake-data';
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
-import LegacyView from '@/views/LegacyView.vue';
-import { useLegacyFormStore } from '@/stores/legacy-form';
+import LegacyView from '@/families/legacy/views/LegacyView.vue';
+import { useLegacyFormStore } from '@/families/legacy/stores/legacy-form';
 import { sampleCatalogueEntries } from '../fake-data';
 import type { FakeStream } from '../fake-workbench';
 import { button, mountWithApp, type Mounted } from '../mount-app';

@@ -17,8 +17,8 @@ import { provideWorkbench } from '@/api';
 import { createAppRouter } from '@/router';
 import { preloadDrafts, resetDraftCacheForTests } from '@/composables/draft-cache';
 import { resetPersistedToolsForTests } from '@/composables/use-persisted-tools';
-import { useMessagesFormStore } from '@/stores/messages-form';
-import MessagesView from '@/views/MessagesView.vue';
+import { useMessagesFormStore } from '@/families/messages/stores/messages-form';
+import MessagesView from '@/families/messages/views/MessagesView.vue';
 import { createFakeWorkbench } from '../fake-workbench';
 import { StreamingMarkdownStub } from '../mount-app';
 

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
 import type { CapturedEvent } from '@shared/contract/runs';
-import MessagesView from '@/views/MessagesView.vue';
-import { useMessagesFormStore } from '@/stores/messages-form';
-import { useMessagesRunStore } from '@/stores/messages-run';
+import MessagesView from '@/families/messages/views/MessagesView.vue';
+import { useMessagesFormStore } from '@/families/messages/stores/messages-form';
+import { useMessagesRunStore } from '@/families/messages/stores/messages-run';
 import type { FakeStream } from '../fake-workbench';
 import { button, mountWithApp, type Mounted } from '../mount-app';
 

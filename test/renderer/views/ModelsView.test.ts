@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
 import ModelsView from '@/families/models/views/ModelsView.vue';
-import { useMessagesFormStore } from '@/stores/messages-form';
+import { useMessagesFormStore } from '@/families/messages/stores/messages-form';
 import { button, mountWithApp, type Mounted } from '../mount-app';
 
 let m: Mounted;

@@ -2,11 +2,11 @@
 // scroller that happy-dom does not lay out; the e2e test covers them) and the chain link of an entry.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
-import type { ResponseNode } from '@shared/contract/responses';
+import type { ResponseNode } from '@shared/families/responses/contract';
 import HistoryView from '@/views/HistoryView.vue';
 import HistoryEntryView from '@/views/HistoryEntryView.vue';
-import { useResponsesFormStore } from '@/stores/responses-form';
-import { useResponsesRunStore } from '@/stores/responses-run';
+import { useResponsesFormStore } from '@/families/responses/stores/responses-form';
+import { useResponsesRunStore } from '@/families/responses/stores/responses-run';
 import { makeRecord } from '../fake-data';
 import { mountWithApp, type Mounted } from '../mount-app';
 

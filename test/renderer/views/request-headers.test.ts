@@ -1,14 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
 import type { Component } from 'vue';
-import ChatView from '@/views/ChatView.vue';
-import LegacyView from '@/views/LegacyView.vue';
-import MessagesView from '@/views/MessagesView.vue';
-import ResponsesView from '@/views/ResponsesView.vue';
-import { useLegacyRunStore } from '@/stores/legacy-run';
-import { useMessagesRunStore } from '@/stores/messages-run';
-import { useResponsesRunStore } from '@/stores/responses-run';
-import { useResponsesFormStore } from '@/stores/responses-form';
+import ChatView from '@/families/chat/views/ChatView.vue';
+import LegacyView from '@/families/legacy/views/LegacyView.vue';
+import MessagesView from '@/families/messages/views/MessagesView.vue';
+import ResponsesView from '@/families/responses/views/ResponsesView.vue';
+import { useLegacyRunStore } from '@/families/legacy/stores/legacy-run';
+import { useMessagesRunStore } from '@/families/messages/stores/messages-run';
+import { useResponsesRunStore } from '@/families/responses/stores/responses-run';
+import { useResponsesFormStore } from '@/families/responses/stores/responses-form';
 import { useRequestHeadersStore } from '@/stores/request-headers';
 import { button, mountWithApp, type Mounted } from '../mount-app';
 

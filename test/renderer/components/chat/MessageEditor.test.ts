@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
-import MessageEditor from '@/components/chat/MessageEditor.vue';
-import { useChatFormStore } from '@/stores/chat-form';
+import MessageEditor from '@/families/chat/components/MessageEditor.vue';
+import { useChatFormStore } from '@/families/chat/stores/chat-form';
 import { mountWithApp, type Mounted } from '../../mount-app';
 
 let m: Mounted;

@@ -2,8 +2,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { flushPromises, mount } from '@vue/test-utils';
 import PrimeVue from 'primevue/config';
 import { reactive } from 'vue';
-import BlockEditor from '@/components/messages/BlockEditor.vue';
-import type { FormBlock } from '@/lib/messages-form';
+import BlockEditor from '@/families/messages/components/BlockEditor.vue';
+import type { FormBlock } from '@/families/messages/lib/messages-form';
 
 function mountImage(block: Extract<FormBlock, { kind: 'image' }>) {
   return mount(BlockEditor, { props: { block, label: 'Message 1 block 2', problems: [] }, global: { plugins: [[PrimeVue, { theme: 'none' }]] } });

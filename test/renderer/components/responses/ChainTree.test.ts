@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mount } from '@vue/test-utils';
-import type { ResponseNode } from '@shared/contract/responses';
-import ChainTree from '@/components/responses/ChainTree.vue';
+import type { ResponseNode } from '@shared/families/responses/contract';
+import ChainTree from '@/families/responses/components/ChainTree.vue';
 
 const DAY = 24 * 60 * 60 * 1000;
 const T0 = Date.UTC(2026, 10, 21, 12, 0, 0);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mount } from '@vue/test-utils';
-import type { ResponseNode } from '@shared/contract/responses';
-import CompactionDetails from '@/components/responses/CompactionDetails.vue';
+import type { ResponseNode } from '@shared/families/responses/contract';
+import CompactionDetails from '@/families/responses/components/CompactionDetails.vue';
 
 const compaction: ResponseNode = {
   id: 'cmp_AbC123xYz', kind: 'compaction', parentId: 'resp_1', connectionId: 'sandbox', runId: null, model: 'svc-4', createdAt: 0,

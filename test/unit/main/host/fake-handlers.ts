@@ -5,7 +5,7 @@
  */
 import { runMetrics } from '../../../../shared/run-metrics';
 import type { AppInfo } from '../../../../shared/contract/app';
-import type { ChatStreamChunk } from '../../../../shared/contract/chat';
+import type { ChatStreamChunk } from '../../../../shared/families/chat/contract';
 import type { ConnectionsState } from '../../../../shared/contract/connections';
 import { WorkbenchFailure } from '../../../../shared/contract/errors';
 import type { JobSummary } from '../../../../shared/contract/jobs';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ChatStreamChunk } from '../../../../shared/contract/chat';
+import type { ChatStreamChunk } from '../../../../shared/families/chat/contract';
 import { DeltaBatcher } from '../../../../main/services/delta-batcher';
 
 describe('DeltaBatcher', () => {

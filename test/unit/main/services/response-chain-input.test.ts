@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { chainInput, chainSegment, droppedMessages } from '../../../../main/services/response-chain-input';
-import type { ResponseNode } from '../../../../shared/contract/responses';
+import { chainInput, chainSegment, droppedMessages } from '../../../../main/families/responses/response-chain-input';
+import type { ResponseNode } from '../../../../shared/families/responses/contract';
 import type { RunRecord } from '../../../../shared/contract/runs';
 
 function node(id: string, parentId: string | null, extra: Partial<ResponseNode> = {}): ResponseNode {

@@ -9,7 +9,7 @@ import {
   setResponseNodeState,
   upsertResponseNode,
 } from '../../../../main/store/response-nodes';
-import type { ResponseNode } from '../../../../shared/contract/responses';
+import type { ResponseNode } from '../../../../shared/families/responses/contract';
 
 const DAY = 86_400_000;
 

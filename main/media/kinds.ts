@@ -3,9 +3,10 @@
  * playback sessions (and the service sockets of live sessions) are added here.
  */
 import { SessionKinds } from './session-kinds';
+import { speechOutputKind } from './speech-output-session';
 import { syntheticKind } from './synthetic-source';
 import { transcriptionKind } from './transcription-session';
 
 export function mediaSessionKinds(): SessionKinds {
-  return new SessionKinds().register(syntheticKind).register(transcriptionKind);
+  return new SessionKinds().register(syntheticKind).register(transcriptionKind).register(speechOutputKind);
 }

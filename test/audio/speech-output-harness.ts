@@ -6,14 +6,15 @@
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { SpeechOutput, type SpeechOutputEvent, type SpeechOutputOpen } from '../../main/families/speech/speech-output';
 import { forkLauncher } from '../../main/media/fork-launcher';
 import { MediaPlane } from '../../main/media/media-plane';
 import { SpeechFieldsSchema, type SpeechFieldsInput, type SpeechRunChunk, type SpeechRunResult } from '../../shared/families/speech/contract';
 import { startHarness, type Harness } from '../integration/services/harness';
 
-const ROOT = resolve(__dirname, '../..');
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 export interface SpeechOutputHarness {
   h: Harness;
@@ -23,7 +24,7 @@ export interface SpeechOutputHarness {
   /** The file device's bytes as PCM16 (48 kHz stereo). */
   played(): Int16Array;
   /** Runs speech over REST or the WebSocket, handing each piece of audio to `output` as it arrives. */
-  speak(mode: 'rest' | 'stream', fields: SpeechFieldsInput, output: SpeechOutputOpen): Promise<Spoken>;
+  speak(mode: 'rest' | 'stream', fields: SpeechFieldsInput, output: SpeechOutputOpen, options?: { stopAfterMs?: number }): Promise<Spoken>;
   close(): Promise<void>;
 }
 
@@ -33,9 +34,13 @@ export interface Spoken {
   audio: Uint8Array;
   events: Array<SpeechOutputEvent & { receivedAt: number }>;
   done: Awaited<SpeechOutput['done']>;
+  /** Bytes of the first piece of audio (stream: the first audio.delta). */
+  firstChunkBytes: number;
   /** main's performance.now() when the first audio reached main's handler (stream: the first chunk). */
   firstAudioInMainAt: number | null;
   output: SpeechOutput;
+  /** With `stopAfterMs`: main's performance.now() when Stop was sent, and its answer. */
+  stopped: { at: number; playedMs: number } | null;
 }
 
 export async function startSpeechOutputHarness(): Promise<SpeechOutputHarness> {
@@ -54,17 +59,34 @@ export async function startSpeechOutputHarness(): Promise<SpeechOutputHarness> {
   if (!up.ok) throw new Error(`media process: ${up.error.message}\n${lines.join('\n')}`);
   const h = await startHarness();
 
-  const speak = async (mode: 'rest' | 'stream', input: SpeechFieldsInput, open: SpeechOutputOpen): Promise<Spoken> => {
+  const speak = async (mode: 'rest' | 'stream', input: SpeechFieldsInput, open: SpeechOutputOpen, options: { stopAfterMs?: number } = {}): Promise<Spoken> => {
     const opened = await SpeechOutput.open(plane, open);
     if (!opened.ok) throw new Error(opened.error.message);
     const output = opened.value;
     const events: Spoken['events'] = [];
-    output.onEvent((e) => events.push({ ...e, receivedAt: performance.now() }));
+    let stopped: Spoken['stopped'] = null;
+    let stopping: Promise<unknown> = Promise.resolve();
+    output.onEvent((e) => {
+      events.push({ ...e, receivedAt: performance.now() });
+      // Stop as the user would, once this much has been heard.
+      if (e.type === 'progress' && options.stopAfterMs !== undefined && e.playedMs >= options.stopAfterMs && !stopped) {
+        stopped = { at: performance.now(), playedMs: NaN };
+        const s = stopped;
+        stopping = output.stop().then((r) => {
+          if (!r.ok) throw new Error(r.error.message);
+          s.playedMs = r.value.playedMs;
+        });
+      }
+    });
     let firstAudioInMainAt: number | null = null;
+    let firstChunkBytes = 0;
     const sends: Promise<unknown>[] = [];
     const emit = (chunk: SpeechRunChunk): void => {
       if (chunk.type !== 'audio') return;
-      firstAudioInMainAt ??= performance.now();
+      if (firstAudioInMainAt === null) {
+        firstAudioInMainAt = performance.now();
+        firstChunkBytes = chunk.audio.byteLength;
+      }
       sends.push(output.push(chunk.audio));
     };
     const ctx = { sessionId: 'speech-out', signal: new AbortController().signal, streamId: 's', emit };
@@ -74,6 +96,7 @@ export async function startSpeechOutputHarness(): Promise<SpeechOutputHarness> {
     if (mode === 'rest') {
       audio = new Uint8Array(readFileSync(h.app.media.blobs.pathOf(result.audio!.hash)));
       firstAudioInMainAt = performance.now();
+      firstChunkBytes = audio.byteLength;
       sends.push(output.push(audio));
     } else {
       const kept = new Uint8Array(readFileSync(h.app.media.blobs.pathOf(result.audio!.hash)));
@@ -82,11 +105,12 @@ export async function startSpeechOutputHarness(): Promise<SpeechOutputHarness> {
     }
     for (const sent of await Promise.all(sends)) {
       const reply = sent as { ok: boolean; error?: { message: string } };
-      if (!reply.ok) throw new Error(reply.error!.message);
+      if (!reply.ok && !stopped) throw new Error(reply.error!.message);
     }
     await output.end();
     const done = await output.done;
-    return { result, audio, events, done, firstAudioInMainAt, output };
+    await stopping;
+    return { result, audio, events, done, firstAudioInMainAt, firstChunkBytes, output, stopped };
   };
 
   return {

@@ -28,6 +28,8 @@ import { defineKind } from './session-kinds';
 /** Base64 of one piece of audio: 16 MiB (the event socket's frame bound) as base64. */
 const MAX_PIECE_CHARS = Math.ceil((16 * 1024 * 1024) / 3) * 4;
 const PROGRESS_MS = 100;
+/** Audio resampled and queued per turn of the event loop (more than the jitter buffer's 60 ms target). */
+const SLICE_MS = 100;
 /** After a flush: long enough for the device's queue to play out (and the paced device's `silence`). */
 const SETTLE_MS = 250;
 
@@ -84,6 +86,10 @@ export const speechOutputKind = defineKind({
       backend,
       deviceId: options.device ?? null,
       sourceRate: options.sampleRate,
+      // Stop must fall silent quickly: 5 ms writes, one queued (flush -> silence ≈ 34 ms on a
+      // paced ALSA device, ~21 ms of it the device's own buffer; 97 ms with 20 ms × 2).
+      periodMs: 5,
+      deviceQueuePeriods: 1,
       onError: (error) => finish(false, { code: 'unsupported', message: `The output device stopped: ${error.message}` }),
     });
     if (!opened.ok) throw new Error(opened.error.message);
@@ -144,7 +150,15 @@ export const speechOutputKind = defineKind({
           decoding = decoding.then(async () => {
             if (finished || stopping) return;
             try {
-              playback.enqueue(await decoder.push(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)));
+              const pcm = await decoder.push(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+              // A piece can hold seconds of audio (REST's whole file, the first sentence): it is
+              // resampled and queued a slice at a time, yielding between, so the device gets its
+              // first period after one slice rather than after the whole piece.
+              const slice = Math.round(options.sampleRate * (SLICE_MS / 1000));
+              for (let at = 0; at < pcm.length && !finished && !stopping; at += slice) {
+                playback.enqueue(pcm.subarray(at, at + slice));
+                if (at + slice < pcm.length) await new Promise((resolve) => setImmediate(resolve));
+              }
             } catch (error) {
               finish(true, { code: 'unsupported', message: `The speech audio could not be decoded: ${(error as Error).message}` });
             }

@@ -4,6 +4,7 @@
  * forked media process has HOME set to a folder holding the ALSA `file` device's ~/.asoundrc, so
  * what it plays lands in `played.raw`. Used by speech-output.test.ts and test/bench/speech-output.ts.
  */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -23,6 +24,8 @@ export interface SpeechOutputHarness {
   playedFile: string;
   /** The file device's bytes as PCM16 (48 kHz stereo). */
   played(): Int16Array;
+  /** With the FIFO device: [CLOCK_MONOTONIC ns, 'sound' | 'silence' | 'closed'] as the card played it. */
+  sinkLog(): Array<[bigint, string]>;
   /** Runs speech over REST or the WebSocket, handing each piece of audio to `output` as it arrives. */
   speak(mode: 'rest' | 'stream', fields: SpeechFieldsInput, output: SpeechOutputOpen, options?: { stopAfterMs?: number }): Promise<Spoken>;
   close(): Promise<void>;
@@ -43,11 +46,26 @@ export interface Spoken {
   stopped: { at: number; playedMs: number } | null;
 }
 
-export async function startSpeechOutputHarness(): Promise<SpeechOutputHarness> {
+/**
+ * `fifo`: adds the output device `ALSA:fifoplay`, ALSA's file plugin writing into a FIFO that
+ * fifo-sink.py (python3) reads in real time, a paced card: `sinkLog()` gives the sound/silence
+ * changes it played, on CLOCK_MONOTONIC.
+ */
+export async function startSpeechOutputHarness(options: { fifo?: boolean } = {}): Promise<SpeechOutputHarness> {
   const home = mkdtempSync(join(tmpdir(), 'alsa-speech-'));
   const playedFile = join(home, 'played.raw');
+  const fifo = join(home, 'fifo.raw');
+  const sinkLogFile = join(home, 'sink.log');
   const template = readFileSync(join(ROOT, 'test/audio/asoundrc.template'), 'utf8');
-  writeFileSync(join(home, '.asoundrc'), template.replaceAll('PLAYBACK_RAW_FILE', playedFile).replaceAll('CAPTURE_RAW_FILE', join(home, 'capture.raw')));
+  let rc = template.replaceAll('PLAYBACK_RAW_FILE', playedFile).replaceAll('CAPTURE_RAW_FILE', join(home, 'capture.raw'));
+  let sink: ChildProcess | null = null;
+  if (options.fifo) {
+    execFileSync('mkfifo', [fifo]);
+    writeFileSync(sinkLogFile, '');
+    sink = spawn('python3', [join(ROOT, 'test/audio/fifo-sink.py'), fifo, sinkLogFile], { stdio: 'ignore' });
+    rc += `pcm.fifoplay {\n  type plug\n  slave {\n    pcm { type file slave.pcm "null" file "${fifo}" format "raw" }\n    format S16_LE\n    rate 48000\n    channels 2\n  }\n}\n`;
+  }
+  writeFileSync(join(home, '.asoundrc'), rc);
   writeFileSync(join(home, 'capture.raw'), new Uint8Array(0));
   const lines: string[] = [];
   const plane = new MediaPlane({
@@ -122,10 +140,17 @@ export async function startSpeechOutputHarness(): Promise<SpeechOutputHarness> {
       const raw = readFileSync(playedFile);
       return new Int16Array(raw.buffer, raw.byteOffset, raw.byteLength >> 1);
     },
+    sinkLog: () =>
+      readFileSync(sinkLogFile, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split(' '))
+        .map(([t, what]) => [BigInt(t!), what!] as [bigint, string]),
     speak,
     async close() {
       await h.close();
       await plane.dispose();
+      sink?.kill();
       rmSync(home, { recursive: true, force: true });
     },
   };

@@ -8,7 +8,8 @@
  * - first `audio.delta` received in main -> its first sample written to the device (and the part
  *   of that inside the media process);
  * - Stop: `flush()` -> silence, on the paced device (main/audio's timer-driven device, set up like
- *   naudiodon's output: 20 ms periods, two queued, nothing taken back).
+ *   naudiodon's output: 20 ms periods, two queued, nothing taken back), and on naudiodon itself
+ *   through a paced card (ALSA's file plugin into a FIFO read in real time: test/audio/fifo-sink.py).
  * "The device" for the first three is ALSA's `file` plugin through naudiodon/PortAudio (a real
  * native stream; not paced, so a write is taken at once and the figure is the app's own path).
  * `npx tsx test/bench/run.ts speechService`, or `npx tsx test/bench/speech-service.ts [runs]`.
@@ -86,10 +87,11 @@ function report(f: FirstSample): Record<string, unknown> {
 }
 
 export async function run(runs = 7): Promise<Record<string, unknown>> {
-  const s = await startSpeechOutputHarness();
+  const s = await startSpeechOutputHarness({ fifo: true });
   const load = [loadavg()[0]!];
   const flushToSilence: number[] = [];
   const flushInMedia: number[] = [];
+  const nativeStopToSilence: number[] = [];
   let paced: FirstSample;
   let file: FirstSample;
   try {
@@ -111,6 +113,16 @@ export async function run(runs = 7): Promise<Record<string, unknown>> {
       flushInMedia.push(silence.silentAt - silence.flushedAt);
     }
     load.push(loadavg()[0]!);
+    // Stop on naudiodon itself, through the paced FIFO card: main's Stop -> the card's first silent read.
+    const monoMinusPerf = Number(process.hrtime.bigint()) / 1e6 - performance.now();
+    for (let i = 0; i < runs; i++) {
+      const stopped = await s.speak('stream', FIELDS, { codec: 'pcm', sampleRate: 24000, device: 'ALSA:fifoplay' }, { stopAfterMs: 400 + 100 * i });
+      if (!stopped.stopped) throw new Error('the FIFO run was not stopped');
+      const stopNs = BigInt(Math.round((stopped.stopped.at + monoMinusPerf) * 1e6));
+      const silent = s.sinkLog().find(([t, what]) => what === 'silence' && t >= stopNs);
+      nativeStopToSilence.push(silent ? Number(silent[0] - stopNs) / 1e6 : NaN);
+    }
+    load.push(loadavg()[0]!);
   } finally {
     await s.close();
   }
@@ -125,6 +137,10 @@ export async function run(runs = 7): Promise<Record<string, unknown>> {
       device: 'paced, set up like naudiodon: 20 ms periods, 2 queued, nothing taken back',
       stopToSilenceMs: stats(flushToSilence),
       flushInMediaToSilenceMs: stats(flushInMedia),
+    },
+    stopNative: {
+      device: 'naudiodon/PortAudio -> ALSA file plugin -> FIFO read in real time by test/audio/fifo-sink.py (a paced card with a ~21 ms buffer); speech output writes 5 ms, one queued',
+      stopToSilenceMs: stats(nativeStopToSilence),
     },
   };
 }

@@ -75,7 +75,7 @@ export async function startSpeechOutputHarness(options: { fifo?: boolean } = {})
   });
   const up = await plane.start();
   if (!up.ok) throw new Error(`media process: ${up.error.message}\n${lines.join('\n')}`);
-  const h = await startHarness();
+  const h = await startHarness({ mediaPlane: plane });
 
   const speak = async (mode: 'rest' | 'stream', input: SpeechFieldsInput, open: SpeechOutputOpen, options: { stopAfterMs?: number } = {}): Promise<Spoken> => {
     const opened = await SpeechOutput.open(plane, open);

@@ -6,7 +6,9 @@
 import { rmSync } from 'node:fs';
 import { MPEGDecoder } from 'mpg123-decoder';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeMulaw } from '../../shared/audio/g711';
 import { float32ToInt16 } from '../../shared/audio/pcm';
+import { SpeechFieldsSchema, type SpeechRunChunk } from '../../shared/families/speech/contract';
 import { Resampler } from '../../shared/audio/resampler';
 import { startSpeechOutputHarness, type SpeechOutputHarness } from './speech-output-harness';
 
@@ -75,5 +77,23 @@ describe('speech through the native output (media process, ALSA file device)', (
     // One piece, decoded at once: played without a gap, sample for sample.
     expect(played.subarray(offset, offset + expected.length)).toEqual(expected);
     expect(played.subarray(offset + expected.length).every((v) => v === 0)).toBe(true);
+  }, 90_000);
+
+  it('Speech\'s own run with `output` plays through the device: the page gets the device and the ms heard, the result says what was played', async () => {
+    rmSync(s.playedFile, { force: true });
+    const chunks: SpeechRunChunk[] = [];
+    const ctx = { sessionId: 'speech-out', signal: new AbortController().signal, streamId: 'o', emit: (c: SpeechRunChunk) => chunks.push(c) };
+    const fields = SpeechFieldsSchema.parse({ text: TEXT, codec: 'mulaw', sampleRate: 8000, output: { device: null } });
+    const result = await s.h.app.handlers.speech.stream(fields, ctx);
+    expect(result.played).toMatchObject({ stopped: false, error: null });
+    const audio = chunks.flatMap((c) => (c.type === 'audio' ? [c.audio] : []));
+    const mulaw = Uint8Array.from(audio.flatMap((a) => [...a]));
+    const expected = asPlayed(decodeMulaw(mulaw), 8000);
+    expect(nonZero(s.played())).toEqual(nonZero(expected));
+    expect(result.played!.ms).toBeCloseTo(expected.length / 2 / 48, 0);
+    expect(chunks.find((c) => c.type === 'device')).toEqual({ type: 'device', name: 'default' });
+    const played = chunks.flatMap((c) => (c.type === 'played' ? [c.ms] : []));
+    expect(played).toEqual([...played].sort((a, b) => a - b));
+    expect(played.at(-1)).toBe(result.played!.ms);
   }, 90_000);
 });

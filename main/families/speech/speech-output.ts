@@ -113,3 +113,63 @@ export class SpeechOutput {
     }
   }
 }
+
+/** What a run with native output reports: `played` for its result. */
+export interface NativePlay {
+  push(audio: Uint8Array): void;
+  /** After the last audio: resolves when it has played out, or at once with Stop (the signal). */
+  finish(): Promise<{ ms: number; stopped: boolean; error: string | null }>;
+}
+
+/**
+ * Opens the chosen device for a speech run: each piece of audio is handed on as it comes, the
+ * device's name and the ms heard go to the page as chunks, and the run's signal (the page's Stop)
+ * flushes the device at once.
+ */
+export async function openNativePlay(
+  media: SpeechOutputMedia | undefined,
+  options: SpeechOutputOpen,
+  signal: AbortSignal,
+  emit: (chunk: { type: 'device'; name: string } | { type: 'played'; ms: number }) => void,
+): Promise<Reply<NativePlay>> {
+  if (!media) return { ok: false, error: { code: 'unsupported', message: 'Native output needs the media process, which is not running: play the speech in the page instead.' } };
+  const opened = await SpeechOutput.open(media, options);
+  if (!opened.ok) return { ok: false, error: { code: opened.error.code, message: `The output device could not play the speech: ${opened.error.message}` } };
+  const output = opened.value;
+  output.onEvent((e) => {
+    if (e.type === 'opened') emit({ type: 'device', name: e.device });
+    else if (e.type === 'progress') emit({ type: 'played', ms: e.playedMs });
+  });
+  let stoppedMs: number | null = null;
+  const onAbort = (): void => {
+    void output.stop().then((r) => {
+      if (r.ok) stoppedMs = r.value.playedMs;
+    });
+  };
+  signal.addEventListener('abort', onAbort, { once: true });
+  if (signal.aborted) onAbort();
+  return {
+    ok: true,
+    value: {
+      push: (audio) => void output.push(audio),
+      async finish() {
+        if (!signal.aborted) void output.end();
+        const done = await output.done;
+        signal.removeEventListener('abort', onAbort);
+        const ms = stoppedMs ?? done.playedMs;
+        emit({ type: 'played', ms });
+        return { ms, stopped: done.stopped, error: done.error ?? null };
+      },
+    },
+  };
+}
+
+export type Played = NonNullable<import('../../../shared/families/speech/contract').SpeechRunResult['played']>;
+
+/** REST: the whole file through the device; a device that cannot play is said in `error` (the run stands). */
+export async function playWhole(media: SpeechOutputMedia | undefined, options: SpeechOutputOpen, audio: Uint8Array, signal: AbortSignal, emit: Parameters<typeof openNativePlay>[3]): Promise<Played> {
+  const opened = await openNativePlay(media, options, signal, emit);
+  if (!opened.ok) return { ms: 0, stopped: false, error: opened.error.message };
+  opened.value.push(audio);
+  return opened.value.finish();
+}

@@ -13,6 +13,7 @@ import { SpeechFieldsSchema, type SpeechFieldsInput, type SpeechRunChunk, type S
 import { charactersLeft } from '@shared/families/speech/limits';
 import { TTS_LIMITS, type AudioTimestamps, type TtsCodec } from '@shared/wire/tts';
 import type { AudioResult } from '@shared/audio/errors';
+import type { AudioDeviceChoice } from '@shared/contract/audio';
 import { useWorkbench } from '../../../api';
 import { toWorkbenchError } from '../../../lib/errors';
 import { PagePlayback } from '../../../audio/page-playback';
@@ -40,6 +41,10 @@ export const useSpeechStore = defineStore('speech', () => {
   const bitRate = ref<number | null>(null);
   const speed = ref<number>(TTS_LIMITS.speedDefault);
   const mode = ref<SpeechMode>('rest');
+  /** Where the speech plays: the page, or a native output device (the media process plays it; Stop flushes it). */
+  const output = ref<AudioDeviceChoice>({ kind: 'page' });
+  /** Native output while it plays: the device's name and the ms heard. */
+  const device = ref<{ name: string | null; playedMs: number } | null>(null);
 
   const voices = shallowRef<SpeechVoice[]>([]);
   const voicesNote = ref<string | null>(null);
@@ -69,6 +74,7 @@ export const useSpeechStore = defineStore('speech', () => {
       ...(codec.value === 'mp3' && bitRate.value !== null ? { bitRate: bitRate.value } : {}),
       speed: speed.value,
       withTimestamps: true,
+      ...(output.value.kind === 'native' ? { output: { device: output.value.device ?? null } } : {}),
     };
   }
 
@@ -108,8 +114,10 @@ export const useSpeechStore = defineStore('speech', () => {
     firstAudioMs.value = null;
     chunks.value = 0;
     liveTimestamps.value = null;
-    const live = mode.value === 'stream' && livePlayable(codec.value);
-    playNote.value = mode.value === 'stream' && !live ? `${codec.value.toUpperCase()} cannot be played chunk by chunk in the page: it plays when the speech is complete (choose PCM, µ-law or A-law to hear it from the first chunk).` : null;
+    const native = output.value.kind === 'native';
+    device.value = native ? { name: null, playedMs: 0 } : null;
+    const live = !native && mode.value === 'stream' && livePlayable(codec.value);
+    playNote.value = !native && mode.value === 'stream' && !live ? `${codec.value.toUpperCase()} cannot be played chunk by chunk in the page: it plays when the speech is complete (choose PCM, µ-law or A-law to hear it from the first chunk).` : null;
     const pcm = new StreamPcm(codec.value);
     const rate = sampleRate.value;
     let opening: Promise<void> | null = null;
@@ -117,6 +125,8 @@ export const useSpeechStore = defineStore('speech', () => {
     const onChunk = (c: SpeechRunChunk): void => {
       if (c.type === 'started') runId.value = c.runId;
       else if (c.type === 'first-audio') firstAudioMs.value = c.ms;
+      else if (c.type === 'device' && device.value) device.value = { ...device.value, name: c.name };
+      else if (c.type === 'played' && device.value) device.value = { ...device.value, playedMs: c.ms };
       else if (c.type === 'audio') {
         chunks.value++;
         liveTimestamps.value = appendTimestamps(liveTimestamps.value, c.timestamps);
@@ -194,5 +204,5 @@ export const useSpeechStore = defineStore('speech', () => {
     }
   }
 
-  return { text, language, voice, codec, sampleRate, bitRate, speed, mode, voices, voicesNote, phase, runId, result, error, firstAudioMs, chunks, liveTimestamps, playNote, left, busy, problem, fields, loadVoices, send, stop, setPlayerFactory, previewing, previewError, previewVoice };
+  return { text, language, voice, codec, sampleRate, bitRate, speed, mode, output, device, voices, voicesNote, phase, runId, result, error, firstAudioMs, chunks, liveTimestamps, playNote, left, busy, problem, fields, loadVoices, send, stop, setPlayerFactory, previewing, previewError, previewVoice };
 });

@@ -6,7 +6,8 @@ import { SessionKinds } from './session-kinds';
 import { speechOutputKind } from './speech-output-session';
 import { syntheticKind } from './synthetic-source';
 import { transcriptionKind } from './transcription-session';
+import { nativeCaptureKind } from './native-capture-session';
 
 export function mediaSessionKinds(): SessionKinds {
-  return new SessionKinds().register(syntheticKind).register(transcriptionKind).register(speechOutputKind);
+  return new SessionKinds().register(syntheticKind).register(transcriptionKind).register(nativeCaptureKind).register(speechOutputKind);
 }

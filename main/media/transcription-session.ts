@@ -89,10 +89,11 @@ export const transcriptionKind = defineKind({
     const stats: TranscriptionStats = { framesIn: 0, chunksSent: 0, bytesSent: 0, droppedChunks: 0, mutedFrames: 0 };
     const chunkBytes = (sampleRate * CHUNK_MS * 2) / 1000;
     const backlogMax = Math.ceil(BACKLOG_MS / CHUNK_MS);
-    const backlog: Array<{ bytes: Uint8Array; at: number }> = [];
+    const backlog: Array<{ bytes: Uint8Array; at: number; lastAt: number }> = [];
     let pending = new Uint8Array(chunkBytes);
     let pendingLength = 0;
     let pendingAt = 0;
+    let pendingLastAt = 0;
     let muted = false;
     let ending = false;
     let sending = false;
@@ -118,12 +119,13 @@ export const transcriptionKind = defineKind({
         }
         stats.chunksSent++;
         stats.bytesSent += chunk.bytes.byteLength;
-        ctx.event('audio', { pcm: Buffer.from(chunk.bytes).toString('base64'), at: chunk.at });
+        // `at`/`lastAt`: its first and last frame's capture; `sentAt`: on the socket (the capture benchmark reads them).
+        ctx.event('audio', { pcm: Buffer.from(chunk.bytes).toString('base64'), at: chunk.at, lastAt: chunk.lastAt, sentAt: ctx.now() });
       }
       sending = false;
     };
     const enqueue = (bytes: Uint8Array, at: number): void => {
-      backlog.push({ bytes, at });
+      backlog.push({ bytes, at, lastAt: pendingLastAt });
       while (backlog.length > backlogMax) {
         backlog.shift();
         stats.droppedChunks++;
@@ -149,6 +151,7 @@ export const transcriptionKind = defineKind({
       let offset = 0;
       while (offset < pcm.byteLength) {
         if (pendingLength === 0) pendingAt = at;
+        pendingLastAt = at;
         const take = Math.min(chunkBytes - pendingLength, pcm.byteLength - offset);
         pending.set(pcm.subarray(offset, offset + take), pendingLength);
         pendingLength += take;
@@ -158,7 +161,14 @@ export const transcriptionKind = defineKind({
     };
 
     const mic = ctx.openInput('mic', (frame) => onPcm(frame.payload, frame.timestamp));
-    const native = options.source.kind === 'native' ? await nativeMicrophone(ctx, { sampleRate, device: options.source.device }, onPcm) : null;
+    // A native device that fails mid-stream (unplugged, stalled): what was captured still goes out
+    // and its final words come back, then the session ends with the device's own explanation.
+    const native = options.source.kind === 'native'
+      ? await nativeMicrophone(ctx, { sampleRate, device: options.source.device }, onPcm, (error) => {
+          if (ending) return;
+          void drain().then(() => ctx.end({ code: 'unsupported', message: `${error.message.replace(/[.\s]*$/, '.')} The live transcription stopped there.` }));
+        })
+      : null;
 
     // The service's events, in order, up to main; its end ends the session.
     let ended = false;
@@ -173,6 +183,24 @@ export const transcriptionKind = defineKind({
         ctx.event('transcript', plain(event));
       }
     })();
+
+    /** Sends what is captured, then `audio.done`, and waits (≤ DRAIN_MS) for the final words. */
+    async function drain(): Promise<void> {
+      if (ending) return;
+      ending = true;
+      native?.dispose();
+      if (!ended) {
+        // Everything captured goes out, then `audio.done`: the service answers with its final words.
+        flushPending();
+        await pumpDone;
+        await stream.end();
+        const timer = setTimeout(() => void stream.close(), DRAIN_MS);
+        await reading;
+        clearTimeout(timer);
+      }
+      abort.abort();
+      await client.dispose();
+    }
 
     return {
       control(raw: unknown): Reply<unknown> | Promise<Reply<unknown>> {
@@ -189,22 +217,7 @@ export const transcriptionKind = defineKind({
           .then(() => stream.finalize(message.channel))
           .then((sent): Reply<unknown> => (sent.ok ? { ok: true, value: null } : { ok: false, error: { code: 'network', message: sent.error.message } }));
       },
-      async stop() {
-        if (ending) return;
-        ending = true;
-        native?.dispose();
-        if (!ended) {
-          // Everything captured goes out, then `audio.done`: the service answers with its final words.
-          flushPending();
-          await pumpDone;
-          await stream.end();
-          const timer = setTimeout(() => void stream.close(), DRAIN_MS);
-          await reading;
-          clearTimeout(timer);
-        }
-        abort.abort();
-        await client.dispose();
-      },
+      stop: drain,
     };
   },
 });

@@ -20,15 +20,15 @@ export const useAudioDevicesStore = defineStore('audio-devices', () => {
 
   /** Lists both kinds (again) and, the first time, starts following hot-plug. */
   async function load(): Promise<void> {
-    const api = useWorkbench();
     const media = typeof navigator !== 'undefined' ? navigator.mediaDevices : undefined;
-    if (!following) {
-      following = true;
-      api.audio.onDevicesChanged((next) => (native.value = next));
-      if (media?.enumerateDevices) watchPageDevices(media, (change) => (page.value = change.list));
-    }
     loading.value = true;
     try {
+      const api = useWorkbench();
+      if (!following) {
+        following = true;
+        api.audio.onDevicesChanged((next) => (native.value = next));
+        if (media?.enumerateDevices) watchPageDevices(media, (change) => (page.value = change.list));
+      }
       const [nativeList, pageList] = await Promise.all([
         api.audio.devices(),
         media?.enumerateDevices ? listPageDevices(media).catch(() => null) : Promise.resolve(null),

@@ -96,4 +96,19 @@ describe('speech through the native output (media process, ALSA file device)', (
     expect(played).toEqual([...played].sort((a, b) => a - b));
     expect(played.at(-1)).toBe(result.played!.ms);
   }, 90_000);
+
+  it('Stop flushes at once and answers the ms heard: more than was heard when Stop was pressed, less than the speech', async () => {
+    // The paced device plays in real time (the file device would play it all at once).
+    const spoken = await s.speak('stream', { text: TEXT, codec: 'pcm', sampleRate: 24000 }, { codec: 'pcm', sampleRate: 24000, backend: 'paced' }, { stopAfterMs: 300 });
+    const speechMs = (pcm16(spoken.audio).length / 24000) * 1000;
+    expect(speechMs).toBeGreaterThan(1500);
+    expect(spoken.stopped!.playedMs).toBeGreaterThanOrEqual(300);
+    expect(spoken.stopped!.playedMs).toBeLessThan(speechMs - 500);
+    expect(spoken.done).toMatchObject({ stopped: true });
+    // The device fell silent after the flush, and nothing more was heard than Stop answered.
+    expect(spoken.events.some((e) => e.type === 'silence')).toBe(true);
+    const progress = spoken.events.flatMap((e) => (e.type === 'progress' ? [e.playedMs] : []));
+    expect(Math.max(...progress)).toBeLessThanOrEqual(Math.ceil(spoken.done.playedMs));
+    expect(spoken.done.playedMs).toBeLessThan(speechMs - 500);
+  }, 90_000);
 });

@@ -34,7 +34,7 @@ import { JobQueue } from './jobs/job-queue';
 import { createLiveHandlers } from './live/handlers';
 import { liveKinds } from './live/kinds';
 import { createLiveRegistry, type LiveRegistry } from './live/registry';
-import { buildFamilies } from './families';
+import { buildFamilies, type FamilyDeps } from './families';
 import { WorkbenchFailure } from '../shared/contract/errors';
 import type { MediaChannelInfo } from '../shared/contract/media';
 import type { NativeAudioDevices } from '../shared/contract/audio';
@@ -223,6 +223,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       deferredPollMs: options.deferredPollMs,
       videoPollMs: options.videoPollMs,
       notify: options.notify,
+      media: mediaControl(options.mediaPlane),
     });
     // Every kind is defined and every subscriber listens: unfinished jobs may run now.
     const resumed = jobs.resumeAll();
@@ -331,6 +332,12 @@ async function nativeDevices(plane: AppOptions['mediaPlane']): Promise<NativeAud
   const reply = await plane.devices();
   if (!reply.ok) throw new WorkbenchFailure(reply.error);
   return reply.value;
+}
+
+/** The media plane's session control, when the shell has one (tests may give only `channel`). */
+function mediaControl(plane: AppOptions['mediaPlane']): FamilyDeps['media'] {
+  if (!plane?.startSession || !plane.stopSession || !plane.controlSession || !plane.onEvent) return undefined;
+  return { startSession: plane.startSession.bind(plane), stopSession: plane.stopSession.bind(plane), controlSession: plane.controlSession.bind(plane), onEvent: plane.onEvent.bind(plane) };
 }
 
 async function mediaChannel(plane: AppOptions['mediaPlane']): Promise<MediaChannelInfo> {

@@ -20,9 +20,9 @@ type Naudiodon = typeof import('naudiodon');
 type IoStreamRead = import('naudiodon').IoStreamRead;
 type IoStreamWrite = import('naudiodon').IoStreamWrite;
 
-/** One period of audio per chunk both ways. */
+/** One period of audio per chunk for capture (and output unless the opener asks for less). */
 const PERIOD_MS = 20;
-/** Chunks the native output queue holds ahead of the device. */
+/** Chunks the native output queue holds ahead of the device, unless the opener says. */
 const OUTPUT_QUEUE = 2;
 const NO_DEVICE = 0xffffffff;
 
@@ -83,12 +83,13 @@ function nativeBackend(naudiodon: Naudiodon): AudioBackend {
     name: 'naudiodon',
     listDevices,
     openInput: (options) => open('input', options, (lib, device, rate, channels) => new NativeInput(lib, device, rate, channels)),
-    openOutput: (options) => open('output', options, (lib, device, rate, channels) => new NativeOutput(lib, device, rate, channels)),
+    openOutput: (options) =>
+      open('output', options, (lib, device, rate, channels) => new NativeOutput(lib, device, rate, channels, options.periodMs ?? PERIOD_MS, options.queuePeriods ?? OUTPUT_QUEUE)),
   };
 }
 
-function framesPerPeriod(rate: number): number {
-  return Math.max(1, Math.round((rate * PERIOD_MS) / 1000));
+function framesPerPeriod(rate: number, periodMs = PERIOD_MS): number {
+  return Math.max(1, Math.round((rate * periodMs) / 1000));
 }
 
 /** Copies a Buffer (any alignment) into Int16 samples. */
@@ -176,8 +177,10 @@ class NativeOutput implements OutputStream {
     readonly device: AudioDevice,
     readonly sampleRate: number,
     readonly channels: number,
+    periodMs: number,
+    private readonly queue: number,
   ) {
-    this.periodFrames = framesPerPeriod(sampleRate);
+    this.periodFrames = framesPerPeriod(sampleRate, periodMs);
     this.io = lib.AudioIO({
       outOptions: {
         deviceId: device.index,
@@ -186,7 +189,7 @@ class NativeOutput implements OutputStream {
         sampleFormat: lib.SampleFormat16Bit,
         framesPerBuffer: this.periodFrames,
         highwaterMark: this.periodFrames * channels * 2,
-        maxQueue: OUTPUT_QUEUE,
+        maxQueue: queue,
         closeOnError: false, // an underflow is counted by the jitter buffer, not fatal
       },
     });
@@ -203,7 +206,7 @@ class NativeOutput implements OutputStream {
         this.written += frames;
         this.lastAcceptedAt = performance.now();
         // The queue is full again: its chunks plus the one the device is playing.
-        this.aheadAtAccept = Math.min(this.written, (OUTPUT_QUEUE + 0.5) * this.periodFrames);
+        this.aheadAtAccept = Math.min(this.written, (this.queue + 0.5) * this.periodFrames);
         resolve();
       });
     });

@@ -33,6 +33,13 @@ export interface OpenOptions {
   sampleRate?: number;
   /** Defaults to 1 for input, and 2 (or the device's maximum if lower) for output. */
   channels?: number;
+  /**
+   * Output: audio per chunk handed to the device and chunks queued ahead of it. What is queued
+   * cannot be taken back (naudiodon), so these bound how long a flush takes to fall silent;
+   * smaller means a quicker stop and less slack for a busy process before the device starves.
+   */
+  periodMs?: number;
+  queuePeriods?: number;
 }
 
 /** A device delivering interleaved PCM16 at `sampleRate`. */

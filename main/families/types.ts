@@ -15,6 +15,7 @@ import type { FilesService } from './files/files-service';
 import type { GalleryService } from '../services/gallery-service';
 import type { ModelsService } from '../services/models-service';
 import type { UserFiles } from '../services/user-files';
+import type { MediaPlane } from '../media/media-plane';
 
 /** What every family is built with: the app's shared services and the options that reach families. */
 export interface FamilyDeps {
@@ -36,6 +37,8 @@ export interface FamilyDeps {
   deferredPollMs?: number;
   /** First and longest poll interval of video jobs (tests shorten them). */
   videoPollMs?: { first: number; max: number };
+  /** The media process, where audio devices are (absent in tests without one): Speech's native output. */
+  media?: Pick<MediaPlane, 'startSession' | 'stopSession' | 'controlSession' | 'onEvent'>;
   /** A desktop notification (Electron); browser mode has none. */
   notify?: (title: string, body: string) => void;
 }

@@ -3,10 +3,11 @@
  * playback sessions (and the service sockets of live sessions) are added here.
  */
 import { SessionKinds } from './session-kinds';
+import { speechOutputKind } from './speech-output-session';
 import { syntheticKind } from './synthetic-source';
 import { transcriptionKind } from './transcription-session';
 import { nativeCaptureKind } from './native-capture-session';
 
 export function mediaSessionKinds(): SessionKinds {
-  return new SessionKinds().register(syntheticKind).register(transcriptionKind).register(nativeCaptureKind);
+  return new SessionKinds().register(syntheticKind).register(transcriptionKind).register(nativeCaptureKind).register(speechOutputKind);
 }

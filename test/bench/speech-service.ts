@@ -1,43 +1,150 @@
 /**
- * Speech through the app's own handlers (createApp, the embedded sandbox): REST's whole-file time
- * against the stream's time to first audio (from `text.done` on the socket's clock) and its whole
- * time, same text, alternating, with everything a run does (History record, the frames recorded,
- * the audio kept in the gallery). `npx tsx test/bench/speech-service.ts [runs]`.
+ * Speech through the app's own handlers (createApp, the embedded sandbox) played through the
+ * media process's `speech-output` session, as the Speech view's native output does. Same text,
+ * same run, REST and the WebSocket alternating:
+ * - REST's whole-file time (the request until the file is there), and to its first sample on the device;
+ * - the stream: from `text.done` and from the first `text.delta` (both on main's clock, from the
+ *   run's recorded frames) to the first sample written to the output device;
+ * - first `audio.delta` received in main -> its first sample written to the device (and the part
+ *   of that inside the media process);
+ * - Stop: `flush()` -> silence, on the paced device (main/audio's timer-driven device, set up like
+ *   naudiodon's output: 20 ms periods, two queued, nothing taken back), and on naudiodon itself
+ *   through a paced card (ALSA's file plugin into a FIFO read in real time: test/audio/fifo-sink.py).
+ * "The device" for the first three is ALSA's `file` plugin through naudiodon/PortAudio (a real
+ * native stream; not paced, so a write is taken at once and the figure is the app's own path).
+ * `npx tsx test/bench/run.ts speechService`, or `npx tsx test/bench/speech-service.ts [runs]`.
  */
 import { loadavg } from 'node:os';
-import { SpeechFieldsSchema } from '../../shared/families/speech/contract';
-import { startHarness } from '../integration/services/harness';
+import { recordedEvents } from '../integration/services/harness';
+import { startSpeechOutputHarness, type SpeechOutputHarness, type Spoken } from '../audio/speech-output-harness';
 
 const TEXT = 'Streaming speech should start quickly. The first sentence plays while the rest is made, and a long answer keeps going without a gap.';
+const FIELDS = { text: TEXT, codec: 'pcm' as const, sampleRate: 24000 };
 
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  return Math.round(s[Math.floor(s.length / 2)]! * 10) / 10;
+function stats(values: number[]): { p50: number; p95: number; max: number; n: number } {
+  const s = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+  const at = (q: number) => Math.round(s[Math.min(s.length - 1, Math.floor(q * s.length))]! * 10) / 10;
+  return { p50: at(0.5), p95: at(0.95), max: at(1), n: s.length };
 }
 
-async function main(): Promise<void> {
-  const runs = Number(process.argv[2] ?? 5);
-  const h = await startHarness();
-  const ctx = { sessionId: 'bench', signal: new AbortController().signal, streamId: 'b', emit: () => {} };
-  const fields = SpeechFieldsSchema.parse({ text: TEXT, codec: 'pcm', sampleRate: 24000 });
-  const rest: number[] = [];
-  const first: number[] = [];
-  const whole: number[] = [];
-  try {
-    // A first call of each starts the synthesiser's worker: not counted.
-    await h.app.handlers.speech.synthesize(fields, ctx);
-    await h.app.handlers.speech.stream(fields, ctx);
-    for (let i = 0; i < runs; i++) {
-      const r = await h.app.handlers.speech.synthesize(fields, ctx);
-      rest.push(r.timings.totalMs);
-      const s = await h.app.handlers.speech.stream(fields, ctx);
-      first.push(s.timings.firstAudioMs ?? NaN);
-      whole.push(s.timings.totalMs);
-    }
-  } finally {
-    await h.close();
+type Backend = 'native' | 'paced';
+
+interface FirstSample {
+  restWhole: number[];
+  restToDevice: number[];
+  streamFirstAudio: number[];
+  fromTextDone: number[];
+  fromTextDelta: number[];
+  deltaToWrite: number[];
+  inMedia: number[];
+  firstDeltaMs: number[];
+}
+
+/** REST and the stream alternating, `runs` times each, played on `backend`. */
+async function firstSamples(s: SpeechOutputHarness, mainPerf: (media: number) => number, backend: Backend, runs: number): Promise<FirstSample> {
+  const out: FirstSample = { restWhole: [], restToDevice: [], streamFirstAudio: [], fromTextDone: [], fromTextDelta: [], deltaToWrite: [], inMedia: [], firstDeltaMs: [] };
+  const output = { codec: 'pcm' as const, sampleRate: 24000, backend };
+  const firstWrite = (spoken: Spoken): number => {
+    const e = spoken.events.find((x) => x.type === 'first-write');
+    if (!e || e.type !== 'first-write') throw new Error('no first-write event');
+    out.inMedia.push(e.writtenAt - (e.arrivedAt ?? NaN));
+    return mainPerf(e.writtenAt);
+  };
+  for (let i = 0; i < runs; i++) {
+    const rest = await s.speak('rest', FIELDS, output);
+    out.restWhole.push(rest.result.timings.totalMs);
+    // The file is there when main hands it on: the request's start is that minus its whole time.
+    out.restToDevice.push(firstWrite(rest) - (rest.firstAudioInMainAt! - rest.result.timings.totalMs));
+
+    const stream = await s.speak('stream', FIELDS, output);
+    const written = firstWrite(stream);
+    const received = stream.firstAudioInMainAt!;
+    out.deltaToWrite.push(written - received);
+    out.streamFirstAudio.push(stream.result.timings.firstAudioMs ?? NaN);
+    // Recorded frames carry ms since the run's start (t0); the first chunk came ttfbMs after it.
+    const t0 = received - stream.result.timings.ttfbMs!;
+    const frames = await recordedEvents(s.h.app, stream.result.runId);
+    const delta = frames.find((f) => f.direction === 'out' && f.event === 'text.delta');
+    const done = frames.find((f) => f.direction === 'out' && f.event === 'text.done');
+    out.fromTextDone.push(written - (t0 + (done?.t ?? NaN)));
+    out.fromTextDelta.push(written - (t0 + (delta?.t ?? NaN)));
+    out.firstDeltaMs.push(stream.firstChunkBytes / 48);
   }
-  console.log(JSON.stringify({ runs, text: TEXT.length, loadavg: loadavg()[0]!.toFixed(2), restWholeMs: median(rest), streamFirstAudioMs: median(first), streamWholeMs: median(whole) }, null, 2));
+  return out;
 }
 
-void main();
+function report(f: FirstSample): Record<string, unknown> {
+  return {
+    restWholeMs: stats(f.restWhole),
+    restRequestToFirstDeviceSampleMs: stats(f.restToDevice),
+    streamFirstAudioFromTextDoneMs: stats(f.streamFirstAudio),
+    streamTextDoneToFirstDeviceSampleMs: stats(f.fromTextDone),
+    streamFirstTextDeltaToFirstDeviceSampleMs: stats(f.fromTextDelta),
+    firstAudioDeltaInMainToDeviceWriteMs: stats(f.deltaToWrite),
+    firstAudioInMediaToDeviceWriteMs: stats(f.inMedia),
+    firstDeltaAudioMs: stats(f.firstDeltaMs),
+  };
+}
+
+export async function run(runs = 7): Promise<Record<string, unknown>> {
+  const s = await startSpeechOutputHarness({ fifo: true });
+  const load = [loadavg()[0]!];
+  const flushToSilence: number[] = [];
+  const flushInMedia: number[] = [];
+  const nativeStopToSilence: number[] = [];
+  let paced: FirstSample;
+  let file: FirstSample;
+  try {
+    const clock = await s.plane.syncClock(9);
+    if (!clock) throw new Error('no clock estimate from the media process');
+    // Media-process clock -> main's performance.now().
+    const mainPerf = (media: number): number => media - clock.offset - performance.timeOrigin;
+    // The first call of each starts the synthesiser's worker and the decoders: not counted.
+    await firstSamples(s, mainPerf, 'paced', 1);
+    paced = await firstSamples(s, mainPerf, 'paced', runs);
+    load.push(loadavg()[0]!);
+    file = await firstSamples(s, mainPerf, 'native', runs);
+    load.push(loadavg()[0]!);
+    for (let i = 0; i < runs; i++) {
+      const stopped = await s.speak('stream', FIELDS, { codec: 'pcm', sampleRate: 24000, backend: 'paced' }, { stopAfterMs: 400 + 100 * i });
+      const silence = stopped.events.find((e) => e.type === 'silence');
+      if (!stopped.stopped || !silence || silence.type !== 'silence') throw new Error('no silence after Stop');
+      flushToSilence.push(mainPerf(silence.silentAt) - stopped.stopped.at);
+      flushInMedia.push(silence.silentAt - silence.flushedAt);
+    }
+    load.push(loadavg()[0]!);
+    // Stop on naudiodon itself, through the paced FIFO card: main's Stop -> the card's first silent read.
+    const monoMinusPerf = Number(process.hrtime.bigint()) / 1e6 - performance.now();
+    for (let i = 0; i < runs; i++) {
+      const stopped = await s.speak('stream', FIELDS, { codec: 'pcm', sampleRate: 24000, device: 'ALSA:fifoplay' }, { stopAfterMs: 400 + 100 * i });
+      if (!stopped.stopped) throw new Error('the FIFO run was not stopped');
+      const stopNs = BigInt(Math.round((stopped.stopped.at + monoMinusPerf) * 1e6));
+      const silent = s.sinkLog().find(([t, what]) => what === 'silence' && t >= stopNs);
+      nativeStopToSilence.push(silent ? Number(silent[0] - stopNs) / 1e6 : NaN);
+    }
+    load.push(loadavg()[0]!);
+  } finally {
+    await s.close();
+  }
+  return {
+    runs,
+    text: TEXT.length,
+    format: 'pcm 24 kHz mono -> device 48 kHz stereo',
+    loadavg1m: load.map((l) => l.toFixed(2)),
+    pacedDevice: { device: 'paced (main/audio timer-driven, 20 ms periods, 2 queued), in the media process', ...report(paced) },
+    alsaFileDevice: { device: 'ALSA file plugin via naudiodon/PortAudio in the media process (not paced: the player writes silence as fast as it is taken)', ...report(file) },
+    stop: {
+      device: 'paced, set up like naudiodon: 20 ms periods, 2 queued, nothing taken back',
+      stopToSilenceMs: stats(flushToSilence),
+      flushInMediaToSilenceMs: stats(flushInMedia),
+    },
+    stopNative: {
+      device: 'naudiodon/PortAudio -> ALSA file plugin -> FIFO read in real time by test/audio/fifo-sink.py (a paced card with a ~21 ms buffer); speech output writes 5 ms, one queued',
+      stopToSilenceMs: stats(nativeStopToSilence),
+    },
+  };
+}
+
+if (process.argv[1]?.endsWith('speech-service.ts')) {
+  void run(Number(process.argv[2] ?? 7)).then((r) => console.log(JSON.stringify(r, null, 2)));
+}

@@ -8,7 +8,7 @@ export const speechMain = {
   id: 'speech',
   contract: 'speech',
   create(deps: FamilyDeps) {
-    const service = new SpeechService({ db: deps.db, connections: deps.connections, gallery: deps.gallery });
+    const service = new SpeechService({ db: deps.db, connections: deps.connections, gallery: deps.gallery, media: deps.media });
     return { handlers: bindOps(speechContract, service) };
   },
 } as const satisfies MainFamily;

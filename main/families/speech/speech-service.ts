@@ -19,6 +19,7 @@ import type { GalleryService } from '../../services/gallery-service';
 import { newRunId, RunRecorder } from '../../services/run-recorder';
 import { keepSpeech } from './speech-audio';
 import { explainSpeechError } from './speech-errors';
+import { playWhole, type SpeechOutputMedia } from './speech-output';
 import { readSpeechOutput, speechOutput } from './speech-record';
 import { runSpeechStream } from './speech-stream-run';
 
@@ -31,6 +32,8 @@ export interface SpeechServiceDeps {
   db: Db;
   connections: { resolve(id?: string): ResolvedConnection };
   gallery: Pick<GalleryService, 'add' | 'get'>;
+  /** The media process (native output); absent, a run asking for it says so in `played.error`. */
+  media?: SpeechOutputMedia;
   api?: { tts: Pick<typeof ttsApi, 'synthesize' | 'listBuiltInVoices'>; stream: Pick<typeof ttsStreamApi, 'openSpeechStream'>; voices: Pick<typeof voicesApi, 'listCustomVoices'> };
   now?: () => number;
 }
@@ -111,6 +114,8 @@ export class SpeechService {
         costTicks: null,
         retries: result.retries,
       });
+      // Native output: the run is recorded; the call lasts while the device plays (Stop cancels it).
+      if (input.output) out.played = await playWhole(this.deps.media, { codec: speech.codec ?? input.codec, sampleRate: input.sampleRate, device: input.output.device }, speech.audio, ctx.signal, ctx.emit);
       return out;
     } catch (error) {
       if (!finished) {

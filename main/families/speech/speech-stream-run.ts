@@ -14,6 +14,7 @@ import { WorkbenchFailure } from '../../../shared/contract/errors';
 import type { SpeechFields, SpeechRunResult } from '../../../shared/families/speech/contract';
 import type { TtsStreamQuery } from '../../../shared/wire/tts';
 import { keepSpeech, TimestampJoin } from './speech-audio';
+import { openNativePlay, type NativePlay } from './speech-output';
 import { speechOutput } from './speech-record';
 import { explainSpeechError, streamedContentType } from './speech-errors';
 import type { SpeechRunContext, SpeechService } from './speech-service';
@@ -53,6 +54,14 @@ export async function runSpeechStream(service: SpeechService, input: SpeechField
     else recorder.event({ t, direction: f.direction, kind: 'binary', data: JSON.stringify({ $audio: f.audio }) });
   };
   let finished = false;
+  // Native output: the device opens before the socket, so the first delta plays the moment it comes.
+  let native: NativePlay | null = null;
+  let nativeError: string | null = null;
+  if (input.output) {
+    const opened = await openNativePlay(service.deps.media, { codec: input.codec, sampleRate: input.sampleRate, device: input.output.device }, ctx.signal, ctx.emit);
+    if (opened.ok) native = opened.value;
+    else nativeError = opened.error.message;
+  }
   const fail = (error: import('../../../shared/contract/errors').WorkbenchError, status: 'error' | 'cancelled' = 'error'): never => {
     finished = true;
     recorder.finish({ status, error: status === 'cancelled' ? null : error, outputPreview: status === 'cancelled' ? 'Cancelled.' : '', timings: { startedAt, ttfbMs: null, totalMs: service.now() - startedAt } });
@@ -81,6 +90,7 @@ export async function runSpeechStream(service: SpeechService, input: SpeechField
           break;
         }
         parts.push(event.audio);
+        native?.push(event.audio);
         stamps.add(event.timestamps, event.duration);
         if (event.duration !== null) {
           duration += event.duration;
@@ -130,8 +140,12 @@ export async function runSpeechStream(service: SpeechService, input: SpeechField
       timings: { startedAt, ttfbMs, totalMs },
       costTicks: null,
     });
+    // The run is recorded; the call lasts while the device plays what came (Stop cancels it).
+    if (native) result.played = await native.finish();
+    else if (nativeError) result.played = { ms: 0, stopped: false, error: nativeError };
     return result;
   } catch (error) {
+    void native?.finish(); // what arrived before the failure plays out
     if (!finished) {
       const failure = error instanceof WorkbenchFailure ? error.error : { code: 'internal' as const, message: error instanceof Error ? error.message : String(error) };
       recorder.finish({ status: 'error', error: failure, timings: { startedAt, ttfbMs: null, totalMs: service.now() - startedAt } });

@@ -18,7 +18,10 @@ export type SpeechRunChunk =
   /** Streaming: one `audio.delta`, its bytes in the query's codec and rate. `atMs`: since the run started. */
   | { type: 'audio'; index: number; audio: Uint8Array; timestamps: AudioTimestamps | null; duration: number | null; atMs: number }
   /** Streaming: the first audio arrived, `ms` after `text.done` went out (or after the first `text.delta`). */
-  | { type: 'first-audio'; ms: number; from: 'text.done' | 'text.delta' | 'start' };
+  | { type: 'first-audio'; ms: number; from: 'text.done' | 'text.delta' | 'start' }
+  /** Native output: the device's name once open, then the ms heard (about 10 times a second) while it plays. */
+  | { type: 'device'; name: string }
+  | { type: 'played'; ms: number };
 
 export interface SpeechRunResult {
   runId: string;
@@ -36,6 +39,8 @@ export interface SpeechRunResult {
   /** The socket closed or the service failed mid-utterance: the audio is what arrived before. */
   partial: { message: string } | null;
   timings: { totalMs: number; ttfbMs: number | null; firstAudioMs: number | null };
+  /** Native output: the ms heard, whether Stop cut it short, and why it failed (the run itself stands). */
+  played?: { ms: number; stopped: boolean; error: string | null };
   /** The spec prices no text to speech: null. */
   costTicks: number | null;
   traceId: string | null;

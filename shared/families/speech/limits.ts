@@ -29,6 +29,8 @@ export const SpeechFieldsSchema = z
     textNormalization: z.boolean().optional(),
     /** 1: a smaller first chunk (streaming). */
     optimizeStreamingLatency: z.union([z.literal(0), z.literal(1)]).optional(),
+    /** Play through a native output device (the media process): an `audio.devices` id, or null for the default. Absent: the page plays it. */
+    output: z.object({ device: z.string().min(1).max(300).nullable() }).strict().optional(),
   })
   .strict()
   .superRefine((f, ctx) => {

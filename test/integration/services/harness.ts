@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { createApp, type App } from '../../../main/app';
+import { createApp, type App, type AppOptions } from '../../../main/app';
 import type { ChatSendInput, ChatStreamChunk } from '../../../shared/families/chat/contract';
 import type { CapturedEvent, RunRecord } from '../../../shared/contract/runs';
 import { createFileKeyStore } from '../../../main/store/key-file';
@@ -38,7 +38,7 @@ export function useHarness(options: { tokenDelayMs?: number } = {}): Harness {
   return h;
 }
 
-export async function startHarness(options: { tokenDelayMs?: number } = {}): Promise<Harness> {
+export async function startHarness(options: { tokenDelayMs?: number; mediaPlane?: AppOptions['mediaPlane'] } = {}): Promise<Harness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'wb-int-'));
   const events: Harness['events'] = [];
   const logs: string[] = [];
@@ -50,6 +50,7 @@ export async function startHarness(options: { tokenDelayMs?: number } = {}): Pro
     log: (line) => logs.push(line),
     version: 'test',
     sandboxTokenDelayMs: options.tokenDelayMs ?? 0,
+    ...(options.mediaPlane ? { mediaPlane: options.mediaPlane } : {}),
   });
   return {
     app,

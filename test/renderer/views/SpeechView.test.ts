@@ -122,6 +122,30 @@ describe('SpeechView', () => {
     expect(m.wrapper.find('[data-testid="speech-ttfa"]').text()).toContain('2 chunks');
   });
 
+  it('plays on a chosen native output device: the run asks for it, the page does not play it, the ms heard show', async () => {
+    m = await mountWithApp(SpeechView, { route: '/speech' });
+    let pageOpened = false;
+    useSpeechStore().setPlayerFactory(async () => ((pageOpened = true), { ok: false, error: { code: 'unsupported', message: 'no page player here' } }));
+    await flushPromises();
+    await m.wrapper.find('[data-testid="mode-stream"]').trigger('change');
+    await m.wrapper.find('[data-testid="speech-output"] select').setValue('native:ALSA:Speakers');
+    await m.wrapper.find('[data-testid="speech-text"]').setValue('Hi you');
+    await m.wrapper.find('[data-testid="speech-send"]').trigger('click');
+    await flushPromises();
+    const req = m.fake.controls.speech.requests[0]!;
+    expect(req.input).toMatchObject({ output: { device: 'ALSA:Speakers' } });
+    req.emit({ type: 'device', name: 'Speakers' });
+    req.emit({ type: 'audio', index: 0, audio: Uint8Array.of(1, 0, 2, 0), timestamps: null, duration: null, atMs: 90 });
+    req.emit({ type: 'played', ms: 1250 });
+    await flushPromises();
+    expect(pageOpened).toBe(false);
+    expect(m.wrapper.find('[data-testid="speech-device"]').text()).toBe('Playing on Speakers: 1.3 s heard');
+    // Stop cancels the run: main flushes the device.
+    await m.wrapper.find('[data-testid="speech-stop"]').trigger('click');
+    await flushPromises();
+    expect(m.fake.controls.speech.requests[0]!.cancelled).toBe(true);
+  });
+
   it('previews the chosen voice: a short sample (the text\'s first sentence) plays in it; a failure is explained', async () => {
     m = await mountWithApp(SpeechView, { route: '/speech' });
     await flushPromises();

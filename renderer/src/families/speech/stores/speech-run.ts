@@ -51,6 +51,8 @@ export function createSpeechRun() {
   const liveSeconds = ref(0);
   /** Seconds the page's player has played of it (null: the player cannot say, or nothing plays live). */
   const playedSeconds = ref<number | null>(null);
+  /** Native output: the device playing it (its name once open). */
+  const device = ref<string | null>(null);
   /** The live player is still sounding (the stream may have ended before its audio did). */
   const livePlaying = ref(false);
   const playNote = ref<string | null>(null);
@@ -118,6 +120,7 @@ export function createSpeechRun() {
     playedSeconds.value = null;
     startedAt.value = Date.now();
     endedAt.value = null;
+    device.value = null;
   }
 
   /** Sends `input` over REST or the WebSocket; streamed audio plays from the first chunk through `openLivePlayer`. */
@@ -125,8 +128,11 @@ export function createSpeechRun() {
     await stopPlayer();
     reset(input, how);
     const codec = input.codec ?? 'mp3';
-    const live = how === 'stream' && livePlayable(codec);
-    playNote.value = how === 'stream' && !live ? `${codec.toUpperCase()} cannot be played chunk by chunk in the page: it plays when the speech is complete (choose PCM, µ-law or A-law to hear it from the first chunk).` : null;
+    // Native output: the media process plays it; the page's clock follows the ms heard there.
+    const native = input.output !== undefined;
+    if (native) playedSeconds.value = 0;
+    const live = !native && how === 'stream' && livePlayable(codec);
+    playNote.value = !native && how === 'stream' && !live ? `${codec.toUpperCase()} cannot be played chunk by chunk in the page: it plays when the speech is complete (choose PCM, µ-law or A-law to hear it from the first chunk).` : null;
     const pcm = new StreamPcm(codec);
     const rate = input.sampleRate ?? 24_000;
     const stamps = new LiveTimestamps();
@@ -135,6 +141,8 @@ export function createSpeechRun() {
     const onChunk = (c: SpeechRunChunk): void => {
       if (c.type === 'started') runId.value = c.runId;
       else if (c.type === 'first-audio') firstAudioMs.value = c.ms;
+      else if (c.type === 'device') device.value = c.name;
+      else if (c.type === 'played') playedSeconds.value = c.ms / 1000;
       else if (c.type === 'audio') {
         chunks.value++;
         const samples = live ? pcm.push(c.audio) : null;
@@ -192,7 +200,7 @@ export function createSpeechRun() {
     });
   }
 
-  return { phase, runId, voice, mode, result, error, firstAudioMs, chunks, liveTimestamps, livePeaks, liveSeconds, playedSeconds, livePlaying, playNote, startedAt, endedAt, busy, run, stop, stopPlayer, heard };
+  return { device, phase, runId, voice, mode, result, error, firstAudioMs, chunks, liveTimestamps, livePeaks, liveSeconds, playedSeconds, livePlaying, playNote, startedAt, endedAt, busy, run, stop, stopPlayer, heard };
 }
 
 export type SpeechRun = ReturnType<typeof createSpeechRun>;

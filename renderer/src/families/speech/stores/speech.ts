@@ -8,6 +8,7 @@
  * either way the finished run's audio is a gallery item the view plays by URL with its timestamps.
  */
 import { defineStore } from 'pinia';
+import type { AudioDeviceChoice } from '@shared/contract/audio';
 import { computed, ref, shallowRef } from 'vue';
 import { SpeechFieldsSchema, type SpeechFieldsInput, type SpeechVoice } from '@shared/families/speech/contract';
 import { charactersLeft } from '@shared/families/speech/limits';
@@ -31,6 +32,8 @@ export const useSpeechStore = defineStore('speech', () => {
   const bitRate = ref<number | null>(initial.bitRate);
   const speed = ref<number>(initial.speed);
   const mode = ref<SpeechMode>(initial.mode);
+  /** Where the speech plays: the page, or a native output device (the media process plays it; Stop flushes it). */
+  const output = ref<AudioDeviceChoice>({ kind: 'page' });
   const compare = ref(initial.compare);
   const voiceB = ref(initial.voiceB);
 
@@ -76,6 +79,7 @@ export const useSpeechStore = defineStore('speech', () => {
       ...(codec.value === 'mp3' && bitRate.value !== null ? { bitRate: bitRate.value } : {}),
       speed: speed.value,
       withTimestamps: true,
+      ...(output.value.kind === 'native' ? { output: { device: output.value.device ?? null } } : {}),
     };
   }
 
@@ -153,12 +157,12 @@ export const useSpeechStore = defineStore('speech', () => {
   }
 
   return {
-    text, language, voice, codec, sampleRate, bitRate, speed, mode, compare, voiceB, draft,
+    text, language, voice, codec, sampleRate, bitRate, speed, mode, output, compare, voiceB, draft,
     voices, voicesNote, left, busy, problem, fields, loadVoices, send, stop, setPlayerFactory,
     /** The first (or only) run, and compare mode's second. */
     a, b,
     // The single run's state as before (the view and its tests read these).
-    phase: a.phase, runId: a.runId, result: a.result, error: a.error, firstAudioMs: a.firstAudioMs, chunks: a.chunks, liveTimestamps: a.liveTimestamps, playNote: a.playNote,
+    phase: a.phase, runId: a.runId, result: a.result, error: a.error, firstAudioMs: a.firstAudioMs, chunks: a.chunks, liveTimestamps: a.liveTimestamps, playNote: a.playNote, device: a.device, playedSeconds: a.playedSeconds,
     previewing, previewError, previewVoice,
   };
 });

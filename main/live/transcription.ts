@@ -15,10 +15,15 @@
  * marks `speech_started` (the first words of an utterance), `interim_transcript` (its first
  * interim) and `final_transcript` (its `speech_final`). A socket that closes mid-utterance ends
  * the session with the transcript so far kept and marked incomplete (the run says so).
+ *
+ * Audio is PCM16, mono or interleaved stereo (`query.channels: 2`, sent as `multichannel` with
+ * `channels=2`; the track is recorded stereo and each channel gets its own transcript). Opus is
+ * refused with LIVE_OPUS_REFUSAL: the app has no Opus encoder.
  */
 import { randomBytes } from 'node:crypto';
 import type { WorkbenchError } from '../../shared/contract/errors';
 import {
+  LIVE_OPUS_REFUSAL,
   LIVE_TRANSCRIPTION_KIND,
   LiveTranscriptionControlSchema,
   LiveTranscriptionInputSchema,
@@ -67,7 +72,14 @@ export function transcriptionLiveKind(deps: TranscriptionKindDeps) {
     control: LiveTranscriptionControlSchema,
     async start(ctx) {
       const { input } = ctx;
-      const query: SttStreamQuery = { ...input.query, encoding: 'pcm' };
+      if (input.query.encoding === 'opus') throw new WorkbenchFailure({ code: 'invalid_input', message: LIVE_OPUS_REFUSAL });
+      const audioChannels = input.query.channels ?? 1;
+      if (audioChannels > 1 && input.source.kind === 'native') {
+        throw new WorkbenchFailure({ code: 'invalid_input', message: 'A native device is captured in mono for now: choose one channel, or use this page’s microphone for stereo.' });
+      }
+      // Stereo goes out interleaved with multichannel on: the service transcribes each channel apart.
+      const { channels: _channels, ...rest } = input.query;
+      const query: SttStreamQuery = { ...rest, encoding: 'pcm', ...(audioChannels > 1 ? { multichannel: true, channels: audioChannels } : {}) };
       const problem = sttStreamQueryProblem(query);
       if (problem) throw new WorkbenchFailure({ code: 'invalid_input', message: problem });
       const connection = deps.connection(input.connectionId);
@@ -77,6 +89,7 @@ export function transcriptionLiveKind(deps: TranscriptionKindDeps) {
         status: 'connecting',
         source: input.source,
         sampleRate: input.query.sample_rate,
+        audioChannels,
         muted: false,
         streams: { mic: -1, levels: -1 },
         channels: [],
@@ -174,12 +187,12 @@ export function transcriptionLiveKind(deps: TranscriptionKindDeps) {
             isSandbox: connection.isSandbox,
             request: { method: 'GET', url: `${connection.baseUrl.replace(/^http/, 'ws').replace(/\/$/, '')}/v1/stt`, headers: {}, body: JSON.stringify(query) },
             promptText: '',
-            promptPreview: input.source.kind === 'page' ? 'Live microphone (page)' : `Live microphone (${input.source.device ?? 'default device'})`,
+            promptPreview: `${input.source.kind === 'page' ? 'Live microphone (page)' : `Live microphone (${input.source.device ?? 'default device'})`}${audioChannels > 1 ? ` · ${audioChannels} channels` : ''}`,
           },
         },
         connection.scrubber,
       );
-      await recorder.openTrack('out', { sampleRate: input.query.sample_rate, name: 'microphone' });
+      await recorder.openTrack('out', { sampleRate: input.query.sample_rate, channels: audioChannels, name: 'microphone' });
       rec = recorder;
       const started = await deps.media.startSession(mediaId, 'transcription', {
         connection: { baseUrl: connection.baseUrl, apiKey: connection.apiKey },

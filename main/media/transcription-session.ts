@@ -2,8 +2,8 @@
  * The `transcription` media session kind: a live microphone to the service's WebSocket `/v1/stt`,
  * run in the media process so that neither the audio nor the socket waits for main's event loop.
  *
- * Audio comes from the page (PCM16 mono 20 ms frames on the `mic` input stream, at the query's
- * sample rate) or from a native device (main/audio `Capture`, resampled to that rate). Frames are
+ * Audio comes from the page (PCM16 20 ms frames on the `mic` input stream, at the query's sample
+ * rate: mono, or interleaved stereo with `multichannel` and `channels: 2`) or from a native device (main/audio `Capture`, resampled to that rate). Frames are
  * gathered into 100 ms chunks (the size the service expects per binary frame) and sent one at a
  * time, each send awaiting the socket's drain (back-pressure); while the service is behind,
  * chunks wait in a bounded backlog whose oldest are dropped and counted, never an error.
@@ -18,6 +18,7 @@ import { z } from 'zod';
 import type { Reply } from '../../shared/contract/protocol';
 import { LevelMeter } from '../../shared/audio/levels';
 import { FrameKind } from '../../shared/media-frames/frame';
+import { LIVE_MAX_CHANNELS, LIVE_OPUS_REFUSAL } from '../../shared/live-transcription';
 import type { SttStreamQuery } from '../../shared/wire/stt';
 import { ApiClient } from '../api/client';
 import { openTranscriptionStream, type TranscriptEvent } from '../api/stt-stream';
@@ -69,9 +70,10 @@ export const transcriptionKind = defineKind({
   async start(ctx, options) {
     const query = options.query as SttStreamQuery;
     const sampleRate = query.sample_rate ?? 16_000;
-    if ((query.encoding ?? 'pcm') !== 'pcm' || query.multichannel) {
-      throw new Error('A live microphone sends mono 16-bit PCM: use encoding pcm without multichannel.');
-    }
+    const channels = query.multichannel ? (query.channels ?? 0) : 1;
+    if ((query.encoding ?? 'pcm') !== 'pcm') throw new Error(LIVE_OPUS_REFUSAL);
+    if (channels < 1 || channels > LIVE_MAX_CHANNELS) throw new Error(`A live microphone sends mono or interleaved stereo 16-bit PCM, not ${channels} channels.`);
+    if (channels > 1 && options.source.kind === 'native') throw new Error('A native device is captured in mono: stereo comes from the page.');
     const client = new ApiClient({ baseUrl: options.connection.baseUrl, apiKey: options.connection.apiKey, retry: { retries: 0, baseDelayMs: 0, maxDelayMs: 0, maxRetryAfterMs: 0 } });
     const abort = new AbortController();
     const opened = await openTranscriptionStream(client, query, {
@@ -87,7 +89,9 @@ export const transcriptionKind = defineKind({
     ctx.event('opened', { captured: opened.captured, sampleRate });
 
     const stats: TranscriptionStats = { framesIn: 0, chunksSent: 0, bytesSent: 0, droppedChunks: 0, mutedFrames: 0 };
-    const chunkBytes = (sampleRate * CHUNK_MS * 2) / 1000;
+    // Whole sample frames (every channel's sample) per chunk, so a chunk never splits a frame.
+    const frameBytes = 2 * channels;
+    const chunkBytes = ((sampleRate * CHUNK_MS) / 1000) * frameBytes;
     const backlogMax = Math.ceil(BACKLOG_MS / CHUNK_MS);
     const backlog: Array<{ bytes: Uint8Array; at: number }> = [];
     let pending = new Uint8Array(chunkBytes);
@@ -98,7 +102,7 @@ export const transcriptionKind = defineKind({
     let sending = false;
     let pumpDone: Promise<void> = Promise.resolve();
     const levelsOut = ctx.openOutput('levels');
-    const meter = new LevelMeter(sampleRate, 1, (level) => {
+    const meter = new LevelMeter(sampleRate, channels, (level) => {
       const payload = new Uint8Array(8);
       const view = new DataView(payload.buffer);
       view.setFloat32(0, level.rmsDbfs);
@@ -136,7 +140,7 @@ export const transcriptionKind = defineKind({
       pending = new Uint8Array(chunkBytes);
       pendingLength = 0;
     };
-    /** One frame of mono PCM16 (any length): metered, gathered into chunks. */
+    /** One frame of PCM16, interleaved when stereo (any length): metered, gathered into chunks. */
     const onPcm = (bytes: Uint8Array, at: number): void => {
       if (ending) return;
       stats.framesIn++;
@@ -145,7 +149,7 @@ export const transcriptionKind = defineKind({
         stats.mutedFrames++;
         pcm = new Uint8Array(bytes.byteLength); // silence keeps the service's audio clock going
       }
-      meter.push(new Int16Array(pcm.buffer.slice(pcm.byteOffset, pcm.byteOffset + (pcm.byteLength & ~1))));
+      meter.push(new Int16Array(pcm.buffer.slice(pcm.byteOffset, pcm.byteOffset + (pcm.byteLength - (pcm.byteLength % frameBytes)))));
       let offset = 0;
       while (offset < pcm.byteLength) {
         if (pendingLength === 0) pendingAt = at;

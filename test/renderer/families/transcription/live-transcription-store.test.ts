@@ -25,6 +25,7 @@ function snapshot(): LiveTranscriptionSnapshot {
     status: 'listening',
     source: { kind: 'native' },
     sampleRate: 16_000,
+    audioChannels: 1,
     muted: false,
     streams: { mic: -1, levels: -1 },
     channels: [{ channel: 0, finals: [{ text: 'hello there', start: 0, duration: 1, speaker: null, words: [], utterance: true }], interim: null, doneDuration: null }],

@@ -8,6 +8,16 @@ import { createFakeWorkbench, type FakeWorkbench } from '../../fake-workbench';
 
 // The page's media channel (bridge/media.ts) would open the real bridge: frames are not under test here.
 vi.mock('@/bridge/media', () => ({ mediaChannel: () => ({ onFrame: () => () => undefined, send: () => undefined }) }));
+// The page's microphone: what the store asks of it (happy-dom has no Web Audio).
+const pageCapture = vi.hoisted(() => ({ starts: [] as Array<{ sampleRate: number; channels?: number }> }));
+vi.mock('@/audio/page-capture', () => ({
+  PageCapture: {
+    start: async (options: { sampleRate: number; channels?: number }) => {
+      pageCapture.starts.push({ sampleRate: options.sampleRate, channels: options.channels });
+      return { ok: true, value: { dispose: async () => undefined } };
+    },
+  },
+}));
 
 let fake: FakeWorkbench;
 const turn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
@@ -44,6 +54,21 @@ describe('live transcription store', () => {
     const [session] = [...fake.controls.live.sessions.values()];
     expect(session.summary.kind).toBe('transcription');
     expect(window.sessionStorage.getItem(LIVE_TRANSCRIPTION_KEY)).toBe(session.summary.id);
+  });
+
+  it("captures the page's microphone with as many channels as the session carries (stereo: interleaved, a column per channel)", async () => {
+    const first = useLiveTranscriptionStore();
+    await first.start({ sample_rate: 16_000, channels: 2 }, { kind: 'page' });
+    const id = first.sessionId!;
+    fake.controls.live.sessions.get(id)!.snapshot = { ...snapshot(), source: { kind: 'page' }, audioChannels: 2, streams: { mic: 3, levels: -1 } };
+    setActivePinia(createPinia());
+    useLiveSessionsStore().restore();
+    await turn();
+    const store = useLiveTranscriptionStore();
+    store.restore();
+    await turn();
+    await turn();
+    expect(pageCapture.starts.at(-1)).toEqual({ sampleRate: 16_000, channels: 2 });
   });
 
   it('after a reload shows the transcript so far from the snapshot and goes on with the events: interim, then final', async () => {

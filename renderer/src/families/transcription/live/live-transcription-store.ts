@@ -95,6 +95,8 @@ export const useLiveTranscriptionStore = defineStore('transcription-live', () =>
     micStream = snap.streams.mic;
     const started = await PageCapture.start({
       sampleRate: snap.sampleRate,
+      // The session says how many channels it carries (a snapshot from before stereo says none: mono).
+      channels: snap.audioChannels === 2 ? 2 : 1,
       onFrame: (frame) => channel.send(micStream, FrameKind.Data, new Uint8Array(frame.pcm.buffer, frame.pcm.byteOffset, frame.pcm.byteLength)),
       onError: (e) => (error.value = { code: 'unsupported', message: e.message }),
     });

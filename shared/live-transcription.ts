@@ -8,6 +8,7 @@
  * which a final replaces.
  */
 import { z } from 'zod';
+import { FileRefIdSchema } from './contract/user-files';
 import { STT_LIMITS, STT_MODELS, STT_SAMPLE_RATES } from './wire/stt';
 
 export const LIVE_TRANSCRIPTION_KIND = 'transcription';
@@ -55,6 +56,12 @@ export const LiveTranscriptionInputSchema = z
     source: z.discriminatedUnion('kind', [
       z.object({ kind: z.literal('page') }).strict(),
       z.object({ kind: z.literal('native'), device: z.string().max(500).optional() }).strict(),
+      /**
+       * A WAV file the user chose, played as the microphone (paced: `speed` times real time) for
+       * testing without a device; the session finishes at the file's end. A stereo file in a
+       * two-channel session keeps its sides apart.
+       */
+      z.object({ kind: z.literal('file'), ref: FileRefIdSchema, speed: z.number().min(0.5, 'speed is 0.5 to 20').max(20, 'speed is 0.5 to 20').default(1) }).strict(),
     ]),
   })
   .strict();

@@ -48,6 +48,8 @@ export interface TranscriptionKindDeps {
   recordings: Pick<Recordings, 'open'>;
   /** The connection to use (the active one without an id): where, with which key. Throws a WorkbenchFailure when it has no key. */
   connection(id?: string): { id: string; name: string; isSandbox: boolean; baseUrl: string; apiKey: string | null; scrubber: SecretScrubber };
+  /** A file reference the page holds (UserFiles.resolve): the file source's path. Without it, a file source is refused. */
+  resolveFile?(ref: string): { path: string; name: string };
 }
 
 /** History's endpoint for live transcription runs (the transcription family lists it: a session entry, the WebSocket loop as its code). */
@@ -83,6 +85,15 @@ export function transcriptionLiveKind(deps: TranscriptionKindDeps) {
       const problem = sttStreamQueryProblem(query);
       if (problem) throw new WorkbenchFailure({ code: 'invalid_input', message: problem });
       const connection = deps.connection(input.connectionId);
+      // The media process gets a path, never the page's reference; main checks the reference first.
+      let mediaSource: { kind: 'page' } | { kind: 'native'; device?: string } | { kind: 'file'; path: string; speed: number } = input.source.kind === 'file' ? { kind: 'page' } : input.source;
+      let fileName = '';
+      if (input.source.kind === 'file') {
+        if (!deps.resolveFile) throw new WorkbenchFailure({ code: 'unsupported', message: 'This app cannot play a file as a live microphone.' });
+        const file = deps.resolveFile(input.source.ref);
+        mediaSource = { kind: 'file', path: file.path, speed: input.source.speed };
+        fileName = file.name;
+      }
       const mediaId = `stt-${ctx.id}`;
       const runId = `live_${randomBytes(8).toString('hex')}`;
       const state: LiveTranscriptionSnapshot = {
@@ -187,7 +198,7 @@ export function transcriptionLiveKind(deps: TranscriptionKindDeps) {
             isSandbox: connection.isSandbox,
             request: { method: 'GET', url: `${connection.baseUrl.replace(/^http/, 'ws').replace(/\/$/, '')}/v1/stt`, headers: {}, body: JSON.stringify(query) },
             promptText: '',
-            promptPreview: `${input.source.kind === 'page' ? 'Live microphone (page)' : `Live microphone (${input.source.device ?? 'default device'})`}${audioChannels > 1 ? ` · ${audioChannels} channels` : ''}`,
+            promptPreview: `${input.source.kind === 'page' ? 'Live microphone (page)' : input.source.kind === 'file' ? `Live file (${fileName})` : `Live microphone (${input.source.device ?? 'default device'})`}${audioChannels > 1 ? ` · ${audioChannels} channels` : ''}`,
           },
         },
         connection.scrubber,
@@ -197,7 +208,7 @@ export function transcriptionLiveKind(deps: TranscriptionKindDeps) {
       const started = await deps.media.startSession(mediaId, 'transcription', {
         connection: { baseUrl: connection.baseUrl, apiKey: connection.apiKey },
         query,
-        source: input.source,
+        source: mediaSource,
       });
       if (!started.ok) {
         off();

@@ -3,9 +3,10 @@
  * run in the media process so that neither the audio nor the socket waits for main's event loop.
  *
  * Audio comes from the page (PCM16 20 ms frames on the `mic` input stream, at the query's sample
- * rate: mono, or interleaved stereo with `multichannel` and `channels: 2`) or from a native device (main/audio `Capture`, resampled to that rate). Frames are
- * gathered into 100 ms chunks (the size the service expects per binary frame) and sent one at a
- * time, each send awaiting the socket's drain (back-pressure); while the service is behind,
+ * rate: mono, or interleaved stereo with `multichannel` and `channels: 2`), from a native device
+ * (main/audio `Capture`, resampled to that rate), or from a WAV file paced as a microphone
+ * (file-source.ts, for tests; the session finishes at its end). Frames are gathered into 100 ms
+ * chunks (the size the service expects per binary frame) and sent one at a time, each send awaiting the socket's drain (back-pressure); while the service is behind,
  * chunks wait in a bounded backlog whose oldest are dropped and counted, never an error.
  *
  * Up to main (for the live kind and its recording): `transcript` (each service event, already
@@ -22,6 +23,7 @@ import { LIVE_MAX_CHANNELS, LIVE_OPUS_REFUSAL } from '../../shared/live-transcri
 import type { SttStreamQuery } from '../../shared/wire/stt';
 import { ApiClient } from '../api/client';
 import { openTranscriptionStream, type TranscriptEvent } from '../api/stt-stream';
+import { fileSource } from './file-source';
 import { nativeMicrophone } from './native-microphone';
 import { defineKind } from './session-kinds';
 
@@ -40,6 +42,8 @@ export const TranscriptionOptionsSchema = z
     source: z.discriminatedUnion('kind', [
       z.object({ kind: z.literal('page') }).strict(),
       z.object({ kind: z.literal('native'), device: z.union([z.string(), z.number()]).optional() }).strict(),
+      /** A WAV file paced as a microphone (file-source.ts); the session finishes at its end. */
+      z.object({ kind: z.literal('file'), path: z.string().min(1).max(4096), speed: z.number().min(0.5).max(20) }).strict(),
     ]),
   })
   .strict();
@@ -163,6 +167,16 @@ export const transcriptionKind = defineKind({
 
     const mic = ctx.openInput('mic', (frame) => onPcm(frame.payload, frame.timestamp));
     const native = options.source.kind === 'native' ? await nativeMicrophone(ctx, { sampleRate, device: options.source.device }, onPcm) : null;
+    // A file finishes the session at its end: everything sent, `audio.done`, the final words, then the end.
+    let finishing: Promise<void> | null = null;
+    const file =
+      options.source.kind === 'file'
+        ? await fileSource(options.source.path, { sampleRate, channels, speed: options.source.speed, now: () => ctx.now() }, onPcm, () => {
+            ctx.event('source-ended', {});
+            finishing ??= finish().then(() => ctx.end());
+          })
+        : null;
+    if (file) ctx.event('source', { frames: file.frames });
 
     // The service's events, in order, up to main; its end ends the session.
     let ended = false;
@@ -194,21 +208,26 @@ export const transcriptionKind = defineKind({
           .then((sent): Reply<unknown> => (sent.ok ? { ok: true, value: null } : { ok: false, error: { code: 'network', message: sent.error.message } }));
       },
       async stop() {
-        if (ending) return;
-        ending = true;
-        native?.dispose();
-        if (!ended) {
-          // Everything captured goes out, then `audio.done`: the service answers with its final words.
-          flushPending();
-          await pumpDone;
-          await stream.end();
-          const timer = setTimeout(() => void stream.close(), DRAIN_MS);
-          await reading;
-          clearTimeout(timer);
-        }
-        abort.abort();
-        await client.dispose();
+        await (finishing ??= finish());
       },
     };
+
+    async function finish(): Promise<void> {
+      if (ending) return;
+      ending = true;
+      native?.dispose();
+      file?.dispose();
+      if (!ended) {
+        // Everything captured goes out, then `audio.done`: the service answers with its final words.
+        flushPending();
+        await pumpDone;
+        await stream.end();
+        const timer = setTimeout(() => void stream.close(), DRAIN_MS);
+        await reading;
+        clearTimeout(timer);
+      }
+      abort.abort();
+      await client.dispose();
+    }
   },
 });

@@ -95,6 +95,34 @@ describe('live transcription of two channels', () => {
     expect(run.promptPreview).toBe('Live microphone (page) · 2 channels');
   }, 120_000);
 
+  it('plays a stereo WAV chosen by the user as the microphone (the file source) and finishes at its end, each side its own column', async () => {
+    const { ref } = await env.app.userFiles.register(join(env.dataDir, 'two-voices-stereo.wav'));
+    const id = await env.app.live.start('transcription', { query: { sample_rate: 16_000, interim_results: true, endpointing: 300, channels: 2 }, source: { kind: 'file', ref, speed: 4 } }, { origin: 'window' });
+    const win = await attachWindow(env.app, id);
+    // No stop: the session ends by itself once the file was sent and the service said its last words.
+    await win.until(() => win.ended());
+    const state = win.state();
+    expect(state.status).toBe('ended');
+    expect(state.end?.incomplete).toBe(false);
+    expect(state.channels.map((c) => c.channel)).toEqual([0, 1]);
+    const leftWords = state.channels[0]!.finals.flatMap((f) => f.words);
+    const rightWords = state.channels[1]!.finals.flatMap((f) => f.words);
+    expect(leftWords.length).toBeGreaterThan(2);
+    expect(rightWords.length).toBeGreaterThan(2);
+    expect(Math.max(...leftWords.map((w) => w.end))).toBeLessThan(rightStarts);
+    expect(Math.min(...rightWords.map((w) => w.start))).toBeGreaterThan(leftEnds);
+    expect(win.events().filter((e) => e.type === 'done').map((e) => e.channel).sort()).toEqual([0, 1]);
+    // The recorded track is the whole file (padded to a whole 20 ms frame), both sides.
+    const session = (await env.app.handlers.history.session({ id: state.runId }, CTX)) as SessionRecord;
+    const track = session.tracks.find((t) => t.direction === 'out' && t.name === 'microphone');
+    const wav = readPcm16Wav(readFileSync(env.app.media.blobs.pathOf(/\/media\/([0-9a-f]+)/.exec(track!.media!.url)![1]!)));
+    expect(wav.channels).toBe(2);
+    expect(wav.samples.length).toBe(Math.ceil(stereo.byteLength / 1280) * 640);
+    expect(Buffer.from(wav.samples.buffer, wav.samples.byteOffset, stereo.byteLength).equals(stereo)).toBe(true);
+    const run = (await env.app.handlers.history.get({ id: state.runId }, CTX)) as RunRecord;
+    expect(run.promptPreview).toBe('Live file (two-voices-stereo.wav) · 2 channels');
+  }, 120_000);
+
   it('refuses Opus live input with the reason and what to use instead, and stereo from a native device', async () => {
     const opus = await env.app.live.start('transcription', { query: { sample_rate: 16_000, encoding: 'opus' }, source: { kind: 'page' } }, { origin: 'window' }).catch((e: unknown) => e);
     expect((opus as { error?: { message: string } }).error?.message ?? String(opus)).toContain(LIVE_OPUS_REFUSAL);

@@ -24,6 +24,8 @@ import {
 } from '@shared/live-transcription';
 import { PageCapture } from '../../../audio/page-capture';
 import type { MediaChannel } from '../../../bridge/media';
+import { chooseFiles } from '../../../bridge/user-files';
+import { useWorkbench } from '../../../api';
 import { toWorkbenchError } from '../../../lib/errors';
 import { useLiveSessionsStore } from '../../../stores/live-sessions';
 
@@ -185,5 +187,17 @@ export const useLiveTranscriptionStore = defineStore('transcription-live', () =>
     if (id) await live.detach(id);
   }
 
-  return { sessionId, state, levelDbfs, error, starting, start, restore, stop, forget, finalize: () => control({ type: 'finalize' }), mute: (muted: boolean) => control({ type: 'mute', muted }) };
+  /** A WAV file to play as the microphone (the `file` source, for testing without a device); null when none was chosen. */
+  async function pickFile(): Promise<{ ref: string; name: string } | null> {
+    error.value = null;
+    try {
+      const [picked] = await chooseFiles(useWorkbench(), { title: 'Choose a WAV file to play as the microphone', accept: 'audio/wav,.wav' });
+      return picked ? { ref: picked.ref, name: picked.name } : null;
+    } catch (err) {
+      error.value = toWorkbenchError(err);
+      return null;
+    }
+  }
+
+  return { sessionId, state, levelDbfs, error, starting, start, restore, stop, forget, pickFile, finalize: () => control({ type: 'finalize' }), mute: (muted: boolean) => control({ type: 'mute', muted }) };
 });

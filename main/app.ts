@@ -37,6 +37,7 @@ import { createLiveRegistry, type LiveRegistry } from './live/registry';
 import { buildFamilies } from './families';
 import { WorkbenchFailure } from '../shared/contract/errors';
 import type { MediaChannelInfo } from '../shared/contract/media';
+import type { NativeAudioDevices } from '../shared/contract/audio';
 import type { MediaPlane } from './media/media-plane';
 import { stageUpload } from './services/upload-session';
 import { FILE_LIMITS } from '../shared/wire/files';
@@ -78,7 +79,7 @@ export interface AppOptions {
   /** Electron's shell.openPath; browser mode has none (app.openLog then returns the path). */
   openPath?: OpenPath;
   /** The media process (main/media/media-plane.ts), started by the shell; without it `media.channel` says none runs. */
-  mediaPlane?: Pick<MediaPlane, 'channel'> & Partial<Pick<MediaPlane, 'startSession' | 'stopSession' | 'controlSession' | 'onEvent'>>;
+  mediaPlane?: Pick<MediaPlane, 'channel'> & Partial<Pick<MediaPlane, 'startSession' | 'stopSession' | 'controlSession' | 'onEvent' | 'devices'>>;
 }
 
 export interface App {
@@ -239,6 +240,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       : null;
     const live = createLiveRegistry({ kinds: liveKinds(liveDeps), onChange: (summary) => options.emit('live.changed', summary), log: options.log });
     disposers.push(() => live.shutdown());
+    const offDevices = plane?.onEvent?.((e) => e.type === 'devices-changed' && options.emit('audio.devicesChanged', e.devices));
+    if (offDevices) disposers.push(() => void offDevices());
 
     // The families' services are their handlers; the app's shared services are answered here.
     const handlers: HandlersFor<WorkbenchContract> = {
@@ -271,6 +274,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         url: ({ hash }) => media.url(hash),
         channel: () => mediaChannel(options.mediaPlane),
       },
+      audio: { devices: () => nativeDevices(options.mediaPlane) },
       tools: {
         load: ({ playground }) => toolSets.load(playground),
         save: ({ playground, baseRevision, tools }) => toolSets.save(playground, baseRevision, tools),
@@ -320,6 +324,13 @@ function envJobBackoffScale(): number | undefined {
 
 function notFoundJob(id: string): never {
   throw new WorkbenchFailure({ code: 'not_found', message: `There is no job ${id}.` });
+}
+
+async function nativeDevices(plane: AppOptions['mediaPlane']): Promise<NativeAudioDevices> {
+  if (!plane?.devices) return { devices: [], defaultInputId: null, defaultOutputId: null, problem: 'No media process runs in this workbench, so native audio devices are unavailable.' };
+  const reply = await plane.devices();
+  if (!reply.ok) throw new WorkbenchFailure(reply.error);
+  return reply.value;
 }
 
 async function mediaChannel(plane: AppOptions['mediaPlane']): Promise<MediaChannelInfo> {

@@ -47,6 +47,8 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   signal?: AbortSignal;
   onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
+  /** This request's wait for the answer's headers, when longer than the connection's (a service that answers only when all is made: long speech). */
+  headersTimeoutMs?: number;
 }
 
 /** The answering response. `ttfbMs` is from the start of the attempt that answered to its headers. */

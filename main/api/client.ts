@@ -8,12 +8,13 @@
 import type { Readable } from 'node:stream';
 import { Agent, type Dispatcher } from 'undici';
 import type { CapturedRequest } from '../../shared/contract/runs';
-import { BodyDecodeError, decodeBody } from './body-decode';
+import { decodeBody } from './body-decode';
 import { noticesOf, parseJson, readBoundedText } from './body-read';
-import { apiErrorFromResponse, cancelledError, requestIdFromHeaders, type ApiError } from './errors';
+import { cancelledError, requestIdFromHeaders, type ApiError } from './errors';
+import { errorFromResponse, limitedBodyError, protocolError, readErrorBody } from './error-body';
 import { headersToRecord, redactHeaders } from './http-headers';
 import { apiErrorFromThrown, isRetryableThrown, type FailurePhase } from './network-errors';
-import { BodyLimitError, DEFAULT_LIMITS, errorBodyNotice, jsonBodyNotice, type LimitNotice, type ResponseLimits } from './limits';
+import { DEFAULT_LIMITS, errorBodyNotice, jsonBodyNotice, type LimitNotice, type ResponseLimits } from './limits';
 import { identityHeaders, prepareRequest, type Payload } from './request-prepare';
 import { resolveUrl, type ResolvedUrl } from './request-url';
 import { SecretScrubber } from './secret-scrubber';
@@ -111,32 +112,18 @@ export class ApiClient {
       const read = await readBoundedText(sent.res.body, meta.headers, this.limits.jsonBodyBytes, this.limits);
       if (read.truncated) {
         const notice = jsonBodyNotice(read.totalBytes, this.limits.jsonBodyBytes, this.limits.errorBodyBytes);
-        return fail(this.protocolError(meta, notice.message, read.text.slice(0, this.limits.errorBodyBytes)), [notice]);
+        return fail(protocolError(this.scrubber, meta, notice.message, read.text.slice(0, this.limits.errorBodyBytes)), [notice]);
       }
       text = read.text;
     } catch (e) {
-      const limited = this.limitedBodyError(e, meta);
+      const limited = limitedBodyError(this.scrubber, e, meta);
       if (limited) return fail(limited.error, limited.notices);
       return fail(this.errorFromThrown(e, options.signal, 'body', meta.requestId));
     }
     if (text.trim() === '') return { ok: true, value: null as T, meta, captured, retries, totalMs: totalMs() };
     const parsed = parseJson(text);
-    if (!parsed.ok) return fail(this.protocolError(meta, `${this.host} answered with something that is not JSON: ${text.slice(0, 120)}`, text));
+    if (!parsed.ok) return fail(protocolError(this.scrubber, meta, `${this.host} answered with something that is not JSON: ${text.slice(0, 120)}`, text));
     return { ok: true, value: parsed.value as T, meta, captured, retries, totalMs: totalMs() };
-  }
-
-  /** A `protocol` error for an answer the client cannot use (the key scrubbed from what is kept). */
-  private protocolError(meta: ResponseMeta, message: string, body?: unknown): ApiError {
-    const error: ApiError = { kind: 'protocol', status: meta.status, code: null, message: this.scrubber.text(message), requestId: meta.requestId };
-    if (body !== undefined) error.body = this.scrubber.value(body);
-    return error;
-  }
-
-  /** A body that could not be decoded or hit a cap while decoding, as a `protocol` error (null for other throws). */
-  private limitedBodyError(e: unknown, meta: ResponseMeta): { error: ApiError; notices?: LimitNotice[] } | null {
-    if (e instanceof BodyLimitError) return { error: this.protocolError(meta, e.notice.message), notices: [e.notice] };
-    if (e instanceof BodyDecodeError) return { error: this.protocolError(meta, e.message) };
-    return null;
   }
 
   /** Sends a request whose body is read as it arrives; `finish` makes its outcome (timed from here). */
@@ -179,13 +166,13 @@ export class ApiClient {
       const text = read?.text ?? '';
       const parsed = parseJson(text);
       const notices = read?.truncated ? [errorBodyNotice(read.totalBytes, this.limits.errorBodyBytes)] : undefined;
-      return finish(this.protocolError(meta, `${this.host} answered with JSON instead of an event stream.`, parsed.ok ? parsed.value : text), meta, retries, notices);
+      return finish(protocolError(this.scrubber, meta, `${this.host} answered with JSON instead of an event stream.`, parsed.ok ? parsed.value : text), meta, retries, notices);
     }
     let body: ReturnType<typeof decodeBody>;
     try {
       body = decodeBody(res.body, meta.headers['content-encoding'], this.limits);
     } catch (e) {
-      return finish(this.limitedBodyError(e, meta)?.error ?? this.protocolError(meta, String(e)), meta, retries);
+      return finish(limitedBodyError(this.scrubber, e, meta)?.error ?? protocolError(this.scrubber, meta, String(e)), meta, retries);
     }
     handlers.onOpen?.(meta);
     const parser = new SseParser(this.limits.sseEventChars);
@@ -213,7 +200,7 @@ export class ApiClient {
       return finish(null, meta, retries);
     } catch (e) {
       if (handlerFailure) throw (handlerFailure as { error: unknown }).error;
-      const limited = this.limitedBodyError(e, meta);
+      const limited = limitedBodyError(this.scrubber, e, meta);
       if (limited) return finish(limited.error, meta, retries, limited.notices);
       return finish(this.errorFromThrown(e, options.signal, 'body', meta.requestId), meta, retries);
     } finally {
@@ -304,14 +291,14 @@ export class ApiClient {
       try {
         // undici takes an async iterable body (its types list only Readable) and honours back-pressure.
         const body = attempt ? (attempt.iterable as unknown as Readable) : (payload as string | undefined);
-        res = await this.agent.request({ origin: url.origin, path: url.path, method: options.method, headers, body, signal });
+        res = await this.agent.request({ origin: url.origin, path: url.path, method: options.method, headers, body, signal, ...(options.headersTimeoutMs ? { headersTimeout: options.headersTimeoutMs } : {}) });
       } catch (e) {
         if (stream && attempt && !signal?.aborted) {
           // Bytes already left (or the source failed): not retried here, the caller decides.
           const specific = streamBodyError(e, stream, attempt.sent(), this.host);
           if (specific) return { ok: false, error: { ...specific, message: this.scrubber.text(specific.message) }, meta: null, retries };
         }
-        const error = this.errorFromThrown(e, signal, 'connect', null);
+        const error = this.errorFromThrown(e, signal, 'connect', null, options.headersTimeoutMs);
         if (error.kind !== 'cancelled' && isRetryableThrown(e)) {
           const waited = await this.waitForRetry(retries + 1, null, error, options);
           if (waited === 'retry') {
@@ -330,7 +317,7 @@ export class ApiClient {
         ttfbMs: this.now() - attemptStart,
       };
       if (res.statusCode >= 200 && res.statusCode < 300) return { ok: true, res, meta, attemptStart, retries };
-      const { error, notices } = await this.readErrorBody(res, resHeaders);
+      const { error, notices } = await readErrorBody(res, resHeaders, this.limits, this.scrubber);
       // A streamed body (an upload) is sent again only when the service failed (5xx); a 4xx is final.
       // An error body over the cap is not fetched again: the next one would be as large.
       const retryable = !notices && (typeof payload === 'object' ? res.statusCode >= 500 : isRetryableStatus(res.statusCode));
@@ -343,27 +330,6 @@ export class ApiClient {
         if (waited === 'cancelled') return { ok: false, error: cancelledError(meta.requestId), meta, retries };
       }
       return { ok: false, error, meta, retries, ...noticesOf(notices) };
-    }
-  }
-
-  /**
-   * A non-2xx body, decoded, its first `errorBodyBytes` read (the rest cancelled), as an ApiError;
-   * a cut body says so in the message and in a notice. A body that cannot be decoded says that
-   * instead of showing binary.
-   */
-  private async readErrorBody(res: Dispatcher.ResponseData, headers: Record<string, string>): Promise<{ error: ApiError; notices?: LimitNotice[] }> {
-    try {
-      const read = await readBoundedText(res.body, headers, this.limits.errorBodyBytes, this.limits);
-      const error = this.errorFromResponse(res.statusCode, headers, read.text);
-      if (!read.truncated) return { error };
-      const notice = errorBodyNotice(read.totalBytes, this.limits.errorBodyBytes);
-      error.message = `${error.message.replace(/\.?$/, '.')} ${notice.message}`;
-      return { error, notices: [notice] };
-    } catch (e) {
-      const error = this.errorFromResponse(res.statusCode, headers, '');
-      if (e instanceof BodyLimitError) return { error: { ...error, message: `${error.message} ${e.notice.message}` }, notices: [e.notice] };
-      if (e instanceof BodyDecodeError) return { error: { ...error, message: `${error.message} ${e.message}` } };
-      return { error };
     }
   }
 
@@ -384,22 +350,18 @@ export class ApiClient {
     return options.signal?.aborted ? 'cancelled' : 'retry';
   }
 
-  /** A non-2xx answer as an ApiError (either error-body shape; the key scrubbed from body and message). */
+  /** A non-2xx answer as an ApiError (error-body.ts; the key scrubbed from body and message). */
   errorFromResponse(status: number, headers: Record<string, string>, text: string): ApiError {
-    const parsed = parseJson(text);
-    const body = this.scrubber.value(parsed.ok ? parsed.value : text);
-    const error = apiErrorFromResponse(status, headers, body);
-    error.message = this.scrubber.text(error.message);
-    return error;
+    return errorFromResponse(this.scrubber, status, headers, text);
   }
 
   /** What a thrown network failure means for this connection (cancelled when `signal` aborted). */
-  errorFromThrown(e: unknown, signal: AbortSignal | undefined, phase: FailurePhase, requestId: string | null): ApiError {
+  errorFromThrown(e: unknown, signal: AbortSignal | undefined, phase: FailurePhase, requestId: string | null, headersTimeoutMs = this.headersTimeoutMs): ApiError {
     if (signal?.aborted) return cancelledError(requestId);
     const error = apiErrorFromThrown(e, {
       host: this.host,
       phase,
-      headersTimeoutMs: this.headersTimeoutMs,
+      headersTimeoutMs,
       bodyTimeoutMs: this.bodyTimeoutMs,
       connectTimeoutMs: this.connectTimeoutMs,
       requestId,

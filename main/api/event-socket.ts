@@ -22,6 +22,8 @@ import type { SecretScrubber } from './secret-scrubber';
 import { prepareMessage, summariseAudio, summariseLongBase64, type AudioFormatHint, type CapturedFrame, type FrameBody, type FrameDirection } from './socket-capture';
 import { closeError, type CloseCause } from './socket-close';
 import { CapturedFrameLog } from './socket-frame-log';
+import { KeepAlive } from './socket-keepalive';
+import { SendQueue } from './socket-send-queue';
 import { connectWebSocket, type WebSocketConnectOptions } from './websocket';
 import { DEFAULT_SOCKET_LIMITS, type SocketLimits } from './socket-limits';
 
@@ -119,14 +121,8 @@ export class EventSocket<In> implements AsyncIterable<SocketEvent<In>> {
   private queuedBytes = 0;
   private paused = false;
   private reader: ((e: SocketEvent<In> | null) => void) | null = null;
-  // Outgoing.
-  private outstanding = 0;
-  private waitingBytes = 0;
-  private chain: Promise<unknown> = Promise.resolve();
-  private drainWaiters: Array<() => void> = [];
-  // Keep-alive.
-  private pingTimer: ReturnType<typeof setInterval> | null = null;
-  private deadTimer: ReturnType<typeof setTimeout> | null = null;
+  private readonly sending: SendQueue;
+  private readonly keepAlive: KeepAlive;
   private onAbort: (() => void) | null = null;
   /** Masks keys spread over several frames before they reach onFrame (null when nothing captures). */
   private readonly frameLog: CapturedFrameLog | null;
@@ -142,17 +138,19 @@ export class EventSocket<In> implements AsyncIterable<SocketEvent<In>> {
     this.frameLog = opts.onFrame ? new CapturedFrameLog(scrub.scrubber) : null;
     this.closed = new Promise((resolve) => (this.resolveClosed = resolve));
     ws.on('message', (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => this.receive(toBuffer(data), isBinary));
-    ws.on('pong', () => this.alive());
-    ws.on('ping', () => this.alive());
+    this.sending = new SendQueue(ws, limits, () => this.open);
+    this.keepAlive = new KeepAlive(ws, limits.keepAliveIntervalMs, limits.keepAliveTimeoutMs, {
+      mayPing: () => this.open && !this.paused,
+      onPing: () => this.stats.pingsSent++,
+      onDead: (waitedMs) => (this.cause ??= { kind: 'dead_peer', waitedMs }),
+    });
+    ws.on('pong', () => this.keepAlive.alive());
+    ws.on('ping', () => this.keepAlive.alive());
     ws.on('error', (e: Error & { code?: string }) => {
       if (e.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') this.cause ??= { kind: 'too_large_in', limitBytes: limits.maxFrameBytes };
       else this.cause ??= { kind: 'socket_error', message: this.scrub.text(e.message) };
     });
     ws.on('close', (code: number, reason: Buffer) => this.finish(code, this.scrub.text(reason.toString('utf8'))));
-    if (limits.keepAliveIntervalMs > 0) {
-      this.pingTimer = setInterval(() => this.ping(), limits.keepAliveIntervalMs);
-      this.pingTimer.unref?.();
-    }
     if (opts.signal) {
       this.onAbort = () => {
         this.cause ??= { kind: 'cancelled' };
@@ -174,7 +172,7 @@ export class EventSocket<In> implements AsyncIterable<SocketEvent<In>> {
 
   /** Bytes handed to the socket and not yet written to the network. */
   get bufferedBytes(): number {
-    return this.outstanding;
+    return this.sending.bufferedBytes;
   }
 
   /** Sends one JSON message (captured with secrets masked and audio summarised). */
@@ -238,46 +236,17 @@ export class EventSocket<In> implements AsyncIterable<SocketEvent<In>> {
     if (size > this.limits.maxFrameBytes) {
       return Promise.resolve(this.refuse('too_large', `A message of ${formatBytes(size)} is more than the ${formatBytes(this.limits.maxFrameBytes)} the workbench sends in one WebSocket message; send it in smaller pieces.`));
     }
-    // Frames waiting behind others count against the same bound: a caller that does not await cannot pile them up.
-    if (this.waitingBytes + size > this.limits.sendHighWaterBytes && this.waitingBytes > 0) return Promise.resolve(this.slow());
-    this.waitingBytes += size;
-    const run = async (): Promise<SendResult> => {
-      try {
-        const drained = this.outstanding > this.limits.sendHighWaterBytes ? await this.drained() : true;
-        if (!this.open) return this.refuse('closed', `The connection to ${this.host} closed before this message could be sent.`);
-        if (!drained) return this.slow();
-        const { frame, data, binary } = build();
-        this.outstanding += size;
-        this.ws.send(data, { binary }, () => {
-          this.outstanding -= size;
-          if (this.outstanding <= this.limits.sendHighWaterBytes) for (const w of this.drainWaiters.splice(0)) w();
-        });
-        this.stats.framesOut++;
-        this.stats.bytesOut += size;
-        if (frame) this.capture('out', size, frame);
-        else this.seq++;
-        return { ok: true };
-      } finally {
-        this.waitingBytes -= size;
-      }
-    };
-    const result = this.chain.then(run);
-    this.chain = result;
-    return result;
-  }
-
-  /** Waits until the socket's buffer is under the bound; false after `drainTimeoutMs` or a close. */
-  private drained(): Promise<boolean> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.drainWaiters = this.drainWaiters.filter((w) => w !== done);
-        resolve(false);
-      }, this.limits.drainTimeoutMs);
-      const done = (): void => {
-        clearTimeout(timer);
-        resolve(this.open);
-      };
-      this.drainWaiters.push(done);
+    if (this.sending.full(size)) return Promise.resolve(this.slow());
+    return this.sending.enqueue(size, (drained): SendResult => {
+      if (!this.open) return this.refuse('closed', `The connection to ${this.host} closed before this message could be sent.`);
+      if (!drained) return this.slow();
+      const { frame, data, binary } = build();
+      this.sending.write(data, binary, size);
+      this.stats.framesOut++;
+      this.stats.bytesOut += size;
+      if (frame) this.capture('out', size, frame);
+      else this.seq++;
+      return { ok: true };
     });
   }
 
@@ -294,7 +263,7 @@ export class EventSocket<In> implements AsyncIterable<SocketEvent<In>> {
   }
 
   private receive(data: Buffer, isBinary: boolean): void {
-    this.alive();
+    this.keepAlive.alive();
     const at = this.now();
     this.stats.framesIn++;
     this.stats.bytesIn += data.byteLength;
@@ -347,7 +316,7 @@ export class EventSocket<In> implements AsyncIterable<SocketEvent<In>> {
       this.paused = true;
       this.stats.readPauses++;
       this.ws.pause();
-      this.disarmDeadTimer();
+      this.keepAlive.disarm();
     }
   }
 
@@ -367,38 +336,14 @@ export class EventSocket<In> implements AsyncIterable<SocketEvent<In>> {
     for (const settled of this.frameLog!.push({ direction, at, seq: this.seq++, bytes, ...frame } as CapturedFrame)) onFrame(settled);
   }
 
-  private ping(): void {
-    // While reading is paused the pong cannot be read: the consumer is slow, not the peer.
-    if (!this.open || this.paused || this.deadTimer) return;
-    this.stats.pingsSent++;
-    this.ws.ping();
-    this.deadTimer = setTimeout(() => {
-      this.deadTimer = null;
-      this.cause ??= { kind: 'dead_peer', waitedMs: this.limits.keepAliveTimeoutMs };
-      this.ws.terminate();
-    }, this.limits.keepAliveTimeoutMs);
-    this.deadTimer.unref?.();
-  }
-
-  /** Anything from the peer (a pong, a message) proves it alive. */
-  private alive(): void {
-    this.disarmDeadTimer();
-  }
-
-  private disarmDeadTimer(): void {
-    if (this.deadTimer) clearTimeout(this.deadTimer);
-    this.deadTimer = null;
-  }
-
   private finish(code: number, reason: string): void {
     if (this.closedValue) return;
-    if (this.pingTimer) clearInterval(this.pingTimer);
-    this.disarmDeadTimer();
+    this.keepAlive.stop();
     if (this.onAbort) this.opts.signal?.removeEventListener('abort', this.onAbort);
     if (this.frameLog && this.opts.onFrame) for (const settled of this.frameLog.end()) this.opts.onFrame(settled);
     const error = closeError({ code, reason, host: this.host, cause: this.cause });
     this.closedValue = { code, reason, error: error ? (this.scrub.value(error) as ApiError) : null };
-    for (const w of this.drainWaiters.splice(0)) w();
+    this.sending.release();
     if (this.reader && this.queue.length === 0) {
       const r = this.reader;
       this.reader = null;

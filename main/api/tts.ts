@@ -9,6 +9,7 @@ import { Readable } from 'node:stream';
 import { formatBytes } from '../../shared/byte-size';
 import { TTS_LIMITS, builtInVoiceListSchema, builtInVoiceSchema, codecOfContentType, ttsQueryProblem, ttsResultSchema, type AudioTimestamps, type BuiltInVoice, type BuiltInVoiceList, type TtsCodec, type TtsRequest } from '../../shared/wire/tts';
 import { contentEncodings, decodeBody } from './body-decode';
+import { readBytesBounded } from './bytes-bounded';
 import type { ApiClient, ApiResult, RequestOptions, StreamOutcome } from './client';
 import { invalidRequestError, type ApiError } from './errors';
 import { notSent, shaped } from './result-shape';
@@ -72,6 +73,17 @@ async function decoded(body: Buffer, encoding: string | undefined, client: ApiCl
   }
 }
 
+/**
+ * How long `POST /v1/tts` waits for its answer: a service may answer only when all the speech is
+ * made, which for long text takes minutes (the sandbox made MP3 at about 33 ms a character on a
+ * loaded machine: 60,000 characters about half an hour; test/bench/tts-long-rest.ts). The
+ * connection's 60 s would refuse any text over a couple of thousand characters; the person can
+ * Stop at any time (the request is aborted).
+ */
+export function restAnswerWaitMs(chars: number): number {
+  return Math.max(60_000, Math.round(chars * 60));
+}
+
 function fail(outcome: StreamOutcome, error: ApiError): ApiResult<Speech> {
   return { ok: false, error, meta: outcome.meta, captured: outcome.captured, retries: outcome.retries, totalMs: outcome.totalMs, ...(outcome.notices ? { notices: outcome.notices } : {}) };
 }
@@ -83,7 +95,7 @@ function fail(outcome: StreamOutcome, error: ApiError): ApiResult<Speech> {
  * while it arrives.
  */
 export async function synthesize(client: ApiClient, request: TtsRequest, opts: TtsCallOptions = {}): Promise<ApiResult<Speech>> {
-  const req: RequestOptions = { method: 'POST', path: TTS_PATH, body: request, signal: opts.signal, onRetry: opts.onRetry };
+  const req: RequestOptions = { method: 'POST', path: TTS_PATH, body: request, signal: opts.signal, onRetry: opts.onRetry, headersTimeoutMs: restAnswerWaitMs(request.text.length) };
   if (request.text.length > TTS_LIMITS.maxTextChars) {
     return notSent(client, req, invalidRequestError(`The text is ${request.text.length.toLocaleString('en-US')} characters; the service takes at most ${TTS_LIMITS.maxTextChars.toLocaleString('en-US')}. Shorten it or split it into several requests.`));
   }
@@ -91,25 +103,12 @@ export async function synthesize(client: ApiClient, request: TtsRequest, opts: T
   const problem = ttsQueryProblem({ language: request.language, codec: f?.codec, sample_rate: f?.sample_rate, bit_rate: f?.bit_rate, speed: request.speed, optimize_streaming_latency: request.optimize_streaming_latency });
   if (problem) return notSent(client, req, invalidRequestError(problem));
   const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
-  const chunks: Uint8Array[] = [];
-  let received = 0;
-  let tooLarge = false;
-  const outcome = await client.bytes(req, {
-    onChunk(chunk) {
-      received += chunk.byteLength;
-      if (received > maxBytes) {
-        tooLarge = true;
-        return false;
-      }
-      chunks.push(chunk);
-      return true;
-    },
-  });
+  const { outcome, bytes, tooLarge } = await readBytesBounded(client, req, maxBytes);
   if (!outcome.ok || !outcome.meta) return fail(outcome, outcome.error ?? { kind: 'protocol', status: null, code: null, message: 'The speech request ended without an answer.', requestId: null });
   const { meta } = outcome;
   const protocol = (message: string, body?: unknown): ApiError => ({ kind: 'protocol', status: meta.status, code: null, message, requestId: meta.requestId, ...(body !== undefined ? { body } : {}) });
   if (tooLarge) return fail(outcome, protocol(`The speech answer is larger than ${formatBytes(maxBytes)}, the most the workbench reads for one request; nothing was kept. Use streaming, a compressed codec, or shorter text.`));
-  const body = await decoded(Buffer.concat(chunks), meta.headers['content-encoding'], client, maxBytes);
+  const body = await decoded(bytes, meta.headers['content-encoding'], client, maxBytes);
   if (typeof body === 'string') return fail(outcome, protocol(body));
   const contentType = (meta.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   const traceId = meta.headers['x-trace-id'] ?? meta.requestId;

@@ -19,6 +19,7 @@ import {
   type CustomVoiceListQuery,
   type CustomVoicePatch,
 } from '../../shared/wire/voices';
+import { readBytesBounded } from './bytes-bounded';
 import type { ApiClient, ApiResult, RequestOptions } from './client';
 import { invalidRequestError, type ApiError } from './errors';
 import { multipartBody, type MultipartField } from './multipart';
@@ -108,23 +109,7 @@ const DEFAULT_MAX_AUDIO_BYTES = 64 * 2 ** 20;
 /** `GET /v1/custom-voices/{id}/audio`, held in memory (a clip of at most 120 s), refused past `maxBytes`. */
 export async function getCustomVoiceAudio(client: ApiClient, id: string, opts: VoiceCallOptions & { maxBytes?: number } = {}): Promise<ApiResult<VoiceAudio>> {
   const maxBytes = opts.maxBytes ?? DEFAULT_MAX_AUDIO_BYTES;
-  const chunks: Uint8Array[] = [];
-  let received = 0;
-  let tooLarge = false;
-  const outcome = await client.bytes(
-    { method: 'GET', path: `${customVoicePath(id)}/audio`, signal: opts.signal, onRetry: opts.onRetry },
-    {
-      onChunk(chunk) {
-        received += chunk.byteLength;
-        if (received > maxBytes) {
-          tooLarge = true;
-          return false;
-        }
-        chunks.push(chunk);
-        return true;
-      },
-    },
-  );
+  const { outcome, bytes, received, tooLarge } = await readBytesBounded(client, { method: 'GET', path: `${customVoicePath(id)}/audio`, signal: opts.signal, onRetry: opts.onRetry }, maxBytes);
   const base = { meta: outcome.meta, captured: outcome.captured, retries: outcome.retries, totalMs: outcome.totalMs };
   if (!outcome.ok || !outcome.meta) {
     const error: ApiError = outcome.error ?? { kind: 'protocol', status: null, code: null, message: 'The reference audio request ended without an answer.', requestId: null };
@@ -137,5 +122,5 @@ export async function getCustomVoiceAudio(client: ApiClient, id: string, opts: V
   if (outcome.meta.headers['content-length'] !== undefined && Number.isFinite(length) && length !== received) {
     return { ok: false, error: { kind: 'stream_incomplete', status: outcome.meta.status, code: null, message: `The reference audio broke off after ${formatBytes(received)} of ${formatBytes(length)}; nothing was kept.`, requestId: outcome.meta.requestId }, ...base };
   }
-  return { ok: true, value: { bytes: Buffer.concat(chunks), contentType: outcome.meta.headers['content-type'] ?? null }, meta: outcome.meta, captured: outcome.captured, retries: outcome.retries, totalMs: outcome.totalMs };
+  return { ok: true, value: { bytes, contentType: outcome.meta.headers['content-type'] ?? null }, meta: outcome.meta, captured: outcome.captured, retries: outcome.retries, totalMs: outcome.totalMs };
 }

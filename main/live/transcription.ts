@@ -192,7 +192,8 @@ export function transcriptionLiveKind(deps: TranscriptionKindDeps) {
             id: runId,
             createdAt: Date.now(),
             endpoint: LIVE_TRANSCRIPTION_ENDPOINT,
-            model: input.query.model ?? 'default',
+            // No model chosen: left empty, so History names the run "Transcription · Live microphone (page)" as it does a file's.
+            model: input.query.model ?? '',
             connectionId: connection.id,
             connectionName: connection.name,
             isSandbox: connection.isSandbox,

@@ -6,6 +6,7 @@
  */
 import { MediaProcess, type ControlPort, type MessagePortLike } from './media-process';
 import { mediaSessionKinds } from './kinds';
+import { testAudioBackend } from './test-audio-hook';
 
 /** Electron's utility-process side (typed here: this file must not import electron). */
 interface ParentPort {
@@ -36,7 +37,8 @@ if (!control) {
   process.stderr.write('The media process must be started by the workbench (it talks to main over an IPC channel).\n');
   process.exit(2);
 }
-const media = new MediaProcess({ control, kinds: mediaSessionKinds(), pid: process.pid, onShutdown: () => process.exit(0) });
+const audioBackend = testAudioBackend(process.env, (line) => control.send({ t: 'log', line }));
+const media = new MediaProcess({ control, kinds: mediaSessionKinds(), pid: process.pid, onShutdown: () => process.exit(0), ...(audioBackend ? { audioBackend } : {}) });
 // Main going away (its end of the channel closes) ends us too: no orphaned audio.
 process.on('disconnect', () => void media.dispose().then(() => process.exit(0)));
 process.on('uncaughtException', (err) => {

@@ -5,7 +5,8 @@
 import { SessionKinds } from './session-kinds';
 import { syntheticKind } from './synthetic-source';
 import { transcriptionKind } from './transcription-session';
+import { nativeCaptureKind } from './native-capture-session';
 
 export function mediaSessionKinds(): SessionKinds {
-  return new SessionKinds().register(syntheticKind).register(transcriptionKind);
+  return new SessionKinds().register(syntheticKind).register(transcriptionKind).register(nativeCaptureKind);
 }

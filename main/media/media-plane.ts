@@ -10,6 +10,7 @@
 import { ClockOffset, monotonicMs, type ClockEstimate } from '../../shared/media-frames/clock';
 import type { WorkbenchError } from '../../shared/contract/errors';
 import type { MediaChannelInfo } from '../../shared/contract/media';
+import type { NativeAudioDevices } from '../../shared/contract/audio';
 import type { Reply } from '../../shared/contract/protocol';
 import { failure, FromMediaSchema, type FromMedia, type MediaConfig, type MediaConfigured, type MediaSessionStarted, type ToMedia } from './protocol';
 
@@ -26,7 +27,9 @@ export type MediaPlaneEvent =
   | { type: 'session-event'; sessionId: string; event: string; at: number; data: unknown }
   | { type: 'session-ended'; sessionId: string; error?: WorkbenchError }
   | { type: 'crashed'; code: number | null; signal: string | null; restarting: boolean }
-  | { type: 'restarted' };
+  | { type: 'restarted' }
+  /** The native device list changed (hot-plug); sent once `devices()` has been asked. */
+  | { type: 'devices-changed'; devices: NativeAudioDevices };
 
 export type MediaPlaneStatus = 'stopped' | 'starting' | 'running' | 'restarting' | 'failed';
 
@@ -120,6 +123,13 @@ export class MediaPlane {
   async controlSession(sessionId: string, message: unknown): Promise<Reply<unknown>> {
     if (!this.sessions.has(sessionId)) return { ok: false, error: { code: 'not_found', message: `No media session ${sessionId} is running.` } };
     return (await this.request({ t: 'control', id: 0, sessionId, message })) as Reply<unknown>;
+  }
+
+  /** The native audio devices, as the media process (where naudiodon loads) lists them. */
+  async devices(): Promise<Reply<NativeAudioDevices>> {
+    const up = await this.whenRunning();
+    if (!up.ok) return up;
+    return (await this.request({ t: 'devices', id: 0 })) as Reply<NativeAudioDevices>;
   }
 
   /** Where a page opens its frame channel (the answer of the `media.channel` operation). */
@@ -300,6 +310,9 @@ export class MediaPlane {
         return;
       case 'log':
         this.options.log(message.line);
+        return;
+      case 'devices-changed':
+        this.emit({ type: 'devices-changed', devices: message.devices });
         return;
       case 'ready':
         return;

@@ -10,6 +10,8 @@ import { FrameRouter, type FrameSink } from './frame-router';
 import { startFrameServer, type FrameServer } from './frame-server';
 import { failure, FromMediaSchema, ToMediaSchema, type FromMedia, type MediaConfigured, type MediaSessionStarted, type ToMedia } from './protocol';
 import type { MediaSession, MediaSessionContext, SessionKinds } from './session-kinds';
+import { MediaAudioDevices, type LoadAudioBackend } from './audio-devices';
+import { createNaudiodonBackend } from '../audio/naudiodon-backend';
 
 /** How the process talks to main; `ports` are transferred MessagePorts (Electron only). */
 export interface ControlPort {
@@ -39,6 +41,10 @@ export interface MediaProcessOptions {
   pid?: number;
   /** Called once main's `shutdown` has been carried out (the entry exits then). */
   onShutdown?: () => void;
+  /** The native audio backend, loaded on first use; default naudiodon (tests and benchmarks give a paced one). */
+  audioBackend?: LoadAudioBackend;
+  /** How often the device list is polled for hot-plug once asked (ms). */
+  devicePollMs?: number;
 }
 
 export class MediaProcess {
@@ -46,11 +52,13 @@ export class MediaProcess {
   private readonly sessions = new Map<string, Running>();
   private frameServer: FrameServer | null = null;
   private readonly now: () => number;
+  private readonly audio: MediaAudioDevices;
   private closed = false;
 
   constructor(private readonly options: MediaProcessOptions) {
     this.now = options.now ?? monotonicMs;
     this.router = new FrameRouter({ now: this.now, log: (line) => this.log(line) });
+    this.audio = new MediaAudioDevices(options.audioBackend ?? createNaudiodonBackend, (devices) => this.send({ t: 'devices-changed', devices }), options.devicePollMs);
     options.control.onMessage((message, ports) => void this.onControl(message, ports));
     this.send({ t: 'ready', pid: options.pid ?? 0 });
   }
@@ -64,6 +72,7 @@ export class MediaProcess {
     if (this.closed) return;
     this.closed = true;
     await Promise.all([...this.sessions.keys()].map((id) => this.stop(id)));
+    this.audio.dispose();
     this.router.dispose();
     await this.frameServer?.close();
   }
@@ -113,11 +122,12 @@ export class MediaProcess {
       if (message.t === 'configure') return { ok: true, value: await this.configure(message.config.frameServer) };
       if (message.t === 'start') return await this.start(message.sessionId, message.kind, message.options);
       if (message.t === 'control') return await this.control(message.sessionId, message.message);
+      if (message.t === 'devices') return { ok: true, value: await this.audio.list() };
       await this.stop(message.sessionId);
       return { ok: true, value: null };
     } catch (err) {
       this.log(`[media] ${message.t} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-      return failure('internal', `The media process could not ${message.t === 'configure' ? 'start its frame channel' : `${message.t} the media session`}: ${err instanceof Error ? err.message : String(err)}`);
+      return failure('internal', `The media process could not ${message.t === 'configure' ? 'start its frame channel' : message.t === 'devices' ? 'list the audio devices' : `${message.t} the media session`}: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
 
@@ -189,6 +199,7 @@ export class MediaProcess {
         this.send({ t: 'ended', sessionId, error });
       },
       log: (line) => this.log(`[media ${kindName} ${sessionId}] ${line}`),
+      audioBackend: () => this.audio.audioBackend(),
     };
     try {
       running.session = await kind.start(ctx, options.data);

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { WorkbenchErrorSchema, type WorkbenchError } from '../../shared/contract/errors';
 import type { Reply } from '../../shared/contract/protocol';
+import { NativeAudioDevicesSchema } from '../../shared/contract/audio';
 
 /** A media session's id: main's (a live session's id, or a test's). */
 export const MediaSessionIdSchema = z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/, 'a media session id is 1-128 URL-safe characters');
@@ -48,6 +49,8 @@ export const ToMediaSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('control'), id, sessionId: MediaSessionIdSchema, message: z.unknown() }).strict(),
   /** Clock sample: `t0` on main's monotonic clock. */
   z.object({ t: z.literal('ping'), id, t0: z.number() }).strict(),
+  /** The native audio devices (answered with `NativeAudioDevices`); the first one starts hot-plug watching. */
+  z.object({ t: z.literal('devices'), id }).strict(),
   /** Electron: a page's MessagePort comes with this message (transferred), named `channelId`. */
   z.object({ t: z.literal('port'), channelId: z.string().min(1).max(64) }).strict(),
   z.object({ t: z.literal('shutdown') }).strict(),
@@ -71,6 +74,8 @@ export const FromMediaSchema = z.discriminatedUnion('t', [
   /** A session ended by itself (its source finished, or it failed: `error`). */
   z.object({ t: z.literal('ended'), sessionId: MediaSessionIdSchema, error: WorkbenchErrorSchema.optional() }).strict(),
   z.object({ t: z.literal('log'), line: z.string().max(4000) }).strict(),
+  /** The native device list changed (hot-plug, a new default), once `devices` has been asked. */
+  z.object({ t: z.literal('devices-changed'), devices: NativeAudioDevicesSchema }).strict(),
 ]);
 export type FromMedia = z.infer<typeof FromMediaSchema>;
 

@@ -8,6 +8,8 @@ import type { z } from 'zod';
 import type { FrameKind, MediaFrame } from '../../shared/media-frames/frame';
 import type { ReceiverCounters } from '../../shared/media-frames/receiver';
 import type { Reply } from '../../shared/contract/protocol';
+import type { AudioResult } from '../../shared/audio/errors';
+import type { AudioBackend } from '../audio/types';
 
 /** A stream the session sends on (media process -> subscribed pages). */
 export interface OutputStream {
@@ -35,6 +37,8 @@ export interface MediaSessionContext {
   /** The session ends itself (finished, or failed with `error`); stop() is not called after. */
   end(error?: { code: 'internal' | 'network' | 'unsupported' | 'timeout'; message: string }): void;
   log(line: string): void;
+  /** The process's native audio backend (loaded on first use, shared with the device list). */
+  audioBackend(): Promise<AudioResult<AudioBackend>>;
 }
 
 export interface MediaSession {

@@ -6,8 +6,8 @@
  * rate: mono, or interleaved stereo with `multichannel` and `channels: 2`), from a native device
  * (main/audio `Capture`, resampled to that rate), or from a WAV file paced as a microphone
  * (file-source.ts, for tests; the session finishes at its end). Frames are gathered into 100 ms
- * chunks (the size the service expects per binary frame) and sent one at a time, each send awaiting the socket's drain (back-pressure); while the service is behind,
- * chunks wait in a bounded backlog whose oldest are dropped and counted, never an error.
+ * chunks (the size the service expects per binary frame) and sent one at a time, each send
+ * awaiting the socket's drain (back-pressure); while the service is behind, chunks wait in a bounded backlog whose oldest are dropped and counted, never an error.
  *
  * Up to main (for the live kind and its recording): `transcript` (each service event, already
  * masked by the event socket), `audio` (each chunk sent, base64, with its media-clock time),
@@ -97,10 +97,11 @@ export const transcriptionKind = defineKind({
     const frameBytes = 2 * channels;
     const chunkBytes = ((sampleRate * CHUNK_MS) / 1000) * frameBytes;
     const backlogMax = Math.ceil(BACKLOG_MS / CHUNK_MS);
-    const backlog: Array<{ bytes: Uint8Array; at: number }> = [];
+    const backlog: Array<{ bytes: Uint8Array; at: number; lastAt: number }> = [];
     let pending = new Uint8Array(chunkBytes);
     let pendingLength = 0;
     let pendingAt = 0;
+    let pendingLastAt = 0;
     let muted = false;
     let ending = false;
     let sending = false;
@@ -126,12 +127,13 @@ export const transcriptionKind = defineKind({
         }
         stats.chunksSent++;
         stats.bytesSent += chunk.bytes.byteLength;
-        ctx.event('audio', { pcm: Buffer.from(chunk.bytes).toString('base64'), at: chunk.at });
+        // `at`/`lastAt`: its first and last frame's capture; `sentAt`: on the socket (the capture benchmark reads them).
+        ctx.event('audio', { pcm: Buffer.from(chunk.bytes).toString('base64'), at: chunk.at, lastAt: chunk.lastAt, sentAt: ctx.now() });
       }
       sending = false;
     };
     const enqueue = (bytes: Uint8Array, at: number): void => {
-      backlog.push({ bytes, at });
+      backlog.push({ bytes, at, lastAt: pendingLastAt });
       while (backlog.length > backlogMax) {
         backlog.shift();
         stats.droppedChunks++;
@@ -157,6 +159,7 @@ export const transcriptionKind = defineKind({
       let offset = 0;
       while (offset < pcm.byteLength) {
         if (pendingLength === 0) pendingAt = at;
+        pendingLastAt = at;
         const take = Math.min(chunkBytes - pendingLength, pcm.byteLength - offset);
         pending.set(pcm.subarray(offset, offset + take), pendingLength);
         pendingLength += take;
@@ -166,14 +169,20 @@ export const transcriptionKind = defineKind({
     };
 
     const mic = ctx.openInput('mic', (frame) => onPcm(frame.payload, frame.timestamp));
-    const native = options.source.kind === 'native' ? await nativeMicrophone(ctx, { sampleRate, device: options.source.device }, onPcm) : null;
+    // A native device that fails mid-stream (unplugged, stalled): what was captured still goes out
+    // and its final words come back, then the session ends with the device's own explanation.
+    const native = options.source.kind === 'native'
+      ? await nativeMicrophone(ctx, { sampleRate, device: options.source.device }, onPcm, (error) => {
+          if (ending) return;
+          void finish().then(() => ctx.end({ code: 'unsupported', message: `${error.message.replace(/[.\s]*$/, '.')} The live transcription stopped there.` }));
+        })
+      : null;
     // A file finishes the session at its end: everything sent, `audio.done`, the final words, then the end.
-    let finishing: Promise<void> | null = null;
     const file =
       options.source.kind === 'file'
         ? await fileSource(options.source.path, { sampleRate, channels, speed: options.source.speed, now: () => ctx.now() }, onPcm, () => {
             ctx.event('source-ended', {});
-            finishing ??= finish().then(() => ctx.end());
+            void finish().then(() => ctx.end());
           })
         : null;
     if (file) ctx.event('source', { frames: file.frames });
@@ -192,28 +201,12 @@ export const transcriptionKind = defineKind({
       }
     })();
 
-    return {
-      control(raw: unknown): Reply<unknown> | Promise<Reply<unknown>> {
-        const parsed = TranscriptionControlSchema.safeParse(raw);
-        if (!parsed.success) return { ok: false as const, error: { code: 'invalid_input' as const, message: `A transcription control message is { type: 'finalize' } or { type: 'mute', muted }: ${parsed.error.issues[0]?.message ?? 'invalid'}.` } };
-        const message = parsed.data;
-        if (message.type === 'mute') {
-          muted = message.muted;
-          ctx.event('muted', { muted });
-          return { ok: true as const, value: null };
-        }
-        flushPending();
-        return pumpDone
-          .then(() => stream.finalize(message.channel))
-          .then((sent): Reply<unknown> => (sent.ok ? { ok: true, value: null } : { ok: false, error: { code: 'network', message: sent.error.message } }));
-      },
-      async stop() {
-        await (finishing ??= finish());
-      },
-    };
-
-    async function finish(): Promise<void> {
-      if (ending) return;
+    /** Sends what is captured, then `audio.done`, and waits (≤ DRAIN_MS) for the final words: one run, whoever asks (stop, a lost device, a file's end). */
+    let finishing: Promise<void> | null = null;
+    function finish(): Promise<void> {
+      return (finishing ??= drain());
+    }
+    async function drain(): Promise<void> {
       ending = true;
       native?.dispose();
       file?.dispose();
@@ -229,5 +222,24 @@ export const transcriptionKind = defineKind({
       abort.abort();
       await client.dispose();
     }
+
+    return {
+      control(raw: unknown): Reply<unknown> | Promise<Reply<unknown>> {
+        const parsed = TranscriptionControlSchema.safeParse(raw);
+        if (!parsed.success) return { ok: false as const, error: { code: 'invalid_input' as const, message: `A transcription control message is { type: 'finalize' } or { type: 'mute', muted }: ${parsed.error.issues[0]?.message ?? 'invalid'}.` } };
+        const message = parsed.data;
+        if (message.type === 'mute') {
+          muted = message.muted;
+          ctx.event('muted', { muted });
+          return { ok: true as const, value: null };
+        }
+        flushPending();
+        return pumpDone
+          .then(() => stream.finalize(message.channel))
+          .then((sent): Reply<unknown> => (sent.ok ? { ok: true, value: null } : { ok: false, error: { code: 'network', message: sent.error.message } }));
+      },
+      stop: finish,
+    };
+
   },
 });

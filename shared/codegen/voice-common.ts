@@ -7,9 +7,10 @@
  */
 import type { CapturedRequest } from '../contract/runs';
 import type { ExportResult } from '../families/types';
-import { BASE_URL_ENV, environmentHeader, secretHeaders, splitRequestUrl } from './environment';
-import { pyLiteral, stringLiteral } from './literals';
+import { BASE_URL_ENV, environmentHeader, secretHeaders, shellUrl, splitRequestUrl, tsUrl } from './environment';
+import { pyLiteral, stringLiteral, tsLiteral } from './literals';
 import { apiKeyEnv, portableHeaders, type CodegenOptions } from './request-parts';
+import { shellQuote } from './shell-quote';
 
 /** The SDK tabs of a voice endpoint. */
 export const NO_VOICE_SDK: ExportResult = { unsupported: 'The official SDKs have no voice methods: choose Python or TypeScript (plain HTTP / WebSocket).' };
@@ -114,6 +115,70 @@ export function tsHeaderLines(request: CapturedRequest, opts: CodegenOptions, in
     ...secretHeaders(request.headers).map(([n, env]) => `${indent}${stringLiteral(n)}: process.env[${stringLiteral(env)}] ?? "",`),
   ];
 }
+
+/** curl: the command's first arguments: the URL (with `-X method` when given), the key, the repeated headers. */
+export function curlStart(request: CapturedRequest, opts: CodegenOptions, method?: string): string[] {
+  return [
+    `curl -sS --fail-with-body${method ? ` -X ${method}` : ''} ${shellUrl(rootAndRest(request, opts))}`,
+    `-H "Authorization: Bearer $${apiKeyEnv(opts)}"`,
+    ...extraHeaders(request).map(([n, v]) => `-H ${shellQuote(`${n}: ${v}`)}`),
+  ];
+}
+
+/** Python: the `headers` dict (the key, the repeated headers, then `more` entries, each a full line). */
+export function pyHeaders(request: CapturedRequest, opts: CodegenOptions, more: string[] = []): string[] {
+  return ['headers = {', ...pyHeaderLines(request, opts), ...more, '}'];
+}
+
+/**
+ * Python: `request` sent with urllib, `read` (lines inside `with urlopen(request) as response:`)
+ * taking what it needs of the answer; an HTTP error exits with its status and body.
+ */
+export function pyUrlopen(read: string[]): string[] {
+  return [
+    'try:',
+    '    with urllib.request.urlopen(request) as response:',
+    ...read.map((line) => `        ${line}`),
+    'except urllib.error.HTTPError as error:',
+    '    raise SystemExit(f"HTTP {error.code}: {error.read().decode()}")',
+  ];
+}
+
+/** Python: a JSON answer read and printed. */
+export function pyJsonAnswer(): string[] {
+  return [...pyUrlopen(['result = json.load(response)']), 'print(json.dumps(result, indent=2, ensure_ascii=False))'];
+}
+
+/** Python: the answer's bytes as `into` and its media type as `content_type` (lower case, no parameters). */
+export function pyReadTyped(into: string): string[] {
+  return ['content_type = response.headers.get("Content-Type", "").split(";")[0].strip().lower()', `${into} = response.read()`];
+}
+
+/**
+ * TypeScript: `response`, the recorded call with fetch: `method` when given, the key and the
+ * repeated headers then `headers` (each a full line), the `body` lines; a non-2xx throws with its
+ * status and body.
+ */
+export function tsFetch(request: CapturedRequest, opts: CodegenOptions, parts: { method?: string; headers?: string[]; body?: string[] } = {}): string[] {
+  const { base, rest } = rootAndRest(request, opts);
+  return [
+    `const response = await fetch(${tsUrl(base, rest)}, {`,
+    ...(parts.method ? [`  method: ${tsLiteral(parts.method)},`] : []),
+    '  headers: {',
+    ...tsHeaderLines(request, opts, '    '),
+    ...(parts.headers ?? []),
+    '  },',
+    ...(parts.body ?? []),
+    '});',
+    'if (!response.ok) throw new Error(`HTTP ${response.status}: ${await response.text()}`);',
+  ];
+}
+
+/** TypeScript: the answer's media type, lower case, no parameters. */
+export const TS_CONTENT_TYPE = '(response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase()';
+
+/** TypeScript: a JSON answer printed. */
+export const TS_PRINT_JSON = 'console.log(JSON.stringify(await response.json(), null, 2));';
 
 /** Python: the socket URL, the root from the environment turned into ws/wss. */
 export function pyWsUrl(base: string, rest: string): string {

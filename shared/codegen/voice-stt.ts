@@ -9,11 +9,11 @@
 import { multipartOf, type MultipartPart } from '../contract/multipart';
 import type { CapturedRequest } from '../contract/runs';
 import type { CodeExporter } from '../families/types';
-import { environmentHeader, pyUrl, shellUrl, tsUrl } from './environment';
+import { environmentHeader, pyUrl } from './environment';
 import { pyLiteral, stringLiteral } from './literals';
-import { apiKeyEnv, type CodegenOptions } from './request-parts';
+import type { CodegenOptions } from './request-parts';
 import { shellQuote } from './shell-quote';
-import { extraHeaders, inComment, lines, NO_VOICE_SDK, pyHeaderLines, rootAndRest, tsHeaderLines } from './voice-common';
+import { curlStart, inComment, lines, NO_VOICE_SDK, pyHeaders, pyJsonAnswer, rootAndRest, TS_PRINT_JSON, tsFetch } from './voice-common';
 
 type FilePart = Extract<MultipartPart, { filename: string }>;
 type FieldPart = Extract<MultipartPart, { value: string }>;
@@ -33,8 +33,7 @@ function runIn(file: FilePart | null): string {
 
 export function formCurl(request: CapturedRequest, opts: CodegenOptions = {}): string {
   const { fields, file } = formOf(request);
-  const parts = [`curl -sS --fail-with-body -X POST ${shellUrl(rootAndRest(request, opts))}`, `-H "Authorization: Bearer $${apiKeyEnv(opts)}"`];
-  for (const [n, v] of extraHeaders(request)) parts.push(`-H ${shellQuote(`${n}: ${v}`)}`);
+  const parts = curlStart(request, opts, 'POST');
   // --form-string: a value starting with @ or < is sent as text, never read from a file.
   for (const f of fields) parts.push(`--form-string ${shellQuote(`${f.name}=${f.value}`)}`);
   // The file last (the service requires it), its path double-quoted so `;` or `,` stay in the name.
@@ -65,23 +64,14 @@ export function formPython(request: CapturedRequest, opts: CodegenOptions = {}):
         ]
       : []),
     'body += f"--{boundary}--\\r\\n".encode()',
-    'headers = {',
-    pyHeaderLines(request, opts),
-    '    "Content-Type": f"multipart/form-data; boundary={boundary}",',
-    '}',
+    pyHeaders(request, opts, ['    "Content-Type": f"multipart/form-data; boundary={boundary}",']),
     `request = urllib.request.Request(${pyUrl(base, rest)}, data=body, headers=headers, method="POST")`,
-    'try:',
-    '    with urllib.request.urlopen(request) as response:',
-    '        result = json.load(response)',
-    'except urllib.error.HTTPError as error:',
-    '    raise SystemExit(f"HTTP {error.code}: {error.read().decode()}")',
-    'print(json.dumps(result, indent=2, ensure_ascii=False))',
+    pyJsonAnswer(),
   );
 }
 
 export function formTypeScript(request: CapturedRequest, opts: CodegenOptions = {}): string {
   const { fields, file } = formOf(request);
-  const { base, rest } = rootAndRest(request, opts);
   return lines(
     environmentHeader(request, opts, '//'),
     `// Multipart with fetch and FormData (Node 20+), the file last. ${runIn(file)}: npx tsx snippet.mts`,
@@ -90,15 +80,8 @@ export function formTypeScript(request: CapturedRequest, opts: CodegenOptions = 
     'const form = new FormData();',
     ...fields.map((f) => `form.append(${stringLiteral(f.name)}, ${stringLiteral(f.value)});`),
     ...(file ? [`form.append(${stringLiteral(file.name)}, await openAsBlob(${stringLiteral(file.filename)}, { type: ${stringLiteral(file.contentType)} }), ${stringLiteral(file.filename)});`] : []),
-    `const response = await fetch(${tsUrl(base, rest)}, {`,
-    '  method: "POST",',
-    '  headers: {',
-    tsHeaderLines(request, opts, '    '),
-    '  },',
-    '  body: form,',
-    '});',
-    'if (!response.ok) throw new Error(`HTTP ${response.status}: ${await response.text()}`);',
-    'console.log(JSON.stringify(await response.json(), null, 2));',
+    tsFetch(request, opts, { method: 'POST', body: ['  body: form,'] }),
+    TS_PRINT_JSON,
   );
 }
 

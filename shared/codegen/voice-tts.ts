@@ -6,11 +6,11 @@
  */
 import type { CapturedRequest } from '../contract/runs';
 import type { CodeExporter } from '../families/types';
-import { environmentHeader, pyUrl, shellUrl, tsUrl } from './environment';
+import { environmentHeader, pyUrl, shellUrl } from './environment';
 import { pyLiteral, stringLiteral, tsLiteral } from './literals';
 import { apiKeyEnv, bodyObject, type CodegenOptions } from './request-parts';
 import { shellQuote } from './shell-quote';
-import { AUDIO_EXTENSIONS, codecExtension, extraHeaders, lines, NO_VOICE_SDK, pyHeaderLines, rootAndRest, tsHeaderLines } from './voice-common';
+import { AUDIO_EXTENSIONS, codecExtension, extraHeaders, lines, NO_VOICE_SDK, pyHeaders, pyReadTyped, pyUrlopen, rootAndRest, TS_CONTENT_TYPE, tsFetch } from './voice-common';
 
 function sentBody(request: CapturedRequest): Record<string, unknown> {
   return bodyObject(request.body) ?? {};
@@ -58,18 +58,10 @@ export function ttsPython(request: CapturedRequest, opts: CodegenOptions = {}): 
     'import base64, json, os, urllib.error, urllib.request',
     '',
     `EXTENSIONS = ${pyLiteral(AUDIO_EXTENSIONS)}`,
-    'headers = {',
-    pyHeaderLines(request, opts),
-    '    "Content-Type": "application/json",',
-    '}',
+    pyHeaders(request, opts, ['    "Content-Type": "application/json",']),
     `body = ${pyLiteral(sentBody(request))}`,
     `request = urllib.request.Request(${pyUrl(base, rest)}, data=json.dumps(body).encode(), headers=headers, method="POST")`,
-    'try:',
-    '    with urllib.request.urlopen(request) as response:',
-    '        content_type = response.headers.get("Content-Type", "").split(";")[0].strip().lower()',
-    '        answer = response.read()',
-    'except urllib.error.HTTPError as error:',
-    '    raise SystemExit(f"HTTP {error.code}: {error.read().decode()}")',
+    pyUrlopen(pyReadTyped('answer')),
     'duration = None',
     'if content_type == "application/json":',
     '    # The Text-to-speech result: base64 audio, its type and duration (and timestamps if asked).',
@@ -89,23 +81,14 @@ export function ttsPython(request: CapturedRequest, opts: CodegenOptions = {}): 
 }
 
 export function ttsTypeScript(request: CapturedRequest, opts: CodegenOptions = {}): string {
-  const { base, rest } = rootAndRest(request, opts);
   return lines(
     environmentHeader(request, opts, '//'),
     '// fetch (Node 18+): send the text, write the audio to a file. npx tsx snippet.mts',
     'import { writeFile } from "node:fs/promises";',
     '',
     `const EXTENSIONS: Record<string, string> = ${tsLiteral(AUDIO_EXTENSIONS)};`,
-    `const response = await fetch(${tsUrl(base, rest)}, {`,
-    '  method: "POST",',
-    '  headers: {',
-    tsHeaderLines(request, opts, '    '),
-    '    "Content-Type": "application/json",',
-    '  },',
-    `  body: JSON.stringify(${tsLiteral(sentBody(request), '  ')}),`,
-    '});',
-    'if (!response.ok) throw new Error(`HTTP ${response.status}: ${await response.text()}`);',
-    'let contentType = (response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();',
+    tsFetch(request, opts, { method: 'POST', headers: ['    "Content-Type": "application/json",'], body: [`  body: JSON.stringify(${tsLiteral(sentBody(request), '  ')}),`] }),
+    `let contentType = ${TS_CONTENT_TYPE};`,
     'let audio: Buffer;',
     'let duration: number | null = null;',
     'if (contentType === "application/json") {',

@@ -7,11 +7,11 @@
  */
 import type { CapturedRequest } from '../contract/runs';
 import type { CodeExporter } from '../families/types';
-import { environmentHeader, pyUrl, shellUrl, tsUrl } from './environment';
+import { environmentHeader, pyUrl } from './environment';
 import { pyLiteral, tsLiteral } from './literals';
-import { apiKeyEnv, bodyObject, type CodegenOptions } from './request-parts';
+import { bodyObject, type CodegenOptions } from './request-parts';
 import { shellQuote } from './shell-quote';
-import { AUDIO_EXTENSIONS, extraHeaders, lines, NO_VOICE_SDK, pyHeaderLines, rootAndRest, tsHeaderLines } from './voice-common';
+import { AUDIO_EXTENSIONS, curlStart, lines, NO_VOICE_SDK, pyHeaders, pyJsonAnswer, pyReadTyped, pyUrlopen, rootAndRest, TS_CONTENT_TYPE, TS_PRINT_JSON, tsFetch } from './voice-common';
 import { FORM_EXPORTER } from './voice-stt';
 
 /** The JSON body a PATCH (or any call with one) sent; null for none. */
@@ -21,8 +21,7 @@ function jsonBody(request: CapturedRequest): Record<string, unknown> | null {
 
 export function jsonCurl(request: CapturedRequest, opts: CodegenOptions = {}): string {
   const body = jsonBody(request);
-  const parts = [`curl -sS --fail-with-body -X ${request.method.toUpperCase()} ${shellUrl(rootAndRest(request, opts))}`, `-H "Authorization: Bearer $${apiKeyEnv(opts)}"`];
-  for (const [n, v] of extraHeaders(request)) parts.push(`-H ${shellQuote(`${n}: ${v}`)}`);
+  const parts = curlStart(request, opts, request.method.toUpperCase());
   if (body) parts.push('-H "Content-Type: application/json"', `-d ${shellQuote(JSON.stringify(body))}`);
   return lines(environmentHeader(request, opts, '#'), parts.join(' \\\n  '));
 }
@@ -35,37 +34,24 @@ export function jsonPython(request: CapturedRequest, opts: CodegenOptions = {}):
     '# Standard library only. python3 snippet.py',
     'import json, os, urllib.error, urllib.request',
     '',
-    'headers = {',
-    pyHeaderLines(request, opts),
-    ...(body ? ['    "Content-Type": "application/json",'] : []),
-    '}',
+    pyHeaders(request, opts, body ? ['    "Content-Type": "application/json",'] : []),
     ...(body ? [`body = json.dumps(${pyLiteral(body)}).encode()`] : ['body = None']),
     `request = urllib.request.Request(${pyUrl(base, rest)}, data=body, headers=headers, method=${pyLiteral(request.method.toUpperCase())})`,
-    'try:',
-    '    with urllib.request.urlopen(request) as response:',
-    '        result = json.load(response)',
-    'except urllib.error.HTTPError as error:',
-    '    raise SystemExit(f"HTTP {error.code}: {error.read().decode()}")',
-    'print(json.dumps(result, indent=2, ensure_ascii=False))',
+    pyJsonAnswer(),
   );
 }
 
 export function jsonTypeScript(request: CapturedRequest, opts: CodegenOptions = {}): string {
   const body = jsonBody(request);
-  const { base, rest } = rootAndRest(request, opts);
   return lines(
     environmentHeader(request, opts, '//'),
     '// fetch (Node 18+). npx tsx snippet.mts',
-    `const response = await fetch(${tsUrl(base, rest)}, {`,
-    `  method: ${tsLiteral(request.method.toUpperCase())},`,
-    '  headers: {',
-    tsHeaderLines(request, opts, '    '),
-    ...(body ? ['    "Content-Type": "application/json",'] : []),
-    '  },',
-    ...(body ? [`  body: JSON.stringify(${tsLiteral(body, '  ')}),`] : []),
-    '});',
-    'if (!response.ok) throw new Error(`HTTP ${response.status}: ${await response.text()}`);',
-    'console.log(JSON.stringify(await response.json(), null, 2));',
+    tsFetch(request, opts, {
+      method: request.method.toUpperCase(),
+      headers: body ? ['    "Content-Type": "application/json",'] : [],
+      body: body ? [`  body: JSON.stringify(${tsLiteral(body, '  ')}),`] : [],
+    }),
+    TS_PRINT_JSON,
   );
 }
 
@@ -79,8 +65,7 @@ export const VOICE_JSON_EXPORTER: CodeExporter = {
 };
 
 export function audioCurl(request: CapturedRequest, opts: CodegenOptions = {}): string {
-  const parts = [`curl -sS --fail-with-body ${shellUrl(rootAndRest(request, opts))}`, `-H "Authorization: Bearer $${apiKeyEnv(opts)}"`];
-  for (const [n, v] of extraHeaders(request)) parts.push(`-H ${shellQuote(`${n}: ${v}`)}`);
+  const parts = curlStart(request, opts);
   parts.push('-D reference.headers -o reference.audio || { cat reference.audio >&2; echo >&2; exit 1; }');
   return lines(
     environmentHeader(request, opts, '#'),
@@ -105,16 +90,9 @@ export function audioPython(request: CapturedRequest, opts: CodegenOptions = {})
     'import os, urllib.error, urllib.request',
     '',
     `EXTENSIONS = ${pyLiteral(AUDIO_EXTENSIONS)}`,
-    'headers = {',
-    pyHeaderLines(request, opts),
-    '}',
+    pyHeaders(request, opts),
     `request = urllib.request.Request(${pyUrl(base, rest)}, headers=headers)`,
-    'try:',
-    '    with urllib.request.urlopen(request) as response:',
-    '        content_type = response.headers.get("Content-Type", "").split(";")[0].strip().lower()',
-    '        audio = response.read()',
-    'except urllib.error.HTTPError as error:',
-    '    raise SystemExit(f"HTTP {error.code}: {error.read().decode()}")',
+    pyUrlopen(pyReadTyped('audio')),
     'name = "reference." + EXTENSIONS.get(content_type, "bin")',
     'with open(name, "wb") as f:',
     '    f.write(audio)',
@@ -123,20 +101,14 @@ export function audioPython(request: CapturedRequest, opts: CodegenOptions = {})
 }
 
 export function audioTypeScript(request: CapturedRequest, opts: CodegenOptions = {}): string {
-  const { base, rest } = rootAndRest(request, opts);
   return lines(
     environmentHeader(request, opts, '//'),
     '// fetch (Node 18+): the reference clip, named by its Content-Type. npx tsx snippet.mts',
     'import { writeFile } from "node:fs/promises";',
     '',
     `const EXTENSIONS: Record<string, string> = ${tsLiteral(AUDIO_EXTENSIONS)};`,
-    `const response = await fetch(${tsUrl(base, rest)}, {`,
-    '  headers: {',
-    tsHeaderLines(request, opts, '    '),
-    '  },',
-    '});',
-    'if (!response.ok) throw new Error(`HTTP ${response.status}: ${await response.text()}`);',
-    'const contentType = (response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();',
+    tsFetch(request, opts),
+    `const contentType = ${TS_CONTENT_TYPE};`,
     'const audio = Buffer.from(await response.arrayBuffer());',
     'const name = `reference.${EXTENSIONS[contentType] ?? "bin"}`;',
     'await writeFile(name, audio);',

@@ -3,6 +3,7 @@
  * Channel names are derived (`family.method`); see define.ts.
  */
 import { appContract, opsContract, streamsContract } from './app';
+import { audioContract } from './audio';
 import { chatContract } from './chat';
 import { completionsContract } from './completions';
 import { connectionsContract } from './connections';
@@ -37,6 +38,7 @@ export const contract = {
   history: historyContract,
   tools: toolsContract,
   media: mediaContract,
+  audio: audioContract,
   jobs: jobsContract,
   files: filesContract,
   userFiles: userFilesContract,

@@ -28,6 +28,7 @@ const BENCHES: Record<string, () => Promise<Bench>> = {
   recording: () => import('./recording'),
   'stt-stream': () => import('./stt-stream'),
   mediaPlane: () => import('./media-plane'),
+  nativeCapture: () => import('./native-capture'),
   liveTranscription: () => import('./live-transcription'),
   'tts-sandbox': () => import('./tts-sandbox'),
   'session-timeline': () => import('./session-timeline'),

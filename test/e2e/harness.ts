@@ -80,12 +80,21 @@ export async function startApp(options: { dataDir?: string; tokenDelayMs?: numbe
   };
 }
 
-export async function launchBrowser(): Promise<Browser> {
+/**
+ * Debian's Chromium, headless. `extraArgs` adds switches, e.g. Chromium's fake microphone:
+ * `--use-fake-ui-for-media-stream --use-fake-device-for-media-stream --use-file-for-fake-audio-capture=FILE.wav`.
+ */
+export async function launchBrowser(extraArgs: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', ...extraArgs],
   });
+}
+
+/** Chromium's switches that feed the page's microphone from `wav` (looped) and grant it without asking. */
+export function fakeMicrophoneArgs(wav: string): string[] {
+  return ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-audio-capture=${wav}`];
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {
@@ -109,10 +118,17 @@ export interface AppPage {
  * given size (not yet on the app's URL). When the browser cannot start, the app is stopped again
  * rather than left running.
  */
-export async function openAppPage(options: { tokenDelayMs?: number; dataDir?: string; env?: Record<string, string>; viewport: { width: number; height: number } }): Promise<AppPage> {
+export async function openAppPage(options: {
+  tokenDelayMs?: number;
+  dataDir?: string;
+  env?: Record<string, string>;
+  viewport: { width: number; height: number };
+  /** More Chromium switches (see launchBrowser). */
+  browserArgs?: readonly string[];
+}): Promise<AppPage> {
   const app = await startApp({ tokenDelayMs: options.tokenDelayMs, dataDir: options.dataDir, env: options.env });
   try {
-    const browser = await launchBrowser();
+    const browser = await launchBrowser(options.browserArgs);
     return { app, browser, page: await browser.newPage({ viewport: options.viewport }) };
   } catch (error) {
     await app.stop();

@@ -26,6 +26,8 @@ import { createFakeLive, type FakeLiveControls } from './fake-live';
 import { createFakeSpeech, type FakeSpeechControls } from './fake-speech';
 import type { FakeSession } from './fake-session';
 import { createFakeVoices, type FakeVoicesControls } from './fake-voices';
+import { createFakeAudio, type FakeAudioControls } from './fake-audio';
+import type { NativeAudioDevices } from '../../shared/contract/audio';
 import type { CustomVoice } from '../../shared/families/voices/contract';
 import { fakeEventsOf, makeCompletion, makeRecord, makeUsage, sampleCatalogueEntries, type RecordOverrides } from './fake-data';
 
@@ -75,6 +77,8 @@ export interface FakeWorkbenchOptions {
   sessions?: Record<string, FakeSession>;
   /** Custom voices on the fake service (`voices.*`, see fake-voices.ts). */
   voices?: CustomVoice[];
+  /** Native audio devices `audio.devices` answers (see fake-audio.ts); default one mic and one output. */
+  nativeDevices?: NativeAudioDevices;
 }
 
 export interface FakeWorkbench extends WorkbenchApi {
@@ -133,6 +137,8 @@ export interface FakeWorkbench extends WorkbenchApi {
     transcription: { answer: Omit<TranscribeResult, 'runId' | 'filename'> | WorkbenchError | null; results: Map<string, TranscribeResult> };
     /** Custom voices (`voices.*`), see fake-voices.ts. */
     voices: FakeVoicesControls;
+    /** Native audio devices (`audio.*`), see fake-audio.ts. */
+    audio: FakeAudioControls;
   };
 }
 
@@ -328,6 +334,7 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
   // `record` is defined below; the fake calls it only once a test sends a request.
   const fakeSpeech = createFakeSpeech((method, input) => record(method, input));
   const fakeVoices = createFakeVoices((method, input) => record(method, input), opts.voices);
+  const fakeAudio = createFakeAudio((method, input) => record(method, input), opts.nativeDevices);
   let profiles: ConnectionProfile[] = [SANDBOX];
   let sandbox: SandboxDetails = { key: 'sk-sandbox-fake0123', port: 4010, preferredPort: 4010, preferredSource: 'default', configuredPort: null, ...opts.sandbox };
   let activeId = 'sandbox';
@@ -376,6 +383,7 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
     live: fakeLive.controls,
     speech: fakeSpeech.controls,
     voices: fakeVoices.controls,
+    audio: fakeAudio.controls,
   };
   const revisionsOf = (playground: ToolPlayground): ToolSpec[][] => (toolRevisions[playground] ??= [[...(controls.toolSets[playground] ?? [])]]);
   const toolState = (playground: ToolPlayground): ToolSetState => {
@@ -597,6 +605,7 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
     live: fakeLive.api,
     speech: fakeSpeech.api,
     voices: fakeVoices.api,
+    audio: fakeAudio.api,
     app: {
       info: async () => ({
         version: '0.1.0-test',

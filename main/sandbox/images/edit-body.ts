@@ -10,7 +10,7 @@
 import type { IncomingMessage } from 'node:http';
 import { readJsonBody } from '../body';
 import { SandboxError } from '../errors';
-import { boundaryOf, dispositionOf, MultipartError, MultipartParser } from '../files/multipart';
+import { readMemoryForm, type FormPartHead } from '../files/memory-form';
 import { UploadedPart } from '../media/input';
 
 export const EDIT_MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -25,54 +25,21 @@ export async function readEditBody(req: IncomingMessage, maxBytes = EDIT_MAX_BOD
   throw new SandboxError(415, `Expected a JSON body ("Content-Type: application/json") or multipart/form-data with an image file part${type ? `; got "${type}"` : ' (the Content-Type header is missing)'}.`);
 }
 
-interface Part {
-  name: string;
-  filename: string | undefined;
-  contentType: string;
-  chunks: Buffer[];
-  size: number;
+interface Part extends FormPartHead {
+  bytes: Buffer;
 }
 
 async function readEditForm(req: IncomingMessage, maxBytes: number): Promise<Record<string, unknown>> {
-  let parser: MultipartParser;
-  try {
-    parser = new MultipartParser(boundaryOf(req.headers['content-type']));
-  } catch (err) {
-    req.resume();
-    throw new SandboxError(415, (err as Error).message);
-  }
   const parts: Part[] = [];
-  let current: Part | null = null;
-  let total = 0;
-  try {
-    for await (const chunk of req) {
-      total += (chunk as Buffer).length;
-      if (total > maxBytes) {
-        req.resume();
-        throw new SandboxError(413, `The request body is over ${maxBytes} bytes, the limit for image edits. Send smaller images, or upload them with POST /v1/files and pass file_id.`);
-      }
-      for (const event of parser.write(chunk as Buffer)) {
-        if (event.type === 'part') {
-          const { name, filename } = dispositionOf(event.headers['content-disposition']);
-          if (name === undefined) throw new SandboxError(400, 'A multipart part has no name (Content-Disposition: form-data; name="...").');
-          current = { name, filename, contentType: event.headers['content-type'] ?? 'application/octet-stream', chunks: [], size: 0 };
-          parts.push(current);
-        } else if (event.type === 'data' && current) {
-          current.size += event.data.length;
-          if (current.filename === undefined && current.size > MAX_TEXT_PART_BYTES) {
-            throw new SandboxError(400, `The form field ${current.name} is over ${MAX_TEXT_PART_BYTES} bytes; send images as file parts.`);
-          }
-          current.chunks.push(Buffer.from(event.data));
-        } else if (event.type === 'part-end') {
-          current = null;
-        }
-      }
-    }
-    parser.end();
-  } catch (err) {
-    if (err instanceof MultipartError) throw new SandboxError(400, err.message);
-    throw err;
-  }
+  await readMemoryForm(req, {
+    maxBytes,
+    tooLarge: `The request body is over ${maxBytes} bytes, the limit for image edits. Send smaller images, or upload them with POST /v1/files and pass file_id.`,
+    notMultipart: (reason) => reason,
+    isFile: (part) => part.filename !== undefined,
+    maxFieldBytes: MAX_TEXT_PART_BYTES,
+    fieldTooLarge: (name) => `The form field ${name} is over ${MAX_TEXT_PART_BYTES} bytes; send images as file parts.`,
+    onPartEnd: (head, bytes) => parts.push({ ...head, bytes }),
+  });
   return formToBody(parts);
 }
 
@@ -83,7 +50,7 @@ function formToBody(parts: readonly Part[]): Record<string, unknown> {
   const imageFiles = files.filter((p) => p.name === 'image' || p.name === 'image[]' || p.name === 'images' || p.name === 'images[]');
   const other = files.find((p) => !imageFiles.includes(p));
   if (other) throw new SandboxError(400, `The form has a file part named "${other.name}"; image edits take image files as "image" (one) or "image[]" (several).`);
-  const uploads = imageFiles.map((p) => new UploadedPart(new Uint8Array(Buffer.concat(p.chunks)), p.filename as string, p.contentType));
+  const uploads = imageFiles.map((p) => new UploadedPart(new Uint8Array(p.bytes), p.filename as string, p.contentType));
   if (imageFiles.length === 1 && imageFiles[0].name === 'image') body.image = uploads[0];
   else if (imageFiles.length > 0) body.images = uploads;
 
@@ -92,7 +59,7 @@ function formToBody(parts: readonly Part[]): Record<string, unknown> {
     if (part.filename !== undefined) continue;
     if (seen.has(part.name)) throw new SandboxError(400, `The form field ${part.name} is given twice.`);
     seen.add(part.name);
-    const text = Buffer.concat(part.chunks).toString('utf8');
+    const text = part.bytes.toString('utf8');
     const nested = /^(image|images\[(\d+)\])\[(\w+)\]$/.exec(part.name);
     if (nested) {
       const target = nested[2] === undefined ? objectAt(body, 'image') : objectIn(body, Number(nested[2]));

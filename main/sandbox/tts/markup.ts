@@ -61,13 +61,23 @@ export function parseSpeechText(text: string): ParsedText {
 }
 
 /**
- * How much of streamed text can be spoken now: up to the last sentence end (. ! ? followed by
- * whitespace) where no wrapping tag is open. 0 when none: wait for more text or `text.done`.
+ * A clause or sentence end: `. ! ?`, a comma, semicolon or colon, or a dash set off by a space
+ * (` - `, `–`, `—`), then any closing quotes or brackets, then whitespace. A hyphen inside a word
+ * (`well-known`) or a comma inside a number (`1,000`) has no whitespace after it and is no end.
  */
-export function readyPrefix(text: string): number {
-  const ends = [...text.matchAll(/[.!?]["')\]]*\s+/g)].map((m) => m.index + m[0].length);
-  for (let i = ends.length - 1; i >= 0; i--) {
-    if (parseSpeechText(text.slice(0, ends[i])).open.length === 0) return ends[i];
+const CLAUSE_END = /(?:[.!?,;:]|\s-|[–—])["')\]]*\s+/g;
+
+/**
+ * How much of streamed text can be spoken now: up to a clause or sentence end where no wrapping
+ * tag is open. `last` (the default) takes as much as is ready; `first` takes only the first
+ * clause, which is what an utterance's first audio waits for (the rest follows while it plays).
+ * 0 when there is none: wait for more text or `text.done`.
+ */
+export function readyPrefix(text: string, which: 'first' | 'last' = 'last'): number {
+  const ends = [...text.matchAll(CLAUSE_END)].map((m) => m.index + m[0].length);
+  if (which === 'last') ends.reverse();
+  for (const end of ends) {
+    if (parseSpeechText(text.slice(0, end)).open.length === 0) return end;
   }
   return 0;
 }

@@ -4,10 +4,11 @@
  *   → {"type":"text.done"}                 the utterance is complete
  *   ← {"type":"audio.delta","delta":"<base64>"[, "audio_timestamps":{graph_chars, graph_times}, "audio_duration":s]}
  *   ← {"type":"audio.done","trace_id":"…"}
- * Synthesis starts as soon as a whole sentence has arrived (no wrapping tag open across its end),
- * not at text.done; the rest of the utterance follows. Utterances are spoken in order; text for
+ * Synthesis starts as soon as a whole clause has arrived (`. ! ? , ; :` or a spaced dash, no
+ * wrapping tag open across its end), not at text.done nor at a sentence end: the utterance's first
+ * clause is synthesised alone so its audio comes soonest; the rest of the utterance follows. Utterances are spoken in order; text for
  * the next one may arrive while one is being spoken.
- * Each audio.delta is one synthesised part (a sentence, a tag) in the connection's codec; with
+ * Each audio.delta is one synthesised part (a clause or sentence, a tag) in the connection's codec; with
  * timestamps, `graph_times` are seconds from the start of the utterance and `audio_duration` the
  * part's length. The MP3 encoder's last bytes come as a final delta with no characters.
  * A bad message gets {"type":"error","message":…} and the connection stays open.
@@ -26,11 +27,11 @@ function send(ctx: SocketContext, message: Record<string, unknown>): Promise<voi
   return new Promise((resolve) => ctx.ws.send(JSON.stringify(message), () => resolve()));
 }
 
-/** An utterance's text as it becomes ready: whole sentences while deltas arrive, the rest at text.done. */
+/** An utterance's text as it becomes ready: whole clauses while deltas arrive, the rest at text.done. */
 class Utterance implements AsyncIterable<string> {
   /** Characters received so far (the 60,000 limit is per utterance too). */
   length = 0;
-  /** Text not yet ready to speak (an unfinished sentence or an open wrapping tag). */
+  /** Text not yet ready to speak (an unfinished clause or an open wrapping tag). */
   buffer = '';
   /** The first segment: `auto` picks the language from it. */
   first: string | null = null;
@@ -134,9 +135,10 @@ export function openTtsStream(tts: TtsService, ctx: SocketContext, settings: Tts
       }
       current.length += length;
       current.buffer += delta as string;
-      // Whole sentences are spoken while the rest arrives: the first audio does not wait for text.done.
-      const cut = readyPrefix(current.buffer);
-      if (cut > 0) {
+      // Whole clauses are spoken while the rest arrives: the first audio does not wait for
+      // text.done, nor for a sentence end. The utterance's first clause goes alone (its audio
+      // comes soonest), then everything ready after it.
+      for (let cut = readyPrefix(current.buffer, current.first === null ? 'first' : 'last'); cut > 0; cut = readyPrefix(current.buffer)) {
         const segment = current.buffer.slice(0, cut);
         current.buffer = current.buffer.slice(cut);
         ready(segment);

@@ -2,13 +2,14 @@
  * 0013: recordings of live work.
  * - `gallery_items` admits `audio` (speech and recordings in the media library) and the origin
  *   `recorded` (a live session's recording, e.g. a call's stereo mix). SQLite cannot
- *   alter a CHECK constraint, so the table is rebuilt as its documentation says
- *   (https://sqlite.org/lang_altertable.html#otheralter): create the new table, copy every row
- *   with its `seq` (the rowid `gallery_fts` points at, so the external-content index stays
- *   valid), drop the old one, rename, recreate its indexes and triggers, and carry the
- *   AUTOINCREMENT counter over so a deleted item's seq is never reused. The migration runner
- *   already holds a transaction, where `PRAGMA foreign_keys` cannot change; that is safe here
- *   because nothing refers to `gallery_items` (dropping a child table deletes no parent row), and
+ *   alter a CHECK constraint, so the table is rebuilt (`rebuildTable()`, ../rebuild-table.ts, as
+ *   https://sqlite.org/lang_altertable.html#otheralter says): every row copied with its `seq` (the
+ *   rowid `gallery_fts` points at, so the external-content index stays valid), its indexes and
+ *   triggers recreated, the AUTOINCREMENT counter carried over so a deleted item's seq is never
+ *   reused. The table's text stays written out here: a migration's SQL is frozen (0011's
+ *   CREATE is not shared with it, so no later edit can change what an old migration made).
+ *   The migration runner already holds a transaction, where `PRAGMA foreign_keys` cannot
+ *   change; that is safe here because nothing refers to `gallery_items` (dropping a child table deletes no parent row), and
  *   `foreign_key_check` at the end proves the copied `run_id`s still point at runs (a dangling one,
  *   possible only if foreign keys were ever off, is cleared as ON DELETE SET NULL would have).
  * - `recording_sessions`: one per live session recorded as a run (its state, and when and how it
@@ -20,6 +21,7 @@
  *   how many events had been captured before each, so a timeline interleaves them without
  *   reading the whole log.
  */
+import { rebuildTable } from '../rebuild-table';
 import type { Migration } from './migration';
 
 export const migration0013: Migration = {
@@ -78,13 +80,14 @@ const GALLERY_COLUMNS = `seq, id, kind, origin, hash, mime, bytes, width, height
   created_at, run_id, job_id, source_ids, thumb_hash, thumb_mime`;
 
 function rebuildGallery(db: Parameters<Migration['up']>[0]): void {
-  const counter = db.prepare<[], number>(`SELECT seq FROM sqlite_sequence WHERE name = 'gallery_items'`).pluck().get();
   // A link to a run that is gone (written with foreign keys off, by hand or by a tool) is cleared
   // as the run's deletion would have cleared it, rather than refusing to open the history (the
   // copy below would fail on it).
   db.exec('UPDATE gallery_items SET run_id = NULL WHERE run_id IS NOT NULL AND run_id NOT IN (SELECT id FROM runs)');
-  db.exec(`
-    CREATE TABLE gallery_items_new (
+  rebuildTable(db, {
+    table: 'gallery_items',
+    create: (name) => `
+    CREATE TABLE ${name} (
       seq INTEGER PRIMARY KEY AUTOINCREMENT,
       id TEXT NOT NULL UNIQUE,
       kind TEXT NOT NULL CHECK (kind IN ('image', 'video', 'audio')),
@@ -106,13 +109,14 @@ function rebuildGallery(db: Parameters<Migration['up']>[0]): void {
       thumb_hash TEXT,
       thumb_mime TEXT
     );
-    INSERT INTO gallery_items_new (${GALLERY_COLUMNS}) SELECT ${GALLERY_COLUMNS} FROM gallery_items ORDER BY seq;
+  `,
+    columns: GALLERY_COLUMNS,
+    dropDependents: `
     DROP TRIGGER gallery_fts_after_insert;
     DROP TRIGGER gallery_fts_after_delete;
     DROP TRIGGER gallery_fts_after_update;
-    DROP TABLE gallery_items;
-    ALTER TABLE gallery_items_new RENAME TO gallery_items;
-
+  `,
+    recreate: `
     CREATE INDEX gallery_by_created ON gallery_items (created_at DESC, seq DESC);
     CREATE INDEX gallery_by_kind ON gallery_items (kind, created_at DESC, seq DESC);
     CREATE INDEX gallery_by_run ON gallery_items (run_id) WHERE run_id IS NOT NULL;
@@ -133,12 +137,6 @@ function rebuildGallery(db: Parameters<Migration['up']>[0]): void {
       INSERT INTO gallery_fts (rowid, prompt, revised_prompt, model, name)
       VALUES (new.seq, new.prompt, new.revised_prompt, new.model, new.name);
     END;
-  `);
-  // The copy set the new counter to the highest seq kept; a deleted newer item had gone higher.
-  if (counter !== undefined) {
-    const moved = db.prepare(`UPDATE sqlite_sequence SET seq = MAX(seq, ?) WHERE name = 'gallery_items'`).run(counter).changes;
-    if (moved === 0) db.prepare(`INSERT INTO sqlite_sequence (name, seq) VALUES ('gallery_items', ?)`).run(counter);
-  }
-  const broken = db.prepare('PRAGMA foreign_key_check(gallery_items)').all();
-  if (broken.length > 0) throw new Error(`gallery rebuild: ${broken.length} item(s) break a foreign key`);
+  `,
+  });
 }

@@ -184,6 +184,44 @@ describe('live transcription', () => {
     }
   }, 120_000);
 
+  it('a service message over the 16 MiB frame limit ends the session saying so, with the transcript so far kept and marked', async () => {
+    // A service that finishes one utterance, then sends one message bigger than the workbench reads.
+    const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+    wss.on('connection', (ws) => {
+      ws.send(JSON.stringify({ type: 'transcript.created' }));
+      let chunks = 0;
+      ws.on('message', (data, binary) => {
+        if (!binary) return;
+        chunks++;
+        if (chunks === 6) ws.send(JSON.stringify({ type: 'transcript.partial', text: 'hello world', is_final: true, speech_final: true, start: 0, duration: 0.6 }));
+        if (chunks === 9) ws.send(JSON.stringify({ type: 'transcript.partial', text: 'x'.repeat(17 * 1024 * 1024), is_final: false }));
+      });
+    });
+    await new Promise((r) => wss.once('listening', r));
+    try {
+      const port = (wss.address() as AddressInfo).port;
+      const profile = await env.app.handlers.connections.save({ name: 'Oversize service', baseUrl: `http://127.0.0.1:${port}`, apiKey: 'sk-live-oversize-0123456789' }, CTX);
+      const id = await env.app.live.start('transcription', { connectionId: profile.id, query: QUERY, source: { kind: 'page' } }, { origin: 'window' });
+      const win = await attachWindow(env.app, id);
+      const { url, token } = await frameChannel();
+      await runMicClient({ url, token, mic: win.state().streams.mic, pcm: speech, intervalMs: 5 }, env.dataDir);
+      await win.until(() => win.ended());
+
+      const state = win.state();
+      expect(state.status).toBe('failed');
+      expect(state.end?.incomplete).toBe(true);
+      expect(state.end?.message).toMatch(/sent a WebSocket message larger than 16 MiB/);
+      expect(state.end?.message).toMatch(/transcript so far is kept/);
+      expect(state.channels[0].finals.map((f) => f.text)).toEqual(['hello world']);
+      const run = (await env.app.handlers.history.get({ id: state.runId }, CTX)) as RunRecord;
+      expect(run.status).not.toBe('ok');
+      expect(run.error?.message).toMatch(/larger than 16 MiB/);
+      expect((await microphoneTrack(state.runId)).byteLength).toBeGreaterThanOrEqual(9 * 3200);
+    } finally {
+      wss.close();
+    }
+  }, 120_000);
+
   it('finalize makes the utterance final at once; mute sends silence (no words, a silent track) until unmuted', async () => {
     const noPause = await speechPcm(['Please finish this sentence now.'], 16_000, 0);
     const id = await env.app.live.start('transcription', { query: QUERY, source: { kind: 'page' } }, { origin: 'window' });

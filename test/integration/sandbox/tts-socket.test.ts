@@ -144,7 +144,7 @@ describe('WebSocket /v1/tts', () => {
   });
 
   it('sends a smaller first chunk with optimize_streaming_latency=1', async () => {
-    const text = 'Streaming speech starts sooner when the first chunk is short, and the rest follows in sentences.';
+    const text = 'Streaming speech starts sooner when the first chunk of an utterance is kept short, and the rest follows in sentences.';
     const firstChunk = async (osl: number) => {
       const c = await open(`language=en&codec=pcm&sample_rate=8000&optimize_streaming_latency=${osl}`);
       send(c.ws, { type: 'text.delta', delta: text });
@@ -175,6 +175,27 @@ describe('WebSocket /v1/tts', () => {
     expect(chars).toBe('The first sentence is ready. The second one is still being written. And done.');
     const times = c.messages.filter((m) => m.type === 'audio.delta').flatMap((m) => m.audio_timestamps.graph_times as Array<[number, number]>);
     for (let i = 1; i < times.length; i++) expect(times[i][0]).toBeGreaterThanOrEqual(times[i - 1][1]);
+    c.ws.close();
+  });
+
+  it('speaks the first clause alone: a comma, semicolon, colon or spaced dash is enough, before text.done', async () => {
+    const c = await open('language=en&codec=pcm&sample_rate=8000&with_timestamps=true');
+    // The whole text at once (as the app sends it): the first audio is its first clause only.
+    send(c.ws, { type: 'text.delta', delta: 'When the text arrives whole, the first clause is spoken alone; the rest follows: in sentences. Then' });
+    await c.until('audio.delta');
+    expect(c.messages[0].audio_timestamps.graph_chars.join('')).toBe('When the text arrives whole, ');
+    // Text arriving a clause at a time is spoken a clause at a time (a dash ends one too).
+    send(c.ws, { type: 'text.delta', delta: ' it goes on - ' });
+    const spoken = () => c.messages.filter((m) => m.type === 'audio.delta').map((m) => m.audio_timestamps.graph_chars.join('')).join('');
+    await new Promise<void>((resolve) => {
+      const check = () => (spoken().endsWith('it goes on - ') ? resolve() : setTimeout(check, 20));
+      check();
+    });
+    expect(c.messages.filter((m) => m.type === 'audio.done')).toHaveLength(0);
+    send(c.ws, { type: 'text.delta', delta: 'and ends' });
+    send(c.ws, { type: 'text.done' });
+    await c.until('audio.done');
+    expect(spoken()).toBe('When the text arrives whole, the first clause is spoken alone; the rest follows: in sentences. Then it goes on - and ends');
     c.ws.close();
   });
 

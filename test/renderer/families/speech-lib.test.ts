@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { insertInlineTag, wrapSelection } from '@/families/speech/lib/tags';
-import { appendTimestamps } from '@/families/speech/lib/spoken';
+import { appendTimestamps, LiveTimestamps } from '@/families/speech/lib/spoken';
+import { chunkPeaks } from '@/families/speech/lib/live-peaks';
+import { defaultSpeechForm, speechFormFromSaved } from '@/families/speech/lib/speech-draft';
+import { estimatedSpeechSeconds, formatWait, longRestNote, speechLengthSaid } from '@/families/speech/lib/long-text';
 import { PREVIEW_SAMPLE_DEFAULT, PREVIEW_SAMPLE_MAX, previewSample } from '@/families/speech/lib/preview';
 import { StreamPcm, livePlayable } from '@/families/speech/lib/stream-pcm';
 import { encodeMulaw } from '@shared/audio/g711';
@@ -47,5 +50,48 @@ describe('streamed PCM', () => {
     expect(Math.abs(back[0]! - 1000)).toBeLessThan(64);
     expect(livePlayable('mp3')).toBe(false);
     expect(livePlayable('alaw')).toBe(true);
+  });
+});
+
+describe('speech live timestamps, peaks and the kept form', () => {
+  it('joins chunk timestamps timed from the utterance start as they are, and offsets ones timed per chunk', () => {
+    const fromStart = new LiveTimestamps();
+    fromStart.add({ graph_chars: ['a'], graph_times: [[0, 0.5]] }, 0.5);
+    expect(fromStart.add({ graph_chars: ['b'], graph_times: [[0.5, 1]] }, 0.5)).toEqual({ graph_chars: ['a', 'b'], graph_times: [[0, 0.5], [0.5, 1]] });
+    const perChunk = new LiveTimestamps();
+    perChunk.add({ graph_chars: ['a'], graph_times: [[0, 0.4]] }, 0.5);
+    perChunk.add(null, 0.25);
+    expect(perChunk.add({ graph_chars: ['b'], graph_times: [[0, 0.3]] }, 0.5)).toEqual({ graph_chars: ['a', 'b'], graph_times: [[0, 0.4], [0.75, 1.05]] });
+  });
+
+  it('takes one peak per 20 ms of PCM16 at a fixed scale', () => {
+    const samples = new Int16Array(1000);
+    samples[10] = 16384;
+    samples[500] = -32768;
+    // 24 kHz: 480 samples a column; 1,000 samples make 3 columns (the last one short).
+    expect(chunkPeaks(samples, 24_000)).toEqual([0.5, 1, 0]);
+    expect(chunkPeaks(new Int16Array(0), 24_000)).toEqual([]);
+  });
+
+  it('reads a kept form field by field: what no longer fits falls back to the default', () => {
+    expect(speechFormFromSaved(null)).toEqual(defaultSpeechForm());
+    expect(speechFormFromSaved({ text: 'Hi', codec: 'flac', sampleRate: 11025, speed: 3, mode: 'carrier-pigeon', language: 'xx', voice: '   ', compare: 'yes', bitRate: 64000 })).toEqual({ ...defaultSpeechForm(), text: 'Hi', bitRate: 64000 });
+    expect(speechFormFromSaved({ codec: 'alaw', sampleRate: 8000, speed: 0.7, mode: 'stream', language: 'ja', voice: 'leo', compare: true, voiceB: 'sal' })).toEqual({ ...defaultSpeechForm(), codec: 'alaw', sampleRate: 8000, speed: 0.7, mode: 'stream', language: 'ja', voice: 'leo', compare: true, voiceB: 'sal' });
+  });
+});
+
+describe('speech long text', () => {
+  it('estimates the speech and says REST waits for all of it; nothing for streaming or a short text', () => {
+    expect(Math.round(estimatedSpeechSeconds(60_000))).toBe(3300);
+    expect(speechLengthSaid(estimatedSpeechSeconds(60_000))).toBe('about 55 minutes');
+    expect(speechLengthSaid(estimatedSpeechSeconds(60_000, 0.7))).toBe('about 79 minutes');
+    expect(speechLengthSaid(6_000)).toBe('about 1.7 hours');
+    expect(speechLengthSaid(40)).toBe('about 40 seconds');
+    expect(formatWait(65)).toBe('1:05');
+    expect(formatWait(3725)).toBe('1:02:05');
+    expect(longRestNote(60_000, 1, 'rest', 'mp3')).toMatch(/^This is about 55 minutes of speech\..* MP3 is the slowest to make\./);
+    expect(longRestNote(60_000, 1, 'rest', 'pcm')).not.toMatch(/MP3/);
+    expect(longRestNote(60_000, 1, 'stream', 'mp3')).toBeNull();
+    expect(longRestNote(1_000, 1, 'rest', 'mp3')).toBeNull();
   });
 });

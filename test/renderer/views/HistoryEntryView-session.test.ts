@@ -54,6 +54,17 @@ describe('HistoryEntryView (live sessions)', () => {
     expect(tracks[2]!.querySelector('a')?.getAttribute('href')).toBe('/gallery?open=gal_callmix01');
   });
 
+  it('a live transcription run (its family has an entry of its own) shows as a session: the microphone track plays, the timeline lists', async () => {
+    const live = makeRecord({ id: 'run-live', endpoint: 'transcription.live' as Endpoint, model: 'default', events: [] });
+    const session = makeFakeSession({ kind: 'transcription', tracks: [makeTrack({ id: 'trk_livemic', direction: 'out', name: 'microphone', durationMs: 6_000 })] });
+    m = await mountWithApp(HistoryEntryView, { route: '/history/run-live', props: { id: 'run-live' }, fake: { history: [live], sessions: { 'run-live': session } } });
+    await flushPromises();
+    expect([...document.querySelectorAll<HTMLElement>('.track')].map((t) => t.dataset.direction)).toEqual(['out']);
+    expect(FakeWaveSurfer.instances.map((w) => w.options.url)).toEqual(['/media/trk_livemic?t=fake']);
+    expect(document.querySelector('[aria-label="Session timeline"]')).not.toBeNull();
+    expect(m.fake.controls.calls.some((c) => c.method === 'transcription.ofRun')).toBe(false);
+  });
+
   it('shows the figures the marks give (time to first audio, per turn)', async () => {
     const s = makeFakeSession({ marks: [{ type: 'text_done', t: 100, eventIndex: 5 }, { type: 'first_audio', t: 340, eventIndex: 17 }] });
     m = await mountWithApp(HistoryEntryView, { route: '/history/run-call', props: { id: 'run-call' }, fake: { history: [callRun], sessions: { 'run-call': s } } });

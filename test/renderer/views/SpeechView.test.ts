@@ -73,7 +73,7 @@ describe('SpeechView', () => {
     const ws = FakeWaveSurfer.instances[0]!;
     ws.emit('ready', 0.6);
     await flushPromises();
-    expect(lit()).toBe('');
+    expect(lit()).toBe('H');
     ws.emit('timeupdate', 0.25);
     await flushPromises();
     expect(lit()).toBe('Hi ');
@@ -154,6 +154,19 @@ describe('SpeechView', () => {
     await flushPromises();
     expect(m.wrapper.find('[data-testid="speech-preview-error"]').text()).toBe('No preview of "eve": The service has no voice "eve" now: choose another.');
     expect(played).toBe(2);
+  });
+
+  it('a stream cut short mid-utterance keeps the audio that came, plays it, and says it is partial', async () => {
+    m = await mountWithApp(SpeechView, { route: '/speech' });
+    await m.wrapper.find('[data-testid="speech-text"]').setValue('Hi you');
+    await m.wrapper.find('[data-testid="speech-send"]').trigger('click');
+    await flushPromises();
+    const why = 'The connection closed before the speech was complete (after 2 audio chunks); the audio received is kept.';
+    const item = makeGalleryItem({ id: 'gal_speechcut1', kind: 'audio', mime: 'audio/wav' });
+    m.fake.controls.speech.requests[0]!.finish({ audio: item, timestamps, partial: { message: why } });
+    await flushPromises();
+    expect(m.wrapper.find('.partial[role="status"]').text()).toBe(`Partial: ${why}`);
+    expect(FakeWaveSurfer.instances.map((w) => w.options.url)).toEqual([item.url.url]);
   });
 
   it('explains a failure', async () => {

@@ -127,6 +127,30 @@ describe('VoicesView', { timeout: 30_000 }, () => {
     expect(audio.getAttribute('aria-label')).toBe('Playing preview of eve');
   });
 
+  it('says why the microphone did not start (refused), and records nothing', async () => {
+    const refused = 'Microphone access was refused. Allow it for this app (the browser or system settings), then try again.';
+    const startCapture = async () => ({ ok: false as const, error: { code: 'denied' as const, message: refused } });
+    m = await mountWithApp(VoicesView, { route: '/voices', props: { startCapture } });
+    button(m.wrapper, 'Record from the microphone').click();
+    await flushPromises();
+    expect(document.querySelector('.mic-recorder [role="alert"]')?.textContent).toBe(refused);
+    expect(document.querySelector('[aria-label="Time left"]')).toBeNull();
+    expect(document.querySelector('[aria-label="Clip"]')?.textContent ?? '').not.toMatch(/recording-/);
+  });
+
+  it('a microphone unplugged mid-recording is said, and the seconds recorded before it are kept as the clip', async () => {
+    let options!: PageCaptureOptions;
+    const startCapture = async (o: PageCaptureOptions) => ((options = o), { ok: true as const, value: { dispose: async () => undefined } });
+    m = await mountWithApp(VoicesView, { route: '/voices', props: { startCapture } });
+    button(m.wrapper, 'Record from the microphone').click();
+    await flushPromises();
+    for (let s = 0; s < 3; s++) options.onFrame({ seq: s, pcm: new Int16Array(16000).fill(1000), sampleRate: 16000, channels: 1, startMs: s * 1000, capturedAt: 0 });
+    options.onError?.({ code: 'device_lost', message: 'The microphone was unplugged' });
+    await flushPromises();
+    expect(document.querySelector('.mic-recorder [role="alert"]')?.textContent).toBe('The microphone was unplugged. The 3.0 s recorded before are kept as the clip.');
+    expect(document.querySelector('[aria-label="Clip"]')?.textContent).toMatch(/recording-.*\.wav/);
+  });
+
   it('records from the microphone with a countdown that stops at 120 s, then clones from the staged WAV', async () => {
     let options!: PageCaptureOptions;
     let disposed = 0;

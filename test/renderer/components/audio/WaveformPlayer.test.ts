@@ -96,7 +96,12 @@ describe('WaveformPlayer', () => {
     ws.emit('ready', 0.9);
     await nextTick();
     expect(wrapper.get('.wf-text').text()).toBe('Hello you');
-    expect(lit()).toBe('');
+    // At 0 the first character (it starts at 0) is being spoken: lit, not waiting for the second.
+    expect(lit()).toBe('H');
+    expect(wrapper.get('.wf-text .ch.current').text()).toBe('H');
+    ws.emit('timeupdate', 0.05);
+    await nextTick();
+    expect(lit()).toBe('H');
     ws.emit('timeupdate', 0.16);
     await nextTick();
     expect(lit()).toBe('Hel');
@@ -129,6 +134,13 @@ describe('WaveformPlayer', () => {
     await nextTick();
     expect(wrapper.get('.wf-text').text()).toBe('Ok');
     expect(lit()).toBe('Ok');
+    // Back to the start on fewer characters: the reused spans lose their old light.
+    await wrapper.setProps({ timestamps: STAMPS });
+    last().emit('timeupdate', 0);
+    await nextTick();
+    await nextTick();
+    expect(lit()).toBe('H');
+    expect(wrapper.findAll('.wf-text .ch.current')).toHaveLength(1);
   });
 
   it('streams a long recording (no fetch and decode of the whole file) and says its waveform is not drawn', async () => {

@@ -8,21 +8,15 @@ import { createFakeWorkbench, type FakeWorkbench } from '../../fake-workbench';
 
 // The page's media channel (bridge/media.ts) would open the real bridge: frames are not under test here.
 vi.mock('@/bridge/media', () => ({ mediaChannel: () => ({ onFrame: () => () => undefined, send: () => undefined }) }));
-// The page's microphone: what the store asks of it (happy-dom has no Web Audio).
-const pageCapture = vi.hoisted(() => ({ starts: [] as Array<{ sampleRate: number; channels?: number }> }));
-vi.mock('@/audio/page-capture', () => ({
-  PageCapture: {
-    start: async (options: { sampleRate: number; channels?: number }) => {
-      pageCapture.starts.push({ sampleRate: options.sampleRate, channels: options.channels });
-      return { ok: true, value: { dispose: async () => undefined } };
-    },
-  },
-}));
+// The page's microphone: each test says how getUserMedia went (happy-dom has no audio).
+const capture = vi.hoisted(() => ({ start: vi.fn() }));
+vi.mock('@/audio/page-capture', () => ({ PageCapture: { start: capture.start } }));
 
 let fake: FakeWorkbench;
 const turn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 beforeEach(() => {
+  capture.start.mockReset();
   window.sessionStorage.clear();
   fake = createFakeWorkbench();
   provideWorkbench(fake);
@@ -57,6 +51,7 @@ describe('live transcription store', () => {
   });
 
   it("captures the page's microphone with as many channels as the session carries (stereo: interleaved, a column per channel)", async () => {
+    capture.start.mockResolvedValue({ ok: true, value: { dispose: async () => undefined } });
     const first = useLiveTranscriptionStore();
     await first.start({ sample_rate: 16_000, channels: 2 }, { kind: 'page' });
     const id = first.sessionId!;
@@ -68,7 +63,8 @@ describe('live transcription store', () => {
     store.restore();
     await turn();
     await turn();
-    expect(pageCapture.starts.at(-1)).toEqual({ sampleRate: 16_000, channels: 2 });
+    expect(capture.start).toHaveBeenCalledTimes(1);
+    expect(capture.start.mock.calls[0]![0]).toMatchObject({ sampleRate: 16_000, channels: 2 });
   });
 
   it('after a reload shows the transcript so far from the snapshot and goes on with the events: interim, then final', async () => {
@@ -96,5 +92,48 @@ describe('live transcription store', () => {
     emit({ type: 'status', status: 'ended', end: { incomplete: true, message: 'The connection closed mid-utterance; the transcript so far is kept.' } });
     expect(store.state?.status).toBe('ended');
     expect(store.state?.end?.incomplete).toBe(true);
+  });
+
+  it('a refused page microphone is explained and the session stopped (it would record silence), the transcript so far kept', async () => {
+    const refused = 'Microphone access was refused. Allow it for this app (the browser or system settings), then try again.';
+    capture.start.mockResolvedValue({ ok: false, error: { code: 'denied', message: refused } });
+    // main's snapshot for a page-microphone session: its `mic` stream is where the page's frames go.
+    const start = fake.live.start;
+    fake.live.start = async (req) => {
+      const started = await start(req);
+      fake.controls.live.sessions.get(started.id)!.snapshot = { ...snapshot(), source: { kind: 'page' }, streams: { mic: 3, levels: -1 } };
+      return started;
+    };
+    const store = useLiveTranscriptionStore();
+    await store.start({ sample_rate: 16_000 }, { kind: 'page' });
+    const id = store.sessionId!;
+    await vi.waitFor(() => expect(fake.controls.live.sessions.has(id)).toBe(false)); // stopped in main
+    expect(capture.start).toHaveBeenCalledTimes(1);
+    expect(store.error?.message).toBe(`${refused} The session was stopped; the transcript so far is kept.`);
+    expect(store.state?.channels[0].finals.map((f) => f.text)).toEqual(['hello there']);
+  });
+
+  it('a page microphone unplugged mid-stream is explained and the session stopped', async () => {
+    let onError: ((e: { code: string; message: string }) => void) | undefined;
+    const dispose = vi.fn(async () => undefined);
+    capture.start.mockImplementation(async (options: { onError: typeof onError }) => {
+      onError = options.onError;
+      return { ok: true, value: { dispose } };
+    });
+    const start = fake.live.start;
+    fake.live.start = async (req) => {
+      const started = await start(req);
+      fake.controls.live.sessions.get(started.id)!.snapshot = { ...snapshot(), source: { kind: 'page' }, streams: { mic: 3, levels: -1 } };
+      return started;
+    };
+    const store = useLiveTranscriptionStore();
+    await store.start({ sample_rate: 16_000 }, { kind: 'page' });
+    const id = store.sessionId!;
+    await vi.waitFor(() => expect(onError).toBeDefined());
+    expect(store.error).toBeNull();
+    onError!({ code: 'device_lost', message: 'The microphone was unplugged' });
+    await vi.waitFor(() => expect(fake.controls.live.sessions.has(id)).toBe(false));
+    expect(dispose).toHaveBeenCalledTimes(1);
+    expect(store.error?.message).toBe('The microphone was unplugged. The session was stopped; the transcript so far is kept.');
   });
 });

@@ -160,6 +160,12 @@ describe('client', () => {
       expect(result).toMatchObject({ ok: false, retries: 0, error: { kind: 'timeout', message: expect.stringMatching(/^No answer from 127\.0\.0\.1:\d+ within 0\.2 s\.$/) } });
     });
 
+    it('a request may wait for its headers longer or shorter than the connection, and says its own wait', async () => {
+      const { client } = await setup(() => undefined);
+      const result = await client.json({ method: 'GET', path: '/v1/models', headersTimeoutMs: 150 });
+      expect(result).toMatchObject({ ok: false, retries: 0, error: { kind: 'timeout', message: expect.stringMatching(/^No answer from 127\.0\.0\.1:\d+ within 0\.2 s\.$/) } });
+    });
+
     it('reports a 200 that is not JSON as a protocol error', async () => {
       const { client } = await setup((_req, res) => {
         res.writeHead(200, { 'content-type': 'application/json' });

@@ -16,7 +16,7 @@ function audioFor(text: string): Buffer[] {
   return out;
 }
 
-type Mode = 'ok' | 'error' | 'close' | 'invalid';
+type Mode = 'ok' | 'error' | 'close' | 'invalid' | 'oversize';
 
 /** A fake /v1/tts: gathers text.delta until text.done, then answers per `mode`. */
 function ttsService(mode: Mode, texts: string[][]) {
@@ -33,6 +33,8 @@ function ttsService(mode: Mode, texts: string[][]) {
       if (mode === 'invalid') ws.send(JSON.stringify({ type: 'audio.delta', delta: 17 }));
       if (mode === 'error') return void ws.send(JSON.stringify({ type: 'error', message: 'Voice synthesis failed.' }));
       if (mode === 'close') return void ws.close(1011, 'synth crashed');
+      // One audio.delta over the 16 MiB the workbench reads in one message (ws's own default is 100 MiB).
+      if (mode === 'oversize') return void ws.send(JSON.stringify({ type: 'audio.delta', delta: Buffer.alloc(13 * 1024 * 1024).toString('base64') }));
       for (const c of chunks.slice(1)) ws.send(JSON.stringify({ type: 'audio.delta', delta: c.toString('base64') }));
       ws.send(JSON.stringify({ type: 'audio.done', trace_id: 'tr-1' }));
     });
@@ -114,6 +116,14 @@ describe('api/tts WebSocket loop', () => {
     expect(out.chunks).toHaveLength(1);
     expect(out.end).toMatchObject({ ok: false, error: { kind: 'http', code: 'ws_1011' } });
     expect(out.end!.error!.message).toMatch(/internal error and closed the connection \(1011\)\. The service said: "synth crashed"\..*The connection closed before the speech was complete \(after 1 audio chunk\); the audio received is kept\.$/);
+  });
+
+  it('a message over the frame limit ends the utterance saying so, the audio before kept', async () => {
+    const { s } = await stream('oversize');
+    const out = await collect(s.speak('Hello there'));
+    expect(out.chunks).toHaveLength(1);
+    expect(out.end).toMatchObject({ ok: false, error: { code: 'ws_1009' } });
+    expect(out.end!.error!.message).toMatch(/^127\.0\.0\.1:\d+ sent a WebSocket message larger than 16 MiB, the most the workbench accepts in one message, so the connection was closed\..*the audio received is kept\.$/);
   });
 
   it('an invalid message is reported as a problem and the utterance goes on', async () => {

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { getBuiltInVoice, listBuiltInVoices, synthesize } from '../../../../main/api/tts';
+import { getBuiltInVoice, listBuiltInVoices, restAnswerWaitMs, synthesize } from '../../../../main/api/tts';
 import { useLocalClient } from './local-client';
 import { sendJson } from './local-server';
 
@@ -8,6 +8,16 @@ const PCM = Buffer.from(Array.from({ length: 4800 }, (_, i) => (i * 37) % 256));
 
 describe('api/tts REST', () => {
   const setup = useLocalClient({ apiKey: 'sk-tts-key-0001' });
+
+  it('waits for a long speech answer longer than the connection waits (the answer comes only when all is made)', async () => {
+    // The connection gives up after 150 ms (undici's timers tick about once a second); the speech answer comes after 2.5 s.
+    const { client } = await setup((_req, res) => void setTimeout(() => sendJson(res, 200, { audio: PCM.toString('base64'), content_type: 'audio/pcm', duration: 0.1 }), 2_500), { headersTimeoutMs: 150 });
+    const result = await synthesize(client, { text: 'Hi', language: 'en', output_format: { codec: 'pcm', sample_rate: 24000 } });
+    expect(result.ok).toBe(true);
+    // At least a minute, and an hour for 60,000 characters (the sandbox took about half an hour as MP3, loaded).
+    expect(restAnswerWaitMs(2)).toBe(60_000);
+    expect(restAnswerWaitMs(60_000)).toBe(3_600_000);
+  });
 
   it('reads the spec JSON result (base64 audio, content_type, duration, audio_timestamps)', async () => {
     const timestamps = { graph_chars: ['H', 'i'], graph_times: [[0, 0.08], [0.08, 0.15]] };

@@ -191,6 +191,7 @@ export function createFakeHandlers(options: FakeHandlerOptions = {}): FakeHandle
       url: ({ hash }) => ({ url: `/media/${hash}?t=fake`, expiresAt: null, mime: 'image/png', size: 1 }),
       channel: () => ({ transport: 'websocket', url: 'ws://127.0.0.1:1/media', token: 'fake' }),
     },
+    audio: { devices: () => ({ devices: [], defaultInputId: null, defaultOutputId: null, problem: 'No media process runs in the fake host.' }) },
     tools: {
       load: ({ playground }) => ({ playground, revision: 0, tools: [] }),
       save: ({ playground, baseRevision, tools }) => ({ playground, revision: baseRevision + 1, tools }),

@@ -5,11 +5,10 @@
  */
 import { defineStore } from 'pinia';
 import { ref, shallowRef } from 'vue';
-import type { StreamHandle } from '@shared/contract/api';
 import type { WorkbenchError } from '@shared/contract/errors';
 import type { ImageEditInput, ImageGenerateInput, ImageRunResult } from '@shared/families/images/contract';
 import { useWorkbench } from '../../../api';
-import { toWorkbenchError } from '../../../lib/errors';
+import { useRunHandle } from '../../../composables/use-run-handle';
 
 export type ImagesPhase = 'idle' | 'sending' | 'downloading' | 'done' | 'error' | 'cancelled';
 
@@ -19,7 +18,7 @@ export const useImagesRunStore = defineStore('images-run', () => {
   const progress = ref<{ done: number; total: number } | null>(null);
   const result = shallowRef<ImageRunResult | null>(null);
   const error = shallowRef<WorkbenchError | null>(null);
-  let handle: StreamHandle<ImageRunResult> | null = null;
+  const run = useRunHandle<ImageRunResult, ImagesPhase>({ phase, result, runId, error });
 
   const busy = (): boolean => phase.value === 'sending' || phase.value === 'downloading';
 
@@ -42,32 +41,11 @@ export const useImagesRunStore = defineStore('images-run', () => {
       }
     };
     const h = mode === 'edit' ? api.edit(input as ImageEditInput, onChunk) : api.generate(input as ImageGenerateInput, onChunk);
-    handle = h;
-    try {
-      const r = await h.result;
-      if (handle !== h) return null;
-      result.value = r;
-      runId.value = r.runId;
-      phase.value = 'done';
-      return r;
-    } catch (err) {
-      if (handle !== h) return null;
-      const e = toWorkbenchError(err);
-      if (e.code === 'cancelled') phase.value = 'cancelled';
-      else {
-        error.value = e;
-        phase.value = 'error';
-      }
-      return null;
-    } finally {
-      if (handle === h) handle = null;
-    }
+    return run.settle(h);
   }
 
   async function stop(): Promise<void> {
-    const h = handle;
-    if (!h) return;
-    await h.cancel();
+    await run.cancel();
   }
 
   /** Shows run `id`'s result again (a reload); quiet when main no longer has it. */

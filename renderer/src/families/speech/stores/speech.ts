@@ -1,69 +1,76 @@
 /**
  * The Speech playground: the form (text, language, voice, output format, speed, REST or
- * streaming), the voices to choose from, and one run at a time. Streaming plays each chunk as it
- * arrives through the page's player (PagePlayback, PCM16) from the first one, and shows the time
- * to first audio; either way the finished run's audio is a gallery item the view plays by URL with
- * its timestamps.
+ * streaming), kept as a draft so a reload or a restart loses none of it; the voices to choose
+ * from; and the run (stores/speech-run.ts) — or, in compare mode, two runs of the same text with
+ * two voices, one after the other (they would share the service, and the page's speaker, if run
+ * together: each time to first audio is measured alone and each is heard alone). Streaming plays
+ * each chunk as it arrives through the page's player (PagePlayback, PCM16) from the first one;
+ * either way the finished run's audio is a gallery item the view plays by URL with its timestamps.
  */
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef } from 'vue';
-import type { StreamHandle } from '@shared/contract/api';
-import type { WorkbenchError } from '@shared/contract/errors';
-import { SpeechFieldsSchema, type SpeechFieldsInput, type SpeechRunChunk, type SpeechRunResult, type SpeechVoice } from '@shared/families/speech/contract';
+import { SpeechFieldsSchema, type SpeechFieldsInput, type SpeechVoice } from '@shared/families/speech/contract';
 import { charactersLeft } from '@shared/families/speech/limits';
-import { TTS_LIMITS, type AudioTimestamps, type TtsCodec } from '@shared/wire/tts';
-import type { AudioResult } from '@shared/audio/errors';
 import { useWorkbench } from '../../../api';
 import { toWorkbenchError } from '../../../lib/errors';
 import { PagePlayback } from '../../../audio/page-playback';
-import { appendTimestamps } from '../lib/spoken';
-import { livePlayable, StreamPcm } from '../lib/stream-pcm';
+import { useDraft } from '../../../composables/use-draft';
 import { previewSample } from '../lib/preview';
+import { defaultSpeechForm, speechFormFromSaved, type SpeechForm, type SpeechMode } from '../lib/speech-draft';
+import { createSpeechRun, type LivePlayer, type OpenLivePlayer, type SpeechPhase } from './speech-run';
 
-export type SpeechMode = 'rest' | 'stream';
-export type SpeechPhase = 'idle' | 'sending' | 'streaming' | 'done' | 'error' | 'cancelled';
-
-/** The page's live player (tests put a recording one in). */
-export interface LivePlayer {
-  enqueue(pcm: Int16Array): void;
-  end(): void;
-  dispose(): Promise<void>;
-}
-export type OpenLivePlayer = (sourceRate: number) => Promise<AudioResult<LivePlayer>>;
+export type { SpeechMode, SpeechPhase, LivePlayer, OpenLivePlayer };
 
 export const useSpeechStore = defineStore('speech', () => {
-  const text = ref('');
-  const language = ref<NonNullable<SpeechFieldsInput['language']>>('en');
-  const voice = ref<string>(TTS_LIMITS.voiceDefault);
-  const codec = ref<TtsCodec>('mp3');
-  const sampleRate = ref<number>(TTS_LIMITS.sampleRateDefault);
-  const bitRate = ref<number | null>(null);
-  const speed = ref<number>(TTS_LIMITS.speedDefault);
-  const mode = ref<SpeechMode>('rest');
+  const initial = defaultSpeechForm();
+  const text = ref(initial.text);
+  const language = ref<SpeechForm['language']>(initial.language);
+  const voice = ref<string>(initial.voice);
+  const codec = ref<SpeechForm['codec']>(initial.codec);
+  const sampleRate = ref<number>(initial.sampleRate);
+  const bitRate = ref<number | null>(initial.bitRate);
+  const speed = ref<number>(initial.speed);
+  const mode = ref<SpeechMode>(initial.mode);
+  const compare = ref(initial.compare);
+  const voiceB = ref(initial.voiceB);
+
+  function form(): SpeechForm {
+    return { text: text.value, language: language.value, voice: voice.value, codec: codec.value, sampleRate: sampleRate.value, bitRate: bitRate.value, speed: speed.value, mode: mode.value, compare: compare.value, voiceB: voiceB.value };
+  }
+  function fill(f: SpeechForm): void {
+    text.value = f.text;
+    language.value = f.language;
+    voice.value = f.voice;
+    codec.value = f.codec;
+    sampleRate.value = f.sampleRate;
+    bitRate.value = f.bitRate;
+    speed.value = f.speed;
+    mode.value = f.mode;
+    compare.value = f.compare;
+    voiceB.value = f.voiceB;
+  }
+  // The form is kept as typed: a reload or a restart brings it back; New empties it.
+  const draft = useDraft('speech', form, (saved) => fill(speechFormFromSaved(saved)));
 
   const voices = shallowRef<SpeechVoice[]>([]);
   const voicesNote = ref<string | null>(null);
-  const phase = ref<SpeechPhase>('idle');
-  const runId = ref<string | null>(null);
-  const result = shallowRef<SpeechRunResult | null>(null);
-  const error = shallowRef<WorkbenchError | null>(null);
-  const firstAudioMs = ref<number | null>(null);
-  const chunks = ref(0);
-  /** Timestamps as they stream in (the view lights characters before the run ends). */
-  const liveTimestamps = shallowRef<AudioTimestamps | null>(null);
-  const playNote = ref<string | null>(null);
-  let handle: StreamHandle<SpeechRunResult> | null = null;
-  let player: LivePlayer | null = null;
+  /** The run (compare mode: the first voice's). */
+  const a = createSpeechRun();
+  /** Compare mode's second voice's run. */
+  const b = createSpeechRun();
+  /** Compare mode: the second run is waiting for the first to finish. */
+  const sequencing = ref(false);
+  let stopped = false;
   let openLivePlayer: OpenLivePlayer = async (rate) => PagePlayback.open({ sourceRate: rate });
 
   const left = computed(() => charactersLeft(text.value));
-  const busy = computed(() => phase.value === 'sending' || phase.value === 'streaming');
+  const busy = computed(() => a.busy.value || b.busy.value || sequencing.value);
 
-  function fields(): SpeechFieldsInput {
+  function fields(withVoice = voice.value): SpeechFieldsInput {
     return {
       text: text.value,
       language: language.value,
-      voice: voice.value,
+      voice: withVoice,
       codec: codec.value,
       sampleRate: sampleRate.value,
       ...(codec.value === 'mp3' && bitRate.value !== null ? { bitRate: bitRate.value } : {}),
@@ -75,7 +82,9 @@ export const useSpeechStore = defineStore('speech', () => {
   /** What is wrong with the form, for a person (null: it can be sent). */
   const problem = computed<string | null>(() => {
     const parsed = SpeechFieldsSchema.safeParse(fields());
-    return parsed.success ? null : (parsed.error.issues[0]?.message ?? 'the form is not complete');
+    if (!parsed.success) return parsed.error.issues[0]?.message ?? 'the form is not complete';
+    if (compare.value && !voiceB.value.trim()) return 'choose the second voice to compare';
+    return null;
   });
 
   async function loadVoices(): Promise<void> {
@@ -92,81 +101,31 @@ export const useSpeechStore = defineStore('speech', () => {
     openLivePlayer = open;
   }
 
-  async function stopPlayer(): Promise<void> {
-    const p = player;
-    player = null;
-    await p?.dispose();
-  }
-
-  async function send(): Promise<SpeechRunResult | null> {
-    if (busy.value || problem.value) return null;
-    await stopPlayer();
-    phase.value = mode.value === 'stream' ? 'streaming' : 'sending';
-    error.value = null;
-    result.value = null;
-    runId.value = null;
-    firstAudioMs.value = null;
-    chunks.value = 0;
-    liveTimestamps.value = null;
-    const live = mode.value === 'stream' && livePlayable(codec.value);
-    playNote.value = mode.value === 'stream' && !live ? `${codec.value.toUpperCase()} cannot be played chunk by chunk in the page: it plays when the speech is complete (choose PCM, µ-law or A-law to hear it from the first chunk).` : null;
-    const pcm = new StreamPcm(codec.value);
-    const rate = sampleRate.value;
-    let opening: Promise<void> | null = null;
-    const pendingSamples: Int16Array[] = [];
-    const onChunk = (c: SpeechRunChunk): void => {
-      if (c.type === 'started') runId.value = c.runId;
-      else if (c.type === 'first-audio') firstAudioMs.value = c.ms;
-      else if (c.type === 'audio') {
-        chunks.value++;
-        liveTimestamps.value = appendTimestamps(liveTimestamps.value, c.timestamps);
-        if (!live) return;
-        const samples = pcm.push(c.audio);
-        if (player) player.enqueue(samples);
-        else {
-          pendingSamples.push(samples);
-          opening ??= openLivePlayer(rate).then((opened) => {
-            if (!opened.ok) {
-              playNote.value = opened.error.message;
-              return;
-            }
-            player = opened.value;
-            for (const s of pendingSamples.splice(0)) player.enqueue(s);
-          });
-        }
-      }
-    };
-    const api = useWorkbench().speech;
-    const input = fields();
-    const h = mode.value === 'stream' ? api.stream(input, onChunk) : api.synthesize(input, onChunk);
-    handle = h;
+  /** Speaks the text; in compare mode with the first voice, then the second (each a run in History). */
+  async function send(): Promise<void> {
+    if (busy.value || problem.value) return;
+    stopped = false;
+    const how = mode.value;
+    const second = compare.value ? fields(voiceB.value) : null;
+    await b.stopPlayer();
+    if (!second) b.phase.value = 'idle';
+    sequencing.value = second !== null;
     try {
-      const r = await h.result;
-      if (handle !== h) return null;
-      await opening;
-      player?.end();
-      result.value = r;
-      runId.value = r.runId;
-      phase.value = 'done';
-      return r;
-    } catch (err) {
-      if (handle !== h) return null;
-      const e = toWorkbenchError(err);
-      await stopPlayer();
-      if (e.code === 'cancelled') phase.value = 'cancelled';
-      else {
-        error.value = e;
-        phase.value = 'error';
+      await a.run(fields(), how, openLivePlayer);
+      // The first voice is heard to its end before the second is asked for (Stop cuts it short).
+      if (second && !stopped) await a.heard();
+      if (second && !stopped) {
+        await a.stopPlayer();
+        await b.run(second, how, openLivePlayer);
       }
-      return null;
     } finally {
-      if (handle === h) handle = null;
+      sequencing.value = false;
     }
   }
 
   async function stop(): Promise<void> {
-    await handle?.cancel();
-    await stopPlayer();
+    stopped = true;
+    await Promise.all([a.stop(), b.stop()]);
   }
 
   /** A voice preview being made (the voice's id), and why the last one failed. */
@@ -178,21 +137,28 @@ export const useSpeechStore = defineStore('speech', () => {
    * blob) as a media URL to play; null when it failed (previewError says why). Not a run of the
    * playground: the result and History entry of the last Speak stay as they are.
    */
-  async function previewVoice(): Promise<string | null> {
-    const voiceId = voice.value;
-    previewing.value = voiceId;
+  async function previewVoice(which: string = voice.value): Promise<string | null> {
+    previewing.value = which;
     previewError.value = null;
     try {
       const api = useWorkbench();
-      const blob = await api.voices.preview({ voiceId, text: previewSample(text.value), language: language.value });
+      const blob = await api.voices.preview({ voiceId: which, text: previewSample(text.value), language: language.value });
       return (await api.media.url({ hash: blob.hash })).url;
     } catch (err) {
-      previewError.value = `No preview of "${voiceId}": ${toWorkbenchError(err).message}`;
+      previewError.value = `No preview of "${which}": ${toWorkbenchError(err).message}`;
       return null;
     } finally {
       previewing.value = null;
     }
   }
 
-  return { text, language, voice, codec, sampleRate, bitRate, speed, mode, voices, voicesNote, phase, runId, result, error, firstAudioMs, chunks, liveTimestamps, playNote, left, busy, problem, fields, loadVoices, send, stop, setPlayerFactory, previewing, previewError, previewVoice };
+  return {
+    text, language, voice, codec, sampleRate, bitRate, speed, mode, compare, voiceB, draft,
+    voices, voicesNote, left, busy, problem, fields, loadVoices, send, stop, setPlayerFactory,
+    /** The first (or only) run, and compare mode's second. */
+    a, b,
+    // The single run's state as before (the view and its tests read these).
+    phase: a.phase, runId: a.runId, result: a.result, error: a.error, firstAudioMs: a.firstAudioMs, chunks: a.chunks, liveTimestamps: a.liveTimestamps, playNote: a.playNote,
+    previewing, previewError, previewVoice,
+  };
 });

@@ -100,14 +100,24 @@ export const useLiveTranscriptionStore = defineStore('transcription-live', () =>
       // The session says how many channels it carries (a snapshot from before stereo says none: mono).
       channels: snap.audioChannels === 2 ? 2 : 1,
       onFrame: (frame) => channel.send(micStream, FrameKind.Data, new Uint8Array(frame.pcm.buffer, frame.pcm.byteOffset, frame.pcm.byteLength)),
-      onError: (e) => (error.value = { code: 'unsupported', message: e.message }),
+      onError: (e) => void micFailed(e.message),
     });
     if (!started.ok) {
       micStream = -1;
-      error.value = { code: 'unsupported', message: started.error.message };
+      await micFailed(started.error.message);
       return;
     }
     capture = started.value;
+  }
+
+  /**
+   * The page's microphone was refused, is missing, or went away mid-stream: say why, and stop the
+   * session (it would only record silence), keeping what it heard — stop() finalises the words so far.
+   */
+  async function micFailed(message: string): Promise<void> {
+    await stop();
+    // Set after stop(): the microphone is the reason the user needs, not a stop that came second.
+    error.value = { code: 'unsupported', message: `${message.replace(/[.\s]*$/, '.')} The session was stopped; the transcript so far is kept.` };
   }
 
   async function releaseMedia(): Promise<void> {

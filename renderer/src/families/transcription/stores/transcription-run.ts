@@ -5,11 +5,11 @@
  */
 import { defineStore } from 'pinia';
 import { ref, shallowRef } from 'vue';
-import type { StreamHandle } from '@shared/contract/api';
 import type { WorkbenchError } from '@shared/contract/errors';
 import type { TranscribeInput, TranscribeResult, TranscriptionSource } from '@shared/families/transcription/contract';
 import { useWorkbench } from '../../../api';
 import { fileRefsFrom } from '../../../bridge/user-files';
+import { useRunHandle } from '../../../composables/use-run-handle';
 import { toWorkbenchError } from '../../../lib/errors';
 
 export type TranscriptionPhase = 'idle' | 'staging' | 'sending' | 'done' | 'error' | 'cancelled';
@@ -22,7 +22,7 @@ export const useTranscriptionRunStore = defineStore('transcription-run', () => {
   const progress = ref<{ sent: number; total: number } | null>(null);
   const result = shallowRef<TranscribeResult | null>(null);
   const error = shallowRef<WorkbenchError | null>(null);
-  let handle: StreamHandle<TranscribeResult> | null = null;
+  const run = useRunHandle<TranscribeResult, TranscriptionPhase>({ phase, result, runId, error });
 
   const busy = (): boolean => phase.value === 'staging' || phase.value === 'sending';
 
@@ -56,30 +56,11 @@ export const useTranscriptionRunStore = defineStore('transcription-run', () => {
         filename.value = c.filename;
       } else progress.value = { sent: c.sent, total: c.total };
     });
-    handle = h;
-    try {
-      const r = await h.result;
-      if (handle !== h) return null;
-      result.value = r;
-      runId.value = r.runId;
-      phase.value = 'done';
-      return r;
-    } catch (err) {
-      if (handle !== h) return null;
-      const e = toWorkbenchError(err);
-      if (e.code === 'cancelled') phase.value = 'cancelled';
-      else {
-        error.value = e;
-        phase.value = 'error';
-      }
-      return null;
-    } finally {
-      if (handle === h) handle = null;
-    }
+    return run.settle(h);
   }
 
   async function stop(): Promise<void> {
-    await handle?.cancel();
+    await run.cancel();
   }
 
   /** Shows run `id`'s result (a reload, History's "open"). */

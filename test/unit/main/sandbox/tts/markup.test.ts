@@ -35,6 +35,19 @@ describe('speech tags', () => {
     expect(readyPrefix('He said "yes." Then')).toBe('He said "yes." '.length);
   });
 
+  it('cuts streamed text at clause ends too (comma, semicolon, colon, a spaced dash), never inside a word or a number', () => {
+    expect(readyPrefix('Well, then')).toBe('Well, '.length);
+    expect(readyPrefix('First; second: third - fourth — fifth')).toBe('First; second: third - fourth — '.length);
+    expect(readyPrefix('A well-known 1,000 items')).toBe(0);
+    expect(readyPrefix('It said “no”, then')).toBe('It said “no”, '.length);
+    // `first`: only the first clause, which the utterance's first audio waits for.
+    expect(readyPrefix('Hello there, my friend; how are you? Fine', 'first')).toBe('Hello there, '.length);
+    expect(readyPrefix('Hello there, my friend; how are you? Fine')).toBe('Hello there, my friend; how are you? '.length);
+    // Never across an open wrapping tag.
+    expect(readyPrefix('<slow>One, two</slow>, three', 'first')).toBe('<slow>One, two</slow>, '.length);
+    expect(readyPrefix('No end here', 'first')).toBe(0);
+  });
+
   it('turns wrapping tags into eSpeak controls', () => {
     expect(styleEffect(['whisper']).whisper).toBe(true);
     expect(styleEffect(['slow']).rate).toBeLessThan(1);

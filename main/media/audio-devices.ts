@@ -1,0 +1,68 @@
+/**
+ * The native device list, answered by the media process (the only process that loads naudiodon).
+ * The backend loads on the first question, so a machine without audio devices pays nothing until
+ * someone asks; from then on a DeviceWatcher polls PortAudio's list and every change is pushed to
+ * main (which tells every window: `audio.devicesChanged`). A library that cannot load, or a list
+ * that cannot be read, is an answer with `problem` set, never a failure of the request.
+ */
+import type { NativeAudioDevices } from '../../shared/contract/audio';
+import type { AudioResult } from '../../shared/audio/errors';
+import { DeviceWatcher } from '../audio/devices';
+import type { AudioBackend, DeviceList } from '../audio/types';
+
+export type LoadAudioBackend = () => Promise<AudioResult<AudioBackend>>;
+
+export function toNativeDevices(list: DeviceList, problem: string | null = null): NativeAudioDevices {
+  return {
+    devices: list.devices.map((d) => ({
+      id: d.id,
+      name: d.name,
+      hostApi: d.hostApi,
+      inputChannels: d.maxInputChannels,
+      outputChannels: d.maxOutputChannels,
+      defaultSampleRate: d.defaultSampleRate,
+    })),
+    defaultInputId: list.defaultInputId,
+    defaultOutputId: list.defaultOutputId,
+    problem,
+  };
+}
+
+const NONE: DeviceList = { devices: [], defaultInputId: null, defaultOutputId: null };
+
+export class MediaAudioDevices {
+  private backend: Promise<AudioResult<AudioBackend>> | null = null;
+  private watcher: DeviceWatcher | null = null;
+  private disposed = false;
+
+  constructor(
+    private readonly load: LoadAudioBackend,
+    private readonly onChange: (devices: NativeAudioDevices) => void,
+    private readonly pollMs = 2000,
+  ) {}
+
+  /** The backend every native session of this process shares (loaded once). */
+  audioBackend(): Promise<AudioResult<AudioBackend>> {
+    this.backend ??= this.load();
+    return this.backend;
+  }
+
+  async list(): Promise<NativeAudioDevices> {
+    const backend = await this.audioBackend();
+    if (!backend.ok) return toNativeDevices(NONE, `Native audio devices are unavailable: ${backend.error.message}`);
+    const listed = backend.value.listDevices();
+    if (!this.watcher && !this.disposed) {
+      this.watcher = new DeviceWatcher(backend.value, this.pollMs);
+      this.watcher.onChange((change) => this.onChange(toNativeDevices(change.list)));
+      this.watcher.onError((error) => this.onChange(toNativeDevices(NONE, error.message)));
+    }
+    if (!listed.ok) return toNativeDevices(NONE, listed.error.message);
+    return toNativeDevices(listed.value);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.watcher?.dispose();
+    this.watcher = null;
+  }
+}

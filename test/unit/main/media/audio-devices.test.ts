@@ -1,0 +1,76 @@
+// The media process answers `devices` from its audio backend (naudiodon in the app; the paced
+// device here), pushes hot-plug as `devices-changed`, and explains a library that cannot load.
+import { afterEach, describe, expect, it } from 'vitest';
+import { MediaProcess, type ControlPort } from '../../../../main/media/media-process';
+import { SessionKinds } from '../../../../main/media/session-kinds';
+import { createPacedBackend } from '../../../../main/audio/paced-backend';
+import type { LoadAudioBackend } from '../../../../main/media/audio-devices';
+import type { FromMedia } from '../../../../main/media/protocol';
+
+let media: MediaProcess | null = null;
+afterEach(async () => {
+  await media?.dispose();
+  media = null;
+});
+
+function run(load: LoadAudioBackend) {
+  const sent: FromMedia[] = [];
+  let deliver: (m: unknown) => void = () => {};
+  const control: ControlPort = { send: (m) => sent.push(m), onMessage: (l) => void (deliver = (m) => l(m, [])) };
+  let loads = 0;
+  media = new MediaProcess({ control, kinds: new SessionKinds(), audioBackend: () => (loads++, load()), devicePollMs: 20 });
+  const ask = async (id: number) => {
+    deliver({ t: 'devices', id });
+    for (let i = 0; i < 200; i++) {
+      const reply = sent.find((m) => m.t === 'reply' && m.id === id);
+      if (reply) return reply;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    throw new Error('no reply');
+  };
+  return { sent, ask, loads: () => loads };
+}
+
+const silence = new Int16Array(960);
+
+describe('the media process lists native audio devices', () => {
+  it('answers the list with channel counts, rates and defaults, then pushes a device plugged in and pulled out', async () => {
+    const backend = createPacedBackend({ inputs: [{ name: 'USB Mic', sampleRate: 48000, channels: 1, source: silence }], outputs: [{ name: 'Speakers', sampleRate: 44100, channels: 2 }] });
+    const { sent, ask, loads } = run(async () => ({ ok: true, value: backend }));
+    const reply = await ask(1);
+    expect(reply).toEqual({
+      t: 'reply',
+      id: 1,
+      reply: {
+        ok: true,
+        value: {
+          devices: [
+            { id: 'Paced:USB Mic', name: 'USB Mic', hostApi: 'Paced', inputChannels: 1, outputChannels: 0, defaultSampleRate: 48000 },
+            { id: 'Paced:Speakers', name: 'Speakers', hostApi: 'Paced', inputChannels: 0, outputChannels: 2, defaultSampleRate: 44100 },
+          ],
+          defaultInputId: 'Paced:USB Mic',
+          defaultOutputId: 'Paced:Speakers',
+          problem: null,
+        },
+      },
+    });
+    backend.plug({ input: { name: 'Headset', sampleRate: 16000, channels: 1, source: silence } });
+    const changed = async (n: number) => {
+      for (let i = 0; i < 200 && sent.filter((m) => m.t === 'devices-changed').length < n; i++) await new Promise((r) => setTimeout(r, 10));
+      return sent.filter((m) => m.t === 'devices-changed') as Extract<FromMedia, { t: 'devices-changed' }>[];
+    };
+    expect((await changed(1))[0].devices.devices.map((d) => d.name)).toEqual(['USB Mic', 'Speakers', 'Headset']);
+    backend.unplug('USB Mic');
+    const after = (await changed(2))[1].devices;
+    expect(after.devices.map((d) => d.name)).toEqual(['Speakers', 'Headset']);
+    expect(after.defaultInputId).not.toBe('Paced:USB Mic');
+    await ask(2);
+    expect(loads()).toBe(1);
+  });
+
+  it('answers why there is no list when the native library cannot load', async () => {
+    const { ask } = run(async () => ({ ok: false, error: { code: 'device_error', message: 'The native audio library could not load: libasound.so.2: cannot open shared object file' } }));
+    const reply = await ask(1);
+    expect(reply).toMatchObject({ reply: { ok: true, value: { devices: [], defaultInputId: null, defaultOutputId: null, problem: 'Native audio devices are unavailable: The native audio library could not load: libasound.so.2: cannot open shared object file' } } });
+  });
+});

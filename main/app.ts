@@ -234,7 +234,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     // Made last so it is disposed first: quitting finalises every live session while the store is open.
     const plane = options.mediaPlane;
     const liveDeps = plane?.startSession && plane.stopSession && plane.controlSession && plane.onEvent
-      ? { media: { startSession: plane.startSession.bind(plane), stopSession: plane.stopSession.bind(plane), controlSession: plane.controlSession.bind(plane), onEvent: plane.onEvent.bind(plane) }, recordings, connection: (id?: string) => {
+      ? { media: { startSession: plane.startSession.bind(plane), stopSession: plane.stopSession.bind(plane), controlSession: plane.controlSession.bind(plane), onEvent: plane.onEvent.bind(plane) }, recordings, resolveFile: (ref: string) => userFiles.resolve(ref), connection: (id?: string) => {
           const c = connections.credentials(id);
           return { id: c.profile.id, name: c.profile.name, isSandbox: c.isSandbox, baseUrl: c.profile.baseUrl, apiKey: c.apiKey, scrubber: c.scrubber };
         } }

@@ -8,13 +8,31 @@
  * which a final replaces.
  */
 import { z } from 'zod';
+import { FileRefIdSchema } from './contract/user-files';
 import { STT_LIMITS, STT_MODELS, STT_SAMPLE_RATES } from './wire/stt';
 
 export const LIVE_TRANSCRIPTION_KIND = 'transcription';
 
-/** The WebSocket query a live microphone may use (mono PCM16; the rest as the spec's table). */
+/**
+ * Why live audio is PCM only: the service takes Opus packets, but the app has no Opus encoder
+ * (node_modules holds Opus decoders only), so nothing could make them from a microphone.
+ */
+export const LIVE_OPUS_REFUSAL =
+  'Live transcription sends 16-bit PCM: the app has no Opus encoder to make Opus packets from a microphone (only decoders are installed). Leave the encoding at pcm, or transcribe an Ogg/Opus file over REST (drop it on the view).';
+
+/** How many channels live audio may carry: mono, or interleaved stereo (one transcript per channel). */
+export const LIVE_MAX_CHANNELS = 2;
+
+/**
+ * The WebSocket query a live microphone may use (PCM16, mono or interleaved stereo; the rest as the
+ * spec's table). `channels: 2` sends `multichannel=true&channels=2`: the service transcribes each
+ * channel on its own and the page shows one column per channel.
+ */
 export const LiveSttQuerySchema = z
   .object({
+    /** Only pcm is sent (see LIVE_OPUS_REFUSAL); opus is named so that asking for it gets that sentence. */
+    encoding: z.enum(['pcm', 'opus']).optional(),
+    channels: z.union([z.literal(1), z.literal(2)], { error: `a live microphone has 1 or ${LIVE_MAX_CHANNELS} channels (interleaved stereo)` }).optional(),
     sample_rate: z.union(STT_SAMPLE_RATES.map((r) => z.literal(r)) as [z.ZodLiteral<number>, ...Array<z.ZodLiteral<number>>]).default(16_000),
     interim_results: z.boolean().optional(),
     endpointing: z.number().int().optional(),
@@ -38,6 +56,12 @@ export const LiveTranscriptionInputSchema = z
     source: z.discriminatedUnion('kind', [
       z.object({ kind: z.literal('page') }).strict(),
       z.object({ kind: z.literal('native'), device: z.string().max(500).optional() }).strict(),
+      /**
+       * A WAV file the user chose, played as the microphone (paced: `speed` times real time) for
+       * testing without a device; the session finishes at the file's end. A stereo file in a
+       * two-channel session keeps its sides apart.
+       */
+      z.object({ kind: z.literal('file'), ref: FileRefIdSchema, speed: z.number().min(0.5, 'speed is 0.5 to 20').max(20, 'speed is 0.5 to 20').default(1) }).strict(),
     ]),
   })
   .strict();
@@ -83,6 +107,8 @@ export interface LiveTranscriptionSnapshot {
   status: LiveTranscriptionStatus;
   source: LiveTranscriptionInput['source'];
   sampleRate: number;
+  /** Channels the audio carries, interleaved (1 or 2): the page captures that many. */
+  audioChannels: number;
   muted: boolean;
   /** Frame streams of the media session: the page sends PCM16 on `mic`, reads levels on `levels`. */
   streams: { mic: number; levels: number };

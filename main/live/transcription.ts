@@ -15,10 +15,15 @@
  * marks `speech_started` (the first words of an utterance), `interim_transcript` (its first
  * interim) and `final_transcript` (its `speech_final`). A socket that closes mid-utterance ends
  * the session with the transcript so far kept and marked incomplete (the run says so).
+ *
+ * Audio is PCM16, mono or interleaved stereo (`query.channels: 2`, sent as `multichannel` with
+ * `channels=2`; the track is recorded stereo and each channel gets its own transcript). Opus is
+ * refused with LIVE_OPUS_REFUSAL: the app has no Opus encoder.
  */
 import { randomBytes } from 'node:crypto';
 import type { WorkbenchError } from '../../shared/contract/errors';
 import {
+  LIVE_OPUS_REFUSAL,
   LIVE_TRANSCRIPTION_KIND,
   LiveTranscriptionControlSchema,
   LiveTranscriptionInputSchema,
@@ -43,6 +48,8 @@ export interface TranscriptionKindDeps {
   recordings: Pick<Recordings, 'open'>;
   /** The connection to use (the active one without an id): where, with which key. Throws a WorkbenchFailure when it has no key. */
   connection(id?: string): { id: string; name: string; isSandbox: boolean; baseUrl: string; apiKey: string | null; scrubber: SecretScrubber };
+  /** A file reference the page holds (UserFiles.resolve): the file source's path. Without it, a file source is refused. */
+  resolveFile?(ref: string): { path: string; name: string };
 }
 
 /** History's endpoint for live transcription runs (the transcription family lists it: a session entry, the WebSocket loop as its code). */
@@ -67,16 +74,33 @@ export function transcriptionLiveKind(deps: TranscriptionKindDeps) {
     control: LiveTranscriptionControlSchema,
     async start(ctx) {
       const { input } = ctx;
-      const query: SttStreamQuery = { ...input.query, encoding: 'pcm' };
+      if (input.query.encoding === 'opus') throw new WorkbenchFailure({ code: 'invalid_input', message: LIVE_OPUS_REFUSAL });
+      const audioChannels = input.query.channels ?? 1;
+      if (audioChannels > 1 && input.source.kind === 'native') {
+        throw new WorkbenchFailure({ code: 'invalid_input', message: 'A native device is captured in mono for now: choose one channel, or use this page’s microphone for stereo.' });
+      }
+      // Stereo goes out interleaved with multichannel on: the service transcribes each channel apart.
+      const { channels: _channels, ...rest } = input.query;
+      const query: SttStreamQuery = { ...rest, encoding: 'pcm', ...(audioChannels > 1 ? { multichannel: true, channels: audioChannels } : {}) };
       const problem = sttStreamQueryProblem(query);
       if (problem) throw new WorkbenchFailure({ code: 'invalid_input', message: problem });
       const connection = deps.connection(input.connectionId);
+      // The media process gets a path, never the page's reference; main checks the reference first.
+      let mediaSource: { kind: 'page' } | { kind: 'native'; device?: string } | { kind: 'file'; path: string; speed: number } = input.source.kind === 'file' ? { kind: 'page' } : input.source;
+      let fileName = '';
+      if (input.source.kind === 'file') {
+        if (!deps.resolveFile) throw new WorkbenchFailure({ code: 'unsupported', message: 'This app cannot play a file as a live microphone.' });
+        const file = deps.resolveFile(input.source.ref);
+        mediaSource = { kind: 'file', path: file.path, speed: input.source.speed };
+        fileName = file.name;
+      }
       const mediaId = `stt-${ctx.id}`;
       const runId = `live_${randomBytes(8).toString('hex')}`;
       const state: LiveTranscriptionSnapshot = {
         status: 'connecting',
         source: input.source,
         sampleRate: input.query.sample_rate,
+        audioChannels,
         muted: false,
         streams: { mic: -1, levels: -1 },
         channels: [],
@@ -175,17 +199,17 @@ export function transcriptionLiveKind(deps: TranscriptionKindDeps) {
             isSandbox: connection.isSandbox,
             request: { method: 'GET', url: `${connection.baseUrl.replace(/^http/, 'ws').replace(/\/$/, '')}/v1/stt`, headers: {}, body: JSON.stringify(query) },
             promptText: '',
-            promptPreview: input.source.kind === 'page' ? 'Live microphone (page)' : `Live microphone (${input.source.device ?? 'default device'})`,
+            promptPreview: `${input.source.kind === 'page' ? 'Live microphone (page)' : input.source.kind === 'file' ? `Live file (${fileName})` : `Live microphone (${input.source.device ?? 'default device'})`}${audioChannels > 1 ? ` · ${audioChannels} channels` : ''}`,
           },
         },
         connection.scrubber,
       );
-      await recorder.openTrack('out', { sampleRate: input.query.sample_rate, name: 'microphone' });
+      await recorder.openTrack('out', { sampleRate: input.query.sample_rate, channels: audioChannels, name: 'microphone' });
       rec = recorder;
       const started = await deps.media.startSession(mediaId, 'transcription', {
         connection: { baseUrl: connection.baseUrl, apiKey: connection.apiKey },
         query,
-        source: input.source,
+        source: mediaSource,
       });
       if (!started.ok) {
         off();

@@ -2,11 +2,12 @@
  * The `transcription` media session kind: a live microphone to the service's WebSocket `/v1/stt`,
  * run in the media process so that neither the audio nor the socket waits for main's event loop.
  *
- * Audio comes from the page (PCM16 mono 20 ms frames on the `mic` input stream, at the query's
- * sample rate) or from a native device (main/audio `Capture`, resampled to that rate). Frames are
- * gathered into 100 ms chunks (the size the service expects per binary frame) and sent one at a
- * time, each send awaiting the socket's drain (back-pressure); while the service is behind,
- * chunks wait in a bounded backlog whose oldest are dropped and counted, never an error.
+ * Audio comes from the page (PCM16 20 ms frames on the `mic` input stream, at the query's sample
+ * rate: mono, or interleaved stereo with `multichannel` and `channels: 2`), from a native device
+ * (main/audio `Capture`, resampled to that rate), or from a WAV file paced as a microphone
+ * (file-source.ts, for tests; the session finishes at its end). Frames are gathered into 100 ms
+ * chunks (the size the service expects per binary frame) and sent one at a time, each send
+ * awaiting the socket's drain (back-pressure); while the service is behind, chunks wait in a bounded backlog whose oldest are dropped and counted, never an error.
  *
  * Up to main (for the live kind and its recording): `transcript` (each service event, already
  * masked by the event socket), `audio` (each chunk sent, base64, with its media-clock time),
@@ -18,9 +19,11 @@ import { z } from 'zod';
 import type { Reply } from '../../shared/contract/protocol';
 import { LevelMeter } from '../../shared/audio/levels';
 import { FrameKind } from '../../shared/media-frames/frame';
+import { LIVE_MAX_CHANNELS, LIVE_OPUS_REFUSAL } from '../../shared/live-transcription';
 import type { SttStreamQuery } from '../../shared/wire/stt';
 import { ApiClient } from '../api/client';
 import { openTranscriptionStream, type TranscriptEvent } from '../api/stt-stream';
+import { fileSource } from './file-source';
 import { nativeMicrophone } from './native-microphone';
 import { defineKind } from './session-kinds';
 
@@ -39,6 +42,8 @@ export const TranscriptionOptionsSchema = z
     source: z.discriminatedUnion('kind', [
       z.object({ kind: z.literal('page') }).strict(),
       z.object({ kind: z.literal('native'), device: z.union([z.string(), z.number()]).optional() }).strict(),
+      /** A WAV file paced as a microphone (file-source.ts); the session finishes at its end. */
+      z.object({ kind: z.literal('file'), path: z.string().min(1).max(4096), speed: z.number().min(0.5).max(20) }).strict(),
     ]),
   })
   .strict();
@@ -69,9 +74,10 @@ export const transcriptionKind = defineKind({
   async start(ctx, options) {
     const query = options.query as SttStreamQuery;
     const sampleRate = query.sample_rate ?? 16_000;
-    if ((query.encoding ?? 'pcm') !== 'pcm' || query.multichannel) {
-      throw new Error('A live microphone sends mono 16-bit PCM: use encoding pcm without multichannel.');
-    }
+    const channels = query.multichannel ? (query.channels ?? 0) : 1;
+    if ((query.encoding ?? 'pcm') !== 'pcm') throw new Error(LIVE_OPUS_REFUSAL);
+    if (channels < 1 || channels > LIVE_MAX_CHANNELS) throw new Error(`A live microphone sends mono or interleaved stereo 16-bit PCM, not ${channels} channels.`);
+    if (channels > 1 && options.source.kind === 'native') throw new Error('A native device is captured in mono: stereo comes from the page.');
     const client = new ApiClient({ baseUrl: options.connection.baseUrl, apiKey: options.connection.apiKey, retry: { retries: 0, baseDelayMs: 0, maxDelayMs: 0, maxRetryAfterMs: 0 } });
     const abort = new AbortController();
     const opened = await openTranscriptionStream(client, query, {
@@ -87,7 +93,9 @@ export const transcriptionKind = defineKind({
     ctx.event('opened', { captured: opened.captured, sampleRate });
 
     const stats: TranscriptionStats = { framesIn: 0, chunksSent: 0, bytesSent: 0, droppedChunks: 0, mutedFrames: 0 };
-    const chunkBytes = (sampleRate * CHUNK_MS * 2) / 1000;
+    // Whole sample frames (every channel's sample) per chunk, so a chunk never splits a frame.
+    const frameBytes = 2 * channels;
+    const chunkBytes = ((sampleRate * CHUNK_MS) / 1000) * frameBytes;
     const backlogMax = Math.ceil(BACKLOG_MS / CHUNK_MS);
     const backlog: Array<{ bytes: Uint8Array; at: number; lastAt: number }> = [];
     let pending = new Uint8Array(chunkBytes);
@@ -99,7 +107,7 @@ export const transcriptionKind = defineKind({
     let sending = false;
     let pumpDone: Promise<void> = Promise.resolve();
     const levelsOut = ctx.openOutput('levels');
-    const meter = new LevelMeter(sampleRate, 1, (level) => {
+    const meter = new LevelMeter(sampleRate, channels, (level) => {
       const payload = new Uint8Array(8);
       const view = new DataView(payload.buffer);
       view.setFloat32(0, level.rmsDbfs);
@@ -138,7 +146,7 @@ export const transcriptionKind = defineKind({
       pending = new Uint8Array(chunkBytes);
       pendingLength = 0;
     };
-    /** One frame of mono PCM16 (any length): metered, gathered into chunks. */
+    /** One frame of PCM16, interleaved when stereo (any length): metered, gathered into chunks. */
     const onPcm = (bytes: Uint8Array, at: number): void => {
       if (ending) return;
       stats.framesIn++;
@@ -147,7 +155,7 @@ export const transcriptionKind = defineKind({
         stats.mutedFrames++;
         pcm = new Uint8Array(bytes.byteLength); // silence keeps the service's audio clock going
       }
-      meter.push(new Int16Array(pcm.buffer.slice(pcm.byteOffset, pcm.byteOffset + (pcm.byteLength & ~1))));
+      meter.push(new Int16Array(pcm.buffer.slice(pcm.byteOffset, pcm.byteOffset + (pcm.byteLength - (pcm.byteLength % frameBytes)))));
       let offset = 0;
       while (offset < pcm.byteLength) {
         if (pendingLength === 0) pendingAt = at;
@@ -166,9 +174,18 @@ export const transcriptionKind = defineKind({
     const native = options.source.kind === 'native'
       ? await nativeMicrophone(ctx, { sampleRate, device: options.source.device }, onPcm, (error) => {
           if (ending) return;
-          void drain().then(() => ctx.end({ code: 'unsupported', message: `${error.message.replace(/[.\s]*$/, '.')} The live transcription stopped there.` }));
+          void finish().then(() => ctx.end({ code: 'unsupported', message: `${error.message.replace(/[.\s]*$/, '.')} The live transcription stopped there.` }));
         })
       : null;
+    // A file finishes the session at its end: everything sent, `audio.done`, the final words, then the end.
+    const file =
+      options.source.kind === 'file'
+        ? await fileSource(options.source.path, { sampleRate, channels, speed: options.source.speed, now: () => ctx.now() }, onPcm, () => {
+            ctx.event('source-ended', {});
+            void finish().then(() => ctx.end());
+          })
+        : null;
+    if (file) ctx.event('source', { frames: file.frames });
 
     // The service's events, in order, up to main; its end ends the session.
     let ended = false;
@@ -184,11 +201,15 @@ export const transcriptionKind = defineKind({
       }
     })();
 
-    /** Sends what is captured, then `audio.done`, and waits (≤ DRAIN_MS) for the final words. */
+    /** Sends what is captured, then `audio.done`, and waits (≤ DRAIN_MS) for the final words: one run, whoever asks (stop, a lost device, a file's end). */
+    let finishing: Promise<void> | null = null;
+    function finish(): Promise<void> {
+      return (finishing ??= drain());
+    }
     async function drain(): Promise<void> {
-      if (ending) return;
       ending = true;
       native?.dispose();
+      file?.dispose();
       if (!ended) {
         // Everything captured goes out, then `audio.done`: the service answers with its final words.
         flushPending();
@@ -217,7 +238,8 @@ export const transcriptionKind = defineKind({
           .then(() => stream.finalize(message.channel))
           .then((sent): Reply<unknown> => (sent.ok ? { ok: true, value: null } : { ok: false, error: { code: 'network', message: sent.error.message } }));
       },
-      stop: drain,
+      stop: finish,
     };
+
   },
 });

@@ -3,8 +3,14 @@
  * and it must not pull the Files contract (and History's schemas) in with it.
  */
 
-/** One part of a recorded multipart body: a field, or a file described (never its bytes). */
-export type MultipartPart = { name: string; value: string } | { name: string; filename: string; contentType: string; bytes: number };
+import type { BlobReference } from './media';
+
+/**
+ * One part of a recorded multipart body: a field, or a file described (never its bytes). A file
+ * the app keeps (a voice's reference clip) carries its blob reference: History plays it from
+ * `RunRecord.media`, and deleting the run lets the blob go.
+ */
+export type MultipartPart = { name: string; value: string } | { name: string; filename: string; contentType: string; bytes: number; blob?: BlobReference };
 
 /**
  * How an upload's request body is recorded in its run: the parts in the order they were sent

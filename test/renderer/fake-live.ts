@@ -11,6 +11,8 @@ import type { liveContract } from '../../shared/contract/live';
 
 export interface FakeLiveSession {
   summary: LiveSessionSummary;
+  /** What `live.start` was given. */
+  input?: unknown;
   snapshot: unknown;
   seq: number;
   attachments: Array<{ onChunk(chunk: LiveAttachChunk): void; end(summary: LiveSessionSummary): void; sent: unknown[] }>;
@@ -52,10 +54,10 @@ export function createFakeLive(): { api: FamilyApi<typeof liveContract>; control
   };
   const api: FamilyApi<typeof liveContract> = {
     list: async () => [...sessions.values()].map((s) => s.summary),
-    start: async ({ kind }) => {
+    start: async ({ kind, input }) => {
       const id = `live_fake${String(++n).padStart(6, '0')}`;
       const summary: LiveSessionSummary = { id, kind, origin: 'window', status: 'running', state: null, startedAt: 0, endedAt: null, endReason: null, error: null, attachments: 0 };
-      sessions.set(id, { summary, snapshot: null, seq: 0, attachments: [] });
+      sessions.set(id, { summary, input, snapshot: null, seq: 0, attachments: [] });
       announce(summary);
       return { id };
     },

@@ -8,9 +8,9 @@ import { sttResultSchema, type SttResult } from '../../../shared/wire/stt';
 export interface TranscriptionRunOutput {
   object: 'transcription.run';
   filename: string;
-  /** Gallery id of the audio sent (null: a Files id or a URL, or it could not be kept). */
+  /** Gallery id of the audio sent (null: it could not be kept; `audioProblem` says why). */
   audio: string | null;
-  /** Why the audio is not kept, when it was ours to keep. */
+  /** Why the audio is not kept. */
   audioProblem: string | null;
   result: SttResult | null;
 }

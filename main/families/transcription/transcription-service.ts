@@ -3,7 +3,9 @@
  * is sent (the form fields in wire order, the audio described, never its bytes); the audio of a
  * user's file is kept in the gallery (kind `audio`) first, so History plays it offline whatever
  * the service answers. A Files id is sent as the file's public URL (made if it has none), a URL
- * as itself. Errors are values a person can act on: an audio file the service cannot read gets
+ * as itself; meanwhile main fetches those bytes too (remote-audio.ts: the Files content through
+ * the connection's client, the URL keyless, both bounded in size) and keeps them the same way, so
+ * History plays them offline as well. Errors are values a person can act on: an audio file the service cannot read gets
  * the service's words plus what it does read.
  */
 import type { z } from 'zod';
@@ -22,6 +24,7 @@ import type { ResolvedConnection } from '../../services/connections-service';
 import type { GalleryService } from '../../services/gallery-service';
 import { newRunId, RunRecorder } from '../../services/run-recorder';
 import type { ResolvedFile } from '../../services/user-files';
+import { keepRemoteAudio, type RemoteAudioOptions } from './remote-audio';
 import { readTranscriptionOutput, transcriptionPreview, transcriptionText, type TranscriptionRunOutput } from './transcription-run-record';
 
 type TranscribeInput = z.output<typeof TranscribeSchema>;
@@ -39,6 +42,8 @@ export interface TranscriptionServiceDeps {
   /** A Files id is sent as its public URL. */
   files: { createPublicUrl(input: { connectionId?: string; id: string }): Promise<FileRecord>; get(input: { connectionId?: string; id: string }): Promise<FileRecord> };
   api?: Pick<typeof sttApi, 'transcribe'>;
+  /** Where audio sent by Files id or URL is fetched to be kept, and how much of it (remote-audio.ts). */
+  remoteAudio?: RemoteAudioOptions;
   now?: () => number;
 }
 
@@ -128,12 +133,20 @@ export class TranscriptionService {
         }
         recorder.update({ output: { ...output }, outputPreview: 'Sending…' });
       }
+      // Audio sent by reference is fetched beside the request (not before it: the transcript does not wait).
+      const keeping = !source.file && this.deps.remoteAudio ? keepRemoteAudio(this.deps.remoteAudio, { client: connection.client, gallery: this.deps.gallery, scrubber: connection.client.scrubber }, source, runId, ctx.signal) : null;
       const sttSource: sttApi.SttSource = source.file ? { file: source.file } : { url: source.url! };
       const result = await this.api.transcribe(connection.client, sttSource, fields, {
         signal: ctx.signal,
         onProgress: (sent, total) => ctx.emit({ type: 'progress', sent, total }),
       });
       const timings = { startedAt, ttfbMs: result.meta?.ttfbMs ?? null, totalMs: this.now() - startedAt };
+      if (keeping) {
+        const kept = await keeping;
+        audio = kept.audio;
+        output.audio = kept.audio?.id ?? null;
+        output.audioProblem = kept.problem;
+      }
       if (!result.ok) {
         const cancelled = result.error.kind === 'cancelled' || ctx.signal.aborted;
         const error = cancelled ? null : explainSttError(result.error, source.name);
@@ -144,7 +157,7 @@ export class TranscriptionService {
       output.result = result.value;
       const response: CapturedResponse = { status: result.meta.status, headers: result.meta.headers, body: result.value };
       finish({ status: 'completed', response, output: { ...output }, outputText: transcriptionText(result.value), outputPreview: transcriptionPreview(result.value), timings, retries: result.retries });
-      return { runId, filename: source.name, result: result.value, audio, durationMs: timings.totalMs };
+      return { runId, filename: source.name, result: result.value, audio, audioProblem: output.audioProblem, durationMs: timings.totalMs };
     } catch (error) {
       if (!finished) {
         const failure = error instanceof WorkbenchFailure ? error.error : { code: 'internal' as const, message: error instanceof Error ? error.message : String(error) };
@@ -161,10 +174,10 @@ export class TranscriptionService {
     const output = readTranscriptionOutput(run.output);
     if (!output?.result) return null;
     const row = output.audio ? this.deps.gallery.row(output.audio) : null;
-    return { runId, filename: output.filename, result: output.result, audio: row ? await this.deps.gallery.toItem(row) : null, durationMs: run.timings.totalMs ?? 0 };
+    return { runId, filename: output.filename, result: output.result, audio: row ? await this.deps.gallery.toItem(row) : null, audioProblem: output.audioProblem, durationMs: run.timings.totalMs ?? 0 };
   }
 
-  private async source(input: TranscribeInput): Promise<{ name: string; size?: number; file?: { path: string; filename: string; contentType: string }; url?: string }> {
+  private async source(input: TranscribeInput): Promise<{ name: string; size?: number; file?: { path: string; filename: string; contentType: string }; url?: string; fileId?: string }> {
     const s = input.source;
     if (s.kind === 'ref') {
       const file = this.deps.userFiles.resolve(s.ref);
@@ -176,7 +189,7 @@ export class TranscriptionService {
     const fresh = known.publicUrl && (known.publicUrlExpiresAt === null || known.publicUrlExpiresAt > this.now() + 60_000);
     const record = fresh ? known : await this.deps.files.createPublicUrl(ref);
     if (!record.publicUrl) throw new WorkbenchFailure({ code: 'invalid_input', message: `The service gave no public URL for file ${s.fileId}, so it cannot be transcribed by id; download it and drop it here instead.` });
-    return { name: record.filename || s.fileId, url: record.publicUrl };
+    return { name: record.filename || s.fileId, url: record.publicUrl, fileId: s.fileId };
   }
 }
 

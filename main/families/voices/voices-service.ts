@@ -90,7 +90,7 @@ export class VoicesService {
     const { value, runId } = await recordedCall(
       this.deps.db,
       connection,
-      { endpoint: 'voices.create', request: describeCreate(connection, metadata, { name: file.name, size: file.size, type: contentType }), prompt: metadata.name ?? file.name, blobs: [clip] },
+      { endpoint: 'voices.create', request: describeCreate(connection, metadata, { name: file.name, size: file.size, type: contentType, hash: clip.hash }), prompt: metadata.name ?? file.name, blobs: [clip] },
       () => createCustomVoice(connection.client, { path: file.path, filename: file.name, contentType }, metadata),
       (voice) => `Cloned ${voiceLabel(voice)} from ${file.name}`,
       this.deps.now,
@@ -197,10 +197,13 @@ function previewKey(connection: ResolvedConnection, voiceId: string): string {
   return `voices.preview:${connection.profile.id}:${voiceId.toLowerCase()}`;
 }
 
-/** The recorded clone request: metadata fields in wire order, then the clip described (never its bytes). */
-function describeCreate(connection: ResolvedConnection, metadata: CustomVoiceCreate, file: { name: string; size: number; type: string }) {
+/**
+ * The recorded clone request: metadata fields in wire order, then the clip described (never its
+ * bytes) with a reference to the blob the run keeps it in (History plays it; a deleted run lets it go).
+ */
+function describeCreate(connection: ResolvedConnection, metadata: CustomVoiceCreate, file: { name: string; size: number; type: string; hash: string }) {
   const base = connection.client.describe({ method: 'POST', path: '/v1/custom-voices' });
   const fields = VOICE_METADATA_FIELDS.flatMap((name) => (metadata[name] !== undefined ? [{ name, value: String(metadata[name]) }] : []));
-  const body: MultipartDescription = { multipart: [...fields, { name: 'file', filename: file.name, contentType: file.type, bytes: file.size }] };
+  const body: MultipartDescription = { multipart: [...fields, { name: 'file', filename: file.name, contentType: file.type, bytes: file.size, blob: { $blob: file.hash, mime: file.type, encoding: 'base64' } }] };
   return { ...base, headers: { ...base.headers, 'content-type': 'multipart/form-data' }, body };
 }

@@ -19,8 +19,8 @@ class CaptureProcessor extends AudioWorkletProcessor {
 
   constructor(options: { processorOptions: unknown }) {
     super(options);
-    const { serviceRate, frameMs } = options.processorOptions as CaptureProcessorOptions;
-    this.core = new CaptureCore(sampleRate, serviceRate, frameMs);
+    const { serviceRate, frameMs, channels } = options.processorOptions as CaptureProcessorOptions;
+    this.core = new CaptureCore(sampleRate, serviceRate, frameMs, channels ?? 1);
   }
 
   process(inputs: Float32Array[][]): boolean {

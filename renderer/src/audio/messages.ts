@@ -8,6 +8,8 @@ export const PLAYBACK_PROCESSOR = 'workbench-playback';
 export interface CaptureProcessorOptions {
   serviceRate: number;
   frameMs: number;
+  /** 2: interleaved stereo frames; absent: mono. */
+  channels?: 1 | 2;
 }
 
 export type CaptureMessage =

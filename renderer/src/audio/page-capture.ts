@@ -16,6 +16,8 @@ export interface PageCaptureOptions {
   /** A MediaDeviceInfo.deviceId; absent for the default microphone. */
   deviceId?: string | null;
   frameMs?: number;
+  /** 2: interleaved stereo frames (a stereo microphone's two sides; a mono one is heard on both); default mono. */
+  channels?: 1 | 2;
   onFrame: (frame: CaptureFrame) => void;
   onLevel?: (level: Level) => void;
   /** Called at most once; capture has stopped when it is. */
@@ -76,7 +78,7 @@ export class PageCapture {
       const message = event.data;
       if (message.type === 'frame') {
         this.count++;
-        options.onFrame({ seq: message.seq, pcm: message.pcm, sampleRate: options.sampleRate, channels: 1, startMs: message.startMs, capturedAt: performance.now() });
+        options.onFrame({ seq: message.seq, pcm: message.pcm, sampleRate: options.sampleRate, channels: options.channels ?? 1, startMs: message.startMs, capturedAt: performance.now() });
       } else {
         options.onLevel?.(message.level);
       }
@@ -92,7 +94,7 @@ export class PageCapture {
       stream = await env.getUserMedia({
         audio: {
           deviceId: options.deviceId ? { exact: options.deviceId } : undefined,
-          channelCount: 1,
+          channelCount: options.channels ?? 1,
           echoCancellation: true,
           noiseSuppression: true,
         },
@@ -103,8 +105,10 @@ export class PageCapture {
     const context = env.createContext();
     try {
       await context.audioWorklet.addModule(env.workletUrl);
-      const processorOptions: CaptureProcessorOptions = { serviceRate: options.sampleRate, frameMs: options.frameMs ?? FRAME_MS };
-      const node = env.createWorkletNode(context, CAPTURE_PROCESSOR, { numberOfInputs: 1, numberOfOutputs: 0, channelCount: 1, processorOptions });
+      const channels = options.channels ?? 1;
+      const processorOptions: CaptureProcessorOptions = { serviceRate: options.sampleRate, frameMs: options.frameMs ?? FRAME_MS, channels };
+      // 'explicit' keeps a stereo input's two sides apart (and spreads a mono one on both) instead of Web Audio's max-of-inputs default.
+      const node = env.createWorkletNode(context, CAPTURE_PROCESSOR, { numberOfInputs: 1, numberOfOutputs: 0, channelCount: channels, channelCountMode: 'explicit', processorOptions });
       context.createMediaStreamSource(stream).connect(node);
       return { ok: true, value: new PageCapture(stream, context, node, options) };
     } catch (error) {

@@ -80,8 +80,10 @@ export interface TranscribeResult {
   filename: string;
   /** The service's answer as it came (words, channels, duration). */
   result: SttResult;
-  /** The audio sent, kept in the gallery (null for a Files id or a URL: the app never had the bytes). */
+  /** The audio sent, kept in the gallery (a Files id's or a URL's fetched by main); null when it could not be kept. */
   audio: GalleryItem | null;
+  /** Why the audio is not kept (too large, could not be fetched, a full disk), when it is not. */
+  audioProblem?: string | null;
   durationMs: number;
 }
 

@@ -127,14 +127,14 @@ export interface MicReport {
   stats: { queue: { pushed: number; taken: number; droppedFull: number; droppedStale: number; held: number } };
 }
 
-/** Runs mic-client.ts (a page's microphone in its own process) over `pcm`. */
-export function runMicClient(args: { url: string; token: string; mic: number; pcm: Buffer; rate?: number; intervalMs: number; startFrame?: number; totalFrames?: number }, dir: string): Promise<MicReport> {
+/** Runs mic-client.ts (a page's microphone in its own process) over `pcm` (interleaved when `channels` > 1: a 20 ms frame holds every channel's samples). */
+export function runMicClient(args: { url: string; token: string; mic: number; pcm: Buffer; rate?: number; channels?: number; intervalMs: number; startFrame?: number; totalFrames?: number }, dir: string): Promise<MicReport> {
   const file = join(dir, `mic-${Date.now()}-${Math.random().toString(36).slice(2)}.pcm`);
   writeFileSync(file, args.pcm);
   return new Promise((resolveReport, reject) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', resolve(HERE, 'mic-client.ts'), args.url, args.token, PAGE_ORIGIN, String(args.mic), file, String(args.rate ?? 16_000), String(args.intervalMs), String(args.startFrame ?? 0), ...(args.totalFrames ? [String(args.totalFrames)] : [])],
+      ['--import', 'tsx', resolve(HERE, 'mic-client.ts'), args.url, args.token, PAGE_ORIGIN, String(args.mic), file, String((args.rate ?? 16_000) * (args.channels ?? 1)), String(args.intervalMs), String(args.startFrame ?? 0), ...(args.totalFrames ? [String(args.totalFrames)] : [])],
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let out = '';

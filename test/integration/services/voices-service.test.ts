@@ -20,7 +20,7 @@ import { getBlobRow } from '../../../main/store/blob-rows';
 import { BlobStore } from '../../../main/store/blobs';
 import { closeDatabase, openDatabase, type Db } from '../../../main/store/db';
 import { createMemoryKeyStore } from '../../../main/store/key-store';
-import { getRun } from '../../../main/store/runs';
+import { deleteRun, getRun } from '../../../main/store/runs';
 
 describe('VoicesService against the sandbox', () => {
   let dir: string;
@@ -83,6 +83,12 @@ describe('VoicesService against the sandbox', () => {
     expect(clip.mime).toBe('audio/wav');
     // Kept by the run and by the voice's reference.
     expect(getBlobRow(db, clip.hash)?.refs).toBe(2);
+    // The recorded request names the clip's blob (History plays it from there).
+    const filePart = (run.request.body as { multipart: Array<{ name: string; blob?: { $blob: string; mime: string } }> }).multipart.at(-1)!;
+    expect(filePart.blob).toEqual({ $blob: clip.hash, mime: 'audio/wav', encoding: 'base64' });
+    // Deleting the run lets its hold on the clip go; the voice's reference still holds it.
+    expect(deleteRun(db, runId)).toBe(true);
+    expect(getBlobRow(db, clip.hash)?.refs).toBe(1);
 
     const preview = await service.preview({ voiceId: voice.voice_id, text: 'Hello from my clone.', language: 'en' });
     const wav = parseWav(readFileSync(blobs.pathOf(preview.hash)));

@@ -2,11 +2,12 @@
  * TranscriptionService against the embedded sandbox's POST /v1/stt, with the real client, store,
  * blob store and gallery: a WAV of two eSpeak NG voices (its CLI) (low and high pitch, a pause between)
  * gives words timed within the audio and two speakers, the audio is kept in the gallery and the
- * run in History; a file that is not audio gets the service's words plus what it reads; a broken
+ * run in History; audio sent by Files id or by URL is fetched by main and kept the same way (and
+ * refused past the bound with a sentence, the transcript unaffected); a file that is not audio gets the service's words plus what it reads; a broken
  * field is refused before anything is sent.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,19 +53,22 @@ describe('TranscriptionService against the sandbox', () => {
   let files: FilesService;
   let tickets: DownloadTickets;
   let seconds: number;
+  let blobs: BlobStore;
+  let small: TranscriptionService;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'wb-stt-sandbox-'));
     db = openDatabase(':memory:');
     sandbox = await startSandbox({ keys: [KEY], tokenDelayMs: 0 });
     connections = new ConnectionsService({ db, keyStore: createMemoryKeyStore(), sandbox: { url: sandbox.url, key: KEY, port: sandbox.port, preferredPort: sandbox.port, preferredSource: 'default' }, emit: () => {} });
-    const blobs = new BlobStore(join(dir, 'blobs'));
+    blobs = new BlobStore(join(dir, 'blobs'));
     userFiles = new UserFiles({ stagingDir: join(dir, 'staging'), log: () => {} });
     const media = new MediaService(db, blobs, (hash) => ({ url: `/media/${hash}`, expiresAt: null }));
     gallery = new GalleryService({ db, blobs, media });
     tickets = new DownloadTickets({ dir: join(dir, 'downloads') });
     files = new FilesService({ db, connections, api: filesApi, userFiles, emitChanged: () => {}, tickets });
-    service = new TranscriptionService({ db, connections, userFiles, gallery, files });
+    service = new TranscriptionService({ db, connections, userFiles, gallery, files, remoteAudio: { tempDir: join(dir, 'remote') } });
+    small = new TranscriptionService({ db, connections, userFiles, gallery, files, remoteAudio: { tempDir: join(dir, 'remote'), maxBytes: 50_000 } });
     const low = await speak('The quick brown fox jumps over the lazy dog near the river bank.', 10);
     const high = await speak('Seven silver spoons were found beneath the old wooden table.', 95);
     const pause = new Int16Array(22050);
@@ -113,16 +117,44 @@ describe('TranscriptionService against the sandbox', () => {
     expect(await service.ofRun({ runId: out.runId })).toMatchObject({ runId: out.runId, filename: 'two-voices.wav', result: out.result, audio: { id: out.audio!.id } });
   });
 
-  it('transcribes an uploaded file by its Files id (sent as its public URL): the same words as the file itself; no audio kept', async () => {
+  it('transcribes an uploaded file by its Files id (sent as its public URL): the same words as the file itself; its audio fetched and kept', async () => {
     const uploaded = await files.upload({ ref: (await userFiles.register(twoVoices)).ref }, { signal: new AbortController().signal, emit: () => {} });
     const direct = await service.transcribe(input({ source: { kind: 'ref', ref: (await userFiles.register(twoVoices)).ref }, diarize: true }), ctx());
     const byId = await service.transcribe(input({ source: { kind: 'file', fileId: uploaded.id! }, diarize: true }), ctx());
     expect(byId.result.words).toEqual(direct.result.words);
-    expect(byId).toMatchObject({ filename: 'two-voices.wav', audio: null });
+    expect(byId).toMatchObject({ filename: 'two-voices.wav', audio: { kind: 'audio', origin: 'input', name: 'two-voices.wav', mime: 'audio/wav' } });
+    // The bytes History plays are the file's, fetched through the Files content endpoint.
+    expect(readFileSync(blobs.pathOf(byId.audio!.hash))).toEqual(readFileSync(twoVoices));
     const run = getRun(db, byId.runId)!;
     const parts = (run.request.body as { multipart: Array<{ name: string; value?: string }> }).multipart;
     expect(parts.map((p) => p.name)).toEqual(['diarize', 'url']);
     expect(parts[1]!.value).toMatch(/\/public\/[^/]+\/two-voices\.wav$/);
+    expect(await service.ofRun({ runId: byId.runId })).toMatchObject({ audio: { id: byId.audio!.id } });
+    expect(readdirSync(join(dir, 'remote'))).toEqual([]);
+  });
+
+  it('keeps the audio of a URL too, and past the bound says why it is not kept while the transcript still comes', async () => {
+    const uploaded = await files.upload({ ref: (await userFiles.register(twoVoices)).ref }, { signal: new AbortController().signal, emit: () => {} });
+    const url = (await files.createPublicUrl({ id: uploaded.id! })).publicUrl!;
+    const tooBig = await small.transcribe(input({ source: { kind: 'url', url } }), ctx());
+    expect(tooBig.audio).toBeNull();
+    expect(tooBig.result.words?.length).toBeGreaterThan(5);
+    const output = getRun(db, tooBig.runId)!.output as { audio: string | null; audioProblem: string | null };
+    expect(output.audio).toBeNull();
+    expect(tooBig.audioProblem).toBe(output.audioProblem);
+    expect(output.audioProblem).toMatch(/^The audio at that URL is larger than the app keeps \(.+, the limit is .+\), so it is not kept for playback\.$/);
+
+    const byUrl = await service.transcribe(input({ source: { kind: 'url', url } }), ctx());
+    expect(byUrl.audio).toMatchObject({ kind: 'audio', name: 'two-voices.wav', mime: 'audio/wav' });
+    expect(readFileSync(blobs.pathOf(byUrl.audio!.hash))).toEqual(readFileSync(twoVoices));
+
+    // Nothing listens there: the service cannot read it either, and the run says both.
+    const chunks: TranscribeChunk[] = [];
+    const nowhere = await service.transcribe(input({ source: { kind: 'url', url: 'http://127.0.0.1:1/gone.wav' } }), ctx(chunks)).catch((e: unknown) => e);
+    expect(nowhere).toBeInstanceOf(WorkbenchFailure);
+    const failed = getRun(db, (chunks[0] as { runId: string }).runId)!;
+    expect(failed.status).toBe('error');
+    expect((failed.output as { audioProblem: string | null }).audioProblem).toMatch(/^The app could not fetch the audio at that URL to keep it for playback: ./);
   });
 
   it('explains a file that is not audio: the service’s words and the formats that work; the run failed', async () => {

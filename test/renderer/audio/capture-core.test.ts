@@ -49,6 +49,19 @@ describe('CaptureCore', () => {
     expect(new Set(frames[0].pcm)).toEqual(new Set([4096]));
   });
 
+  it('keeps the two sides apart as interleaved stereo when asked, and hears a mono input on both', () => {
+    const core = new CaptureCore(16000, 16000, 20, 2);
+    const left = new Float32Array(320).fill(0.5);
+    const right = new Float32Array(320).fill(-0.25);
+    const { frames } = core.process([left, right]);
+    expect(frames).toHaveLength(1);
+    expect(frames[0].pcm).toHaveLength(640);
+    expect([...frames[0].pcm.filter((_, i) => i % 2 === 0)].every((x) => x === 16384)).toBe(true);
+    expect([...frames[0].pcm.filter((_, i) => i % 2 === 1)].every((x) => x === -8192)).toBe(true);
+    const mono = core.process([new Float32Array(320).fill(0.25)]).frames[0]!.pcm;
+    expect(new Set(mono)).toEqual(new Set([8192]));
+  });
+
   it('ignores an empty input (no microphone connected to the node yet)', () => {
     expect(new CaptureCore(48000, 16000).process([])).toEqual({ frames: [], levels: [] });
   });

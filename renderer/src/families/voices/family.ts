@@ -1,4 +1,5 @@
-/** Voices: its nav icon and its view (clone, edit and delete runs use History's text layout). */
+/** Voices: its nav icon, its view, and its History entry (a clone's reference clip, the voice as answered). */
+import VoiceRunDetails from './components/VoiceRunDetails.vue';
 import { drawing } from '../icons';
 import type { RendererFamily } from '../types';
 
@@ -7,5 +8,5 @@ export const voicesRenderer = {
   // A head in profile with sound waves.
   icon: drawing(['path', 'M9 4a5 5 0 0 1 5 5v1l2 3h-2v3a2 2 0 0 1-2 2h-2v2'], ['path', 'M4 20v-4a5 5 0 0 1 0-8'], ['path', 'M18.5 8a5 5 0 0 1 0 8M21 5.5a9 9 0 0 1 0 13']),
   view: () => import('./views/VoicesView.vue'),
-  historyEntry: null,
+  historyEntry: VoiceRunDetails,
 } as const satisfies RendererFamily;

@@ -26,6 +26,7 @@ function snapshot(over: Partial<LiveTranscriptionSnapshot> = {}): LiveTranscript
     status: 'listening',
     source: { kind: 'native' },
     sampleRate: 16_000,
+    audioChannels: 1,
     muted: false,
     streams: { mic: -1, levels: -1 },
     channels: [

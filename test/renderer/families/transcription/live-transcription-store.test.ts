@@ -29,6 +29,7 @@ function snapshot(): LiveTranscriptionSnapshot {
     status: 'listening',
     source: { kind: 'native' },
     sampleRate: 16_000,
+    audioChannels: 1,
     muted: false,
     streams: { mic: -1, levels: -1 },
     channels: [{ channel: 0, finals: [{ text: 'hello there', start: 0, duration: 1, speaker: null, words: [], utterance: true }], interim: null, doneDuration: null }],
@@ -47,6 +48,23 @@ describe('live transcription store', () => {
     const [session] = [...fake.controls.live.sessions.values()];
     expect(session.summary.kind).toBe('transcription');
     expect(window.sessionStorage.getItem(LIVE_TRANSCRIPTION_KEY)).toBe(session.summary.id);
+  });
+
+  it("captures the page's microphone with as many channels as the session carries (stereo: interleaved, a column per channel)", async () => {
+    capture.start.mockResolvedValue({ ok: true, value: { dispose: async () => undefined } });
+    const first = useLiveTranscriptionStore();
+    await first.start({ sample_rate: 16_000, channels: 2 }, { kind: 'page' });
+    const id = first.sessionId!;
+    fake.controls.live.sessions.get(id)!.snapshot = { ...snapshot(), source: { kind: 'page' }, audioChannels: 2, streams: { mic: 3, levels: -1 } };
+    setActivePinia(createPinia());
+    useLiveSessionsStore().restore();
+    await turn();
+    const store = useLiveTranscriptionStore();
+    store.restore();
+    await turn();
+    await turn();
+    expect(capture.start).toHaveBeenCalledTimes(1);
+    expect(capture.start.mock.calls[0]![0]).toMatchObject({ sampleRate: 16_000, channels: 2 });
   });
 
   it('after a reload shows the transcript so far from the snapshot and goes on with the events: interim, then final', async () => {

@@ -24,6 +24,8 @@ import {
 } from '@shared/live-transcription';
 import { PageCapture } from '../../../audio/page-capture';
 import type { MediaChannel } from '../../../bridge/media';
+import { chooseFiles } from '../../../bridge/user-files';
+import { useWorkbench } from '../../../api';
 import { toWorkbenchError } from '../../../lib/errors';
 import { useLiveSessionsStore } from '../../../stores/live-sessions';
 
@@ -95,6 +97,8 @@ export const useLiveTranscriptionStore = defineStore('transcription-live', () =>
     micStream = snap.streams.mic;
     const started = await PageCapture.start({
       sampleRate: snap.sampleRate,
+      // The session says how many channels it carries (a snapshot from before stereo says none: mono).
+      channels: snap.audioChannels === 2 ? 2 : 1,
       onFrame: (frame) => channel.send(micStream, FrameKind.Data, new Uint8Array(frame.pcm.buffer, frame.pcm.byteOffset, frame.pcm.byteLength)),
       onError: (e) => void micFailed(e.message),
     });
@@ -193,5 +197,17 @@ export const useLiveTranscriptionStore = defineStore('transcription-live', () =>
     if (id) await live.detach(id);
   }
 
-  return { sessionId, state, levelDbfs, error, starting, start, restore, stop, forget, finalize: () => control({ type: 'finalize' }), mute: (muted: boolean) => control({ type: 'mute', muted }) };
+  /** A WAV file to play as the microphone (the `file` source, for testing without a device); null when none was chosen. */
+  async function pickFile(): Promise<{ ref: string; name: string } | null> {
+    error.value = null;
+    try {
+      const [picked] = await chooseFiles(useWorkbench(), { title: 'Choose a WAV file to play as the microphone', accept: 'audio/wav,.wav' });
+      return picked ? { ref: picked.ref, name: picked.name } : null;
+    } catch (err) {
+      error.value = toWorkbenchError(err);
+      return null;
+    }
+  }
+
+  return { sessionId, state, levelDbfs, error, starting, start, restore, stop, forget, pickFile, finalize: () => control({ type: 'finalize' }), mute: (muted: boolean) => control({ type: 'mute', muted }) };
 });

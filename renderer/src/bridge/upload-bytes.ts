@@ -62,19 +62,19 @@ export async function uploadBytes(api: UploadApi, file: FileLike, report: (loade
       for (let offset = 0; offset < file.size && !stopped; offset += BYTES_PER_MESSAGE) {
         const data = new Uint8Array(await file.slice(offset, offset + BYTES_PER_MESSAGE).arrayBuffer());
         if (stopped) break;
-        inFlight.push(
-          upload.send({ data }).then(() => {
-            loaded += data.byteLength;
-            report(loaded);
-          }),
-        );
+        const sent = upload.send({ data }).then(() => {
+          loaded += data.byteLength;
+          report(loaded);
+        });
+        // Awaited in turn below; one that fails while an earlier one is awaited is not unhandled.
+        sent.catch(() => {});
+        inFlight.push(sent);
         if (inFlight.length >= UPLOAD_WINDOW) await Promise.race([inFlight.shift(), stop]);
       }
       await Promise.race([Promise.all(inFlight), stop]);
       if (!stopped) await upload.close();
     } catch (err) {
       // A slice that could not be read, or a send main refused: the session ends either way.
-      for (const p of inFlight) p.catch(() => {});
       void upload.cancel().catch(() => {});
       const ended = await result;
       if (stopped) throw uploadCancelled(file.name);
@@ -83,7 +83,6 @@ export async function uploadBytes(api: UploadApi, file: FileLike, report: (loade
       if (ended.ok) void api.userFiles.release({ ref: ended.ref.ref }).catch(() => {});
       throw asFailure(err, file.name);
     }
-    for (const p of inFlight) p.catch(() => {});
     const ended = await result;
     if (stopped) {
       // Finished just as Cancel was pressed: its copy goes too, so Cancel leaves nothing behind.

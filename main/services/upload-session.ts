@@ -105,13 +105,27 @@ export async function stageUpload(
   let readError: unknown = null;
   try {
     const iterator = messages[Symbol.asyncIterator]();
-    // Each wait for the next chunk races our abort: a stalled page's iterator never ends by itself.
-    const aborted = new Promise<IteratorResult<{ data: Uint8Array }>>((resolve) => {
-      if (controller.signal.aborted) resolve({ done: true, value: undefined });
-      controller.signal.addEventListener('abort', () => resolve({ done: true, value: undefined }), { once: true });
-    });
+    // Each wait for the next chunk also ends at our abort (a stalled page's iterator never ends by
+    // itself). Not a Promise.race with one long-lived promise: each race would stay attached to
+    // it, holding its chunk, until the upload ends (measured: main held the whole file).
+    const nextOrAbort = () =>
+      new Promise<IteratorResult<{ data: Uint8Array }>>((resolve, reject) => {
+        const onAbort = () => resolve({ done: true, value: undefined });
+        if (controller.signal.aborted) return onAbort();
+        controller.signal.addEventListener('abort', onAbort, { once: true });
+        iterator.next().then(
+          (result) => {
+            controller.signal.removeEventListener('abort', onAbort);
+            resolve(result);
+          },
+          (err: unknown) => {
+            controller.signal.removeEventListener('abort', onAbort);
+            reject(err as Error);
+          },
+        );
+      });
     for (;;) {
-      const next = await Promise.race([iterator.next(), aborted]);
+      const next = await nextOrAbort();
       if (next.done || body.destroyed) break;
       received += next.value.data.byteLength;
       if (!body.write(next.value.data)) {

@@ -289,7 +289,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       userFiles: {
         pick: (input) => pickUserFiles(userFiles, options.pickFiles, input),
         release: ({ ref }) => ({ released: userFiles.release(ref) }),
-        upload: (start, ctx) => stageUpload(userFiles, start, ctx.messages, ctx.signal),
+        upload: (start, ctx) => stageUpload(userFiles, start, ctx.messages, ctx.signal, { log: options.log }),
       },
       drafts: {
         list: () => drafts.list(),

@@ -1,7 +1,7 @@
 /**
  * The preload: exposes `window.workbench` (the contract's reply API: every failure resolves as
  * data, because contextBridge copies a rejected Error as its message alone) and
- * `window.workbenchFiles` (files from the page as references) and `window.workbenchMedia` (the
+ * `window.workbenchFiles` (a dropped file named by its path, never shown to the page) and `window.workbenchMedia` (the
  * frame channel to the media process: frame bytes only, the port stays here). No raw ipcRenderer, no generic
  * invoke: the page can only ask for the contract's operations and hand over File objects.
  */
@@ -15,6 +15,6 @@ const workbench = createReplyApi(createIpcTransport(ipcRenderer));
 contextBridge.exposeInMainWorld('workbench', workbench);
 contextBridge.exposeInMainWorld(
   'workbenchFiles',
-  createFilesApi(ipcRenderer, workbench, (file) => webUtils.getPathForFile(file as unknown as File)),
+  createFilesApi(ipcRenderer, (file) => webUtils.getPathForFile(file as unknown as File)),
 );
 contextBridge.exposeInMainWorld('workbenchMedia', createMediaBridge(ipcRenderer as unknown as MediaIpcLike));

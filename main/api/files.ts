@@ -6,7 +6,7 @@
 import type { FileDeleted, FileList, FileListQuery, FileObject, FilePublicUrl, FileUpdate } from '../../shared/wire/files';
 import type { ApiClient, ApiResult, RequestOptions } from './client';
 import { downloadToFile, type DownloadedFile, type DownloadOptions } from './download';
-import { multipartBody, type MultipartField } from './multipart';
+import { filePartDescription, multipartBody, type MultipartField } from './multipart';
 
 export const FILES_PATH = '/v1/files';
 
@@ -47,7 +47,7 @@ export async function uploadFile(client: ApiClient, source: UploadSource, opts: 
   const built = await multipartBody(fields, { path: source.path, filename: source.filename, contentType: source.contentType }, { onProgress: opts.onProgress });
   const request: RequestOptions = { method: 'POST', path: FILES_PATH, signal: opts.signal, onRetry: opts.onRetry };
   if (!built.ok) {
-    const captured = client.describe({ ...request, body: { multipart: [...fields, { name: 'file', filename: source.filename, path: source.path }] } });
+    const captured = client.describe({ ...request, body: { multipart: [...fields, filePartDescription(source)] } });
     return { ok: false, error: built.error, meta: null, captured, retries: 0, totalMs: 0 };
   }
   return client.json<FileObject>({ ...request, body: built.body });

@@ -4,6 +4,7 @@
  * chunk: the file is never in memory. The exact Content-Length is computed up front from the
  * parts and the file's size, so the body is never sent chunked.
  */
+import { statSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import type { ApiError } from './errors';
@@ -78,7 +79,8 @@ function partHead(boundary: string, name: string, filename?: string, contentType
   return `${head}\r\n`;
 }
 
-function unreadable(path: string, e: unknown): ApiError {
+/** `name` is the file's name as the user knows it: the message reaches the page, its path must not. */
+function unreadable(name: string, e: unknown): ApiError {
   const code = (e as { code?: unknown }).code;
   const cause =
     code === 'ENOENT'
@@ -90,7 +92,7 @@ function unreadable(path: string, e: unknown): ApiError {
           : e instanceof Error
             ? e.message
             : String(e);
-  return { kind: 'file', status: null, code: typeof code === 'string' ? code : null, message: `Could not read ${path} (${cause}). Nothing was uploaded.`, requestId: null };
+  return { kind: 'file', status: null, code: typeof code === 'string' ? code : null, message: `Could not read ${name} (${cause}). Nothing was uploaded.`, requestId: null };
 }
 
 /**
@@ -101,10 +103,10 @@ export async function multipartBody(fields: MultipartField[], file: MultipartFil
   let size: number;
   try {
     const info = await stat(file.path);
-    if (info.isDirectory()) return { ok: false, error: unreadable(file.path, Object.assign(new Error('EISDIR'), { code: 'EISDIR' })) };
+    if (info.isDirectory()) return { ok: false, error: unreadable(file.filename, Object.assign(new Error('EISDIR'), { code: 'EISDIR' })) };
     size = info.size;
   } catch (e) {
-    return { ok: false, error: unreadable(file.path, e) };
+    return { ok: false, error: unreadable(file.filename, e) };
   }
   const boundary = opts.boundary ?? `----InferenceWorkbench${randomBytes(12).toString('hex')}`;
   const head = Buffer.from(
@@ -130,12 +132,30 @@ export async function multipartBody(fields: MultipartField[], file: MultipartFil
       description: {
         multipart: [
           ...fields.map((f) => ({ name: f.name, value: f.value })),
-          { name: file.name ?? 'file', filename: file.filename, contentType: file.contentType, bytes: size, path: file.path },
+          filePartDescription(file, size),
         ],
       },
       onProgress: onProgress ? (sent, total) => onProgress(sent, total ?? length) : undefined,
     },
   };
+}
+
+/**
+ * How the file part is recorded: its name, type and size. The description is what History and the
+ * inspector show, and the page never sees a local path (a staged copy's, or the user's own disk
+ * layout). `bytes` is the file's size now when not given (0 when it cannot be read: an upload
+ * refused before sending).
+ */
+export function filePartDescription(file: MultipartFile, bytes?: number): { name: string; filename: string; contentType: string; bytes: number } {
+  let size = bytes;
+  if (size === undefined) {
+    try {
+      size = statSync(file.path).size;
+    } catch {
+      size = 0;
+    }
+  }
+  return { name: file.name ?? 'file', filename: file.filename, contentType: file.contentType, bytes: size };
 }
 
 /**

@@ -7,7 +7,7 @@
 import { STT_LIMITS, sttResultSchema, type SttRequestFields, type SttResult } from '../../shared/wire/stt';
 import type { ApiClient, ApiResult, RequestOptions } from './client';
 import { invalidRequestError } from './errors';
-import { multipartBody, multipartFieldsBody, type MultipartField } from './multipart';
+import { filePartDescription, multipartBody, multipartFieldsBody, type MultipartField } from './multipart';
 import { notSent, shaped } from './result-shape';
 
 export const STT_PATH = '/v1/stt';
@@ -66,7 +66,7 @@ export function sttFormFields(fields: SttRequestFields): MultipartField[] {
 export async function transcribe(client: ApiClient, source: SttSource, fields: SttRequestFields = {}, opts: SttCallOptions = {}): Promise<ApiResult<SttResult>> {
   const form = sttFormFields(fields);
   const request: RequestOptions = { method: 'POST', path: STT_PATH, signal: opts.signal, onRetry: opts.onRetry };
-  const described = (): RequestOptions => ({ ...request, body: { multipart: 'url' in source ? [...form, { name: 'url', value: source.url }] : [...form, { name: 'file', filename: source.file.filename, path: source.file.path }] } });
+  const described = (): RequestOptions => ({ ...request, body: { multipart: 'url' in source ? [...form, { name: 'url', value: source.url }] : [...form, filePartDescription(source.file)] } });
   const problem = sttFieldsProblem(fields);
   if (problem) return notSent(client, described(), invalidRequestError(problem));
   if ('url' in source) {

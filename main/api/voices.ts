@@ -22,7 +22,7 @@ import {
 import { readBytesBounded } from './bytes-bounded';
 import type { ApiClient, ApiResult, RequestOptions } from './client';
 import { invalidRequestError, type ApiError } from './errors';
-import { multipartBody, type MultipartField } from './multipart';
+import { filePartDescription, multipartBody, type MultipartField } from './multipart';
 import { notSent, shaped } from './result-shape';
 
 export const CUSTOM_VOICES_PATH = '/v1/custom-voices';
@@ -60,7 +60,7 @@ export async function createCustomVoice(
     if (value !== undefined) fields.push({ name, value });
   }
   const request: RequestOptions = { method: 'POST', path: CUSTOM_VOICES_PATH, signal: opts.signal, onRetry: opts.onRetry };
-  const described = (): RequestOptions => ({ ...request, body: { multipart: [...fields, { name: 'file', filename: reference.filename, path: reference.path }] } });
+  const described = (): RequestOptions => ({ ...request, body: { multipart: [...fields, filePartDescription(reference)] } });
   const problem = voicePatchProblem(metadata as Record<string, unknown>, true);
   if (problem) return notSent(client, described(), invalidRequestError(problem));
   const built = await multipartBody(fields, reference, { onProgress: opts.onProgress });

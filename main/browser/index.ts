@@ -65,7 +65,7 @@ async function main(): Promise<void> {
   const mediaPort = mediaPlane.frameServerPort;
   const connectSources = mediaPort ? [`ws://127.0.0.1:${mediaPort}`, `ws://localhost:${mediaPort}`] : [];
   try {
-    server = await startBrowserServer({ host, staticDir: paths.rendererDir, port: args.port, log, userFiles: app.userFiles, downloads: app.downloads, media: app.media, connectSources });
+    server = await startBrowserServer({ host, staticDir: paths.rendererDir, port: args.port, log, downloads: app.downloads, media: app.media, connectSources });
   } catch (err) {
     log(`Could not start the server: ${err instanceof Error ? err.message : String(err)}`);
     host.dispose();

@@ -3,8 +3,7 @@
  * strict CSP, and a WebSocket at /ws that carries the contract. Guards, in order: the Host header
  * must name our loopback address (DNS rebinding), the WebSocket's Origin must be ours (other
  * sites), and a 256-bit token must be offered as a subprotocol (other local users and programs).
- * `POST /stage` takes a file's bytes from the page (staging-route.ts), with the token as a Bearer;
- * `DELETE /stage/<upload id>` is the page's Cancel for them.
+ * A file's bytes from the page take the contract like everything else (`userFiles.upload`).
  * Blobs are served at /media/<hash> with a per-blob media token instead (media-route.ts).
  * Connections that have not proved a token are held apart from the page's (socket-gate.ts), so
  * programs without it cannot crowd the page out.
@@ -14,15 +13,11 @@ import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse }
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { MAX_MESSAGE_BYTES } from '../../shared/contract/protocol';
-import { STAGE_ROUTE } from '../../shared/contract/user-files';
-import type { UserFiles } from '../services/user-files';
 import { applyConnectionLimits, DEFAULT_CONNECTION_LIMITS, PerClientCounter, type ConnectionLimits } from './connection-limits';
 import { securityHeaders } from './csp';
 import type { SocketGate } from './socket-gate';
 import { serveDownload, type DownloadSource } from './download-route';
 import type { HostPort } from './host';
-import { StageUploads } from './stage-uploads';
-import { DEFAULT_MAX_UPLOAD_BYTES, DEFAULT_STAGE_STALL, handleStage, handleStageCancel, type StallLimit } from './staging-route';
 import type { MediaLookup } from '../services/media-service';
 import { MEDIA_PATH, serveMedia } from './media-route';
 import type { MediaTokens } from './media-token';
@@ -43,12 +38,6 @@ export interface BrowserServerOptions {
   maxMessageBytes?: number;
   /** One-time download links main hands the page (GET /downloads/<token>). */
   downloads?: DownloadSource;
-  /** Where `POST /stage` puts the page's uploads (and `DELETE /stage/<id>` removes them); without it the route answers 404. */
-  userFiles?: Pick<UserFiles, 'stage' | 'release'>;
-  /** Largest accepted upload; defaults to 4 GiB. */
-  maxUploadBytes?: number;
-  /** When an upload's body counts as stalled; defaults to DEFAULT_STAGE_STALL (16 KiB in 30 s). */
-  stageStall?: Partial<StallLimit>;
   /** Blobs served at /media/<hash>?t=<token>; without it the route answers 404. */
   media?: { lookup: MediaLookup; tokens: MediaTokens };
   /** Sockets, tabs and header time one client may use; defaults to DEFAULT_CONNECTION_LIMITS. */
@@ -77,8 +66,6 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
   let nextSession = 1;
   const limits: ConnectionLimits = { ...DEFAULT_CONNECTION_LIMITS, ...options.limits };
   const tabs = new PerClientCounter(limits.webSocketsPerClient);
-  const stall: StallLimit = { ...DEFAULT_STAGE_STALL, ...options.stageStall };
-  const uploads = new StageUploads();
   // Set once the server exists (below); requests can only arrive after that.
   let gate: SocketGate | null = null;
 
@@ -115,12 +102,6 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
       return reply(res, 429, `Too many open connections with the access token (${limits.socketsPerClient}): close some workbench tabs and reload.`, { Connection: 'close' });
     }
     if (url.pathname === '/ws') return reply(res, 426, 'This address takes WebSocket connections only.');
-    if ((url.pathname === STAGE_ROUTE || url.pathname.startsWith(`${STAGE_ROUTE}/`)) && options.userFiles) {
-      const maxBytes = options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
-      const ctx = { userFiles: options.userFiles, uploads, token, allowedOrigins, maxBytes, stall, headers, log };
-      if (url.pathname === STAGE_ROUTE) return handleStage(req, res, ctx);
-      return handleStageCancel(req, res, ctx, url.pathname.slice(STAGE_ROUTE.length + 1));
-    }
     if (url.pathname === '/health') {
       if (!tokensMatch(token, tokenFromAuthorization(req.headers.authorization))) return reply(res, 401, 'Unauthorized.');
       return reply(res, 200, JSON.stringify({ ok: true }), { 'Content-Type': 'application/json' });

@@ -6,6 +6,7 @@
  */
 import { monotonicMs } from '../../shared/media-frames/clock';
 import type { Reply } from '../../shared/contract/protocol';
+import { WorkbenchFailure } from '../../shared/contract/errors';
 import { FrameRouter, type FrameSink } from './frame-router';
 import { startFrameServer, type FrameServer } from './frame-server';
 import { failure, FromMediaSchema, ToMediaSchema, type FromMedia, type MediaConfigured, type MediaSessionStarted, type ToMedia } from './protocol';
@@ -126,6 +127,11 @@ export class MediaProcess {
       await this.stop(message.sessionId);
       return { ok: true, value: null };
     } catch (err) {
+      // An error a kind threw as a value (the service refused the key, say) goes back as it is.
+      if (err instanceof WorkbenchFailure) {
+        this.log(`[media] ${message.t} failed: ${err.error.code}: ${err.error.message}`);
+        return { ok: false, error: err.error };
+      }
       this.log(`[media] ${message.t} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       return failure('internal', `The media process could not ${message.t === 'configure' ? 'start its frame channel' : message.t === 'devices' ? 'list the audio devices' : `${message.t} the media session`}: ${err instanceof Error ? err.message : String(err)}`);
     }

@@ -21,7 +21,9 @@ import { LevelMeter } from '../../shared/audio/levels';
 import { FrameKind } from '../../shared/media-frames/frame';
 import { LIVE_MAX_CHANNELS, LIVE_OPUS_REFUSAL } from '../../shared/live-transcription';
 import type { SttStreamQuery } from '../../shared/wire/stt';
+import { WorkbenchFailure } from '../../shared/contract/errors';
 import { ApiClient } from '../api/client';
+import { toWorkbenchError } from '../api/errors';
 import { openTranscriptionStream, type TranscriptEvent } from '../api/stt-stream';
 import { fileSource } from './file-source';
 import { nativeMicrophone } from './native-microphone';
@@ -88,7 +90,9 @@ export const transcriptionKind = defineKind({
         if (frame.kind !== 'binary') ctx.event('socket-frame', frame);
       },
     });
-    if (!opened.ok) throw Object.assign(new Error(opened.error.message), { apiError: opened.error });
+    // A refused key (401), a bad query (400), an unreachable service: the service's own error,
+    // code, status and message, is what the page shows (a value across both processes).
+    if (!opened.ok) throw new WorkbenchFailure(toWorkbenchError(opened.error));
     const stream = opened.stream;
     ctx.event('opened', { captured: opened.captured, sampleRate });
 

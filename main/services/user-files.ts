@@ -178,6 +178,9 @@ export class UserFiles {
     });
     const out = createWriteStream(temp, { flags: 'wx', mode: 0o600 });
     try {
+      // Opened before anything can abort it: a stream destroyed while its file is still being
+      // created closes first and creates the file after, and the clean-up below would miss it.
+      await once(out, 'open');
       // Piped at once, so an error the body raises early still reaches the pipeline.
       await pipeline(body, counter, out, { signal });
       if (expectedSize !== undefined && written !== expectedSize) {

@@ -1,11 +1,12 @@
 /**
  * Files from the user, as opaque references. The page never names a path: in Electron a dialog
- * in main or the preload (webUtils.getPathForFile on a dropped File) makes the reference; in
- * browser mode the page streams the bytes to main, which stages them on disk. Services only ever
- * receive a `ref` and resolve it in main.
+ * in main or the preload (webUtils.getPathForFile on a dropped File) makes the reference; any
+ * other file's bytes (browser mode, a File made in the page) go over the contract
+ * (`userFiles.upload`) and main stages them on disk. Services only ever receive a `ref` and
+ * resolve it in main.
  */
 import { z } from 'zod';
-import { BytesSchema } from './bytes';
+import { BYTES_PER_MESSAGE, BytesSchema } from './bytes';
 import { call, session } from './define';
 import type { Reply } from './protocol';
 
@@ -37,40 +38,26 @@ export const userFilesContract = {
   pick: call<FileRef[]>()(PickFilesInputSchema),
   release: call<{ released: boolean }>()(z.object({ ref: FileRefIdSchema }).strict()),
   /**
-   * Bytes only the page has (Electron: a File made in the page), staged through a session: one
-   * `{ data }` message per chunk of at most IPC_STAGE_CHUNK_BYTES, then close; the result is the
-   * reference. Cancel (or the window going away) removes the partial copy.
+   * Bytes only the page has (browser mode's files, Electron's Files made in the page), staged
+   * through a session: one `{ data }` message per chunk of at most BYTES_PER_MESSAGE, then close;
+   * the result is the reference. Cancel (or the window or socket going away) removes the partial
+   * copy; an upload that stalls or is larger than main takes is refused with a message.
    */
   upload: session<never, FileRef>()(
     z.object({ name: z.string().min(1).max(1024), type: z.string().max(255), size: z.number().int().nonnegative() }).strict(),
-    z.object({ data: BytesSchema.refine((b) => b.byteLength <= 1024 * 1024, 'a chunk is at most 1 MiB') }).strict(),
+    z.object({ data: BytesSchema.refine((b) => b.byteLength <= BYTES_PER_MESSAGE, 'a chunk is at most 1 MiB') }).strict(),
   ),
 };
 
-/** Browser mode's upload route: POST the raw bytes here (see main/host/staging-route.ts). */
-export const STAGE_ROUTE = '/stage';
-/** The header carrying the file's name, percent-encoded (encodeURIComponent). */
-export const STAGE_NAME_HEADER = 'X-Workbench-File-Name';
-/**
- * Optional: the page's id for an upload (16-64 of A-Z a-z 0-9 _ -; one id may cover a batch of
- * files). `DELETE /stage/<id>` (same Bearer token) then stops its running POSTs, waits until their
- * partial files are gone, and removes the files staged under it; it answers
- * `{ "aborted": n, "released": m }`, also for an id it does not know (a Cancel may always send it).
- */
-export const STAGE_UPLOAD_ID_HEADER = 'X-Workbench-Upload-Id';
-
 /**
  * Electron's one private channel for files from the page: a dropped File's disk path (from
- * `webUtils.getPathForFile` in the preload) registered as a reference. It stays off the contract
- * on purpose: every contract operation is the page's to call, and the page must never name a
- * path. Bytes take the contract (`userFiles.upload`). Replies are CallReply values.
+ * `webUtils.getPathForFile` in the preload) registered as a reference. It carries a path, never
+ * bytes, and stays off the contract on purpose: every contract operation is the page's to call,
+ * and the page must never name a path. Replies are CallReply values.
  */
 export const IPC_FILES = {
   fromPath: 'workbench-files:from-path',
 } as const;
-
-/** Size of one chunk the preload sends for a File with no disk path. */
-export const IPC_STAGE_CHUNK_BYTES = 1024 * 1024;
 
 /** The part of a DOM File that `fromFile` reads (shared/ has no DOM types; a File fits). */
 export interface FileLike {
@@ -82,10 +69,10 @@ export interface FileLike {
 
 /**
  * Electron's `window.workbenchFiles` (exposed by the preload beside `window.workbench`): a dropped
- * File becomes a reference by its disk path; a File with none (made in the page) is streamed.
- * Resolves with a Reply (errors as values, code and all: contextBridge would keep only a thrown
- * Error's message), as `window.workbench` does.
+ * File becomes a reference by its disk path; a File with none (made in the page) answers null, and
+ * the page uploads its bytes over the contract. Resolves with a Reply (errors as values, code and
+ * all: contextBridge would keep only a thrown Error's message), as `window.workbench` does.
  */
 export interface WorkbenchFilesApi {
-  fromFile(file: FileLike): Promise<Reply<FileRef>>;
+  pathRef(file: FileLike): Promise<Reply<FileRef | null>>;
 }

@@ -1,9 +1,10 @@
 /**
- * Platform pieces as the real page meets them in Chromium (browser mode): a file's bytes POSTed to
- * /stage under the app's own CSP with the page token, with upload progress, staged byte for byte;
- * an upload the page aborts leaves nothing, and its Cancel (DELETE /stage/<id>) removes what was
- * staged too; a local program holding hundreds of sockets without the token cannot keep the page
- * from loading and connecting; the header's Log button shows where the log is.
+ * Platform pieces as the real page meets them in Chromium (browser mode): a file made in the page
+ * and dropped onto Files goes to main over the contract (userFiles.upload: binary WebSocket
+ * frames; there is no upload route any more), with progress, staged byte for byte and sent on
+ * (Cancel while it goes: files.test.ts); a local program holding hundreds of sockets
+ * without the token cannot keep the page from loading, connecting and uploading; the header's Log
+ * button shows where the log is.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
@@ -12,61 +13,28 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeAppPage, openAppPage, screenshot, type AppPage, type RunningApp } from './harness';
 
-interface PageUpload {
-  status: number;
-  body: string;
-  progress: number[];
-}
-
-/** The page's XMLHttpRequest, typed here because this file is compiled without the DOM library. */
-interface PageXhr {
-  status: number;
-  responseText: string;
-  upload: { onprogress: ((e: { loaded: number }) => void) | null };
-  onloadend: (() => void) | null;
-  open(method: string, url: string): void;
-  setRequestHeader(name: string, value: string): void;
-  send(body: unknown): void;
-  abort(): void;
-}
-interface PageGlobals {
-  XMLHttpRequest: new () => PageXhr;
-  sessionStorage: { getItem(key: string): string | null };
-}
-
-/** Runs in the page: POSTs `size` bytes (i % 251) made in the page, optionally aborting midway. */
-function uploadFromPage(page: Page, size: number, abortAfterFirstProgress: boolean, uploadId?: string): Promise<PageUpload> {
-  return page.evaluate(
-    ({ size, abortAfterFirstProgress, uploadId }) =>
-      new Promise<PageUpload>((resolve) => {
-        const bytes = new Uint8Array(size);
-        for (let i = 0; i < size; i++) bytes[i] = i % 251;
-        const file = new File([bytes], 'page made.bin', { type: 'application/octet-stream' });
-        const { XMLHttpRequest, sessionStorage } = globalThis as unknown as PageGlobals;
-        const xhr = new XMLHttpRequest();
-        const progress: number[] = [];
-        xhr.open('POST', '/stage');
-        xhr.setRequestHeader('Authorization', `Bearer ${sessionStorage.getItem('workbench.token')}`);
-        xhr.setRequestHeader('X-Workbench-File-Name', encodeURIComponent(file.name));
-        if (uploadId) xhr.setRequestHeader('X-Workbench-Upload-Id', uploadId);
-        xhr.upload.onprogress = (e) => {
-          progress.push(e.loaded);
-          if (abortAfterFirstProgress) xhr.abort();
-        };
-        xhr.onloadend = () => resolve({ status: xhr.status, body: xhr.responseText, progress });
-        xhr.send(file);
-      }),
-    { size, abortAfterFirstProgress, uploadId },
+/** Drops a File made in the page (`size` bytes of i % 251) onto the Files view. */
+async function dropMade(page: Page, name: string, size: number): Promise<void> {
+  const dataTransfer = await page.evaluateHandle(
+    ({ name, size }) => {
+      const bytes = new Uint8Array(size);
+      for (let i = 0; i < size; i++) bytes[i] = i % 251;
+      const dt = new (globalThis as any).DataTransfer();
+      dt.items.add(new File([bytes], name, { type: 'application/octet-stream' }));
+      return dt;
+    },
+    { name, size },
   );
+  for (const type of ['dragenter', 'dragover', 'drop']) await page.dispatchEvent('main', type, { dataTransfer });
+  await dataTransfer.dispose();
 }
 
-/** Runs in the page: the Cancel of upload `id`, as the page's fetch sends it. */
-function cancelFromPage(page: Page, id: string): Promise<{ status: number; body: string }> {
-  return page.evaluate(async (id) => {
-    const { sessionStorage } = globalThis as unknown as PageGlobals;
-    const res = await fetch(`/stage/${id}`, { method: 'DELETE', headers: { Authorization: `Bearer ${sessionStorage.getItem('workbench.token')}` } });
-    return { status: res.status, body: await res.text() };
-  }, id);
+/** Every byte the service stored for `name` is the page's i % 251 pattern. */
+function storedOnService(filesDir: string, size: number): Buffer[] {
+  return readdirSync(filesDir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => readFileSync(join(e.parentPath, e.name)))
+    .filter((b) => b.length === size);
 }
 
 describe('Files from the user and the log (browser mode)', () => {
@@ -85,40 +53,31 @@ describe('Files from the user and the log (browser mode)', () => {
     expect(await closeAppPage(opened)).toBe(0);
   });
 
-  it('stages a 24 MB file made in the page, byte for byte, with upload progress', async () => {
+  it('uploads a 24 MB file made in the page over the contract, with progress, byte for byte, leaving nothing in staging', async () => {
     const size = 24 * 1024 * 1024;
+    await page.getByRole('navigation').getByRole('link', { name: 'Files' }).click();
+    await page.evaluate(() => {
+      const w = globalThis as any;
+      const seen: string[] = [];
+      w.progressSeen = seen;
+      new w.MutationObserver(() => {
+        for (const el of w.document.querySelectorAll('.upload-detail')) seen.push(el.textContent ?? '');
+      }).observe(w.document.body, { subtree: true, childList: true, characterData: true });
+    });
     const started = Date.now();
-    const result = await uploadFromPage(page, size, false);
+    await dropMade(page, 'page made.bin', size);
+    const upload = page.getByRole('listitem', { name: 'Upload of page made.bin' });
+    await expect.poll(() => upload.innerText(), { timeout: 60_000 }).toContain('uploaded');
     const ms = Date.now() - started;
-    expect(result.status, result.body).toBe(200);
-    const ref = JSON.parse(result.body) as { ref: string; name: string; size: number; type: string };
-    expect(ref).toMatchObject({ name: 'page made.bin', size, type: 'application/octet-stream' });
-    expect(result.progress.at(-1)).toBe(size);
-    const staged = readdirSync(join(app.dataDir, 'staging')).filter((f) => f.endsWith('.bin'));
-    expect(staged).toHaveLength(1);
-    const bytes = readFileSync(join(app.dataDir, 'staging', staged[0]));
-    expect(bytes.length).toBe(size);
-    expect(bytes.every((b, i) => b === i % 251)).toBe(true);
-    console.log(`[e2e user-files] 24 MiB page -> /stage in ${ms} ms, ${result.progress.length} progress events`);
-  });
-
-  it('keeps nothing of an upload the page aborts', async () => {
-    const result = await uploadFromPage(page, 64 * 1024 * 1024, true);
-    expect(result.status).toBe(0);
-    await expect.poll(() => readdirSync(join(app.dataDir, 'staging')).filter((f) => f.endsWith('.part')), { timeout: 10_000 }).toEqual([]);
-    expect(readdirSync(join(app.dataDir, 'staging')).filter((f) => f.endsWith('.bin'))).toHaveLength(1);
-  });
-
-  it('removes a staged file when the page cancels its upload id after the answer came', async () => {
-    const id = 'e2e-cancel-0123456789';
-    const stagedBefore = readdirSync(join(app.dataDir, 'staging')).filter((f) => f.endsWith('.bin')).length;
-    const result = await uploadFromPage(page, 1024 * 1024, false, id);
-    expect(result.status, result.body).toBe(200);
-    expect(readdirSync(join(app.dataDir, 'staging')).filter((f) => f.endsWith('.bin'))).toHaveLength(stagedBefore + 1);
-    const cancelled = await cancelFromPage(page, id);
-    expect(cancelled.status).toBe(200);
-    expect(JSON.parse(cancelled.body)).toEqual({ aborted: 0, released: 1 });
-    await expect.poll(() => readdirSync(join(app.dataDir, 'staging')).filter((f) => f.endsWith('.bin')).length).toBe(stagedBefore);
+    const seen = (await page.evaluate(() => (globalThis as any).progressSeen)) as string[];
+    // Progress while the bytes went to the workbench (step 1 of 2), not only at the end.
+    expect(seen.some((line) => /^[\d.]+ (bytes|KiB|MiB) of 24 MiB to the workbench \(step 1 of 2\)/.test(line) && !line.startsWith('24 MiB of'))).toBe(true);
+    const stored = storedOnService(join(app.dataDir, 'sandbox'), size);
+    expect(stored.length).toBeGreaterThanOrEqual(1);
+    expect(stored.some((bytes) => bytes.every((b, i) => b === i % 251))).toBe(true);
+    // The staged copy went once the service had it.
+    await expect.poll(() => readdirSync(join(app.dataDir, 'staging')), { timeout: 10_000 }).toEqual([]);
+    console.log(`[e2e user-files] 24 MiB page -> main -> sandbox in ${ms} ms, ${seen.length} progress lines`);
   });
 
   it('loads and connects a new tab while 300 silent and 300 kept-alive sockets without the token are open', async () => {
@@ -150,9 +109,10 @@ describe('Files from the user and the log (browser mode)', () => {
         await tab.goto(app.url);
         // The header's Connections button appears once the WebSocket answered the first calls.
         await tab.getByRole('button', { name: 'Connections' }).waitFor();
-        const upload = await uploadFromPage(tab, 64 * 1024, false);
-        expect(upload.status, upload.body).toBe(200);
-        console.log(`[e2e user-files] new tab loaded, connected and staged 64 KiB in ${Date.now() - started} ms beside 600 sockets without the token`);
+        await tab.getByRole('navigation').getByRole('link', { name: 'Files' }).click();
+        await dropMade(tab, 'small.bin', 64 * 1024);
+        await expect.poll(() => tab.getByRole('listitem', { name: 'Upload of small.bin' }).innerText(), { timeout: 30_000 }).toContain('uploaded');
+        console.log(`[e2e user-files] new tab loaded, connected and uploaded 64 KiB in ${Date.now() - started} ms beside 600 sockets without the token`);
       } finally {
         await tab.close();
       }

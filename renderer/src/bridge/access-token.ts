@@ -11,8 +11,6 @@
 
 const STORAGE_KEY = 'workbench.token';
 
-/** The token this page took, for the HTTP routes that need it too (POST /stage). */
-let taken: string | null = null;
 /** The fragment of the route shown (`#/videos`), put back when a pasted link was only a token. */
 let shownRoute: (() => string) | null = null;
 
@@ -38,13 +36,7 @@ export function keepRouteOnTokenLinks(route: () => string): void {
 
 /** Returns the token (from the fragment, else this tab's storage) and strips it from the URL. */
 export function takeAccessToken(sources: TokenSources): string | null {
-  taken = tokenFromFragment(sources) ?? storedToken(sources.storage);
-  return taken;
-}
-
-/** The token `takeAccessToken` found for this page (null before, in Electron, or with none). */
-export function currentAccessToken(): string | null {
-  return taken;
+  return tokenFromFragment(sources) ?? storedToken(sources.storage);
 }
 
 /**
@@ -57,7 +49,6 @@ export function watchAccessToken(events: NavigationEvents, sources: TokenSources
   const listener = () => {
     const token = tokenFromFragment(sources, shownRoute);
     if (!token) return;
-    taken = token;
     onToken(token);
   };
   // Chromium and Firefox fire popstate first and hashchange a task later; either may be the one

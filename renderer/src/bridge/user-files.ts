@@ -1,16 +1,18 @@
 /**
- * Files from the page -> FileRefs main can use, the same call in both shells. Electron hands each
- * File to the preload (`window.workbenchFiles.fromFile`: its disk path, or its bytes when it has
- * none); browser mode POSTs the bytes to main's `/stage` route with the page token, through
- * XMLHttpRequest because fetch cannot report upload progress. One file at a time, in order.
- * `chooseFiles` is the "Choose files…" button: the native dialog where there is one, else an
- * <input type=file> whose files are uploaded the same way.
+ * Files from the page -> FileRefs main can use, the same call in both shells. In Electron a
+ * dropped file that has a disk path is named by it (`window.workbenchFiles.pathRef`: the preload
+ * asks webUtils, the page never sees the path); every other file's bytes go over the contract
+ * (`userFiles.upload`, upload-bytes.ts), as all of them do in browser mode. One file at a time, in
+ * order, with progress and Cancel. `chooseFiles` is the "Choose files…" button: the native dialog
+ * where there is one, else an <input type=file> whose files are uploaded the same way.
  */
-import { WorkbenchFailure, isWorkbenchError, type WorkbenchError } from '@shared/contract/errors';
+import { WorkbenchFailure } from '@shared/contract/errors';
 import type { WorkbenchApi } from '@shared/contract/api';
-import { STAGE_NAME_HEADER, STAGE_ROUTE, STAGE_UPLOAD_ID_HEADER, type FileRef } from '@shared/contract/user-files';
-import { currentAccessToken } from './access-token';
+import type { FileRef } from '@shared/contract/user-files';
 import { toWorkbenchError } from '../lib/errors';
+import { uploadBytes, uploadCancelled, type UploadApi } from './upload-bytes';
+
+export type { UploadApi } from './upload-bytes';
 
 /** Where one file's upload is: bytes sent of `total`, for file `index` of the batch. */
 export interface UploadProgress {
@@ -21,81 +23,20 @@ export interface UploadProgress {
 }
 
 export interface FileRefsOptions {
+  /** The contract (the page's `useWorkbench()`): uploads go over it. */
+  api: UploadApi;
   onProgress?: (progress: UploadProgress) => void;
   /** Aborting stops the running upload (main removes its partial copy) and rejects `cancelled`. */
   signal?: AbortSignal;
 }
 
-function cancelled(name: string): WorkbenchFailure {
-  return new WorkbenchFailure({ code: 'cancelled', message: `The upload of "${name}" was cancelled.` });
-}
-
-function errorFromAnswer(xhr: XMLHttpRequest, name: string): WorkbenchError {
+/** Electron: a reference by the File's disk path, or null when it has none (made in the page) or in browser mode. */
+async function byPath(file: File, signal?: AbortSignal): Promise<FileRef | null> {
+  if (!window.workbenchFiles) return null;
+  if (signal?.aborted) throw uploadCancelled(file.name);
+  let reply: Awaited<ReturnType<NonNullable<typeof window.workbenchFiles>['pathRef']>>;
   try {
-    const parsed = JSON.parse(xhr.responseText) as { error?: unknown };
-    if (isWorkbenchError(parsed.error)) return parsed.error;
-  } catch {
-    // Not our JSON: fall through to the status.
-  }
-  if (xhr.status === 401) return { code: 'config', message: 'The page’s access token was refused; open the address the workbench printed.', status: 401 };
-  return { code: 'internal', message: `The upload of "${name}" failed (HTTP ${xhr.status}).`, status: xhr.status };
-}
-
-/**
- * Tells main to drop whatever upload `uploadId` staged. Aborting the POST alone leaves a race: main
- * may have finished staging just as the page gave up, and its answer (the reference) is never read.
- * The DELETE stops a running POST too and releases a finished one, so Cancel leaves nothing behind.
- */
-function dropStaged(uploadId: string, token: string): void {
-  void fetch(`${STAGE_ROUTE}/${uploadId}`, { method: 'DELETE', headers: { Authorization: `Bearer ${token}` }, keepalive: true }).catch(() => {
-    // Main is gone: its staging folder is swept at its next start.
-  });
-}
-
-/** POSTs one file's bytes to /stage; resolves with its FileRef. */
-function stageOverHttp(file: File, token: string, report: (loaded: number, total: number) => void, signal?: AbortSignal): Promise<FileRef> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(cancelled(file.name));
-    const xhr = new XMLHttpRequest();
-    const uploadId = crypto.randomUUID().replaceAll('-', '');
-    const onAbort = () => {
-      xhr.abort();
-      dropStaged(uploadId, token);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const settle = (done: () => void) => {
-      signal?.removeEventListener('abort', onAbort);
-      done();
-    };
-    xhr.open('POST', STAGE_ROUTE);
-    xhr.setRequestHeader('Authorization', `Bearer ${token}`);
-    xhr.setRequestHeader(STAGE_NAME_HEADER, encodeURIComponent(file.name));
-    xhr.setRequestHeader(STAGE_UPLOAD_ID_HEADER, uploadId);
-    if (file.type) xhr.setRequestHeader('Content-Type', file.type);
-    xhr.upload.onprogress = (event) => report(event.loaded, event.lengthComputable ? event.total : file.size);
-    xhr.onload = () =>
-      settle(() => {
-        if (xhr.status !== 200) return reject(new WorkbenchFailure(errorFromAnswer(xhr, file.name)));
-        try {
-          resolve(JSON.parse(xhr.responseText) as FileRef);
-        } catch {
-          reject(new WorkbenchFailure({ code: 'protocol', message: 'The workbench answered the upload with something unreadable.' }));
-        }
-      });
-    xhr.onerror = () =>
-      settle(() =>
-        reject(new WorkbenchFailure({ code: 'network', message: `The upload of "${file.name}" was interrupted (the connection to the workbench dropped). Try again.` })),
-      );
-    xhr.onabort = () => settle(() => reject(cancelled(file.name)));
-    xhr.send(file);
-  });
-}
-
-async function viaPreload(file: File, signal?: AbortSignal): Promise<FileRef> {
-  if (signal?.aborted) throw cancelled(file.name);
-  let reply: Awaited<ReturnType<NonNullable<typeof window.workbenchFiles>['fromFile']>>;
-  try {
-    reply = await window.workbenchFiles!.fromFile(file);
+    reply = await window.workbenchFiles.pathRef(file);
   } catch (err) {
     // Only a broken preload throws: keep what its message says.
     throw new WorkbenchFailure(toWorkbenchError(err));
@@ -105,34 +46,32 @@ async function viaPreload(file: File, signal?: AbortSignal): Promise<FileRef> {
 }
 
 /** Turns `files` into references, in order; rejects with a WorkbenchFailure on the first failure. */
-export async function fileRefsFrom(files: readonly File[], options: FileRefsOptions = {}): Promise<FileRef[]> {
+export async function fileRefsFrom(files: readonly File[], options: FileRefsOptions): Promise<FileRef[]> {
   const refs: FileRef[] = [];
-  const token = window.workbenchFiles ? null : currentAccessToken();
-  if (!window.workbenchFiles && !token) {
-    throw new WorkbenchFailure({ code: 'config', message: 'This page has no access token; open the address the workbench printed.' });
-  }
   for (const [index, file] of files.entries()) {
-    const report = (loaded: number, total: number) => options.onProgress?.({ index, name: file.name, loaded, total });
-    report(0, file.size);
-    const ref = token ? await stageOverHttp(file, token, report, options.signal) : await viaPreload(file, options.signal);
-    report(file.size, file.size);
+    const report = (loaded: number) => options.onProgress?.({ index, name: file.name, loaded, total: file.size });
+    report(0);
+    const ref = (await byPath(file, options.signal)) ?? (await uploadBytes(options.api, file, report, options.signal));
+    report(file.size);
     refs.push(ref);
   }
   return refs;
 }
 
 /**
- * True when handing a file to main moves its bytes over the network (browser mode's /stage), so
- * an upload has two legs; Electron's preload passes a path (or a local stream) instead.
+ * True when handing the page's files to main moves their bytes (browser mode), so an upload has
+ * two legs; Electron names a dropped file by its path instead.
  */
-export function stagesOverHttp(): boolean {
+export function stagesBytes(): boolean {
   return !window.workbenchFiles;
 }
 
-/** One file to a reference (see fileRefsFrom), reporting the bytes handed over; `signal` cancels. */
-export async function stageFile(file: File, onProgress: (loaded: number) => void, signal?: AbortSignal): Promise<FileRef> {
-  const [ref] = await fileRefsFrom([file], { onProgress: (p) => onProgress(p.loaded), signal });
-  return ref!;
+/** The Files queue's stager over `api`: one file to a reference, reporting the bytes handed over; `signal` cancels. */
+export function stageFileWith(api: UploadApi): (file: File, onProgress: (loaded: number) => void, signal?: AbortSignal) => Promise<FileRef> {
+  return async (file, onProgress, signal) => {
+    const [ref] = await fileRefsFrom([file], { api, onProgress: (p) => onProgress(p.loaded), signal });
+    return ref!;
+  };
 }
 
 /** Opens the browser's own file chooser; resolves with the chosen files ([] when cancelled). */
@@ -153,9 +92,9 @@ export function openFileInput(options: { multiple?: boolean; accept?: string } =
  * where main answers `unsupported` (browser mode), the page's own chooser and an upload.
  */
 export async function chooseFiles(
-  api: { userFiles: Pick<WorkbenchApi['userFiles'], 'pick' | 'release'> },
+  api: { userFiles: Pick<WorkbenchApi['userFiles'], 'pick' | 'release' | 'upload'> },
   pick: { multiple?: boolean; title?: string; accept?: string } = {},
-  options: FileRefsOptions = {},
+  options: Omit<FileRefsOptions, 'api'> = {},
 ): Promise<FileRef[]> {
   try {
     return await api.userFiles.pick({ multiple: pick.multiple, title: pick.title });
@@ -163,5 +102,5 @@ export async function chooseFiles(
     if (toWorkbenchError(err).code !== 'unsupported') throw err;
   }
   const files = await openFileInput({ multiple: pick.multiple, accept: pick.accept });
-  return files.length === 0 ? [] : fileRefsFrom(files, options);
+  return files.length === 0 ? [] : fileRefsFrom(files, { ...options, api });
 }

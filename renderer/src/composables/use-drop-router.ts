@@ -12,6 +12,7 @@ import type { Router } from 'vue-router';
 import { dropOffer, dropRoute, type DropActionId, type DropOffer } from '../lib/drop-actions';
 import { toWorkbenchError } from '../lib/errors';
 import { fileRefsFrom } from '../bridge/user-files';
+import { useWorkbench } from '../api';
 import { useDroppedFilesStore } from '../stores/dropped-files';
 
 export interface PendingDrop {
@@ -90,6 +91,7 @@ export function useDropRouter(options: { router: Router; target?: Window }): Dro
     const before = drop.files.map((f, i) => drop.files.slice(0, i).reduce((sum, g) => sum + g.size, 0));
     try {
       const refs = await fileRefsFrom(drop.files, {
+        api: useWorkbench(),
         signal: controller.signal,
         onProgress: (p) => (preparing.value = { action, percent: Math.round((((before[p.index] ?? 0) + p.loaded) / total) * 100) }),
       });

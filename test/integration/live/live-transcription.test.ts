@@ -251,6 +251,21 @@ describe('live transcription', () => {
     expect(pcm.subarray(0, spoken).equals(noPause.subarray(0, spoken))).toBe(true);
   }, 120_000);
 
+  it('a refused key reaches the starter as the service’s error (api_error, its status and words), not internal; the key stays out of it', async () => {
+    const state = await env.app.handlers.connections.list(undefined, CTX);
+    const sandbox = state.profiles.find((p) => p.kind === 'sandbox')!;
+    const wrongKey = 'sk-not-the-sandbox-key-0042';
+    const saved = await env.app.handlers.connections.save({ name: 'Wrong key', baseUrl: sandbox.baseUrl, apiKey: wrongKey }, CTX);
+    const started = env.app.live.start('transcription', { query: QUERY, source: { kind: 'page' }, connectionId: saved.id }, { origin: 'window' });
+    const failure = await started.then(() => null, (err: unknown) => err as { error: Record<string, unknown> });
+    // The sandbox answers a wrong key as the live service does: 400, "Incorrect API key provided".
+    expect(failure?.error).toMatchObject({ code: 'api_error', status: 400, serviceCode: 'Client specified an invalid argument', requestId: expect.any(String) });
+    expect(failure?.error.message).toMatch(/^The WebSocket to .+ was refused\. The service rejected the request \(400\): Incorrect API key provided: sk\*\*\*42\./);
+    expect(JSON.stringify(failure?.error)).not.toContain(wrongKey);
+    // The session is gone, recorded as failed with the same error.
+    expect(env.app.live.list()).toEqual([]);
+  });
+
   it('refuses a query that breaks the spec before anything starts', async () => {
     await expect(env.app.live.start('transcription', { query: { sample_rate: 16_000, smart_turn_timeout: 5 }, source: { kind: 'page' } }, { origin: 'window' })).rejects.toMatchObject({ error: { code: 'invalid_input' } });
   });

@@ -7,7 +7,8 @@
  * field is refused before anything is sent.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -115,6 +116,23 @@ describe('TranscriptionService against the sandbox', () => {
     expect(run.outputPreview).toContain(out.result.text.slice(0, 40));
     expect((run.request.body as { multipart: Array<{ name: string }> }).multipart.map((p) => p.name)).toEqual(['language', 'diarize', 'file']);
     expect(await service.ofRun({ runId: out.runId })).toMatchObject({ runId: out.runId, filename: 'two-voices.wav', result: out.result, audio: { id: out.audio!.id } });
+  });
+
+  it('records a file part by name, type and size: no local path in the stored request, the run or what the page reads', async () => {
+    // A dropped file (registered by its path) and bytes made in the page (staged under the data folder).
+    const dropped = await userFiles.register(twoVoices);
+    const staged = await userFiles.stage('from the page.wav', 'audio/wav', Readable.from([readFileSync(twoVoices)]), statSync(twoVoices).size);
+    for (const [file, name] of [[dropped, 'two-voices.wav'], [staged, 'from the page.wav']] as const) {
+      const out = await service.transcribe(input({ source: { kind: 'ref', ref: file.ref } }), ctx());
+      const run = getRun(db, out.runId)!;
+      const parts = (run.request.body as { multipart: Array<Record<string, unknown>> }).multipart;
+      expect(parts.at(-1)).toEqual({ name: 'file', filename: name, contentType: 'audio/wav', bytes: statSync(twoVoices).size });
+      // Neither the user's folder nor the staging folder appears anywhere the page or History reads.
+      for (const seen of [JSON.stringify(run), JSON.stringify(await service.ofRun({ runId: out.runId }))]) {
+        expect(seen).not.toContain(dir);
+        expect(seen).not.toContain('"path"');
+      }
+    }
   });
 
   it('transcribes an uploaded file by its Files id (sent as its public URL): the same words as the file itself; its audio fetched and kept', async () => {

@@ -18,7 +18,7 @@ import { createHost } from '../../../main/host/host';
 import { setupIpc } from '../../../main/electron/ipc';
 import { createIpcTransport } from '../../../preload/ipc-transport';
 import { createWsTransport, type SocketLike, type WsTransport } from '../../../renderer/src/bridge/ws-transport';
-import { createFakeHandlers } from '../../unit/main/host/fake-handlers';
+import { createFakeHandlers, type FakeHandlerOptions } from '../../unit/main/host/fake-handlers';
 import type { LiveRegistry } from '../../../main/live/registry';
 import type { LiveSessionSummary } from '../../../shared/contract/live';
 import type { Host } from '../../../main/host/host';
@@ -83,15 +83,15 @@ function counting(transport: BridgeTransport): { transport: BridgeTransport; iss
 }
 
 /** Fake handlers whose `live.changed` goes out through the host, as in the app. */
-function hostWithFakes() {
+function hostWithFakes(options: FakeHandlerOptions = {}) {
   let host: Host<TestContract> | null = null;
-  const fake = createFakeHandlers({ onLiveChanged: (summary) => host?.emit('live.changed', summary) });
+  const fake = createFakeHandlers({ ...options, onLiveChanged: (summary) => host?.emit('live.changed', summary) });
   host = createHost({ contract: testContract, handlers: fake.handlers });
   return { fake, host };
 }
 
-export async function ipcHarness(): Promise<Harness> {
-  const { fake, host } = hostWithFakes();
+export async function ipcHarness(options: FakeHandlerOptions = {}): Promise<Harness> {
+  const { fake, host } = hostWithFakes(options);
   const gate = setupIpc({ host, contract: testContract, log: () => {} });
   const [a, b] = [createFakeWindow(), createFakeWindow()];
   const wireEvents: Harness['wireEvents'] = [];
@@ -146,8 +146,8 @@ function connected(transport: WsTransport): Promise<void> {
   });
 }
 
-export async function wsHarness(): Promise<Harness> {
-  const { fake, host } = hostWithFakes();
+export async function wsHarness(options: FakeHandlerOptions = {}): Promise<Harness> {
+  const { fake, host } = hostWithFakes(options);
   const staticDir = mkdtempSync(join(tmpdir(), 'wb-static-'));
   writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>t</title>');
   const server = await startBrowserServer({ host, staticDir });

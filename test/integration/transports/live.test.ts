@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LiveAttachChunk, LiveSessionSummary } from '../../../shared/contract/live';
 import { WorkbenchFailure } from '../../../shared/contract/errors';
-import { finalised, type TickerSnapshot } from '../../unit/main/live/ticker-kind';
+import { finalised, TICKER_SERVICE_ERROR, type TickerSnapshot } from '../../unit/main/live/ticker-kind';
 import { ipcHarness, until, wsHarness, type Harness } from './harness';
 
 vi.mock('electron', async () => ({ ipcMain: (await import('./fake-electron')).fakeIpcMain }));
@@ -71,6 +71,18 @@ describe.each([
     await attachment.send({ type: 'tick', count: 1 });
     await until(() => eventSeqs(chunks).length === 1, 'the tick');
     expect(chunks.map((c) => c.type)).toEqual(['snapshot', 'error', 'event']);
+  });
+
+  it('a session that fails to start reaches the page with its own error (code, status, message, request id), not internal', async () => {
+    const refused = await rejection(h.api.live.start({ kind: 'test-ticker', input: { label: 'refused', intervalMs: 0, failStart: 'service' } }));
+    expect(refused.error).toEqual(TICKER_SERVICE_ERROR);
+    // Every window hears it ended failed, with the same error.
+    await until(() => h.liveChanges.some((s) => s.endReason === 'failed'), 'the failed summary');
+    expect(h.liveChanges.find((s) => s.endReason === 'failed')).toMatchObject({ status: 'ended', error: TICKER_SERVICE_ERROR });
+    // A crash is `internal`, pointing at the log, and its details (a path here) stay in main.
+    const crashed = await rejection(h.api.live.start({ kind: 'test-ticker', input: { label: 'crash', intervalMs: 0, failStart: 'crash' } }));
+    expect(crashed.error).toEqual({ code: 'internal', message: 'Starting the test-ticker session failed. The details are in the workbench\'s log.' });
+    expect(await h.api.live.list()).toEqual([]);
   });
 
   it('detaching (cancel, or the window going away) never stops the session; attaching again gives a fresh snapshot', async () => {

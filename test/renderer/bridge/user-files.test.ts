@@ -1,179 +1,215 @@
-// fileRefsFrom in both shells: browser mode POSTs each file to /stage with the page token and
-// reports upload progress (XMLHttpRequest mocked); Electron hands the File to the preload.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { WorkbenchFailure } from '@shared/contract/errors';
+// fileRefsFrom in both shells: every file's bytes go over the contract's `userFiles.upload` session
+// (a fake session here that holds each send until the test lets it through: main's
+// back-pressure), in 1 MiB slices with progress as main takes them; Electron first asks the
+// preload for a dropped file's path reference and uploads only a File that has none.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { WorkbenchFailure, type WorkbenchError } from '@shared/contract/errors';
 import type { FileRef, WorkbenchFilesApi } from '@shared/contract/user-files';
-import { takeAccessToken } from '@/bridge/access-token';
-import { chooseFiles, fileRefsFrom, stageFile, stagesOverHttp, type UploadProgress } from '@/bridge/user-files';
-
-type Answer = { status: number; body: string } | 'network-error' | 'hang';
-
-class FakeXhr {
-  static sent: FakeXhr[] = [];
-  static answers: Answer[] = [];
-  method = '';
-  url = '';
-  headers: Record<string, string> = {};
-  body: unknown = null;
-  status = 0;
-  responseText = '';
-  aborted = false;
-  upload: { onprogress: ((e: { loaded: number; total: number; lengthComputable: boolean }) => void) | null } = { onprogress: null };
-  onload: (() => void) | null = null;
-  onerror: (() => void) | null = null;
-  onabort: (() => void) | null = null;
-  open(method: string, url: string) {
-    this.method = method;
-    this.url = url;
-  }
-  setRequestHeader(name: string, value: string) {
-    this.headers[name] = value;
-  }
-  send(body: Blob) {
-    this.body = body;
-    FakeXhr.sent.push(this);
-    const answer = FakeXhr.answers.shift() ?? 'hang';
-    if (answer === 'hang') {
-      this.upload.onprogress?.({ loaded: Math.floor(body.size / 2), total: body.size, lengthComputable: true });
-      return;
-    }
-    queueMicrotask(() => {
-      this.upload.onprogress?.({ loaded: body.size, total: body.size, lengthComputable: true });
-      if (answer === 'network-error') return this.onerror?.();
-      this.status = answer.status;
-      this.responseText = answer.body;
-      this.onload?.();
-    });
-  }
-  abort() {
-    this.aborted = true;
-    queueMicrotask(() => this.onabort?.());
-  }
-}
+import { BYTES_PER_MESSAGE } from '@shared/contract/bytes';
+import { chooseFiles, fileRefsFrom, stageFileWith, stagesBytes, type UploadApi, type UploadProgress } from '@/bridge/user-files';
 
 const refOf = (name: string, size: number, n = 1): FileRef => ({ ref: `ref_${'A'.repeat(21)}${n}`, name, size, type: '' });
-const noStorage = { getItem: () => null, setItem: () => {} };
 
-/** What the page fetched (a cancel's DELETE): recorded, never sent (happy-dom would try a real socket). */
-let fetched: Array<{ url: string; init: RequestInit }> = [];
+interface FakeUpload {
+  input: { name: string; type: string; size: number };
+  received: number[];
+  closed: boolean;
+  cancelled: boolean;
+  /** Lets the held sends through (main took them). */
+  take(): void;
+  /** Ends the session as main would: with a ref, or an error. */
+  finish(outcome: FileRef | WorkbenchError): void;
+}
 
-beforeEach(() => {
-  FakeXhr.sent = [];
-  FakeXhr.answers = [];
-  fetched = [];
-  vi.stubGlobal('XMLHttpRequest', FakeXhr);
-  vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
-    fetched.push({ url, init });
-    return new Response('{"aborted":0,"released":1}');
-  });
-  takeAccessToken({ location: { hash: '#token=page-token-123', pathname: '/', search: '' }, history: { state: null, replaceState: () => {} }, storage: noStorage });
-});
+/** A fake `userFiles` whose uploads hold every send until `take()` (or `autoTake`). */
+function fakeApi(options: { autoTake?: boolean; failWith?: WorkbenchError } = {}) {
+  const uploads: FakeUpload[] = [];
+  const released: string[] = [];
+  const api: UploadApi & { userFiles: { pick: () => Promise<FileRef[]> } } = {
+    userFiles: {
+      pick: async () => Promise.reject(new WorkbenchFailure({ code: 'unsupported', message: 'no dialog' })),
+      release: async ({ ref }) => (released.push(ref), { released: true }),
+      upload: (input) => {
+        let settle: (outcome: FileRef | WorkbenchError) => void = () => {};
+        const result = new Promise<FileRef>((resolve, reject) => {
+          settle = (o) => ('ref' in o ? resolve(o) : reject(new WorkbenchFailure(o)));
+        });
+        const held: Array<() => void> = [];
+        const upload: FakeUpload = {
+          input,
+          received: [],
+          closed: false,
+          cancelled: false,
+          take: () => held.splice(0).forEach((go) => go()),
+          finish: (o) => settle(o),
+        };
+        uploads.push(upload);
+        let total = 0;
+        return {
+          id: `upload-${uploads.length}`,
+          result,
+          send: ({ data }) =>
+            new Promise<void>((resolve, reject) => {
+              if (upload.cancelled) return reject(new WorkbenchFailure({ code: 'cancelled', message: 'ended' }));
+              if (options.failWith && upload.received.length === 1) {
+                settle(options.failWith);
+                return reject(new WorkbenchFailure({ code: 'cancelled', message: 'userFiles.upload ended before it read this message.' }));
+              }
+              upload.received.push(data.byteLength);
+              total += data.byteLength;
+              held.push(resolve);
+              if (options.autoTake) upload.take();
+            }),
+          close: async () => {
+            upload.closed = true;
+            if (options.autoTake) settle({ ref: `ref_${'B'.repeat(21)}${uploads.length}`, name: input.name, size: total, type: input.type });
+          },
+          cancel: async () => {
+            upload.cancelled = true;
+            settle({ code: 'cancelled', message: `The upload of "${input.name}" was cancelled.` });
+          },
+        };
+      },
+    },
+  };
+  return { api, uploads, released };
+}
+
+const until = async (condition: () => boolean) => {
+  for (let i = 0; i < 200 && !condition(); i++) await new Promise((r) => setTimeout(r, 1));
+  expect(condition()).toBe(true);
+};
 
 afterEach(() => {
-  vi.unstubAllGlobals();
   vi.restoreAllMocks();
   delete window.workbenchFiles;
 });
 
 describe('user-files', () => {
   describe('fileRefsFrom() in browser mode', () => {
-    it('POSTs each file’s bytes to /stage with the token, its name and type, and reports progress', async () => {
-      const a = new File(['hello'], 'résumé.txt', { type: 'text/plain' });
-      const b = new File(['0123456789'], 'b.bin');
-      FakeXhr.answers = [
-        { status: 200, body: JSON.stringify(refOf('résumé.txt', 5, 1)) },
-        { status: 200, body: JSON.stringify(refOf('b.bin', 10, 2)) },
-      ];
+    it('uploads each file over userFiles.upload in 1 MiB slices, with its name and type, progress as main takes them', async () => {
+      const { api, uploads } = fakeApi({ autoTake: true });
+      const big = new File([new Uint8Array(2 * BYTES_PER_MESSAGE + 5)], 'résumé.bin', { type: 'application/pdf' });
+      const small = new File(['0123456789'], 'b.txt');
       const progress: UploadProgress[] = [];
-      const refs = await fileRefsFrom([a, b], { onProgress: (p) => progress.push(p) });
-      expect(refs).toEqual([refOf('résumé.txt', 5, 1), refOf('b.bin', 10, 2)]);
-      expect(FakeXhr.sent.map((x) => [x.method, x.url, x.headers, x.body])).toEqual([
-        ['POST', '/stage', { Authorization: 'Bearer page-token-123', 'X-Workbench-File-Name': 'r%C3%A9sum%C3%A9.txt', 'X-Workbench-Upload-Id': expect.stringMatching(/^[0-9a-f]{32}$/), 'Content-Type': 'text/plain' }, a],
-        ['POST', '/stage', { Authorization: 'Bearer page-token-123', 'X-Workbench-File-Name': 'b.bin', 'X-Workbench-Upload-Id': expect.stringMatching(/^[0-9a-f]{32}$/) }, b],
+      const refs = await fileRefsFrom([big, small], { api, onProgress: (p) => progress.push(p) });
+      expect(refs.map((r) => [r.name, r.size])).toEqual([['résumé.bin', big.size], ['b.txt', 10]]);
+      expect(uploads.map((u) => [u.input, u.received, u.closed])).toEqual([
+        [{ name: 'résumé.bin', type: 'application/pdf', size: big.size }, [BYTES_PER_MESSAGE, BYTES_PER_MESSAGE, 5], true],
+        [{ name: 'b.txt', type: '', size: 10 }, [10], true],
       ]);
-      expect(progress).toEqual([
-        { index: 0, name: 'résumé.txt', loaded: 0, total: 5 },
-        { index: 0, name: 'résumé.txt', loaded: 5, total: 5 },
-        { index: 0, name: 'résumé.txt', loaded: 5, total: 5 },
-        { index: 1, name: 'b.bin', loaded: 0, total: 10 },
-        { index: 1, name: 'b.bin', loaded: 10, total: 10 },
-        { index: 1, name: 'b.bin', loaded: 10, total: 10 },
+      expect(progress.map((p) => [p.index, p.loaded, p.total])).toEqual([
+        [0, 0, big.size],
+        [0, BYTES_PER_MESSAGE, big.size],
+        [0, 2 * BYTES_PER_MESSAGE, big.size],
+        [0, big.size, big.size],
+        [0, big.size, big.size],
+        [1, 0, 10],
+        [1, 10, 10],
+        [1, 10, 10],
       ]);
+      expect(stagesBytes()).toBe(true);
     });
 
-    it('aborts the running upload when the signal fires, rejecting cancelled', async () => {
+    it('keeps at most four slices in flight: the rest wait until main takes them', async () => {
+      const { api, uploads } = fakeApi();
+      const file = new File([new Uint8Array(10 * BYTES_PER_MESSAGE)], 'ten.bin');
+      const loaded: number[] = [];
+      const running = stageFileWith(api)(file, (n) => loaded.push(n));
+      await until(() => uploads[0]?.received.length === 4);
+      await new Promise((r) => setTimeout(r, 20));
+      expect(uploads[0]!.received).toHaveLength(4);
+      expect(loaded).toEqual([0]);
+      uploads[0]!.take();
+      await until(() => uploads[0]!.received.length >= 5);
+      expect(loaded.at(-1)).toBeGreaterThanOrEqual(BYTES_PER_MESSAGE);
+      for (let i = 0; i < 20 && !uploads[0]!.closed; i++) {
+        uploads[0]!.take();
+        await new Promise((r) => setTimeout(r, 1));
+      }
+      expect(uploads[0]!.received).toHaveLength(10);
+      uploads[0]!.finish(refOf('ten.bin', file.size));
+      expect(await running).toEqual(refOf('ten.bin', file.size));
+    });
+
+    it('Cancel stops the session, rejects cancelled once main ended it, and sends nothing more', async () => {
+      const { api, uploads } = fakeApi();
       const controller = new AbortController();
-      const progress: UploadProgress[] = [];
-      const running = fileRefsFrom([new File(['x'.repeat(100)], 'big.bin')], { signal: controller.signal, onProgress: (p) => progress.push(p) });
-      await Promise.resolve();
-      expect(progress.at(-1)).toEqual({ index: 0, name: 'big.bin', loaded: 50, total: 100 });
+      const running = fileRefsFrom([new File([new Uint8Array(6 * BYTES_PER_MESSAGE)], 'big.bin')], { api, signal: controller.signal });
+      await until(() => uploads[0]?.received.length === 4);
       controller.abort();
       await expect(running).rejects.toMatchObject({ error: { code: 'cancelled', message: 'The upload of "big.bin" was cancelled.' } });
-      expect(FakeXhr.sent[0].aborted).toBe(true);
+      expect(uploads[0]!.cancelled).toBe(true);
+      expect(uploads[0]!.closed).toBe(false);
+      expect(uploads[0]!.received).toHaveLength(4);
     });
 
-    it('names each upload, and a cancel also asks main to drop what that upload staged (a stage that finished as Cancel was pressed)', async () => {
+    it('releases an upload that finished just as Cancel was pressed, so nothing stays staged', async () => {
+      const { api, uploads, released } = fakeApi();
       const controller = new AbortController();
-      const running = fileRefsFrom([new File(['x'.repeat(100)], 'big.bin')], { signal: controller.signal });
-      await Promise.resolve();
-      const id = FakeXhr.sent[0].headers['X-Workbench-Upload-Id'];
-      expect(id).toMatch(/^[A-Za-z0-9_-]{16,64}$/);
+      const running = fileRefsFrom([new File(['abc'], 'quick.txt')], { api, signal: controller.signal });
+      await until(() => uploads[0]?.received.length === 1);
+      // Main finished (its answer on its way) when the page cancelled.
+      uploads[0]!.finish(refOf('quick.txt', 3, 7));
       controller.abort();
+      uploads[0]!.take();
       await expect(running).rejects.toMatchObject({ error: { code: 'cancelled' } });
-      expect(fetched).toEqual([{ url: `/stage/${id}`, init: { method: 'DELETE', headers: { Authorization: 'Bearer page-token-123' }, keepalive: true } }]);
+      expect(released).toEqual([refOf('quick.txt', 3, 7).ref]);
     });
 
-    it('stageFile() is one file’s first leg: the bytes handed over as they go, and Cancel aborts the POST', async () => {
-      expect(stagesOverHttp()).toBe(true);
-      const controller = new AbortController();
-      const loaded: number[] = [];
-      const running = stageFile(new File(['x'.repeat(100)], 'big.bin'), (n) => loaded.push(n), controller.signal);
-      await Promise.resolve();
-      expect(loaded).toEqual([0, 50]);
-      controller.abort();
-      await expect(running).rejects.toMatchObject({ error: { code: 'cancelled' } });
-      expect(FakeXhr.sent[0].aborted).toBe(true);
+    it('passes main’s own error on (staging full, a stall), not the refused send', async () => {
+      const full = { code: 'invalid_input' as const, message: 'Can\'t take "a.bin": the staging folder already holds 256 files, the most it keeps at once.' };
+      const { api } = fakeApi({ failWith: full });
+      await expect(fileRefsFrom([new File([new Uint8Array(3 * BYTES_PER_MESSAGE)], 'a.bin')], { api })).rejects.toMatchObject({ error: full });
     });
 
-    it('passes main’s error on (a 413 over the limit) and says when the connection dropped', async () => {
-      FakeXhr.answers = [
-        { status: 413, body: JSON.stringify({ error: { code: 'invalid_input', message: '"huge.iso" is larger than the 4 GiB upload limit.' } }) },
-        'network-error',
-      ];
-      await expect(fileRefsFrom([new File(['x'], 'huge.iso')])).rejects.toMatchObject({
-        error: { code: 'invalid_input', message: '"huge.iso" is larger than the 4 GiB upload limit.' },
-      });
-      const dropped = await fileRefsFrom([new File(['x'], 'a.txt')]).catch((err: WorkbenchFailure) => err.error);
-      expect(dropped).toEqual({ code: 'network', message: 'The upload of "a.txt" was interrupted (the connection to the workbench dropped). Try again.' });
+    it('says which file could not be read, and ends its session', async () => {
+      const { api, uploads } = fakeApi({ autoTake: true });
+      const file = new File(['abc'], 'gone.txt');
+      vi.spyOn(file, 'slice').mockImplementation(() => ({ arrayBuffer: () => Promise.reject(new Error('NotReadableError: the file changed')) }) as unknown as Blob);
+      await expect(fileRefsFrom([file], { api })).rejects.toMatchObject({ error: { code: 'internal', message: '"gone.txt" could not be read: NotReadableError: the file changed' } });
+      expect(uploads[0]!.cancelled).toBe(true);
     });
   });
 
   describe('fileRefsFrom() in Electron', () => {
-    it('hands each File to window.workbenchFiles and sends nothing over HTTP', async () => {
-      const fromFile = vi.fn<WorkbenchFilesApi['fromFile']>(async (file) => ({ ok: true, value: refOf(file.name, file.size) }));
-      window.workbenchFiles = { fromFile };
+    it('names a dropped file by the preload’s path reference and uploads nothing', async () => {
+      const { api, uploads } = fakeApi({ autoTake: true });
+      const pathRef = vi.fn<WorkbenchFilesApi['pathRef']>(async (file) => ({ ok: true, value: refOf(file.name, file.size) }));
+      window.workbenchFiles = { pathRef };
       const file = new File(['abc'], 'drop.txt');
-      expect(await fileRefsFrom([file])).toEqual([refOf('drop.txt', 3)]);
-      expect(fromFile).toHaveBeenCalledWith(file);
-      expect(FakeXhr.sent).toEqual([]);
+      expect(await fileRefsFrom([file], { api })).toEqual([refOf('drop.txt', 3)]);
+      expect(pathRef).toHaveBeenCalledWith(file);
+      expect(uploads).toEqual([]);
+      expect(stagesBytes()).toBe(false);
+    });
+
+    it('uploads a File made in the page (no path) over the contract, as browser mode does', async () => {
+      const { api, uploads } = fakeApi({ autoTake: true });
+      window.workbenchFiles = { pathRef: async () => ({ ok: true, value: null }) };
+      const [ref] = await fileRefsFrom([new File(['hello'], 'made.txt', { type: 'text/plain' })], { api });
+      expect(ref).toMatchObject({ name: 'made.txt', size: 5, type: 'text/plain' });
+      expect(uploads.map((u) => u.received)).toEqual([[5]]);
     });
 
     it('rejects with the error value the preload answered, code and all', async () => {
+      const { api } = fakeApi();
       const error = { code: 'invalid_input' as const, message: '"photos" is a folder; choose the files inside it instead.' };
-      window.workbenchFiles = { fromFile: async () => ({ ok: false, error }) };
-      await expect(fileRefsFrom([new File([], 'photos')])).rejects.toMatchObject({ error });
+      window.workbenchFiles = { pathRef: async () => ({ ok: false, error }) };
+      await expect(fileRefsFrom([new File([], 'photos')], { api })).rejects.toMatchObject({ error });
     });
   });
 
   describe('chooseFiles()', () => {
     it('uses main’s dialog where there is one', async () => {
+      const { api } = fakeApi();
       const pick = vi.fn(async () => [refOf('a.txt', 1)]);
-      expect(await chooseFiles({ userFiles: { pick, release: vi.fn() } }, { multiple: true, title: 'Upload' })).toEqual([refOf('a.txt', 1)]);
+      expect(await chooseFiles({ userFiles: { ...api.userFiles, pick } }, { multiple: true, title: 'Upload' })).toEqual([refOf('a.txt', 1)]);
       expect(pick).toHaveBeenCalledWith({ multiple: true, title: 'Upload' });
     });
 
     it('falls back to the page’s file input and an upload when main has no dialog', async () => {
-      const unsupported = new WorkbenchFailure({ code: 'unsupported', message: 'Browser mode has no file dialog of its own.' });
+      const { api, uploads } = fakeApi({ autoTake: true });
       const chosen = new File(['abc'], 'chosen.txt');
       const clicked: HTMLInputElement[] = [];
       vi.spyOn(HTMLInputElement.prototype, 'click').mockImplementation(function (this: HTMLInputElement) {
@@ -181,22 +217,21 @@ describe('user-files', () => {
         Object.defineProperty(this, 'files', { value: [chosen] });
         this.dispatchEvent(new Event('change'));
       });
-      FakeXhr.answers = [{ status: 200, body: JSON.stringify(refOf('chosen.txt', 3)) }];
-      const api = { userFiles: { pick: async () => Promise.reject(unsupported), release: vi.fn() } };
-      expect(await chooseFiles(api, { multiple: true, accept: '.txt' })).toEqual([refOf('chosen.txt', 3)]);
+      const refs = await chooseFiles(api, { multiple: true, accept: '.txt' });
+      expect(refs.map((r) => [r.name, r.size])).toEqual([['chosen.txt', 3]]);
       expect(clicked.map((i) => [i.type, i.multiple, i.accept])).toEqual([['file', true, '.txt']]);
-      expect(FakeXhr.sent[0].body).toBe(chosen);
+      expect(uploads.map((u) => u.input.name)).toEqual(['chosen.txt']);
     });
 
     it('gives [] when the page’s chooser is cancelled, and passes other errors on', async () => {
+      const { api, uploads } = fakeApi();
       vi.spyOn(HTMLInputElement.prototype, 'click').mockImplementation(function (this: HTMLInputElement) {
         this.dispatchEvent(new Event('cancel'));
       });
-      const unsupported = new WorkbenchFailure({ code: 'unsupported', message: 'no dialog' });
-      expect(await chooseFiles({ userFiles: { pick: async () => Promise.reject(unsupported), release: vi.fn() } })).toEqual([]);
+      expect(await chooseFiles(api)).toEqual([]);
       const broken = new WorkbenchFailure({ code: 'not_found', message: 'gone' });
-      await expect(chooseFiles({ userFiles: { pick: async () => Promise.reject(broken), release: vi.fn() } })).rejects.toBe(broken);
-      expect(FakeXhr.sent).toEqual([]);
+      await expect(chooseFiles({ userFiles: { ...api.userFiles, pick: async () => Promise.reject(broken) } })).rejects.toBe(broken);
+      expect(uploads).toEqual([]);
     });
   });
 });

@@ -6,8 +6,10 @@ import type { FileRef } from '@shared/contract/user-files';
 import { createAppRouter } from '@/router';
 import { useFileDrop } from '@/composables/use-file-drop';
 import { useDroppedFilesStore } from '@/stores/dropped-files';
+import { provideWorkbench } from '@/api';
+import { createFakeWorkbench } from '../fake-workbench';
 
-// Staging (the preload, or XHR to main in browser mode) is tested on its own; here it hands back references.
+// Staging (the preload's path, or userFiles.upload over the contract) is tested on its own; here it hands back references.
 const staged: string[] = [];
 vi.mock('@/bridge/user-files', () => ({
   fileRefsFrom: async (files: File[], options: { onProgress?: (p: { index: number; name: string; loaded: number; total: number }) => void } = {}) =>
@@ -24,6 +26,7 @@ let scope: EffectScope;
 let router: Router;
 beforeEach(async () => {
   setActivePinia(createPinia());
+  provideWorkbench(createFakeWorkbench());
   router = createAppRouter(createMemoryHistory());
   await router.push('/chat');
   scope = effectScope();

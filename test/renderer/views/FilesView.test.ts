@@ -4,11 +4,11 @@ import type { FileRef } from '@shared/contract/user-files';
 import { mountWithApp, type Mounted } from '../mount-app';
 import { makeFileRecord } from '../fake-workbench';
 
-// The page's staging (XHR to main in browser mode) is tested on its own; here it hands back references.
+// The page's staging (userFiles.upload over the contract) is tested on its own; here it hands back references.
 const staged: string[] = [];
 vi.mock('@/bridge/user-files', () => ({
-  stagesOverHttp: () => true,
-  stageFile: async (f: File, onProgress: (loaded: number) => void): Promise<FileRef> => {
+  stagesBytes: () => true,
+  stageFileWith: () => async (f: File, onProgress: (loaded: number) => void): Promise<FileRef> => {
     staged.push(f.name);
     onProgress(f.size);
     return { ref: `ref_${'D'.repeat(19)}${staged.length}`, name: f.name, size: f.size, type: f.type };

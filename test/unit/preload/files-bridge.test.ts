@@ -1,14 +1,20 @@
-// window.workbenchFiles end to end over the in-memory IPC pair: the preload (with a mocked
-// webUtils) turns a dropped File into a path only it can read, main registers it over the one
-// private channel; a File made in the page is streamed over the contract (`userFiles.upload`, a
-// session through the real host and IPC gate) and staged byte for byte; other frames are refused.
+// Files from the page in Electron, end to end over the in-memory IPC pair: the preload (with a
+// mocked webUtils) names a dropped File by a path only it can read and main registers it over the
+// one private channel (paths only); a File made in the page has none (null), and the page's own
+// upload (renderer/src/bridge/upload-bytes.ts, the same code as browser mode) streams its bytes
+// over the preload's `window.workbench` (`userFiles.upload`, a session through the real host and
+// IPC gate), staged byte for byte; other frames are refused.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { FileRef, WorkbenchFilesApi } from '../../../shared/contract/user-files';
-import { IPC_FILES, IPC_STAGE_CHUNK_BYTES } from '../../../shared/contract/user-files';
+import { IPC_FILES } from '../../../shared/contract/user-files';
+import { BYTES_PER_MESSAGE } from '../../../shared/contract/bytes';
+import type { WorkbenchReplyApi } from '../../../shared/contract/api';
+import { fromReplyApi } from '../../../shared/contract/page-api';
+import { uploadBytes } from '../../../renderer/src/bridge/upload-bytes';
 import { UserFiles } from '../../../main/services/user-files';
 import { stageUpload } from '../../../main/services/upload-session';
 import { createHost } from '../../../main/host/host';
@@ -46,6 +52,8 @@ const host = createHost({
 const ipc = setupIpc({ host, contract, log: () => {} });
 ipc.addWindow(ours.window);
 const api = page.exposed.get('workbenchFiles') as WorkbenchFilesApi;
+// The page's api over the preload's window.workbench, as renderer/src/bridge/index.ts builds it.
+const workbench = fromReplyApi(page.exposed.get('workbench') as WorkbenchReplyApi);
 
 afterAll(() => {
   gate.dispose();
@@ -62,35 +70,43 @@ function value<T>(reply: { ok: true; value: T } | { ok: false; error: unknown })
 }
 
 describe('files-bridge', () => {
-  describe('window.workbenchFiles.fromFile()', () => {
+  describe('window.workbenchFiles.pathRef()', () => {
     it('registers a dropped file by the path webUtils gives, without reading its bytes in the page', async () => {
       const path = join(root, 'dropped.csv');
       writeFileSync(path, 'a,b,c\n');
       const dropped = new File(['(the page’s copy is never read)'], 'dropped.csv', { type: 'text/csv' });
       page.paths.set(dropped, path);
-      const ref = value(await api.fromFile(dropped));
+      const ref = value(await api.pathRef(dropped))!;
       expect(ref).toEqual({ ref: expect.stringMatching(/^ref_/), name: 'dropped.csv', size: 6, type: '' });
       expect(userFiles.resolve(ref.ref).path).toBe(path);
     });
 
-    it('streams a File made in the page in chunks and stages the same bytes', async () => {
-      const bytes = randomBytes(2 * IPC_STAGE_CHUNK_BYTES + 123);
-      const made = new File([bytes], 'made.bin', { type: 'application/octet-stream' });
-      const ref: FileRef = value(await api.fromFile(made));
-      expect(ref).toMatchObject({ name: 'made.bin', size: bytes.length, type: 'application/octet-stream' });
-      expect(readFileSync(userFiles.resolve(ref.ref).path).equals(bytes)).toBe(true);
-    });
-
-    it('streams an empty File too', async () => {
-      const ref = value(await api.fromFile(new File([], 'empty.txt', { type: 'text/plain' })));
-      expect(ref).toMatchObject({ name: 'empty.txt', size: 0 });
+    it('answers null for a File made in the page (no path): its bytes are the page’s to upload', async () => {
+      expect(await api.pathRef(new File(['x'], 'made.txt'))).toEqual({ ok: true, value: null });
     });
 
     it('answers an error value (code and message) when the dropped path is a folder', async () => {
       const folder = new File([], 'photos');
       page.paths.set(folder, root);
-      const reply = await api.fromFile(folder);
+      const reply = await api.pathRef(folder);
       expect(reply).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringMatching(/"wb-preload-files-.*is a folder; choose the files inside it instead/) } });
+    });
+  });
+
+  describe('the page’s upload over window.workbench (userFiles.upload)', () => {
+    it('streams a File made in the page in chunks, reporting progress, and stages the same bytes', async () => {
+      const bytes = randomBytes(2 * BYTES_PER_MESSAGE + 123);
+      const made = new File([bytes], 'made.bin', { type: 'application/octet-stream' });
+      const progress: number[] = [];
+      const ref: FileRef = await uploadBytes(workbench, made, (n) => progress.push(n));
+      expect(ref).toMatchObject({ name: 'made.bin', size: bytes.length, type: 'application/octet-stream' });
+      expect(readFileSync(userFiles.resolve(ref.ref).path).equals(bytes)).toBe(true);
+      expect(progress).toEqual([BYTES_PER_MESSAGE, 2 * BYTES_PER_MESSAGE, bytes.length]);
+    });
+
+    it('streams an empty File too', async () => {
+      const ref = await uploadBytes(workbench, new File([], 'empty.txt', { type: 'text/plain' }), () => {});
+      expect(ref).toMatchObject({ name: 'empty.txt', size: 0 });
     });
 
     it('aborts the upload and keeps nothing when a File cannot be read midway', async () => {
@@ -98,16 +114,16 @@ describe('files-bridge', () => {
       const failing = {
         name: 'flaky.bin',
         type: '',
-        size: 3 * IPC_STAGE_CHUNK_BYTES,
+        size: 3 * BYTES_PER_MESSAGE,
         slice: (start = 0) => ({
           arrayBuffer: async () => {
             if (start > 0) throw new Error('NotReadableError: the file could not be read');
-            return new ArrayBuffer(IPC_STAGE_CHUNK_BYTES);
+            return new ArrayBuffer(BYTES_PER_MESSAGE);
           },
         }),
       };
-      expect(await api.fromFile(failing)).toMatchObject({ ok: false, error: { code: 'internal', message: expect.stringContaining('"flaky.bin" could not be read: NotReadableError') } });
-      await new Promise((resolve) => setTimeout(resolve, 30));
+      await expect(uploadBytes(workbench, failing, () => {})).rejects.toMatchObject({ error: { code: 'internal', message: expect.stringContaining('"flaky.bin" could not be read: NotReadableError') } });
+      // The session's end was awaited: its partial file is already gone.
       expect(readdirSync(join(root, 'staging'))).toHaveLength(before);
     });
   });

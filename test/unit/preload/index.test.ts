@@ -21,7 +21,7 @@ describe('preload', () => {
   it('exposes only window.workbench, window.workbenchFiles and window.workbenchMedia (one method each, frozen)', () => {
     expect([...page.exposed.keys()]).toEqual(['workbench', 'workbenchFiles', 'workbenchMedia']);
     const files = page.exposed.get('workbenchFiles') as Record<string, unknown>;
-    expect(Object.keys(files)).toEqual(['fromFile']);
+    expect(Object.keys(files)).toEqual(['pathRef']);
     expect(Object.isFrozen(files)).toBe(true);
     const media = page.exposed.get('workbenchMedia') as Record<string, unknown>;
     expect(Object.keys(media)).toEqual(['open']);

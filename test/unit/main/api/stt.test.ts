@@ -51,6 +51,19 @@ describe('api/stt REST', () => {
       { name: 'file', filename: 'clip.raw', value: 'RAWAUDIOBYTES' },
     ]);
     expect(result.captured.body).toMatchObject({ multipart: expect.arrayContaining([expect.objectContaining({ name: 'file', filename: 'clip.raw', bytes: 13 })]) });
+    // The inspector's record of the upload names the file, never where it lies on disk.
+    expect((result.captured.body as { multipart: unknown[] }).multipart.at(-1)).toEqual({ name: 'file', filename: 'clip.raw', contentType: 'application/octet-stream', bytes: 13 });
+  });
+
+  it('records a refused upload (a broken field, a missing file) by name, type and size, without its path', async () => {
+    const { client, server } = await setup((_req, res) => sendJson(res, 200, RESULT));
+    const refused = await transcribe(client, { file: { path: wav, filename: 'clip.raw', contentType: 'audio/wav' } }, { channels: 9 });
+    const missing = await transcribe(client, { file: { path: join(dir, 'gone.wav'), filename: 'gone.wav', contentType: 'audio/wav' } });
+    expect(server.received).toHaveLength(0);
+    expect(missing).toMatchObject({ ok: false, error: { kind: 'file', message: 'Could not read gone.wav (it does not exist). Nothing was uploaded.' } });
+    expect((refused.captured.body as { multipart: unknown[] }).multipart.at(-1)).toEqual({ name: 'file', filename: 'clip.raw', contentType: 'audio/wav', bytes: 13 });
+    expect((missing.captured.body as { multipart: unknown[] }).multipart.at(-1)).toEqual({ name: 'file', filename: 'gone.wav', contentType: 'audio/wav', bytes: 0 });
+    for (const r of [refused, missing]) expect(JSON.stringify(r)).not.toContain(dir);
   });
 
   it('sends a url instead of a file, with no file part', async () => {

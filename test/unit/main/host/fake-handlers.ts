@@ -15,6 +15,8 @@ import { createLiveHandlers } from '../../../../main/live/handlers';
 import { createLiveRegistry, type LiveRegistry } from '../../../../main/live/registry';
 import type { LiveSessionSummary } from '../../../../shared/contract/live';
 import { tickerKind } from '../live/ticker-kind';
+import { stageUpload, type UploadLimits } from '../../../../main/services/upload-session';
+import type { UserFiles } from '../../../../main/services/user-files';
 import { createProbeHandlers, type ProbeState, type TestContract } from './probe-family';
 
 export const FAKE_INFO: AppInfo = { version: '9.9.9', shell: 'browser', platform: 'test', dataDir: '/data', logPath: '/data/logs/workbench.log', maxUploadBytes: 50 * 1024 * 1024, sandboxKeyPath: '/data/sandbox/key' };
@@ -89,6 +91,8 @@ export interface FakeHandlers {
 export interface FakeHandlerOptions {
   /** Where `live.changed` goes (the host's emit, in the transport suite). */
   onLiveChanged?: (summary: LiveSessionSummary) => void;
+  /** `userFiles.upload` stages into this, as the app does (main/services/upload-session.ts). */
+  uploads?: { userFiles: UserFiles; limits?: UploadLimits };
 }
 
 /** Families these host tests do not exercise. */
@@ -243,7 +247,8 @@ export function createFakeHandlers(options: FakeHandlerOptions = {}): FakeHandle
     userFiles: {
       pick: () => [{ ref: 'ref_AAAAAAAAAAAAAAAAAAAAAA', name: 'a.txt', size: 1, type: 'text/plain' }],
       release: () => ({ released: true }),
-      upload: async ({ name, type }, ctx) => {
+      upload: async ({ name, type, size: announced }, ctx) => {
+        if (options.uploads) return stageUpload(options.uploads.userFiles, { name, type, size: announced }, ctx.messages, ctx.signal, options.uploads.limits);
         let size = 0;
         for await (const { data } of ctx.messages) size += data.byteLength;
         return { ref: 'ref_AAAAAAAAAAAAAAAAAAAAAA', name, size, type };

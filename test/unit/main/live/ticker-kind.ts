@@ -23,6 +23,15 @@ export interface TickerEvent {
 /** What the ticker's finalisers did, in order (id and reason). */
 export const finalised: Array<{ id: string; reason: string; count: number }> = [];
 
+/** What `failStart: 'service'` throws: a service's refusal as the media process hands it up. */
+export const TICKER_SERVICE_ERROR = {
+  code: 'api_error',
+  status: 400,
+  message: 'The WebSocket to 127.0.0.1:4010 was refused. The service rejected the request (400): Incorrect API key provided: sk***42.',
+  requestId: 'req-ticker-0001',
+  serviceCode: 'Client specified an invalid argument',
+} as const;
+
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export const tickerKind = defineLiveKind({
@@ -33,6 +42,8 @@ export const tickerKind = defineLiveKind({
       intervalMs: z.number().int().min(0).max(1000),
       /** Each event carries this many bytes of padding (a chatty session's large events). */
       padBytes: z.number().int().min(0).max(1024 * 1024).optional(),
+      /** Fail to start: `service` as a kind whose service refused it (an error value), `crash` with a plain Error. */
+      failStart: z.enum(['service', 'crash']).optional(),
     })
     .strict(),
   control: z.discriminatedUnion('type', [
@@ -41,6 +52,8 @@ export const tickerKind = defineLiveKind({
     z.object({ type: z.literal('end') }).strict(),
   ]),
   start(ctx) {
+    if (ctx.input.failStart === 'crash') throw new Error('ticker crashed at /home/someone/secret-layout');
+    if (ctx.input.failStart === 'service') throw new WorkbenchFailure(TICKER_SERVICE_ERROR);
     let count = 0;
     const recent = new Replay<number>(5);
     const pad = ctx.input.padBytes ? 'x'.repeat(ctx.input.padBytes) : undefined;

@@ -4,10 +4,10 @@
  * reason and a Retry.
  *
  * In browser mode a file goes in two legs: the page hands its bytes to the workbench (staging,
- * POST /stage), then main sends them to the service. To the user that is ONE upload: one progress
+ * the contract's `userFiles.upload`), then main sends them to the service. To the user that is ONE upload: one progress
  * line over both legs, with speed and time left from the first byte, and a Cancel that works in
  * every phase and leaves nothing behind — on the service (main deletes what it accepted) or in
- * staging (an aborted staging POST is deleted by the server; a staged copy is released).
+ * staging (a cancelled upload session's partial file is removed by main; a staged copy is released).
  */
 import { defineStore } from 'pinia';
 import { shallowRef, triggerRef } from 'vue';

@@ -33,7 +33,7 @@ export const useTranscriptionRunStore = defineStore('transcription-run', () => {
     error.value = null;
     filename.value = file.name;
     try {
-      const [fileRef] = await fileRefsFrom([file], { onProgress: (p) => (progress.value = { sent: p.loaded, total: p.total }) });
+      const [fileRef] = await fileRefsFrom([file], { api: useWorkbench(), onProgress: (p) => (progress.value = { sent: p.loaded, total: p.total }) });
       return await transcribe({ kind: 'ref', ref: fileRef!.ref }, options, file.name);
     } catch (err) {
       error.value = toWorkbenchError(err);

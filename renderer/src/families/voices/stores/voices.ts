@@ -10,7 +10,7 @@ import type { WorkbenchError } from '@shared/contract/errors';
 import type { FileRef } from '@shared/contract/user-files';
 import type { BuiltInVoiceInfo, CustomVoice, VoiceChange, VoiceMetadataInput, VoicePatchInput } from '@shared/families/voices/contract';
 import { useWorkbench } from '../../../api';
-import { stageFile } from '../../../bridge/user-files';
+import { stageFileWith } from '../../../bridge/user-files';
 import { toWorkbenchError } from '../../../lib/errors';
 
 /** How a File made in the page becomes a reference (tests pass their own). */
@@ -74,7 +74,7 @@ export const useVoicesStore = defineStore('voices', () => {
   }
 
   /** Clones from a recording made in the page: its bytes are staged as a file (never base64 in JSON), then cloned. */
-  async function createFromRecording(file: File, metadata: VoiceMetadataInput, stage: StageFile = stageFile): Promise<VoiceChange> {
+  async function createFromRecording(file: File, metadata: VoiceMetadataInput, stage: StageFile = stageFileWith(useWorkbench())): Promise<VoiceChange> {
     const staged = await stage(file, () => {});
     return create(staged.ref, metadata);
   }

@@ -1,0 +1,97 @@
+/**
+ * A file's bytes from the page to main, the one way in both shells: the contract's
+ * `userFiles.upload` session (browser mode: binary WebSocket frames; Electron: the contract's IPC).
+ * The file is read one slice at a time (BYTES_PER_MESSAGE) and at most UPLOAD_WINDOW slices are
+ * in flight, each `send` settling once main has taken it (the session's back-pressure), so a large
+ * file is never held whole and progress is what main has. Cancel stops the session and waits
+ * until main has removed the partial copy; one that finished as Cancel was pressed is released.
+ * Failures are WorkbenchFailures with main's own error (code and message): the session's result
+ * says why a send was refused. No `window` here, so the contract suite runs it over both transports.
+ */
+import type { WorkbenchApi } from '../../../shared/contract/api';
+import { BYTES_PER_MESSAGE } from '../../../shared/contract/bytes';
+import { WorkbenchFailure, isWorkbenchError } from '../../../shared/contract/errors';
+import { SESSION_SEND_WINDOW } from '../../../shared/contract/protocol';
+import type { FileLike, FileRef } from '../../../shared/contract/user-files';
+
+/** The part of the api an upload uses. */
+export interface UploadApi {
+  userFiles: Pick<WorkbenchApi['userFiles'], 'upload' | 'release'>;
+}
+
+/** Slices in flight at once: the bridge's own send window, so every slice read is already on its way. */
+export const UPLOAD_WINDOW = SESSION_SEND_WINDOW;
+
+export function uploadCancelled(name: string): WorkbenchFailure {
+  return new WorkbenchFailure({ code: 'cancelled', message: `The upload of "${name}" was cancelled.` });
+}
+
+function asFailure(err: unknown, name: string): WorkbenchFailure {
+  if (err instanceof WorkbenchFailure) return err;
+  if (typeof err === 'object' && err !== null && isWorkbenchError((err as { error?: unknown }).error)) return new WorkbenchFailure((err as { error: never }).error);
+  const message = err instanceof Error ? err.message : String(err);
+  return new WorkbenchFailure({ code: 'internal', message: `"${name}" could not be read: ${message}` });
+}
+
+/**
+ * Uploads `file` to main; resolves with its reference. `report(loaded)` gives the bytes main has
+ * taken so far; aborting `signal` rejects with `cancelled` once nothing of it is left in main.
+ */
+export async function uploadBytes(api: UploadApi, file: FileLike, report: (loaded: number) => void, signal?: AbortSignal): Promise<FileRef> {
+  if (signal?.aborted) throw uploadCancelled(file.name);
+  const upload = api.userFiles.upload({ name: file.name, type: file.type.slice(0, 255), size: file.size }, () => {});
+  // Read below; until then its failure must not count as unhandled.
+  const result = upload.result.then(
+    (ref) => ({ ok: true as const, ref }),
+    (err: unknown) => ({ ok: false as const, err }),
+  );
+  let stopped = false;
+  let onStop: () => void = () => {};
+  // Settles at Cancel: a send main has not taken yet is not waited for.
+  const stop = new Promise<void>((resolve) => (onStop = resolve));
+  const onAbort = () => {
+    stopped = true;
+    onStop();
+    void upload.cancel().catch(() => {});
+  };
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    const inFlight: Promise<void>[] = [];
+    let loaded = 0;
+    try {
+      for (let offset = 0; offset < file.size && !stopped; offset += BYTES_PER_MESSAGE) {
+        const data = new Uint8Array(await file.slice(offset, offset + BYTES_PER_MESSAGE).arrayBuffer());
+        if (stopped) break;
+        const sent = upload.send({ data }).then(() => {
+          loaded += data.byteLength;
+          report(loaded);
+        });
+        // Awaited in turn below; one that fails while an earlier one is awaited is not unhandled.
+        sent.catch(() => {});
+        inFlight.push(sent);
+        if (inFlight.length >= UPLOAD_WINDOW) await Promise.race([inFlight.shift(), stop]);
+      }
+      await Promise.race([Promise.all(inFlight), stop]);
+      if (!stopped) await upload.close();
+    } catch (err) {
+      // A slice that could not be read, or a send main refused: the session ends either way.
+      void upload.cancel().catch(() => {});
+      const ended = await result;
+      if (stopped) throw uploadCancelled(file.name);
+      // Main's own reason (staging full, a stall) is in the result; a read error is the page's.
+      if (!ended.ok && !(ended.err instanceof WorkbenchFailure && ended.err.error.code === 'cancelled')) throw asFailure(ended.err, file.name);
+      if (ended.ok) void api.userFiles.release({ ref: ended.ref.ref }).catch(() => {});
+      throw asFailure(err, file.name);
+    }
+    const ended = await result;
+    if (stopped) {
+      // Finished just as Cancel was pressed: its copy goes too, so Cancel leaves nothing behind.
+      if (ended.ok) await api.userFiles.release({ ref: ended.ref.ref }).catch(() => {});
+      throw uploadCancelled(file.name);
+    }
+    if (!ended.ok) throw asFailure(ended.err, file.name);
+    return ended.ref;
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
+}

@@ -2,8 +2,9 @@
  * Paces and bounds the inputs of a backend whose devices are not paced: ALSA's `file` plugin
  * reads its infile as fast as it is asked and returns garbage past its end. Each input opened
  * through this wrapper delivers at most `boundMs` of the device's audio, no faster than real time
- * (positions from performance.now(), one period per tick, so late ticks catch up and the rate
- * stays exact), and closes the device once it has that much. After it: `silence` (a quiet room,
+ * (whole periods, as a card's interrupts give them: each tick releases the periods due since the
+ * start by performance.now() and is scheduled for the next period's boundary, so a late tick does
+ * not push the ones after it and the rate stays exact), and closes the device once it has that much. After it: `silence` (a quiet room,
  * the stream goes on) or `quiet` (nothing more, as an unplugged card does: Capture's stall
  * watchdog then reports it). Used by tests and benchmarks through the media process's test hook.
  */
@@ -35,7 +36,7 @@ class PacedInput implements InputStream {
   private received = 0;
   private released = 0;
   private innerOpen = true;
-  private timer: ReturnType<typeof setInterval> | null = null;
+  private timer: ReturnType<typeof setTimeout> | null = null;
   private closed = false;
   private readonly bound: number;
 
@@ -73,38 +74,47 @@ class PacedInput implements InputStream {
       },
     );
     const periodMs = this.options.periodMs ?? 20;
+    const periodSamples = Math.max(1, Math.round((this.sampleRate * periodMs) / 1000)) * this.channels;
     const startedAt = performance.now();
-    this.timer = setInterval(() => {
-      const due = Math.floor(((performance.now() - startedAt) * this.sampleRate) / 1000) * this.channels;
-      let want = due - this.released;
-      if (want <= 0) return;
-      const parts: Int16Array[] = [];
-      while (want > 0 && this.queue.length > 0) {
-        const head = this.queue[0];
-        if (head.length <= want) {
-          parts.push(head);
-          this.queue.shift();
-          want -= head.length;
-        } else {
-          parts.push(head.subarray(0, want));
-          this.queue[0] = head.subarray(want);
-          want = 0;
-        }
+    const tick = (): void => {
+      const periods = Math.floor((performance.now() - startedAt) / periodMs);
+      // The next tick at the next period's boundary (setInterval would drift a little each time,
+      // and then release two periods at once to catch up: a jitter a real card does not have).
+      this.timer = setTimeout(tick, Math.max(0, (periods + 1) * periodMs - (performance.now() - startedAt)));
+      this.release(periods * periodSamples - this.released, onData);
+    };
+    this.timer = setTimeout(tick, periodMs);
+  }
+
+  /** Hands on `want` samples from the device (then silence past the bound, when asked for). */
+  private release(want: number, onData: (samples: Int16Array) => void): void {
+    if (want <= 0) return;
+    const parts: Int16Array[] = [];
+    while (want > 0 && this.queue.length > 0) {
+      const head = this.queue[0];
+      if (head.length <= want) {
+        parts.push(head);
+        this.queue.shift();
+        want -= head.length;
+      } else {
+        parts.push(head.subarray(0, want));
+        this.queue[0] = head.subarray(want);
+        want = 0;
       }
-      const fromDevice = parts.reduce((n, p) => n + p.length, 0);
-      this.queued -= fromDevice;
-      // Past the bound (everything delivered): silence at the same pace, or nothing at all.
-      const silent = this.received >= this.bound && this.queued === 0 && want > 0 && this.options.after === 'silence' ? want : 0;
-      if (fromDevice + silent === 0) return;
-      const out = new Int16Array(fromDevice + silent);
-      let at = 0;
-      for (const p of parts) {
-        out.set(p, at);
-        at += p.length;
-      }
-      this.released += out.length;
-      onData(out);
-    }, periodMs);
+    }
+    const fromDevice = parts.reduce((n, p) => n + p.length, 0);
+    this.queued -= fromDevice;
+    // Past the bound (everything delivered): silence at the same pace, or nothing at all.
+    const silent = this.received >= this.bound && this.queued === 0 && want > 0 && this.options.after === 'silence' ? want : 0;
+    if (fromDevice + silent === 0) return;
+    const out = new Int16Array(fromDevice + silent);
+    let at = 0;
+    for (const p of parts) {
+      out.set(p, at);
+      at += p.length;
+    }
+    this.released += out.length;
+    onData(out);
   }
 
   async close(): Promise<void> {
@@ -120,7 +130,7 @@ class PacedInput implements InputStream {
   }
 
   private stopTimer(): void {
-    if (this.timer) clearInterval(this.timer);
+    if (this.timer) clearTimeout(this.timer);
     this.timer = null;
   }
 }

@@ -2,8 +2,8 @@
 // process (forked from this process, which plays main), on naudiodon with ALSA's `file` device
 // (test/audio/asoundrc.template: a 48 kHz stereo raw infile, here a 440 Hz tone made with sox).
 // That device is not paced, so the media process's WORKBENCH_TEST_AUDIO_INPUT hook paces it to
-// real time (a 20 ms setInterval releasing what is due by performance.now(), so late ticks catch
-// up) and bounds it to the file. The `native-capture` session hands each 20 ms frame to the page
+// real time (whole 20 ms periods, each tick set for the next period's boundary by
+// performance.now(), as a card's interrupts) and bounds it to the file. The `native-capture` session hands each 20 ms frame to the page
 // channel (the frame router's send) and reports, per frame, when its audio arrived from the device
 // (Capture's capturedAt) and when it was sent. Two phases in the same run: main idle, then main
 // blocked 200 ms every second (WORKBENCH_TEST_BLOCK_MAIN_MS's hook, in this process).

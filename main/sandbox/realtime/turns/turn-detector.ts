@@ -176,13 +176,16 @@ export class TurnDetector {
     return events;
   }
 
-  /** `input_audio_buffer.commit`: everything since the last commit or clear. */
-  commit(): Committed | CommitError {
+  /**
+   * `input_audio_buffer.commit`: everything since the last commit or clear. `minMs` 0 for the
+   * silent user turn of an idle timeout (in server VAD mode only the prefix padding is kept).
+   */
+  commit(minMs = MIN_COMMIT_MS): Committed | CommitError {
     const from = Math.max(this.floorSample, this.buffer.start);
     const to = this.buffer.end;
     const ms = this.toMs(to - from);
-    if (ms < MIN_COMMIT_MS) {
-      return { code: 'input_audio_buffer_commit_empty', message: `The input audio buffer holds ${ms} ms of audio; commit needs at least ${MIN_COMMIT_MS} ms. Append audio first.` };
+    if (ms < minMs) {
+      return { code: 'input_audio_buffer_commit_empty', message: `The input audio buffer holds ${ms} ms of audio; commit needs at least ${minMs} ms. Append audio first.` };
     }
     this.turn = null;
     this.runStartMs = null;

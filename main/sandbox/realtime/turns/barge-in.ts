@@ -65,11 +65,11 @@ export class ResponseTracker {
 
   /**
    * The detector heard speech start. In server VAD mode with a response in flight: cancel it (the
-   * tracker then counts it as finished). Otherwise null.
+   * tracker then counts it as finished). Otherwise null, and with `interrupt_response: false`.
    */
-  speechStarted(mode: 'server_vad' | 'manual'): BargeIn | null {
+  speechStarted(mode: 'server_vad' | 'manual', interruptResponse = true): BargeIn | null {
     const cur = this.current;
-    if (mode !== 'server_vad' || !cur) return null;
+    if (mode !== 'server_vad' || !interruptResponse || !cur) return null;
     this.current = null;
     return {
       type: 'cancel_response',

@@ -58,8 +58,12 @@ export class ResponseTracker {
     return this.current?.sentMs.get(itemId) ?? 0;
   }
 
-  /** `response.done` was sent (completed, cancelled or failed). */
-  finished(): void {
+  /**
+   * `response.done` was sent (completed, cancelled or failed). With its id, a late done of an
+   * earlier response (one barge-in already ended) leaves a newer one alone.
+   */
+  finished(responseId?: string): void {
+    if (responseId !== undefined && this.current?.responseId !== responseId) return;
     this.current = null;
   }
 

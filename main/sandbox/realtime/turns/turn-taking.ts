@@ -127,9 +127,14 @@ export class TurnTaking {
     this.responses.audioSent(itemId, ms);
   }
 
-  /** `response.done` was sent (any status); `playbackEndsAtMs`: when its audio ends playing in real time. */
-  responseDone(nowMs: number, playbackEndsAtMs = nowMs): void {
-    this.responses.finished();
+  /**
+   * `response.done` of `responseId` was sent (any status); `playbackEndsAtMs`: when its audio ends
+   * playing in real time. The done of a response already replaced by a newer one changes nothing.
+   */
+  responseDone(responseId: string, nowMs: number, playbackEndsAtMs = nowMs): void {
+    const current = this.responses.responseId;
+    if (current !== null && current !== responseId) return;
+    this.responses.finished(responseId);
     this.idle.responseDone(nowMs, this.positionMs, playbackEndsAtMs);
   }
 

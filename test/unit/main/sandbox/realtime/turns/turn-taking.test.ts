@@ -90,7 +90,7 @@ describe('TurnTaking', () => {
     t.responseStarted('resp_1');
     t.audioSent('item_model', 1500);
     // Done sending at T0 + 200, it plays until T0 + 1500.
-    t.responseDone(T0 + 200, T0 + 1500);
+    t.responseDone('resp_1', T0 + 200, T0 + 1500);
     expect(t.deadline()).toBe(T0 + 4500);
     const { actions } = play(t, silence(5000, rate), T0 + 200);
     expect(names(actions)).toEqual(['timeout_triggered', 'check_in']);
@@ -100,6 +100,18 @@ describe('TurnTaking', () => {
     expect(checkIn).toMatchObject({ text: CHECK_INS[0], committed: { itemId: 'item_1', audioEndMs: 4300 } });
     // The silent turn holds at most the prefix padding kept.
     expect(checkIn.committed.audio.length).toBeLessThanOrEqual((rate * (vad.prefix_padding_ms + 100)) / 1000);
+  });
+
+  it('ignores the late done of a response a newer one replaced', async () => {
+    const t = await session({ ...vad, idle_timeout_ms: 1000 });
+    t.responseStarted('resp_1');
+    t.responseStarted('resp_2');
+    t.responseDone('resp_1', T0 + 100);
+    expect(t.responses.responseId).toBe('resp_2');
+    expect(t.deadline()).toBeNull();
+    t.responseDone('resp_2', T0 + 200);
+    expect(t.responses.inProgress).toBe(false);
+    expect(t.deadline()).toBe(T0 + 1200);
   });
 
   it('does not time out while the caller speaks or a response runs', async () => {

@@ -122,6 +122,12 @@ export interface LiveTranscriptionSnapshot {
   errors: string[];
 }
 
+/** A live run's output in History: every final segment per channel (`utterance` closes one). */
+export type LiveTranscriptOutput = {
+  object: 'live_transcript';
+  channels: Array<{ channel: number; segments: TranscriptSegment[] }>;
+};
+
 export type LiveTranscriptionEvent =
   | { type: 'interim'; channel: number; text: string }
   | { type: 'final'; channel: number; segment: TranscriptSegment }

@@ -126,7 +126,7 @@ export function transcriptionLiveKind(deps: TranscriptionKindDeps) {
       if (problem) throw new WorkbenchFailure({ code: 'invalid_input', message: problem });
       const connection = deps.connection(input.connectionId);
       // The media process gets a path, never the page's reference; main checks the reference first.
-      let mediaSource: { kind: 'page' } | { kind: 'native'; device?: string } | { kind: 'file'; path: string; speed: number } = input.source.kind === 'file' ? { kind: 'page' } : input.source;
+      let mediaSource: { kind: 'page' } | { kind: 'native'; device?: string } | { kind: 'file'; path: string; speed: number } = input.source.kind === 'native' ? input.source : { kind: 'page' };
       let fileName = '';
       if (input.source.kind === 'file') {
         if (!deps.resolveFile) throw new WorkbenchFailure({ code: 'unsupported', message: 'This app cannot play a file as a live microphone.' });

@@ -116,9 +116,6 @@ export function transcriptionLiveKind(deps: TranscriptionKindDeps) {
       const { input } = ctx;
       if (input.query.encoding === 'opus') throw new WorkbenchFailure({ code: 'invalid_input', message: LIVE_OPUS_REFUSAL });
       const audioChannels = input.query.channels ?? 1;
-      if (audioChannels > 1 && input.source.kind === 'native') {
-        throw new WorkbenchFailure({ code: 'invalid_input', message: 'A native device is captured in mono for now: choose one channel, or use this page’s microphone for stereo.' });
-      }
       // Stereo goes out interleaved with multichannel on: the service transcribes each channel apart.
       const { channels: _channels, ...rest } = input.query;
       const query: SttStreamQuery = { ...rest, encoding: 'pcm', ...(audioChannels > 1 ? { multichannel: true, channels: audioChannels } : {}) };

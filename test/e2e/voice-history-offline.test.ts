@@ -155,6 +155,9 @@ describe('voice runs in History after a restart with the service stopped (browse
     await expect.poll(() => again.locator('[data-test="live-status"]').textContent(), SLOW).toBe('listening');
     await expect.poll(async () => (await again.locator('[data-test="live-final"]').allTextContents()).slice(0, before.length), SLOW).toEqual(before);
     await expect.poll(() => again.locator('[data-test="live-final"]').count(), { timeout: 60_000 }).toBeGreaterThan(before.length);
+    // The reload restarts the looped file, so wait for the pause after a sentence: an utterance
+    // ends (the rule after it), and History has a turn to time.
+    await expect.poll(() => again.locator('.utterance-end').count(), { timeout: 60_000 }).toBeGreaterThan(0);
     await again.locator('[data-test="live-stop"]').click();
     await expect.poll(() => again.locator('[data-test="live-status"]').textContent(), SLOW).toBe('ended');
     liveWords = (await again.locator('[data-test="live-final"]').allTextContents()).join(' ').split(/\s+/).filter(Boolean);
@@ -270,7 +273,8 @@ describe('voice runs in History after a restart with the service stopped (browse
 
     // The clone is a run in History, and its reference clip (kept in the blob store) plays.
     await openRow('Voices · clone');
-    expect(await page.locator('h1').innerText()).toContain('Voices');
+    // The title reads "Run" until the record has loaded.
+    await expect.poll(() => page.locator('h1').innerText(), SLOW).toContain('Voices');
     const clipPlayer = page.locator('[data-testid="voice-run-clip"]');
     await clipPlayer.waitFor(SLOW);
     await expect.poll(async () => clockOf(await clipPlayer.locator('.wf-clock').innerText())[1], SLOW).toBeGreaterThan(1);

@@ -1,0 +1,266 @@
+/**
+ * One `/v1/realtime` connection (spec "Realtime WebSocket messages", wire-notes §2.2-2.3):
+ * `session.created` then `conversation.created` on connect, then the client's events in order.
+ * Errors are `error` events and the session stays open (spec Errors 9); nothing a client sends
+ * closes it. One response runs at a time; `ping` keep-alives go out every `pingIntervalMs`.
+ * Turn detection: `turn_detection: null` is manual (`input_audio_buffer.commit`); server VAD is
+ * accepted and reported, and its turns come from the detector in turns/ once plugged in.
+ */
+import { isObject } from '../../../shared/validate/violations';
+import type { SocketContext } from '../socket-route';
+import type { SandboxCallJoin } from './call-link';
+import { checkClientItem, Conversation, itemWire, type ConversationItem } from './conversation';
+import { EventSender, newId, type RealtimeErrorInfo } from './events';
+import { clipInfo, decodeBase64, InputAudioBuffer, MulawConverter } from './input-audio';
+import { planResponse } from './plan';
+import { RealtimeResponse } from './response';
+import { checkResponseRequest } from './response-request';
+import type { RealtimeChecked, RealtimeDeps } from './routes';
+import { applySessionUpdate, defaultSession, sessionWire, type SessionConfig } from './session-config';
+
+const MAX_BUFFER_MS = 15 * 60 * 1000;
+const MIN_COMMIT_MS = 100;
+const CLIENT_TYPES = ['session.update', 'input_audio_buffer.append', 'input_audio_buffer.commit', 'input_audio_buffer.clear', 'conversation.item.create', 'conversation.item.delete', 'conversation.item.truncate', 'conversation.item.retrieve', 'response.create', 'response.cancel'];
+
+type Message = Record<string, unknown> & { type: string; event_id?: string };
+
+export function openRealtimeSession(ctx: SocketContext, checked: RealtimeChecked, deps: RealtimeDeps): RealtimeSession {
+  return new RealtimeSession(ctx, checked, deps);
+}
+
+export class RealtimeSession {
+  readonly sender: EventSender;
+  config: SessionConfig;
+  readonly conversation = new Conversation();
+  readonly input = new InputAudioBuffer();
+  response: RealtimeResponse | null = null;
+  private lastInputTokens = 0;
+  private chain: Promise<void> = Promise.resolve();
+  private readonly callJoin: SandboxCallJoin | null = null;
+
+  constructor(
+    private readonly ctx: SocketContext,
+    checked: RealtimeChecked,
+    private readonly deps: RealtimeDeps,
+  ) {
+    this.sender = new EventSender(ctx.ws);
+    let config = defaultSession(newId('sess'), checked.model, checked.effort);
+    if (checked.call) {
+      // A phone call is G.711 µ-law at 8 kHz both ways unless the session says otherwise.
+      config.input.format = { type: 'audio/pcmu', rate: 8000 };
+      config.output.format = { type: 'audio/pcmu', rate: 8000 };
+    }
+    const stored = checked.auth.secret?.session;
+    if (stored) {
+      const applied = applySessionUpdate(config, stored, this.voiceOk);
+      // Checked at mint; a custom voice deleted since is the only way this fails: keep the default then.
+      if ('config' in applied) config = applied.config;
+    }
+    this.config = config;
+    void this.sender.send('session.created', { session: sessionWire(this.config) });
+    void this.sender.send('conversation.created', { conversation: { id: this.conversation.id, object: 'realtime.conversation' } });
+
+    const ping = deps.options.pingIntervalMs ?? 20_000;
+    const timer = setInterval(() => void this.sender.send('ping', { timestamp: deps.clock.now() }), ping);
+    timer.unref();
+    ctx.signal.addEventListener('abort', () => {
+      clearInterval(timer);
+      this.response?.cancel();
+      this.callJoin?.leave();
+    });
+    if (checked.call) {
+      this.callJoin = checked.call.join({
+        callerAudio: (mulaw) => {
+          if (this.config.input.format.type === 'audio/pcmu') this.input.append(mulaw, this.config.input.format);
+          else this.input.append(mulaw, { type: 'audio/pcmu', rate: 8000 });
+        },
+        dtmf: (digit, atMs) => void this.sender.send('input_audio_buffer.dtmf_event_received', { event: digit, received_at: Math.floor(atMs / 1000) }),
+        ended: (reason) => ctx.ws.close(1000, reason.slice(0, 120)),
+      });
+    }
+    ctx.ws.on('message', (data, isBinary) => {
+      this.chain = this.chain.then(() => this.receive(data as Buffer, isBinary)).catch((err: unknown) => {
+        for (const line of `${ctx.requestId} realtime session failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`.split('\n')) deps.log(line);
+        void this.sender.error({ type: 'server_error', code: 'server_error', message: `The sandbox hit an internal error (request ${ctx.requestId}); see its log.` });
+      });
+    });
+  }
+
+  private readonly voiceOk = (voice: string) => this.deps.voiceOk(this.ctx.team)(voice);
+
+  private error(message: Message | null, info: Omit<RealtimeErrorInfo, 'event_id'>): Promise<void> {
+    return this.sender.error({ ...info, event_id: typeof message?.event_id === 'string' ? message.event_id : null });
+  }
+
+  private async receive(data: Buffer, isBinary: boolean): Promise<void> {
+    if (isBinary) return this.error(null, { code: 'invalid_event', message: 'Binary frames are not accepted: the transport is "json" (send input_audio_buffer.append with base64 audio).' });
+    let message: unknown;
+    try {
+      message = JSON.parse(data.toString('utf8'));
+    } catch {
+      return this.error(null, { code: 'invalid_json', message: 'The message is not JSON: send one JSON client event per message.' });
+    }
+    if (!isObject(message) || typeof message.type !== 'string') return this.error(null, { code: 'invalid_event', message: 'A client event is a JSON object with a string "type".', param: 'type' });
+    const m = message as Message;
+    if (m.event_id !== undefined && typeof m.event_id !== 'string') return this.error(null, { code: 'invalid_type', message: 'event_id must be a string.', param: 'event_id' });
+    switch (m.type) {
+      case 'session.update':
+        return this.sessionUpdate(m);
+      case 'input_audio_buffer.append':
+        return this.append(m);
+      case 'input_audio_buffer.commit':
+        return this.commit(m);
+      case 'input_audio_buffer.clear':
+        this.input.clear();
+        return this.sender.send('input_audio_buffer.cleared');
+      case 'conversation.item.create':
+        return this.itemCreate(m);
+      case 'conversation.item.delete':
+        return this.itemDelete(m);
+      case 'conversation.item.truncate':
+        return this.itemTruncate(m);
+      case 'conversation.item.retrieve':
+        return this.itemRetrieve(m);
+      case 'response.create':
+        return this.responseCreate(m);
+      case 'response.cancel':
+        return this.responseCancel(m);
+      default:
+        return this.error(m, { code: 'invalid_event', message: `Unknown event type '${m.type}'. Client events: ${CLIENT_TYPES.join(', ')}.`, param: 'type' });
+    }
+  }
+
+  private sessionUpdate(m: Message): Promise<void> {
+    if (m.session === undefined) return this.error(m, { code: 'missing_required_parameter', message: "Missing required parameter: 'session'.", param: 'session' });
+    const applied = applySessionUpdate(this.config, m.session, this.voiceOk);
+    if ('issues' in applied) {
+      const first = applied.issues[0];
+      return this.error(m, { code: first.code, param: first.param, message: applied.issues.map((i) => i.message).join('; ') });
+    }
+    this.config = applied.config;
+    return this.sender.send('session.updated', { session: sessionWire(this.config) });
+  }
+
+  private append(m: Message): Promise<void> {
+    if (typeof m.audio !== 'string') return this.error(m, { code: 'missing_required_parameter', message: "Missing required parameter: 'audio' (base64 audio in the session's input format).", param: 'audio' });
+    const bytes = decodeBase64(m.audio);
+    if (!bytes) return this.error(m, { code: 'invalid_value', message: 'audio is not valid base64.', param: 'audio' });
+    if (this.input.ms > MAX_BUFFER_MS) return this.error(m, { code: 'input_audio_buffer_full', message: 'The input audio buffer holds 15 minutes already: commit or clear it.', param: 'audio' });
+    this.input.append(bytes, this.config.input.format);
+    return Promise.resolve();
+  }
+
+  private async commit(m: Message): Promise<void> {
+    if (this.config.turn_detection !== null) {
+      return this.error(m, { code: 'invalid_request', message: 'input_audio_buffer.commit is for manual turns: set turn_detection to null with session.update (with server_vad the server commits by itself).' });
+    }
+    if (this.input.ms < MIN_COMMIT_MS) {
+      return this.error(m, { code: 'input_audio_buffer_commit_empty', message: `The input audio buffer holds ${this.input.ms} ms of audio; a commit needs at least ${MIN_COMMIT_MS} ms.` });
+    }
+    const audio = this.input.take();
+    const item: ConversationItem = { id: newId('item'), object: 'realtime.item', type: 'message', status: 'completed', role: 'user', content: [{ type: 'input_audio', transcript: null }], audio };
+    this.conversation.insert(item);
+    const previous = this.conversation.previousOf(item);
+    await this.sender.send('input_audio_buffer.committed', { previous_item_id: previous, item_id: item.id });
+    await this.sender.send('conversation.item.added', { previous_item_id: previous, item: itemWire(item) });
+  }
+
+  private async itemCreate(m: Message): Promise<void> {
+    if (m.item === undefined) return this.error(m, { code: 'missing_required_parameter', message: "Missing required parameter: 'item'.", param: 'item' });
+    const item = checkClientItem(m.item, this.conversation, (b64) => clipInfo(b64, this.config.input.format));
+    if (!('object' in item)) return this.error(m, { code: item.code, message: item.message, param: item.param });
+    if (m.previous_item_id !== undefined && m.previous_item_id !== null && typeof m.previous_item_id !== 'string') return this.error(m, { code: 'invalid_type', message: 'previous_item_id must be a string or null.', param: 'previous_item_id' });
+    const issue = this.conversation.insert(item, m.previous_item_id as string | null | undefined);
+    if (issue) return this.error(m, issue);
+    await this.sender.send('conversation.item.added', { previous_item_id: this.conversation.previousOf(item), item: itemWire(item) });
+  }
+
+  private async itemDelete(m: Message): Promise<void> {
+    if (typeof m.item_id !== 'string') return this.error(m, { code: 'missing_required_parameter', message: "Missing required parameter: 'item_id'.", param: 'item_id' });
+    if (this.response?.item?.id === m.item_id) return this.error(m, { code: 'invalid_value', message: `Item ${m.item_id} is being written by the response in progress: cancel it first.`, param: 'item_id' });
+    if (!this.conversation.delete(m.item_id)) return this.error(m, { code: 'item_not_found', message: `No item ${m.item_id} in the conversation.`, param: 'item_id' });
+    await this.sender.send('conversation.item.deleted', { item_id: m.item_id });
+  }
+
+  private async itemRetrieve(m: Message): Promise<void> {
+    const item = typeof m.item_id === 'string' ? this.conversation.find(m.item_id) : undefined;
+    if (!item) return this.error(m, { code: 'item_not_found', message: `No item ${String(m.item_id)} in the conversation.`, param: 'item_id' });
+    await this.sender.send('conversation.item.retrieved', { item: itemWire(item) });
+  }
+
+  /** Cuts an assistant answer's audio at `audio_end_ms` and its transcript to the words heard by then. */
+  private async itemTruncate(m: Message): Promise<void> {
+    if (typeof m.item_id !== 'string') return this.error(m, { code: 'missing_required_parameter', message: "Missing required parameter: 'item_id'.", param: 'item_id' });
+    if (!Number.isInteger(m.content_index)) return this.error(m, { code: 'invalid_type', message: 'content_index must be an integer.', param: 'content_index' });
+    if (!Number.isInteger(m.audio_end_ms) || (m.audio_end_ms as number) < 0) return this.error(m, { code: 'invalid_value', message: 'audio_end_ms must be a whole number of milliseconds, 0 or more.', param: 'audio_end_ms' });
+    // Barge-in: the answer being spoken stops first, then it is cut where the listener stopped hearing it.
+    if (this.response && this.response.item?.id === m.item_id) {
+      this.response.cancel();
+      await this.response.done;
+    }
+    const item = this.conversation.find(m.item_id);
+    if (!item) return this.error(m, { code: 'item_not_found', message: `No item ${m.item_id} in the conversation.`, param: 'item_id' });
+    if (item.role !== 'assistant' || !item.spoken) return this.error(m, { code: 'invalid_value', message: `Item ${m.item_id} is not an assistant message with audio: only the model's spoken answers can be truncated.`, param: 'item_id' });
+    if (m.content_index !== 0) return this.error(m, { code: 'invalid_value', message: `content_index ${String(m.content_index)} is not an audio part of item ${m.item_id} (its audio is content 0).`, param: 'content_index' });
+    const end = m.audio_end_ms as number;
+    if (end > item.spoken.totalMs) return this.error(m, { code: 'invalid_value', message: `audio_end_ms ${end} is past the end of the item's audio (${item.spoken.totalMs} ms).`, param: 'audio_end_ms' });
+    const { chars, endsMs } = item.spoken;
+    let keep = 0;
+    while (keep < chars.length && endsMs[keep] <= end) keep++;
+    // A word cut in the middle was not heard: drop it.
+    if (keep < chars.length && /[\p{L}\p{N}]/u.test(chars[keep])) while (keep > 0 && /[\p{L}\p{N}'’-]/u.test(chars[keep - 1])) keep--;
+    item.spoken = { chars: chars.slice(0, keep), endsMs: endsMs.slice(0, keep), totalMs: end };
+    item.content = [{ type: 'audio', transcript: chars.slice(0, keep).join('').trimEnd() }];
+    await this.sender.send('conversation.item.truncated', { item_id: item.id, content_index: 0, audio_end_ms: end });
+  }
+
+  private responseCreate(m: Message): Promise<void> {
+    if (this.response) return this.error(m, { code: 'conversation_already_has_active_response', message: `Response ${this.response.id} is in progress: wait for its response.done or send response.cancel.` });
+    const request = checkResponseRequest(m.response, this.config, this.voiceOk);
+    if ('issues' in request) {
+      const first = request.issues[0];
+      return this.error(m, { code: first.code, param: first.param, message: request.issues.map((i) => i.message).join('; ') });
+    }
+    const plan = planResponse({ items: this.conversation.items, instructions: request.instructions, model: this.config.model, tools: request.tools, toolChoice: request.toolChoice });
+    const converter = this.callJoin ? new MulawConverter(this.config.output.format) : null;
+    const response = new RealtimeResponse({
+      sender: this.sender,
+      conversation: this.conversation,
+      keep: request.keep,
+      tts: this.deps.tts,
+      team: this.ctx.team,
+      clock: this.deps.clock,
+      voice: request.voice,
+      speed: this.config.output.speed,
+      format: this.config.output.format,
+      modalities: request.modalities,
+      instructions: request.instructions,
+      maxOutputTokens: request.maxOutputTokens,
+      metadata: request.metadata,
+      leadMs: this.deps.options.audioLeadMs ?? 1000,
+      tokenDelayMs: this.deps.tokenDelayMs,
+      cachedTokens: this.lastInputTokens,
+      onAudio: converter && this.callJoin ? (bytes) => this.callJoin?.modelAudio(converter.push(bytes)) : undefined,
+    });
+    this.response = response;
+    // The response runs beside the message loop: later client events (a cancel) are read meanwhile.
+    response
+      .run(plan)
+      .catch((err: unknown) => {
+        for (const line of `${this.ctx.requestId} realtime response failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`.split('\n')) this.deps.log(line);
+        void this.sender.error({ type: 'server_error', code: 'server_error', message: `The response failed inside the sandbox (request ${this.ctx.requestId}); see its log.` });
+      })
+      .finally(() => {
+        if (response.usage) this.lastInputTokens = response.usage.input_tokens;
+        if (this.response === response) this.response = null;
+      });
+    return Promise.resolve();
+  }
+
+  private responseCancel(m: Message): Promise<void> {
+    if (!this.response) return this.error(m, { code: 'response_cancel_not_active', message: 'There is no response in progress to cancel.' });
+    if (typeof m.response_id === 'string' && m.response_id !== this.response.id) return this.error(m, { code: 'invalid_value', message: `Response ${m.response_id} is not the one in progress (${this.response.id}).`, param: 'response_id' });
+    this.response.cancel();
+    return Promise.resolve();
+  }
+}

@@ -34,7 +34,12 @@ export async function connect(sb: SandboxServer, opts: { query?: string; headers
     events.push(JSON.parse(String(data)));
     for (const w of waiters.splice(0)) w();
   });
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.once('close', (code, reason) => resolve({ code, reason: String(reason) })));
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    ws.once('close', (code, reason) => {
+      resolve({ code, reason: String(reason) });
+      for (const w of waiters.splice(0)) w();
+    }),
+  );
   await new Promise((resolve, reject) => {
     ws.once('open', resolve);
     ws.once('error', reject);
@@ -48,7 +53,6 @@ export async function connect(sb: SandboxServer, opts: { query?: string; headers
         else waiters.push(check);
       };
       check();
-      ws.once('close', () => check());
     });
   return {
     ws,

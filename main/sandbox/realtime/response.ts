@@ -56,8 +56,13 @@ export class RealtimeResponse {
 
   constructor(private readonly s: ResponseSetup) {}
 
-  cancel(): void {
-    if (this.status === 'in_progress') this.controller.abort();
+  private cancelReason: 'client_cancelled' | 'turn_detected' = 'client_cancelled';
+
+  /** Stops the response; `turn_detected` when the user's speech interrupted it (server VAD barge-in). */
+  cancel(reason: 'client_cancelled' | 'turn_detected' = 'client_cancelled'): void {
+    if (this.status !== 'in_progress' || this.controller.signal.aborted) return;
+    this.cancelReason = reason;
+    this.controller.abort();
   }
 
   private get cancelled(): boolean {
@@ -154,7 +159,7 @@ export class RealtimeResponse {
       }
     }
     if (this.status === 'in_progress') this.status = this.cancelled ? 'cancelled' : details ? 'incomplete' : 'completed';
-    if (this.status === 'cancelled') details = { type: 'cancelled', reason: 'client_cancelled' };
+    if (this.status === 'cancelled') details = { type: 'cancelled', reason: this.cancelReason };
     item.status = this.status === 'completed' ? 'completed' : 'incomplete';
     await sender.send('response.output_item.done', { ...ids, output_index: 0, item: itemWire(item) });
     this.usage = responseUsage({ inputItems, instructions: this.s.instructions, outputText, audioMs, cachedTokens: this.s.cachedTokens });

@@ -11,15 +11,16 @@ import type { SocketContext } from '../socket-route';
 import type { SandboxCallJoin } from './call-link';
 import { checkClientItem, Conversation, itemWire, type ConversationItem } from './conversation';
 import { EventSender, newId, type RealtimeErrorInfo } from './events';
-import { clipInfo, decodeBase64, InputAudioBuffer, MulawConverter } from './input-audio';
+import { clipInfo, decodeBase64, MulawConverter } from './input-audio';
 import { planResponse } from './plan';
 import { RealtimeResponse } from './response';
 import { checkResponseRequest } from './response-request';
 import type { RealtimeChecked, RealtimeDeps } from './routes';
 import { applySessionUpdate, defaultSession, sessionWire, type SessionConfig } from './session-config';
+import { clipOf, SessionTurns } from './session-turns';
+import { transcriptionEvents } from './turns/transcription';
+import type { Committed, TurnEvent } from './turns/turn-detector';
 
-const MAX_BUFFER_MS = 15 * 60 * 1000;
-const MIN_COMMIT_MS = 100;
 const CLIENT_TYPES = ['session.update', 'input_audio_buffer.append', 'input_audio_buffer.commit', 'input_audio_buffer.clear', 'conversation.item.create', 'conversation.item.delete', 'conversation.item.truncate', 'conversation.item.retrieve', 'response.create', 'response.cancel'];
 
 type Message = Record<string, unknown> & { type: string; event_id?: string };
@@ -32,11 +33,12 @@ export class RealtimeSession {
   readonly sender: EventSender;
   config: SessionConfig;
   readonly conversation = new Conversation();
-  readonly input = new InputAudioBuffer();
+  /** The input buffer and turn detection (turns/); set once its detector is loaded, before any client event is read. */
+  private turns!: SessionTurns;
   response: RealtimeResponse | null = null;
   private lastInputTokens = 0;
   private chain: Promise<void> = Promise.resolve();
-  private readonly callJoin: SandboxCallJoin | null = null;
+  private callJoin: SandboxCallJoin | null = null;
 
   constructor(
     private readonly ctx: SocketContext,
@@ -67,17 +69,20 @@ export class RealtimeSession {
       clearInterval(timer);
       this.response?.cancel();
       this.callJoin?.leave();
+      void this.chain.then(() => this.turns?.dispose());
     });
-    if (checked.call) {
+    // Client events wait for the detector (a WebAssembly module, loaded once per process).
+    this.chain = SessionTurns.create(this.config.input.format, this.config.turn_detection).then((turns) => {
+      this.turns = turns;
+      if (ctx.signal.aborted || !checked.call) return;
       this.callJoin = checked.call.join({
         callerAudio: (mulaw) => {
-          if (this.config.input.format.type === 'audio/pcmu') this.input.append(mulaw, this.config.input.format);
-          else this.input.append(mulaw, { type: 'audio/pcmu', rate: 8000 });
+          this.chain = this.chain.then(() => (ctx.signal.aborted ? undefined : this.turnEvents(this.turns.appendCaller(mulaw))));
         },
         dtmf: (digit, atMs) => void this.sender.send('input_audio_buffer.dtmf_event_received', { event: digit, received_at: Math.floor(atMs / 1000) }),
         ended: (reason) => ctx.ws.close(1000, reason.slice(0, 120)),
       });
-    }
+    });
     ctx.ws.on('message', (data, isBinary) => {
       this.chain = this.chain.then(() => this.receive(data as Buffer, isBinary)).catch((err: unknown) => {
         for (const line of `${ctx.requestId} realtime session failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`.split('\n')) deps.log(line);
@@ -111,7 +116,7 @@ export class RealtimeSession {
       case 'input_audio_buffer.commit':
         return this.commit(m);
       case 'input_audio_buffer.clear':
-        this.input.clear();
+        this.turns.clear();
         return this.sender.send('input_audio_buffer.cleared');
       case 'conversation.item.create':
         return this.itemCreate(m);
@@ -130,7 +135,7 @@ export class RealtimeSession {
     }
   }
 
-  private sessionUpdate(m: Message): Promise<void> {
+  private async sessionUpdate(m: Message): Promise<void> {
     if (m.session === undefined) return this.error(m, { code: 'missing_required_parameter', message: "Missing required parameter: 'session'.", param: 'session' });
     const applied = applySessionUpdate(this.config, m.session, this.voiceOk);
     if ('issues' in applied) {
@@ -138,6 +143,7 @@ export class RealtimeSession {
       return this.error(m, { code: first.code, param: first.param, message: applied.issues.map((i) => i.message).join('; ') });
     }
     this.config = applied.config;
+    await this.turns.update(this.config.input.format, this.config.turn_detection);
     return this.sender.send('session.updated', { session: sessionWire(this.config) });
   }
 
@@ -145,24 +151,56 @@ export class RealtimeSession {
     if (typeof m.audio !== 'string') return this.error(m, { code: 'missing_required_parameter', message: "Missing required parameter: 'audio' (base64 audio in the session's input format).", param: 'audio' });
     const bytes = decodeBase64(m.audio);
     if (!bytes) return this.error(m, { code: 'invalid_value', message: 'audio is not valid base64.', param: 'audio' });
-    if (this.input.ms > MAX_BUFFER_MS) return this.error(m, { code: 'input_audio_buffer_full', message: 'The input audio buffer holds 15 minutes already: commit or clear it.', param: 'audio' });
-    this.input.append(bytes, this.config.input.format);
-    return Promise.resolve();
+    return this.turnEvents(this.turns.append(bytes));
+  }
+
+  /** What the turn detector decided: speech started (barge-in), stopped, a turn committed by server VAD. */
+  private async turnEvents(events: TurnEvent[]): Promise<void> {
+    for (const e of events) {
+      if (e.type === 'speech_started') {
+        // Barge-in: the answer being spoken stops at once (status cancelled, reason turn_detected).
+        if (this.response && this.config.turn_detection?.interrupt_response !== false) this.response.cancel('turn_detected');
+        await this.sender.send('input_audio_buffer.speech_started', { audio_start_ms: e.audioStartMs, item_id: e.itemId });
+      } else if (e.type === 'speech_stopped') {
+        await this.sender.send('input_audio_buffer.speech_stopped', { audio_end_ms: e.audioEndMs, item_id: e.itemId });
+      } else {
+        await this.committed(e);
+        if (this.config.turn_detection?.create_response !== false) {
+          const running = this.response;
+          if (running) {
+            running.cancel('turn_detected');
+            await running.done.catch(() => undefined);
+            if (this.response === running) this.response = null;
+          }
+          await this.responseCreate({ type: 'response.create' });
+        }
+      }
+    }
+  }
+
+  /** A committed user turn: committed, conversation.item.added, then its transcription when the session asks for one. */
+  private async committed(c: Committed): Promise<void> {
+    const item: ConversationItem = { id: c.itemId, object: 'realtime.item', type: 'message', status: 'completed', role: 'user', content: [{ type: 'input_audio', transcript: null }], audio: clipOf(c) };
+    this.conversation.insert(item);
+    const previous = this.conversation.previousOf(item);
+    await this.sender.send('input_audio_buffer.committed', { previous_item_id: previous, item_id: item.id });
+    await this.sender.send('conversation.item.added', { previous_item_id: previous, item: itemWire(item) });
+    const config = this.config.input.transcription;
+    if (!config) return;
+    for (const { atMs: _at, ...event } of await transcriptionEvents(item.id, c.audio, c.sampleRate, config, { signal: this.ctx.signal })) {
+      if (event.type.endsWith('.completed') && 'transcript' in event) item.content = [{ type: 'input_audio', transcript: event.transcript }];
+      const { type, ...fields } = event;
+      await this.sender.send(type, fields);
+    }
   }
 
   private async commit(m: Message): Promise<void> {
     if (this.config.turn_detection !== null) {
       return this.error(m, { code: 'invalid_request', message: 'input_audio_buffer.commit is for manual turns: set turn_detection to null with session.update (with server_vad the server commits by itself).' });
     }
-    if (this.input.ms < MIN_COMMIT_MS) {
-      return this.error(m, { code: 'input_audio_buffer_commit_empty', message: `The input audio buffer holds ${this.input.ms} ms of audio; a commit needs at least ${MIN_COMMIT_MS} ms.` });
-    }
-    const audio = this.input.take();
-    const item: ConversationItem = { id: newId('item'), object: 'realtime.item', type: 'message', status: 'completed', role: 'user', content: [{ type: 'input_audio', transcript: null }], audio };
-    this.conversation.insert(item);
-    const previous = this.conversation.previousOf(item);
-    await this.sender.send('input_audio_buffer.committed', { previous_item_id: previous, item_id: item.id });
-    await this.sender.send('conversation.item.added', { previous_item_id: previous, item: itemWire(item) });
+    const c = this.turns.commit();
+    if ('code' in c) return this.error(m, { code: c.code, message: c.message });
+    await this.committed(c);
   }
 
   private async itemCreate(m: Message): Promise<void> {

@@ -60,7 +60,7 @@ describe('input_audio_buffer', () => {
     await c.until('input_audio_buffer.cleared');
     c.send({ type: 'input_audio_buffer.append', audio: tone(60, 24000).toString('base64') });
     c.send({ type: 'input_audio_buffer.commit' });
-    expect((await c.until('error', 1)).error.message).toContain('holds 60 ms of audio; a commit needs at least 100 ms');
+    expect((await c.until('error', 1)).error.message).toContain('holds 60 ms of audio; commit needs at least 100 ms');
     c.send({ type: 'input_audio_buffer.append', audio: '%%% not base64' });
     expect((await c.until('error', 2)).error).toMatchObject({ code: 'invalid_value', param: 'audio' });
     c.send({ type: 'input_audio_buffer.append' });

@@ -1,18 +1,33 @@
 /**
  * What a realtime session needs from a SIP call it joins with `?call_id=` (spec "Voice - realtime
  * and SIP", Authentication 4). The sandbox's simulated calls (main/sandbox/sip, engineer "sipsand")
- * provide it; the realtime route takes a lookup so neither side imports the other. Without a
- * lookup every `call_id` is unknown and refused before the upgrade (404).
+ * provide it; the route takes a directory so neither side imports the other. These types are the
+ * structural subset of sip/call-link.ts (`CallDirectory`, `CallLink`, `CallListener`,
+ * `JoinedCall`) the session uses, so the SIP directory is passed as it is:
+ * `startSandbox({ realtime: { calls: sipDirectory } })`. Without a directory every `call_id` is
+ * unknown and refused before the upgrade (404).
  */
 
 /** What the call pushes into the session joined to it. */
-export interface SandboxCallPeer {
-  /** The caller's audio: G.711 µ-law at 8 kHz, in order, as it is "spoken" (e.g. 20 ms frames). */
-  callerAudio(mulaw: Uint8Array): void;
-  /** A key the caller pressed (`0-9`, `*`, `#`, `A-D`), at this sandbox-clock time (ms). */
+export interface SandboxCallListener {
+  /** One frame of the caller's audio, G.711 µ-law at 8 kHz, `atMs` into the call. */
+  audio(frame: Uint8Array, atMs: number): void;
+  /** A key the caller pressed (`0-9`, `*`, `#`, `A-D`), `atMs` into the call. */
   dtmf(digit: string, atMs: number): void;
-  /** The call is over (the caller hung up, a refer or a hangup): the session closes its socket with this reason. */
-  ended(reason: string): void;
+  /** The call is over (the caller hung up, a refer or a hangup): the session closes its socket with the message. */
+  ended(end: { reason: string; message: string }): void;
+}
+
+export type SandboxCallResult = { ok: true } | { ok: false; message: string };
+
+/** A joined call as the session holds it. */
+export interface SandboxJoinedCall {
+  refer(targetUri: string): SandboxCallResult;
+  hangup(): SandboxCallResult;
+  /** The session's socket closed without ending the call. */
+  leave(): void;
+  /** The model's speech for the caller, µ-law 8 kHz, as it is sent (optional: a call may not play it). */
+  modelAudio?(mulaw: Uint8Array): void;
 }
 
 /** One live simulated call, as a session joining it sees it. */
@@ -20,20 +35,10 @@ export interface SandboxCallLink {
   readonly callId: string;
   /** The team owning the called number: only its API keys may join. */
   readonly team: string;
-  /**
-   * The session joins: the call starts its script (timed from now) and feeds `peer`. Returns what
-   * the session calls back: the model's audio for the caller (µ-law 8 kHz) and leaving the call
-   * (the socket closed; the call itself may go on until it ends).
-   */
-  join(peer: SandboxCallPeer): SandboxCallJoin;
+  join(listener: SandboxCallListener): { ok: true; call: SandboxJoinedCall } | { ok: false; message: string };
 }
 
-export interface SandboxCallJoin {
-  /** The model's speech, G.711 µ-law at 8 kHz, as it is sent. */
-  modelAudio(mulaw: Uint8Array): void;
-  /** The session's socket closed. */
-  leave(): void;
+/** Finds a live call by id for the connecting key's team; undefined when there is none. */
+export interface SandboxCallDirectory {
+  find(callId: string, team: string): SandboxCallLink | undefined;
 }
-
-/** Finds a live call by id; undefined when there is none. */
-export type SandboxCallLookup = (callId: string) => SandboxCallLink | undefined;

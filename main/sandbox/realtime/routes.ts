@@ -17,7 +17,7 @@ import { SandboxError } from '../errors';
 import type { Route } from '../route';
 import { clientSecretFromProtocols, type SocketAuthInput, type SocketIdentity, type SocketRoute } from '../socket-route';
 import type { TtsService } from '../tts/service';
-import type { SandboxCallLink, SandboxCallLookup } from './call-link';
+import type { SandboxCallDirectory, SandboxCallLink } from './call-link';
 import { ClientSecretStore, clientSecretRoutes, type ClientSecretRecord } from './client-secrets';
 import { DEFAULT_REALTIME_MODEL, type VoiceCheck } from './session-config';
 import { openRealtimeSession } from './session';
@@ -27,8 +27,8 @@ export interface RealtimeOptions {
   audioLeadMs?: number;
   /** Seconds between `ping` keep-alives; default 20 s (ms here). */
   pingIntervalMs?: number;
-  /** Live SIP calls by id (main/sandbox/sip); none: every call_id is unknown. */
-  calls?: SandboxCallLookup;
+  /** Live SIP calls (main/sandbox/sip's CallDirectory fits); none: every call_id is unknown. */
+  calls?: SandboxCallDirectory;
 }
 
 export interface RealtimeDeps {
@@ -126,7 +126,7 @@ export class RealtimeFamily {
     let call: SandboxCallLink | null = null;
     if (callId !== null) {
       if (auth.kind !== 'key') throw new SandboxError(403, 'Joining a SIP call (call_id) needs the API key ("Authorization: Bearer <API key>"); client secrets cannot join calls.');
-      call = this.deps.options.calls?.(callId) ?? null;
+      call = this.deps.options.calls?.find(callId, team) ?? null;
       if (!call || call.team !== team) throw new SandboxError(404, `No live call ${callId}: join a call with the call_id of its realtime.call.incoming webhook while it is ringing or connected.`);
     }
     const conversation = query.get('conversation_id');

@@ -8,7 +8,7 @@
  */
 import { isObject } from '../../../shared/validate/violations';
 import type { SocketContext } from '../socket-route';
-import type { SandboxCallJoin } from './call-link';
+import type { SandboxJoinedCall } from './call-link';
 import { checkClientItem, Conversation, itemWire, type ConversationItem } from './conversation';
 import { EventSender, newId, type RealtimeErrorInfo } from './events';
 import { clipInfo, decodeBase64, MulawConverter } from './input-audio';
@@ -38,7 +38,7 @@ export class RealtimeSession {
   response: RealtimeResponse | null = null;
   private lastInputTokens = 0;
   private chain: Promise<void> = Promise.resolve();
-  private callJoin: SandboxCallJoin | null = null;
+  private callJoin: SandboxJoinedCall | null = null;
 
   constructor(
     private readonly ctx: SocketContext,
@@ -75,13 +75,16 @@ export class RealtimeSession {
     this.chain = SessionTurns.create(this.config.input.format, this.config.turn_detection).then((turns) => {
       this.turns = turns;
       if (ctx.signal.aborted || !checked.call) return;
-      this.callJoin = checked.call.join({
-        callerAudio: (mulaw) => {
-          this.chain = this.chain.then(() => (ctx.signal.aborted ? undefined : this.turnEvents(this.turns.appendCaller(mulaw))));
+      const joined = checked.call.join({
+        audio: (frame) => {
+          this.chain = this.chain.then(() => (ctx.signal.aborted ? undefined : this.turnEvents(this.turns.appendCaller(frame))));
         },
-        dtmf: (digit, atMs) => void this.sender.send('input_audio_buffer.dtmf_event_received', { event: digit, received_at: Math.floor(atMs / 1000) }),
-        ended: (reason) => ctx.ws.close(1000, reason.slice(0, 120)),
+        // DTMF buffering (turns/dtmf.ts) is not wired yet: each key is reported as it comes.
+        dtmf: (digit) => void this.sender.send('input_audio_buffer.dtmf_event_received', { event: digit, received_at: deps.clock.seconds() }),
+        ended: (end) => ctx.ws.close(1000, Buffer.from(end.message).subarray(0, 123).toString()),
       });
+      if (joined.ok) this.callJoin = joined.call;
+      else ctx.ws.close(1008, Buffer.from(joined.message).subarray(0, 123).toString());
     });
     ctx.ws.on('message', (data, isBinary) => {
       this.chain = this.chain.then(() => this.receive(data as Buffer, isBinary)).catch((err: unknown) => {
@@ -278,7 +281,7 @@ export class RealtimeSession {
       leadMs: this.deps.options.audioLeadMs ?? 1000,
       tokenDelayMs: this.deps.tokenDelayMs,
       cachedTokens: this.lastInputTokens,
-      onAudio: converter && this.callJoin ? (bytes) => this.callJoin?.modelAudio(converter.push(bytes)) : undefined,
+      onAudio: converter && this.callJoin?.modelAudio ? (bytes) => this.callJoin?.modelAudio?.(converter.push(bytes)) : undefined,
     });
     this.response = response;
     // The response runs beside the message loop: later client events (a cancel) are read meanwhile.

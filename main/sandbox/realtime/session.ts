@@ -18,6 +18,7 @@ import { checkResponseRequest } from './response-request';
 import type { RealtimeChecked, RealtimeDeps } from './routes';
 import { applySessionUpdate, defaultSession, sessionWire, type SessionConfig } from './session-config';
 import { clipOf, SessionTurns } from './session-turns';
+import { DtmfBuffer, type DtmfEvent } from './turns/dtmf';
 import { transcriptionEvents } from './turns/transcription';
 import type { Committed, TurnEvent } from './turns/turn-detector';
 
@@ -39,6 +40,9 @@ export class RealtimeSession {
   private lastInputTokens = 0;
   private chain: Promise<void> = Promise.resolve();
   private callJoin: SandboxJoinedCall | null = null;
+  /** SIP keys, flushed as a user text message on #, after 2.5 s idle, or when the caller speaks. */
+  private readonly dtmf = new DtmfBuffer();
+  private dtmfTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly ctx: SocketContext,
@@ -67,6 +71,7 @@ export class RealtimeSession {
     timer.unref();
     ctx.signal.addEventListener('abort', () => {
       clearInterval(timer);
+      if (this.dtmfTimer) clearTimeout(this.dtmfTimer);
       this.response?.cancel();
       this.callJoin?.leave();
       void this.chain.then(() => this.turns?.dispose());
@@ -79,8 +84,12 @@ export class RealtimeSession {
         audio: (frame) => {
           this.chain = this.chain.then(() => (ctx.signal.aborted ? undefined : this.turnEvents(this.turns.appendCaller(frame))));
         },
-        // DTMF buffering (turns/dtmf.ts) is not wired yet: each key is reported as it comes.
-        dtmf: (digit) => void this.sender.send('input_audio_buffer.dtmf_event_received', { event: digit, received_at: deps.clock.seconds() }),
+        dtmf: (digit) => {
+          this.chain = this.chain.then(() => {
+            const r = this.dtmf.press(digit, deps.clock.now());
+            return 'code' in r ? this.error(null, { code: r.code, message: r.message }) : this.dtmfEvents(r);
+          });
+        },
         ended: (end) => ctx.ws.close(1000, Buffer.from(end.message).subarray(0, 123).toString()),
       });
       if (joined.ok) this.callJoin = joined.call;
@@ -161,6 +170,8 @@ export class RealtimeSession {
   private async turnEvents(events: TurnEvent[]): Promise<void> {
     for (const e of events) {
       if (e.type === 'speech_started') {
+        // Keys pressed before the caller spoke reach the model first.
+        await this.dtmfEvents(this.dtmf.speechStarted());
         // Barge-in: the answer being spoken stops at once (status cancelled, reason turn_detected).
         if (this.response && this.config.turn_detection?.interrupt_response !== false) this.response.cancel('turn_detected');
         await this.sender.send('input_audio_buffer.speech_started', { audio_start_ms: e.audioStartMs, item_id: e.itemId });
@@ -178,6 +189,29 @@ export class RealtimeSession {
           await this.responseCreate({ type: 'response.create' });
         }
       }
+    }
+  }
+
+  /** DTMF events: each key reported; a flush becomes a user text message, answered under server VAD. */
+  private async dtmfEvents(events: DtmfEvent[]): Promise<void> {
+    for (const e of events) {
+      if (e.type === 'dtmf_event_received') {
+        await this.sender.send('input_audio_buffer.dtmf_event_received', { event: e.digit, received_at: e.receivedAt });
+        continue;
+      }
+      const item: ConversationItem = { id: newId('item'), object: 'realtime.item', type: 'message', status: 'completed', role: 'user', content: [{ type: 'input_text', text: e.text }] };
+      this.conversation.insert(item);
+      await this.sender.send('conversation.item.added', { previous_item_id: this.conversation.previousOf(item), item: itemWire(item) });
+      if (this.config.turn_detection && this.config.turn_detection.create_response && !this.response) await this.responseCreate({ type: 'response.create' });
+    }
+    // One timer for the idle flush, re-armed after every change.
+    if (this.dtmfTimer) clearTimeout(this.dtmfTimer);
+    this.dtmfTimer = null;
+    const due = this.dtmf.deadline();
+    if (due !== null && !this.ctx.signal.aborted) {
+      this.dtmfTimer = setTimeout(() => {
+        this.chain = this.chain.then(() => this.dtmfEvents(this.dtmf.tick(this.deps.clock.now())));
+      }, Math.max(0, due - this.deps.clock.now()));
     }
   }
 

@@ -21,7 +21,8 @@ const call: SandboxCallLink = {
     joined.push('joined');
     setTimeout(() => {
       listener.audio(new Uint8Array(160).fill(0xff), 0);
-      listener.dtmf('5', 20);
+      for (const k of '12#') listener.dtmf(k, 20);
+      listener.dtmf('7', 40);
     }, 10);
     return { ok: true, call: { refer: () => ({ ok: true }), hangup: () => ({ ok: true }), leave: () => void joined.push('left') } };
   },
@@ -167,9 +168,17 @@ describe('WebSocket /v1/realtime handshake', () => {
     // A call is G.711 µ-law both ways; the query's model is ignored.
     expect(created.session.model).toBe('svc-voice-latest');
     expect(created.session.audio.input.format).toEqual({ type: 'audio/pcmu', rate: 8000 });
-    const dtmf = await c.until('input_audio_buffer.dtmf_event_received');
-    expect(dtmf.event).toBe('5');
+    // Each key reported; "12#" flushed by # as a user message (answered: server VAD is on);
+    // "7" flushed after 2.5 s without another key.
+    const dtmf = await c.until('input_audio_buffer.dtmf_event_received', 4);
+    expect(c.events.filter((e) => e.type === 'input_audio_buffer.dtmf_event_received').map((e) => e.event)).toEqual(['1', '2', '#', '7']);
     expect(Math.abs(dtmf.received_at - Date.now() / 1000)).toBeLessThan(60);
+    const flushed = await c.until('conversation.item.added');
+    expect(flushed.item).toMatchObject({ type: 'message', role: 'user', content: [{ type: 'input_text', text: '12#' }] });
+    expect(c.types().indexOf('conversation.item.added')).toBeGreaterThan(c.types().indexOf('input_audio_buffer.dtmf_event_received'));
+    await c.until('response.created');
+    const idle = await c.until('conversation.item.added', 2);
+    expect(idle.item.content).toEqual([{ type: 'input_text', text: '7' }]);
     c.close();
     await c.closed;
     await new Promise((r) => setTimeout(r, 50));

@@ -52,6 +52,8 @@ export class RealtimeResponse {
   /** The assistant item being written (truncate waits for it). */
   item: ConversationItem | null = null;
   usage: Usage | null = null;
+  /** Sandbox-clock ms when the audio sent would end playing in real time (null: no audio). */
+  playbackEndsAt: number | null = null;
   done: Promise<void> = Promise.resolve();
 
   constructor(private readonly s: ResponseSetup) {}
@@ -187,6 +189,7 @@ export class RealtimeResponse {
     const bytesPerMs = (format.type === 'audio/pcm' ? 2 : 1) * (format.rate / 1000);
     const chunkBytes = Math.max(2, Math.round(CHUNK_MS * bytesPerMs) & ~1);
     const started = Date.now();
+    const startedClock = this.s.clock.now();
     let sentMs = 0;
     for await (const part of tts.utterance([text], settings, profile, tts.language('en', text), this.controller.signal)) {
       for (let at = 0; at < part.bytes.length; at += chunkBytes) {
@@ -197,6 +200,7 @@ export class RealtimeResponse {
         const chunk = part.bytes.subarray(at, at + chunkBytes);
         sentMs += chunk.length / bytesPerMs;
         spoken.totalMs = Math.round(sentMs);
+        this.playbackEndsAt = startedClock + spoken.totalMs;
         this.s.onAudio?.(chunk);
         await sender.send('response.output_audio.delta', { ...ids, delta: Buffer.from(chunk).toString('base64') });
       }

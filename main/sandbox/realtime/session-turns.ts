@@ -47,7 +47,8 @@ export class SessionTurns {
 
   /** Milliseconds of input audio taken so far (the detector's clock). */
   get positionMs(): number {
-    return this.d.positionMs;
+    // 0 once disposed (the socket closed while a response was finishing).
+    return this.detector?.positionMs ?? 0;
   }
 
   /** The session changed: a new input rate rebuilds the detector (its buffer is dropped), a new turn_detection reconfigures it. */

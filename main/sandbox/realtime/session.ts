@@ -19,6 +19,7 @@ import type { RealtimeChecked, RealtimeDeps } from './routes';
 import { applySessionUpdate, defaultSession, sessionWire, type SessionConfig } from './session-config';
 import { clipOf, SessionTurns } from './session-turns';
 import { DtmfBuffer, type DtmfEvent } from './turns/dtmf';
+import { IdleTimer } from './turns/idle';
 import { transcriptionEvents } from './turns/transcription';
 import type { Committed, TurnEvent } from './turns/turn-detector';
 
@@ -43,6 +44,9 @@ export class RealtimeSession {
   /** SIP keys, flushed as a user text message on #, after 2.5 s idle, or when the caller speaks. */
   private readonly dtmf = new DtmfBuffer();
   private dtmfTimer: NodeJS.Timeout | null = null;
+  /** turn_detection.idle_timeout_ms: a silent turn and a spoken check-in (turns/idle.ts). */
+  private idle!: IdleTimer;
+  private idleTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly ctx: SocketContext,
@@ -72,6 +76,7 @@ export class RealtimeSession {
     ctx.signal.addEventListener('abort', () => {
       clearInterval(timer);
       if (this.dtmfTimer) clearTimeout(this.dtmfTimer);
+      if (this.idleTimer) clearTimeout(this.idleTimer);
       this.response?.cancel();
       this.callJoin?.leave();
       void this.chain.then(() => this.turns?.dispose());
@@ -79,6 +84,8 @@ export class RealtimeSession {
     // Client events wait for the detector (a WebAssembly module, loaded once per process).
     this.chain = SessionTurns.create(this.config.input.format, this.config.turn_detection).then((turns) => {
       this.turns = turns;
+      this.idle = new IdleTimer(this.config.turn_detection?.idle_timeout_ms ?? null, deps.clock.now(), 0);
+      this.armIdle();
       if (ctx.signal.aborted || !checked.call) return;
       const joined = checked.call.join({
         audio: (frame) => {
@@ -156,6 +163,8 @@ export class RealtimeSession {
     }
     this.config = applied.config;
     await this.turns.update(this.config.input.format, this.config.turn_detection);
+    this.idle.configure(this.config.turn_detection?.idle_timeout_ms ?? null);
+    this.armIdle();
     return this.sender.send('session.updated', { session: sessionWire(this.config) });
   }
 
@@ -172,10 +181,14 @@ export class RealtimeSession {
       if (e.type === 'speech_started') {
         // Keys pressed before the caller spoke reach the model first.
         await this.dtmfEvents(this.dtmf.speechStarted());
+        this.idle.speechStarted();
+        this.armIdle();
         // Barge-in: the answer being spoken stops at once (status cancelled, reason turn_detected).
         if (this.response && this.config.turn_detection?.interrupt_response !== false) this.response.cancel('turn_detected');
         await this.sender.send('input_audio_buffer.speech_started', { audio_start_ms: e.audioStartMs, item_id: e.itemId });
       } else if (e.type === 'speech_stopped') {
+        this.idle.speechStopped(this.deps.clock.now(), this.turns.positionMs);
+        this.armIdle();
         await this.sender.send('input_audio_buffer.speech_stopped', { audio_end_ms: e.audioEndMs, item_id: e.itemId });
       } else {
         await this.committed(e);
@@ -248,6 +261,35 @@ export class RealtimeSession {
     const issue = this.conversation.insert(item, m.previous_item_id as string | null | undefined);
     if (issue) return this.error(m, issue);
     await this.sender.send('conversation.item.added', { previous_item_id: this.conversation.previousOf(item), item: itemWire(item) });
+    if (item.role === 'user' || item.type === 'function_call_output') {
+      this.idle.userActivity(this.deps.clock.now(), this.turns.positionMs);
+      this.armIdle();
+    }
+  }
+
+  /** One timer at the idle deadline, re-armed after every change. */
+  private armIdle(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    const due = this.idle.deadline();
+    if (due === null || this.ctx.signal.aborted) return;
+    this.idleTimer = setTimeout(() => {
+      this.chain = this.chain.then(() => this.idleFired());
+    }, Math.max(0, due - this.deps.clock.now()));
+  }
+
+  /** The idle timeout: timeout_triggered, the silent user turn committed, then the spoken check-in. */
+  private async idleFired(): Promise<void> {
+    const t = this.ctx.signal.aborted ? null : this.idle.tick(this.deps.clock.now(), this.turns.positionMs);
+    if (t && !this.response) {
+      const c = this.turns.commit(0);
+      if (!('code' in c)) {
+        await this.sender.send('input_audio_buffer.timeout_triggered', { audio_start_ms: t.audioStartMs, audio_end_ms: t.audioEndMs, item_id: c.itemId });
+        await this.committed(c);
+        await this.responseCreate({ type: 'response.create' }, t.checkIn);
+      }
+    }
+    this.armIdle();
   }
 
   private async itemDelete(m: Message): Promise<void> {
@@ -289,14 +331,15 @@ export class RealtimeSession {
     await this.sender.send('conversation.item.truncated', { item_id: item.id, content_index: 0, audio_end_ms: end });
   }
 
-  private responseCreate(m: Message): Promise<void> {
+  /** `say`: the words to speak instead of planning them (the idle check-in). */
+  private responseCreate(m: Message, say?: string): Promise<void> {
     if (this.response) return this.error(m, { code: 'conversation_already_has_active_response', message: `Response ${this.response.id} is in progress: wait for its response.done or send response.cancel.` });
     const request = checkResponseRequest(m.response, this.config, this.voiceOk);
     if ('issues' in request) {
       const first = request.issues[0];
       return this.error(m, { code: first.code, param: first.param, message: request.issues.map((i) => i.message).join('; ') });
     }
-    const plan = planResponse({ items: this.conversation.items, instructions: request.instructions, model: this.config.model, tools: request.tools, toolChoice: request.toolChoice });
+    const plan = say !== undefined ? { kind: 'message' as const, text: say } : planResponse({ items: this.conversation.items, instructions: request.instructions, model: this.config.model, tools: request.tools, toolChoice: request.toolChoice });
     const converter = this.callJoin ? new MulawConverter(this.config.output.format) : null;
     const response = new RealtimeResponse({
       sender: this.sender,
@@ -318,6 +361,8 @@ export class RealtimeSession {
       onAudio: converter && this.callJoin?.modelAudio ? (bytes) => this.callJoin?.modelAudio?.(converter.push(bytes)) : undefined,
     });
     this.response = response;
+    this.idle.responseStarted();
+    if (this.idleTimer) clearTimeout(this.idleTimer);
     // The response runs beside the message loop: later client events (a cancel) are read meanwhile.
     response
       .run(plan)
@@ -328,6 +373,9 @@ export class RealtimeSession {
       .finally(() => {
         if (response.usage) this.lastInputTokens = response.usage.input_tokens;
         if (this.response === response) this.response = null;
+        if (this.ctx.signal.aborted) return;
+        this.idle.responseDone(this.deps.clock.now(), this.turns.positionMs, response.playbackEndsAt ?? this.deps.clock.now());
+        this.armIdle();
       });
     return Promise.resolve();
   }

@@ -94,4 +94,25 @@ describe('server VAD', () => {
     expect(second.response.id).not.toBe(first.response.id);
     c.close();
   });
+
+  it('idle_timeout_ms: a silent turn (timeout_triggered, committed) and a spoken check-in', async () => {
+    const c = await connect(sb, { headers: { authorization: `Bearer ${KEY}` } });
+    c.send({ type: 'session.update', session: { turn_detection: { type: 'server_vad', idle_timeout_ms: 300 } } });
+    await c.until('session.updated');
+    // A little audio so the silent turn has a position: 200 ms of silence.
+    stream(c, Buffer.alloc(9600));
+    const done = await c.until('response.done');
+    const from = c.types().indexOf('session.updated') + 1;
+    const types = c.types(from).filter((t) => t !== 'ping');
+    expect(types.slice(0, 4)).toEqual(['input_audio_buffer.timeout_triggered', 'input_audio_buffer.committed', 'conversation.item.added', 'response.created']);
+    const fired = c.events.find((e) => e.type === 'input_audio_buffer.timeout_triggered') as Record<string, any>;
+    const committed = c.events.find((e) => e.type === 'input_audio_buffer.committed') as Record<string, any>;
+    expect(fired.item_id).toBe(committed.item_id);
+    expect(fired.audio_end_ms).toBeGreaterThanOrEqual(fired.audio_start_ms);
+    expect(done.response.output[0].content[0].transcript).toBe('Are you still there?');
+    // Counting starts again once the check-in has played: the next one says something else.
+    const next = await c.until('response.done', 2);
+    expect(next.response.output[0].content[0].transcript).toBe('I am still here. Is there anything else I can help you with?');
+    c.close();
+  });
 });

@@ -25,6 +25,8 @@ export class SessionTurns {
   private decoder: InputDecoder;
   private detector: TurnDetector | null = null;
   private callResampler: Resampler | null = null;
+  /** Input position of the last commit or clear: in manual mode the buffer holds everything since. */
+  private floorMs = 0;
 
   private constructor(private format: AudioFormat, private td: TurnDetection | null) {
     this.decoder = new InputDecoder(format);
@@ -60,6 +62,7 @@ export class SessionTurns {
       this.decoder = new InputDecoder(format);
       this.callResampler = null;
       this.detector = await TurnDetector.create({ sampleRate: format.rate, vad: vadOf(td), newItemId: () => newId('item') });
+      this.floorMs = 0;
       return;
     }
     if (JSON.stringify(td) !== JSON.stringify(this.td)) {
@@ -83,12 +86,20 @@ export class SessionTurns {
     return this.d.push(pcm);
   }
 
+  /** Milliseconds a manual commit would take now (server VAD keeps only the prefix padding outside a turn). */
+  get bufferedMs(): number {
+    return this.positionMs - this.floorMs;
+  }
+
   commit(minMs?: number): Committed | CommitError {
-    return this.d.commit(minMs);
+    const c = this.d.commit(minMs);
+    if (!('code' in c)) this.floorMs = this.positionMs;
+    return c;
   }
 
   clear(): void {
     this.d.clear();
+    this.floorMs = this.positionMs;
   }
 
   dispose(): void {

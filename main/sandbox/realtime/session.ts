@@ -23,6 +23,8 @@ import { IdleTimer } from './turns/idle';
 import { transcriptionEvents } from './turns/transcription';
 import type { Committed, TurnEvent } from './turns/turn-detector';
 
+/** Most audio a manual turn may buffer. */
+const MAX_BUFFER_MS = 15 * 60 * 1000;
 const CLIENT_TYPES = ['session.update', 'input_audio_buffer.append', 'input_audio_buffer.commit', 'input_audio_buffer.clear', 'conversation.item.create', 'conversation.item.delete', 'conversation.item.truncate', 'conversation.item.retrieve', 'response.create', 'response.cancel'];
 
 type Message = Record<string, unknown> & { type: string; event_id?: string };
@@ -172,6 +174,10 @@ export class RealtimeSession {
     if (typeof m.audio !== 'string') return this.error(m, { code: 'missing_required_parameter', message: "Missing required parameter: 'audio' (base64 audio in the session's input format).", param: 'audio' });
     const bytes = decodeBase64(m.audio);
     if (!bytes) return this.error(m, { code: 'invalid_value', message: 'audio is not valid base64.', param: 'audio' });
+    // Manual mode keeps everything until a commit: bounded, as a client that never commits must not grow the sandbox.
+    if (this.turns.mode === 'manual' && this.turns.bufferedMs > MAX_BUFFER_MS) {
+      return this.error(m, { code: 'input_audio_buffer_full', message: 'The input audio buffer holds 15 minutes of audio: commit or clear it.', param: 'audio' });
+    }
     return this.turnEvents(this.turns.append(bytes));
   }
 

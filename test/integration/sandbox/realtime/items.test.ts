@@ -84,6 +84,24 @@ describe('input_audio_buffer', () => {
   });
 });
 
+describe('input_audio_buffer limits', () => {
+  it('refuses appends once a manual turn holds 15 minutes, until a commit or clear', async () => {
+    const c = await manual();
+    c.send({ type: 'session.update', session: { audio: { input: { format: { type: 'audio/pcmu' } } } } });
+    // 15 minutes and 1 second of µ-law silence at 8 kHz.
+    c.send({ type: 'input_audio_buffer.append', audio: Buffer.alloc(8000 * 901, 0xff).toString('base64') });
+    c.send({ type: 'input_audio_buffer.append', event_id: 'evt_full', audio: Buffer.alloc(800, 0xff).toString('base64') });
+    const err = await c.until('error');
+    expect(err.error).toMatchObject({ code: 'input_audio_buffer_full', event_id: 'evt_full' });
+    c.send({ type: 'input_audio_buffer.clear' });
+    c.send({ type: 'input_audio_buffer.append', audio: Buffer.alloc(800, 0xff).toString('base64') });
+    c.send({ type: 'input_audio_buffer.commit' });
+    await c.until('input_audio_buffer.committed');
+    expect(c.events.filter((e) => e.type === 'error')).toHaveLength(1);
+    c.close();
+  }, 60_000);
+});
+
 describe('conversation.item.create / delete', () => {
   it('adds user text, user audio, assistant seeding, a function call and its output, in place', async () => {
     const c = await manual();

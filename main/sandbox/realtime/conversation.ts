@@ -82,6 +82,18 @@ export class Conversation {
   }
 }
 
+/** Cuts an assistant answer's audio at `endMs`; its transcript keeps the whole words whose sound ended by then. */
+export function truncateSpoken(item: ConversationItem, endMs: number): void {
+  if (!item.spoken) return;
+  const { chars, endsMs } = item.spoken;
+  let keep = 0;
+  while (keep < chars.length && endsMs[keep] <= endMs) keep++;
+  // A word cut in the middle was not heard: drop it.
+  if (keep < chars.length && /[\p{L}\p{N}]/u.test(chars[keep])) while (keep > 0 && /[\p{L}\p{N}'’-]/u.test(chars[keep - 1])) keep--;
+  item.spoken = { chars: chars.slice(0, keep), endsMs: endsMs.slice(0, keep), totalMs: endMs };
+  item.content = [{ type: 'audio', transcript: chars.slice(0, keep).join('').trimEnd() }];
+}
+
 /**
  * A client's `conversation.item.create` item checked into a conversation item; `decodeAudio`
  * turns an `input_audio` part's base64 (the session's input format) into its length and seed.

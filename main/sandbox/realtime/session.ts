@@ -9,7 +9,7 @@
 import { isObject } from '../../../shared/validate/violations';
 import type { SocketContext } from '../socket-route';
 import type { SandboxJoinedCall } from './call-link';
-import { checkClientItem, Conversation, itemWire, type ConversationItem } from './conversation';
+import { checkClientItem, Conversation, itemWire, truncateSpoken, type ConversationItem } from './conversation';
 import { EventSender, newId, type RealtimeErrorInfo } from './events';
 import { clipInfo, decodeBase64, MulawConverter } from './input-audio';
 import { planResponse } from './plan';
@@ -327,13 +327,7 @@ export class RealtimeSession {
     if (m.content_index !== 0) return this.error(m, { code: 'invalid_value', message: `content_index ${String(m.content_index)} is not an audio part of item ${m.item_id} (its audio is content 0).`, param: 'content_index' });
     const end = m.audio_end_ms as number;
     if (end > item.spoken.totalMs) return this.error(m, { code: 'invalid_value', message: `audio_end_ms ${end} is past the end of the item's audio (${item.spoken.totalMs} ms).`, param: 'audio_end_ms' });
-    const { chars, endsMs } = item.spoken;
-    let keep = 0;
-    while (keep < chars.length && endsMs[keep] <= end) keep++;
-    // A word cut in the middle was not heard: drop it.
-    if (keep < chars.length && /[\p{L}\p{N}]/u.test(chars[keep])) while (keep > 0 && /[\p{L}\p{N}'’-]/u.test(chars[keep - 1])) keep--;
-    item.spoken = { chars: chars.slice(0, keep), endsMs: endsMs.slice(0, keep), totalMs: end };
-    item.content = [{ type: 'audio', transcript: chars.slice(0, keep).join('').trimEnd() }];
+    truncateSpoken(item, end);
     await this.sender.send('conversation.item.truncated', { item_id: item.id, content_index: 0, audio_end_ms: end });
   }
 

@@ -54,7 +54,8 @@ export const LiveTranscriptionInputSchema = z
     connectionId: z.string().max(200).optional(),
     query: LiveSttQuerySchema,
     source: z.discriminatedUnion('kind', [
-      z.object({ kind: z.literal('page') }).strict(),
+      /** The page's microphone: `device` a MediaDeviceInfo.deviceId (absent: the page's default), kept so a reload captures the same one. */
+      z.object({ kind: z.literal('page'), device: z.string().max(500).optional() }).strict(),
       z.object({ kind: z.literal('native'), device: z.string().max(500).optional() }).strict(),
       /**
        * A WAV file the user chose, played as the microphone (paced: `speed` times real time) for
@@ -121,6 +122,12 @@ export interface LiveTranscriptionSnapshot {
   end: { incomplete: boolean; message: string | null } | null;
   errors: string[];
 }
+
+/** A live run's output in History: every final segment per channel (`utterance` closes one). */
+export type LiveTranscriptOutput = {
+  object: 'live_transcript';
+  channels: Array<{ channel: number; segments: TranscriptSegment[] }>;
+};
 
 export type LiveTranscriptionEvent =
   | { type: 'interim'; channel: number; text: string }

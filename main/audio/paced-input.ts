@@ -11,6 +11,9 @@
 import type { AudioError, AudioResult } from '../../shared/audio/errors';
 import type { AudioBackend, InputStream } from './types';
 
+/** How early a tick may fire and still release the period due at its boundary (ms). */
+const EARLY_MS = 2;
+
 export interface PacedInputOptions {
   boundMs: number;
   after: 'silence' | 'quiet';
@@ -77,7 +80,12 @@ class PacedInput implements InputStream {
     const periodSamples = Math.max(1, Math.round((this.sampleRate * periodMs) / 1000)) * this.channels;
     const startedAt = performance.now();
     const tick = (): void => {
-      const periods = Math.floor((performance.now() - startedAt) / periodMs);
+      // Node's timers count whole milliseconds of a loop clock read once per turn, so a tick set
+      // for a boundary often fires up to a millisecond before it by performance.now(): that tick
+      // releases the period due at the boundary. (Flooring without the margin made it release
+      // nothing and re-arm for the remaining fraction, a second wake-up that under load came back
+      // several ms late: a late frame then a short one.)
+      const periods = Math.floor((performance.now() - startedAt + EARLY_MS) / periodMs);
       // The next tick at the next period's boundary (setInterval would drift a little each time,
       // and then release two periods at once to catch up: a jitter a real card does not have).
       this.timer = setTimeout(tick, Math.max(0, (periods + 1) * periodMs - (performance.now() - startedAt)));

@@ -29,6 +29,7 @@ import {
   LiveTranscriptionInputSchema,
   applyTranscriptionEvent,
   transcriptText,
+  type LiveTranscriptOutput,
   type LiveTranscriptionEvent,
   type LiveTranscriptionSnapshot,
   type TranscriptSegment,
@@ -67,6 +68,45 @@ function segmentOf(m: NonNullable<MediaTranscriptEvent['message']>, utterance: b
   return { text: m.text ?? '', start: m.start ?? null, duration: m.duration ?? null, speaker: m.speaker ?? null, words: (m.words ?? []).map((w) => ({ text: w.text, start: w.start, end: w.end, confidence: w.confidence ?? null, speaker: w.speaker ?? null })), utterance };
 }
 
+/** Seconds → ms: where the utterance that `segments` ends with stops in the audio (its last word, or its segment's end). */
+function utteranceEndMs(segments: readonly TranscriptSegment[]): number | null {
+  const last = segments.at(-1);
+  if (!last) return null;
+  const word = last.words.at(-1);
+  if (word) return word.end * 1000;
+  return last.start !== null && last.duration !== null ? (last.start + last.duration) * 1000 : null;
+}
+
+/** The session time at which the audio up to `endMs` had reached main (entries before it are dropped: utterances come in order). */
+function capturedAt(heard: Array<{ endMs: number; t: number }>, endMs: number | null): number | null {
+  if (endMs === null) return null;
+  const i = heard.findIndex((h) => h.endMs >= endMs);
+  if (i < 0) return null;
+  const { t } = heard[i];
+  heard.splice(0, i);
+  return t;
+}
+
+/**
+ * The run's output: every final segment per channel, as History shows the transcript (utterances
+ * with their times, speakers and words). A channel with no final but a `transcript.done` text
+ * keeps that text as one segment.
+ */
+function liveTranscriptOutput(finals: ReadonlyMap<number, TranscriptSegment[]>, state: LiveTranscriptionSnapshot): LiveTranscriptOutput {
+  const channels = new Set<number>([...finals.keys(), ...state.channels.map((c) => c.channel)]);
+  return {
+    object: 'live_transcript',
+    channels: [...channels]
+      .sort((a, b) => a - b)
+      .map((channel) => {
+        const kept = finals.get(channel);
+        if (kept?.length) return { channel, segments: kept };
+        const last = state.channels.find((c) => c.channel === channel)?.finals.at(-1);
+        return { channel, segments: last ? [last] : [] };
+      }),
+  };
+}
+
 export function transcriptionLiveKind(deps: TranscriptionKindDeps) {
   return defineLiveKind({
     id: LIVE_TRANSCRIPTION_KIND,
@@ -76,9 +116,6 @@ export function transcriptionLiveKind(deps: TranscriptionKindDeps) {
       const { input } = ctx;
       if (input.query.encoding === 'opus') throw new WorkbenchFailure({ code: 'invalid_input', message: LIVE_OPUS_REFUSAL });
       const audioChannels = input.query.channels ?? 1;
-      if (audioChannels > 1 && input.source.kind === 'native') {
-        throw new WorkbenchFailure({ code: 'invalid_input', message: 'A native device is captured in mono for now: choose one channel, or use this page’s microphone for stereo.' });
-      }
       // Stereo goes out interleaved with multichannel on: the service transcribes each channel apart.
       const { channels: _channels, ...rest } = input.query;
       const query: SttStreamQuery = { ...rest, encoding: 'pcm', ...(audioChannels > 1 ? { multichannel: true, channels: audioChannels } : {}) };
@@ -86,7 +123,7 @@ export function transcriptionLiveKind(deps: TranscriptionKindDeps) {
       if (problem) throw new WorkbenchFailure({ code: 'invalid_input', message: problem });
       const connection = deps.connection(input.connectionId);
       // The media process gets a path, never the page's reference; main checks the reference first.
-      let mediaSource: { kind: 'page' } | { kind: 'native'; device?: string } | { kind: 'file'; path: string; speed: number } = input.source.kind === 'file' ? { kind: 'page' } : input.source;
+      let mediaSource: { kind: 'page' } | { kind: 'native'; device?: string } | { kind: 'file'; path: string; speed: number } = input.source.kind === 'native' ? input.source : { kind: 'page' };
       let fileName = '';
       if (input.source.kind === 'file') {
         if (!deps.resolveFile) throw new WorkbenchFailure({ code: 'unsupported', message: 'This app cannot play a file as a live microphone.' });
@@ -118,6 +155,11 @@ export function transcriptionLiveKind(deps: TranscriptionKindDeps) {
       let rec: SessionRecorder | null = null;
       let inUtterance = false;
       let interimMarked = false;
+      // Every final segment per channel (the snapshot drops the oldest past SNAPSHOT_SEGMENTS_MAX): History's transcript.
+      const finals = new Map<number, TranscriptSegment[]>();
+      // When each stretch of microphone audio reached main (session clock), so an utterance's
+      // end in the audio maps to the moment it was captured: the turn's `speech_stopped`.
+      const heard: Array<{ endMs: number; t: number }> = [];
       let endedByMedia: WorkbenchError | null | undefined;
       const onMedia = (e: MediaPlaneEvent): void => {
         if (!('sessionId' in e) || e.sessionId !== mediaId) return;
@@ -138,7 +180,8 @@ export function transcriptionLiveKind(deps: TranscriptionKindDeps) {
       const onSessionEvent = (type: string, data: unknown, at: number): void => {
         if (type === 'audio') {
           const { pcm } = data as { pcm: string };
-          rec?.audio('out', Buffer.from(pcm, 'base64'), { frame: { data: '(microphone audio)' } });
+          const ref = rec?.audio('out', Buffer.from(pcm, 'base64'), { frame: { data: '(microphone audio)' } });
+          if (ref && rec) heard.push({ endMs: ref.offsetMs + ref.durationMs, t: rec.sessionMs() });
           return;
         }
         if (type === 'socket-frame') {
@@ -165,8 +208,14 @@ export function transcriptionLiveKind(deps: TranscriptionKindDeps) {
             return emit({ type: 'interim', channel, text: t.message.text ?? '' });
           }
           const utterance = t.state === 'utterance_final';
-          emit({ type: 'final', channel, segment: segmentOf(t.message, utterance) });
+          const segment = segmentOf(t.message, utterance);
+          emit({ type: 'final', channel, segment });
+          const kept = finals.get(channel) ?? [];
+          kept.push(segment);
+          finals.set(channel, kept);
           if (utterance) {
+            const stoppedAt = capturedAt(heard, utteranceEndMs(kept));
+            if (stoppedAt !== null) rec?.mark('speech_stopped', { t: stoppedAt, data: { channel } });
             rec?.mark('final_transcript', { data: { channel, text: transcriptText(state.channels.find((c) => c.channel === channel)!).split('\n').at(-1) } });
             inUtterance = false;
             interimMarked = false;
@@ -235,7 +284,8 @@ export function transcriptionLiveKind(deps: TranscriptionKindDeps) {
           }
           off();
           const text = state.channels.map(transcriptText).join('\n\n');
-          const update = { outputText: text, outputPreview: text.slice(0, 200) };
+          const output = liveTranscriptOutput(finals, state);
+          const update = { outputText: text, outputPreview: text.slice(0, 200), output };
           if (!rec) return;
           if (endedByMedia || reason === 'failed') {
             await rec.abort({ code: endedByMedia?.code ?? 'network', message: state.end?.message ?? endedByMedia?.message ?? 'The live transcription failed.' }, update);

@@ -2,7 +2,13 @@
  * The native device list, answered by the media process (the only process that loads naudiodon).
  * The backend loads on the first question, so a machine without audio devices pays nothing until
  * someone asks; from then on a DeviceWatcher polls PortAudio's list and every change is pushed to
- * main (which tells every window: `audio.devicesChanged`). A library that cannot load, or a list
+ * main (which tells every window: `audio.devicesChanged`), except while `busy()` says a session is
+ * running: a poll with no native stream open blocks this loop 15–55 ms (a PortAudio
+ * initialisation), which every running session would feel as a late frame (the capture bench's
+ * outliers about once every 100 frames were these polls). While a native stream is open the list
+ * could not change anyway (PortAudio keeps the one from when it opened), and a microphone pulled
+ * out mid-session is Capture's stall watchdog's to report; the polls resume when the sessions
+ * end. A question (`list()`) is always answered with a fresh list. A library that cannot load, or a list
  * that cannot be read, is an answer with `problem` set, never a failure of the request.
  */
 import type { NativeAudioDevices } from '../../shared/contract/audio';
@@ -39,6 +45,7 @@ export class MediaAudioDevices {
     private readonly load: LoadAudioBackend,
     private readonly onChange: (devices: NativeAudioDevices) => void,
     private readonly pollMs = 2000,
+    private readonly busy: () => boolean = () => false,
   ) {}
 
   /** The backend every native session of this process shares (loaded once). */
@@ -52,7 +59,7 @@ export class MediaAudioDevices {
     if (!backend.ok) return toNativeDevices(NONE, `Native audio devices are unavailable: ${backend.error.message}`);
     const listed = backend.value.listDevices();
     if (!this.watcher && !this.disposed) {
-      this.watcher = new DeviceWatcher(backend.value, this.pollMs);
+      this.watcher = new DeviceWatcher(backend.value, this.pollMs, this.busy);
       this.watcher.onChange((change) => this.onChange(toNativeDevices(change.list)));
       this.watcher.onError((error) => this.onChange(toNativeDevices(NONE, error.message)));
     }

@@ -59,7 +59,7 @@ export class MediaProcess {
   constructor(private readonly options: MediaProcessOptions) {
     this.now = options.now ?? monotonicMs;
     this.router = new FrameRouter({ now: this.now, log: (line) => this.log(line) });
-    this.audio = new MediaAudioDevices(options.audioBackend ?? createNaudiodonBackend, (devices) => this.send({ t: 'devices-changed', devices }), options.devicePollMs);
+    this.audio = new MediaAudioDevices(options.audioBackend ?? createNaudiodonBackend, (devices) => this.send({ t: 'devices-changed', devices }), options.devicePollMs, () => this.sessions.size > 0);
     options.control.onMessage((message, ports) => void this.onControl(message, ports));
     this.send({ t: 'ready', pid: options.pid ?? 0 });
   }

@@ -79,7 +79,6 @@ export const transcriptionKind = defineKind({
     const channels = query.multichannel ? (query.channels ?? 0) : 1;
     if ((query.encoding ?? 'pcm') !== 'pcm') throw new Error(LIVE_OPUS_REFUSAL);
     if (channels < 1 || channels > LIVE_MAX_CHANNELS) throw new Error(`A live microphone sends mono or interleaved stereo 16-bit PCM, not ${channels} channels.`);
-    if (channels > 1 && options.source.kind === 'native') throw new Error('A native device is captured in mono: stereo comes from the page.');
     const client = new ApiClient({ baseUrl: options.connection.baseUrl, apiKey: options.connection.apiKey, retry: { retries: 0, baseDelayMs: 0, maxDelayMs: 0, maxRetryAfterMs: 0 } });
     const abort = new AbortController();
     const opened = await openTranscriptionStream(client, query, {
@@ -176,7 +175,7 @@ export const transcriptionKind = defineKind({
     // A native device that fails mid-stream (unplugged, stalled): what was captured still goes out
     // and its final words come back, then the session ends with the device's own explanation.
     const native = options.source.kind === 'native'
-      ? await nativeMicrophone(ctx, { sampleRate, device: options.source.device }, onPcm, (error) => {
+      ? await nativeMicrophone(ctx, { sampleRate, device: options.source.device, channels }, onPcm, (error) => {
           if (ending) return;
           void finish().then(() => ctx.end({ code: 'unsupported', message: `${error.message.replace(/[.\s]*$/, '.')} The live transcription stopped there.` }));
         })

@@ -13,8 +13,7 @@
  * for the page (not for the disk) is stopped with `timeout`, which also ends a page that trickles
  * a chunk now and then to hold the upload open.
  */
-import { once } from 'node:events';
-import { PassThrough } from 'node:stream';
+import { PassThrough, type Writable } from 'node:stream';
 import { WorkbenchFailure } from '../../shared/contract/errors';
 import type { FileRef } from '../../shared/contract/user-files';
 import type { UserFiles } from './user-files';
@@ -67,6 +66,31 @@ function watchForStall(limit: StallLimit, received: () => number, heldBack: () =
   return () => clearInterval(timer);
 }
 
+/**
+ * Settles when `stream` drains or closes (an aborted staging destroys it: the end of the wait, not
+ * a failure here). One listener pair per wait, both removed when either fires: a race of two
+ * `once()`s left the loser attached for the rest of the upload (one per chunk, 1024 for 1 GiB).
+ */
+function drainedOrClosed(stream: Writable): Promise<void> {
+  return new Promise((resolve) => {
+    if (stream.closed) return resolve();
+    const done = () => {
+      stream.off('drain', done);
+      stream.off('close', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('close', done);
+  });
+}
+
+/**
+ * Bytes main buffers between the page and the staging file: a few messages, so receiving the next
+ * one overlaps writing this one (at the stream default of 16 KiB every 1 MiB message waited for
+ * its own disk write), and still a small fixed amount whatever the file's size.
+ */
+export const STAGING_BUFFER_BYTES = 2 * 1024 * 1024;
+
 export async function stageUpload(
   userFiles: Pick<UserFiles, 'stage'>,
   start: UploadStart,
@@ -84,7 +108,7 @@ export async function stageUpload(
   const onAbort = () => controller.abort();
   signal.addEventListener('abort', onAbort, { once: true });
   if (signal.aborted) controller.abort();
-  const body = new PassThrough();
+  const body = new PassThrough({ highWaterMark: STAGING_BUFFER_BYTES });
   const result = userFiles.stage(start.name, start.type, body, start.size, controller.signal);
   // Awaited below; until then a failure must not count as unhandled.
   result.catch(() => {});
@@ -130,8 +154,7 @@ export async function stageUpload(
       received += next.value.data.byteLength;
       if (!body.write(next.value.data)) {
         draining = true;
-        // An aborted staging destroys `body` with an error: that is the end of the wait, not a failure here.
-        await Promise.race([once(body, 'drain'), once(body, 'close')]).catch(() => undefined);
+        await drainedOrClosed(body);
         draining = false;
       }
     }

@@ -43,6 +43,7 @@ export const audioContract = {
 /**
  * Where audio comes from or goes to, as the device picker gives it: the page's own device
  * (the browser's microphone or speakers), or a native device through the media process
- * (`device` absent: the system default).
+ * (`device` absent: the system default). A page device is a MediaDeviceInfo.deviceId (absent: the
+ * page's default), a native one an `audio.devices` id.
  */
-export type AudioDeviceChoice = { kind: 'page' } | { kind: 'native'; device?: string };
+export type AudioDeviceChoice = { kind: 'page'; device?: string } | { kind: 'native'; device?: string };

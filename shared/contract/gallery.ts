@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { BytesSchema } from './bytes';
 import { call, event, stream } from './define';
 import type { FileDownloadChunk, FileDownloadResult } from '../families/files/contract';
-import { RunIdSchema } from './history';
+import { RunIdSchema } from './run-id';
 import { BlobHashSchema, type MediaUrl } from './media';
 import { FileRefIdSchema } from './user-files';
 

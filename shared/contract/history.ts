@@ -5,6 +5,7 @@ import { ENDPOINTS } from '../families';
 import { RUN_STATUSES, type CapturedEvent, type CapturedRequest, type EventDirection, type RunRecord, type RunSummary } from './runs';
 import type { MediaUrl } from './media';
 import type { SessionMark, SessionMetrics } from '../session-metrics';
+import { RunIdSchema } from './run-id';
 
 export const HistorySearchSchema = z
   .object({
@@ -25,7 +26,7 @@ export interface HistoryPage {
   nextCursor: string | null;
 }
 
-export const RunIdSchema = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/);
+export { RunIdSchema } from './run-id';
 
 /** Largest page of raw events one `history.events` call returns. */
 export const MAX_EVENTS_PAGE = 5_000;

@@ -1,56 +1,52 @@
 /**
  * The whole contract: every operation the renderer may ask of main, and every event main pushes.
- * Channel names are derived (`family.method`); see define.ts.
+ * Channel names are derived (`family.method`); see define.ts. The app's own families are listed
+ * here; the API families' parts come from FAMILIES (each family's `contract: { key, ops }`), so
+ * adding a family never edits this file.
  */
 import { appContract, opsContract, streamsContract } from './app';
 import { audioContract } from './audio';
-import { chatContract } from '../families/chat/contract';
-import { completionsContract } from '../families/legacy/contract';
 import { connectionsContract } from './connections';
 import { draftsContract } from './drafts';
-import { filesContract } from '../families/files/contract';
 import { galleryContract } from './gallery';
 import { historyContract } from './history';
-import { imagesContract } from '../families/images/contract';
-import { speechContract } from '../families/speech/contract';
 import { mediaContract } from './media';
 import { jobsContract } from './jobs';
 import { liveContract } from './live';
-import { messagesContract } from '../families/messages/contract';
-import { modelsContract } from '../families/models/contract';
-import { responsesContract } from '../families/responses/contract';
 import { toolsContract } from './tools';
 import { userFilesContract } from './user-files';
-import { videosContract } from '../families/videos/contract';
-import { transcriptionContract } from '../families/transcription/contract';
-import { voicesContract } from '../families/voices/contract';
+import { FAMILIES } from '../families';
 
-export const contract = {
+/** The app's own contract families (not an API family's). */
+const appFamilies = {
   app: appContract,
   streams: streamsContract,
   ops: opsContract,
   connections: connectionsContract,
-  models: modelsContract,
-  chat: chatContract,
-  responses: responsesContract,
-  messages: messagesContract,
-  completions: completionsContract,
   history: historyContract,
   tools: toolsContract,
   media: mediaContract,
   audio: audioContract,
   jobs: jobsContract,
-  files: filesContract,
   userFiles: userFilesContract,
   drafts: draftsContract,
-  images: imagesContract,
-  speech: speechContract,
-  videos: videosContract,
-  transcription: transcriptionContract,
   gallery: galleryContract,
   live: liveContract,
-  voices: voicesContract,
 } as const;
+
+type Families = (typeof FAMILIES)[number];
+
+/** The API families' contract families, by the key each declares (`legacy` → `completions`). */
+type FamilyContracts = { [F in Families as F['contract']['key']]: F['contract']['ops'] };
+
+// A family's key that is one of the app's would silently replace it: this stops the type check.
+type Clash = keyof FamilyContracts & keyof typeof appFamilies;
+const noClash: [Clash] extends [never] ? true : Clash = true;
+void noClash;
+
+const familyContracts = Object.fromEntries(FAMILIES.map((f) => [f.contract.key, f.contract.ops])) as FamilyContracts;
+
+export const contract = { ...appFamilies, ...familyContracts };
 
 export type WorkbenchContract = typeof contract;
 

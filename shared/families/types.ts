@@ -5,6 +5,7 @@
  * dispatch) is derived from that list.
  */
 import type { CapturedRequest } from '../contract/runs';
+import type { Family } from '../contract/define';
 // FamilyId and NavIconName are derived from the lists in index.ts (a type-only cycle): adding a
 // family never edits a union here.
 import type { FamilyId } from './index';
@@ -119,9 +120,20 @@ export interface NavEntry {
 }
 
 /** One family's shared module. */
+/** A family's part of the contract: the key it sits under and its operations (`family/contract.ts`). */
+export interface FamilyContract {
+  readonly key: string;
+  readonly ops: Family;
+}
+
 export interface SharedFamily {
   /** Its id (FamilyId is the union of the listed families' ids). */
   readonly id: string;
+  /**
+   * Its operations in the contract, under `key` (the page's `api.<key>.*`, main's handlers; legacy's
+   * is `completions`): shared/contract/index.ts builds the contract's families from the list.
+   */
+  readonly contract: FamilyContract;
   /** Its view in the nav (a family may have none of its own). */
   readonly nav: NavEntry | null;
   /**

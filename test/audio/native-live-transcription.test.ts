@@ -45,12 +45,12 @@ afterEach(async () => {
   env = null;
 });
 
-async function start(after: 'silence' | 'quiet') {
+async function start(after: 'silence' | 'quiet', query: Record<string, unknown> = QUERY) {
   env = await startLiveApp({ mediaEnv: { ...process.env, HOME: home, [AUDIO_INPUT_ENV]: `${speechMs}:${after}` } });
   const devices = await env.plane.devices();
   if (!devices.ok) throw new Error(JSON.stringify(devices));
   expect(devices.value.defaultInputId).toBe('ALSA:default');
-  const id = await env.app.live.start('transcription', { query: QUERY, source: { kind: 'native' } }, { origin: 'window' });
+  const id = await env.app.live.start('transcription', { query, source: { kind: 'native' } }, { origin: 'window' });
   return { id, win: await attachWindow(env.app, id) };
 }
 
@@ -80,6 +80,31 @@ describe('native microphone -> live transcription (ALSA file device)', () => {
     expect(transcriptText(channel0).length).toBeGreaterThan(10);
     // The device was the native one, named in the run.
     expect(env!.logs.some((l) => l.includes('TEST HOOK') && l.includes(AUDIO_INPUT_ENV))).toBe(true);
+  }, 120_000);
+
+  it('a stereo device gives two-channel live transcription: each side transcribed apart (speech on the left, silence on the right)', async () => {
+    // The same speech, now on the left side only (the infile is read when the device opens).
+    execFileSync('sox', [join(home, 'speech.wav'), '-r', '48000', '-c', '2', '-b', '16', '-e', 'signed-integer', '-t', 'raw', join(home, 'capture.raw'), 'remix', '1', '0', 'pad', '0', '1']);
+    try {
+      const { id, win } = await start('silence', { ...QUERY, channels: 2 });
+      expect(win.state().status).toBe('listening');
+      expect(win.state().audioChannels).toBe(2);
+      const cap = new Promise<void>((r) => setTimeout(r, speechMs + 15_000));
+      await Promise.race([cap, win.until(() => (win.state().channels.find((c) => c.channel === 0)?.finals.some((s) => s.utterance) ?? false) || win.ended())]);
+      await env!.app.live.stop(id);
+      await win.until(() => win.ended());
+      const state = win.state();
+      expect(state.end?.incomplete).toBe(false);
+      const left = state.channels.find((c) => c.channel === 0)!;
+      const right = state.channels.find((c) => c.channel === 1);
+      expect(left.finals.flatMap((f) => f.words).length).toBeGreaterThan(4);
+      expect(right?.finals.flatMap((f) => f.words) ?? []).toEqual([]);
+      // The recorded microphone track is stereo.
+      const session = (await env!.app.handlers.history.session({ id: state.runId }, { sessionId: 'test', signal: new AbortController().signal })) as { tracks: Array<{ direction: string; channels: number }> };
+      expect(session.tracks.find((t) => t.direction === 'out')?.channels).toBe(2);
+    } finally {
+      execFileSync('sox', [join(home, 'speech.wav'), '-r', '48000', '-c', '2', '-b', '16', '-e', 'signed-integer', '-t', 'raw', join(home, 'capture.raw'), 'pad', '0', '1']);
+    }
   }, 120_000);
 
   it('a device that fails mid-stream ends the session with an explained error, the transcript so far kept and marked incomplete', async () => {

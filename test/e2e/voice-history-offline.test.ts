@@ -177,8 +177,10 @@ describe('voice runs in History after a restart with the service stopped (browse
     await expect.poll(() => panel.getByLabel('Clip').textContent(), SLOW).toContain('my-voice.wav');
     await panel.getByLabel('Name', { exact: true }).fill('Offline Narrator');
     await panel.getByRole('button', { name: 'Clone voice' }).click();
-    await expect.poll(() => panel.getByRole('status').textContent(), SLOW).toMatch(/Cloned "Offline Narrator" \([a-z0-9]{8}\)/);
-    voiceId = /\(([a-z0-9]{8})\)/.exec((await panel.getByRole('status').textContent())!)![1]!;
+    // (The microphone picker's note is a status too: the one that says Cloned.)
+    const cloned = panel.getByRole('status').filter({ hasText: 'Cloned' });
+    await expect.poll(() => cloned.textContent(), SLOW).toMatch(/Cloned "Offline Narrator" \([a-z0-9]{8}\)/);
+    voiceId = /\(([a-z0-9]{8})\)/.exec((await cloned.textContent())!)![1]!;
 
     // Speak in it from the Speech playground: the voice is listed under Custom and the run keeps its audio.
     await nav('Speech').click();
@@ -254,12 +256,26 @@ describe('voice runs in History after a restart with the service stopped (browse
     await expect.poll(() => page.locator('.timeline-row.in').count(), SLOW).toBeGreaterThan(0);
     await expect.poll(() => page.locator('.timeline-row.out').count(), SLOW).toBeGreaterThan(0);
     expect(await page.locator('.timeline-row').allInnerTexts()).toEqual(expect.arrayContaining([expect.stringContaining('transcript.created')]));
+    // Its transcript is kept with the run: the words the live panel showed, in utterances with times.
+    const norm = (w: string): string => w.toLowerCase().replace(/[^a-z0-9']/g, '');
+    const transcript = page.getByRole('region', { name: 'Transcript' });
+    await expect.poll(() => transcript.locator('[data-testid="word"]').count(), SLOW).toBeGreaterThan(3);
+    const keptWords = (await transcript.locator('[data-testid="word"]').allTextContents()).map(norm);
+    for (const w of liveWords.slice(0, 4).map(norm)) expect(keptWords, `History's transcript: ${keptWords.join(' ')}`).toContain(w);
+    expect(await transcript.locator('[data-testid="segment"] .when').first().innerText()).toMatch(/^\d\d:\d\d/);
+    // Each utterance's end was marked, so the final-transcript latency is a figure, not "—".
+    const figures = page.getByRole('region', { name: 'Figures' });
+    expect(await figures.locator('dt:text-is("Final transcript") + dd').innerText()).toMatch(/^p50 \d+ ms · p95 \d+ ms over \d+ turns?$/);
     await screenshot(page, 'voice-history-05-live-offline');
 
-    // The clone is a run in History. (Its clip does not play there yet: the voices family has no
-    // History entry of its own; engineer "transvoices" is adding it.)
+    // The clone is a run in History, and its reference clip (kept in the blob store) plays.
     await openRow('Voices · clone');
     expect(await page.locator('h1').innerText()).toContain('Voices');
+    const clipPlayer = page.locator('[data-testid="voice-run-clip"]');
+    await clipPlayer.waitFor(SLOW);
+    await expect.poll(async () => clockOf(await clipPlayer.locator('.wf-clock').innerText())[1], SLOW).toBeGreaterThan(1);
+    await clipPlayer.getByRole('button', { name: /^Play / }).click();
+    await expect.poll(async () => clockOf(await clipPlayer.locator('.wf-clock').innerText())[0], SLOW).toBeGreaterThan(0.3);
     await screenshot(page, 'voice-history-06-clone-offline');
   }, 300_000);
 

@@ -46,13 +46,31 @@ export async function uploadBytes(api: UploadApi, file: FileLike, report: (loade
     (err: unknown) => ({ ok: false as const, err }),
   );
   let stopped = false;
-  let onStop: () => void = () => {};
-  // Settles at Cancel: a send main has not taken yet is not waited for.
-  const stop = new Promise<void>((resolve) => (onStop = resolve));
   const onAbort = () => {
     stopped = true;
-    onStop();
     void upload.cancel().catch(() => {});
+  };
+  /**
+   * `promise`, or nothing once Cancel is pressed (a send main has not taken yet is not waited for).
+   * Its own abort listener, removed when it settles: a race with one long-lived "stopped" promise
+   * would leave a reaction on it per slice until the upload ends.
+   */
+  const unlessStopped = <T>(promise: Promise<T>): Promise<T | undefined> => {
+    if (stopped || !signal) return stopped ? Promise.resolve(undefined) : promise;
+    return new Promise<T | undefined>((resolve, reject) => {
+      const wake = () => resolve(undefined);
+      signal.addEventListener('abort', wake, { once: true });
+      promise.then(
+        (value) => {
+          signal.removeEventListener('abort', wake);
+          resolve(value);
+        },
+        (err: unknown) => {
+          signal.removeEventListener('abort', wake);
+          reject(err as Error);
+        },
+      );
+    });
   };
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
@@ -69,9 +87,9 @@ export async function uploadBytes(api: UploadApi, file: FileLike, report: (loade
         // Awaited in turn below; one that fails while an earlier one is awaited is not unhandled.
         sent.catch(() => {});
         inFlight.push(sent);
-        if (inFlight.length >= UPLOAD_WINDOW) await Promise.race([inFlight.shift(), stop]);
+        if (inFlight.length >= UPLOAD_WINDOW) await unlessStopped(inFlight.shift() as Promise<void>);
       }
-      await Promise.race([Promise.all(inFlight), stop]);
+      await unlessStopped(Promise.all(inFlight));
       if (!stopped) await upload.close();
     } catch (err) {
       // A slice that could not be read, or a send main refused: the session ends either way.

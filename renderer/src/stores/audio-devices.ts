@@ -43,5 +43,13 @@ export const useAudioDevicesStore = defineStore('audio-devices', () => {
     }
   }
 
-  return { native, page, error, loading, load };
+  /**
+   * The page was just allowed the microphone: its devices now have names (browsers fire no
+   * devicechange for that), so list them again if they had none.
+   */
+  function pageAllowed(): void {
+    if (page.value && !page.value.labelled) void load();
+  }
+
+  return { native, page, error, loading, load, pageAllowed };
 });

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { stream } from '../../contract/define';
 import type { WorkbenchError } from '../../contract/errors';
 import type { RunRecord } from '../../contract/runs';
-import { RunIdSchema } from '../../contract/history';
+import { RunIdSchema } from '../../contract/run-id';
 import { textSendSchema, type TextStreamChunk } from '../../contract/text';
 
 const ContentPartSchema = z.looseObject({ type: z.string().min(1).max(64) });

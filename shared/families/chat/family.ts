@@ -1,8 +1,10 @@
 /** Chat (`/v1/chat/completions`): streamed, plain and deferred. */
+import { chatContract } from './contract';
 import type { SharedFamily } from '../types';
 
 export const chatFamily = {
   id: 'chat',
+  contract: { key: 'chat', ops: chatContract },
   nav: { route: '/chat', label: 'Chat', icon: 'chat', order: 10 },
   entry: 'text',
   endpoints: {

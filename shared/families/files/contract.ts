@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { FILE_LIMITS } from '../../wire/files';
 import { call, event, stream } from '../../contract/define';
-import { RunIdSchema } from '../../contract/history';
+import { RunIdSchema } from '../../contract/run-id';
 import { ConnectionIdSchema } from '../../contract/text';
 import { FileRefIdSchema } from '../../contract/user-files';
 

@@ -1,9 +1,11 @@
 /** Files (`/v1/files`): every upload is a recorded run; the rest of the API is not recorded. */
+import { filesContract } from './contract';
 import { UPLOAD_EXPORTER } from './codegen';
 import type { SharedFamily } from '../types';
 
 export const filesFamily = {
   id: 'files',
+  contract: { key: 'files', ops: filesContract },
   nav: { route: '/files', label: 'Files', icon: 'files', order: 100 },
   entry: 'upload',
   endpoints: {

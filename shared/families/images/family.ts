@@ -2,6 +2,7 @@
  * Images (`/v1/images/generations`, `/edits`): JSON bodies whose `prompt` is the prompt; History
  * shows the images the run kept (its media entry) and opens the run in the Images playground.
  */
+import { imagesContract } from './contract';
 import { imagesExporter } from './codegen';
 import type { OwnEndpoint, SharedFamily } from '../types';
 
@@ -9,6 +10,7 @@ const image = { entry: 'media', method: 'POST', input: 'prompt', output: 'none',
 
 export const imagesFamily = {
   id: 'images',
+  contract: { key: 'images', ops: imagesContract },
   nav: { route: '/images', label: 'Images', icon: 'images', order: 60 },
   entry: 'media',
   endpoints: {

@@ -1,10 +1,12 @@
 /** Legacy completions (`/v1/completions` and `/v1/complete`); main's contract family is `completions`. */
+import { completionsContract } from './contract';
 import type { OwnEndpoint, SharedFamily } from '../types';
 
 const legacy = { entry: 'text', method: 'POST', input: 'prompt', rerun: 'legacy', structured: null, eventTimeline: false } as const satisfies Partial<OwnEndpoint>;
 
 export const legacyFamily = {
   id: 'legacy',
+  contract: { key: 'completions', ops: completionsContract },
   nav: { route: '/legacy', label: 'Legacy', title: 'Legacy completions', icon: 'legacy', order: 40 },
   entry: 'text',
   endpoints: {

@@ -1,8 +1,10 @@
 /** Messages (`/v1/messages`): system and content blocks, thinking, the stream's event timeline. */
+import { messagesContract } from './contract';
 import type { SharedFamily } from '../types';
 
 export const messagesFamily = {
   id: 'messages',
+  contract: { key: 'messages', ops: messagesContract },
   nav: { route: '/messages', label: 'Messages', icon: 'messages', order: 30 },
   entry: 'text',
   endpoints: {

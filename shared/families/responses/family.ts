@@ -1,10 +1,12 @@
 /** Responses (`/v1/responses`): chains, stored responses (retrieve, delete) and compaction. */
+import { responsesContract } from './contract';
 import type { OwnEndpoint, SharedFamily } from '../types';
 
 const stored = { entry: 'text', rerun: null, structured: null, eventTimeline: false } as const satisfies Partial<OwnEndpoint>;
 
 export const responsesFamily = {
   id: 'responses',
+  contract: { key: 'responses', ops: responsesContract },
   nav: { route: '/responses', label: 'Responses', icon: 'responses', order: 20 },
   entry: 'text',
   endpoints: {

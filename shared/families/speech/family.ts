@@ -2,6 +2,7 @@
  * Speech (text to speech): `POST /v1/tts` and the WebSocket `/v1/tts` (its upgrade is a GET).
  * History shows the audio a run kept (its media entry). Code export: shared/codegen/voice-tts*.ts.
  */
+import { speechContract } from './contract';
 import type { OwnEndpoint, SharedFamily } from '../types';
 import { VOICE_CODE } from '../../codegen/voice';
 
@@ -9,6 +10,7 @@ const speech = { entry: 'media', input: 'none', output: 'none', rerun: null, str
 
 export const speechFamily = {
   id: 'speech',
+  contract: { key: 'speech', ops: speechContract },
   nav: { route: '/speech', label: 'Speech', icon: 'speech', order: 115 },
   entry: 'media',
   endpoints: {

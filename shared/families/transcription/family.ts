@@ -2,11 +2,13 @@
  * Transcription (`POST /v1/stt`): a multipart upload of one recording; History shows the upload
  * (the audio kept, playable offline) and the transcript. Code export: shared/codegen/voice-stt.ts.
  */
+import { transcriptionContract } from './contract';
 import type { SharedFamily } from '../types';
 import { VOICE_CODE } from '../../codegen/voice';
 
 export const transcriptionFamily = {
   id: 'transcription',
+  contract: { key: 'transcription', ops: transcriptionContract },
   nav: { route: '/transcription', label: 'Transcription', icon: 'transcription', order: 120 },
   entry: 'upload',
   endpoints: {

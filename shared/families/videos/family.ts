@@ -3,6 +3,7 @@
  * exported as plain HTTP with the polling loop (the openai SDK's `videos` resource is another API:
  * multipart, other paths and shapes).
  */
+import { videosContract } from './contract';
 import { VIDEO_EXPORTER } from './codegen';
 import type { OwnEndpoint, SharedFamily } from '../types';
 
@@ -19,6 +20,7 @@ const video = {
 
 export const videosFamily = {
   id: 'videos',
+  contract: { key: 'videos', ops: videosContract },
   nav: { route: '/videos', label: 'Videos', title: 'Video jobs', icon: 'videos', order: 70 },
   entry: 'media',
   endpoints: {

@@ -1,4 +1,5 @@
 /** Voices (`/v1/custom-voices`): creating, changing and deleting a custom voice are recorded runs, shown in History by the family's own entry (a clone plays its reference clip). */
+import { voicesContract } from './contract';
 import { VOICE_CODE } from '../../codegen/voice';
 import type { CodeExporter, OwnEndpoint, SharedFamily } from '../types';
 
@@ -10,6 +11,7 @@ function code(kind: string, sdkMethod: string, exporter: CodeExporter): OwnEndpo
 
 export const voicesFamily = {
   id: 'voices',
+  contract: { key: 'voices', ops: voicesContract },
   nav: { route: '/voices', label: 'Voices', icon: 'voices', order: 130 },
   entry: 'upload',
   endpoints: {

@@ -13,7 +13,7 @@ import type { RunRecord } from '../../../shared/contract/runs';
 import { startBlockMainHook } from '../../../main/media/block-main';
 import { readPcm16Wav } from '../../unit/main/services/recording/wav-check';
 import type { SessionRecord } from '../../../shared/contract/history';
-import { transcriptText } from '../../../shared/live-transcription';
+import { transcriptText, type LiveTranscriptOutput } from '../../../shared/live-transcription';
 import { attachWindow, runMicClient, speechPcm, startLiveApp } from './harness';
 
 const CTX = { sessionId: 'test', signal: new AbortController().signal };
@@ -85,6 +85,16 @@ describe('live transcription', () => {
     const session = (await env.app.handlers.history.session({ id: state.runId }, CTX)) as SessionRecord;
     expect(session.marks.filter((m) => m.type === 'final_transcript').length).toBe(channel0.finals.filter((f) => f.utterance).length);
     expect(session.marks.some((m) => m.type === 'speech_started')).toBe(true);
+    // Each utterance's end in the audio is marked when it was captured, so the "Final transcript" figure has its turns.
+    const utterances = channel0.finals.filter((f) => f.utterance).length;
+    expect(session.marks.filter((m) => m.type === 'speech_stopped').length).toBe(utterances);
+    expect(session.metrics.finalTranscript.count).toBe(utterances);
+    // The run carries every final segment (History shows the transcript from it, offline).
+    const run = (await env.app.handlers.history.get({ id: state.runId }, CTX)) as RunRecord;
+    const output = run.output as unknown as LiveTranscriptOutput;
+    expect(output.object).toBe('live_transcript');
+    expect(output.channels.map((c) => c.channel)).toEqual([0]);
+    expect(output.channels[0].segments).toEqual(channel0.finals);
   }, 120_000);
 
   it('goes on across a reload: the re-attached window starts from the snapshot and the transcript continues', async () => {

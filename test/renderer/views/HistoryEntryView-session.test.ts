@@ -65,6 +65,55 @@ describe('HistoryEntryView (live sessions)', () => {
     expect(m.fake.controls.calls.some((c) => c.method === 'transcription.ofRun')).toBe(false);
   });
 
+  it('a live transcription run shows its transcript: utterances with times, one column per channel, speakers coloured, the played word lit', async () => {
+    const w = (text: string, start: number, end: number, speaker: number | null = null) => ({ text, start, end, confidence: 0.9, speaker });
+    const seg = (words: ReturnType<typeof w>[], utterance: boolean, speaker: number | null = null) => ({ text: words.map((x) => x.text).join(' '), start: words[0]!.start, duration: words.at(-1)!.end - words[0]!.start, speaker, words, utterance });
+    const output = {
+      object: 'live_transcript',
+      channels: [
+        // Two chunks closing one utterance, then a second utterance by another speaker.
+        { channel: 0, segments: [seg([w('good', 0.5, 0.8, 0), w('morning', 0.9, 1.3, 0)], false, 0), seg([w('everyone', 1.4, 1.9, 0)], true, 0), seg([w('hello', 4.0, 4.4, 1)], true, 1)] },
+        { channel: 1, segments: [seg([w('right', 2.0, 2.3)], true)] },
+      ],
+    };
+    const live = makeRecord({ id: 'run-live', endpoint: 'transcription.live' as Endpoint, model: 'default', events: [], output });
+    const session = makeFakeSession({ kind: 'transcription', tracks: [makeTrack({ id: 'trk_livemic', direction: 'out', name: 'microphone', durationMs: 6_000, channels: 2 })] });
+    m = await mountWithApp(HistoryEntryView, { route: '/history/run-live', props: { id: 'run-live' }, fake: { history: [live], sessions: { 'run-live': session } } });
+    await flushPromises();
+    const panel = document.querySelector<HTMLElement>('[data-testid="live-transcript"]')!;
+    expect(panel).not.toBeNull();
+    const columns = [...panel.querySelectorAll<HTMLElement>('[data-testid^="channel-"]')];
+    expect(columns.map((c) => c.dataset.testid)).toEqual(['channel-0', 'channel-1']);
+    const segments = [...columns[0]!.querySelectorAll<HTMLElement>('[data-testid="segment"]')];
+    expect(segments.map((el) => el.querySelector('.when')!.textContent)).toEqual(['00:00 · Speaker 1', '00:04 · Speaker 2']);
+    expect(segments.map((el) => [...el.querySelectorAll('[data-testid="word"]')].map((x) => x.textContent).join(' '))).toEqual(['good morning everyone', 'hello']);
+    expect(segments.map((el) => el.className)).toEqual(['segment speaker-0', 'segment speaker-1']);
+    expect(columns[1]!.textContent).toContain('right');
+    // The microphone track's clock lights the word being said; a click on a word seeks that track.
+    const mic = FakeWaveSurfer.instances[0]!;
+    mic.emit('ready', 6);
+    mic.emit('timeupdate', 1.5);
+    await flushPromises();
+    expect([...panel.querySelectorAll('.word.lit')].map((x) => x.textContent)).toEqual(['everyone']);
+    panel.querySelectorAll<HTMLElement>('[data-testid="word"]')[3]!.click();
+    expect(mic.calls.filter((c) => c[0] === 'setTime').at(-1)).toEqual(['setTime', 4.0]);
+  });
+
+  it('the live transcript figure comes from the marks: speech stopped to final transcript', async () => {
+    const s = makeFakeSession({
+      kind: 'transcription',
+      marks: [
+        { type: 'speech_started', t: 100, eventIndex: 2 },
+        { type: 'speech_stopped', t: 1_900, eventIndex: 8 },
+        { type: 'final_transcript', t: 2_250, eventIndex: 9 },
+      ],
+    });
+    m = await mountWithApp(HistoryEntryView, { route: '/history/run-call', props: { id: 'run-call' }, fake: { history: [callRun], sessions: { 'run-call': s } } });
+    await flushPromises();
+    const figures = [...document.querySelectorAll('[aria-label="Figures"] dt')].map((dt) => `${dt.textContent} ${dt.nextElementSibling!.textContent}`).join('\n');
+    expect(figures).toContain('Final transcript p50 350 ms · p95 350 ms over 1 turn');
+  });
+
   it('shows the figures the marks give (time to first audio, per turn)', async () => {
     const s = makeFakeSession({ marks: [{ type: 'text_done', t: 100, eventIndex: 5 }, { type: 'first_audio', t: 340, eventIndex: 17 }] });
     m = await mountWithApp(HistoryEntryView, { route: '/history/run-call', props: { id: 'run-call' }, fake: { history: [callRun], sessions: { 'run-call': s } } });

@@ -152,6 +152,44 @@ describe('Speech compare mode', () => {
   });
 });
 
+describe('Speech compare mode on a native output device', () => {
+  it('both voices play on the chosen device, each card saying where and how much was heard; the page player stays shut', async () => {
+    m = await mountWithApp(SpeechView, { route: '/speech' });
+    let pageOpened = 0;
+    useSpeechStore().setPlayerFactory(async () => (pageOpened++, { ok: false, error: { code: 'unsupported', message: 'no page player here' } }));
+    await flushPromises();
+    await find('mode-stream').trigger('change');
+    await m.wrapper.find('[data-testid="speech-output"] select').setValue('native:ALSA:Speakers');
+    await find('speech-compare').setValue(true);
+    await find('speech-voice-b').setValue('ara');
+    await find('speech-text').setValue('Hi you');
+    await find('speech-send').trigger('click');
+    await flushPromises();
+    const reqs = m.fake.controls.speech.requests;
+    const cards = () => m.wrapper.findAll('[data-testid="speech-run-card"]');
+    const deviceLines = () => cards().map((c) => (c.find('[data-testid="speech-device"]').exists() ? c.find('[data-testid="speech-device"]').text() : null));
+    reqs[0]!.emit({ type: 'device', name: 'Speakers' });
+    reqs[0]!.emit({ type: 'audio', index: 0, audio: pcmBytes(240, 1000), timestamps: null, duration: null, atMs: 60 });
+    reqs[0]!.emit({ type: 'played', ms: 400 });
+    await flushPromises();
+    expect(deviceLines()).toEqual(['Playing on Speakers: 0.4 s heard', null]);
+    reqs[0]!.emit({ type: 'played', ms: 1_000 });
+    reqs[0]!.finish({ timings: { totalMs: 1_100, ttfbMs: 60, firstAudioMs: 60 } });
+    await flushPromises();
+    // The second voice asks for the same device and reports its own device and clock.
+    expect(reqs.map((r) => [r.input.voice, r.input.output])).toEqual([['eve', { device: 'ALSA:Speakers' }], ['ara', { device: 'ALSA:Speakers' }]]);
+    reqs[1]!.emit({ type: 'device', name: 'Speakers' });
+    reqs[1]!.emit({ type: 'audio', index: 0, audio: pcmBytes(240, 1000), timestamps: null, duration: null, atMs: 70 });
+    reqs[1]!.emit({ type: 'played', ms: 2_250 });
+    await flushPromises();
+    expect(deviceLines()).toEqual(['Playing on Speakers: 1.0 s heard', 'Playing on Speakers: 2.3 s heard']);
+    reqs[1]!.finish({ timings: { totalMs: 2_400, ttfbMs: 70, firstAudioMs: 70 }, played: { ms: 2_300, stopped: false, error: 'the device was unplugged' } });
+    await flushPromises();
+    expect(deviceLines()[1]).toBe('Playing on Speakers: 2.3 s heard · the device was unplugged');
+    expect(pageOpened).toBe(0);
+  });
+});
+
 describe('Speech compare mode, streamed', () => {
   it('the second voice is asked for only once the first has been heard to its end', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });

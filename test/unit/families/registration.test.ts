@@ -28,6 +28,18 @@ describe('family registration', () => {
     expect({ main: ids(MAIN_FAMILIES), renderer: ids(RENDERER_FAMILIES) }).toEqual({ main: shared, renderer: shared });
   });
 
+  it("puts every family's operations in the contract under its own key, a different one each", () => {
+    const keys = FAMILIES.map((f) => f.contract.key);
+    expect(new Set(keys).size).toBe(keys.length);
+    const declared = contract as Record<string, unknown>;
+    for (const family of FAMILIES) expect(declared[family.contract.key] === family.contract.ops, family.id).toBe(true);
+  });
+
+  it("answers, in main, the contract family its shared family declares", () => {
+    const keyOf = new Map(FAMILIES.map((f) => [f.id as string, f.contract.key as string]));
+    expect(Object.fromEntries(MAIN_FAMILIES.map((f) => [f.id, f.contract]))).toEqual(Object.fromEntries(MAIN_FAMILIES.map((f) => [f.id, keyOf.get(f.id)])));
+  });
+
   it("answers each main family's contract family, a different one each", () => {
     const answered = MAIN_FAMILIES.map((f) => f.contract);
     expect(new Set(answered).size).toBe(answered.length);

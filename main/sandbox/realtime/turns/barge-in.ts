@@ -58,18 +58,22 @@ export class ResponseTracker {
     return this.current?.sentMs.get(itemId) ?? 0;
   }
 
-  /** `response.done` was sent (completed, cancelled or failed). */
-  finished(): void {
+  /**
+   * `response.done` was sent (completed, cancelled or failed). With its id, a late done of an
+   * earlier response (one barge-in already ended) leaves a newer one alone.
+   */
+  finished(responseId?: string): void {
+    if (responseId !== undefined && this.current?.responseId !== responseId) return;
     this.current = null;
   }
 
   /**
    * The detector heard speech start. In server VAD mode with a response in flight: cancel it (the
-   * tracker then counts it as finished). Otherwise null.
+   * tracker then counts it as finished). Otherwise null, and with `interrupt_response: false`.
    */
-  speechStarted(mode: 'server_vad' | 'manual'): BargeIn | null {
+  speechStarted(mode: 'server_vad' | 'manual', interruptResponse = true): BargeIn | null {
     const cur = this.current;
-    if (mode !== 'server_vad' || !cur) return null;
+    if (mode !== 'server_vad' || !interruptResponse || !cur) return null;
     this.current = null;
     return {
       type: 'cancel_response',

@@ -96,7 +96,16 @@ export interface TurnDetectorOptions {
   vad: ServerVadConfig | null;
   /** The session's item ids (speech_started names the item the commit will create). */
   newItemId: () => string;
+  /**
+   * A turn this long (audio ms, padding included) is stopped and committed even if speech goes
+   * on, so a line that never falls silent (hum the detector calls voiced) cannot grow the buffer
+   * without end. Default MAX_TURN_MS.
+   */
+  maxTurnMs?: number;
 }
+
+/** 15 minutes: the input buffer's limit on the service. */
+export const MAX_TURN_MS = 15 * 60 * 1000;
 
 export class TurnDetector {
   private vad: ServerVadConfig | null;
@@ -223,7 +232,8 @@ export class TurnDetector {
     const endMs = startMs + FRAME_MS;
     if (this.turn) {
       if (active) this.turn.lastActiveEndMs = endMs;
-      else if (endMs - this.turn.lastActiveEndMs >= vad.silenceDurationMs) this.stop(events);
+      if (!active && endMs - this.turn.lastActiveEndMs >= vad.silenceDurationMs) this.stop(events);
+      else if (endMs - this.turn.audioStartMs >= (this.opts.maxTurnMs ?? MAX_TURN_MS)) this.stop(events, endMs);
       return;
     }
     if (!active) {
@@ -242,10 +252,11 @@ export class TurnDetector {
     events.push({ type: 'speech_started', itemId: this.turn.itemId, audioStartMs, speechStartMs });
   }
 
-  private stop(events: TurnEvent[]): void {
+  /** Ends the turn: after its silence, or cut at `atMs` when it grew too long. */
+  private stop(events: TurnEvent[], atMs?: number): void {
     const turn = this.turn!;
     this.turn = null;
-    const audioEndMs = turn.lastActiveEndMs + this.vad!.silenceDurationMs;
+    const audioEndMs = atMs ?? turn.lastActiveEndMs + this.vad!.silenceDurationMs;
     events.push({ type: 'speech_stopped', itemId: turn.itemId, audioEndMs, speechEndMs: turn.lastActiveEndMs });
     events.push(this.cut(turn.itemId, this.toSample(turn.audioStartMs), this.toSample(audioEndMs)));
   }

@@ -7,6 +7,7 @@ import { defineComponent, h, ref } from 'vue';
 import type { AudioDeviceChoice, NativeAudioDevices } from '@shared/contract/audio';
 import { provideWorkbench } from '@/api';
 import AudioDevicePicker from '@/components/audio/AudioDevicePicker.vue';
+import { useAudioDevicesStore } from '@/stores/audio-devices';
 import { createFakeWorkbench, type FakeWorkbench } from '../../fake-workbench';
 import { ONE_NATIVE_MIC } from '../../fake-audio';
 
@@ -45,6 +46,37 @@ describe('AudioDevicePicker', () => {
     expect(value.value).toEqual({ kind: 'native' });
     await select().setValue('page');
     expect(value.value).toEqual({ kind: 'page' });
+  });
+
+  it('lists each page microphone by name once the page may use the microphone, and the choice carries its device id', async () => {
+    const info = (kind: MediaDeviceKind, deviceId: string, label: string, groupId = deviceId) => ({ kind, deviceId, label, groupId, toJSON: () => ({}) }) as MediaDeviceInfo;
+    // Before permission: ids with blank labels (as browsers give them); after: the names.
+    let granted = false;
+    const list = () => [
+      info('audioinput', 'default', granted ? 'Default - USB Headset' : '', 'g-usb'),
+      info('audioinput', 'mic-int', granted ? 'Built-in Microphone' : '', 'g-int'),
+      info('audioinput', 'mic-usb', granted ? 'USB Headset' : '', 'g-usb'),
+      info('audiooutput', 'out-1', granted ? 'Speakers' : '', 'g-int'),
+    ];
+    const target = new EventTarget();
+    const media = { enumerateDevices: async () => list(), addEventListener: target.addEventListener.bind(target), removeEventListener: target.removeEventListener.bind(target) };
+    Object.defineProperty(navigator, 'mediaDevices', { value: media, configurable: true });
+    try {
+      mountPicker('input');
+      await flushPromises();
+      expect(labels()).toEqual(['This page’s microphone', 'System default microphone (USB Mic)', 'USB Mic — ALSA, 1 ch, 48 kHz']);
+      granted = true;
+      // Capture started in the page (the permission granted): the names are fetched again.
+      useAudioDevicesStore().pageAllowed();
+      await flushPromises();
+      expect(labels()).toEqual(['This page’s microphone (USB Headset)', 'Built-in Microphone (this page)', 'USB Headset (this page)', 'System default microphone (USB Mic)', 'USB Mic — ALSA, 1 ch, 48 kHz']);
+      await select().setValue('page:mic-int');
+      expect(value.value).toEqual({ kind: 'page', device: 'mic-int' });
+      await select().setValue('page');
+      expect(value.value).toEqual({ kind: 'page' });
+    } finally {
+      Object.defineProperty(navigator, 'mediaDevices', { value: undefined, configurable: true });
+    }
   });
 
   it('lists output devices for kind output', async () => {

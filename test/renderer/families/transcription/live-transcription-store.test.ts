@@ -67,6 +67,24 @@ describe('live transcription store', () => {
     expect(capture.start.mock.calls[0]![0]).toMatchObject({ sampleRate: 16_000, channels: 2 });
   });
 
+  it('captures the page microphone the user picked, and the same one again after a reload (its id is in the session)', async () => {
+    capture.start.mockResolvedValue({ ok: true, value: { dispose: async () => undefined } });
+    const first = useLiveTranscriptionStore();
+    await first.start({ sample_rate: 16_000 }, { kind: 'page', device: 'mic-usb' });
+    const id = first.sessionId!;
+    const session = fake.controls.live.sessions.get(id)!;
+    expect((session.input as { source: unknown }).source).toEqual({ kind: 'page', device: 'mic-usb' });
+    session.snapshot = { ...snapshot(), source: { kind: 'page', device: 'mic-usb' }, streams: { mic: 3, levels: -1 } };
+    setActivePinia(createPinia());
+    useLiveSessionsStore().restore();
+    await turn();
+    useLiveTranscriptionStore().restore();
+    await turn();
+    await turn();
+    expect(capture.start).toHaveBeenCalledTimes(1);
+    expect(capture.start.mock.calls[0]![0]).toMatchObject({ deviceId: 'mic-usb' });
+  });
+
   it('after a reload shows the transcript so far from the snapshot and goes on with the events: interim, then final', async () => {
     const first = useLiveTranscriptionStore();
     await first.start({ sample_rate: 16_000 }, { kind: 'native' });

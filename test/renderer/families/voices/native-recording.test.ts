@@ -91,7 +91,8 @@ describe('Voices: recording from a native microphone', { timeout: 30_000 }, () =
     for (let s = 0; s < 3; s++) listeners.get(7)!(second(s));
     m.fake.controls.live.emit(id, { type: 'failed', message: 'The microphone "USB Mic" was disconnected. Plug it back in or pick another one. The recording stopped there.' });
     await flushPromises();
-    expect(document.querySelector('[role="alert"]')?.textContent).toBe('The microphone "USB Mic" was disconnected. Plug it back in or pick another one. The recording stopped there.');
+    // The device's own words, then what was kept: the three seconds sent before it failed.
+    expect(document.querySelector('[role="alert"]')?.textContent).toBe('The microphone "USB Mic" was disconnected. Plug it back in or pick another one. The recording stopped there. The 3.0 s recorded before are kept as the clip.');
     expect(document.querySelector('[aria-label="Clip"]')?.textContent).toMatch(/recording-.*\.wav/);
   });
 });

@@ -2,7 +2,8 @@
 // device here), pushes hot-plug as `devices-changed`, and explains a library that cannot load.
 import { afterEach, describe, expect, it } from 'vitest';
 import { MediaProcess, type ControlPort } from '../../../../main/media/media-process';
-import { SessionKinds } from '../../../../main/media/session-kinds';
+import { z } from 'zod';
+import { defineKind, SessionKinds } from '../../../../main/media/session-kinds';
 import { createPacedBackend } from '../../../../main/audio/paced-backend';
 import type { LoadAudioBackend } from '../../../../main/media/audio-devices';
 import type { FromMedia } from '../../../../main/media/protocol';
@@ -13,12 +14,12 @@ afterEach(async () => {
   media = null;
 });
 
-function run(load: LoadAudioBackend) {
+function run(load: LoadAudioBackend, kinds = new SessionKinds()) {
   const sent: FromMedia[] = [];
   let deliver: (m: unknown) => void = () => {};
   const control: ControlPort = { send: (m) => sent.push(m), onMessage: (l) => void (deliver = (m) => l(m, [])) };
   let loads = 0;
-  media = new MediaProcess({ control, kinds: new SessionKinds(), audioBackend: () => (loads++, load()), devicePollMs: 20 });
+  media = new MediaProcess({ control, kinds, audioBackend: () => (loads++, load()), devicePollMs: 20 });
   const ask = async (id: number) => {
     deliver({ t: 'devices', id });
     for (let i = 0; i < 200; i++) {
@@ -28,7 +29,7 @@ function run(load: LoadAudioBackend) {
     }
     throw new Error('no reply');
   };
-  return { sent, ask, loads: () => loads };
+  return { sent, ask, loads: () => loads, deliver: (m: unknown) => deliver(m) };
 }
 
 const silence = new Int16Array(960);
@@ -72,5 +73,27 @@ describe('the media process lists native audio devices', () => {
     const { ask } = run(async () => ({ ok: false, error: { code: 'device_error', message: 'The native audio library could not load: libasound.so.2: cannot open shared object file' } }));
     const reply = await ask(1);
     expect(reply).toMatchObject({ reply: { ok: true, value: { devices: [], defaultInputId: null, defaultOutputId: null, problem: 'Native audio devices are unavailable: The native audio library could not load: libasound.so.2: cannot open shared object file' } } });
+  });
+
+  it('holds the hot-plug polls while a session runs (a poll blocks the loop a PortAudio initialisation long) and pushes what changed once it ends', async () => {
+    const backend = createPacedBackend({ inputs: [{ name: 'USB Mic', sampleRate: 48000, channels: 1, source: silence }] });
+    let listings = 0;
+    const counted = { ...backend, listDevices: () => (listings++, backend.listDevices()) };
+    const kinds = new SessionKinds().register(defineKind({ kind: 'idle', options: z.object({}).strict(), start: async () => ({ stop() {} }) }));
+    const { sent, ask, deliver } = run(async () => ({ ok: true, value: counted }), kinds);
+    await ask(1);
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    deliver({ t: 'start', id: 2, sessionId: 's1', kind: 'idle', options: {} });
+    await ask(3); // the start's reply comes before this one
+    expect(sent.find((m) => m.t === 'reply' && m.id === 2)).toMatchObject({ reply: { ok: true } });
+    const before = listings;
+    backend.plug({ input: { name: 'Headset', sampleRate: 16000, channels: 1, source: silence } });
+    await sleep(200); // ten poll periods
+    expect(listings).toBe(before);
+    expect(sent.filter((m) => m.t === 'devices-changed')).toEqual([]);
+    deliver({ t: 'stop', id: 4, sessionId: 's1' });
+    for (let i = 0; i < 200 && !sent.some((m) => m.t === 'devices-changed'); i++) await sleep(10);
+    const changed = sent.filter((m) => m.t === 'devices-changed') as Extract<FromMedia, { t: 'devices-changed' }>[];
+    expect(changed[0].devices.devices.map((d) => d.name)).toEqual(['USB Mic', 'Headset']);
   });
 });

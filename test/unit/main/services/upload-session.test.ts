@@ -53,6 +53,27 @@ describe('userFiles.upload (stageUpload)', () => {
     userFiles.release(outcome.ref.ref);
   });
 
+  it('waits for the disk without piling listeners up on the staging stream (one pair per wait)', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      const bytes = randomBytes(24 * MIB);
+      const u = upload(bytes.length);
+      for (let at = 0; at < bytes.length; at += MIB) expect(await u.queue.push({ data: bytes.subarray(at, at + MIB) })).toBe('accepted');
+      u.queue.end();
+      const outcome = await u.settled;
+      if (!outcome.ok) throw new Error(JSON.stringify(outcome.error));
+      expect(readFileSync(userFiles.resolve(outcome.ref.ref).path).equals(bytes)).toBe(true);
+      userFiles.release(outcome.ref.ref);
+      // A warning is emitted on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('refuses an upload larger than the limit before taking a byte', async () => {
     const u = upload(5 * MIB, { maxBytes: 4 * MIB }, 'big.iso');
     expect(await u.settled).toEqual({ ok: false, error: { code: 'invalid_input', message: '"big.iso" (5.0 MiB) is larger than the 4.0 MiB upload limit.' } });

@@ -219,6 +219,8 @@ export interface SpeechRunState {
   livePeaks: number[];
   liveSeconds: number;
   playedSeconds: number | null;
+  /** Native output: the device playing it (its name once open). */
+  device: string | null;
   livePlaying: boolean;
   playNote: string | null;
   startedAt: number | null;

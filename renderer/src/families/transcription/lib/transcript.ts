@@ -4,6 +4,7 @@
  * with its times, confidence and speaker. Pure: the view and the exporters both read this.
  */
 import type { SttResult, SttWord } from '@shared/wire/stt';
+import type { LiveTranscriptOutput } from '@shared/live-transcription';
 
 /** A pause longer than this (seconds) between two words starts a new segment. */
 export const SEGMENT_GAP_S = 0.6;
@@ -62,4 +63,36 @@ export function wordAt(segments: readonly TranscriptSegment[], time: number): [n
     for (const [wi, w] of s.words.entries()) if (time >= w.start && time <= w.end) return [si, wi];
   }
   return null;
+}
+
+/** Reads a run's output as a live session's transcript, or null when it is something else. */
+export function liveTranscriptOf(output: unknown): LiveTranscriptOutput | null {
+  if (!output || typeof output !== 'object') return null;
+  const o = output as Partial<LiveTranscriptOutput>;
+  return o.object === 'live_transcript' && Array.isArray(o.channels) ? (o as LiveTranscriptOutput) : null;
+}
+
+/**
+ * A live session's transcript as columns: its final chunks joined into the utterances the service
+ * closed (`utterance`), each starting where its first chunk does. The speaker is the utterance's first one heard.
+ */
+export function liveColumnsOf(output: LiveTranscriptOutput): TranscriptColumn[] {
+  return output.channels.map(({ channel, segments }) => {
+    const out: TranscriptSegment[] = [];
+    let open: TranscriptSegment | null = null;
+    for (const chunk of segments) {
+      const text = chunk.text.trim();
+      const words: SttWord[] = chunk.words.map((w) => ({ text: w.text, start: w.start, end: w.end, ...(w.confidence === null ? {} : { confidence: w.confidence }), ...(w.speaker === null ? {} : { speaker: w.speaker }) }));
+      const start: number = chunk.start ?? words[0]?.start ?? open?.end ?? 0;
+      const end = words.at(-1)?.end ?? (chunk.start !== null && chunk.duration !== null ? chunk.start + chunk.duration : start);
+      if (text || words.length) {
+        if (!open) out.push((open = { start, end, speaker: chunk.speaker ?? words[0]?.speaker ?? null, words: [], text: '' }));
+        open.words.push(...words);
+        open.text = open.text ? `${open.text} ${text}` : text;
+        open.end = Math.max(open.end, end);
+      }
+      if (chunk.utterance) open = null;
+    }
+    return { channel, text: out.map((s) => s.text).join('\n'), segments: out };
+  });
 }

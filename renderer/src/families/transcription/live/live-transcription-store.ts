@@ -28,6 +28,7 @@ import { chooseFiles } from '../../../bridge/user-files';
 import { useWorkbench } from '../../../api';
 import { toWorkbenchError } from '../../../lib/errors';
 import { useLiveSessionsStore } from '../../../stores/live-sessions';
+import { useAudioDevicesStore } from '../../../stores/audio-devices';
 
 /** sessionStorage: the session this tab's panel shows (a reload shows it again). */
 export const LIVE_TRANSCRIPTION_KEY = 'workbench.transcription.live';
@@ -99,6 +100,8 @@ export const useLiveTranscriptionStore = defineStore('transcription-live', () =>
       sampleRate: snap.sampleRate,
       // The session says how many channels it carries (a snapshot from before stereo says none: mono).
       channels: snap.audioChannels === 2 ? 2 : 1,
+      // The page microphone the user picked (a snapshot from before the picker listed them: the default).
+      deviceId: snap.source.device ?? null,
       onFrame: (frame) => channel.send(micStream, FrameKind.Data, new Uint8Array(frame.pcm.buffer, frame.pcm.byteOffset, frame.pcm.byteLength)),
       onError: (e) => void micFailed(e.message),
     });
@@ -108,6 +111,7 @@ export const useLiveTranscriptionStore = defineStore('transcription-live', () =>
       return;
     }
     capture = started.value;
+    useAudioDevicesStore().pageAllowed();
   }
 
   /**

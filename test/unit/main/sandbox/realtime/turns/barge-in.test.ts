@@ -39,7 +39,9 @@ describe('ResponseTracker', () => {
     t.audioSent('item_a', 100);
     expect(t.speechStarted('manual')).toBeNull();
     expect(t.inProgress).toBe(true);
-    t.finished();
+    t.finished('resp_0');
+    expect(t.inProgress).toBe(true);
+    t.finished('resp_1');
     expect(t.speechStarted('server_vad')).toBeNull();
   });
 

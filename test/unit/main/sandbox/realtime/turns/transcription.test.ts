@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { transcriptionEvents, transcriptionMode, type TranscriptionEvent } from '../../../../../../main/sandbox/realtime/turns/transcription';
+import { decodeMulaw, encodeMulaw } from '../../../../../../shared/audio';
 import { concat, silence, speakAt } from './audio';
 
 const rate = 24_000;
@@ -56,6 +57,13 @@ describe('transcriptionEvents', () => {
     expect(texts.some((t, i) => i > 0 && !t.startsWith(texts[i - 1]))).toBe(false);
     // ...and at least one showed a word part-spoken that a later one completed.
     expect(texts.some((t) => !done.transcript.split(' ').includes(t.split(' ').at(-1)!))).toBe(true);
+  });
+
+  it('transcribes a phone caller (G.711 µ-law at 8 kHz, decoded)', async () => {
+    const phone = decodeMulaw(encodeMulaw(concat(silence(300, 8000), speakAt('Hello, I am calling about my order.', 8000), silence(500, 8000))));
+    const events = await transcriptionEvents('item_5', phone, 8000, {});
+    expect(events.length).toBeGreaterThan(2);
+    expect(completed(events).transcript.split(' ').length).toBe(events.length - 1);
   });
 
   it('gives a silent turn an empty transcript and no deltas', async () => {

@@ -16,9 +16,9 @@ afterEach(() => {
   for (const d of detectors.splice(0)) d.dispose();
 });
 
-async function detector(rate: number, vad: ServerVadConfig | null = DEFAULT_SERVER_VAD): Promise<TurnDetector> {
+async function detector(rate: number, vad: ServerVadConfig | null = DEFAULT_SERVER_VAD, maxTurnMs?: number): Promise<TurnDetector> {
   let n = 0;
-  const d = await TurnDetector.create({ sampleRate: rate, vad, newItemId: () => `item_${++n}` });
+  const d = await TurnDetector.create({ sampleRate: rate, vad, newItemId: () => `item_${++n}`, maxTurnMs });
   detectors.push(d);
   return d;
 }
@@ -130,6 +130,20 @@ describe('TurnDetector (server VAD)', () => {
     if (s?.type !== 'speech_started' || c?.type !== 'committed') throw new Error(`events: ${summary(events)}`);
     expect(s.audioStartMs).toBe(1000);
     expect(c.audio.length).toBe(Math.round(((c.audioEndMs - 1000) * rate24) / 1000));
+  });
+
+  it('cuts a turn that never falls silent at maxTurnMs and goes on detecting', async () => {
+    // Speech with pauses shorter than the silence duration: one endless turn.
+    const talk = concat(first, silence(200, rate24), first, silence(200, rate24), first, silence(1000, rate24));
+    const events = feed(await detector(rate24, { ...DEFAULT_SERVER_VAD, silenceDurationMs: 800 }, 4000), talk, rate24);
+    expect(summary(events).slice(0, 4)).toEqual(['speech_started:item_1', 'speech_stopped:item_1', 'committed:item_1', 'speech_started:item_2']);
+    const [started, stopped, committed] = events;
+    if (started.type !== 'speech_started' || stopped.type !== 'speech_stopped' || committed.type !== 'committed') throw new Error('order');
+    expect(stopped.audioEndMs - started.audioStartMs).toBe(4000);
+    expect(committed.audio.length).toBe(4 * rate24);
+    // The next turn starts where the cut one ended.
+    const next = events[3];
+    expect(next.type === 'speech_started' && next.audioStartMs).toBe(stopped.audioEndMs);
   });
 
   it('holds only the prefix padding through a long silence', async () => {

@@ -39,8 +39,8 @@ export interface ResponseSetup {
   tokenDelayMs: number;
   /** Input tokens cached from the previous response (a conversation's prefix). */
   cachedTokens: number;
-  /** Each chunk of the model's audio as sent (a SIP call hears it). */
-  onAudio?: (bytes: Uint8Array) => void;
+  /** Each chunk of the model's audio as sent, with its item (barge-in accounting; a SIP call hears it). */
+  onAudio?: (itemId: string, bytes: Uint8Array) => void;
 }
 
 const CHUNK_MS = 100;
@@ -201,7 +201,7 @@ export class RealtimeResponse {
         sentMs += chunk.length / bytesPerMs;
         spoken.totalMs = Math.round(sentMs);
         this.playbackEndsAt = startedClock + spoken.totalMs;
-        this.s.onAudio?.(chunk);
+        this.s.onAudio?.(item.id, chunk);
         await sender.send('response.output_audio.delta', { ...ids, delta: Buffer.from(chunk).toString('base64') });
       }
       if (part.chars.length > 0) {

@@ -18,10 +18,10 @@ import { checkResponseRequest } from './response-request';
 import type { RealtimeChecked, RealtimeDeps } from './routes';
 import { applySessionUpdate, defaultSession, sessionWire, type SessionConfig } from './session-config';
 import { clipOf, SessionTurns } from './session-turns';
-import { DtmfBuffer, type DtmfEvent } from './turns/dtmf';
-import { IdleTimer } from './turns/idle';
 import { transcriptionEvents } from './turns/transcription';
-import type { Committed, TurnEvent } from './turns/turn-detector';
+import { audioMs } from './turns/barge-in';
+import type { Committed } from './turns/turn-detector';
+import type { TurnAction } from './turns/turn-taking';
 
 /** Most audio a manual turn may buffer. */
 const MAX_BUFFER_MS = 15 * 60 * 1000;
@@ -43,12 +43,8 @@ export class RealtimeSession {
   private lastInputTokens = 0;
   private chain: Promise<void> = Promise.resolve();
   private callJoin: SandboxJoinedCall | null = null;
-  /** SIP keys, flushed as a user text message on #, after 2.5 s idle, or when the caller speaks. */
-  private readonly dtmf = new DtmfBuffer();
-  private dtmfTimer: NodeJS.Timeout | null = null;
-  /** turn_detection.idle_timeout_ms: a silent turn and a spoken check-in (turns/idle.ts). */
-  private idle!: IdleTimer;
-  private idleTimer: NodeJS.Timeout | null = null;
+  /** One timer for turns/' deadlines (the DTMF idle flush, the idle timeout), re-armed after every change. */
+  private turnTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly ctx: SocketContext,
@@ -77,26 +73,25 @@ export class RealtimeSession {
     timer.unref();
     ctx.signal.addEventListener('abort', () => {
       clearInterval(timer);
-      if (this.dtmfTimer) clearTimeout(this.dtmfTimer);
-      if (this.idleTimer) clearTimeout(this.idleTimer);
+      if (this.turnTimer) clearTimeout(this.turnTimer);
       this.response?.cancel();
       this.callJoin?.leave();
       void this.chain.then(() => this.turns?.dispose());
     });
     // Client events wait for the detector (a WebAssembly module, loaded once per process).
-    this.chain = SessionTurns.create(this.config.input.format, this.config.turn_detection).then((turns) => {
+    this.chain = SessionTurns.create(this.config.input.format, this.config.turn_detection, deps.clock.now()).then((turns) => {
       this.turns = turns;
-      this.idle = new IdleTimer(this.config.turn_detection?.idle_timeout_ms ?? null, deps.clock.now(), 0);
-      this.armIdle();
+      this.armTurnTimer();
       if (ctx.signal.aborted || !checked.call) return;
       const joined = checked.call.join({
         audio: (frame) => {
-          this.chain = this.chain.then(() => (ctx.signal.aborted ? undefined : this.turnEvents(this.turns.appendCaller(frame))));
+          this.chain = this.chain.then(() => (ctx.signal.aborted ? undefined : this.act(this.turns.appendCaller(frame, deps.clock.now()))));
         },
         dtmf: (digit) => {
           this.chain = this.chain.then(() => {
-            const r = this.dtmf.press(digit, deps.clock.now());
-            return 'code' in r ? this.error(null, { code: r.code, message: r.message }) : this.dtmfEvents(r);
+            if (ctx.signal.aborted) return;
+            const r = this.turns.dtmf(digit, deps.clock.now());
+            return 'code' in r ? this.error(null, { code: r.code, message: r.message }) : this.act(r);
           });
         },
         ended: (end) => ctx.ws.close(1000, Buffer.from(end.message).subarray(0, 123).toString()),
@@ -164,9 +159,8 @@ export class RealtimeSession {
       return this.error(m, { code: first.code, param: first.param, message: applied.issues.map((i) => i.message).join('; ') });
     }
     this.config = applied.config;
-    await this.turns.update(this.config.input.format, this.config.turn_detection);
-    this.idle.configure(this.config.turn_detection?.idle_timeout_ms ?? null);
-    this.armIdle();
+    await this.turns.update(this.config.input.format, this.config.turn_detection, this.deps.clock.now());
+    this.armTurnTimer();
     return this.sender.send('session.updated', { session: sessionWire(this.config) });
   }
 
@@ -178,60 +172,50 @@ export class RealtimeSession {
     if (this.turns.mode === 'manual' && this.turns.bufferedMs > MAX_BUFFER_MS) {
       return this.error(m, { code: 'input_audio_buffer_full', message: 'The input audio buffer holds 15 minutes of audio: commit or clear it.', param: 'audio' });
     }
-    return this.turnEvents(this.turns.append(bytes));
+    return this.act(this.turns.append(bytes, this.deps.clock.now()));
   }
 
-  /** What the turn detector decided: speech started (barge-in), stopped, a turn committed by server VAD. */
-  private async turnEvents(events: TurnEvent[]): Promise<void> {
-    for (const e of events) {
-      if (e.type === 'speech_started') {
-        // Keys pressed before the caller spoke reach the model first.
-        await this.dtmfEvents(this.dtmf.speechStarted());
-        this.idle.speechStarted();
-        this.armIdle();
-        // Barge-in: the answer being spoken stops at once (status cancelled, reason turn_detected).
-        if (this.response && this.config.turn_detection?.interrupt_response !== false) this.response.cancel('turn_detected');
-        await this.sender.send('input_audio_buffer.speech_started', { audio_start_ms: e.audioStartMs, item_id: e.itemId });
-      } else if (e.type === 'speech_stopped') {
-        this.idle.speechStopped(this.deps.clock.now(), this.turns.positionMs);
-        this.armIdle();
-        await this.sender.send('input_audio_buffer.speech_stopped', { audio_end_ms: e.audioEndMs, item_id: e.itemId });
+  /** What turns/ decided (TurnTaking keeps the ordering rules: DTMF flushed before speech, barge-in, then speech_started). */
+  private async act(actions: TurnAction[]): Promise<void> {
+    for (const a of actions) {
+      if (a.kind === 'send') await this.sender.send(a.type, a.fields);
+      else if (a.kind === 'cancel_response') this.response?.cancel('turn_detected');
+      else if (a.kind === 'user_audio') {
+        await this.committed(a.committed);
+        if (a.respond) await this.respondNow();
+      } else if (a.kind === 'check_in') {
+        await this.committed(a.committed);
+        await this.respondNow(a.text);
       } else {
-        await this.committed(e);
-        if (this.config.turn_detection?.create_response !== false) {
-          const running = this.response;
-          if (running) {
-            running.cancel('turn_detected');
-            await running.done.catch(() => undefined);
-            if (this.response === running) this.response = null;
-          }
-          await this.responseCreate({ type: 'response.create' });
-        }
+        const item: ConversationItem = { id: newId('item'), object: 'realtime.item', type: 'message', status: 'completed', role: 'user', content: [{ type: 'input_text', text: a.text }] };
+        this.conversation.insert(item);
+        await this.sender.send('conversation.item.added', { previous_item_id: this.conversation.previousOf(item), item: itemWire(item) });
+        if (a.respond) await this.respondNow();
       }
     }
+    this.armTurnTimer();
   }
 
-  /** DTMF events: each key reported; a flush becomes a user text message, answered under server VAD. */
-  private async dtmfEvents(events: DtmfEvent[]): Promise<void> {
-    for (const e of events) {
-      if (e.type === 'dtmf_event_received') {
-        await this.sender.send('input_audio_buffer.dtmf_event_received', { event: e.digit, received_at: e.receivedAt });
-        continue;
-      }
-      const item: ConversationItem = { id: newId('item'), object: 'realtime.item', type: 'message', status: 'completed', role: 'user', content: [{ type: 'input_text', text: e.text }] };
-      this.conversation.insert(item);
-      await this.sender.send('conversation.item.added', { previous_item_id: this.conversation.previousOf(item), item: itemWire(item) });
-      if (this.config.turn_detection && this.config.turn_detection.create_response && !this.response) await this.responseCreate({ type: 'response.create' });
+  /** A response the server starts by itself (a VAD turn, DTMF, a check-in): a cancelled one still ending is waited for. */
+  private async respondNow(say?: string): Promise<void> {
+    const running = this.response;
+    if (running) {
+      running.cancel('turn_detected');
+      await running.done.catch(() => undefined);
+      if (this.response === running) this.response = null;
     }
-    // One timer for the idle flush, re-armed after every change.
-    if (this.dtmfTimer) clearTimeout(this.dtmfTimer);
-    this.dtmfTimer = null;
-    const due = this.dtmf.deadline();
-    if (due !== null && !this.ctx.signal.aborted) {
-      this.dtmfTimer = setTimeout(() => {
-        this.chain = this.chain.then(() => this.dtmfEvents(this.dtmf.tick(this.deps.clock.now())));
-      }, Math.max(0, due - this.deps.clock.now()));
-    }
+    await this.responseCreate({ type: 'response.create' }, say);
+  }
+
+  /** One timer at turns/' next deadline. */
+  private armTurnTimer(): void {
+    if (this.turnTimer) clearTimeout(this.turnTimer);
+    this.turnTimer = null;
+    const due = this.turns.t.deadline();
+    if (due === null || this.ctx.signal.aborted) return;
+    this.turnTimer = setTimeout(() => {
+      this.chain = this.chain.then(() => (this.ctx.signal.aborted ? undefined : this.act(this.turns.t.tick(this.deps.clock.now()))));
+    }, Math.max(0, due - this.deps.clock.now()));
   }
 
   /** A committed user turn: committed, conversation.item.added, then its transcription when the session asks for one. */
@@ -254,9 +238,9 @@ export class RealtimeSession {
     if (this.config.turn_detection !== null) {
       return this.error(m, { code: 'invalid_request', message: 'input_audio_buffer.commit is for manual turns: set turn_detection to null with session.update (with server_vad the server commits by itself).' });
     }
-    const c = this.turns.commit();
+    const c = this.turns.commit(this.deps.clock.now());
     if ('code' in c) return this.error(m, { code: c.code, message: c.message });
-    await this.committed(c);
+    await this.act(c);
   }
 
   private async itemCreate(m: Message): Promise<void> {
@@ -268,34 +252,9 @@ export class RealtimeSession {
     if (issue) return this.error(m, issue);
     await this.sender.send('conversation.item.added', { previous_item_id: this.conversation.previousOf(item), item: itemWire(item) });
     if (item.role === 'user' || item.type === 'function_call_output') {
-      this.idle.userActivity(this.deps.clock.now(), this.turns.positionMs);
-      this.armIdle();
+      this.turns.t.userItem(this.deps.clock.now());
+      this.armTurnTimer();
     }
-  }
-
-  /** One timer at the idle deadline, re-armed after every change. */
-  private armIdle(): void {
-    if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.idleTimer = null;
-    const due = this.idle.deadline();
-    if (due === null || this.ctx.signal.aborted) return;
-    this.idleTimer = setTimeout(() => {
-      this.chain = this.chain.then(() => this.idleFired());
-    }, Math.max(0, due - this.deps.clock.now()));
-  }
-
-  /** The idle timeout: timeout_triggered, the silent user turn committed, then the spoken check-in. */
-  private async idleFired(): Promise<void> {
-    const t = this.ctx.signal.aborted ? null : this.idle.tick(this.deps.clock.now(), this.turns.positionMs);
-    if (t && !this.response) {
-      const c = this.turns.commit(0);
-      if (!('code' in c)) {
-        await this.sender.send('input_audio_buffer.timeout_triggered', { audio_start_ms: t.audioStartMs, audio_end_ms: t.audioEndMs, item_id: c.itemId });
-        await this.committed(c);
-        await this.responseCreate({ type: 'response.create' }, t.checkIn);
-      }
-    }
-    this.armIdle();
   }
 
   private async itemDelete(m: Message): Promise<void> {
@@ -358,11 +317,15 @@ export class RealtimeSession {
       leadMs: this.deps.options.audioLeadMs ?? 1000,
       tokenDelayMs: this.deps.tokenDelayMs,
       cachedTokens: this.lastInputTokens,
-      onAudio: converter && this.callJoin?.modelAudio ? (bytes) => this.callJoin?.modelAudio?.(converter.push(bytes)) : undefined,
+      onAudio: (itemId, bytes) => {
+        // What went out is what a barge-in can have been heard of (turns/barge-in.ts).
+        if (!this.ctx.signal.aborted) this.turns.t.audioSent(itemId, audioMs(bytes.length, this.config.output.format));
+        if (converter && this.callJoin?.modelAudio) this.callJoin.modelAudio(converter.push(bytes));
+      },
     });
     this.response = response;
-    this.idle.responseStarted();
-    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.turns.t.responseStarted(response.id);
+    this.armTurnTimer();
     // The response runs beside the message loop: later client events (a cancel) are read meanwhile.
     response
       .run(plan)
@@ -374,8 +337,8 @@ export class RealtimeSession {
         if (response.usage) this.lastInputTokens = response.usage.input_tokens;
         if (this.response === response) this.response = null;
         if (this.ctx.signal.aborted) return;
-        this.idle.responseDone(this.deps.clock.now(), this.turns.positionMs, response.playbackEndsAt ?? this.deps.clock.now());
-        this.armIdle();
+        this.turns.t.responseDone(response.id, this.deps.clock.now(), response.playbackEndsAt ?? this.deps.clock.now());
+        this.armTurnTimer();
       });
     return Promise.resolve();
   }

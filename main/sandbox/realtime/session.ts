@@ -3,8 +3,9 @@
  * `session.created` then `conversation.created` on connect, then the client's events in order.
  * Errors are `error` events and the session stays open (spec Errors 9); nothing a client sends
  * closes it. One response runs at a time; `ping` keep-alives go out every `pingIntervalMs`.
- * Turn detection: `turn_detection: null` is manual (`input_audio_buffer.commit`); server VAD is
- * accepted and reported, and its turns come from the detector in turns/ once plugged in.
+ * Turns: `turn_detection: null` is manual (`input_audio_buffer.commit`); server VAD, barge-in,
+ * the idle timeout and a SIP call's DTMF come from turns/ (TurnTaking) as actions this session
+ * carries out (`act`).
  */
 import { isObject } from '../../../shared/validate/violations';
 import type { SocketContext } from '../socket-route';

@@ -5,7 +5,8 @@
  * answer kept out of the conversation) and `metadata`. Any broken rule refuses the whole create.
  */
 import { isObject } from '../../../shared/validate/violations';
-import { checkModalities, checkToolChoice, checkTools, type Modality, type SessionConfig, type SessionIssue, type SessionTool, type ToolChoice, type VoiceCheck } from './session-config';
+import type { Modality, SessionConfig, SessionIssue, SessionTool, ToolChoice, VoiceCheck } from './session-config';
+import { checkModalities, checkToolChoice, checkTools } from './session-tools';
 
 export interface ResponseRequest {
   modalities: Modality[];

@@ -10,9 +10,10 @@
 import { isObject } from '../../../shared/validate/violations';
 import type { SocketContext } from '../socket-route';
 import type { SandboxJoinedCall } from './call-link';
-import { checkClientItem, Conversation, itemWire, truncateSpoken, type ConversationItem } from './conversation';
+import { Conversation, itemWire, type ConversationItem } from './conversation';
 import { EventSender, newId, type RealtimeErrorInfo } from './events';
-import { clipInfo, decodeBase64, MulawConverter } from './input-audio';
+import { decodeBase64, MulawConverter } from './input-audio';
+import { itemCreate, itemDelete, itemRetrieve, itemTruncate, type ItemHost, type Message } from './session-items';
 import { planResponse } from './plan';
 import { RealtimeResponse } from './response';
 import { checkResponseRequest } from './response-request';
@@ -28,7 +29,6 @@ import type { TurnAction } from './turns/turn-taking';
 const MAX_BUFFER_MS = 15 * 60 * 1000;
 const CLIENT_TYPES = ['session.update', 'input_audio_buffer.append', 'input_audio_buffer.commit', 'input_audio_buffer.clear', 'conversation.item.create', 'conversation.item.delete', 'conversation.item.truncate', 'conversation.item.retrieve', 'response.create', 'response.cancel'];
 
-type Message = Record<string, unknown> & { type: string; event_id?: string };
 
 export function openRealtimeSession(ctx: SocketContext, checked: RealtimeChecked, deps: RealtimeDeps): RealtimeSession {
   return new RealtimeSession(ctx, checked, deps);
@@ -136,13 +136,13 @@ export class RealtimeSession {
         this.turns.clear();
         return this.sender.send('input_audio_buffer.cleared');
       case 'conversation.item.create':
-        return this.itemCreate(m);
+        return itemCreate(this.itemHost, m);
       case 'conversation.item.delete':
-        return this.itemDelete(m);
+        return itemDelete(this.itemHost, m);
       case 'conversation.item.truncate':
-        return this.itemTruncate(m);
+        return itemTruncate(this.itemHost, m);
       case 'conversation.item.retrieve':
-        return this.itemRetrieve(m);
+        return itemRetrieve(this.itemHost, m);
       case 'response.create':
         return this.responseCreate(m);
       case 'response.cancel':
@@ -244,51 +244,19 @@ export class RealtimeSession {
     await this.act(c);
   }
 
-  private async itemCreate(m: Message): Promise<void> {
-    if (m.item === undefined) return this.error(m, { code: 'missing_required_parameter', message: "Missing required parameter: 'item'.", param: 'item' });
-    const item = checkClientItem(m.item, this.conversation, (b64) => clipInfo(b64, this.config.input.format));
-    if (!('object' in item)) return this.error(m, { code: item.code, message: item.message, param: item.param });
-    if (m.previous_item_id !== undefined && m.previous_item_id !== null && typeof m.previous_item_id !== 'string') return this.error(m, { code: 'invalid_type', message: 'previous_item_id must be a string or null.', param: 'previous_item_id' });
-    const issue = this.conversation.insert(item, m.previous_item_id as string | null | undefined);
-    if (issue) return this.error(m, issue);
-    await this.sender.send('conversation.item.added', { previous_item_id: this.conversation.previousOf(item), item: itemWire(item) });
-    if (item.role === 'user' || item.type === 'function_call_output') {
-      this.turns.t.userItem(this.deps.clock.now());
-      this.armTurnTimer();
-    }
-  }
-
-  private async itemDelete(m: Message): Promise<void> {
-    if (typeof m.item_id !== 'string') return this.error(m, { code: 'missing_required_parameter', message: "Missing required parameter: 'item_id'.", param: 'item_id' });
-    if (this.response?.item?.id === m.item_id) return this.error(m, { code: 'invalid_value', message: `Item ${m.item_id} is being written by the response in progress: cancel it first.`, param: 'item_id' });
-    if (!this.conversation.delete(m.item_id)) return this.error(m, { code: 'item_not_found', message: `No item ${m.item_id} in the conversation.`, param: 'item_id' });
-    await this.sender.send('conversation.item.deleted', { item_id: m.item_id });
-  }
-
-  private async itemRetrieve(m: Message): Promise<void> {
-    const item = typeof m.item_id === 'string' ? this.conversation.find(m.item_id) : undefined;
-    if (!item) return this.error(m, { code: 'item_not_found', message: `No item ${String(m.item_id)} in the conversation.`, param: 'item_id' });
-    await this.sender.send('conversation.item.retrieved', { item: itemWire(item) });
-  }
-
-  /** Cuts an assistant answer's audio at `audio_end_ms` and its transcript to the words heard by then. */
-  private async itemTruncate(m: Message): Promise<void> {
-    if (typeof m.item_id !== 'string') return this.error(m, { code: 'missing_required_parameter', message: "Missing required parameter: 'item_id'.", param: 'item_id' });
-    if (!Number.isInteger(m.content_index)) return this.error(m, { code: 'invalid_type', message: 'content_index must be an integer.', param: 'content_index' });
-    if (!Number.isInteger(m.audio_end_ms) || (m.audio_end_ms as number) < 0) return this.error(m, { code: 'invalid_value', message: 'audio_end_ms must be a whole number of milliseconds, 0 or more.', param: 'audio_end_ms' });
-    // Barge-in: the answer being spoken stops first, then it is cut where the listener stopped hearing it.
-    if (this.response && this.response.item?.id === m.item_id) {
-      this.response.cancel();
-      await this.response.done;
-    }
-    const item = this.conversation.find(m.item_id);
-    if (!item) return this.error(m, { code: 'item_not_found', message: `No item ${m.item_id} in the conversation.`, param: 'item_id' });
-    if (item.role !== 'assistant' || !item.spoken) return this.error(m, { code: 'invalid_value', message: `Item ${m.item_id} is not an assistant message with audio: only the model's spoken answers can be truncated.`, param: 'item_id' });
-    if (m.content_index !== 0) return this.error(m, { code: 'invalid_value', message: `content_index ${String(m.content_index)} is not an audio part of item ${m.item_id} (its audio is content 0).`, param: 'content_index' });
-    const end = m.audio_end_ms as number;
-    if (end > item.spoken.totalMs) return this.error(m, { code: 'invalid_value', message: `audio_end_ms ${end} is past the end of the item's audio (${item.spoken.totalMs} ms).`, param: 'audio_end_ms' });
-    truncateSpoken(item, end);
-    await this.sender.send('conversation.item.truncated', { item_id: item.id, content_index: 0, audio_end_ms: end });
+  /** What the conversation.item.* handlers (session-items.ts) use of the session. */
+  private get itemHost(): ItemHost {
+    return {
+      conversation: this.conversation,
+      sender: this.sender,
+      response: this.response,
+      inputFormat: this.config.input.format,
+      fail: (m, info) => this.error(m, info),
+      userActivity: () => {
+        this.turns.t.userItem(this.deps.clock.now());
+        this.armTurnTimer();
+      },
+    };
   }
 
   /** `say`: the words to speak instead of planning them (the idle check-in). */

@@ -34,6 +34,8 @@ import { customProfile } from './tts/voice-profiles';
 import { AudioDecoder } from './audio/decode';
 import { customVoiceRoutes } from './routes/custom-voices';
 import { CustomVoiceStore } from './voices/store';
+import { RealtimeFamily, type RealtimeOptions } from './realtime/routes';
+import { builtInProfile } from './tts/voice-profiles';
 import { safeLog } from './log-line';
 import { createSandboxHttpServer } from './server';
 import { openSandboxState, stateCompactionSecret, stateCustomVoicesDir, stateFilesDir, stateVideosDir, type SandboxState } from './state/persistence';
@@ -77,6 +79,8 @@ export interface SandboxOptions {
    * default 60 s. There is no limit on a body's total time, only on its stalls.
    */
   bodyStallMs?: number;
+  /** The realtime socket: audio pacing, ping interval, the SIP calls it can join (realtime/routes.ts). */
+  realtime?: RealtimeOptions;
   log?: (line: string) => void;
 }
 
@@ -167,6 +171,7 @@ async function startLocked(options: SandboxOptions, host: string, log: (line: st
   const controlApi = options.controlApi ?? LOOPBACK.test(host);
   const faults = new FaultBook();
   const stt = new SttService(env.audioDecoder);
+  const realtime = new RealtimeFamily({ clock, tts, tokenDelayMs: env.tokenDelayMs, log, options: options.realtime ?? {}, voiceOk: (team) => (v) => builtInProfile(v) !== undefined || customVoices.get(team, v) !== undefined });
   const http = createSandboxHttpServer({
     routes: [
       ...modelRoutes(),
@@ -180,10 +185,11 @@ async function startLocked(options: SandboxOptions, host: string, log: (line: st
       ...sttRoutes(env, stt),
       ...ttsRoutes(tts),
       ...customVoiceRoutes({ store: customVoices, decoder: env.audioDecoder, clock, maxBytes: env.maxFileBytes }),
+      ...realtime.routes(),
       ...(controlApi ? controlRoutes(clock) : []),
     ],
     // WebSocket endpoints (socket-route.ts): one spread per family, as for `routes`.
-    socketRoutes: [...sttSocketRoutes(log), ...ttsSocketRoutes(tts, log)],
+    socketRoutes: [...sttSocketRoutes(log), ...ttsSocketRoutes(tts, log), ...realtime.socketRoutes()],
     keyRing,
     faults,
     clock,
@@ -242,6 +248,7 @@ async function startLocked(options: SandboxOptions, host: string, log: (line: st
         faults.clear();
         await env.codecs.close();
         stt.close();
+        realtime.close();
         lock?.release();
       });
       return closing;

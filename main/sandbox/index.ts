@@ -35,6 +35,7 @@ import { AudioDecoder } from './audio/decode';
 import { customVoiceRoutes } from './routes/custom-voices';
 import { CustomVoiceStore } from './voices/store';
 import { safeLog } from './log-line';
+import { SipService } from './sip/service';
 import { createSandboxHttpServer } from './server';
 import { openSandboxState, stateCompactionSecret, stateCustomVoicesDir, stateFilesDir, stateVideosDir, type SandboxState } from './state/persistence';
 import { VideoService } from './video/service';
@@ -167,6 +168,7 @@ async function startLocked(options: SandboxOptions, host: string, log: (line: st
   const controlApi = options.controlApi ?? LOOPBACK.test(host);
   const faults = new FaultBook();
   const stt = new SttService(env.audioDecoder);
+  const sip = new SipService({ clock, log });
   const http = createSandboxHttpServer({
     routes: [
       ...modelRoutes(),
@@ -180,6 +182,7 @@ async function startLocked(options: SandboxOptions, host: string, log: (line: st
       ...sttRoutes(env, stt),
       ...ttsRoutes(tts),
       ...customVoiceRoutes({ store: customVoices, decoder: env.audioDecoder, clock, maxBytes: env.maxFileBytes }),
+      ...sip.routes(),
       ...(controlApi ? controlRoutes(clock) : []),
     ],
     // WebSocket endpoints (socket-route.ts): one spread per family, as for `routes`.
@@ -242,6 +245,7 @@ async function startLocked(options: SandboxOptions, host: string, log: (line: st
         faults.clear();
         await env.codecs.close();
         stt.close();
+        sip.close();
         lock?.release();
       });
       return closing;

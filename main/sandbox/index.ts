@@ -35,7 +35,9 @@ import { AudioDecoder } from './audio/decode';
 import { customVoiceRoutes } from './routes/custom-voices';
 import { CustomVoiceStore } from './voices/store';
 import { safeLog } from './log-line';
-import { SipService } from './sip/service';
+import { callControlRoutes, callServiceRoutes } from './sip/call-routes';
+import type { CallDirectory } from './sip/call-link';
+import { SipService, type SipOptions } from './sip/service';
 import { createSandboxHttpServer } from './server';
 import { openSandboxState, stateCompactionSecret, stateCustomVoicesDir, stateFilesDir, stateVideosDir, type SandboxState } from './state/persistence';
 import { VideoService } from './video/service';
@@ -79,6 +81,8 @@ export interface SandboxOptions {
    */
   bodyStallMs?: number;
   log?: (line: string) => void;
+  /** SIP: webhook retry delays, ring timeout, rejoin grace (sip/service.ts). */
+  sip?: SipOptions;
 }
 
 export interface SandboxServer {
@@ -96,6 +100,8 @@ export interface SandboxServer {
   readonly files: FileStore;
   /** The state folder, when the sandbox keeps its state across restarts. */
   readonly stateDir: string | null;
+  /** Simulated SIP calls by id and team (what `/v1/realtime?call_id=` joins; tests join them directly). */
+  readonly calls: CallDirectory;
   /** Closes the server and ends open streams. */
   close(): Promise<void>;
 }
@@ -165,10 +171,10 @@ async function startLocked(options: SandboxOptions, host: string, log: (line: st
     const traits = customVoices.voiceTraits(team, id);
     return traits && customProfile(traits.medianHz, traits.gender);
   });
+  const sip = new SipService({ clock, log, tts, files: env.files, decoder: env.audioDecoder, options: options.sip });
   const controlApi = options.controlApi ?? LOOPBACK.test(host);
   const faults = new FaultBook();
   const stt = new SttService(env.audioDecoder);
-  const sip = new SipService({ clock, log });
   const http = createSandboxHttpServer({
     routes: [
       ...modelRoutes(),
@@ -183,7 +189,8 @@ async function startLocked(options: SandboxOptions, host: string, log: (line: st
       ...ttsRoutes(tts),
       ...customVoiceRoutes({ store: customVoices, decoder: env.audioDecoder, clock, maxBytes: env.maxFileBytes }),
       ...sip.routes(),
-      ...(controlApi ? controlRoutes(clock) : []),
+      ...callServiceRoutes(sip),
+      ...(controlApi ? [...controlRoutes(clock), ...callControlRoutes(sip)] : []),
     ],
     // WebSocket endpoints (socket-route.ts): one spread per family, as for `routes`.
     socketRoutes: [...sttSocketRoutes(log), ...ttsSocketRoutes(tts, log)],
@@ -231,6 +238,7 @@ async function startLocked(options: SandboxOptions, host: string, log: (line: st
     filesDir: env.files.dir,
     files: env.files,
     stateDir: stateDir ?? null,
+    calls: sip,
     close() {
       closing ??= http.close().then(async () => {
         state?.close();

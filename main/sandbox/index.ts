@@ -162,16 +162,16 @@ async function startLocked(options: SandboxOptions, host: string, log: (line: st
     log,
   };
   const customVoices = new CustomVoiceStore(stateDir === undefined ? null : stateCustomVoicesDir(stateDir));
-  const state: SandboxState | null =
-    stateDir === undefined
-      ? null
-      : openSandboxState({ dir: stateDir, clock, deferred: env.deferred, responses: env.responses, files: env.files, videos: env.videos.jobs, customVoices, log });
-  env.videos.resume();
   const tts = new TtsService((team, id) => {
     const traits = customVoices.voiceTraits(team, id);
     return traits && customProfile(traits.medianHz, traits.gender);
   });
   const sip = new SipService({ clock, log, tts, files: env.files, decoder: env.audioDecoder, options: options.sip });
+  const state: SandboxState | null =
+    stateDir === undefined
+      ? null
+      : openSandboxState({ dir: stateDir, clock, deferred: env.deferred, responses: env.responses, files: env.files, videos: env.videos.jobs, customVoices, phoneNumbers: sip.numbers, log });
+  env.videos.resume();
   const controlApi = options.controlApi ?? LOOPBACK.test(host);
   const faults = new FaultBook();
   const stt = new SttService(env.audioDecoder);

@@ -5,7 +5,9 @@
  * the create answer; the listing never shows it.
  */
 import { randomBytes } from 'node:crypto';
-import type { NumberRequest, Origin } from './number-request';
+import { list, obj, str, strOrNull } from '../state/shape';
+import { checkCidr, checkE164, checkWebhookUrl } from './rules';
+import { ORIGINS, type NumberRequest, type Origin } from './number-request';
 
 /** Where the (simulated) carrier sends a number's calls: `sip:{phone_number}@SIP_HOST;transport=tls`. */
 export const SIP_HOST = 'sip.sandbox.invalid';
@@ -49,6 +51,8 @@ export function newSigningSecret(): string {
 
 export class PhoneNumberStore {
   private readonly byNumber = new Map<string, Entry>();
+  /** Told on every registration (a state folder writes `phone-numbers.json` at once: the client holds the secret). */
+  onChange: (created?: boolean) => void = () => undefined;
 
   /** Registers a number for `team`; 409 when the number is registered already (by any team). */
   register(team: string, request: NumberRequest, nowMs: number): RegisterResult {
@@ -74,6 +78,7 @@ export class PhoneNumberStore {
       updated_at: at,
     };
     this.byNumber.set(phone, { number, webhook, digestPassword: request.sipAuth.digest?.password ?? null });
+    this.onChange(true);
     return { ok: true, number, webhook };
   }
 
@@ -90,6 +95,33 @@ export class PhoneNumberStore {
 
   clear(): void {
     this.byNumber.clear();
+  }
+
+  /** Every number with its webhook and secret (the state folder is private: 0700, files 0600). */
+  snapshot(): unknown {
+    return { version: 1, numbers: [...this.byNumber.values()] };
+  }
+
+  /** Restores a snapshot; a malformed entry throws (the snapshot is moved aside, state/snapshot-file.ts). */
+  restore(data: unknown): void {
+    const o = obj(data, 'phone numbers snapshot');
+    if (o.version !== 1) throw new Error(`phone numbers snapshot has version ${String(o.version)}, expected 1`);
+    for (const item of list(o.numbers, 'numbers')) {
+      const e = obj(item, 'phone number entry');
+      const n = obj(e.number, 'phone number');
+      const w = obj(e.webhook, 'phone number webhook');
+      const phone = str(n, 'phone_number');
+      const origin = str(n, 'origin');
+      const addresses = list(obj(n.sip_auth, 'sip_auth').allowed_addresses, 'allowed_addresses');
+      if (checkE164('phone_number', phone) || checkWebhookUrl('url', str(w, 'url')) || !(ORIGINS as readonly string[]).includes(origin) || addresses.some((a) => checkCidr('a', a))) {
+        throw new Error(`phone number ${phone.slice(0, 20)} has a malformed field`);
+      }
+      if (!str(w, 'secret').startsWith('whsec_')) throw new Error(`phone number ${phone}: its secret is malformed`);
+      for (const key of ['phone_number_id', 'team_id', 'name', 'webhook_id', 'sip_host', 'created_at', 'updated_at']) str(n, key);
+      strOrNull(w, 'name');
+      str(w, 'webhook_id');
+      this.byNumber.set(phone, { number: n as unknown as PhoneNumber, webhook: w as unknown as NumberWebhook, digestPassword: strOrNull(e, 'digestPassword') });
+    }
   }
 
   private provision(): string | null {

@@ -33,7 +33,7 @@ export const realTimer: CallTimer = {
 };
 
 export interface CallScript {
-  /** µ-law 8 kHz, whole frames. */
+  /** µ-law 8 kHz, whole frames (dropped when the call ends). */
   audio: Uint8Array;
   /** Sorted by time. */
   dtmf: Array<{ digit: string; atMs: number }>;
@@ -99,7 +99,8 @@ export class SimulatedCall implements CallLink {
 
   /** Milliseconds on the call's timeline (0 at the first join), or null before it. */
   elapsedMs(): number | null {
-    return this.status === 'ringing' || (this.status === 'ended' && this.ending?.atMs === null) ? null : this.timer.now() - this.joinedAt;
+    if (this.status === 'ended') return this.ending?.atMs ?? null;
+    return this.status === 'ringing' ? null : this.timer.now() - this.joinedAt;
   }
 
   join(listener: CallListener): { ok: true; call: JoinedCall } | { ok: false; message: string } {
@@ -164,6 +165,8 @@ export class SimulatedCall implements CallLink {
     this.stopWaiting?.();
     this.stopTicking = this.stopWaiting = null;
     this.ending = { reason, message, atMs, ...(target === undefined ? {} : { target }) };
+    // An ended call is kept for its status only: its audio (up to 28.8 MB for an hour) goes now.
+    this.script.audio = new Uint8Array(0);
     const listener = this.listener;
     this.listener = null;
     listener?.ended(this.ending);

@@ -61,6 +61,7 @@ describe('a simulated call', () => {
     expect(ends).toHaveLength(1);
     timer.advance(1000);
     expect(events.filter((e) => e.kind === 'audio')).toHaveLength(15);
+    expect(call.elapsedMs()).toBe(300);
     expect(timer.pending()).toBe(0);
   });
 

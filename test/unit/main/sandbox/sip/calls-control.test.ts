@@ -146,3 +146,22 @@ describe('DTMF presses, refer and hangup', () => {
     expect(await refused(undefined, 404, '/v1/realtime/calls/nope/hangup')).toMatch(/^Call nope does not exist/);
   });
 });
+
+describe('closing the sandbox', () => {
+  it('ends a joined call (sandbox_closed) and a ringing one', async () => {
+    const other = await startHarness({ sip: { webhookRetryDelaysMs: [] } });
+    await other.post('/v2/phone-numbers', { origin: 'svc_provisioned', name: 'Closing', phone_number: '+18005550188', webhook: { url: 'http://127.0.0.1:9/hook' } });
+    const ids: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const res = await other.post('/sandbox/calls', { to: '+18005550188', from: '+14155550100', script: {} });
+      ids.push(((await res.json()) as { call_id: string }).call_id);
+    }
+    const ends: CallEnd[] = [];
+    const [joinedLink, ringingLink] = ids.map((id) => other.sandbox.calls.find(id, 'team-a'));
+    joinedLink?.join({ audio: () => undefined, dtmf: () => undefined, ended: (e) => void ends.push(e) });
+    await other.sandbox.close();
+    expect(ends).toEqual([expect.objectContaining({ reason: 'sandbox_closed', message: 'The sandbox closed.' })]);
+    expect(joinedLink?.state).toBe('ended');
+    expect(ringingLink?.state).toBe('ended');
+  });
+});

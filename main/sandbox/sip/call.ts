@@ -23,8 +23,19 @@ export interface CallTimer {
 export const realTimer: CallTimer = {
   now: () => performance.now(),
   every(ms, fn) {
-    const t = setInterval(fn, ms);
-    return () => clearInterval(t);
+    // Self-correcting: each tick aims 1 ms after the next multiple of `ms` from the start, so timer
+    // lateness does not add up (setInterval drifts), and a tick that fires early (libuv measures
+    // from a cached loop time) is followed at once by one at the deadline it missed, rather than a
+    // whole period later.
+    const start = performance.now() + 1;
+    let timer: NodeJS.Timeout;
+    const tick = (): void => {
+      fn();
+      const elapsed = performance.now() - start;
+      timer = setTimeout(tick, Math.max(1, (Math.floor(elapsed / ms) + 1) * ms - elapsed));
+    };
+    timer = setTimeout(tick, ms + 1);
+    return () => clearTimeout(timer);
   },
   after(ms, fn) {
     const t = setTimeout(fn, ms);

@@ -37,6 +37,9 @@ import { CustomVoiceStore } from './voices/store';
 import { RealtimeFamily, type RealtimeOptions } from './realtime/routes';
 import { builtInProfile } from './tts/voice-profiles';
 import { safeLog } from './log-line';
+import { callControlRoutes, callServiceRoutes } from './sip/call-routes';
+import type { CallDirectory } from './sip/call-link';
+import { SipService, type SipOptions } from './sip/service';
 import { createSandboxHttpServer } from './server';
 import { openSandboxState, stateCompactionSecret, stateCustomVoicesDir, stateFilesDir, stateVideosDir, type SandboxState } from './state/persistence';
 import { VideoService } from './video/service';
@@ -82,6 +85,8 @@ export interface SandboxOptions {
   /** The realtime socket: audio pacing, ping interval, the SIP calls it can join (realtime/routes.ts). */
   realtime?: RealtimeOptions;
   log?: (line: string) => void;
+  /** SIP: webhook retry delays, ring timeout, rejoin grace (sip/service.ts). */
+  sip?: SipOptions;
 }
 
 export interface SandboxServer {
@@ -99,6 +104,8 @@ export interface SandboxServer {
   readonly files: FileStore;
   /** The state folder, when the sandbox keeps its state across restarts. */
   readonly stateDir: string | null;
+  /** Simulated SIP calls by id and team (what `/v1/realtime?call_id=` joins; tests join them directly). */
+  readonly calls: CallDirectory;
   /** Closes the server and ends open streams. */
   close(): Promise<void>;
 }
@@ -159,19 +166,20 @@ async function startLocked(options: SandboxOptions, host: string, log: (line: st
     log,
   };
   const customVoices = new CustomVoiceStore(stateDir === undefined ? null : stateCustomVoicesDir(stateDir));
-  const state: SandboxState | null =
-    stateDir === undefined
-      ? null
-      : openSandboxState({ dir: stateDir, clock, deferred: env.deferred, responses: env.responses, files: env.files, videos: env.videos.jobs, customVoices, log });
-  env.videos.resume();
   const tts = new TtsService((team, id) => {
     const traits = customVoices.voiceTraits(team, id);
     return traits && customProfile(traits.medianHz, traits.gender);
   });
+  const sip = new SipService({ clock, log, tts, files: env.files, decoder: env.audioDecoder, options: options.sip });
+  const state: SandboxState | null =
+    stateDir === undefined
+      ? null
+      : openSandboxState({ dir: stateDir, clock, deferred: env.deferred, responses: env.responses, files: env.files, videos: env.videos.jobs, customVoices, phoneNumbers: sip.numbers, log });
+  env.videos.resume();
   const controlApi = options.controlApi ?? LOOPBACK.test(host);
   const faults = new FaultBook();
   const stt = new SttService(env.audioDecoder);
-  const realtime = new RealtimeFamily({ clock, tts, tokenDelayMs: env.tokenDelayMs, log, options: options.realtime ?? {}, voiceOk: (team) => (v) => builtInProfile(v) !== undefined || customVoices.get(team, v) !== undefined });
+  const realtime = new RealtimeFamily({ clock, tts, tokenDelayMs: env.tokenDelayMs, log, options: { calls: sip, ...options.realtime }, voiceOk: (team) => (v) => builtInProfile(v) !== undefined || customVoices.get(team, v) !== undefined });
   const http = createSandboxHttpServer({
     routes: [
       ...modelRoutes(),
@@ -186,7 +194,9 @@ async function startLocked(options: SandboxOptions, host: string, log: (line: st
       ...ttsRoutes(tts),
       ...customVoiceRoutes({ store: customVoices, decoder: env.audioDecoder, clock, maxBytes: env.maxFileBytes }),
       ...realtime.routes(),
-      ...(controlApi ? controlRoutes(clock) : []),
+      ...sip.routes(),
+      ...callServiceRoutes(sip),
+      ...(controlApi ? [...controlRoutes(clock), ...callControlRoutes(sip)] : []),
     ],
     // WebSocket endpoints (socket-route.ts): one spread per family, as for `routes`.
     socketRoutes: [...sttSocketRoutes(log), ...ttsSocketRoutes(tts, log), ...realtime.socketRoutes()],
@@ -234,6 +244,7 @@ async function startLocked(options: SandboxOptions, host: string, log: (line: st
     filesDir: env.files.dir,
     files: env.files,
     stateDir: stateDir ?? null,
+    calls: sip,
     close() {
       closing ??= http.close().then(async () => {
         state?.close();
@@ -249,6 +260,7 @@ async function startLocked(options: SandboxOptions, host: string, log: (line: st
         await env.codecs.close();
         stt.close();
         realtime.close();
+        sip.close();
         lock?.release();
       });
       return closing;

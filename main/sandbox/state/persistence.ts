@@ -9,6 +9,7 @@
  *   <dir>/videos.json     video jobs and the plans of made videos; their bytes are in <dir>/videos/
  *   <dir>/compaction-secret  the key compaction items are signed with
  *   <dir>/custom-voices.json custom voices; their reference clips are in <dir>/custom-voices/
+ *   <dir>/phone-numbers.json registered phone numbers, their webhooks and signing secrets
  *
  * Each JSON snapshot is written atomically, at most `debounceMs` after a change and on close().
  * A change that hands the client a new id (a deferred request id, an uploaded file, a stored
@@ -22,6 +23,7 @@ import type { DeferredStore } from '../deferred';
 import type { FileStore } from '../files/store';
 import type { ResponseStore } from '../responses/store';
 import type { VideoJobStore } from '../video/store';
+import type { PhoneNumberStore } from '../sip/numbers';
 import type { CustomVoiceStore } from '../voices/store';
 import { ensurePrivateFolder, loadOrCreateSecret, securePrivateFolder } from './key-file';
 import { num, obj } from './shape';
@@ -37,6 +39,8 @@ export interface SandboxStateOptions {
   videos?: VideoJobStore;
   /** Custom voices (their clips live in stateCustomVoicesDir(dir), written by the store itself). */
   customVoices?: CustomVoiceStore;
+  /** Registered phone numbers with their webhooks and signing secrets. */
+  phoneNumbers?: PhoneNumberStore;
   log: (line: string) => void;
   /** Longest wait between a change and its snapshot being written; default 250. */
   debounceMs?: number;
@@ -71,7 +75,7 @@ export function stateCompactionSecret(dir: string, log: (line: string) => void):
 
 /** Restores the stores from `dir` (each on its own: one damaged snapshot empties only its store) and saves their changes. */
 export function openSandboxState(options: SandboxStateOptions): SandboxState {
-  const { dir, clock, deferred, responses, files, videos, customVoices, log } = options;
+  const { dir, clock, deferred, responses, files, videos, customVoices, phoneNumbers, log } = options;
   securePrivateFolder(dir);
   ensurePrivateFolder(stateFilesDir(dir));
   const now = (): number => clock.now();
@@ -120,6 +124,17 @@ export function openSandboxState(options: SandboxStateOptions): SandboxState {
             restore: (data: unknown) => customVoices.restore(data, log),
             serialize: () => customVoices.snapshot(),
             hook: (touch: (created?: boolean) => void) => (customVoices.onChange = touch),
+          },
+        ]
+      : []),
+    ...(phoneNumbers
+      ? [
+          {
+            name: 'phone numbers',
+            file: 'phone-numbers',
+            restore: (data: unknown) => phoneNumbers.restore(data),
+            serialize: () => phoneNumbers.snapshot(),
+            hook: (touch: (created?: boolean) => void) => (phoneNumbers.onChange = touch),
           },
         ]
       : []),

@@ -180,8 +180,22 @@ export class UserFiles {
     try {
       // Opened before anything can abort it: a stream destroyed while its file is still being
       // created closes first and creates the file after, and the clean-up below would miss it.
-      await once(out, 'open');
-      // Piped at once, so an error the body raises early still reaches the pipeline.
+      // The body may fail while the file opens (a socket gone at once): its error is held here,
+      // or it would be an uncaught 'error' event with nobody listening yet.
+      let early: unknown = null;
+      const holdEarly = (error: unknown): void => {
+        early ??= error;
+      };
+      body.on('error', holdEarly);
+      try {
+        await once(out, 'open');
+      } finally {
+        body.off('error', holdEarly);
+      }
+      if (early !== null) {
+        out.destroy();
+        throw early;
+      }
       await pipeline(body, counter, out, { signal });
       if (expectedSize !== undefined && written !== expectedSize) {
         throw new Error(`the upload ended after ${written} of ${expectedSize} bytes`);

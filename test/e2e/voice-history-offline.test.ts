@@ -244,7 +244,8 @@ describe('voice runs in History after a restart with the service stopped (browse
 
     // The live session: the microphone track plays; the timeline has messages both ways.
     await openRow('Transcription · Live microphone (page)');
-    expect(await page.locator('h1').innerText()).toBe('Transcription · Live microphone (page)');
+    // The title reads "Run" until the record has loaded.
+    await expect.poll(() => page.locator('h1').innerText(), SLOW).toBe('Transcription · Live microphone (page)');
     const audio = page.getByRole('region', { name: 'Audio' });
     const mic = audio.locator('.waveform-player').first();
     await mic.waitFor(SLOW).catch(async (error: unknown) => {

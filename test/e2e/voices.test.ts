@@ -49,7 +49,8 @@ describe('Voices (browser mode)', () => {
     await panel.getByLabel('Gender').selectOption('male');
     await panel.getByLabel('Use case').selectOption('narration');
     await panel.getByRole('button', { name: 'Clone voice' }).click();
-    await expect.poll(() => panel.getByRole('status').textContent(), { timeout: 30_000 }).toMatch(/Cloned "E2E Narrator" \([a-z0-9]{8}\)/);
+    // The panel has a second status (the microphone picker's note): read the one that says Cloned.
+    await expect.poll(() => panel.getByRole('status').filter({ hasText: 'Cloned' }).textContent(), { timeout: 30_000 }).toMatch(/Cloned "E2E Narrator" \([a-z0-9]{8}\)/);
 
     const row = page.getByRole('region', { name: 'Custom voices' }).getByRole('row').filter({ hasText: 'E2E Narrator' });
     await expect.poll(() => row.count()).toBe(1);

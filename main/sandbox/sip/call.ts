@@ -9,6 +9,7 @@
 import { checkReferTarget } from './rules';
 import type { CallEnd, CallEndReason, CallLink, CallListener, CallState, JoinedCall, LinkResult } from './call-link';
 import { FRAME_BYTES, FRAME_MS, MULAW_SILENCE } from './caller-audio';
+import { CallerEar } from './caller-ear';
 
 export const RING_TIMEOUT_MS = 60_000;
 export const REJOIN_GRACE_MS = 30_000;
@@ -86,6 +87,8 @@ export class SimulatedCall implements CallLink {
   private ending: CallEnd | null = null;
   /** What the caller did, for the control API's status: keys sent, frames sent. */
   readonly sent = { frames: 0, keys: [] as Array<{ digit: string; atMs: number }> };
+  /** What the caller heard of the model (caller-ear.ts). */
+  readonly ear = new CallerEar();
 
   constructor(options: CallOptions) {
     this.options = options;
@@ -132,6 +135,9 @@ export class SimulatedCall implements CallLink {
       call: {
         refer: (target) => (live() ? this.refer(target) : this.left()),
         hangup: () => (live() ? this.hangup() : this.left()),
+        modelAudio: (mulaw) => {
+          if (live()) this.ear.push(mulaw, this.timer.now() - this.joinedAt);
+        },
         leave: () => {
           if (!live()) return;
           this.listener = null;
@@ -178,6 +184,7 @@ export class SimulatedCall implements CallLink {
     this.ending = { reason, message, atMs, ...(target === undefined ? {} : { target }) };
     // An ended call is kept for its status only: its audio (up to 28.8 MB for an hour) goes now.
     this.script.audio = new Uint8Array(0);
+    this.ear.finish();
     const listener = this.listener;
     this.listener = null;
     listener?.ended(this.ending);

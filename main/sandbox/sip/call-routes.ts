@@ -37,6 +37,7 @@ async function status(placed: PlacedCall): Promise<Record<string, unknown>> {
     ended: end && { reason: end.reason, message: end.message, at_ms: end.atMs, ...(end.target === undefined ? {} : { target_uri: end.target }) },
     caller: {
       frames_sent: call.sent.frames,
+      script_started_at_ms: call.scriptStartedAtMs,
       dtmf_sent: call.sent.keys.map((k) => ({ digit: k.digit, at_ms: k.atMs })),
       // What the caller heard of the model: played by now, delivered (queued included), each utterance on the call's timeline.
       heard: {

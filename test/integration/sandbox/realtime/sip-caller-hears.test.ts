@@ -87,4 +87,22 @@ describe('the SIP caller hears the model', () => {
     expect(ended.state).toBe('ended');
     expect(ended.caller.heard.ms).toBe(Math.round(audioMs));
   });
+
+  it('a caller who waits for the greeting speaks only once it has played out to them', async () => {
+    const placed = await post('/sandbox/calls', { to: NUMBER, from: '+14155550101', script: { say: 'Hi, I am calling about my booking.', wait_for_greeting: true, hangup_after_ms: null } });
+    const callId = ((await placed.json()) as { call_id: string }).call_id;
+    const rt = await connect(sb, { query: `call_id=${callId}`, headers: { authorization: `Bearer ${KEY}` } });
+    await rt.until('session.created');
+    rt.send({ type: 'response.create', response: { instructions: 'Greet the caller.' } });
+    await rt.until('response.done');
+    // The caller's speech reaches the server's VAD after the greeting.
+    const started = await rt.until('input_audio_buffer.speech_started');
+    const { caller } = (await record(callId)) as unknown as { caller: { heard: Heard; script_started_at_ms: number } };
+    const greeting = caller.heard.utterances[0];
+    expect(caller.script_started_at_ms).toBeGreaterThanOrEqual(greeting.end_ms + 300);
+    // audio_start_ms is the onset minus the prefix padding (333 ms by default): the onset is not before the script began.
+    expect(started.audio_start_ms + 333).toBeGreaterThanOrEqual(caller.script_started_at_ms);
+    expect((await post(`/v1/realtime/calls/${callId}/hangup`, {})).status).toBe(200);
+    await rt.closed;
+  });
 });

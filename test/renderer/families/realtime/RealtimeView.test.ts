@@ -82,7 +82,7 @@ describe('RealtimeView', () => {
       { type: 'transcript', itemId: 'item_u1', role: 'user', text: 'what is the', mode: 'replace', final: false, source: 'audio' },
     ]);
     await flushPromises();
-    expect(texts('[data-test="transcript-user"]')).toEqual(['You what is the']);
+    expect(texts('[data-test="transcript-user"]')).toEqual(['You: what is the']);
     expect(document.querySelector('[data-test="transcript-user"]')!.getAttribute('data-interim')).toBe('true');
 
     emitAll(id, [
@@ -95,8 +95,8 @@ describe('RealtimeView', () => {
       { type: 'mark', turn: 1, mark: 'response_done', t: 3_000 },
     ]);
     await flushPromises();
-    expect(texts('[data-test="transcript-user"]')).toEqual(['You what is the weather']);
-    expect(texts('[data-test="transcript-assistant"]')).toEqual(['Model It is sunny.']);
+    expect(texts('[data-test="transcript-user"]')).toEqual(['You: what is the weather']);
+    expect(texts('[data-test="transcript-assistant"]')).toEqual(['Model: It is sunny.']);
     expect([...document.querySelectorAll('[data-test^="transcript-"]')].map((e) => e.getAttribute('data-interim'))).toEqual(['false', 'false']);
     expect(texts('[data-test="turn-first-audio"]')).toEqual(['end of speech → first audio byte 240 ms']);
     expect(texts('[data-test="turn-first-played"]')).toEqual(['→ first sample played 300 ms']);
@@ -132,7 +132,7 @@ describe('RealtimeView', () => {
     await flushPromises();
     const alert = document.querySelector('[role="alert"][data-test="call-dropped"]');
     expect(alert?.textContent).toContain('The service closed the socket (1006).');
-    expect(texts('[data-test="transcript-user"]')).toEqual(['You hello']);
+    expect(texts('[data-test="transcript-user"]')).toEqual(['You: hello']);
     await m.wrapper.find('[data-test="call-reconnect"]').trigger('click');
     await flushPromises();
     expect(sent(id)).toEqual([{ type: 'reconnect' }]);

@@ -30,6 +30,7 @@ import { useLiveSessionsStore } from '../../../stores/live-sessions';
 import { useAudioDevicesStore } from '../../../stores/audio-devices';
 import { DEFAULT_MAX_ROWS, EventLog, toJsonl, type LogMessage } from '../lib/event-log';
 import type { LevelSample } from '../lib/latency-timeline';
+import { PageCallOutput } from './page-call-output';
 
 /** sessionStorage: the call this tab's console shows (a reload shows it again). */
 export const REALTIME_CALL_KEY = 'workbench.realtime.call';
@@ -75,6 +76,9 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
   const talking = ref(false);
   let capture: PageCapture | null = null;
   let offLevels: (() => void) | null = null;
+  let output: PageCallOutput | null = null;
+  let offPlayback: (() => void) | null = null;
+  let playbackStream = -1;
   let micStream = -1;
   let logDirty = false;
 
@@ -139,8 +143,10 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
   async function wireMedia(): Promise<void> {
     const snap = state.value;
     if (!snap || !isActive(snap) || snap.status === 'dropped') return releaseMedia();
-    if (snap.streams.levels < 0 && (snap.microphone.kind !== 'page' || snap.streams.mic < 0)) return;
+    const pagePlays = snap.output.kind === 'page' && snap.streams.playback >= 0;
+    if (snap.streams.levels < 0 && !pagePlays && (snap.microphone.kind !== 'page' || snap.streams.mic < 0)) return;
     const channel = await mediaChannel();
+    if (pagePlays && playbackStream !== snap.streams.playback) await startOutput(channel, snap);
     if (!offLevels && snap.streams.levels >= 0) {
       offLevels = channel.onFrame(snap.streams.levels, (frame) => {
         if (frame.payload.byteLength >= 4) addLevel(new DataView(frame.payload.buffer, frame.payload.byteOffset, 4).getFloat32(0));
@@ -165,6 +171,19 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
     useAudioDevicesStore().pageAllowed();
   }
 
+  /** The model's voice on the page's speakers, its heard position reported back for the truncate. */
+  async function startOutput(channel: MediaChannel, snap: RealtimeCallSnapshot): Promise<void> {
+    playbackStream = snap.streams.playback;
+    const device = snap.output.kind === 'page' ? (snap.output.device ?? null) : null;
+    const opened = await PageCallOutput.open(snap.formats.output.rate, device, (itemId, playedMs, flushed) => void control({ type: 'played', itemId, playedMs, flushed }));
+    if (!opened.ok) {
+      error.value = { code: 'unsupported', message: `${opened.error.message.replace(/[.\s]*$/, '.')} The call goes on without sound here.` };
+      return;
+    }
+    output = opened.value;
+    offPlayback = channel.onFrame(playbackStream, (frame) => output?.onFrame(frame));
+  }
+
   /** The page's microphone was refused or went away: said, and the call hung up (its recording kept). */
   async function micFailed(message: string): Promise<void> {
     await hangUp();
@@ -176,9 +195,14 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
     offLevels = null;
     levelDbfs.value = MIN_DBFS;
     micStream = -1;
+    offPlayback?.();
+    offPlayback = null;
+    playbackStream = -1;
+    const o = output;
+    output = null;
     const c = capture;
     capture = null;
-    await c?.dispose();
+    await Promise.all([c?.dispose(), o?.dispose()]);
   }
 
   /** Starts a call (the input checked again in main with the kind's schema). */

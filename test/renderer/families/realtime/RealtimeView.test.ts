@@ -11,11 +11,14 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
 import { RealtimeCallControlSchema, RealtimeCallInputSchema, initialRealtimeCallSnapshot, type RealtimeCallEvent, type RealtimeCallSnapshot } from '@shared/realtime-call';
 import { mountWithApp, type Mounted } from '../../mount-app';
+import { makeFakeSession } from '../../fake-session';
+import type { FakeWorkbenchOptions } from '../../fake-workbench';
 
 vi.mock('@/bridge/media', () => ({ mediaChannel: () => ({ onFrame: () => () => undefined, send: () => undefined }) }));
 const capture = vi.hoisted(() => ({ start: vi.fn() }));
 vi.mock('@/audio/page-capture', () => ({ PageCapture: { start: capture.start } }));
 const { default: RealtimeView } = await import('@/families/realtime/views/RealtimeView.vue');
+const { useRealtimeCallStore } = await import('@/families/realtime/stores/realtime-call');
 
 let m: Mounted;
 afterEach(() => {
@@ -30,8 +33,8 @@ function liveSnapshot(over: Partial<RealtimeCallSnapshot> = {}): RealtimeCallSna
   return { ...initialRealtimeCallSnapshot(input, 'run_call1'), status: 'live', ...over };
 }
 
-async function mountView(first: RealtimeCallSnapshot): Promise<void> {
-  m = await mountWithApp(RealtimeView, { route: '/realtime' });
+async function mountView(first: RealtimeCallSnapshot, fake?: FakeWorkbenchOptions): Promise<void> {
+  m = await mountWithApp(RealtimeView, { route: '/realtime', fake });
   const start = m.fake.live.start;
   m.fake.live.start = async (req) => {
     const started = await start(req);
@@ -180,5 +183,17 @@ describe('RealtimeView', () => {
     emitAll(id, [{ type: 'tool-answered', callId: 'call_1', output: '{"temp":3}', by: 'window', error: null }]);
     await flushPromises();
     expect(document.querySelector('[data-test="tool-call"]')).toBeNull();
+  });
+
+  it("exports the whole call as JSONL from its recording, page by page (not only the rows the log still holds)", async () => {
+    // 1,200 messages recorded (three timeline pages) and two marks, which are not messages.
+    const recorded = makeFakeSession({ events: 1_200 });
+    await mountView(liveSnapshot(), { sessions: { run_call1: recorded } });
+    await startCall();
+    const lines = (await useRealtimeCallStore().exportJsonl()).trim().split('\n').map((l) => JSON.parse(l) as { t: number; direction: string; message: { seq?: number } });
+    expect(lines).toHaveLength(1_200);
+    expect(lines[3]).toEqual({ t: 60, direction: 'in', message: { type: 'transcript.partial', seq: 3, text: 'word 3' } });
+    expect(lines.at(-1)!.t).toBe(1_199 * 20);
+    expect(m.fake.controls.calls.filter((c) => c.method === 'history.timeline').map((c) => (c.input as { offset: number }).offset)).toEqual([0, 500, 1_000]);
   });
 });

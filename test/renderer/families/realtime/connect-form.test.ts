@@ -4,6 +4,7 @@
  * saved replies with injected latency or error), and the client secret's countdown.
  */
 import { describe, expect, it } from 'vitest';
+import { RealtimeCallInputSchema } from '@shared/realtime-call';
 import { autoRepliesOf, callInputOf, defaultConnectForm, formProblems, secretCountdown, type ConnectForm } from '@/families/realtime/lib/connect-form';
 
 const form = (over: Partial<ConnectForm> = {}): ConnectForm => ({ ...defaultConnectForm(), ...over });
@@ -59,7 +60,7 @@ describe('connect-form', () => {
 
     it('gives push-to-talk as no turn detection, a client secret with its lifetime, G.711 at 8 kHz', () => {
       const input = callInputOf(form({ turn: 'push-to-talk', auth: 'client-secret', secretSeconds: 120, inputFormat: 'audio/pcmu', inputRate: 24_000, transcribeInput: false }));
-      expect({ turn: input.turnDetection, auth: input.auth, seconds: input.clientSecretSeconds, input: input.formats.input, transcription: input.inputTranscription }).toEqual({
+      expect({ turn: input.turnDetection, auth: input.auth, seconds: input.clientSecretSeconds, input: input.formats?.input, transcription: input.inputTranscription }).toEqual({
         turn: null,
         auth: 'client-secret',
         seconds: 120,
@@ -67,6 +68,20 @@ describe('connect-form', () => {
         transcription: null,
       });
     });
+  });
+
+  it("builds inputs the realtime kind's schema accepts, for every form without problems", () => {
+    const forms = [
+      form(),
+      form({ turn: 'push-to-talk', auth: 'client-secret', secretSeconds: 3600 }),
+      form({ inputFormat: 'audio/pcma', outputFormat: 'audio/pcmu', microphone: { kind: 'native' }, output: { kind: 'native', device: 'hw:0' } }),
+      form({ tools: [tool('lookup', 'x')], replyLatencyMs: 60_000, replyError: 'down', inputRate: 8_000, outputRate: 48_000 }),
+    ];
+    for (const f of forms) {
+      expect(formProblems(f)).toEqual([]);
+      const parsed = RealtimeCallInputSchema.safeParse(callInputOf(f));
+      expect(parsed.error?.issues ?? []).toEqual([]);
+    }
   });
 
   describe('autoRepliesOf()', () => {

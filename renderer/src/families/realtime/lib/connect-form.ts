@@ -7,6 +7,7 @@
  */
 import type { AudioDeviceChoice } from '@shared/contract/audio';
 import type { ToolSpec } from '@shared/tools/tool-spec';
+import type { RealtimeAutoReplies, RealtimeCallInputDraft } from '@shared/realtime-call';
 import { REALTIME_LIMITS, REALTIME_MODELS, REALTIME_PCM_RATES } from '@shared/wire/realtime';
 
 export type FormatType = 'audio/pcm' | 'audio/pcmu' | 'audio/pcma';
@@ -101,9 +102,9 @@ export function formProblems(form: ConnectForm): string[] {
 }
 
 /** The auto-responder's replies: each tool with a saved reply, with the form's latency and error. */
-export function autoRepliesOf(form: Pick<ConnectForm, 'tools' | 'autoRespond' | 'replyLatencyMs' | 'replyError'>): Record<string, { output: string; latencyMs?: number; error?: string | null }> {
+export function autoRepliesOf(form: Pick<ConnectForm, 'tools' | 'autoRespond' | 'replyLatencyMs' | 'replyError'>): RealtimeAutoReplies {
   if (!form.autoRespond) return {};
-  const out: Record<string, { output: string; latencyMs?: number; error?: string | null }> = {};
+  const out: RealtimeAutoReplies = {};
   for (const tool of form.tools) {
     if (!tool.name || tool.savedReply === undefined) continue;
     out[tool.name] = {
@@ -115,12 +116,17 @@ export function autoRepliesOf(form: Pick<ConnectForm, 'tools' | 'autoRespond' | 
   return out;
 }
 
-function format(type: FormatType, rate: number) {
-  return type === 'audio/pcm' ? { type, rate } : { type, rate: 8000 };
+type DraftFormat = NonNullable<NonNullable<RealtimeCallInputDraft['formats']>['input']>;
+type PcmRate = Extract<DraftFormat, { type: 'audio/pcm' }>['rate'];
+
+/** One side's format; G.711 is 8 kHz whatever rate the form held for PCM (formProblems() checked the PCM rate). */
+function format(type: FormatType, rate: number): DraftFormat {
+  if (type === 'audio/pcm') return { type, rate: rate as PcmRate };
+  return type === 'audio/pcmu' ? { type, rate: 8000 } : { type, rate: 8000 };
 }
 
 /** The live kind's input (shared/realtime-call RealtimeCallInputSchema, before its defaults). */
-export function callInputOf(form: ConnectForm, connectionId?: string) {
+export function callInputOf(form: ConnectForm, connectionId?: string): RealtimeCallInputDraft {
   return {
     ...(connectionId ? { connectionId } : {}),
     auth: form.auth,

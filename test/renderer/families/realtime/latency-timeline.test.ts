@@ -63,6 +63,12 @@ describe('latency-timeline', () => {
       expect(first!.levels.map((l) => l.t)).toEqual([800, 1_500, 3_700]);
     });
 
+    it('fills the lanes of only the newest turns asked for', () => {
+      const events = [ev(1_000, 'a'), ev(5_000, 'b'), ev(7_000, 'c')];
+      const { turns } = turnTimelines({ marks: call(), events, lanesFor: 1 });
+      expect(turns.map((t) => t.events.map((e) => e.type))).toEqual([[], [], ['c']]);
+    });
+
     it('has no turns for a call with no marks', () => {
       expect(turnTimelines({ marks: [] }).turns).toEqual([]);
     });

@@ -93,7 +93,13 @@ export function decimateLevels(levels: readonly LevelSample[], max: number = MAX
 }
 
 /** Each turn's figures and lanes, in turn order, with the call's summary (p50/p95 over turns). */
-export function turnTimelines(input: { marks: readonly SessionMark[]; events?: readonly TimelineEvent[]; levels?: readonly LevelSample[] }): { turns: TurnTimeline[]; metrics: SessionMetrics } {
+export function turnTimelines(input: {
+  marks: readonly SessionMark[];
+  events?: readonly TimelineEvent[];
+  levels?: readonly LevelSample[];
+  /** Fill the event and level lanes of only the newest this many turns (the ones drawn; a long call's log is large). */
+  lanesFor?: number;
+}): { turns: TurnTimeline[]; metrics: SessionMetrics } {
   const metrics = sessionMetrics(input.marks);
   const grouped = marksByTurn(input.marks);
   const turns: TurnTimeline[] = [];
@@ -142,7 +148,7 @@ export function turnTimelines(input: { marks: readonly SessionMark[]; events?: r
     prev.truncate = cur.truncate;
     prev.to = Math.max(prev.to, at + TIMELINE_MARGIN_MS);
   }
-  for (const t of turns) {
+  for (const t of turns.slice(Math.max(0, turns.length - (input.lanesFor ?? turns.length)))) {
     t.events = (input.events ?? []).filter((e) => e.direction === 'in' && e.tLast >= t.from && e.t <= t.to);
     t.levels = decimateLevels((input.levels ?? []).filter((l) => l.t >= t.from && l.t <= t.to));
   }

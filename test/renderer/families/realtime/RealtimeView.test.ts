@@ -196,4 +196,19 @@ describe('RealtimeView', () => {
     expect(lines.at(-1)!.t).toBe(1_199 * 20);
     expect(m.fake.controls.calls.filter((c) => c.method === 'history.timeline').map((c) => (c.input as { offset: number }).offset)).toEqual([0, 500, 1_000]);
   });
+
+  it('explains a call that failed (a refused key), keeps its transcript and log, and offers a new call', async () => {
+    await mountView(liveSnapshot());
+    const id = await startCall();
+    emitAll(id, [
+      { type: 'transcript', itemId: 'item_u1', role: 'user', text: 'hi', mode: 'replace', final: true, source: 'audio' },
+      { type: 'error', code: 'invalid_api_key', message: 'The service refused the key (401): check the connection.', t: 10 },
+      { type: 'status', status: 'failed' },
+    ]);
+    await flushPromises();
+    expect(document.querySelector('[data-test="call-ended"]')?.textContent).toBe('Failed: The service refused the key (401): check the connection.');
+    expect(texts('[data-test="transcript-user"]')).toEqual(['You: hi']);
+    expect(m.wrapper.find('[data-test="call-start"]').exists()).toBe(true);
+    expect(m.wrapper.find('[data-test="call-hangup"]').exists()).toBe(false);
+  });
 });

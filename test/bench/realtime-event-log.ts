@@ -22,7 +22,10 @@ function* call(): Generator<LogMessage> {
       { t: t + 1, direction: 'in', message: { type: 'input_audio_buffer.speech_stopped', audio_end_ms: t + 900, item_id: `u${turn}` } },
       { t: t + 2, direction: 'in', message: { type: 'response.created', response: { id: `r${turn}` } } },
     ];
-    for (const m of speech) (yield m, n++);
+    for (const m of speech) {
+      yield m;
+      n++;
+    }
     for (let d = 0; d < 60 && n < EVENTS; d++) {
       t += 20;
       yield { t, direction: 'out', message: { type: 'input_audio_buffer.append', audio: { bytes: 960 } } };

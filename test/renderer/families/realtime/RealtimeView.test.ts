@@ -94,7 +94,13 @@ describe('RealtimeView', () => {
       { type: 'transcript', itemId: 'item_a1', role: 'assistant', text: 'It is ', mode: 'delta', final: false, source: 'audio' },
       { type: 'mark', turn: 1, mark: 'first_audio', t: 2_240 },
       { type: 'mark', turn: 1, mark: 'first_played', t: 2_300 },
-      { type: 'transcript', itemId: 'item_a1', role: 'assistant', text: 'sunny.', mode: 'delta', final: true, source: 'audio' },
+      { type: 'transcript', itemId: 'item_a1', role: 'assistant', text: 'sunny.', mode: 'delta', final: false, source: 'audio' },
+    ]);
+    await flushPromises();
+    expect(document.querySelector('[data-test="transcript-assistant"]')!.getAttribute('data-interim')).toBe('true');
+    // The answer's transcript done: the same words, now final (only the flag changes).
+    emitAll(id, [
+      { type: 'transcript', itemId: 'item_a1', role: 'assistant', text: '', mode: 'delta', final: true, source: 'audio' },
       { type: 'mark', turn: 1, mark: 'response_done', t: 3_000 },
     ]);
     await flushPromises();

@@ -63,6 +63,8 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
   const sessionId = ref<string | null>(null);
   /** The call as of the last event (snapshot + events since). */
   const state = shallowRef<RealtimeCallSnapshot | null>(null);
+  /** Bumped on every change of `state` (folded in place): components given parts of it by reference re-render on it. */
+  const stateVersion = ref(0);
   /** Epoch ms the call started (its session clock's 0), from the live session's summary. */
   const startedAt = ref<number | null>(null);
   const log = shallowRef(markRaw(new EventLog({ maxRows: DEFAULT_MAX_ROWS })));
@@ -108,6 +110,7 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
       logChanged();
       return;
     }
+    stateVersion.value++;
     triggerRef(state);
     if (event.type === 'streams') void wireMedia();
     if (!isActive(state.value) || event.type === 'dropped') void releaseMedia();
@@ -117,6 +120,7 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
     if (chunk.type === 'snapshot') {
       startedAt.value = chunk.session.startedAt;
       state.value = structuredClone(chunk.snapshot as RealtimeCallSnapshot);
+      stateVersion.value++;
       void wireMedia();
     } else if (chunk.type === 'event') {
       onEvent(chunk.event as RealtimeCallEvent);
@@ -326,6 +330,7 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
   return {
     sessionId,
     state,
+    stateVersion,
     startedAt,
     log,
     logVersion,

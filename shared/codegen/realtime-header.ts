@@ -13,7 +13,7 @@ export function headerLines(m: RealtimeMessages, opts: CodegenOptions, base: str
     `Realtime session over the WebSocket ${base.replace(/^http/i, 'ws')}${m.socketPath}`,
     'It mints a client secret with the API key, connects with it, sends session.update, then a text turn',
     `(the transcript printed) and an audio turn (${m.audioFile} streamed in 20 ms chunks; ${m.manual ? 'the program commits the turn' : "the server's VAD ends the turn"})`,
-    `whose spoken answer is written to answer.wav.${m.toolNames.length > 0 ? ' Function calls are answered by the stubs in TOOLS.' : ''}`,
+    `whose spoken answer is written to answer.wav.${m.tools.length > 0 ? ' Function calls are answered by TOOLS (saved replies or stubs).' : ''}`,
   ];
   if (opts.shownApiKey !== undefined) {
     lines.push('Set first (the built-in sandbox: local, synthetic outputs, so its key is no secret):');

@@ -11,12 +11,17 @@ import { apiKeyEnv } from './request-parts';
 import { ANSWER_FILE, convertHint, inputDescription, type RealtimeMessages } from './realtime-session';
 import { headerLines } from './realtime-header';
 
-function toolStubs(names: string[]): string[] {
-  if (names.length === 0) return ['TOOLS = {}'];
+function toolAnswers(tools: RealtimeMessages['tools']): string[] {
+  if (tools.length === 0) return ['TOOLS = {}'];
   return [
-    '# What each tool answers: the stubs below echo their arguments; put your own code here.',
+    '# What each tool answers (the function_call_output): saved replies as the console has them, stubs that echo',
+    '# their arguments otherwise. Put your own code here.',
     'TOOLS = {',
-    ...names.map((n) => `    ${stringLiteral(n)}: lambda args: {"tool": ${stringLiteral(n)}, "arguments": args, "note": "stub answer: replace with your own code"},`),
+    ...tools.map((t) =>
+      t.reply !== null
+        ? `    ${stringLiteral(t.name)}: lambda args: ${stringLiteral(t.reply)},`
+        : `    ${stringLiteral(t.name)}: lambda args: compact({"tool": ${stringLiteral(t.name)}, "arguments": args, "note": "stub answer: replace with your own code"}),`,
+    ),
     '}',
   ];
 }
@@ -40,12 +45,13 @@ export function realtimePython(m: RealtimeMessages, opts: CodegenOptions, base: 
     `INPUT = {"tag": ${m.input.wavTag}, "rate": ${m.input.wire.rate}, "bits": ${m.input.bitsPerSample}, "chunk": ${m.input.chunkBytes}, "silence": ${m.input.silenceByte}}`,
     `OUTPUT = {"tag": ${m.output.wavTag}, "rate": ${m.output.wire.rate}, "bits": ${m.output.bitsPerSample}}`,
     `path = sys.argv[1] if len(sys.argv) > 1 else ${stringLiteral(m.audioFile)}`,
-    ...toolStubs(m.toolNames),
     '',
     '',
     'def compact(value):',
     '    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)',
     '',
+    '',
+    ...toolAnswers(m.tools),
     '',
     'def read_wav(buf):',
     '    """The samples of a WAV file (its fmt and data chunks), checked against the session\'s input format."""',
@@ -146,7 +152,7 @@ export function realtimePython(m: RealtimeMessages, opts: CodegenOptions, base: 
     '            return transcript, b"".join(chunks)',
     '        for call in calls:',
     '            handler = TOOLS.get(call["name"])',
-    '            output = compact(handler(json.loads(call["arguments"] or "{}")) if handler else {"error": "no handler for " + call["name"]})',
+    '            output = handler(json.loads(call["arguments"] or "{}")) if handler else compact({"error": "no handler for " + call["name"]})',
     '            print(f"tool {call[\'name\']}({call[\'arguments\']}) -> {output}")',
     '            send(ws, {"type": "conversation.item.create", "item": {"type": "function_call_output", "call_id": call["call_id"], "output": output}})',
     '        send(ws, {"type": "response.create"})',

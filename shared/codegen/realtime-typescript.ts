@@ -12,12 +12,16 @@ import { apiKeyEnv } from './request-parts';
 import { ANSWER_FILE, convertHint, inputDescription, type RealtimeMessages } from './realtime-session';
 import { headerLines } from './realtime-header';
 
-function toolStubs(names: string[]): string[] {
-  if (names.length === 0) return ['const TOOLS: Record<string, (args: any) => unknown> = {};'];
+function toolAnswers(tools: RealtimeMessages['tools']): string[] {
+  if (tools.length === 0) return ['const TOOLS: Record<string, (args: any) => string> = {};'];
   return [
-    '/** What each tool answers: the sandbox-safe stubs below echo their arguments; put your own code here. */',
-    'const TOOLS: Record<string, (args: any) => unknown> = {',
-    ...names.map((n) => `  ${stringLiteral(n)}: (args) => ({ tool: ${stringLiteral(n)}, arguments: args, note: "stub answer: replace with your own code" }),`),
+    '/** What each tool answers (the function_call_output): saved replies as the console has them, stubs that echo their arguments otherwise. Put your own code here. */',
+    'const TOOLS: Record<string, (args: any) => string> = {',
+    ...tools.map((t) =>
+      t.reply !== null
+        ? `  ${stringLiteral(t.name)}: () => ${stringLiteral(t.reply)},`
+        : `  ${stringLiteral(t.name)}: (args) => JSON.stringify({ tool: ${stringLiteral(t.name)}, arguments: args, note: "stub answer: replace with your own code" }),`,
+    ),
     '};',
   ];
 }
@@ -41,7 +45,7 @@ export function realtimeTypeScript(m: RealtimeMessages, opts: CodegenOptions, ba
     `const INPUT = { tag: ${m.input.wavTag}, rate: ${m.input.wire.rate}, bits: ${m.input.bitsPerSample}, chunk: ${m.input.chunkBytes}, silence: ${m.input.silenceByte} };`,
     `const OUTPUT = { tag: ${m.output.wavTag}, rate: ${m.output.wire.rate}, bits: ${m.output.bitsPerSample} };`,
     `const path = process.argv[2] ?? ${stringLiteral(m.audioFile)};`,
-    ...toolStubs(m.toolNames),
+    ...toolAnswers(m.tools),
     '',
     '/** The samples of a WAV file (its fmt and data chunks), checked against the session\'s input format. */',
     'function readWav(buf: Buffer): Buffer {',
@@ -147,7 +151,7 @@ export function realtimeTypeScript(m: RealtimeMessages, opts: CodegenOptions, ba
     '    if (calls.length === 0) return { transcript, audio: Buffer.concat(chunks) };',
     '    for (const call of calls) {',
     '      const handler = TOOLS[call.name];',
-    '      const output = JSON.stringify(handler ? await handler(JSON.parse(call.arguments || "{}")) : { error: `no handler for ${call.name}` });',
+    '      const output = handler ? handler(JSON.parse(call.arguments || "{}")) : JSON.stringify({ error: `no handler for ${call.name}` });',
     '      console.log(`tool ${call.name}(${call.arguments}) -> ${output}`);',
     '      send({ type: "conversation.item.create", item: { type: "function_call_output", call_id: call.call_id, output } });',
     '    }',

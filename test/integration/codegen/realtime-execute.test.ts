@@ -13,7 +13,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { realtimeSessionCode, type RealtimeCodeSession } from '../../../shared/codegen/realtime-code';
+import { realtimeSessionCode } from '../../../shared/codegen/realtime-code';
+import type { RealtimeCallInputDraft } from '../../../shared/realtime-call/input';
 import { startSandbox, type SandboxServer } from '../../../main/sandbox/index';
 import { runSnippet } from './run-snippet';
 import { startRelay, type Relay, type Sent } from './ws-relay';
@@ -51,17 +52,20 @@ function inspect(file: string): { codec: string; rate: number; seconds: number; 
   return { codec: codec!, rate: Number(rate), seconds: Number(seconds), rms: Math.sqrt(sum / (pcm.length / 2)) };
 }
 
-const weather: RealtimeCodeSession = {
+/** A call's input as the console has it: push-to-talk, a tool with a saved reply and one without. */
+const weather: RealtimeCallInputDraft = {
   model: 'svc-voice-latest',
   voice: 'ara',
   instructions: 'You are a concise front-desk assistant.',
   turnDetection: null,
-  inputFormat: { type: 'audio/pcm', rate: 24000 },
-  outputFormat: { type: 'audio/pcm', rate: 24000 },
-  tools: [{ name: 'get_weather', description: 'Current weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }],
-  prompt: 'What is the get weather answer for Lisbon today?',
-  audioFile: 'question.wav',
+  formats: { input: { type: 'audio/pcm', rate: 24000 }, output: { type: 'audio/pcm', rate: 24000 } },
+  tools: [
+    { name: 'get_weather', description: 'Current weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+    { name: 'book_table', description: 'Books a table', parameters: { type: 'object', properties: { people: { type: 'integer' } } } },
+  ],
+  autoReplies: { get_weather: { output: '{"temp_c":21,"sky":"clear"}' } },
 };
+const extras = { prompt: 'What is the get weather answer for Lisbon today?', audioFile: 'question.wav' };
 
 /** What a program sent, with the secret in the socket path made comparable. */
 function normalise(sent: Sent[]): Sent[] {
@@ -77,16 +81,16 @@ describe('realtime session code against the sandbox', () => {
   let tsSent: Sent[] = [];
 
   it('TypeScript: client secret, session.update, a text turn with a function call, an audio turn written as a WAV', async () => {
-    const snippet = code(realtimeSessionCode(weather, 'typescript', { baseUrl: relay.url }));
+    const snippet = code(realtimeSessionCode(weather, 'typescript', { baseUrl: relay.url, ...extras }));
     expect(snippet).not.toContain(KEY);
     relay.sent.length = 0;
     const run = await runSnippet('realtime-manual', 'typescript', snippet, { WORKBENCH_API_KEY: KEY }, dir);
     tsSent = normalise(relay.sent.splice(0));
     const out = run.stdout.trim().split('\n');
     expect(out[0]).toMatch(/^client secret valid until \d{4}-/);
-    // The text turn asked for the tool: the stub's answer went back and the model spoke about it.
-    expect(out.find((l) => l.startsWith('tool get_weather('))).toMatch(/-> \{"tool":"get_weather","arguments":\{"city":/);
-    expect(out.find((l) => l.startsWith('text turn: '))).toMatch(/get weather tool says: tool get_weather/);
+    // The text turn asked for the tool: the saved reply went back and the model spoke about it.
+    expect(out.find((l) => l.startsWith('tool get_weather('))).toMatch(/^tool get_weather\(\{"city":.*\) -> \{"temp_c":21,"sky":"clear"\}$/);
+    expect(out.find((l) => l.startsWith('text turn: '))).toMatch(/get weather tool says: temp c 21, sky clear/);
     const audioTurn = out.find((l) => l.startsWith('audio turn: '));
     expect(audioTurn).toMatch(/I heard \d+\.\d seconds of your audio/);
     // What went out: the mint (with the key), then the socket's messages in order.
@@ -105,7 +109,7 @@ describe('realtime session code against the sandbox', () => {
   }, 90_000);
 
   it('Python: compiles, and sends exactly what the TypeScript program sent', async () => {
-    const snippet = code(realtimeSessionCode(weather, 'python', { baseUrl: relay.url }));
+    const snippet = code(realtimeSessionCode(weather, 'python', { baseUrl: relay.url, ...extras }));
     expect(snippet).not.toContain(KEY);
     const file = join(dir, 'realtime.py');
     writeFileSync(file, snippet);
@@ -115,21 +119,19 @@ describe('realtime session code against the sandbox', () => {
     relay.sent.length = 0;
     const run = await runSnippet('realtime-manual', 'python', snippet, { WORKBENCH_API_KEY: KEY, PYTHONPATH: SHIM }, dir);
     expect(normalise(relay.sent.splice(0))).toEqual(tsSent);
-    expect(run.stdout).toMatch(/^text turn: .*get weather tool says/m);
+    expect(run.stdout).toMatch(/^text turn: .*get weather tool says: temp c 21, sky clear/m);
     const answer = inspect(join(dir, 'answer.wav'));
     expect(answer.rms).toBeGreaterThan(300);
   }, 90_000);
 
   it('TypeScript: server VAD on µ-law 8 kHz ends the spoken turn itself, and the answer is a µ-law WAV', async () => {
-    const session: RealtimeCodeSession = {
+    const session: RealtimeCallInputDraft = {
       voice: 'rex',
-      turnDetection: { type: 'server_vad', silenceDurationMs: 400 },
-      inputFormat: { type: 'audio/pcmu' },
-      outputFormat: { type: 'audio/pcmu' },
-      audioFile: 'question-ulaw.wav',
+      turnDetection: { type: 'server_vad', silence_duration_ms: 400 },
+      formats: { input: { type: 'audio/pcmu' }, output: { type: 'audio/pcmu' } },
     };
     relay.sent.length = 0;
-    const run = await runSnippet('realtime-vad', 'typescript', code(realtimeSessionCode(session, 'typescript', { baseUrl: relay.url })), { WORKBENCH_API_KEY: KEY }, dir);
+    const run = await runSnippet('realtime-vad', 'typescript', code(realtimeSessionCode(session, 'typescript', { baseUrl: relay.url, audioFile: 'question-ulaw.wav' })), { WORKBENCH_API_KEY: KEY }, dir);
     const sent = relay.sent.splice(0);
     expect(sent.some((s) => (s.body as { type?: string }).type === 'input_audio_buffer.commit')).toBe(false);
     expect(run.stdout).toMatch(/^audio turn: I heard \d+\.\d seconds/m);
@@ -139,7 +141,7 @@ describe('realtime session code against the sandbox', () => {
   }, 90_000);
 
   it('a WAV in another format is refused with the ffmpeg line that converts it', async () => {
-    const run = runSnippet('realtime-wrong', 'typescript', code(realtimeSessionCode({ ...weather, audioFile: 'question-ulaw.wav' }, 'typescript', { baseUrl: relay.url })), { WORKBENCH_API_KEY: KEY }, dir);
+    const run = runSnippet('realtime-wrong', 'typescript', code(realtimeSessionCode(weather, 'typescript', { baseUrl: relay.url, audioFile: 'question-ulaw.wav' })), { WORKBENCH_API_KEY: KEY }, dir);
     await expect(run).rejects.toThrow(/question-ulaw.wav is format 7, 1 channel\(s\), 8000 Hz, 8-bit; this session takes 16-bit PCM, 24000 Hz, mono: ffmpeg -i question-ulaw.wav -ar 24000 -ac 1 -c:a pcm_s16le input.wav/);
   });
 });
@@ -148,7 +150,7 @@ describe('realtime session code is well-formed', () => {
   it('TypeScript: tsc --strict finds no error (with Node and ws types)', () => {
     const tcDir = join(resolve(import.meta.dirname, '../../..'), 'test-results', 'realtime-typecheck');
     mkdirSync(tcDir, { recursive: true });
-    const files = [weather, { turnDetection: { type: 'server_vad' as const }, inputFormat: { type: 'audio/pcmu' as const } }].map((session, i) => {
+    const files = [weather, { turnDetection: { type: 'server_vad' as const }, formats: { input: { type: 'audio/pcmu' as const } } }].map((session, i) => {
       const file = join(tcDir, `realtime-${i}.mts`);
       writeFileSync(file, code(realtimeSessionCode(session, 'typescript', {})));
       return file;

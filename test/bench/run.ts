@@ -32,6 +32,7 @@ const BENCHES: Record<string, () => Promise<Bench>> = {
   liveTranscription: () => import('./live-transcription'),
   'tts-sandbox': () => import('./tts-sandbox'),
   'session-timeline': () => import('./session-timeline'),
+  sipCall: () => import('./sip-call'),
   speechService: () => import('./speech-service'),
 };
 

@@ -65,6 +65,12 @@ export interface JoinedCall {
   hangup(): LinkResult;
   /** The socket went away without ending the call (see above). */
   leave(): void;
+  /**
+   * The model's speech down the line to the caller (CALL_AUDIO_FORMAT bytes, any length, as the
+   * socket sends them, possibly ahead of real time): the caller hears it played out in real time
+   * (caller-ear.ts; `heard` in `GET /sandbox/calls/{id}`). Ignored once the socket left.
+   */
+  modelAudio(mulaw: Uint8Array): void;
 }
 
 export interface CallLink {

@@ -2,11 +2,15 @@
  * The body of the control API's `POST /sandbox/calls` (a simulated inbound call), checked:
  *
  *   {"to": "+1…", "from": "+1…", "script": {"say": "…" | "audio_file_id": "file_…",
- *    "dtmf": [{"digit": "1", "at_ms": 2000}, …], "hangup_after_ms": 10000 | null}}
+ *    "dtmf": [{"digit": "1", "at_ms": 2000}, …], "hangup_after_ms": 10000 | null,
+ *    "wait_for_greeting": false}}
  *
  * `say` and `audio_file_id` exclude each other; with neither the caller is silent (keys only).
  * `hangup_after_ms` (a sandbox extension) is the silence after the script before the caller hangs
  * up, default 10 s; null: the caller never does (the agent ends the call). Statuses as elsewhere:
+ * `wait_for_greeting` (a sandbox extension): the caller's audio starts only once the model's first
+ * utterance has played out to them (or after 15 s of nobody speaking), as a person who picks up
+ * and waits for the greeting; keys keep their times from the join.
  * 422 for the shape, 400 for a broken rule, every problem in one message.
  */
 import { LIMITS } from '../../../shared/limits';
@@ -22,6 +26,7 @@ export interface CallRequest {
   audioFileId: string | null;
   dtmf: Array<{ digit: string; atMs: number }>;
   hangupAfterMs: number | null;
+  waitForGreeting: boolean;
 }
 
 function unknownFields(field: string, obj: Record<string, unknown>, known: string[], out: RequestViolation[]): void {
@@ -79,8 +84,12 @@ function checkKeys(v: unknown, out: RequestViolation[]): CallRequest['dtmf'] {
 }
 
 function checkScript(script: Record<string, unknown>, out: RequestViolation[], request: CallRequest): void {
-  unknownFields('script', script, ['say', 'audio_file_id', 'dtmf', 'hangup_after_ms'], out);
-  const { say, audio_file_id: fileId, dtmf, hangup_after_ms: tail } = script;
+  unknownFields('script', script, ['say', 'audio_file_id', 'dtmf', 'hangup_after_ms', 'wait_for_greeting'], out);
+  const { say, audio_file_id: fileId, dtmf, hangup_after_ms: tail, wait_for_greeting: wait } = script;
+  if (wait !== undefined && wait !== null) {
+    if (typeof wait !== 'boolean') out.push(shape('script.wait_for_greeting', 'script.wait_for_greeting must be true or false'));
+    else request.waitForGreeting = wait;
+  }
   const hasSay = say !== undefined && say !== null;
   const hasFile = fileId !== undefined && fileId !== null;
   if (hasSay && hasFile) out.push(value('script', 'script takes say or audio_file_id, not both: the caller either speaks the text or plays the file'));
@@ -107,7 +116,7 @@ export function checkCallRequest(body: unknown): { request: CallRequest } | { st
   if (!isObject(body)) return { status: 422, errors: ['The body must be a JSON object: {"to": "+1…", "from": "+1…", "script": {"say": "…"}}'] };
   const out: RequestViolation[] = [];
   unknownFields('the body', body, ['to', 'from', 'script'], out);
-  const request: CallRequest = { to: checkNumber('to', body.to, out), from: checkNumber('from', body.from, out), say: null, audioFileId: null, dtmf: [], hangupAfterMs: CALL_LIMITS.defaultHangupAfterMs };
+  const request: CallRequest = { to: checkNumber('to', body.to, out), from: checkNumber('from', body.from, out), say: null, audioFileId: null, dtmf: [], hangupAfterMs: CALL_LIMITS.defaultHangupAfterMs, waitForGreeting: false };
   if (body.script === undefined || body.script === null) out.push(shape('script', 'script is required: {"say": "what the caller says"} or {"audio_file_id": "file_…"}, with optional "dtmf"'));
   else if (!isObject(body.script)) out.push(shape('script', 'script must be an object: {"say": "…"} or {"audio_file_id": "…"}, with optional "dtmf"'));
   else checkScript(body.script, out, request);

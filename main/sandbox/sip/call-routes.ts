@@ -22,9 +22,10 @@ function callOf(sip: SipService, id: string, team: string): PlacedCall {
   return placed;
 }
 
-function status(placed: PlacedCall): Record<string, unknown> {
+async function status(placed: PlacedCall): Promise<Record<string, unknown>> {
   const { call, delivery } = placed;
   const end = call.outcome;
+  const heard = await call.ear.report(call.elapsedMs() ?? 0);
   return {
     call_id: call.callId,
     from: call.from,
@@ -34,7 +35,19 @@ function status(placed: PlacedCall): Record<string, unknown> {
     state: call.state,
     elapsed_ms: call.elapsedMs() === null ? null : Math.round(call.elapsedMs() as number),
     ended: end && { reason: end.reason, message: end.message, at_ms: end.atMs, ...(end.target === undefined ? {} : { target_uri: end.target }) },
-    caller: { frames_sent: call.sent.frames, dtmf_sent: call.sent.keys.map((k) => ({ digit: k.digit, at_ms: k.atMs })) },
+    caller: {
+      frames_sent: call.sent.frames,
+      script_started_at_ms: call.scriptStartedAtMs,
+      dtmf_sent: call.sent.keys.map((k) => ({ digit: k.digit, at_ms: k.atMs })),
+      // What the caller heard of the model: played by now, delivered (queued included), each utterance on the call's timeline.
+      heard: {
+        ms: heard.ms,
+        received_ms: heard.receivedMs,
+        utterances: heard.utterances.map((u) => ({ start_ms: u.startMs, end_ms: u.endMs })),
+        rms_dbfs: heard.rmsDbfs,
+        transcript: heard.transcript,
+      },
+    },
     webhook: { webhook_id: delivery.webhookId, url: delivery.url, state: delivery.state, attempts: delivery.attempts },
   };
 }
@@ -57,7 +70,7 @@ export function callControlRoutes(sip: SipService): Route[] {
         sendJson(res, 200, { call_id: placed.placed.call.callId });
       },
     },
-    { method: 'GET', path: '/sandbox/calls/:call_id', handle: ({ res, params, team }) => sendJson(res, 200, status(callOf(sip, params.call_id, team))) },
+    { method: 'GET', path: '/sandbox/calls/:call_id', handle: async ({ res, params, team }) => sendJson(res, 200, await status(callOf(sip, params.call_id, team))) },
     {
       method: 'POST',
       path: '/sandbox/calls/:call_id/dtmf',

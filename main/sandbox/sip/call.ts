@@ -9,9 +9,13 @@
 import { checkReferTarget } from './rules';
 import type { CallEnd, CallEndReason, CallLink, CallListener, CallState, JoinedCall, LinkResult } from './call-link';
 import { FRAME_BYTES, FRAME_MS, MULAW_SILENCE } from './caller-audio';
+import { CallerEar } from './caller-ear';
 
 export const RING_TIMEOUT_MS = 60_000;
 export const REJOIN_GRACE_MS = 30_000;
+/** A caller waiting for the greeting starts this long after it ended, or this long after the join if nobody spoke. */
+export const GREETING_PAUSE_MS = 300;
+export const GREETING_MAX_WAIT_MS = 15_000;
 
 /** Monotonic time and timers; `every` and `after` return a function that stops them. */
 export interface CallTimer {
@@ -50,6 +54,8 @@ export interface CallScript {
   dtmf: Array<{ digit: string; atMs: number }>;
   /** Silence after the script before the caller hangs up; null: never (the agent must end it). */
   hangupAfterMs: number | null;
+  /** The audio starts once the model's first utterance played out (GREETING_PAUSE_MS after it), or at GREETING_MAX_WAIT_MS. */
+  waitForGreeting?: boolean;
 }
 
 export interface CallOptions {
@@ -80,20 +86,22 @@ export class SimulatedCall implements CallLink {
   private joinedAt = 0;
   private nextFrame = 0;
   private nextKey = 0;
-  private readonly hangupAtMs: number | null;
+  private hangupAtMs: number | null = null;
+  /** Where the script's audio starts on the timeline; null while the caller waits for the greeting. */
+  private scriptStartMs: number | null = null;
   private stopTicking: (() => void) | null = null;
   private stopWaiting: (() => void) | null;
   private ending: CallEnd | null = null;
   /** What the caller did, for the control API's status: keys sent, frames sent. */
   readonly sent = { frames: 0, keys: [] as Array<{ digit: string; atMs: number }> };
+  /** What the caller heard of the model (caller-ear.ts). */
+  readonly ear = new CallerEar();
 
   constructor(options: CallOptions) {
     this.options = options;
     ({ callId: this.callId, team: this.team, from: this.from, to: this.to, script: this.script } = options);
     this.timer = options.timer ?? realTimer;
-    const audioMs = (this.script.audio.length / FRAME_BYTES) * FRAME_MS;
-    const lastKey = this.script.dtmf.at(-1)?.atMs ?? 0;
-    this.hangupAtMs = this.script.hangupAfterMs === null ? null : Math.max(audioMs, lastKey) + this.script.hangupAfterMs;
+    if (!this.script.waitForGreeting) this.startScript(0);
     this.stopWaiting = this.timer.after(options.ringTimeoutMs ?? RING_TIMEOUT_MS, () =>
       this.end('not_answered', `Nobody answered: no socket joined call ${this.callId} within ${Math.round((options.ringTimeoutMs ?? RING_TIMEOUT_MS) / 1000)} s of its ringing.`),
     );
@@ -106,6 +114,19 @@ export class SimulatedCall implements CallLink {
   /** How the call ended, once it has. */
   get outcome(): CallEnd | null {
     return this.ending;
+  }
+
+  /** Where the caller's script began on the timeline (later than 0 when they waited for the greeting); null while waiting. */
+  get scriptStartedAtMs(): number | null {
+    return this.scriptStartMs;
+  }
+
+  /** The script's audio starts `atMs` into the call; the caller hangs up `hangupAfterMs` after it and the last key. */
+  private startScript(atMs: number): void {
+    this.scriptStartMs = atMs;
+    const audioMs = (this.script.audio.length / FRAME_BYTES) * FRAME_MS;
+    const lastKey = this.script.dtmf.at(-1)?.atMs ?? 0;
+    this.hangupAtMs = this.script.hangupAfterMs === null ? null : Math.max(atMs + audioMs, lastKey) + this.script.hangupAfterMs;
   }
 
   /** Milliseconds on the call's timeline (0 at the first join), or null before it. */
@@ -132,6 +153,9 @@ export class SimulatedCall implements CallLink {
       call: {
         refer: (target) => (live() ? this.refer(target) : this.left()),
         hangup: () => (live() ? this.hangup() : this.left()),
+        modelAudio: (mulaw) => {
+          if (live()) this.ear.push(mulaw, this.timer.now() - this.joinedAt);
+        },
         leave: () => {
           if (!live()) return;
           this.listener = null;
@@ -178,6 +202,7 @@ export class SimulatedCall implements CallLink {
     this.ending = { reason, message, atMs, ...(target === undefined ? {} : { target }) };
     // An ended call is kept for its status only: its audio (up to 28.8 MB for an hour) goes now.
     this.script.audio = new Uint8Array(0);
+    this.ear.finish();
     const listener = this.listener;
     this.listener = null;
     listener?.ended(this.ending);
@@ -188,9 +213,11 @@ export class SimulatedCall implements CallLink {
   advance(): void {
     if (this.status !== 'joined') return;
     const now = this.timer.now() - this.joinedAt;
-    const until = this.hangupAtMs === null ? now : Math.min(now, this.hangupAtMs);
     for (;;) {
-      const frameEnd = (this.nextFrame + 1) * FRAME_MS;
+      // Recomputed each frame: the hang-up time is known only once the script has started.
+      const until = this.hangupAtMs === null ? now : Math.min(now, this.hangupAtMs);
+      const frameStart = this.nextFrame * FRAME_MS;
+      const frameEnd = frameStart + FRAME_MS;
       const key = this.script.dtmf[this.nextKey];
       if (key && key.atMs <= until && key.atMs < frameEnd) {
         this.nextKey++;
@@ -198,8 +225,9 @@ export class SimulatedCall implements CallLink {
         continue;
       }
       if (frameEnd > until) break;
-      const at = this.nextFrame * FRAME_BYTES;
-      const frame = at < this.script.audio.length ? this.script.audio.subarray(at, at + FRAME_BYTES) : SILENT_FRAME;
+      if (this.scriptStartMs === null && (this.ear.firstUtteranceEnd(frameStart, GREETING_PAUSE_MS) !== null || frameStart >= GREETING_MAX_WAIT_MS)) this.startScript(frameStart);
+      const at = this.scriptStartMs === null || frameStart < this.scriptStartMs ? -1 : ((frameStart - this.scriptStartMs) / FRAME_MS) * FRAME_BYTES;
+      const frame = at >= 0 && at < this.script.audio.length ? this.script.audio.subarray(at, at + FRAME_BYTES) : SILENT_FRAME;
       this.nextFrame++;
       this.sent.frames++;
       this.listener?.audio(frame, frameEnd - FRAME_MS);

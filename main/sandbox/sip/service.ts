@@ -95,7 +95,7 @@ export class SipService implements CallDirectory {
       team,
       from: request.from,
       to: request.to,
-      script: { audio: audio.audio, dtmf: request.dtmf, hangupAfterMs: request.hangupAfterMs },
+      script: { audio: audio.audio, dtmf: request.dtmf, hangupAfterMs: request.hangupAfterMs, waitForGreeting: request.waitForGreeting },
       timer: options.timer,
       ringTimeoutMs: options.ringTimeoutMs,
       rejoinGraceMs: options.rejoinGraceMs,

@@ -84,7 +84,8 @@ describe('POST /sandbox/calls', () => {
     expect(await refused({ ...ok, script: { dtmf: Array.from({ length: 257 }, () => ({ digit: '1', at_ms: 0 })) } }, 400)).toBe('script.dtmf has 257 keys; at most 256');
     expect(await refused({ ...ok, script: { hangup_after_ms: -1 } }, 400)).toBe('script.hangup_after_ms must be from 0 to 3600000; got -1');
     expect(await refused({ ...ok, script: { hangup_after_ms: '5' } }, 422)).toMatch(/^script.hangup_after_ms must be whole milliseconds/);
-    expect(await refused({ ...ok, script: { voice: 'eve' } }, 400)).toBe('script has fields the sandbox does not know: voice (known: say, audio_file_id, dtmf, hangup_after_ms)');
+    expect(await refused({ ...ok, script: { wait_for_greeting: 'yes' } }, 422)).toBe('script.wait_for_greeting must be true or false');
+    expect(await refused({ ...ok, script: { voice: 'eve' } }, 400)).toBe('script has fields the sandbox does not know: voice (known: say, audio_file_id, dtmf, hangup_after_ms, wait_for_greeting)');
     expect(await refused({ ...ok, script: {}, call_id: 'x' }, 400)).toBe('the body has fields the sandbox does not know: call_id (known: to, from, script)');
   });
 

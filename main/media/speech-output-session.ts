@@ -12,7 +12,8 @@
  * Up to main: `opened` (device, rate), `first-write` (when the first audio arrived here and when
  * its first sample was written to the device, on this process's monotonic clock), `progress`
  * (ms heard, about 10 times a second, for the page's clock), `done` (ms heard, underruns, whether
- * it was stopped). The `paced` backend is the timer-driven device of main/audio (tests and
+ * it was stopped), `flushed` (when Stop flushed the device, also on CLOCK_MONOTONIC, and the ms heard
+ * it answered). The `paced` backend is the timer-driven device of main/audio (tests and
  * benchmarks); it reports `silence` when the first silent period plays after a flush.
  */
 import { z } from 'zod';
@@ -178,8 +179,11 @@ export const speechOutputKind = defineKind({
         // flush: the user's Stop. What is still being decoded is dropped with the rest; the device
         // keeps playing silence a moment so what it could not take back is heard to its end.
         flushedAt = ctx.now();
+        // CLOCK_MONOTONIC as well: a benchmark's card (test/audio/fifo-sink.py) logs on that clock.
+        const monotonicNs = process.hrtime.bigint().toString();
         stopping = true;
         const playedMs = Math.round(playback.flush() * 10) / 10;
+        ctx.event('flushed', { flushedAt, monotonicNs, playedMs });
         setTimeout(() => finish(true), SETTLE_MS);
         return { ok: true, value: { playedMs } };
       },

@@ -21,7 +21,7 @@ import type { Reply } from '../../shared/contract/protocol';
 import { TTS_CODECS } from '../../shared/wire/tts';
 import { createNaudiodonBackend } from '../audio/naudiodon-backend';
 import { createPacedBackend } from '../audio/paced-backend';
-import { Playback } from '../audio/playback';
+import { INTERRUPTIBLE_OUTPUT, Playback } from '../audio/playback';
 import type { AudioBackend } from '../audio/types';
 import { speechDecoder } from './speech-decoder';
 import { defineKind } from './session-kinds';
@@ -87,10 +87,8 @@ export const speechOutputKind = defineKind({
       backend,
       deviceId: options.device ?? null,
       sourceRate: options.sampleRate,
-      // Stop must fall silent quickly: 5 ms writes, one queued (flush -> silence ≈ 34 ms on a
-      // paced ALSA device, ~21 ms of it the device's own buffer; 97 ms with 20 ms × 2).
-      periodMs: 5,
-      deviceQueuePeriods: 1,
+      // Stop must fall silent quickly: the interruptible settings (2 ms writes, one queued).
+      ...INTERRUPTIBLE_OUTPUT,
       onError: (error) => finish(false, { code: 'unsupported', message: `The output device stopped: ${error.message}` }),
     });
     if (!opened.ok) throw new Error(opened.error.message);

@@ -38,9 +38,8 @@ export interface PlaybackOptions {
   /** Audio per device write (10 ms by default). */
   periodMs?: number;
   /**
-   * Writes queued ahead of a native device (1 by default), which a flush cannot take back.
-   * Measured on a paced ALSA device (see README): flush -> silence ≈ 97 ms with 20 ms × 2,
-   * 55 ms with 10 ms × 1, 34 ms with 5 ms × 1 (each including ~21 ms of the device's own buffer).
+   * Writes queued ahead of a native device (1 by default), which a flush cannot take back (nor
+   * the write waiting for room, nor the device's buffer): see INTERRUPTIBLE_OUTPUT and the README.
    */
   deviceQueuePeriods?: number;
   /** A write the device does not take for this long means it is gone. */

@@ -28,6 +28,8 @@ export interface SpeechOutputHarness {
   played(): Int16Array;
   /** With the FIFO device: the sound/silence changes as the card played them (fifo-sink.py). */
   sinkLog(): SinkChange[];
+  /** With the FIFO device: the card's scheduling (real-time when the machine allows it). */
+  sinkScheduling(): string;
   /** Runs speech over REST or the WebSocket, handing each piece of audio to `output` as it arrives. */
   speak(mode: 'rest' | 'stream', fields: SpeechFieldsInput, output: SpeechOutputOpen, options?: { stopAfterMs?: number }): Promise<Spoken>;
   close(): Promise<void>;
@@ -159,6 +161,7 @@ export async function startSpeechOutputHarness(options: { fifo?: boolean } = {})
         .filter(Boolean)
         .map((l) => l.split(' '))
         .map(([t, what, inPipe, , underrun]) => ({ ns: BigInt(t!), what: what as SinkChange['what'], inPipe: Number(inPipe ?? 0), underrunBytes: Number(underrun ?? 0) })),
+    sinkScheduling: () => readFileSync(`${sinkLogFile}.sched`, 'utf8'),
     speak,
     async close() {
       await h.close();

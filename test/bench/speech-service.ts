@@ -9,7 +9,9 @@
  *   of that inside the media process);
  * - Stop: `flush()` -> silence, on the paced device (main/audio's timer-driven device, set up like
  *   naudiodon's output: 20 ms periods, two queued, nothing taken back), and on naudiodon itself
- *   through a paced card (ALSA's file plugin into a FIFO read in real time: test/audio/fifo-sink.py).
+ *   through a paced card (ALSA's file plugin into a FIFO read in real time: test/audio/fifo-sink.py):
+ *   from the media process's flush() to the last non-silent sample the card played (stopNative).
+ *   `npx tsx test/bench/speech-service.ts 7 stopNative` runs only that part.
  * "The device" for the first three is ALSA's `file` plugin through naudiodon/PortAudio (a real
  * native stream; not paced, so a write is taken at once and the figure is the app's own path).
  * `npx tsx test/bench/run.ts speechService`, or `npx tsx test/bench/speech-service.ts [runs]`.
@@ -96,7 +98,7 @@ function report(f: FirstSample): Record<string, unknown> {
 const NATIVE_STOP_DEVICE =
   'naudiodon/PortAudio -> ALSA plug (48 kHz stereo S16 widened to 16 channels of S32, 3 MB/s) -> file plugin -> FIFO read in real time by test/audio/fifo-sink.py (its one-page pipe holds 1.3 ms)';
 const NATIVE_STOP_MEASURED =
-  "flushToLastSoundMs: from the media process's flush() (CLOCK_MONOTONIC, just before Playback.flush()) to the last non-silent sample the card played before the device closed, timed to the sample within its read; rigPipeAtLastSoundMs: what sat in the card's pipe then (the rig's own buffer, part of the figure); mainStopToLastSoundMs: from main sending Stop; answeredPlayedMs: the ms heard flush() answered; underrunMsPerRun: audio the card wanted and did not get in time while the speech played (a busy writer), per run";
+  "flushToLastSoundMs: from the media process's flush() (CLOCK_MONOTONIC, just before Playback.flush()) to the last non-silent sample the card played before the device closed, timed to the sample within its read; rigPipeAtLastSoundMs: what sat in the card's pipe then (the rig's own buffer, part of the figure); mainStopToLastSoundMs: from main sending Stop; answeredPlayedMs: the ms heard flush() answered; underrunMsPerRun: audio the card wanted and did not get in time while the speech played (a busy writer), per run. The file plugin lets a sample out only when later ones push it, so a writer starved after the flush stretches these figures where a card's DMA would not";
 
 /** `only: 'stopNative'` runs just that part (while working on the flush); the bench runs everything. */
 export async function run(runs = 7, only?: 'stopNative'): Promise<Record<string, unknown>> {
@@ -109,6 +111,7 @@ export async function run(runs = 7, only?: 'stopNative'): Promise<Record<string,
   const nativeInPipe: number[] = [];
   const nativePlayedVsHeard: number[] = [];
   const nativeUnderrun: number[] = [];
+  let cardScheduling = 'unknown';
   let paced: FirstSample | null = null;
   let file: FirstSample | null = null;
   try {
@@ -156,6 +159,7 @@ export async function run(runs = 7, only?: 'stopNative'): Promise<Record<string,
       nativeUnderrun.push(((lastSilence.underrunBytes - (firstSound?.underrunBytes ?? 0)) * 1000) / FIFO_BYTES_PER_SECOND);
     }
     load.push(loadavg()[0]!);
+    cardScheduling = s.sinkScheduling();
   } finally {
     await s.close();
   }
@@ -181,6 +185,7 @@ export async function run(runs = 7, only?: 'stopNative'): Promise<Record<string,
       : {}),
     stopNative: {
       device: NATIVE_STOP_DEVICE,
+      cardScheduling: cardScheduling,
       measured: NATIVE_STOP_MEASURED,
       flushToLastSoundMs: stats(nativeFlushToSilence),
       rigPipeAtLastSoundMs: stats(nativeInPipe),

@@ -14,7 +14,7 @@
 # A change is timed to its sample: a read covers the last `len(data)` bytes of the card's clock,
 # so the byte at offset k of it played (len - k) / rate before the read. A short read (the writer
 # late) is an underrun: the card keeps its clock.
-# Log lines: <ns> sound|silence|closed <bytes in the pipe> <byte position in the stream> <bytes the
+# Log lines: <ns> sound|silence|underrun|fed|closed <bytes in the pipe> <byte position in the stream> <bytes the
 # writer failed to deliver in time (underruns) since it opened>.
 import os, sys, time, fcntl, array, termios
 
@@ -50,6 +50,7 @@ def session(fd):
     consumed = 0
     position = 0
     underrun = 0
+    starved = False
     sound = False
     pending = b''
     while True:
@@ -80,7 +81,15 @@ def session(fd):
                 return
             data += b
         consumed += due
-        underrun += due - len(data)
+        short = due - len(data)
+        underrun += short
+        # An underrun episode starts and ends with a line, so a reader can tell which stretch was starved.
+        if short > 0 and not starved:
+            starved = True
+            log.write(f'{now} underrun {in_pipe(fd)} {position} {underrun}\n')
+        elif short == 0 and starved:
+            starved = False
+            log.write(f'{now} fed {in_pipe(fd)} {position} {underrun}\n')
         # Whole frames only (a frame is silent when all its bytes are zero): a part frame waits.
         cut = len(data) - len(data) % FRAME
         pending, data = data[cut:] + pending, data[:cut]

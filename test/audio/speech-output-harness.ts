@@ -38,7 +38,8 @@ export interface SpeechOutputHarness {
 export interface SinkChange {
   /** CLOCK_MONOTONIC (ns) when the change played. */
   ns: bigint;
-  what: 'sound' | 'silence' | 'closed';
+  /** `underrun` / `fed`: the writer stopped / started keeping up with the card. */
+  what: 'sound' | 'silence' | 'underrun' | 'fed' | 'closed';
   /** Bytes that sat in the card's pipe when the change was read: the rig's own buffer. */
   inPipe: number;
   /** Bytes the writer did not deliver in time since it opened (underruns), up to this change. */

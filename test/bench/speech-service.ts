@@ -98,7 +98,7 @@ function report(f: FirstSample): Record<string, unknown> {
 const NATIVE_STOP_DEVICE =
   'naudiodon/PortAudio -> ALSA plug (48 kHz stereo S16 widened to 16 channels of S32, 3 MB/s) -> file plugin -> FIFO read in real time by test/audio/fifo-sink.py (its one-page pipe holds 1.3 ms)';
 const NATIVE_STOP_MEASURED =
-  "flushToLastSoundMs: from the media process's flush() (CLOCK_MONOTONIC, just before Playback.flush()) to the last non-silent sample the card played before the device closed, timed to the sample within its read; rigPipeAtLastSoundMs: what sat in the card's pipe then (the rig's own buffer, part of the figure); mainStopToLastSoundMs: from main sending Stop; answeredPlayedMs: the ms heard flush() answered; underrunMsPerRun: audio the card wanted and did not get in time while the speech played (a busy writer), per run. The file plugin lets a sample out only when later ones push it, so a writer starved after the flush stretches these figures where a card's DMA would not";
+  "flushToLastSoundMs: from the media process's flush() (CLOCK_MONOTONIC, just before Playback.flush()) to the last non-silent sample the card played before the device closed, timed to the sample within its read; rigPipeAtLastSoundMs: what sat in the card's pipe then (the rig's own buffer, part of the figure); mainStopToLastSoundMs: from main sending Stop; answeredPlayedMs: the ms heard flush() answered; underrunMsPerRun: audio the card wanted and did not get in time while the speech played (a busy writer), per run; underrunAfterFlushPerRunMs: the same from the flush to the last sound, flushToLastSoundNoUnderrunMs the stops that had none, and flushToLastSoundLessUnderrunAfterFlushMs each stop less its starved time (an estimate of what a card would do: its DMA plays on while the writer is late). The file plugin lets a sample out only when later ones push it, so a writer starved after the flush stretches these figures where a card's DMA would not";
 
 /** `only: 'stopNative'` runs just that part (while working on the flush); the bench runs everything. */
 export async function run(runs = 7, only?: 'stopNative'): Promise<Record<string, unknown>> {
@@ -111,6 +111,7 @@ export async function run(runs = 7, only?: 'stopNative'): Promise<Record<string,
   const nativeInPipe: number[] = [];
   const nativePlayedVsHeard: number[] = [];
   const nativeUnderrun: number[] = [];
+  const nativeUnderrunAfterFlush: number[] = [];
   let cardScheduling = 'unknown';
   let paced: FirstSample | null = null;
   let file: FirstSample | null = null;
@@ -148,8 +149,9 @@ export async function run(runs = 7, only?: 'stopNative'): Promise<Record<string,
       const flushNs = BigInt(flushed.monotonicNs);
       const changes = s.sinkLog().slice(before);
       const closed = changes.findIndex((c) => c.what === 'closed' && c.ns > flushNs);
-      const lastSilence = changes.slice(0, closed).filter((c) => c.what === 'silence').at(-1);
-      if (!lastSilence || changes.slice(0, closed).at(-1)?.what !== 'silence') throw new Error('the card never fell silent after the flush');
+      const heard = changes.slice(0, closed).filter((c) => c.what === 'sound' || c.what === 'silence');
+      const lastSilence = heard.at(-1);
+      if (!lastSilence || lastSilence.what !== 'silence') throw new Error('the card never fell silent after the flush');
       nativeFlushToSilence.push(Math.max(0, Number(lastSilence.ns - flushNs) / 1e6));
       nativeInPipe.push((lastSilence.inPipe * 1000) / FIFO_BYTES_PER_SECOND);
       nativeStopToSilence.push(Number(lastSilence.ns) / 1e6 - (stopped.stopped.at + monoMinusPerf));
@@ -157,6 +159,10 @@ export async function run(runs = 7, only?: 'stopNative'): Promise<Record<string,
       // Underruns while the speech played (from its first sound to its last), not while the device opened or closed.
       const firstSound = changes.find((c) => c.what === 'sound');
       nativeUnderrun.push(((lastSilence.underrunBytes - (firstSound?.underrunBytes ?? 0)) * 1000) / FIFO_BYTES_PER_SECOND);
+      // Underruns between the flush and the last sound (a starved writer): each episode is logged,
+      // so the count at the last line before the flush is the count then (or just before an episode under way: an upper bound).
+      const beforeFlush = changes.filter((c) => c.ns <= flushNs).at(-1);
+      nativeUnderrunAfterFlush.push(((lastSilence.underrunBytes - (beforeFlush?.underrunBytes ?? 0)) * 1000) / FIFO_BYTES_PER_SECOND);
     }
     load.push(loadavg()[0]!);
     cardScheduling = s.sinkScheduling();
@@ -192,6 +198,10 @@ export async function run(runs = 7, only?: 'stopNative'): Promise<Record<string,
       mainStopToLastSoundMs: stats(nativeStopToSilence),
       answeredPlayedMs: nativePlayedVsHeard,
       underrunMsPerRun: nativeUnderrun.map((u) => Math.round(u)),
+      flushToLastSoundPerRunMs: nativeFlushToSilence.map((v) => Math.round(v * 10) / 10),
+      underrunAfterFlushPerRunMs: nativeUnderrunAfterFlush.map((u) => Math.round(u * 10) / 10),
+      flushToLastSoundLessUnderrunAfterFlushMs: stats(nativeFlushToSilence.map((v, i) => Math.max(0, v - nativeUnderrunAfterFlush[i]!))),
+      flushToLastSoundNoUnderrunMs: nativeUnderrunAfterFlush.some((u) => u === 0) ? stats(nativeFlushToSilence.filter((_, i) => nativeUnderrunAfterFlush[i] === 0)) : 'every stop had an underrun after its flush',
     },
   };
 }

@@ -42,6 +42,8 @@ export interface SinkChange {
   what: 'sound' | 'silence' | 'underrun' | 'fed' | 'closed';
   /** Bytes that sat in the card's pipe when the change was read: the rig's own buffer. */
   inPipe: number;
+  /** Byte position of the change in what the card played since the device opened. */
+  position: number;
   /** Bytes the writer did not deliver in time since it opened (underruns), up to this change. */
   underrunBytes: number;
 }
@@ -161,7 +163,13 @@ export async function startSpeechOutputHarness(options: { fifo?: boolean } = {})
         .split('\n')
         .filter(Boolean)
         .map((l) => l.split(' '))
-        .map(([t, what, inPipe, , underrun]) => ({ ns: BigInt(t!), what: what as SinkChange['what'], inPipe: Number(inPipe ?? 0), underrunBytes: Number(underrun ?? 0) })),
+        .map(([t, what, inPipe, position, underrun]) => ({
+          ns: BigInt(t!),
+          what: what as SinkChange['what'],
+          inPipe: Number(inPipe ?? 0),
+          position: Number(position ?? 0),
+          underrunBytes: Number(underrun ?? 0),
+        })),
     sinkScheduling: () => readFileSync(`${sinkLogFile}.sched`, 'utf8'),
     speak,
     async close() {

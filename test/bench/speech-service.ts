@@ -18,7 +18,7 @@
  */
 import { loadavg } from 'node:os';
 import { recordedEvents } from '../integration/services/harness';
-import { FIFO_BYTES_PER_SECOND, startSpeechOutputHarness, type SpeechOutputHarness, type Spoken } from '../audio/speech-output-harness';
+import { FIFO_BYTES_PER_SECOND, startSpeechOutputHarness, type SinkChange, type SpeechOutputHarness, type Spoken } from '../audio/speech-output-harness';
 
 async function waitFor(check: () => boolean, ms = 3000): Promise<void> {
   for (const end = performance.now() + ms; !check(); ) {
@@ -98,7 +98,7 @@ function report(f: FirstSample): Record<string, unknown> {
 const NATIVE_STOP_DEVICE =
   'naudiodon/PortAudio -> ALSA plug (48 kHz stereo S16 widened to 16 channels of S32, 3 MB/s) -> file plugin -> FIFO read in real time by test/audio/fifo-sink.py (its one-page pipe holds 1.3 ms)';
 const NATIVE_STOP_MEASURED =
-  "flushToLastSoundMs: from the media process's flush() (CLOCK_MONOTONIC, just before Playback.flush()) to the last non-silent sample the card played before the device closed, timed to the sample within its read; rigPipeAtLastSoundMs: what sat in the card's pipe then (the rig's own buffer, part of the figure); mainStopToLastSoundMs: from main sending Stop; answeredPlayedMs: the ms heard flush() answered; underrunMsPerRun: audio the card wanted and did not get in time while the speech played (a busy writer), per run; underrunAfterFlushPerRunMs: the same from the flush to the last sound, flushToLastSoundNoUnderrunMs the stops that had none, and flushToLastSoundLessUnderrunAfterFlushMs each stop less its starved time (an estimate of what a card would do: its DMA plays on while the writer is late). The file plugin lets a sample out only when later ones push it, so a writer starved after the flush stretches these figures where a card's DMA would not";
+  "flushToLastSoundMs: from the media process's flush() (CLOCK_MONOTONIC, just before Playback.flush()) to the last non-silent sample the card played before the device closed, timed to the sample within its read; rigPipeAtLastSoundMs: what sat in the card's pipe then (the rig's own buffer, part of the figure); mainStopToLastSoundMs: from main sending Stop; answeredPlayedMs: the ms heard flush() answered; cardSoundMs: the card's own count from the first sound to the last; answeredLessCardAndLeadMs: answered less that and the speech's leading zeros (0 when exact, up to the zeros at the cut); underrunMsPerRun: audio the card wanted and did not get in time while the speech played (a busy writer), per run; underrunAfterFlushPerRunMs: the same from the flush to the last sound, flushToLastSoundNoUnderrunMs the stops that had none, and flushToLastSoundLessUnderrunAfterFlushMs each stop less its starved time (an estimate of what a card would do: its DMA plays on while the writer is late). The file plugin lets a sample out only when later ones push it, so a writer starved after the flush stretches these figures where a card's DMA would not";
 
 /** `only: 'stopNative'` runs just that part (while working on the flush); the bench runs everything. */
 export async function run(runs = 7, only?: 'stopNative'): Promise<Record<string, unknown>> {
@@ -112,6 +112,9 @@ export async function run(runs = 7, only?: 'stopNative'): Promise<Record<string,
   const nativePlayedVsHeard: number[] = [];
   const nativeUnderrun: number[] = [];
   const nativeUnderrunAfterFlush: number[] = [];
+  const nativeCardHeard: number[] = [];
+  const nativeLead: number[] = [];
+  const firstSoundOf = (changes: SinkChange[]): number | null => changes.find((c) => c.what === 'sound')?.position ?? null;
   let cardScheduling = 'unknown';
   let paced: FirstSample | null = null;
   let file: FirstSample | null = null;
@@ -156,6 +159,11 @@ export async function run(runs = 7, only?: 'stopNative'): Promise<Record<string,
       nativeInPipe.push((lastSilence.inPipe * 1000) / FIFO_BYTES_PER_SECOND);
       nativeStopToSilence.push(Number(lastSilence.ns) / 1e6 - (stopped.stopped.at + monoMinusPerf));
       nativePlayedVsHeard.push(flushed.playedMs);
+      // The card's own count: from the speech's first sound to its last (leading and trailing zeros of the speech are not in it).
+      nativeCardHeard.push(firstSoundOf(changes) === null ? NaN : ((lastSilence.position - firstSoundOf(changes)!) * 1000) / FIFO_BYTES_PER_SECOND);
+      // The speech's leading zeros (pcm 24 kHz): heard, but silent, so not in the card's count.
+      const pcm = new Int16Array(stopped.audio.buffer.slice(stopped.audio.byteOffset, stopped.audio.byteOffset + (stopped.audio.byteLength & ~1)));
+      nativeLead.push((Math.max(0, pcm.findIndex((v) => v !== 0)) * 1000) / 24000);
       // Underruns while the speech played (from its first sound to its last), not while the device opened or closed.
       const firstSound = changes.find((c) => c.what === 'sound');
       nativeUnderrun.push(((lastSilence.underrunBytes - (firstSound?.underrunBytes ?? 0)) * 1000) / FIFO_BYTES_PER_SECOND);
@@ -197,6 +205,8 @@ export async function run(runs = 7, only?: 'stopNative'): Promise<Record<string,
       rigPipeAtLastSoundMs: stats(nativeInPipe),
       mainStopToLastSoundMs: stats(nativeStopToSilence),
       answeredPlayedMs: nativePlayedVsHeard,
+      cardSoundMs: nativeCardHeard.map((v) => Math.round(v * 10) / 10),
+      answeredLessCardAndLeadMs: nativePlayedVsHeard.map((v, i) => Math.round((v - nativeCardHeard[i]! - nativeLead[i]!) * 10) / 10),
       underrunMsPerRun: nativeUnderrun.map((u) => Math.round(u)),
       flushToLastSoundPerRunMs: nativeFlushToSilence.map((v) => Math.round(v * 10) / 10),
       underrunAfterFlushPerRunMs: nativeUnderrunAfterFlush.map((u) => Math.round(u * 10) / 10),

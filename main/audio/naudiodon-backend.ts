@@ -10,6 +10,17 @@
  * - The output callback blocks until a chunk is queued, so playback keeps writing (silence when
  *   idle); a write's callback fires when its chunk enters the native queue of `maxQueue` chunks,
  *   which paces the writer. What is in that queue cannot be taken back: discard() drops nothing.
+ * - What a flush cannot take back (read from naudiodon 2.3.6's src/*.cc): the next write, blocked
+ *   in a libuv worker until the queue has room; the `maxQueue` queued chunks; the chunk the
+ *   PortAudio callback is copying from; and PortAudio's host buffer. Pa_OpenStream gets our
+ *   period as framesPerBuffer and, as suggestedLatency, the device's defaultLowOutputLatency (no
+ *   option to ask for less; 0 for ALSA's plugin PCMs, where PortAudio then takes its minimum,
+ *   ≈ 11 ms measured through the file plugin). So a flush is silent after ≈ 2.5 periods plus
+ *   that buffer: small periods (INTERRUPTIBLE_OUTPUT in playback.ts) are the only lever.
+ * - abort() throws "Quit expects 1 argument": its JavaScript passes a callback to the native
+ *   quit('ABORT'), which takes one argument. A working ABORT would not help a flush anyway:
+ *   the native quit first lets the queue drain (and sleeps 20 ms), then stops, closes the stream
+ *   and terminates PortAudio. quit(cb) works (quit('WAIT') then cb) and is what close() uses.
  * - A device that disappears mostly stops delivering instead of failing: capture and playback
  *   watch for that (a stall) on top of the stream's own errors.
  */
@@ -144,7 +155,7 @@ class NativeInput implements InputStream {
 
 /**
  * Stops a stream. naudiodon's abort() throws ("Quit expects 1 argument", 2.3.6), so this uses
- * quit(), which lets the ≤ 2 queued periods finish; a device that hangs is given up on after a second.
+ * quit(), which lets the queued chunks play out; a device that hangs is given up on after a second.
  */
 function quit(io: IoStreamRead | IoStreamWrite): Promise<void> {
   return new Promise((resolve) => {

@@ -14,6 +14,17 @@ import { JitterBuffer, type JitterState } from '../../shared/audio/jitter-buffer
 import { Resampler } from '../../shared/audio/resampler';
 import type { AudioBackend, AudioDevice, OutputStream } from './types';
 
+/**
+ * Output settings for audio a user can interrupt (Speech's Stop, the realtime console's barge-in):
+ * 2 ms writes, one queued. What naudiodon has taken cannot be taken back, so a flush falls silent
+ * once the write in flight, the queued one, the one playing and the device's own buffer have
+ * played: ≈ 2.5 writes + the device buffer (PortAudio's, from the device's default low latency;
+ * naudiodon offers no way to ask for less). Measured on naudiodon through the paced ALSA card
+ * (test/bench/speech-service.ts, stopNative): see main/audio/README.md. Smaller writes cost more
+ * wake-ups (500 a second) and leave a busy process less slack before the device starves.
+ */
+export const INTERRUPTIBLE_OUTPUT = { periodMs: 2, deviceQueuePeriods: 1 } as const;
+
 export interface PlaybackOptions {
   backend: AudioBackend;
   deviceId?: string | null;
@@ -27,9 +38,8 @@ export interface PlaybackOptions {
   /** Audio per device write (10 ms by default). */
   periodMs?: number;
   /**
-   * Writes queued ahead of a native device (1 by default), which a flush cannot take back.
-   * Measured on a paced ALSA device (see README): flush -> silence ≈ 97 ms with 20 ms × 2,
-   * 55 ms with 10 ms × 1, 34 ms with 5 ms × 1 (each including ~21 ms of the device's own buffer).
+   * Writes queued ahead of a native device (1 by default), which a flush cannot take back (nor
+   * the write waiting for room, nor the device's buffer): see INTERRUPTIBLE_OUTPUT and the README.
    */
   deviceQueuePeriods?: number;
   /** A write the device does not take for this long means it is gone. */

@@ -12,7 +12,8 @@
  * Up to main: `opened` (device, rate), `first-write` (when the first audio arrived here and when
  * its first sample was written to the device, on this process's monotonic clock), `progress`
  * (ms heard, about 10 times a second, for the page's clock), `done` (ms heard, underruns, whether
- * it was stopped). The `paced` backend is the timer-driven device of main/audio (tests and
+ * it was stopped), `flushed` (when Stop flushed the device, also on CLOCK_MONOTONIC, and the ms heard
+ * it answered). The `paced` backend is the timer-driven device of main/audio (tests and
  * benchmarks); it reports `silence` when the first silent period plays after a flush.
  */
 import { z } from 'zod';
@@ -20,7 +21,7 @@ import type { Reply } from '../../shared/contract/protocol';
 import { TTS_CODECS } from '../../shared/wire/tts';
 import { createNaudiodonBackend } from '../audio/naudiodon-backend';
 import { createPacedBackend } from '../audio/paced-backend';
-import { Playback } from '../audio/playback';
+import { INTERRUPTIBLE_OUTPUT, Playback } from '../audio/playback';
 import type { AudioBackend } from '../audio/types';
 import { speechDecoder } from './speech-decoder';
 import { defineKind } from './session-kinds';
@@ -86,10 +87,8 @@ export const speechOutputKind = defineKind({
       backend,
       deviceId: options.device ?? null,
       sourceRate: options.sampleRate,
-      // Stop must fall silent quickly: 5 ms writes, one queued (flush -> silence ≈ 34 ms on a
-      // paced ALSA device, ~21 ms of it the device's own buffer; 97 ms with 20 ms × 2).
-      periodMs: 5,
-      deviceQueuePeriods: 1,
+      // Stop must fall silent quickly: the interruptible settings (2 ms writes, one queued).
+      ...INTERRUPTIBLE_OUTPUT,
       onError: (error) => finish(false, { code: 'unsupported', message: `The output device stopped: ${error.message}` }),
     });
     if (!opened.ok) throw new Error(opened.error.message);
@@ -178,8 +177,11 @@ export const speechOutputKind = defineKind({
         // flush: the user's Stop. What is still being decoded is dropped with the rest; the device
         // keeps playing silence a moment so what it could not take back is heard to its end.
         flushedAt = ctx.now();
+        // CLOCK_MONOTONIC as well: a benchmark's card (test/audio/fifo-sink.py) logs on that clock.
+        const monotonicNs = process.hrtime.bigint().toString();
         stopping = true;
         const playedMs = Math.round(playback.flush() * 10) / 10;
+        ctx.event('flushed', { flushedAt, monotonicNs, playedMs });
         setTimeout(() => finish(true), SETTLE_MS);
         return { ok: true, value: { playedMs } };
       },

@@ -4,6 +4,7 @@
  *
  *   alsa-child.ts devices <out.json>
  *   alsa-child.ts playback <speech.wav> <out.json>      plays the WAV through Playback
+ *   alsa-child.ts flush <out.json>                      plays item A, flushes it mid-way (barge-in), then plays item B
  *   alsa-child.ts capture <frames> <out.raw> <out.json> captures <frames> 20 ms frames at 16 kHz
  *   alsa-child.ts hotplug <out.json>                    adds then removes a PCM in ~/.asoundrc under a DeviceWatcher
  *   alsa-child.ts errors <out.json>                     opens what cannot be opened
@@ -17,7 +18,8 @@ import { parseWav } from '../../shared/audio/wav';
 import { Capture, type CaptureFrame } from '../../main/audio/capture';
 import { DeviceWatcher, type DeviceChange } from '../../main/audio/devices';
 import { createNaudiodonBackend } from '../../main/audio/naudiodon-backend';
-import { Playback } from '../../main/audio/playback';
+import { INTERRUPTIBLE_OUTPUT, Playback } from '../../main/audio/playback';
+import { flushItem } from './flush-items';
 
 async function main(): Promise<void> {
   const [mode, ...args] = process.argv.slice(2);
@@ -40,6 +42,29 @@ async function main(): Promise<void> {
     const stats = playback.stats;
     await playback.dispose();
     writeFileSync(args[1], JSON.stringify({ stats, errors }));
+  } else if (mode === 'flush') {
+    // A barge-in as the realtime console does it: item A playing, flush() (it answers the ms heard),
+    // then the next item B, played in full. Settings as the speech output and the console use them.
+    const errors: unknown[] = [];
+    const opened = Playback.open({ backend: backend.value, sourceRate: 48000, targetDepthMs: 20, ...INTERRUPTIBLE_OUTPUT, onError: (e) => errors.push(e) });
+    if (!opened.ok) throw new Error(opened.error.message);
+    const playback = opened.value;
+    const aFrames = 48000 * 5;
+    playback.markItem();
+    playback.enqueue(flushItem(aFrames, 1));
+    // The file device is not paced: it takes writes as fast as they come. Flush once 100 ms of A is written.
+    const written = () => playback.stats.framesWritten - (playback.stats.framesBeforeFirstAudio ?? Infinity);
+    while (written() < 4800 && errors.length === 0) await new Promise((r) => setImmediate(r));
+    const heardMs = playback.flush();
+    const afterFlush = playback.stats;
+    const bFrames = 48000 * 0.3;
+    playback.markItem();
+    playback.enqueue(flushItem(bFrames, -1));
+    playback.end();
+    while (playback.stats.state !== 'idle' && errors.length === 0) await new Promise((r) => setTimeout(r, 5));
+    const stats = playback.stats;
+    await playback.dispose();
+    writeFileSync(args[0], JSON.stringify({ heardMs, afterFlush, stats, aFrames, bFrames, periodMs: INTERRUPTIBLE_OUTPUT.periodMs, errors }));
   } else if (mode === 'capture') {
     const want = Number(args[0]);
     const frames: CaptureFrame[] = [];

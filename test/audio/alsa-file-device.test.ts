@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mixToMono } from '../../shared/audio/pcm';
 import { Resampler } from '../../shared/audio/resampler';
 import { encodeWav, parseWav, type ParsedWav } from '../../shared/audio/wav';
+import { flushItem } from './flush-items';
 
 const ROOT = resolve(__dirname, '../..');
 const CHILD = join(ROOT, 'test/audio/alsa-child.ts');
@@ -104,6 +105,38 @@ describe('native audio on the ALSA file device', () => {
     // PortAudio primes the device with some silence of its own before our first period.
     expect(offset / 2).toBeGreaterThanOrEqual(stats.framesBeforeFirstAudio);
     expect(stats.playedMs).toBeCloseTo((expected.length / 2 / 48000) * 1000, 6);
+  }, 90_000);
+
+  it('flush() (a barge-in) answers exactly the ms of the item that reached the device; nothing of it is written after; the next item plays whole', () => {
+    const out = join(home, 'flush.json');
+    rmSync(join(home, 'played.raw'), { force: true });
+    child('flush', out);
+    const { heardMs, afterFlush, stats, aFrames, bFrames, errors } = JSON.parse(readFileSync(out, 'utf8'));
+    expect(errors).toEqual([]);
+    const raw = readFileSync(join(home, 'played.raw'));
+    const played = new Int16Array(raw.buffer, raw.byteOffset, raw.byteLength >> 1);
+    const left = played.filter((_, i) => i % 2 === 0);
+    expect(played.filter((_, i) => i % 2 === 1)).toEqual(left); // mono copied to both channels
+    // Item A is positive and B negative, neither ever zero: the file is silence, A's head, silence, all of B, silence.
+    const aStart = left.findIndex((v) => v !== 0);
+    let aEnd = aStart;
+    while (aEnd < left.length && left[aEnd] > 0) aEnd++;
+    const heardFrames = aEnd - aStart;
+    // What flush() answered is what reached the device (the file), to the frame.
+    expect(heardMs).toBeCloseTo((heardFrames * 1000) / 48000, 6);
+    expect(afterFlush.playedMs).toBeLessThanOrEqual(heardMs + 1e-6);
+    // The flush cut A short, and what did play of it is A's head, in order.
+    expect(heardFrames).toBeGreaterThanOrEqual(4800);
+    expect(heardFrames).toBeLessThan(aFrames);
+    expect(left.subarray(aStart, aEnd)).toEqual(flushItem(aFrames, 1).subarray(0, heardFrames));
+    // Nothing of A after the flush: the rest is silence and B, whole and in order.
+    const rest = left.subarray(aEnd);
+    expect(rest.some((v) => v > 0)).toBe(false);
+    const bStart = rest.findIndex((v) => v !== 0);
+    expect(bStart).toBeGreaterThanOrEqual(0);
+    expect(rest.subarray(bStart, bStart + bFrames)).toEqual(flushItem(bFrames, -1));
+    expect(rest.subarray(bStart + bFrames).every((v) => v === 0)).toBe(true);
+    expect(stats.playedMs).toBeCloseTo(((heardFrames + bFrames) * 1000) / 48000, 6);
   }, 90_000);
 
   it('captures speech from the input file as 20 ms frames at 16 kHz equal to the resampled file', () => {

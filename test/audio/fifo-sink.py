@@ -1,24 +1,60 @@
 # A paced "sound card" for ALSA's file plugin (tests and benchmarks only): the plugin writes into
-# a FIFO, and this reads it at 48 kHz stereo S16 in real time through a one-page pipe (~21 ms, the
-# card's own buffer), so the writer is held back as by a device. It logs, on CLOCK_MONOTONIC (ns),
-# each change between sound and silence (zero samples) read, so a benchmark can time a flush to
-# silence. A short read (the writer late) is an underrun: the card keeps its clock.
-#   python3 fifo-sink.py <fifo> <log>   (runs until killed; a writer closing and reopening is fine)
-import os, sys, time, fcntl
+# a FIFO, and this reads it in real time, so the writer is held back as by a device. It logs, on
+# CLOCK_MONOTONIC (ns, the clock of Node's process.hrtime), each change between sound and silence
+# (zero samples), so a benchmark can time a flush to its last non-silent sample.
+#   python3 fifo-sink.py <fifo> <log> [bytes_per_second frame_bytes]   (runs until killed; a writer closing and reopening is fine)
+#
+# What the clock measures: a pipe holds at least one page (4096 bytes) however small F_SETPIPE_SZ
+# asks, and the writer keeps it full, so a sample sits in the pipe up to 4096 / bytes_per_second
+# before this "plays" it. At 48 kHz stereo S16 (192 kB/s) that is 21 ms, more than the figure
+# being measured; so the harness has ALSA's plug widen each frame (16 channels of S32 at 48 kHz,
+# 3 MB/s: the pipe holds 1.3 ms) and this reads at that byte rate. Each log line says how many
+# bytes sat in the pipe when the change was read (FIONREAD): the rig's own share, so a figure can be
+# read as "left ALSA by" (arrival minus that) or "played by" (arrival).
+# A change is timed to its sample: a read covers the last `len(data)` bytes of the card's clock,
+# so the byte at offset k of it played (len - k) / rate before the read. A short read (the writer
+# late) is an underrun: the card keeps its clock.
+# Log lines: <ns> sound|silence|underrun|fed|closed <bytes in the pipe> <byte position in the stream> <bytes the
+# writer failed to deliver in time (underruns) since it opened>.
+import os, sys, time, fcntl, array, termios
 
 path, out = sys.argv[1], sys.argv[2]
-BPS = 48000 * 4
+BPS = int(sys.argv[3]) if len(sys.argv) > 3 else 48000 * 4
+FRAME = int(sys.argv[4]) if len(sys.argv) > 4 else 4
 F_SETPIPE_SZ = 1031
 log = open(out, 'w', buffering=1)
+
+# A card's DMA never waits for the scheduler: on a busy machine a late reader would starve the
+# writer behind its 1.3 ms pipe and stretch every figure. Real-time priority when allowed (root in
+# the test container); what was applied goes to <log>.sched for the benchmark to report.
+try:
+    os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(20))
+    sched = 'SCHED_FIFO 20'
+except (PermissionError, AttributeError, OSError):
+    sched = 'normal'
+with open(out + '.sched', 'w') as f:
+    f.write(sched)
+
+
+def in_pipe(fd):
+    buf = array.array('i', [0])
+    try:
+        fcntl.ioctl(fd, termios.FIONREAD, buf, True)
+    except OSError:
+        return -1
+    return buf[0]
 
 
 def session(fd):
     start = None
     consumed = 0
+    position = 0
+    underrun = 0
+    starved = False
     sound = False
     pending = b''
     while True:
-        time.sleep(0.001)
+        time.sleep(0.0005)
         now = time.monotonic_ns()
         if start is None:
             try:
@@ -30,7 +66,7 @@ def session(fd):
             start, pending = now, b
             continue
         due = (now - start) * BPS // 1_000_000_000 - consumed
-        due -= due % 4
+        due -= due % FRAME
         if due <= 0:
             continue
         data = pending[:due]
@@ -41,16 +77,38 @@ def session(fd):
             except BlockingIOError:
                 break
             if not b:
-                log.write(f'{now} closed\n')
+                log.write(f'{now} closed 0 {position} {underrun}\n')
                 return
             data += b
         consumed += due
+        short = due - len(data)
+        underrun += short
+        # An underrun episode starts and ends with a line, so a reader can tell which stretch was starved.
+        if short > 0 and not starved:
+            starved = True
+            log.write(f'{now} underrun {in_pipe(fd)} {position} {underrun}\n')
+        elif short == 0 and starved:
+            starved = False
+            log.write(f'{now} fed {in_pipe(fd)} {position} {underrun}\n')
+        # Whole frames only (a frame is silent when all its bytes are zero): a part frame waits.
+        cut = len(data) - len(data) % FRAME
+        pending, data = data[cut:] + pending, data[:cut]
         if not data:
             continue
-        nz = any(data)
-        if nz != sound:
-            sound = nz
-            log.write(f'{now} {"sound" if nz else "silence"}\n')
+        n = len(data)
+        # Where the sound ends: the frame after the last non-zero byte (n when the read ends in sound).
+        end = -(-len(data.rstrip(b'\0')) // FRAME) * FRAME
+        if not sound:
+            first = (n - len(data.lstrip(b'\0'))) // FRAME * FRAME
+            if first < n:
+                sound = True
+                log.write(f'{now - (n - first) * 1_000_000_000 // BPS} sound {in_pipe(fd)} {position + first} {underrun}\n')
+        # Trailing silent frames end the sound (a zero run inside speech is logged too: a reader
+        # wanting the end of a stretch takes the last change).
+        if sound and end < n:
+            sound = False
+            log.write(f'{now - (n - end) * 1_000_000_000 // BPS} silence {in_pipe(fd)} {position + end} {underrun}\n')
+        position += n
 
 
 while True:

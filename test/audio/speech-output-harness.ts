@@ -16,6 +16,8 @@ import { SpeechFieldsSchema, type SpeechFieldsInput, type SpeechRunChunk, type S
 import { startHarness, type Harness } from '../integration/services/harness';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+/** The FIFO card's byte rate: 48 kHz × 16 channels × 4 bytes. */
+export const FIFO_BYTES_PER_SECOND = 48000 * 16 * 4;
 
 export interface SpeechOutputHarness {
   h: Harness;
@@ -24,11 +26,26 @@ export interface SpeechOutputHarness {
   playedFile: string;
   /** The file device's bytes as PCM16 (48 kHz stereo). */
   played(): Int16Array;
-  /** With the FIFO device: [CLOCK_MONOTONIC ns, 'sound' | 'silence' | 'closed'] as the card played it. */
-  sinkLog(): Array<[bigint, string]>;
+  /** With the FIFO device: the sound/silence changes as the card played them (fifo-sink.py). */
+  sinkLog(): SinkChange[];
+  /** With the FIFO device: the card's scheduling (real-time when the machine allows it). */
+  sinkScheduling(): string;
   /** Runs speech over REST or the WebSocket, handing each piece of audio to `output` as it arrives. */
   speak(mode: 'rest' | 'stream', fields: SpeechFieldsInput, output: SpeechOutputOpen, options?: { stopAfterMs?: number }): Promise<Spoken>;
   close(): Promise<void>;
+}
+
+export interface SinkChange {
+  /** CLOCK_MONOTONIC (ns) when the change played. */
+  ns: bigint;
+  /** `underrun` / `fed`: the writer stopped / started keeping up with the card. */
+  what: 'sound' | 'silence' | 'underrun' | 'fed' | 'closed';
+  /** Bytes that sat in the card's pipe when the change was read: the rig's own buffer. */
+  inPipe: number;
+  /** Byte position of the change in what the card played since the device opened. */
+  position: number;
+  /** Bytes the writer did not deliver in time since it opened (underruns), up to this change. */
+  underrunBytes: number;
 }
 
 export interface Spoken {
@@ -62,8 +79,9 @@ export async function startSpeechOutputHarness(options: { fifo?: boolean } = {})
   if (options.fifo) {
     execFileSync('mkfifo', [fifo]);
     writeFileSync(sinkLogFile, '');
-    sink = spawn('python3', [join(ROOT, 'test/audio/fifo-sink.py'), fifo, sinkLogFile], { stdio: 'ignore' });
-    rc += `pcm.fifoplay {\n  type plug\n  slave {\n    pcm { type file slave.pcm "null" file "${fifo}" format "raw" }\n    format S16_LE\n    rate 48000\n    channels 2\n  }\n}\n`;
+    // The card's frames are widened (16 channels of S32) so the one-page pipe holds 1.3 ms, not 21 (fifo-sink.py).
+    sink = spawn('python3', [join(ROOT, 'test/audio/fifo-sink.py'), fifo, sinkLogFile, String(FIFO_BYTES_PER_SECOND), '64'], { stdio: 'ignore' });
+    rc += `pcm.fifoplay {\n  type plug\n  slave {\n    pcm { type file slave.pcm "null" file "${fifo}" format "raw" }\n    format S32_LE\n    rate 48000\n    channels 16\n  }\n}\n`;
   }
   writeFileSync(join(home, '.asoundrc'), rc);
   writeFileSync(join(home, 'capture.raw'), new Uint8Array(0));
@@ -145,7 +163,14 @@ export async function startSpeechOutputHarness(options: { fifo?: boolean } = {})
         .split('\n')
         .filter(Boolean)
         .map((l) => l.split(' '))
-        .map(([t, what]) => [BigInt(t!), what!] as [bigint, string]),
+        .map(([t, what, inPipe, position, underrun]) => ({
+          ns: BigInt(t!),
+          what: what as SinkChange['what'],
+          inPipe: Number(inPipe ?? 0),
+          position: Number(position ?? 0),
+          underrunBytes: Number(underrun ?? 0),
+        })),
+    sinkScheduling: () => readFileSync(`${sinkLogFile}.sched`, 'utf8'),
     speak,
     async close() {
       await h.close();

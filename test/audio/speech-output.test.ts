@@ -97,6 +97,25 @@ describe('speech through the native output (media process, ALSA file device)', (
     expect(played.at(-1)).toBe(result.played!.ms);
   }, 90_000);
 
+  it('Stop on the native device answers the ms that reached it: the file holds exactly that much of the speech and nothing after', async () => {
+    rmSync(s.playedFile, { force: true });
+    const text = `${TEXT} ${TEXT} ${TEXT}`;
+    const spoken = await s.speak('rest', { text, codec: 'pcm', sampleRate: 24000 }, { codec: 'pcm', sampleRate: 24000 }, { stopAfterMs: 300 });
+    expect(spoken.done).toMatchObject({ stopped: true });
+    const flushed = spoken.events.find((e) => e.type === 'flushed');
+    expect(flushed).toMatchObject({ type: 'flushed', playedMs: spoken.stopped!.playedMs });
+    const expected = asPlayed(pcm16(spoken.audio), 24000);
+    const heard = nonZero(s.played());
+    // What played is the speech's head, in order, and nothing of it came after the flush...
+    expect(heard.length).toBeGreaterThan(0);
+    expect(heard).toEqual(nonZero(expected).subarray(0, heard.length));
+    // ...and its length is what Stop answered (rounded to 0.1 ms: 5 frames).
+    const frames = Math.round(spoken.stopped!.playedMs * 48);
+    const within = (n: number) => nonZero(expected.subarray(0, n * 2)).length;
+    expect(heard.length).toBeGreaterThanOrEqual(within(frames - 5));
+    expect(heard.length).toBeLessThanOrEqual(within(frames + 5));
+  }, 90_000);
+
   it('Stop flushes at once and answers the ms heard: more than was heard when Stop was pressed, less than the speech', async () => {
     // The paced device plays in real time (the file device would play it all at once).
     const spoken = await s.speak('stream', { text: TEXT, codec: 'pcm', sampleRate: 24000 }, { codec: 'pcm', sampleRate: 24000, backend: 'paced' }, { stopAfterMs: 300 });

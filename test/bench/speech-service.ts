@@ -9,14 +9,23 @@
  *   of that inside the media process);
  * - Stop: `flush()` -> silence, on the paced device (main/audio's timer-driven device, set up like
  *   naudiodon's output: 20 ms periods, two queued, nothing taken back), and on naudiodon itself
- *   through a paced card (ALSA's file plugin into a FIFO read in real time: test/audio/fifo-sink.py).
+ *   through a paced card (ALSA's file plugin into a FIFO read in real time: test/audio/fifo-sink.py):
+ *   from the media process's flush() to the last non-silent sample the card played (stopNative).
+ *   `npx tsx test/bench/speech-service.ts 7 stopNative` runs only that part.
  * "The device" for the first three is ALSA's `file` plugin through naudiodon/PortAudio (a real
  * native stream; not paced, so a write is taken at once and the figure is the app's own path).
  * `npx tsx test/bench/run.ts speechService`, or `npx tsx test/bench/speech-service.ts [runs]`.
  */
 import { loadavg } from 'node:os';
 import { recordedEvents } from '../integration/services/harness';
-import { startSpeechOutputHarness, type SpeechOutputHarness, type Spoken } from '../audio/speech-output-harness';
+import { FIFO_BYTES_PER_SECOND, startSpeechOutputHarness, type SinkChange, type SpeechOutputHarness, type Spoken } from '../audio/speech-output-harness';
+
+async function waitFor(check: () => boolean, ms = 3000): Promise<void> {
+  for (const end = performance.now() + ms; !check(); ) {
+    if (performance.now() > end) throw new Error('timed out waiting for the card');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
 
 const TEXT = 'Streaming speech should start quickly. The first sentence plays while the rest is made, and a long answer keeps going without a gap.';
 const FIELDS = { text: TEXT, codec: 'pcm' as const, sampleRate: 24000 };
@@ -86,14 +95,29 @@ function report(f: FirstSample): Record<string, unknown> {
   };
 }
 
-export async function run(runs = 7): Promise<Record<string, unknown>> {
+const NATIVE_STOP_DEVICE =
+  'naudiodon/PortAudio -> ALSA plug (48 kHz stereo S16 widened to 16 channels of S32, 3 MB/s) -> file plugin -> FIFO read in real time by test/audio/fifo-sink.py (its one-page pipe holds 1.3 ms)';
+const NATIVE_STOP_MEASURED =
+  "flushToLastSoundMs: from the media process's flush() (CLOCK_MONOTONIC, just before Playback.flush()) to the last non-silent sample the card played before the device closed, timed to the sample within its read; rigPipeAtLastSoundMs: what sat in the card's pipe then (the rig's own buffer, part of the figure); mainStopToLastSoundMs: from main sending Stop; answeredPlayedMs: the ms heard flush() answered; cardSoundMs: the card's own count from the first sound to the last; answeredLessCardAndLeadMs: answered less that and the speech's leading zeros (0 when exact, up to the zeros at the cut); underrunMsPerRun: audio the card wanted and did not get in time while the speech played (a busy writer), per run; underrunAfterFlushPerRunMs: the same from the flush to the last sound, flushToLastSoundNoUnderrunMs the stops that had none, and flushToLastSoundLessUnderrunAfterFlushMs each stop less its starved time (an estimate of what a card would do: its DMA plays on while the writer is late). The file plugin lets a sample out only when later ones push it, so a writer starved after the flush stretches these figures where a card's DMA would not";
+
+/** `only: 'stopNative'` runs just that part (while working on the flush); the bench runs everything. */
+export async function run(runs = 7, only?: 'stopNative'): Promise<Record<string, unknown>> {
   const s = await startSpeechOutputHarness({ fifo: true });
   const load = [loadavg()[0]!];
   const flushToSilence: number[] = [];
   const flushInMedia: number[] = [];
   const nativeStopToSilence: number[] = [];
-  let paced: FirstSample;
-  let file: FirstSample;
+  const nativeFlushToSilence: number[] = [];
+  const nativeInPipe: number[] = [];
+  const nativePlayedVsHeard: number[] = [];
+  const nativeUnderrun: number[] = [];
+  const nativeUnderrunAfterFlush: number[] = [];
+  const nativeCardHeard: number[] = [];
+  const nativeLead: number[] = [];
+  const firstSoundOf = (changes: SinkChange[]): number | null => changes.find((c) => c.what === 'sound')?.position ?? null;
+  let cardScheduling = 'unknown';
+  let paced: FirstSample | null = null;
+  let file: FirstSample | null = null;
   try {
     const clock = await s.plane.syncClock(9);
     if (!clock) throw new Error('no clock estimate from the media process');
@@ -101,28 +125,55 @@ export async function run(runs = 7): Promise<Record<string, unknown>> {
     const mainPerf = (media: number): number => media - clock.offset - performance.timeOrigin;
     // The first call of each starts the synthesiser's worker and the decoders: not counted.
     await firstSamples(s, mainPerf, 'paced', 1);
-    paced = await firstSamples(s, mainPerf, 'paced', runs);
-    load.push(loadavg()[0]!);
-    file = await firstSamples(s, mainPerf, 'native', runs);
-    load.push(loadavg()[0]!);
-    for (let i = 0; i < runs; i++) {
-      const stopped = await s.speak('stream', FIELDS, { codec: 'pcm', sampleRate: 24000, backend: 'paced' }, { stopAfterMs: 400 + 100 * i });
-      const silence = stopped.events.find((e) => e.type === 'silence');
-      if (!stopped.stopped || !silence || silence.type !== 'silence') throw new Error('no silence after Stop');
-      flushToSilence.push(mainPerf(silence.silentAt) - stopped.stopped.at);
-      flushInMedia.push(silence.silentAt - silence.flushedAt);
+    if (only !== 'stopNative') {
+      paced = await firstSamples(s, mainPerf, 'paced', runs);
+      load.push(loadavg()[0]!);
+      file = await firstSamples(s, mainPerf, 'native', runs);
+      load.push(loadavg()[0]!);
+      for (let i = 0; i < runs; i++) {
+        const stopped = await s.speak('stream', FIELDS, { codec: 'pcm', sampleRate: 24000, backend: 'paced' }, { stopAfterMs: 400 + 100 * i });
+        const silence = stopped.events.find((e) => e.type === 'silence');
+        if (!stopped.stopped || !silence || silence.type !== 'silence') throw new Error('no silence after Stop');
+        flushToSilence.push(mainPerf(silence.silentAt) - stopped.stopped.at);
+        flushInMedia.push(silence.silentAt - silence.flushedAt);
+      }
+      load.push(loadavg()[0]!);
     }
-    load.push(loadavg()[0]!);
-    // Stop on naudiodon itself, through the paced FIFO card: main's Stop -> the card's first silent read.
+
+    // Stop on naudiodon itself, through the paced FIFO card: flush() -> the card's last non-silent sample.
     const monoMinusPerf = Number(process.hrtime.bigint()) / 1e6 - performance.now();
     for (let i = 0; i < runs; i++) {
+      const before = s.sinkLog().length;
       const stopped = await s.speak('stream', FIELDS, { codec: 'pcm', sampleRate: 24000, device: 'ALSA:fifoplay' }, { stopAfterMs: 400 + 100 * i });
-      if (!stopped.stopped) throw new Error('the FIFO run was not stopped');
-      const stopNs = BigInt(Math.round((stopped.stopped.at + monoMinusPerf) * 1e6));
-      const silent = s.sinkLog().find(([t, what]) => what === 'silence' && t >= stopNs);
-      nativeStopToSilence.push(silent ? Number(silent[0] - stopNs) / 1e6 : NaN);
+      const flushed = stopped.events.find((e) => e.type === 'flushed');
+      if (!stopped.stopped || !flushed || flushed.type !== 'flushed') throw new Error('the FIFO run was not stopped');
+      // The session closes the device after a flush: its changes end with the card's `closed`.
+      await waitFor(() => s.sinkLog().slice(before).some((c) => c.what === 'closed'));
+      const flushNs = BigInt(flushed.monotonicNs);
+      const changes = s.sinkLog().slice(before);
+      const closed = changes.findIndex((c) => c.what === 'closed' && c.ns > flushNs);
+      const heard = changes.slice(0, closed).filter((c) => c.what === 'sound' || c.what === 'silence');
+      const lastSilence = heard.at(-1);
+      if (!lastSilence || lastSilence.what !== 'silence') throw new Error('the card never fell silent after the flush');
+      nativeFlushToSilence.push(Math.max(0, Number(lastSilence.ns - flushNs) / 1e6));
+      nativeInPipe.push((lastSilence.inPipe * 1000) / FIFO_BYTES_PER_SECOND);
+      nativeStopToSilence.push(Number(lastSilence.ns) / 1e6 - (stopped.stopped.at + monoMinusPerf));
+      nativePlayedVsHeard.push(flushed.playedMs);
+      // The card's own count: from the speech's first sound to its last (leading and trailing zeros of the speech are not in it).
+      nativeCardHeard.push(firstSoundOf(changes) === null ? NaN : ((lastSilence.position - firstSoundOf(changes)!) * 1000) / FIFO_BYTES_PER_SECOND);
+      // The speech's leading zeros (pcm 24 kHz): heard, but silent, so not in the card's count.
+      const pcm = new Int16Array(stopped.audio.buffer.slice(stopped.audio.byteOffset, stopped.audio.byteOffset + (stopped.audio.byteLength & ~1)));
+      nativeLead.push((Math.max(0, pcm.findIndex((v) => v !== 0)) * 1000) / 24000);
+      // Underruns while the speech played (from its first sound to its last), not while the device opened or closed.
+      const firstSound = changes.find((c) => c.what === 'sound');
+      nativeUnderrun.push(((lastSilence.underrunBytes - (firstSound?.underrunBytes ?? 0)) * 1000) / FIFO_BYTES_PER_SECOND);
+      // Underruns between the flush and the last sound (a starved writer): each episode is logged,
+      // so the count at the last line before the flush is the count then (or just before an episode under way: an upper bound).
+      const beforeFlush = changes.filter((c) => c.ns <= flushNs).at(-1);
+      nativeUnderrunAfterFlush.push(((lastSilence.underrunBytes - (beforeFlush?.underrunBytes ?? 0)) * 1000) / FIFO_BYTES_PER_SECOND);
     }
     load.push(loadavg()[0]!);
+    cardScheduling = s.sinkScheduling();
   } finally {
     await s.close();
   }
@@ -131,20 +182,40 @@ export async function run(runs = 7): Promise<Record<string, unknown>> {
     text: TEXT.length,
     format: 'pcm 24 kHz mono -> device 48 kHz stereo',
     loadavg1m: load.map((l) => l.toFixed(2)),
-    pacedDevice: { device: 'paced (main/audio timer-driven, 20 ms periods, 2 queued), in the media process', ...report(paced) },
-    alsaFileDevice: { device: 'ALSA file plugin via naudiodon/PortAudio in the media process (not paced: the player writes silence as fast as it is taken)', ...report(file) },
-    stop: {
-      device: 'paced, set up like naudiodon: 20 ms periods, 2 queued, nothing taken back',
-      stopToSilenceMs: stats(flushToSilence),
-      flushInMediaToSilenceMs: stats(flushInMedia),
-    },
+    ...(paced && file
+      ? {
+          pacedDevice: { device: 'paced (main/audio timer-driven, 20 ms periods, 2 queued), in the media process', ...report(paced) },
+          alsaFileDevice: { device: 'ALSA file plugin via naudiodon/PortAudio in the media process (not paced: the player writes silence as fast as it is taken)', ...report(file) },
+        }
+      : {}),
+    ...(flushToSilence.length > 0
+      ? {
+          stop: {
+            device: 'paced, set up like naudiodon: 20 ms periods, 2 queued, nothing taken back',
+            stopToSilenceMs: stats(flushToSilence),
+            flushInMediaToSilenceMs: stats(flushInMedia),
+          },
+        }
+      : {}),
     stopNative: {
-      device: 'naudiodon/PortAudio -> ALSA file plugin -> FIFO read in real time by test/audio/fifo-sink.py (a paced card with a ~21 ms buffer); speech output writes 5 ms, one queued',
-      stopToSilenceMs: stats(nativeStopToSilence),
+      device: NATIVE_STOP_DEVICE,
+      cardScheduling: cardScheduling,
+      measured: NATIVE_STOP_MEASURED,
+      flushToLastSoundMs: stats(nativeFlushToSilence),
+      rigPipeAtLastSoundMs: stats(nativeInPipe),
+      mainStopToLastSoundMs: stats(nativeStopToSilence),
+      answeredPlayedMs: nativePlayedVsHeard,
+      cardSoundMs: nativeCardHeard.map((v) => Math.round(v * 10) / 10),
+      answeredLessCardAndLeadMs: nativePlayedVsHeard.map((v, i) => Math.round((v - nativeCardHeard[i]! - nativeLead[i]!) * 10) / 10),
+      underrunMsPerRun: nativeUnderrun.map((u) => Math.round(u)),
+      flushToLastSoundPerRunMs: nativeFlushToSilence.map((v) => Math.round(v * 10) / 10),
+      underrunAfterFlushPerRunMs: nativeUnderrunAfterFlush.map((u) => Math.round(u * 10) / 10),
+      flushToLastSoundLessUnderrunAfterFlushMs: stats(nativeFlushToSilence.map((v, i) => Math.max(0, v - nativeUnderrunAfterFlush[i]!))),
+      flushToLastSoundNoUnderrunMs: nativeUnderrunAfterFlush.some((u) => u === 0) ? stats(nativeFlushToSilence.filter((_, i) => nativeUnderrunAfterFlush[i] === 0)) : 'every stop had an underrun after its flush',
     },
   };
 }
 
 if (process.argv[1]?.endsWith('speech-service.ts')) {
-  void run(Number(process.argv[2] ?? 7)).then((r) => console.log(JSON.stringify(r, null, 2)));
+  void run(Number(process.argv[2] ?? 7), process.argv[3] === 'stopNative' ? 'stopNative' : undefined).then((r) => console.log(JSON.stringify(r, null, 2)));
 }

@@ -28,6 +28,8 @@ export type SpeechOutputEvent =
   | { type: 'first-write'; arrivedAt: number | null; writtenAt: number; at: number }
   | { type: 'progress'; playedMs: number }
   | { type: 'silence'; flushedAt: number; silentAt: number }
+  /** Stop flushed the device: media-process clock (ms) and CLOCK_MONOTONIC (ns, as a string). */
+  | { type: 'flushed'; flushedAt: number; monotonicNs: string; playedMs: number }
   | ({ type: 'done'; error?: string } & SpeechOutputDone);
 
 let nextId = 0;

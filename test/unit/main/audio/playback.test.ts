@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AudioError } from '../../../../shared/audio/errors';
 import { Resampler } from '../../../../shared/audio/resampler';
 import { createPacedBackend } from '../../../../main/audio/paced-backend';
-import { Playback } from '../../../../main/audio/playback';
+import { INTERRUPTIBLE_OUTPUT, Playback } from '../../../../main/audio/playback';
 import type { AudioBackend, OutputStream } from '../../../../main/audio/types';
 import { concat, sine, until } from './helpers';
 
@@ -67,6 +67,66 @@ describe('Playback', () => {
     expect(heardMs).toBeGreaterThanOrEqual(200);
     expect(out.subarray(playedBefore).every((s) => s === 0)).toBe(true);
     expect(playback.stats.bufferedMs).toBe(0);
+  });
+
+  it('flush() on a device that takes nothing back (naudiodon): one write in flight, counted as heard; only silence after it; the next item whole', async () => {
+    // Writes complete when the test says, as naudiodon's do when its queue has room.
+    const writes: Int16Array[] = [];
+    const waiting: Array<() => void> = [];
+    let outstanding = 0;
+    let mostOutstanding = 0;
+    const dev = { id: 'x:naudiodon-like', index: 0, name: 'naudiodon-like', hostApi: 'x', maxInputChannels: 0, maxOutputChannels: 2, defaultSampleRate: 48000 };
+    const backend: AudioBackend = {
+      name: 'held',
+      listDevices: () => ({ ok: true, value: { devices: [dev], defaultInputId: null, defaultOutputId: dev.id } }),
+      openInput: () => ({ ok: false, error: { code: 'no_device', message: 'none' } }),
+      openOutput: () => ({
+        ok: true,
+        value: {
+          device: dev,
+          sampleRate: 48000,
+          channels: 2,
+          write(pcm) {
+            writes.push(pcm.slice());
+            mostOutstanding = Math.max(mostOutstanding, ++outstanding);
+            return new Promise<void>((r) => waiting.push(() => (outstanding--, r())));
+          },
+          pendingFrames: 0,
+          discard: () => 0,
+          onError: () => {},
+          close: async () => {},
+        },
+      }),
+    };
+    const release = async (n: number) => {
+      for (let i = 0; i < n; i++) {
+        await until(() => waiting.length > 0, 10_000, 'a write');
+        waiting.shift()!();
+      }
+      await until(() => waiting.length > 0, 10_000, 'the next write');
+    };
+    const audioFrames = (from = 0) => writes.slice(from).reduce((n, w) => n + w.filter((v, i) => i % 2 === 0 && v !== 0).length, 0);
+    const playback = start({ sourceRate: 48000, targetDepthMs: 20, ...INTERRUPTIBLE_OUTPUT }, backend);
+    playback.markItem();
+    playback.enqueue(new Int16Array(4800).fill(3000)); // item A: 100 ms
+    await release(15);
+    const inFlight = writes.length; // the write the pump waits on was read before the flush: it will play
+    const heardMs = playback.flush();
+    expect(audioFrames()).toBeGreaterThan(0);
+    expect(audioFrames()).toBeLessThan(4800);
+    expect(heardMs).toBe((audioFrames() * 1000) / 48000);
+    await release(10);
+    expect(audioFrames(inFlight)).toBe(0); // nothing of A after the flush
+    playback.markItem();
+    playback.enqueue(new Int16Array(960).fill(-3000)); // item B: 20 ms
+    playback.end();
+    const beforeB = writes.length;
+    await release(20);
+    const b = writes.slice(beforeB).flatMap((w) => [...w]).filter((v) => v !== 0);
+    expect(b).toEqual(new Array(960 * 2).fill(-3000));
+    // The app never has more than the one write the device is waiting to take.
+    expect(mostOutstanding).toBe(1);
+    waiting.splice(0).forEach((r) => r());
   });
 
   it('markItem() makes flush() count from the start of the new item', async () => {

@@ -10,7 +10,7 @@
  * heard (native: the device's played count passed the item's start; page: its first report).
  */
 import { FrameKind } from '../../shared/media-frames/frame';
-import { Playback } from '../audio/playback';
+import { INTERRUPTIBLE_OUTPUT, Playback } from '../audio/playback';
 import { createPacedBackend } from '../audio/paced-backend';
 import type { AudioBackend } from '../audio/types';
 import type { MediaSessionContext, OutputStream } from './session-kinds';
@@ -61,8 +61,8 @@ export async function nativeOutput(ctx: MediaSessionContext, options: CallOutput
     backend,
     deviceId: options.device ?? null,
     sourceRate: options.rate,
-    periodMs: 5,
-    deviceQueuePeriods: 1,
+    // Barge-in: the least naudiodon holds once written (2 ms writes, one queued).
+    ...INTERRUPTIBLE_OUTPUT,
     onError: (error) => options.onError(`The output device stopped: ${error.message}`),
   });
   if (!opened.ok) throw new Error(opened.error.message);

@@ -7,6 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionRecord } from '../../../shared/contract/history';
 import type { RunRecord } from '../../../shared/contract/runs';
+import { createServer, connect, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
 import { createMediaChannel, webSocketFramePort } from '../../../renderer/src/bridge/media-channel';
 import type { SocketLike } from '../../../renderer/src/bridge/ws-transport';
@@ -136,5 +138,68 @@ describe('realtime call live session (sandbox)', () => {
     const session = (await env.app.handlers.history.session({ id: state.runId }, CTX)) as SessionRecord;
     expect(session.marks.filter((m) => m.type === 'barge_in').length).toBeGreaterThanOrEqual(1);
     expect(session.marks.find((m) => m.type === 'truncated')?.data).toMatchObject({ playedMs: flushedReport!.playedMs });
+  }, 150_000);
+
+  it('a dropped connection is said at once and the call stays; reconnect seeds the conversation back from the transcript', async () => {
+    // A TCP proxy in front of the sandbox: destroying its sockets is the network dropping.
+    const state0 = await env.app.handlers.connections.list({}, CTX);
+    const sockets = new Set<Socket>();
+    const proxy = createServer((client) => {
+      const upstream = connect(state0.sandbox.port, '127.0.0.1');
+      client.pipe(upstream).pipe(client);
+      for (const s of [client, upstream]) {
+        sockets.add(s);
+        s.on('error', () => undefined);
+        s.on('close', () => sockets.delete(s));
+      }
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    const drop = () => {
+      for (const s of sockets) s.destroy();
+    };
+    try {
+      const profile = await env.app.handlers.connections.save({ name: 'Through a proxy', baseUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, apiKey: state0.sandbox.key }, CTX);
+      const id = await env.app.live.start('realtime', { connectionId: profile.id, microphone: { kind: 'none' }, output: { kind: 'none' } }, { origin: 'window' });
+      const win = await attachCall(env.app, id);
+      await win.until(() => win.state().status === 'live', 'connected');
+      await win.attachment.control({ type: 'text', text: 'Say The first answer.' });
+      await win.until(() => win.state().transcript.some((e) => e.role === 'assistant' && !e.interim && e.text === 'The first answer.') && win.state().usage.responses === 1, 'the first answer');
+
+      drop();
+      await win.until(() => win.state().status === 'dropped', 'the drop');
+      expect(win.state().lastError?.code).toBe('network');
+      expect(env.app.live.summary(id)).toMatchObject({ status: 'running', state: 'dropped' });
+      // Nothing can be said while dropped; the console is told why.
+      await expect(win.attachment.control({ type: 'text', text: 'Hello?' })).rejects.toThrow(/reconnect first/);
+
+      const before = win.events().length;
+      await win.attachment.control({ type: 'reconnect' });
+      await win.until(() => win.state().status === 'live' && win.state().connection.attempts === 2, 'reconnected');
+      // The new socket's first items are the conversation so far, in order.
+      const seeded = win.events().slice(before).flatMap((e) => (e.type === 'wire' && e.direction === 'out' && e.eventType === 'conversation.item.create' ? [e.data as { item: { role: string; content: Array<{ type: string; text: string }> } }] : []));
+      expect(seeded.map((d) => [d.item.role, d.item.content[0].type, d.item.content[0].text])).toEqual([
+        ['user', 'input_text', 'Say The first answer.'],
+        ['assistant', 'output_text', 'The first answer.'],
+      ]);
+      await win.until(() => win.events().slice(before).filter((e) => e.type === 'wire' && e.direction === 'in' && e.eventType === 'conversation.item.added').length === 2, 'the seeded items accepted');
+      // The call goes on on the new socket.
+      await win.attachment.control({ type: 'text', text: 'Say The second answer.' });
+      await win.until(() => win.state().transcript.some((e) => e.role === 'assistant' && !e.interim && e.text === 'The second answer.'), 'the second answer');
+
+      // Dropped again and left so: ending it keeps the recording, and History says why.
+      drop();
+      await win.until(() => win.state().status === 'dropped', 'the second drop');
+      await env.app.live.stop(id);
+      await win.until(() => win.ended(), 'the end');
+      const run = (await env.app.handlers.history.get({ id: win.state().runId }, CTX)) as RunRecord;
+      expect(run.status).toBe('error');
+      expect(run.error?.message).toMatch(/^The connection dropped: .+ The recording up to then is kept\.$/);
+      const session = (await env.app.handlers.history.session({ id: win.state().runId }, CTX)) as SessionRecord;
+      expect(session.marks.filter((m) => m.type === 'error').length).toBe(2);
+      expect(session.marks.filter((m) => m.type === 'reconnected').length).toBe(1);
+    } finally {
+      drop();
+      proxy.close();
+    }
   }, 150_000);
 });

@@ -202,4 +202,36 @@ describe('realtime call live session (sandbox)', () => {
       proxy.close();
     }
   }, 150_000);
+
+  it('a kill -9 of the media process mid-call: the drop is said, the recording up to then is kept and History has it', async () => {
+    const id = await env.app.live.start('realtime', { microphone: { kind: 'none' }, output: { kind: 'none' } }, { origin: 'window' });
+    const win = await attachCall(env.app, id);
+    await win.until(() => win.state().status === 'live', 'connected');
+    await win.attachment.control({ type: 'text', text: 'Say This answer is recorded before the crash.' });
+    await win.until(() => win.state().usage.responses === 1, 'the answer');
+    await win.attachment.control({ type: 'text', text: 'Say This one is cut by the crash, it goes on for a while so that it is still speaking.' });
+    await win.until(() => win.state().turns.length === 2 && win.state().turns[1].marks.first_audio !== null, 'the second answer speaking');
+
+    process.kill(env.plane.pid!, 'SIGKILL');
+    await win.until(() => win.state().status === 'dropped', 'the drop');
+    expect(win.state().lastError?.message).toMatch(/media process/i);
+    // The call is still main's: ending it finalises the recording from what reached the disk.
+    await env.app.live.stop(id);
+    await win.until(() => win.ended(), 'the end');
+    const runId = win.state().runId;
+    const run = (await env.app.handlers.history.get({ id: runId }, CTX)) as RunRecord;
+    expect(run.status).toBe('error');
+    expect(run.outputPreview).toMatch(/^User: Say This answer is recorded before the crash\.\sModel: This answer is recorded before the crash\./);
+    const session = (await env.app.handlers.history.session({ id: runId }, CTX)) as SessionRecord;
+    const model = session.tracks.find((t) => t.direction === 'in');
+    expect(model?.state).toBe('closed');
+    expect(model?.media?.url).toMatch(/\/media\//);
+    expect(model?.durationMs ?? 0).toBeGreaterThan(1000);
+    expect(session.marks.some((m) => m.type === 'error')).toBe(true);
+    // The media process comes back, and a new call works.
+    await new Promise<void>((r) => {
+      const look = () => (env.plane.pid && env.plane.status === 'running' ? r() : setTimeout(look, 50));
+      look();
+    });
+  }, 150_000);
 });

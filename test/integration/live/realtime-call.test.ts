@@ -234,4 +234,38 @@ describe('realtime call live session (sandbox)', () => {
       look();
     });
   }, 150_000);
+
+  it('with a minted client secret (its expiry in the snapshot, the secret nowhere in History) and push-to-talk: a manual commit is answered', async () => {
+    const id = await env.app.live.start('realtime', { auth: 'client-secret', clientSecretSeconds: 120, turnDetection: null, microphone: { kind: 'page' }, output: { kind: 'none' } }, { origin: 'window' });
+    const win = await attachCall(env.app, id);
+    await win.until(() => win.state().status === 'live', 'connected');
+    const expires = win.state().clientSecretExpiresAt!;
+    expect(expires - Date.now() / 1000).toBeGreaterThan(60);
+    expect(expires - Date.now() / 1000).toBeLessThanOrEqual(121);
+    expect(win.state().turnDetection).toBe('manual');
+
+    const info = await env.plane.channel();
+    if (!info.ok || info.value.transport !== 'websocket') throw new Error(JSON.stringify(info));
+    const { url, token } = info.value;
+    const channel = createMediaChannel({ connect: webSocketFramePort(async () => ({ url, token }), (u, p) => new WebSocket(u, p, { origin: PAGE_ORIGIN }) as unknown as SocketLike) });
+    const speech = await speechPcm(['Push to talk works.'], 24_000, 200);
+    for (let at = 0; at + 960 <= speech.byteLength; at += 960) channel.send(win.state().streams.mic, FrameKind.Audio, new Uint8Array(speech.subarray(at, at + 960)));
+    // The appends went out before the commit: the buffer holds the whole phrase when it is committed.
+    await new Promise((r) => setTimeout(r, 500));
+    await win.attachment.control({ type: 'commit' });
+    await win.until(() => win.state().usage.responses === 1, 'the answer to the committed turn');
+    channel.close();
+    await env.app.live.stop(id);
+    await win.until(() => win.ended(), 'the end');
+    const out = win.events().flatMap((e) => (e.type === 'wire' && e.direction === 'out' ? [e.eventType] : []));
+    expect(out.slice(-2)).toEqual(['input_audio_buffer.commit', 'response.create']);
+    const answer = win.state().transcript.find((e) => e.role === 'assistant');
+    expect(answer?.text).toMatch(/I heard \d+(\.\d+)? seconds of your audio/);
+    // The minted secret is a credential: it is in no recorded event or request.
+    const session = (await env.app.handlers.history.session({ id: win.state().runId }, CTX)) as SessionRecord;
+    expect(session.tracks.find((t) => t.direction === 'out')?.durationMs ?? 0).toBeGreaterThan(500);
+    const run = (await env.app.handlers.history.get({ id: win.state().runId }, CTX)) as RunRecord;
+    expect(JSON.stringify(run)).not.toMatch(/cs-sandbox-/);
+    expect(JSON.stringify(session)).not.toMatch(/cs-sandbox-/);
+  }, 150_000);
 });

@@ -15,6 +15,8 @@ import type { SessionRecord } from '../../shared/contract/history';
 import { AUDIO_INPUT_ENV } from '../../main/media/test-audio-hook';
 import { startLiveApp } from '../integration/live/harness';
 import { attachCall } from '../integration/live/realtime-harness';
+import { readPcm16Wav } from '../unit/main/services/recording/wav-check';
+import type { GalleryItem } from '../../shared/contract/gallery';
 
 const ROOT = resolve(__dirname, '../..');
 const CTX = { sessionId: 'test', signal: new AbortController().signal };
@@ -80,6 +82,20 @@ describe('realtime call on native audio (ALSA file device)', () => {
     expect(model?.durationMs ?? 0).toBeGreaterThan(500);
     for (const type of ['speech_started', 'speech_stopped', 'first_audio', 'first_played', 'response_done'] as const) expect(session.marks.some((m) => m.type === type)).toBe(true);
     expect(session.metrics.firstAudio.count).toBeGreaterThanOrEqual(1);
+    // The call as one stereo WAV, linked to the run: the microphone left, the model right.
+    const kept = (await env.app.handlers.gallery.ofRun({ runId: state.runId }, CTX)) as GalleryItem[];
+    expect(kept).toHaveLength(1);
+    const hash = /\/media\/([0-9a-f]+)/.exec(kept[0].url)?.[1];
+    const wav = readPcm16Wav(readFileSync(env.app.media.blobs.pathOf(hash!)));
+    expect(wav.channels).toBe(2);
+    let left = 0;
+    let right = 0;
+    for (let i = 0; i + 1 < wav.samples.length; i += 2) {
+      if (wav.samples[i] !== 0) left++;
+      if (wav.samples[i + 1] !== 0) right++;
+    }
+    expect(left).toBeGreaterThan(wav.sampleRate / 2); // the question
+    expect(right).toBeGreaterThan(wav.sampleRate / 2); // the answer
 
     // The answer was heard: the output file holds at least most of the model's audio (48 kHz stereo).
     const heardMs = soundSamples() / 2 / 48;

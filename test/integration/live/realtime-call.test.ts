@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionRecord } from '../../../shared/contract/history';
 import type { RunRecord } from '../../../shared/contract/runs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
@@ -267,5 +268,40 @@ describe('realtime call live session (sandbox)', () => {
     const run = (await env.app.handlers.history.get({ id: win.state().runId }, CTX)) as RunRecord;
     expect(JSON.stringify(run)).not.toMatch(/cs-sandbox-/);
     expect(JSON.stringify(session)).not.toMatch(/cs-sandbox-/);
+  }, 150_000);
+
+  it('joins a SIP call by call_id with the key (µ-law 8 kHz), answers the caller, and ends when the far side hangs up', async () => {
+    const { sandbox } = await env.app.handlers.connections.list({}, CTX);
+    const base = `http://127.0.0.1:${sandbox.port}`;
+    const receiver = createHttpServer((req, res) => req.resume().on('end', () => res.writeHead(204).end()));
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    const post = (path: string, body: unknown) => fetch(`${base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${sandbox.key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    try {
+      const number = '+14155550188';
+      const registered = await post('/v2/phone-numbers', { origin: 'byo_trunk', name: 'Desk', phone_number: number, webhook: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/incoming` }, sip_auth: { allowed_addresses: ['127.0.0.0/8'] } });
+      expect(registered.status).toBeLessThan(300);
+      const placed = await post('/sandbox/calls', { to: number, from: '+14155550100', script: { say: 'Hello, I would like to check my order please.', hangup_after_ms: null } });
+      const callId = ((await placed.json()) as { call_id: string }).call_id;
+
+      await expect(env.app.live.start('realtime', { callId, auth: 'client-secret', microphone: { kind: 'none' }, output: { kind: 'none' } }, { origin: 'main' })).rejects.toThrow(/API key only/);
+      const id = await env.app.live.start('realtime', { callId, microphone: { kind: 'none' }, output: { kind: 'none' } }, { origin: 'main' });
+      const win = await attachCall(env.app, id);
+      await win.until(() => win.state().status === 'live', 'joined');
+      expect(win.state().formats).toEqual({ input: { type: 'audio/pcmu', rate: 8000 }, output: { type: 'audio/pcmu', rate: 8000 } });
+      // The caller's speech through the service's VAD is a turn, and the model answers it.
+      await win.until(() => win.state().turns.some((t) => t.marks.speech_stopped !== null && t.marks.first_audio !== null), 'the caller answered', 90_000);
+
+      const hung = await post(`/v1/realtime/calls/${callId}/hangup`, {});
+      expect(hung.status).toBe(200);
+      await win.until(() => win.ended(), 'the end');
+      expect(win.state().status).toBe('ended');
+      expect(win.state().end?.message).toMatch(/other side/);
+      const run = (await env.app.handlers.history.get({ id: win.state().runId }, CTX)) as RunRecord;
+      expect(run.status).toBe('completed');
+      const session = (await env.app.handlers.history.session({ id: win.state().runId }, CTX)) as SessionRecord;
+      expect(session.tracks.find((t) => t.direction === 'in')).toMatchObject({ sampleRate: 8000 });
+    } finally {
+      receiver.close();
+    }
   }, 150_000);
 });

@@ -85,8 +85,7 @@ describe('realtime call on native audio (ALSA file device)', () => {
     // The call as one stereo WAV, linked to the run: the microphone left, the model right.
     const kept = (await env.app.handlers.gallery.ofRun({ runId: state.runId }, CTX)) as GalleryItem[];
     expect(kept).toHaveLength(1);
-    const hash = /\/media\/([0-9a-f]+)/.exec(kept[0].url)?.[1];
-    const wav = readPcm16Wav(readFileSync(env.app.media.blobs.pathOf(hash!)));
+    const wav = readPcm16Wav(readFileSync(env.app.media.blobs.pathOf(kept[0].hash)));
     expect(wav.channels).toBe(2);
     let left = 0;
     let right = 0;

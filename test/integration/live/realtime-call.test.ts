@@ -304,4 +304,21 @@ describe('realtime call live session (sandbox)', () => {
       receiver.close();
     }
   }, 150_000);
+
+  it('response.cancel stops the answer (cancelled in the transcript); hang-up ends the call from the console', async () => {
+    const id = await env.app.live.start('realtime', { microphone: { kind: 'none' }, output: { kind: 'none' } }, { origin: 'window' });
+    const win = await attachCall(env.app, id);
+    await win.until(() => win.state().status === 'live', 'connected');
+    await win.attachment.control({ type: 'text', text: 'Say This is a long answer that goes on and on, sentence after sentence, so that there is time to cancel it before it ends.' });
+    await win.until(() => win.state().turns[0]?.marks.first_audio !== null && win.state().turns[0] !== undefined, 'the answer speaking');
+    await win.attachment.control({ type: 'response.cancel' });
+    await win.until(() => win.state().usage.responses === 1, 'the cancelled response done');
+    const answer = win.state().transcript.find((e) => e.role === 'assistant');
+    expect(answer?.status).toBe('cancelled');
+    expect(win.events().some((e) => e.type === 'wire' && e.direction === 'out' && e.eventType === 'response.cancel')).toBe(true);
+    await win.attachment.control({ type: 'hang-up' });
+    await win.until(() => win.ended(), 'the end');
+    expect(win.state().status).toBe('ended');
+    expect(env.app.live.list().some((s) => s.id === id)).toBe(false);
+  }, 120_000);
 });

@@ -265,6 +265,7 @@ export function createFakeHandlers(options: FakeHandlerOptions = {}): FakeHandle
     transcription: { transcribe: unbuilt, ofRun: () => null },
     videos: { create: unbuilt, list: () => [], get: unbuilt, cancel: unbuilt, retry: unbuilt, dismiss: unbuilt, ofItem: () => null },
     gallery: { list: () => ({ items: [], total: 0, next: null }), get: unbuilt, remove: unbuilt, setThumb: unbuilt, save: unbuilt, ofRun: () => [], byHash: () => null, keepInput: unbuilt },
+    realtime: {},
     voices: { builtIn: () => [], list: () => ({ voices: [], nextToken: null }), get: unbuilt, create: unbuilt, update: unbuilt, remove: unbuilt, referenceAudio: unbuilt, preview: unbuilt },
   };
   return { handlers, probe: probe.state, signals, sessions, live, liveChanges };

@@ -119,6 +119,9 @@ describe('realtime call live session (sandbox)', () => {
     try {
       await win.until(() => win.state().turns.some((t) => t.bargedIn && t.truncatedAtMs !== null), 'a barge-in with its truncate', 90_000);
       await win.until(() => win.state().transcript.some((e) => e.status === 'truncated'), 'the truncated answer');
+      // Our messages reach the log as the socket captured them, which may be a frame late (a frame is
+      // held until the next one of its direction settles a key that could span them).
+      await win.until(() => win.events().some((e) => e.type === 'wire' && e.direction === 'out' && e.eventType === 'conversation.item.truncate'), 'the truncate in the log');
     } finally {
       clearInterval(pacer);
       clearInterval(reporter);

@@ -179,13 +179,13 @@ describe('realtime call live session (sandbox)', () => {
       const before = win.events().length;
       await win.attachment.control({ type: 'reconnect' });
       await win.until(() => win.state().status === 'live' && win.state().connection.attempts === 2, 'reconnected');
+      await win.until(() => win.events().slice(before).filter((e) => e.type === 'wire' && e.direction === 'in' && e.eventType === 'conversation.item.added').length === 2, 'the seeded items accepted');
       // The new socket's first items are the conversation so far, in order.
       const seeded = win.events().slice(before).flatMap((e) => (e.type === 'wire' && e.direction === 'out' && e.eventType === 'conversation.item.create' ? [e.data as { item: { role: string; content: Array<{ type: string; text: string }> } }] : []));
       expect(seeded.map((d) => [d.item.role, d.item.content[0].type, d.item.content[0].text])).toEqual([
         ['user', 'input_text', 'Say The first answer.'],
         ['assistant', 'output_text', 'The first answer.'],
       ]);
-      await win.until(() => win.events().slice(before).filter((e) => e.type === 'wire' && e.direction === 'in' && e.eventType === 'conversation.item.added').length === 2, 'the seeded items accepted');
       // The call goes on on the new socket.
       await win.attachment.control({ type: 'text', text: 'Say The second answer.' });
       await win.until(() => win.state().transcript.some((e) => e.role === 'assistant' && !e.interim && e.text === 'The second answer.'), 'the second answer');

@@ -55,10 +55,11 @@ export class ToolResponder {
     const call = this.pending.get(callId);
     if (!call) throw new WorkbenchFailure({ code: 'invalid_input', message: `No function call ${callId} is waiting for an answer (it was answered already, or the call reconnected).` });
     this.pending.delete(callId);
+    // Decided before any await: two answers finishing together must ask for one response, not two.
+    const last = ![...this.pending.values()].some((c) => c.responseId === call.responseId);
     await this.deps.send({ type: 'conversation.item.create', item: { type: 'function_call_output', call_id: callId, output } });
     this.deps.emit({ type: 'tool-answered', callId, output, by, error });
-    const open = [...this.pending.values()].some((c) => c.responseId === call.responseId);
-    if (respond && !open) await this.deps.send({ type: 'response.create' });
+    if (respond && last) await this.deps.send({ type: 'response.create' });
   }
 
   /** Forgets every waiting call (the socket they belong to is gone). */

@@ -48,7 +48,7 @@ import type { TranscriptionKindDeps } from './transcription';
 export type RealtimeKindDeps = TranscriptionKindDeps;
 
 /** History's endpoint for realtime calls (the realtime family registers it). */
-export const REALTIME_CALL_ENDPOINT = 'realtime.call' as Endpoint;
+export const REALTIME_CALL_ENDPOINT: Endpoint = 'realtime.call';
 
 type CapturedJson = { direction: 'in' | 'out'; kind: string; type?: string | null; data?: unknown; text?: string };
 

@@ -19,6 +19,10 @@ import type { MediaSessionContext, OutputStream } from './session-kinds';
 const POLL_MS = 5;
 /** Page frames: 20 ms of PCM16 each. */
 const PAGE_FRAME_MS = 20;
+/** A page report this close to the end of what was sent means the item has played out. */
+const PAGE_TOLERANCE_MS = 5;
+/** How far behind real time a page's playback may run before its item counts as played out. */
+const PAGE_LATE_MS = 1000;
 
 export interface CallOutput {
   readonly kind: 'native' | 'page' | 'none';
@@ -120,7 +124,7 @@ export function pageOutput(ctx: MediaSessionContext, options: CallOutputOptions 
   const stream = ctx.openOutput('playback');
   const frameSamples = Math.round((options.rate * PAGE_FRAME_MS) / 1000);
   const encoder = new TextEncoder();
-  let item: { id: string; sentMs: number; playedMs: number; firstPlayed: boolean } | null = null;
+  let item: { id: string; sentMs: number; playedMs: number; firstPlayed: boolean; startedAt: number } | null = null;
   let pending = new Int16Array(0);
   let waiter: ((playedMs: number) => void) | null = null;
   const sendFrames = (final: boolean): void => {
@@ -139,7 +143,7 @@ export function pageOutput(ctx: MediaSessionContext, options: CallOutputOptions 
     play(itemId, pcm) {
       if (item?.id !== itemId) {
         sendFrames(true);
-        item = { id: itemId, sentMs: 0, playedMs: 0, firstPlayed: false };
+        item = { id: itemId, sentMs: 0, playedMs: 0, firstPlayed: false, startedAt: ctx.now() };
         stream.send(FrameKind.Data, encoder.encode(JSON.stringify({ item: itemId })));
       }
       const joined = new Int16Array(pending.length + pcm.length);
@@ -152,7 +156,11 @@ export function pageOutput(ctx: MediaSessionContext, options: CallOutputOptions 
       if (item?.id === itemId) sendFrames(true);
     },
     audible() {
-      return item && item.playedMs < item.sentMs - 1 ? item.id : null;
+      if (!item) return null;
+      // Played out by the page's last report (rounded to whole ms), or by the clock: an item cannot
+      // still be playing a second after its audio would have ended (a page that stopped reporting).
+      const playedOut = item.playedMs >= item.sentMs - PAGE_TOLERANCE_MS || ctx.now() > item.startedAt + item.sentMs + PAGE_LATE_MS;
+      return playedOut ? null : item.id;
     },
     async flush() {
       const current = item;

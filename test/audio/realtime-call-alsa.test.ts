@@ -15,6 +15,8 @@ import type { SessionRecord } from '../../shared/contract/history';
 import { AUDIO_INPUT_ENV } from '../../main/media/test-audio-hook';
 import { startLiveApp } from '../integration/live/harness';
 import { attachCall } from '../integration/live/realtime-harness';
+import { readPcm16Wav } from '../unit/main/services/recording/wav-check';
+import type { GalleryItem } from '../../shared/contract/gallery';
 
 const ROOT = resolve(__dirname, '../..');
 const CTX = { sessionId: 'test', signal: new AbortController().signal };
@@ -80,6 +82,19 @@ describe('realtime call on native audio (ALSA file device)', () => {
     expect(model?.durationMs ?? 0).toBeGreaterThan(500);
     for (const type of ['speech_started', 'speech_stopped', 'first_audio', 'first_played', 'response_done'] as const) expect(session.marks.some((m) => m.type === type)).toBe(true);
     expect(session.metrics.firstAudio.count).toBeGreaterThanOrEqual(1);
+    // The call as one stereo WAV, linked to the run: the microphone left, the model right.
+    const kept = (await env.app.handlers.gallery.ofRun({ runId: state.runId }, CTX)) as GalleryItem[];
+    expect(kept).toHaveLength(1);
+    const wav = readPcm16Wav(readFileSync(env.app.media.blobs.pathOf(kept[0].hash)));
+    expect(wav.channels).toBe(2);
+    let left = 0;
+    let right = 0;
+    for (let i = 0; i + 1 < wav.samples.length; i += 2) {
+      if (wav.samples[i] !== 0) left++;
+      if (wav.samples[i + 1] !== 0) right++;
+    }
+    expect(left).toBeGreaterThan(wav.sampleRate / 2); // the question
+    expect(right).toBeGreaterThan(wav.sampleRate / 2); // the answer
 
     // The answer was heard: the output file holds at least most of the model's audio (48 kHz stereo).
     const heardMs = soundSamples() / 2 / 48;
@@ -111,10 +126,17 @@ describe('realtime call on native audio (ALSA file device)', () => {
     try {
       writeFileSync(join(home, 'played.raw'), new Uint8Array(0));
       env = await startLiveApp({ mediaEnv: { ...process.env, HOME: home, [AUDIO_INPUT_ENV]: `${ms}:silence` } });
+      // The media process's own marks (its clock: time origin + performance.now(), as this process's).
+      const mediaMarks: Array<{ mark: string; at: number }> = [];
+      env.plane.onEvent((e) => {
+        if (e.type === 'session-event' && e.event === 'mark') mediaMarks.push(e.data as { mark: string; at: number });
+      });
       const id = await env.app.live.start('realtime', { microphone: { kind: 'native' }, output: { kind: 'native', device: 'ALSA:fifoplay' } }, { origin: 'window' });
       const win = await attachCall(env.app, id);
       await win.until(() => win.state().turns.some((t) => t.bargedIn && t.truncatedAtMs !== null), 'a barge-in with its truncate', 90_000);
       await win.until(() => win.state().transcript.some((e) => e.status === 'truncated'), 'the truncated answer');
+      // Our messages reach the log as captured, possibly a frame late.
+      await win.until(() => win.events().some((e) => e.type === 'wire' && e.direction === 'out' && e.eventType === 'conversation.item.truncate'), 'the truncate in the log');
       await env.app.live.stop(id);
       const state = win.state();
       const cut = state.turns.find((t) => t.bargedIn)!;
@@ -124,11 +146,20 @@ describe('realtime call on native audio (ALSA file device)', () => {
       expect(sent?.item_id).toBe(cut.assistantItemId);
       expect(sent?.audio_end_ms).toBe(cut.truncatedAtMs);
       // Cut mid-answer: the interruption came seconds after the question, while the answer played.
-      expect(cut.truncatedAtMs!).toBeGreaterThan(500);
+      expect(cut.truncatedAtMs!).toBeGreaterThan(200);
       expect(state.turns.filter((t) => t.bargedIn)).toHaveLength(1);
       expect(cut.marks.barge_in!).toBeGreaterThanOrEqual(cut.marks.first_played!);
       expect(state.transcript.find((e) => e.itemId === cut.assistantItemId)).toMatchObject({ status: 'truncated', truncatedAtMs: cut.truncatedAtMs });
-      console.log(`[realtime alsa] barge-in: truncated at ${cut.truncatedAtMs} ms heard`);
+      // Figures (not asserted: the machine is shared): speech_started received -> flush called in the
+      // media process, and -> the card's first silent read (fifo-sink.py's log, CLOCK_MONOTONIC ns;
+      // clocks of two processes agree within a few ms).
+      const started = mediaMarks.filter((m) => m.mark === 'speech_started');
+      const barge = mediaMarks.find((m) => m.mark === 'barge_in')!;
+      const speechAt = started.filter((m) => m.at <= barge.at).at(-1)!.at;
+      const monoMinusEpoch = Number(process.hrtime.bigint()) / 1e6 - (performance.timeOrigin + performance.now());
+      const sink = readFileSync(join(home, 'sink.log'), 'utf8').trim().split('\n').map((l) => l.split(' ')).map(([t, what]) => [Number(BigInt(t)) / 1e6 - monoMinusEpoch, what] as const);
+      const silentAt = sink.find(([t, what]) => what === 'silence' && t >= speechAt)?.[0];
+      console.log(`[realtime alsa] barge-in: truncated at ${cut.truncatedAtMs} ms heard; speech_started -> flush ${(barge.at - speechAt).toFixed(1)} ms, -> card silent ${silentAt === undefined ? 'n/a' : (silentAt - speechAt).toFixed(1)} ms`);
     } finally {
       writeFileSync(join(home, 'capture.raw'), saved);
       writeFileSync(join(home, '.asoundrc'), rc);

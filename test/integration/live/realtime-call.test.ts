@@ -7,6 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionRecord } from '../../../shared/contract/history';
 import type { RunRecord } from '../../../shared/contract/runs';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer, connect, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
 import { createMediaChannel, webSocketFramePort } from '../../../renderer/src/bridge/media-channel';
 import type { SocketLike } from '../../../renderer/src/bridge/ws-transport';
@@ -116,6 +119,9 @@ describe('realtime call live session (sandbox)', () => {
     try {
       await win.until(() => win.state().turns.some((t) => t.bargedIn && t.truncatedAtMs !== null), 'a barge-in with its truncate', 90_000);
       await win.until(() => win.state().transcript.some((e) => e.status === 'truncated'), 'the truncated answer');
+      // Our messages reach the log as the socket captured them, which may be a frame late (a frame is
+      // held until the next one of its direction settles a key that could span them).
+      await win.until(() => win.events().some((e) => e.type === 'wire' && e.direction === 'out' && e.eventType === 'conversation.item.truncate'), 'the truncate in the log');
     } finally {
       clearInterval(pacer);
       clearInterval(reporter);
@@ -137,4 +143,185 @@ describe('realtime call live session (sandbox)', () => {
     expect(session.marks.filter((m) => m.type === 'barge_in').length).toBeGreaterThanOrEqual(1);
     expect(session.marks.find((m) => m.type === 'truncated')?.data).toMatchObject({ playedMs: flushedReport!.playedMs });
   }, 150_000);
+
+  it('a dropped connection is said at once and the call stays; reconnect seeds the conversation back from the transcript', async () => {
+    // A TCP proxy in front of the sandbox: destroying its sockets is the network dropping.
+    const state0 = await env.app.handlers.connections.list({}, CTX);
+    const sockets = new Set<Socket>();
+    const proxy = createServer((client) => {
+      const upstream = connect(state0.sandbox.port, '127.0.0.1');
+      client.pipe(upstream).pipe(client);
+      for (const s of [client, upstream]) {
+        sockets.add(s);
+        s.on('error', () => undefined);
+        s.on('close', () => sockets.delete(s));
+      }
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    const drop = () => {
+      for (const s of sockets) s.destroy();
+    };
+    try {
+      const profile = await env.app.handlers.connections.save({ name: 'Through a proxy', baseUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, apiKey: state0.sandbox.key }, CTX);
+      const id = await env.app.live.start('realtime', { connectionId: profile.id, microphone: { kind: 'none' }, output: { kind: 'none' } }, { origin: 'window' });
+      const win = await attachCall(env.app, id);
+      await win.until(() => win.state().status === 'live', 'connected');
+      await win.attachment.control({ type: 'text', text: 'Say The first answer.' });
+      await win.until(() => win.state().transcript.some((e) => e.role === 'assistant' && !e.interim && e.text === 'The first answer.') && win.state().usage.responses === 1, 'the first answer');
+
+      drop();
+      await win.until(() => win.state().status === 'dropped', 'the drop');
+      expect(win.state().lastError?.code).toBe('network');
+      expect(env.app.live.summary(id)).toMatchObject({ status: 'running', state: 'dropped' });
+      // Nothing can be said while dropped; the console is told why.
+      await expect(win.attachment.control({ type: 'text', text: 'Hello?' })).rejects.toThrow(/reconnect first/);
+
+      const before = win.events().length;
+      await win.attachment.control({ type: 'reconnect' });
+      await win.until(() => win.state().status === 'live' && win.state().connection.attempts === 2, 'reconnected');
+      await win.until(() => win.events().slice(before).filter((e) => e.type === 'wire' && e.direction === 'in' && e.eventType === 'conversation.item.added').length === 2, 'the seeded items accepted');
+      // The new socket's first items are the conversation so far, in order.
+      const seeded = win.events().slice(before).flatMap((e) => (e.type === 'wire' && e.direction === 'out' && e.eventType === 'conversation.item.create' ? [e.data as { item: { role: string; content: Array<{ type: string; text: string }> } }] : []));
+      expect(seeded.map((d) => [d.item.role, d.item.content[0].type, d.item.content[0].text])).toEqual([
+        ['user', 'input_text', 'Say The first answer.'],
+        ['assistant', 'output_text', 'The first answer.'],
+      ]);
+      // The call goes on on the new socket.
+      await win.attachment.control({ type: 'text', text: 'Say The second answer.' });
+      await win.until(() => win.state().transcript.some((e) => e.role === 'assistant' && !e.interim && e.text === 'The second answer.'), 'the second answer');
+
+      // Dropped again and left so: ending it keeps the recording, and History says why.
+      drop();
+      await win.until(() => win.state().status === 'dropped', 'the second drop');
+      await env.app.live.stop(id);
+      await win.until(() => win.ended(), 'the end');
+      const run = (await env.app.handlers.history.get({ id: win.state().runId }, CTX)) as RunRecord;
+      expect(run.status).toBe('error');
+      expect(run.error?.message).toMatch(/^The connection dropped: .+ The recording up to then is kept\.$/);
+      const session = (await env.app.handlers.history.session({ id: win.state().runId }, CTX)) as SessionRecord;
+      expect(session.marks.filter((m) => m.type === 'error').length).toBe(2);
+      expect(session.marks.filter((m) => m.type === 'reconnected').length).toBe(1);
+    } finally {
+      drop();
+      proxy.close();
+    }
+  }, 150_000);
+
+  it('a kill -9 of the media process mid-call: the drop is said, the recording up to then is kept and History has it', async () => {
+    const id = await env.app.live.start('realtime', { microphone: { kind: 'none' }, output: { kind: 'none' } }, { origin: 'window' });
+    const win = await attachCall(env.app, id);
+    await win.until(() => win.state().status === 'live', 'connected');
+    await win.attachment.control({ type: 'text', text: 'Say This answer is recorded before the crash.' });
+    await win.until(() => win.state().usage.responses === 1, 'the answer');
+    await win.attachment.control({ type: 'text', text: 'Say This one is cut by the crash, it goes on for a while so that it is still speaking.' });
+    await win.until(() => win.state().turns.length === 2 && win.state().turns[1].marks.first_audio !== null, 'the second answer speaking');
+
+    process.kill(env.plane.pid!, 'SIGKILL');
+    await win.until(() => win.state().status === 'dropped', 'the drop');
+    expect(win.state().lastError?.message).toMatch(/media process/i);
+    // The call is still main's: ending it finalises the recording from what reached the disk.
+    await env.app.live.stop(id);
+    await win.until(() => win.ended(), 'the end');
+    const runId = win.state().runId;
+    const run = (await env.app.handlers.history.get({ id: runId }, CTX)) as RunRecord;
+    expect(run.status).toBe('error');
+    expect(run.outputPreview).toMatch(/^User: Say This answer is recorded before the crash\.\sModel: This answer is recorded before the crash\./);
+    const session = (await env.app.handlers.history.session({ id: runId }, CTX)) as SessionRecord;
+    const model = session.tracks.find((t) => t.direction === 'in');
+    expect(model?.state).toBe('closed');
+    expect(model?.media?.url).toMatch(/\/media\//);
+    expect(model?.durationMs ?? 0).toBeGreaterThan(1000);
+    expect(session.marks.some((m) => m.type === 'error')).toBe(true);
+    // The media process comes back, and a new call works.
+    await new Promise<void>((r) => {
+      const look = () => (env.plane.pid && env.plane.status === 'running' ? r() : setTimeout(look, 50));
+      look();
+    });
+  }, 150_000);
+
+  it('with a minted client secret (its expiry in the snapshot, the secret nowhere in History) and push-to-talk: a manual commit is answered', async () => {
+    const id = await env.app.live.start('realtime', { auth: 'client-secret', clientSecretSeconds: 120, turnDetection: null, microphone: { kind: 'page' }, output: { kind: 'none' } }, { origin: 'window' });
+    const win = await attachCall(env.app, id);
+    await win.until(() => win.state().status === 'live', 'connected');
+    const expires = win.state().clientSecretExpiresAt!;
+    expect(expires - Date.now() / 1000).toBeGreaterThan(60);
+    expect(expires - Date.now() / 1000).toBeLessThanOrEqual(121);
+    expect(win.state().turnDetection).toBe('manual');
+
+    const info = await env.plane.channel();
+    if (!info.ok || info.value.transport !== 'websocket') throw new Error(JSON.stringify(info));
+    const { url, token } = info.value;
+    const channel = createMediaChannel({ connect: webSocketFramePort(async () => ({ url, token }), (u, p) => new WebSocket(u, p, { origin: PAGE_ORIGIN }) as unknown as SocketLike) });
+    const speech = await speechPcm(['Push to talk works.'], 24_000, 200);
+    for (let at = 0; at + 960 <= speech.byteLength; at += 960) channel.send(win.state().streams.mic, FrameKind.Audio, new Uint8Array(speech.subarray(at, at + 960)));
+    // The appends went out before the commit: the buffer holds the whole phrase when it is committed.
+    await new Promise((r) => setTimeout(r, 500));
+    await win.attachment.control({ type: 'commit' });
+    await win.until(() => win.state().usage.responses === 1, 'the answer to the committed turn');
+    channel.close();
+    await env.app.live.stop(id);
+    await win.until(() => win.ended(), 'the end');
+    const out = win.events().flatMap((e) => (e.type === 'wire' && e.direction === 'out' ? [e.eventType] : []));
+    expect(out.slice(-2)).toEqual(['input_audio_buffer.commit', 'response.create']);
+    const answer = win.state().transcript.find((e) => e.role === 'assistant');
+    expect(answer?.text).toMatch(/I heard \d+(\.\d+)? seconds of your audio/);
+    // The minted secret is a credential: it is in no recorded event or request.
+    const session = (await env.app.handlers.history.session({ id: win.state().runId }, CTX)) as SessionRecord;
+    expect(session.tracks.find((t) => t.direction === 'out')?.durationMs ?? 0).toBeGreaterThan(500);
+    const run = (await env.app.handlers.history.get({ id: win.state().runId }, CTX)) as RunRecord;
+    expect(JSON.stringify(run)).not.toMatch(/cs-sandbox-/);
+    expect(JSON.stringify(session)).not.toMatch(/cs-sandbox-/);
+  }, 150_000);
+
+  it('joins a SIP call by call_id with the key (µ-law 8 kHz), answers the caller, and ends when the far side hangs up', async () => {
+    const { sandbox } = await env.app.handlers.connections.list({}, CTX);
+    const base = `http://127.0.0.1:${sandbox.port}`;
+    const receiver = createHttpServer((req, res) => req.resume().on('end', () => res.writeHead(204).end()));
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    const post = (path: string, body: unknown) => fetch(`${base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${sandbox.key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    try {
+      const number = '+14155550188';
+      const registered = await post('/v2/phone-numbers', { origin: 'byo_trunk', name: 'Desk', phone_number: number, webhook: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/incoming` }, sip_auth: { allowed_addresses: ['127.0.0.0/8'] } });
+      expect(registered.status).toBeLessThan(300);
+      const placed = await post('/sandbox/calls', { to: number, from: '+14155550100', script: { say: 'Hello, I would like to check my order please.', hangup_after_ms: null } });
+      const callId = ((await placed.json()) as { call_id: string }).call_id;
+
+      await expect(env.app.live.start('realtime', { callId, auth: 'client-secret', microphone: { kind: 'none' }, output: { kind: 'none' } }, { origin: 'main' })).rejects.toThrow(/API key only/);
+      const id = await env.app.live.start('realtime', { callId, microphone: { kind: 'none' }, output: { kind: 'none' } }, { origin: 'main' });
+      const win = await attachCall(env.app, id);
+      await win.until(() => win.state().status === 'live', 'joined');
+      expect(win.state().formats).toEqual({ input: { type: 'audio/pcmu', rate: 8000 }, output: { type: 'audio/pcmu', rate: 8000 } });
+      // The caller's speech through the service's VAD is a turn, and the model answers it.
+      await win.until(() => win.state().turns.some((t) => t.marks.speech_stopped !== null && t.marks.first_audio !== null), 'the caller answered', 90_000);
+
+      const hung = await post(`/v1/realtime/calls/${callId}/hangup`, {});
+      expect(hung.status).toBe(200);
+      await win.until(() => win.ended(), 'the end');
+      expect(win.state().status).toBe('ended');
+      expect(win.state().end?.message).toMatch(/other side/);
+      const run = (await env.app.handlers.history.get({ id: win.state().runId }, CTX)) as RunRecord;
+      expect(run.status).toBe('completed');
+      const session = (await env.app.handlers.history.session({ id: win.state().runId }, CTX)) as SessionRecord;
+      expect(session.tracks.find((t) => t.direction === 'in')).toMatchObject({ sampleRate: 8000 });
+    } finally {
+      receiver.close();
+    }
+  }, 150_000);
+
+  it('response.cancel stops the answer (cancelled in the transcript); hang-up ends the call from the console', async () => {
+    const id = await env.app.live.start('realtime', { microphone: { kind: 'none' }, output: { kind: 'none' } }, { origin: 'window' });
+    const win = await attachCall(env.app, id);
+    await win.until(() => win.state().status === 'live', 'connected');
+    await win.attachment.control({ type: 'text', text: 'Say This is a long answer that goes on and on, sentence after sentence, so that there is time to cancel it before it ends.' });
+    await win.until(() => win.state().turns[0]?.marks.first_audio !== null && win.state().turns[0] !== undefined, 'the answer speaking');
+    await win.attachment.control({ type: 'response.cancel' });
+    await win.until(() => win.state().usage.responses === 1, 'the cancelled response done');
+    const answer = win.state().transcript.find((e) => e.role === 'assistant');
+    expect(answer?.status).toBe('cancelled');
+    expect(win.events().some((e) => e.type === 'wire' && e.direction === 'out' && e.eventType === 'response.cancel')).toBe(true);
+    await win.attachment.control({ type: 'hang-up' });
+    await win.until(() => win.ended(), 'the end');
+    expect(win.state().status).toBe('ended');
+    expect(env.app.live.list().some((s) => s.id === id)).toBe(false);
+  }, 120_000);
 });

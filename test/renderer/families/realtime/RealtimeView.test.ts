@@ -217,4 +217,14 @@ describe('RealtimeView', () => {
     expect(m.wrapper.find('[data-test="call-start"]').exists()).toBe(true);
     expect(m.wrapper.find('[data-test="call-hangup"]').exists()).toBe(false);
   });
+
+  it('fills the log with the messages said before it attached (read back from the recording), then the live ones, in order', async () => {
+    // The call had said 3 messages when this window attached; the recording has them (and a mark).
+    const recorded = makeFakeSession({ events: 3 });
+    await mountView(liveSnapshot({ wireEvents: 3 }), { sessions: { run_call1: recorded } });
+    const id = await startCall();
+    emitAll(id, [{ type: 'wire', direction: 'in', t: 500, eventType: 'response.done', data: { type: 'response.done' } }]);
+    await vi.waitFor(() => expect(texts('[data-test="log-type"]')).toEqual(['text.delta', 'transcript.partial', 'text.delta', 'response.done']));
+    expect(document.querySelector('[data-test="log-older"]')).toBeNull();
+  });
 });

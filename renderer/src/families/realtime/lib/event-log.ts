@@ -141,6 +141,12 @@ export class EventLog {
     }
   }
 
+  /** `n` messages said before this log began (a window that attached late): counted as gone, kept only in History. */
+  noteEarlier(n: number): void {
+    this.droppedMessages += n;
+    this.messages += n;
+  }
+
   /** Rows held, oldest first. */
   rows(): LogRow[] {
     return this.head === 0 ? this.held.slice() : this.held.slice(this.head);

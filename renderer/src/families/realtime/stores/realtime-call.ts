@@ -24,16 +24,21 @@ import {
 } from '@shared/realtime-call';
 import { PageCapture } from '../../../audio/page-capture';
 import type { MediaChannel } from '../../../bridge/media';
-import { useWorkbench } from '../../../api';
 import { toWorkbenchError } from '../../../lib/errors';
 import { useLiveSessionsStore } from '../../../stores/live-sessions';
 import { useAudioDevicesStore } from '../../../stores/audio-devices';
 import { DEFAULT_MAX_ROWS, EventLog, toJsonl, type LogMessage } from '../lib/event-log';
 import type { LevelSample } from '../lib/latency-timeline';
 import { PageCallOutput } from './page-call-output';
+import { recordedMessages } from './recorded-messages';
 
 /** sessionStorage: the call this tab's console shows (a reload shows it again). */
 export const REALTIME_CALL_KEY = 'workbench.realtime.call';
+/**
+ * Messages said before this window attached that are read back from the recording into the log;
+ * a longer call's earlier messages are left to History's timeline (the log says how many).
+ */
+export const BACKFILL_MAX = 2_000;
 /** Microphone level samples kept for the latency timeline (a minute at 20 ms). */
 export const LEVELS_KEPT = 3_000;
 
@@ -83,8 +88,13 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
   let playbackStream = -1;
   let micStream = -1;
   let logDirty = false;
+  /** While the log is being filled from the recording: the live messages that came meanwhile (null otherwise). */
+  let sinceAttach: LogMessage[] | null = null;
+  let backfills = 0;
 
   function resetLog(): void {
+    backfills++;
+    sinceAttach = null;
     log.value = markRaw(new EventLog({ maxRows: DEFAULT_MAX_ROWS }));
     levels.value = markRaw([]);
     logVersion.value++;
@@ -106,7 +116,9 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
     if (!state.value) return;
     applyRealtimeCallEvent(state.value, event);
     if (event.type === 'wire') {
-      log.value.push({ t: event.t, direction: event.direction, message: event.data } satisfies LogMessage);
+      const message: LogMessage = { t: event.t, direction: event.direction, message: event.data };
+      log.value.push(message);
+      sinceAttach?.push(message);
       logChanged();
       return;
     }
@@ -121,6 +133,7 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
       startedAt.value = chunk.session.startedAt;
       state.value = structuredClone(chunk.snapshot as RealtimeCallSnapshot);
       stateVersion.value++;
+      void backfill(state.value.runId, state.value.wireEvents);
       void wireMedia();
     } else if (chunk.type === 'event') {
       onEvent(chunk.event as RealtimeCallEvent);
@@ -129,6 +142,38 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
     } else if (chunk.type === 'error') {
       error.value = chunk.error;
     }
+  }
+
+  /**
+   * The `count` messages said before this attachment (its snapshot only counts them) read back from
+   * the recording, then the live ones that came meanwhile: the log starts where the call did.
+   */
+  async function backfill(runId: string, count: number): Promise<void> {
+    const mine = ++backfills;
+    if (count <= 0) return;
+    if (count > BACKFILL_MAX) {
+      log.value.noteEarlier(count);
+      logChanged();
+      return;
+    }
+    sinceAttach = [];
+    let earlier: LogMessage[] = [];
+    // The recorder writes in batches: what was just said may reach the timeline a moment later.
+    for (let attempt = 0; attempt < 3 && earlier.length < count && mine === backfills; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 300));
+      try {
+        earlier = await recordedMessages(runId, count);
+      } catch {
+        // Unreadable (the recording not there yet): those messages are counted, not shown.
+      }
+    }
+    if (mine !== backfills) return;
+    const next = markRaw(new EventLog({ maxRows: DEFAULT_MAX_ROWS }));
+    if (earlier.length < count) next.noteEarlier(count - earlier.length);
+    for (const m of [...earlier, ...(sinceAttach ?? [])]) next.push(m);
+    sinceAttach = null;
+    log.value = next;
+    logVersion.value++;
   }
 
   async function mediaChannel(): Promise<MediaChannel> {
@@ -302,24 +347,7 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
     const runId = state.value?.runId;
     if (runId) {
       try {
-        const api = useWorkbench();
-        const out: LogMessage[] = [];
-        for (let offset = 0; ; ) {
-          const page = await api.history.timeline({ id: runId, offset, limit: 500 });
-          for (const item of page.items) {
-            if (!('event' in item)) continue;
-            let message: unknown = item.event.data;
-            try {
-              message = JSON.parse(item.event.data);
-            } catch {
-              // Not JSON (an audio frame's summary): kept as its text.
-            }
-            out.push({ t: item.event.t, direction: item.event.direction === 'out' ? 'out' : 'in', message });
-          }
-          offset += page.items.length;
-          if (page.items.length === 0 || offset >= page.total) break;
-        }
-        return toJsonl(out);
+        return toJsonl(await recordedMessages(runId));
       } catch {
         // Fall through to what the console holds.
       }

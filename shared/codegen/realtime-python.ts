@@ -53,6 +53,7 @@ export function realtimePython(m: RealtimeMessages, opts: CodegenOptions, base: 
     '',
     ...toolAnswers(m.tools),
     '',
+    '',
     'def read_wav(buf):',
     '    """The samples of a WAV file (its fmt and data chunks), checked against the session\'s input format."""',
     '    if buf[0:4] != b"RIFF" or buf[8:12] != b"WAVE":',

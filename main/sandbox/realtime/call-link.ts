@@ -28,6 +28,8 @@ export interface SandboxJoinedCall {
   leave(): void;
   /** The model's speech for the caller, µ-law 8 kHz, as it is sent (optional: a call may not play it). */
   modelAudio?(mulaw: Uint8Array): void;
+  /** A barge-in cancelled the answer: the caller stops hearing it now (what was sent ahead is dropped). */
+  modelAudioInterrupted?(): void;
 }
 
 /** One live simulated call, as a session joining it sees it. */

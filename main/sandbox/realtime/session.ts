@@ -180,7 +180,11 @@ export class RealtimeSession {
   private async act(actions: TurnAction[]): Promise<void> {
     for (const a of actions) {
       if (a.kind === 'send') await this.sender.send(a.type, a.fields);
-      else if (a.kind === 'cancel_response') this.response?.cancel('turn_detected');
+      else if (a.kind === 'cancel_response') {
+        this.response?.cancel('turn_detected');
+        // On a call the line stops playing the answer at once: what was queued ahead is not heard.
+        this.callJoin?.modelAudioInterrupted?.();
+      }
       else if (a.kind === 'user_audio') {
         await this.committed(a.committed);
         if (a.respond) await this.respondNow();

@@ -71,6 +71,8 @@ export interface JoinedCall {
    * (caller-ear.ts; `heard` in `GET /sandbox/calls/{id}`). Ignored once the socket left.
    */
   modelAudio(mulaw: Uint8Array): void;
+  /** A barge-in cancelled the model's answer: the line stops playing it now; what was queued ahead is never heard. */
+  modelAudioInterrupted(): void;
 }
 
 export interface CallLink {

@@ -43,6 +43,7 @@ async function status(placed: PlacedCall): Promise<Record<string, unknown>> {
       heard: {
         ms: heard.ms,
         received_ms: heard.receivedMs,
+        interruptions: heard.interruptions,
         utterances: heard.utterances.map((u) => ({ start_ms: u.startMs, end_ms: u.endMs })),
         rms_dbfs: heard.rmsDbfs,
         transcript: heard.transcript,

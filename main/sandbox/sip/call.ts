@@ -156,6 +156,9 @@ export class SimulatedCall implements CallLink {
         modelAudio: (mulaw) => {
           if (live()) this.ear.push(mulaw, this.timer.now() - this.joinedAt);
         },
+        modelAudioInterrupted: () => {
+          if (live()) this.ear.interrupt(this.timer.now() - this.joinedAt);
+        },
         leave: () => {
           if (!live()) return;
           this.listener = null;

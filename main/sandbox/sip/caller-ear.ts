@@ -3,7 +3,8 @@
  * it down the line, call-link `JoinedCall.modelAudio`) played out in real time on the call's
  * timeline. The socket sends audio up to a second ahead of real time, so each chunk is queued
  * after the one before: it starts when it arrives or when the previous one ends, whichever is
- * later. A gap over UTTERANCE_GAP_MS between chunks starts a new utterance. `heardMs(now)` is
+ * later. A gap over UTTERANCE_GAP_MS between chunks starts a new utterance; a barge-in
+ * (`interrupt`) drops what was queued past that moment, as a line stops playing a cut answer. `heardMs(now)` is
  * what has played by `now`. The first MAX_KEPT_MS of it are kept, for its level and a transcript
  * by the sandbox's STT (its words are synthetic; its segments come from the real audio); the
  * audio is dropped once that transcript is made when the call ends.
@@ -26,8 +27,10 @@ export interface Utterance {
 export interface HeardReport {
   /** Played to the caller by now. */
   ms: number;
-  /** Delivered down the line, including what is still queued to play. */
+  /** Delivered down the line, including what is still queued to play (and what an interruption dropped). */
   receivedMs: number;
+  /** Answers cut short by a barge-in (their queued audio dropped). */
+  interruptions: number;
   utterances: Utterance[];
   /** RMS of the kept audio in dBFS (-Infinity is written as null); null before any. */
   rmsDbfs: number | null;
@@ -35,12 +38,13 @@ export interface HeardReport {
 }
 
 export class CallerEar {
-  private readonly utterances: Utterance[] = [];
+  private readonly utterances: Array<Utterance & { gaps: Array<{ atMs: number; ms: number }> }> = [];
   private received = 0;
   private kept: Uint8Array[] = [];
   private keptBytes = 0;
   private squares = 0;
   private transcribed: { forBytes: number; result: Promise<SttResult> } | null = null;
+  private interruptions = 0;
 
   /** Model audio arriving `nowMs` into the call. */
   push(mulaw: Uint8Array, nowMs: number): void {
@@ -48,8 +52,11 @@ export class CallerEar {
     const ms = (mulaw.length * 1000) / LINE_RATE;
     this.received += ms;
     const last = this.utterances.at(-1);
-    if (last && nowMs - last.endMs <= UTTERANCE_GAP_MS) last.endMs = Math.max(last.endMs, nowMs) + ms;
-    else this.utterances.push({ startMs: nowMs, endMs: nowMs + ms });
+    if (last && nowMs - last.endMs <= UTTERANCE_GAP_MS) {
+      // A short pause inside an utterance (the next part came late): silence on the line, not heard speech.
+      if (nowMs > last.endMs) last.gaps.push({ atMs: last.endMs, ms: nowMs - last.endMs });
+      last.endMs = Math.max(last.endMs, nowMs) + ms;
+    } else this.utterances.push({ startMs: nowMs, endMs: nowMs + ms, gaps: [] });
     const room = (MAX_KEPT_MS * LINE_RATE) / 1000 - this.keptBytes;
     if (room > 0) {
       const piece = mulaw.slice(0, room);
@@ -59,10 +66,23 @@ export class CallerEar {
     }
   }
 
+  /** The answer was interrupted `nowMs` into the call: what is queued past now is dropped (never heard). */
+  interrupt(nowMs: number): void {
+    const last = this.utterances.at(-1);
+    if (!last || last.endMs <= nowMs) return;
+    if (last.startMs >= nowMs) this.utterances.pop();
+    else last.endMs = nowMs;
+    this.interruptions++;
+  }
+
   /** Milliseconds played by `nowMs`. */
   heardMs(nowMs: number): number {
     let ms = 0;
-    for (const u of this.utterances) ms += Math.max(0, Math.min(nowMs, u.endMs) - u.startMs);
+    for (const u of this.utterances) {
+      const until = Math.min(nowMs, u.endMs);
+      ms += Math.max(0, until - u.startMs);
+      for (const g of u.gaps) ms -= Math.max(0, Math.min(until, g.atMs + g.ms) - g.atMs);
+    }
     return ms;
   }
 
@@ -90,6 +110,7 @@ export class CallerEar {
     return {
       ms: Math.round(this.heardMs(nowMs)),
       receivedMs: Math.round(this.received),
+      interruptions: this.interruptions,
       utterances: this.utterances.map((u) => ({ startMs: Math.round(u.startMs), endMs: Math.round(u.endMs) })),
       rmsDbfs: rms === null || rms === 0 ? null : Math.round(20 * Math.log10(rms / 32768) * 10) / 10,
       transcript: stt ? { text: stt.text, words: stt.words?.length ?? 0, duration: stt.duration } : null,

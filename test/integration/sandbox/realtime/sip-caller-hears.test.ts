@@ -2,7 +2,7 @@
  * The simulated SIP caller hears the model: a call joined over `/v1/realtime?call_id=`, the agent
  * asks for a spoken greeting, and the call's record (`GET /sandbox/calls/{id}`) says the caller
  * heard it: once it has played out, exactly as many milliseconds as the model's µ-law audio
- * lasted, as one utterance that starts after the join, loud enough to be speech, with words the
+ * lasted, starting after the join, loud enough to be speech, with words the
  * sandbox's STT found in it. After the hangup nothing more is counted.
  */
 import { createServer, type Server } from 'node:http';
@@ -36,6 +36,7 @@ function post(path: string, body: unknown): Promise<Response> {
 interface Heard {
   ms: number;
   received_ms: number;
+  interruptions: number;
   utterances: Array<{ start_ms: number; end_ms: number }>;
   rms_dbfs: number | null;
   transcript: { text: string; words: number; duration: number } | null;
@@ -61,7 +62,7 @@ describe('the SIP caller hears the model', () => {
     // A silent caller who never hangs up: only the model speaks.
     const placed = await post('/sandbox/calls', { to: NUMBER, from: '+14155550100', script: { hangup_after_ms: null } });
     const callId = ((await placed.json()) as { call_id: string }).call_id;
-    expect((await record(callId)).caller.heard).toEqual({ ms: 0, received_ms: 0, utterances: [], rms_dbfs: null, transcript: null });
+    expect((await record(callId)).caller.heard).toEqual({ ms: 0, received_ms: 0, interruptions: 0, utterances: [], rms_dbfs: null, transcript: null });
 
     const rt = await connect(sb, { query: `call_id=${callId}`, headers: { authorization: `Bearer ${KEY}` } });
     await rt.until('session.created');
@@ -74,10 +75,12 @@ describe('the SIP caller hears the model', () => {
 
     const heard = await recordWhen(callId, (h) => h.received_ms > 0 && h.ms >= h.received_ms);
     expect(heard.received_ms).toBe(Math.round(audioMs));
+    expect(heard.interruptions).toBe(0);
     expect(heard.ms).toBe(Math.round(audioMs));
-    expect(heard.utterances).toHaveLength(1);
-    expect(heard.utterances[0].end_ms - heard.utterances[0].start_ms).toBe(Math.round(audioMs));
+    // One answer: one utterance unless a part was synthesised late enough (over 200 ms) to leave a pause on the line.
+    expect(heard.utterances.length).toBeGreaterThanOrEqual(1);
     expect(heard.utterances[0].start_ms).toBeGreaterThanOrEqual(0);
+    expect(heard.utterances.at(-1)!.end_ms - heard.utterances[0].start_ms).toBeGreaterThanOrEqual(Math.round(audioMs));
     expect(heard.rms_dbfs).toBeGreaterThan(-40);
     expect(heard.transcript?.words).toBeGreaterThan(0);
 

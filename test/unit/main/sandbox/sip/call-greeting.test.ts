@@ -12,9 +12,9 @@ import { manualTimer } from './manual-timer';
 /** 100 ms of caller audio whose frames are bytes 1..5 (silence is 0xff). */
 const audio = new Uint8Array(5 * 160).map((_, i) => 1 + Math.floor(i / 160));
 
-function setUp(waitForGreeting: boolean) {
+function setUp(waitForGreeting: boolean, hangupAfterMs: number | null = 200) {
   const timer = manualTimer();
-  const call = new SimulatedCall({ callId: 'call-g', team: 't', from: '+14155550100', to: '+18005550199', script: { audio, dtmf: [{ digit: '7', atMs: 50 }], hangupAfterMs: 200, waitForGreeting }, timer });
+  const call = new SimulatedCall({ callId: 'call-g', team: 't', from: '+14155550100', to: '+18005550199', script: { audio, dtmf: [{ digit: '7', atMs: 50 }], hangupAfterMs, waitForGreeting }, timer });
   const frames: Array<{ at: number; first: number }> = [];
   const keys: number[] = [];
   const ends: CallEnd[] = [];
@@ -56,5 +56,20 @@ describe('a caller waiting for the greeting', () => {
     timer.advance(40);
     expect(call.scriptStartedAtMs).toBe(0);
     expect(spoken(frames)[0]).toEqual({ at: 0, first: 1 });
+  });
+});
+
+describe('the model interrupted on a call', () => {
+  it('the caller stops hearing the answer at the barge-in', async () => {
+    const { call, joined, timer } = setUp(false, null);
+    timer.advance(100);
+    joined.modelAudio(new Uint8Array(16000).fill(0x10)); // 2 s sent ahead at 100 ms
+    timer.advance(500);
+    joined.modelAudioInterrupted();
+    timer.advance(3000);
+    const heard = await call.ear.report(call.elapsedMs() ?? 0);
+    expect(heard.ms).toBe(500);
+    expect(heard.receivedMs).toBe(2000);
+    expect(heard.utterances).toEqual([{ startMs: 100, endMs: 600 }]);
   });
 });

@@ -52,4 +52,37 @@ describe('CallerEar', () => {
     expect(report.rmsDbfs).toBeNull();
     expect(report.transcript?.words).toBe(0);
   });
+
+  it('stops hearing an interrupted answer at once: what was queued ahead is never heard', async () => {
+    const ear = new CallerEar();
+    // 2 s of answer sent at once at 0; a barge-in at 700 ms.
+    ear.push(tone(2000), 0);
+    ear.interrupt(700);
+    // The next answer, a second later, is its own utterance.
+    ear.push(tone(300), 1700);
+    const report = await ear.report(5000);
+    expect(report.utterances).toEqual([
+      { startMs: 0, endMs: 700 },
+      { startMs: 1700, endMs: 2000 },
+    ]);
+    expect(report.ms).toBe(1000);
+    expect(report.receivedMs).toBe(2300);
+    expect(report.interruptions).toBe(1);
+    // An interruption after the answer finished playing changes nothing.
+    ear.interrupt(4000);
+    expect((await ear.report(5000)).interruptions).toBe(1);
+  });
+
+  it('does not count a short pause between parts of one answer as heard', async () => {
+    const ear = new CallerEar();
+    ear.push(tone(500), 0);
+    // The next part comes 100 ms after the first finished playing: the same utterance, 100 ms of silence inside.
+    ear.push(tone(500), 600);
+    expect(ear.heardMs(550)).toBe(500);
+    expect(ear.heardMs(700)).toBe(600);
+    const report = await ear.report(2000);
+    expect(report.utterances).toEqual([{ startMs: 0, endMs: 1100 }]);
+    expect(report.ms).toBe(1000);
+    expect(report.receivedMs).toBe(1000);
+  });
 });

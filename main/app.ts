@@ -224,6 +224,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       videoPollMs: options.videoPollMs,
       notify: options.notify,
       media: mediaControl(options.mediaPlane),
+      keyStore: options.keyStore,
+      addDisposer: (dispose) => disposers.push(dispose),
     });
     // Every kind is defined and every subscriber listens: unfinished jobs may run now.
     const resumed = jobs.resumeAll();

@@ -11,6 +11,7 @@ import { legacyFamily } from './legacy/family';
 import { messagesFamily } from './messages/family';
 import { modelsFamily } from './models/family';
 import { responsesFamily } from './responses/family';
+import { sipFamily } from './sip/family';
 import { speechFamily } from './speech/family';
 import { transcriptionFamily } from './transcription/family';
 import { videosFamily } from './videos/family';
@@ -21,7 +22,7 @@ export type * from './types';
 export { EXPORT_LANGS } from './types';
 
 /** Every family, in the order History's endpoint filter lists their endpoints. */
-export const FAMILIES = [chatFamily, responsesFamily, messagesFamily, legacyFamily, filesFamily, videosFamily, imagesFamily, speechFamily, modelsFamily, transcriptionFamily, voicesFamily] as const satisfies readonly SharedFamily[];
+export const FAMILIES = [chatFamily, responsesFamily, messagesFamily, legacyFamily, filesFamily, videosFamily, imagesFamily, speechFamily, modelsFamily, transcriptionFamily, voicesFamily, sipFamily] as const satisfies readonly SharedFamily[];
 
 type Families = (typeof FAMILIES)[number];
 

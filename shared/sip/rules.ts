@@ -114,10 +114,21 @@ export function checkCidr(field: string, v: unknown): string | null {
   return null;
 }
 
+/**
+ * WHATWG URL: a global in every runtime this file runs in (Node, the page), but shared/'s
+ * type-check knows neither Node nor the DOM, so the part used here is declared.
+ */
+interface ParsedUrl {
+  protocol: string;
+  username: string;
+  password: string;
+}
+declare const URL: new (input: string) => ParsedUrl;
+
 /** An absolute http(s) URL with a host and no credentials in it. */
 export function checkWebhookUrl(field: string, v: unknown): string | null {
   if (typeof v !== 'string') return `${field} must be a string: the http(s) URL the service posts incoming calls to`;
-  let url: URL;
+  let url: ParsedUrl;
   try {
     url = new URL(v);
   } catch {

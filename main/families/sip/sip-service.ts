@@ -1,0 +1,161 @@
+/**
+ * The SIP family's service (its methods are the `sip.*` operations): phone numbers registered and
+ * listed through main/api/phone-numbers.ts, their signing secrets kept with the keys
+ * (signing-secrets.ts) and loaded into the loopback receiver (main/webhooks), which is started
+ * for a number registered with a loopback URL (at start-up too, so a call rings with no window),
+ * or on demand. A verified delivery is a ringing call: announced to every window and handed to
+ * `onIncomingCall` (the live `sip-call` session). Refer and hangup go to the service.
+ */
+import { toWorkbenchError } from '../../api/errors';
+import { createPhoneNumber, hangupCall, listPhoneNumbers, referCall } from '../../api/phone-numbers';
+import type { ApiResult } from '../../api/client';
+import type { ConnectionsService } from '../../services/connections-service';
+import type { Db } from '../../store/db';
+import type { KeyStore } from '../../store/key-store';
+import { getSetting, setSetting } from '../../store/settings';
+import { WebhookReceiver, type IncomingCall, type ReceiverStatus } from '../../webhooks/receiver';
+import { SecretRing } from '../../webhooks/secret-ring';
+import { WorkbenchFailure } from '../../../shared/contract/errors';
+import type { TypedEmit } from '../../../shared/contract/typed-emit';
+import type { SipNumbers, SipReceiverStatus, SipRegistered, SipRegisterInput, SipRingingCall } from '../../../shared/families/sip/contract';
+import type { PhoneNumberCreate } from '../../../shared/wire/sip';
+import { SigningSecrets } from './signing-secrets';
+
+/** The setting that keeps the receiver's port, so a registered loopback URL stays valid across launches. */
+export const RECEIVER_PORT_SETTING = 'sip.receiverPort';
+
+export interface SipServiceDeps {
+  db: Db;
+  connections: ConnectionsService;
+  keyStore: KeyStore;
+  emit: TypedEmit;
+  log: (line: string) => void;
+  /** The port the receiver tries first (else the one it had last time, else any free one). */
+  receiverPort?: number;
+  /** A verified incoming call (after it is announced): the live session starts here. */
+  onIncomingCall?: (call: IncomingCall) => void | Promise<void>;
+}
+
+/** Whether `url` points at this computer (the receiver can serve it). */
+export function isLoopbackUrl(url: string): boolean {
+  try {
+    const host = new URL(url).hostname;
+    return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+  } catch {
+    return false;
+  }
+}
+
+function unwrap<T>(result: ApiResult<T>): T {
+  if (!result.ok) throw new WorkbenchFailure(toWorkbenchError(result.error));
+  return result.value;
+}
+
+export class SipService {
+  private readonly ring = new SecretRing();
+  private readonly secrets: SigningSecrets;
+  private readonly receiverServer: WebhookReceiver;
+  private readonly ringingCalls = new Map<string, SipRingingCall>();
+
+  constructor(private readonly deps: SipServiceDeps) {
+    this.secrets = new SigningSecrets(deps.keyStore, deps.log);
+    for (const [id, entry] of this.secrets.all()) {
+      this.ring.set(id, entry.secret);
+      if (entry.previous && entry.previous.until > Date.now()) {
+        // The rotation is still in its grace: both secrets verify until it ends.
+        this.ring.set(id, entry.previous.secret);
+        this.ring.rotate(id, entry.secret, entry.previous.until - Date.now());
+      }
+    }
+    this.receiverServer = new WebhookReceiver({
+      secrets: this.ring,
+      log: deps.log,
+      port: deps.receiverPort ?? getSetting<number>(deps.db, RECEIVER_PORT_SETTING),
+      onStatus: (status) => deps.emit('sip.receiverChanged', status),
+      onIncomingCall: (call) => this.incoming(call),
+    });
+  }
+
+  /** At start-up: listens when a kept number's webhook is on this computer, so its calls ring with no window open. */
+  async resume(): Promise<void> {
+    if ([...this.secrets.all().values()].some((e) => isLoopbackUrl(e.webhookUrl))) await this.startServer();
+  }
+
+  async numbers(input: { connectionId?: string } | undefined): Promise<SipNumbers> {
+    const { client, profile } = this.deps.connections.resolve(input?.connectionId);
+    const list = unwrap(await listPhoneNumbers(client));
+    return {
+      connectionId: profile.id,
+      numbers: list.phone_numbers.map((number) => ({ number, secretKept: this.secrets.has(number.phone_number_id) })),
+      receiver: this.receiver(),
+    };
+  }
+
+  async register(input: SipRegisterInput): Promise<SipRegistered> {
+    const { client, profile } = this.deps.connections.resolve(input.connectionId);
+    let webhookUrl = input.webhookUrl;
+    if (!webhookUrl) {
+      const status = await this.startServer();
+      if (!status.url) throw new WorkbenchFailure({ code: 'config', message: `No webhook URL was given and the receiver is not listening: ${status.problem ?? 'it did not start'}.` });
+      webhookUrl = status.url;
+    } else if (isLoopbackUrl(webhookUrl)) {
+      await this.startServer();
+    }
+    const body: PhoneNumberCreate = {
+      origin: input.origin,
+      name: input.name,
+      ...(input.phoneNumber ? { phone_number: input.phoneNumber } : {}),
+      webhook: { url: webhookUrl, ...(input.webhookName ? { name: input.webhookName } : {}) },
+      ...(input.allowedAddresses && input.allowedAddresses.length > 0 ? { sip_auth: { allowed_addresses: input.allowedAddresses } } : {}),
+    };
+    const made = unwrap(await createPhoneNumber(client, body));
+    const id = made.phone_number.phone_number_id;
+    const secret = made.webhook.dispatch_signing_secret;
+    this.ring.set(id, secret);
+    const kept = this.secrets.save(id, { secret, connectionId: profile.id, phoneNumber: made.phone_number.phone_number, webhookUrl });
+    this.deps.log(`sip: ${made.phone_number.phone_number} registered (${id}); its signing secret ${kept.stored ? `is stored with the keys (${kept.backend})` : 'is kept in memory only'}`);
+    return { number: made.phone_number, signingSecret: secret, secret: kept, receiver: this.receiver() };
+  }
+
+  receiver(): SipReceiverStatus {
+    return this.receiverServer.status();
+  }
+
+  startReceiver(): Promise<SipReceiverStatus> {
+    return this.startServer();
+  }
+
+  async refer(input: { connectionId?: string; callId: string; target: string }): Promise<{ ok: true }> {
+    unwrap(await referCall(this.deps.connections.resolve(input.connectionId).client, input.callId, input.target));
+    this.ringingCalls.delete(input.callId);
+    return { ok: true };
+  }
+
+  async hangup(input: { connectionId?: string; callId: string }): Promise<{ ok: true }> {
+    unwrap(await hangupCall(this.deps.connections.resolve(input.connectionId).client, input.callId));
+    this.ringingCalls.delete(input.callId);
+    return { ok: true };
+  }
+
+  /** Calls announced and not yet declined or transferred here. */
+  ringing(): SipRingingCall[] {
+    return [...this.ringingCalls.values()];
+  }
+
+  async dispose(): Promise<void> {
+    await this.receiverServer.stop();
+  }
+
+  private async startServer(): Promise<ReceiverStatus> {
+    const status = await this.receiverServer.start();
+    if (status.port !== null && getSetting<number>(this.deps.db, RECEIVER_PORT_SETTING) !== status.port) setSetting(this.deps.db, RECEIVER_PORT_SETTING, status.port);
+    return status;
+  }
+
+  private async incoming(call: IncomingCall): Promise<void> {
+    const ringing: SipRingingCall = { callId: call.callId, from: call.from, to: call.to, at: call.receivedAt };
+    this.ringingCalls.set(call.callId, ringing);
+    this.deps.emit('sip.ringing', ringing);
+    await this.deps.onIncomingCall?.(call);
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * The SIP family in the built app (createApp, its embedded sandbox): a number registered with the
+ * receiver's loopback URL (started for it), its secret shown once and kept in the key store and
+ * nowhere in SQLite, a simulated call ringing with no window (the `sip.ringing` event), the
+ * service's 409 in its own words, a ringing call declined; after a restart the receiver listens
+ * again on the same port and verifies the kept number's calls without registering again.
+ */
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp, type App } from '../../../main/app';
+import { createFileKeyStore } from '../../../main/store/key-file';
+import type { SipRingingCall } from '../../../shared/families/sip/contract';
+import { WorkbenchFailure } from '../../../shared/contract/errors';
+
+const NUMBER = '+18005550190';
+let dataDir: string;
+let app: App;
+const rang: SipRingingCall[] = [];
+let onRing: () => void = () => {};
+
+async function open(): Promise<App> {
+  return createApp({
+    dataDir,
+    shell: 'browser',
+    keyStore: createFileKeyStore(join(dataDir, 'keys.json')),
+    emit: ((channel: string, payload: unknown) => {
+      if (channel === 'sip.ringing') {
+        rang.push(payload as SipRingingCall);
+        onRing();
+      }
+    }) as never,
+    log: () => undefined,
+    version: 'sip-test',
+  });
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'wb-sip-'));
+  app = await open();
+});
+afterAll(async () => {
+  await app.dispose();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const sandboxCall = async (path: string, body?: unknown) => {
+  const { sandbox } = await app.handlers.connections.list(undefined as never, {} as never);
+  const res = await fetch(`http://127.0.0.1:${sandbox.port}${path}`, { method: body === undefined ? 'GET' : 'POST', headers: { authorization: `Bearer ${sandbox.key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  return (await res.json()) as Record<string, any>;
+};
+
+async function ring(from: string): Promise<SipRingingCall> {
+  const arrived = new Promise<void>((resolve) => (onRing = resolve));
+  const placed = await sandboxCall('/sandbox/calls', { to: NUMBER, from, script: { say: 'Hello.' } });
+  await arrived;
+  const call = rang.at(-1)!;
+  expect(call).toMatchObject({ callId: placed.call_id, from, to: NUMBER });
+  return call;
+}
+
+describe('the SIP family', () => {
+  let secret = '';
+  let port = 0;
+
+  it('registers a number at the receiver, started for it; the secret kept with the keys, never in SQLite', async () => {
+    const sip = app.handlers.sip;
+    const made = await sip.register({ origin: 'byo_trunk', name: 'Front desk', phoneNumber: NUMBER, allowedAddresses: ['127.0.0.0/8'] }, {} as never);
+    expect(made.receiver.state).toBe('listening');
+    port = made.receiver.port!;
+    secret = made.signingSecret;
+    expect(secret).toMatch(/^whsec_/);
+    expect(made.secret).toMatchObject({ stored: true, backend: 'file' });
+    expect(readFileSync(join(dataDir, 'keys.json'), 'utf8')).toContain(secret.slice(6));
+    for (const f of readdirSync(dataDir).filter((n) => n.startsWith('workbench.db'))) expect(readFileSync(join(dataDir, f)).includes(secret.slice(6)), f).toBe(false);
+    const listed = await sip.numbers(undefined, {} as never);
+    expect(listed.numbers).toEqual([expect.objectContaining({ number: expect.objectContaining({ phone_number: NUMBER }), secretKept: true })]);
+    expect(JSON.stringify(listed)).not.toContain(secret.slice(6));
+  });
+
+  it('rings with no window when the sandbox delivers a call, and declines it', async () => {
+    const call = await ring('+14155550100');
+    // The receiver counts the delivery once it has answered (after the call rang).
+    while (app.handlers.sip.receiver(undefined, {} as never).counts.handled === 0) await new Promise((r) => setTimeout(r, 10));
+    expect(app.handlers.sip.receiver(undefined, {} as never).counts).toMatchObject({ handled: 1, refused: 0 });
+    await app.handlers.sip.hangup({ callId: call.callId }, {} as never);
+    expect((await sandboxCall(`/sandbox/calls/${call.callId}`)).state).toBe('ended');
+  });
+
+  it("shows the service's 409 for a number already registered", async () => {
+    const again = app.handlers.sip.register({ origin: 'byo_trunk', name: 'Again', phoneNumber: NUMBER, allowedAddresses: ['127.0.0.0/8'] }, {} as never);
+    await expect(again).rejects.toBeInstanceOf(WorkbenchFailure);
+    await expect(again).rejects.toMatchObject({ error: { status: 409, message: expect.stringMatching(/already registered/) } });
+  });
+
+  it('after a restart listens on the same port and verifies the kept number without registering again', async () => {
+    await app.dispose();
+    expect(existsSync(join(dataDir, 'keys.json'))).toBe(true);
+    app = await open();
+    expect(app.handlers.sip.receiver(undefined, {} as never)).toMatchObject({ state: 'listening', port });
+    const call = await ring('+14155550111');
+    await app.handlers.sip.hangup({ callId: call.callId }, {} as never);
+  });
+});

@@ -1,0 +1,69 @@
+/**
+ * The `sip` family of the fake workbench: numbers held in memory, register answering a secret
+ * (409 for a number already there, in the sandbox's words), the receiver's status, and controls to
+ * ring a call and emit receiver changes as main does.
+ */
+import type { FamilyApi } from '../../shared/contract/api';
+import { WorkbenchFailure, type WorkbenchError } from '../../shared/contract/errors';
+import type { SipNumber, SipReceiverStatus, SipRingingCall, sipContract } from '../../shared/families/sip/contract';
+
+export interface FakeSipControls {
+  numbers: SipNumber[];
+  receiver: SipReceiverStatus;
+  /** Makes the next register reject with this error (the service's refusal). */
+  failNextRegister: WorkbenchError | null;
+  /** Rings a call in every subscribed window. */
+  ring(call: SipRingingCall): void;
+  emitReceiver(status: SipReceiverStatus): void;
+}
+
+export const fakeReceiver = (patch: Partial<SipReceiverStatus> = {}): SipReceiverStatus => ({
+  state: 'stopped',
+  url: null,
+  port: null,
+  problem: null,
+  counts: { handled: 0, duplicate: 0, ignored: 0, refused: 0, malformed: 0, failed: 0 },
+  recent: [],
+  ...patch,
+});
+
+export function createFakeSip(record: (method: string, input: unknown) => void): { api: FamilyApi<typeof sipContract>; controls: FakeSipControls } {
+  const ringing = new Set<(c: SipRingingCall) => void>();
+  const receivers = new Set<(s: SipReceiverStatus) => void>();
+  const listening = () => fakeReceiver({ state: 'listening', port: 45123, url: 'http://127.0.0.1:45123/webhooks/sip' });
+  const controls: FakeSipControls = {
+    numbers: [],
+    receiver: fakeReceiver(),
+    failNextRegister: null,
+    ring: (c) => ringing.forEach((l) => l(c)),
+    emitReceiver: (s) => {
+      controls.receiver = s;
+      receivers.forEach((l) => l(s));
+    },
+  };
+  let n = 0;
+  const api: FamilyApi<typeof sipContract> = {
+    onRinging: (cb) => (ringing.add(cb), () => ringing.delete(cb)),
+    onReceiverChanged: (cb) => (receivers.add(cb), () => receivers.delete(cb)),
+    numbers: async (input) => (record('sip.numbers', input), { connectionId: 'sandbox', numbers: [...controls.numbers], receiver: controls.receiver }),
+    receiver: async (input) => (record('sip.receiver', input), controls.receiver),
+    startReceiver: async (input) => {
+      record('sip.startReceiver', input);
+      controls.receiver = listening();
+      return controls.receiver;
+    },
+    register: async (input) => {
+      record('sip.register', input);
+      const failure = controls.failNextRegister;
+      controls.failNextRegister = null;
+      if (failure) throw new WorkbenchFailure(failure);
+      if (!input.webhookUrl) controls.receiver = listening();
+      const number = { phone_number_id: `pn_fake${++n}`, phone_number: input.phoneNumber ?? '+18005550100', name: input.name, origin: input.origin, sip_auth: { allowed_addresses: input.allowedAddresses ?? [] } };
+      controls.numbers.push({ number, secretKept: true });
+      return { number, signingSecret: `whsec_fakesecret${n}`, secret: { stored: true, backend: 'file', warning: null }, receiver: controls.receiver };
+    },
+    refer: async (input) => (record('sip.refer', input), { ok: true }),
+    hangup: async (input) => (record('sip.hangup', input), { ok: true }),
+  };
+  return { api, controls };
+}

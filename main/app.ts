@@ -33,6 +33,7 @@ import { markInterruptedRuns } from './store/runs';
 import { JobQueue } from './jobs/job-queue';
 import { createLiveHandlers } from './live/handlers';
 import { liveKinds } from './live/kinds';
+import { sipCallDeps } from './live/sip-call';
 import { createLiveRegistry, type LiveRegistry } from './live/registry';
 import { buildFamilies, type FamilyDeps } from './families';
 import { WorkbenchFailure } from '../shared/contract/errors';
@@ -206,6 +207,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       (hash) => media.url(hash),
     );
     const toolSets = new ToolSetsService({ db, emit: options.emit });
+    // Made after the families (below); an incoming call that arrives before then is refused and retried by the service.
+    const liveRef: { current: LiveRegistry | null } = { current: null };
     // Every family's service, handlers and job kinds (main/families/index.ts lists them).
     const families = await buildFamilies({
       db,
@@ -226,6 +229,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       media: mediaControl(options.mediaPlane),
       keyStore: options.keyStore,
       addDisposer: (dispose) => disposers.push(dispose),
+      live: () => liveRef.current,
     });
     // Every kind is defined and every subscriber listens: unfinished jobs may run now.
     const resumed = jobs.resumeAll();
@@ -241,7 +245,10 @@ export async function createApp(options: AppOptions): Promise<App> {
           return { id: c.profile.id, name: c.profile.name, isSandbox: c.isSandbox, baseUrl: c.profile.baseUrl, apiKey: c.apiKey, scrubber: c.scrubber };
         } }
       : null;
-    const live = createLiveRegistry({ kinds: liveKinds(liveDeps), onChange: (summary) => options.emit('live.changed', summary), log: options.log });
+    // A SIP call's Answer goes to the realtime call kind once it is on main; until then it says the console is missing.
+    const sipCalls = sipCallDeps({ connections, recordings, answerer: () => null });
+    const live = createLiveRegistry({ kinds: liveKinds(liveDeps, sipCalls), onChange: (summary) => options.emit('live.changed', summary), log: options.log });
+    liveRef.current = live;
     disposers.push(() => live.shutdown());
     const offDevices = plane?.onEvent?.((e) => e.type === 'devices-changed' && options.emit('audio.devicesChanged', e.devices));
     if (offDevices) disposers.push(() => void offDevices());

@@ -17,6 +17,7 @@ import type { ModelsService } from '../services/models-service';
 import type { UserFiles } from '../services/user-files';
 import type { MediaPlane } from '../media/media-plane';
 import type { KeyStore } from '../store/key-store';
+import type { LiveRegistry } from '../live/registry';
 
 /** What every family is built with: the app's shared services and the options that reach families. */
 export interface FamilyDeps {
@@ -46,6 +47,8 @@ export interface FamilyDeps {
   keyStore?: KeyStore;
   /** Something a family started that must end with the app (a listening server): run in reverse order on dispose. */
   addDisposer?: (dispose: () => void | Promise<void>) => void;
+  /** The live registry (made after the families: null until then), where main starts its own sessions (an incoming call, with no window open). */
+  live?: () => LiveRegistry | null;
 }
 
 /** What a family's `create` returns. */

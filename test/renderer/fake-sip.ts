@@ -5,15 +5,18 @@
  */
 import type { FamilyApi } from '../../shared/contract/api';
 import { WorkbenchFailure, type WorkbenchError } from '../../shared/contract/errors';
-import type { SipNumber, SipReceiverStatus, SipRingingCall, sipContract } from '../../shared/families/sip/contract';
+import type { SipNumber, SipReceiverStatus, SipCall, sipContract } from '../../shared/families/sip/contract';
 
 export interface FakeSipControls {
   numbers: SipNumber[];
   receiver: SipReceiverStatus;
   /** Makes the next register reject with this error (the service's refusal). */
   failNextRegister: WorkbenchError | null;
-  /** Rings a call in every subscribed window. */
-  ring(call: SipRingingCall): void;
+  /** Calls `sip.calls` lists; `ring` adds one and emits it. */
+  calls: SipCall[];
+  /** What `sip.answer` does: null answers like main without a console (refused). */
+  answerWith: string | null;
+  ring(call: SipCall): void;
   emitReceiver(status: SipReceiverStatus): void;
 }
 
@@ -28,14 +31,19 @@ export const fakeReceiver = (patch: Partial<SipReceiverStatus> = {}): SipReceive
 });
 
 export function createFakeSip(record: (method: string, input: unknown) => void): { api: FamilyApi<typeof sipContract>; controls: FakeSipControls } {
-  const ringing = new Set<(c: SipRingingCall) => void>();
+  const changed = new Set<(c: SipCall) => void>();
   const receivers = new Set<(s: SipReceiverStatus) => void>();
   const listening = () => fakeReceiver({ state: 'listening', port: 45123, url: 'http://127.0.0.1:45123/webhooks/sip' });
   const controls: FakeSipControls = {
     numbers: [],
     receiver: fakeReceiver(),
     failNextRegister: null,
-    ring: (c) => ringing.forEach((l) => l(c)),
+    calls: [],
+    answerWith: null,
+    ring: (c) => {
+      controls.calls = [...controls.calls.filter((x) => x.callId !== c.callId), c];
+      changed.forEach((l) => l(c));
+    },
     emitReceiver: (s) => {
       controls.receiver = s;
       receivers.forEach((l) => l(s));
@@ -43,7 +51,21 @@ export function createFakeSip(record: (method: string, input: unknown) => void):
   };
   let n = 0;
   const api: FamilyApi<typeof sipContract> = {
-    onRinging: (cb) => (ringing.add(cb), () => ringing.delete(cb)),
+    onCallChanged: (cb) => (changed.add(cb), () => changed.delete(cb)),
+    calls: async (input) => (record('sip.calls', input), [...controls.calls]),
+    answer: async (input) => {
+      record('sip.answer', input);
+      if (controls.answerWith === null) throw new WorkbenchFailure({ code: 'invalid_input', message: 'The call console is not available in this build yet, so the call cannot be answered here. Decline it or transfer it.' });
+      const call = controls.calls.find((c) => c.callId === input.callId);
+      if (call) controls.ring({ ...call, state: 'answered', mediaSessionId: controls.answerWith });
+      return { mediaSessionId: controls.answerWith };
+    },
+    decline: async (input) => {
+      record('sip.decline', input);
+      const call = controls.calls.find((c) => c.callId === input.callId);
+      if (call) controls.ring({ ...call, state: 'declined' });
+      return { ok: true };
+    },
     onReceiverChanged: (cb) => (receivers.add(cb), () => receivers.delete(cb)),
     numbers: async (input) => (record('sip.numbers', input), { connectionId: 'sandbox', numbers: [...controls.numbers], receiver: controls.receiver }),
     receiver: async (input) => (record('sip.receiver', input), controls.receiver),

@@ -17,7 +17,9 @@ import { WebhookReceiver, type IncomingCall, type ReceiverStatus } from '../../w
 import { SecretRing } from '../../webhooks/secret-ring';
 import { WorkbenchFailure } from '../../../shared/contract/errors';
 import type { TypedEmit } from '../../../shared/contract/typed-emit';
-import type { SipNumbers, SipReceiverStatus, SipRegistered, SipRegisterInput, SipRingingCall } from '../../../shared/families/sip/contract';
+import type { SipCall, SipNumbers, SipReceiverStatus, SipRegistered, SipRegisterInput } from '../../../shared/families/sip/contract';
+import type { LiveRegistry } from '../../live/registry';
+import { SipCalls } from './sip-calls';
 import type { PhoneNumberCreate } from '../../../shared/wire/sip';
 import { SigningSecrets } from './signing-secrets';
 
@@ -32,8 +34,8 @@ export interface SipServiceDeps {
   log: (line: string) => void;
   /** The port the receiver tries first (else the one it had last time, else any free one). */
   receiverPort?: number;
-  /** A verified incoming call (after it is announced): the live session starts here. */
-  onIncomingCall?: (call: IncomingCall) => void | Promise<void>;
+  /** Where each incoming call's `sip-call` live session starts (null while the registry is not made yet). */
+  live: () => LiveRegistry | null;
 }
 
 /** Whether `url` points at this computer (the receiver can serve it). */
@@ -55,10 +57,20 @@ export class SipService {
   private readonly ring = new SecretRing();
   private readonly secrets: SigningSecrets;
   private readonly receiverServer: WebhookReceiver;
-  private readonly ringingCalls = new Map<string, SipRingingCall>();
+  private readonly callBook: SipCalls;
 
   constructor(private readonly deps: SipServiceDeps) {
     this.secrets = new SigningSecrets(deps.keyStore, deps.log);
+    const client = (connectionId?: string) => deps.connections.resolve(connectionId).client;
+    this.callBook = new SipCalls({
+      live: deps.live,
+      emit: deps.emit,
+      log: deps.log,
+      direct: {
+        hangup: async (connectionId, callId) => void unwrap(await hangupCall(client(connectionId), callId)),
+        refer: async (connectionId, callId, target) => void unwrap(await referCall(client(connectionId), callId, target)),
+      },
+    });
     for (const [id, entry] of this.secrets.all()) {
       this.ring.set(id, entry.secret);
       if (entry.previous && entry.previous.until > Date.now()) {
@@ -125,24 +137,31 @@ export class SipService {
     return this.startServer();
   }
 
+  calls(): SipCall[] {
+    return this.callBook.list();
+  }
+
+  answer(input: { callId: string }): Promise<{ mediaSessionId: string }> {
+    return this.callBook.answer(input.callId);
+  }
+
+  async decline(input: { connectionId?: string; callId: string }): Promise<{ ok: true }> {
+    await this.callBook.decline(input.callId, input.connectionId);
+    return { ok: true };
+  }
+
   async refer(input: { connectionId?: string; callId: string; target: string }): Promise<{ ok: true }> {
-    unwrap(await referCall(this.deps.connections.resolve(input.connectionId).client, input.callId, input.target));
-    this.ringingCalls.delete(input.callId);
+    await this.callBook.refer(input.callId, input.target, input.connectionId);
     return { ok: true };
   }
 
   async hangup(input: { connectionId?: string; callId: string }): Promise<{ ok: true }> {
-    unwrap(await hangupCall(this.deps.connections.resolve(input.connectionId).client, input.callId));
-    this.ringingCalls.delete(input.callId);
+    await this.callBook.hangup(input.callId, input.connectionId);
     return { ok: true };
   }
 
-  /** Calls announced and not yet declined or transferred here. */
-  ringing(): SipRingingCall[] {
-    return [...this.ringingCalls.values()];
-  }
-
   async dispose(): Promise<void> {
+    this.callBook.detachAll();
     await this.receiverServer.stop();
   }
 
@@ -153,9 +172,9 @@ export class SipService {
   }
 
   private async incoming(call: IncomingCall): Promise<void> {
-    const ringing: SipRingingCall = { callId: call.callId, from: call.from, to: call.to, at: call.receivedAt };
-    this.ringingCalls.set(call.callId, ringing);
-    this.deps.emit('sip.ringing', ringing);
-    await this.deps.onIncomingCall?.(call);
+    // The number whose secret verified it says which connection answers it (else the active one).
+    const owner = this.secrets.all().get(call.secretId.replace(/:previous$/, ''));
+    const connectionId = owner?.connectionId ?? this.deps.connections.resolve().profile.id;
+    await this.callBook.ring(call, connectionId);
   }
 }

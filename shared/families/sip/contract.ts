@@ -12,6 +12,7 @@ import { call, event } from '../../contract/define';
 import { ConnectionIdSchema } from '../../contract/text';
 import type { KeyStorageBackend } from '../../contract/connections';
 import { PHONE_NUMBER_ORIGINS, type PhoneNumber } from '../../wire/sip';
+import type { SipCallState } from '../../sip-call';
 
 export type { PhoneNumber } from '../../wire/sip';
 
@@ -69,14 +70,23 @@ export interface SipRegistered {
   receiver: SipReceiverStatus;
 }
 
-/** A call announced by a verified `realtime.call.incoming`. */
-export interface SipRingingCall {
+/** A call announced by a verified `realtime.call.incoming`, as it stands (its live session's snapshot, shortened). */
+export interface SipCall {
   callId: string;
   from: string | null;
   to: string | null;
   /** Unix ms when the delivery arrived. */
   at: number;
+  state: SipCallState;
+  /** The `sip-call` live session main started for it (null when none could start). */
+  liveSessionId: string | null;
+  /** The realtime console's session carrying an answered call's audio. */
+  mediaSessionId: string | null;
+  /** What went wrong last (an Answer the console could not take, a refused transfer). */
+  problem: string | null;
 }
+
+
 
 export const sipContract = {
   /** `GET /v2/phone-numbers` and the receiver's status. */
@@ -86,12 +96,18 @@ export const sipContract = {
   receiver: call<SipReceiverStatus>()(z.object({}).strict().optional()),
   /** Starts the loopback receiver (on demand: a tunnel in front of it, say). */
   startReceiver: call<SipReceiverStatus>()(z.object({}).strict().optional()),
-  /** `POST /v1/realtime/calls/{id}/refer`: `tel:+E.164` or `sip:user@host`. */
+  /** The calls of this run of the app that ring or are answered (a reloaded window picks them up here). */
+  calls: call<SipCall[]>()(z.object({}).strict().optional()),
+  /** Hands a ringing call to the realtime call console (its live session id); refused clearly while no console is available. */
+  answer: call<{ mediaSessionId: string }>()(SipCallRefSchema),
+  /** Declines a ringing call (`POST /v1/realtime/calls/{id}/hangup`). */
+  decline: call<{ ok: true }>()(SipCallRefSchema),
+  /** `POST /v1/realtime/calls/{id}/refer`: `tel:+E.164` or `sip:user@host` (checked before sending). */
   refer: call<{ ok: true }>()(SipReferSchema),
-  /** `POST /v1/realtime/calls/{id}/hangup` (a ringing call: declined). */
+  /** `POST /v1/realtime/calls/{id}/hangup`: ends an answered call. */
   hangup: call<{ ok: true }>()(SipCallRefSchema),
   /** The receiver started, stopped or took a delivery. */
   receiverChanged: event<SipReceiverStatus>(),
-  /** A verified delivery announced a call: it is ringing. */
-  ringing: event<SipRingingCall>(),
+  /** A call rang (a verified delivery), or its state changed: answered, declined, transferred, ended, missed. */
+  callChanged: event<SipCall>(),
 };

@@ -1,5 +1,11 @@
-/** SIP phone calls: phone numbers, the webhook receiver, ringing calls and call control. No recorded runs (a registration's answer holds the signing secret); calls reach History through the recording model. */
+/**
+ * SIP phone calls: phone numbers, the webhook receiver, ringing calls and call control. Each
+ * incoming call is a recorded session (`sip.call`: the delivery, the actions, how it ended; its
+ * recorded request is the call's hangup, which code export writes). Registrations are not runs:
+ * their answer holds the signing secret.
+ */
 import { sipContract } from './contract';
+import { VOICE_CODE } from '../../codegen/voice';
 import type { SharedFamily } from '../types';
 
 export const sipFamily = {
@@ -7,5 +13,18 @@ export const sipFamily = {
   contract: { key: 'sip', ops: sipContract },
   nav: { route: '/sip', label: 'Phone (SIP)', icon: 'sip', order: 140 },
   entry: 'session',
-  endpoints: {},
+  endpoints: {
+    'sip.call': {
+      label: 'Phone · incoming call',
+      entry: 'session',
+      method: 'POST',
+      path: '/v1/realtime/calls/{id}/hangup',
+      input: 'none',
+      output: 'none',
+      rerun: null,
+      structured: null,
+      eventTimeline: false,
+      code: { kind: 'sip-call', sdk: null, sdkMethod: 'realtime.calls.hangup', toolLoop: false, exporter: VOICE_CODE.json },
+    },
+  },
 } as const satisfies SharedFamily;

@@ -11,13 +11,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../../main/app';
 import { createFileKeyStore } from '../../../main/store/key-file';
-import type { SipRingingCall } from '../../../shared/families/sip/contract';
+import type { SipCall } from '../../../shared/families/sip/contract';
 import { WorkbenchFailure } from '../../../shared/contract/errors';
 
 const NUMBER = '+18005550190';
 let dataDir: string;
 let app: App;
-const rang: SipRingingCall[] = [];
+const rang: SipCall[] = [];
+const events: SipCall[] = [];
 let onRing: () => void = () => {};
 
 async function open(): Promise<App> {
@@ -26,9 +27,12 @@ async function open(): Promise<App> {
     shell: 'browser',
     keyStore: createFileKeyStore(join(dataDir, 'keys.json')),
     emit: ((channel: string, payload: unknown) => {
-      if (channel === 'sip.ringing') {
-        rang.push(payload as SipRingingCall);
-        onRing();
+      if (channel === 'sip.callChanged') {
+        events.push(payload as SipCall);
+        if ((payload as SipCall).state === 'ringing') {
+          rang.push(payload as SipCall);
+          onRing();
+        }
       }
     }) as never,
     log: () => undefined,
@@ -51,7 +55,7 @@ const sandboxCall = async (path: string, body?: unknown) => {
   return (await res.json()) as Record<string, any>;
 };
 
-async function ring(from: string): Promise<SipRingingCall> {
+async function ring(from: string): Promise<SipCall> {
   const arrived = new Promise<void>((resolve) => (onRing = resolve));
   const placed = await sandboxCall('/sandbox/calls', { to: NUMBER, from, script: { say: 'Hello.' } });
   await arrived;
@@ -79,13 +83,32 @@ describe('the SIP family', () => {
     expect(JSON.stringify(listed)).not.toContain(secret.slice(6));
   });
 
-  it('rings with no window when the sandbox delivers a call, and declines it', async () => {
+  it('rings with no window as a sip-call live session; Answer says the console is missing; Decline hangs up and History keeps the call', async () => {
     const call = await ring('+14155550100');
     // The receiver counts the delivery once it has answered (after the call rang).
-    while (app.handlers.sip.receiver(undefined, {} as never).counts.handled === 0) await new Promise((r) => setTimeout(r, 10));
-    expect(app.handlers.sip.receiver(undefined, {} as never).counts).toMatchObject({ handled: 1, refused: 0 });
-    await app.handlers.sip.hangup({ callId: call.callId }, {} as never);
+    while ((await app.handlers.sip.receiver(undefined, {} as never)).counts.handled === 0) await new Promise((r) => setTimeout(r, 10));
+    expect((await app.handlers.sip.receiver(undefined, {} as never)).counts).toMatchObject({ handled: 1, refused: 0 });
+    expect(app.live.list()).toEqual([expect.objectContaining({ id: call.liveSessionId, kind: 'sip-call', origin: 'main', state: 'ringing' })]);
+    expect(await app.handlers.sip.calls(undefined, {} as never)).toEqual([expect.objectContaining({ callId: call.callId, state: 'ringing' })]);
+
+    await expect(app.handlers.sip.answer({ callId: call.callId }, {} as never)).rejects.toMatchObject({ error: { message: expect.stringMatching(/call console is not available/) } });
+    expect(events.at(-1)).toMatchObject({ callId: call.callId, state: 'ringing', problem: expect.stringMatching(/console/) });
+
+    await app.handlers.sip.decline({ callId: call.callId }, {} as never);
     expect((await sandboxCall(`/sandbox/calls/${call.callId}`)).state).toBe('ended');
+    expect(events.filter((e) => e.callId === call.callId).map((e) => e.state)).toEqual(['ringing', 'ringing', 'declined']);
+    while (app.live.list().some((s) => s.id === call.liveSessionId && s.status !== 'ended')) await new Promise((r) => setTimeout(r, 10));
+    expect(await app.handlers.sip.calls(undefined, {} as never)).toEqual([]);
+
+    const page = await app.handlers.history.search({ endpoint: 'sip.call', limit: 10 }, {} as never);
+    expect(page.items).toHaveLength(1);
+    expect(page.items[0]).toMatchObject({ status: 'completed', promptPreview: `Incoming call from +14155550100 to ${NUMBER}`, outputPreview: 'Declined' });
+    const record = await app.handlers.history.get({ id: page.items[0].id }, {} as never);
+    expect(record.status).toBe('completed');
+    expect(record.request.url).toContain(`/v1/realtime/calls/${call.callId}/hangup`);
+    const logged = await app.handlers.history.events({ id: page.items[0].id, offset: 0, limit: 10 }, {} as never);
+    expect(JSON.stringify(logged)).toContain('realtime.call.incoming');
+    expect(JSON.stringify(logged)).toContain('decline');
   });
 
   it("shows the service's 409 for a number already registered", async () => {

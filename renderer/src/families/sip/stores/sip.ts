@@ -1,20 +1,21 @@
 /**
  * The SIP panel's state: the connection's phone numbers, the receiver's status (kept current by
- * `sip.receiverChanged`), the calls that ring (`sip.ringing`), the secret of the number just
- * registered (shown once: forgotten when dismissed or when the panel is left), and the actions —
- * register, start the receiver, decline (hangup), transfer (refer).
+ * `sip.receiverChanged`), the calls ringing or answered (`sip.calls`, then `sip.callChanged`;
+ * an ended call stays listed with its outcome until the panel is left), the secret of the number
+ * just registered (shown once: forgotten when dismissed or when the panel is left), and the
+ * actions — register, start the receiver, answer, decline, transfer (refer), hang up.
  */
 import { defineStore } from 'pinia';
 import { ref, shallowRef } from 'vue';
 import type { WorkbenchError } from '@shared/contract/errors';
-import type { SipNumber, SipReceiverStatus, SipRegistered, SipRegisterInput, SipRingingCall } from '@shared/families/sip/contract';
+import type { SipCall, SipNumber, SipReceiverStatus, SipRegistered, SipRegisterInput } from '@shared/families/sip/contract';
 import { useWorkbench } from '../../../api';
 import { toWorkbenchError } from '../../../lib/errors';
 
 export const useSipStore = defineStore('sip', () => {
   const numbers = shallowRef<SipNumber[]>([]);
   const receiver = shallowRef<SipReceiverStatus | null>(null);
-  const ringing = shallowRef<SipRingingCall[]>([]);
+  const calls = shallowRef<SipCall[]>([]);
   /** The registration just made, with its secret: shown once. */
   const registered = shallowRef<SipRegistered | null>(null);
   const loading = ref(false);
@@ -26,10 +27,13 @@ export const useSipStore = defineStore('sip', () => {
     const api = useWorkbench();
     offs = [
       api.sip.onReceiverChanged((status) => (receiver.value = status)),
-      api.sip.onRinging((call) => {
-        if (!ringing.value.some((c) => c.callId === call.callId)) ringing.value = [...ringing.value, call];
-      }),
+      api.sip.onCallChanged(upsert),
     ];
+  }
+
+  function upsert(call: SipCall): void {
+    const i = calls.value.findIndex((c) => c.callId === call.callId);
+    calls.value = i < 0 ? [...calls.value, call] : calls.value.map((c, k) => (k === i ? call : c));
   }
 
   async function load(): Promise<void> {
@@ -37,6 +41,7 @@ export const useSipStore = defineStore('sip', () => {
     loading.value = true;
     error.value = null;
     try {
+      useWorkbench().sip.calls(undefined).then((list) => list.forEach(upsert), () => undefined);
       const listed = await useWorkbench().sip.numbers(undefined);
       numbers.value = listed.numbers;
       receiver.value = listed.receiver;
@@ -67,22 +72,11 @@ export const useSipStore = defineStore('sip', () => {
     receiver.value = await useWorkbench().sip.startReceiver(undefined);
   }
 
-  const dropCall = (callId: string) => (ringing.value = ringing.value.filter((c) => c.callId !== callId));
-
-  async function decline(callId: string): Promise<void> {
-    await useWorkbench().sip.hangup({ callId });
-    dropCall(callId);
-  }
-
-  async function hangup(callId: string): Promise<void> {
-    await useWorkbench().sip.hangup({ callId });
-    dropCall(callId);
-  }
-
-  async function transfer(callId: string, target: string): Promise<void> {
-    await useWorkbench().sip.refer({ callId, target });
-    dropCall(callId);
-  }
+  /** Each throws the reason to the panel (the console missing, a refused transfer); the call's new state comes as `callChanged`. */
+  const answer = (callId: string) => useWorkbench().sip.answer({ callId });
+  const decline = async (callId: string) => void (await useWorkbench().sip.decline({ callId }));
+  const hangup = async (callId: string) => void (await useWorkbench().sip.hangup({ callId }));
+  const transfer = async (callId: string, target: string) => void (await useWorkbench().sip.refer({ callId, target }));
 
   function dispose(): void {
     offs.forEach((off) => off());
@@ -90,5 +84,5 @@ export const useSipStore = defineStore('sip', () => {
     registered.value = null;
   }
 
-  return { numbers, receiver, ringing, registered, loading, error, load, register, dismissSecret, startReceiver, decline, hangup, transfer, dispose };
+  return { numbers, receiver, calls, registered, loading, error, load, register, dismissSecret, startReceiver, answer, decline, hangup, transfer, dispose };
 });

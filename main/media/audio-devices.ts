@@ -8,8 +8,10 @@
  * outliers about once every 100 frames were these polls). While a native stream is open the list
  * could not change anyway (PortAudio keeps the one from when it opened), and a microphone pulled
  * out mid-session is Capture's stall watchdog's to report; the polls resume when the sessions
- * end. A question (`list()`) is always answered with a fresh list. A library that cannot load, or a list
- * that cannot be read, is an answer with `problem` set, never a failure of the request.
+ * end. A question (`list()`) is answered with a fresh list, except while a session runs: then it gets
+ * the last list read (the same list PortAudio would give), so asking mid-call never stalls a
+ * stream. A library that cannot load, or a list that cannot be read, is an answer with `problem`
+ * set, never a failure of the request.
  */
 import type { NativeAudioDevices } from '../../shared/contract/audio';
 import type { AudioResult } from '../../shared/audio/errors';
@@ -57,6 +59,8 @@ export class MediaAudioDevices {
   async list(): Promise<NativeAudioDevices> {
     const backend = await this.audioBackend();
     if (!backend.ok) return toNativeDevices(NONE, `Native audio devices are unavailable: ${backend.error.message}`);
+    const known = this.watcher?.list;
+    if (known && this.busy()) return toNativeDevices(known);
     const listed = backend.value.listDevices();
     if (!this.watcher && !this.disposed) {
       this.watcher = new DeviceWatcher(backend.value, this.pollMs, this.busy);

@@ -115,20 +115,15 @@ export function checkCidr(field: string, v: unknown): string | null {
 }
 
 /**
- * WHATWG URL: a global in every runtime this file runs in (Node, the page), but shared/'s
- * type-check knows neither Node nor the DOM, so the part used here is declared.
+ * WHATWG URL, a global in Node and every browser; shared/ compiles without DOM or Node types,
+ * so the little it uses is declared here.
  */
-interface ParsedUrl {
-  protocol: string;
-  username: string;
-  password: string;
-}
-declare const URL: new (input: string) => ParsedUrl;
+declare const URL: new (input: string) => { protocol: string; username: string; password: string };
 
 /** An absolute http(s) URL with a host and no credentials in it. */
 export function checkWebhookUrl(field: string, v: unknown): string | null {
   if (typeof v !== 'string') return `${field} must be a string: the http(s) URL the service posts incoming calls to`;
-  let url: ParsedUrl;
+  let url: InstanceType<typeof URL>;
   try {
     url = new URL(v);
   } catch {

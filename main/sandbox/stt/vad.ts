@@ -29,10 +29,54 @@ interface FvadModule {
 }
 
 let loading: Promise<FvadModule> | null = null;
-/** The WebAssembly module, compiled once per process; instances are cheap. */
-export function loadFvad(): Promise<FvadModule> {
+function loadFvad(): Promise<FvadModule> {
   loading ??= (fvad as unknown as () => Promise<FvadModule>)();
   return loading;
+}
+
+/**
+ * One WebRTC VAD instance (it has state across frames) deciding 10 ms frames at 16 kHz: the
+ * part the STT gate and the realtime turn detector share. Call dispose() (it frees WASM memory).
+ */
+export class FrameVoicing {
+  private readonly ptr: number;
+  private readonly handle: number;
+  private disposed = false;
+
+  private constructor(private readonly mod: FvadModule) {
+    this.handle = mod._fvad_new();
+    if (!this.handle) throw new Error('The voice activity detector could not be created (out of WebAssembly memory).');
+    // Mode 3 ("very aggressive"): fewest false positives on room and line noise.
+    mod._fvad_set_mode(this.handle, 3);
+    mod._fvad_set_sample_rate(this.handle, VAD_RATE);
+    this.ptr = mod._malloc(FRAME_SAMPLES * 2);
+  }
+
+  /** The WebAssembly module is compiled once per process; instances are cheap. */
+  static async create(): Promise<FrameVoicing> {
+    return new FrameVoicing(await loadFvad());
+  }
+
+  /** Whether the detector hears a voice in these FRAME_SAMPLES samples. */
+  voiced(samples: Int16Array): boolean {
+    // HEAP16 is re-read each time: the WebAssembly memory may have grown and replaced it.
+    this.mod.HEAP16.set(samples, this.ptr >> 1);
+    return this.mod._fvad_process(this.handle, this.ptr, FRAME_SAMPLES) === 1;
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.mod._free(this.ptr);
+    this.mod._fvad_free(this.handle);
+  }
+}
+
+/** The root-mean-square of a frame's samples. */
+export function frameRms(samples: Int16Array): number {
+  let sum = 0;
+  for (const s of samples) sum += s * s;
+  return Math.sqrt(sum / samples.length);
 }
 
 /** One analysed 10 ms frame. */
@@ -51,26 +95,18 @@ export class Vad {
   private readonly resampler: Resampler | null;
   private pending = new Int16Array(0);
   private readonly recent: number[] = [];
-  private readonly ptr: number;
-  private readonly handle: number;
   private disposed = false;
 
   private constructor(
-    private readonly mod: FvadModule,
+    private readonly voicing: FrameVoicing,
     inRate: number,
     private readonly threshold: number,
   ) {
     this.resampler = inRate === VAD_RATE ? null : new Resampler(inRate, VAD_RATE);
-    this.handle = mod._fvad_new();
-    if (!this.handle) throw new Error('The voice activity detector could not be created (out of WebAssembly memory).');
-    // Mode 3 ("very aggressive"): fewest false positives on room and line noise.
-    mod._fvad_set_mode(this.handle, 3);
-    mod._fvad_set_sample_rate(this.handle, VAD_RATE);
-    this.ptr = mod._malloc(FRAME_SAMPLES * 2);
   }
 
   static async create(inRate: number, threshold: number): Promise<Vad> {
-    return new Vad(await loadFvad(), inRate, threshold);
+    return new Vad(await FrameVoicing.create(), inRate, threshold);
   }
 
   /** Feeds PCM at the input rate; returns the whole 10 ms frames it completed. */
@@ -88,12 +124,8 @@ export class Vad {
   }
 
   private frame(samples: Int16Array): VadFrame {
-    let sum = 0;
-    for (const s of samples) sum += s * s;
-    const rms = Math.sqrt(sum / samples.length);
-    // HEAP16 is re-read each time: the WebAssembly memory may have grown and replaced it.
-    this.mod.HEAP16.set(samples, this.ptr >> 1);
-    const voiced = rms >= ENERGY_FLOOR && this.mod._fvad_process(this.handle, this.ptr, FRAME_SAMPLES) === 1 ? 1 : 0;
+    const rms = frameRms(samples);
+    const voiced = rms >= ENERGY_FLOOR && this.voicing.voiced(samples) ? 1 : 0;
     this.recent.push(voiced);
     if (this.recent.length > WINDOW_FRAMES) this.recent.shift();
     const probability = this.recent.reduce((a, b) => a + b, 0) / WINDOW_FRAMES;
@@ -104,7 +136,6 @@ export class Vad {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    this.mod._free(this.ptr);
-    this.mod._fvad_free(this.handle);
+    this.voicing.dispose();
   }
 }

@@ -18,6 +18,13 @@ export interface PageCaptureOptions {
   frameMs?: number;
   /** 2: interleaved stereo frames (a stereo microphone's two sides; a mono one is heard on both); default mono. */
   channels?: 1 | 2;
+  /**
+   * The browser's call processing (echo cancellation, noise suppression, gain control): on by
+   * default for a mono microphone (a call through speakers needs it), off for stereo (Chromium's
+   * echo canceller mixes the input down to mono, so the two sides would be the same) and off
+   * when asked (a voice clip to clone should keep the voice as it is).
+   */
+  voiceProcessing?: boolean;
   onFrame: (frame: CaptureFrame) => void;
   onLevel?: (level: Level) => void;
   /** Called at most once; capture has stopped when it is. */
@@ -63,6 +70,19 @@ export function microphoneError(error: unknown): AudioError {
   }
 }
 
+/** The getUserMedia audio constraints for these options. */
+export function captureConstraints(options: Pick<PageCaptureOptions, 'deviceId' | 'channels' | 'voiceProcessing'>): MediaTrackConstraints {
+  const channels = options.channels ?? 1;
+  const processing = options.voiceProcessing ?? channels === 1;
+  return {
+    deviceId: options.deviceId ? { exact: options.deviceId } : undefined,
+    channelCount: channels,
+    echoCancellation: processing,
+    noiseSuppression: processing,
+    autoGainControl: processing,
+  };
+}
+
 export class PageCapture {
   private stopped = false;
   private count = 0;
@@ -91,14 +111,7 @@ export class PageCapture {
   static async start(options: PageCaptureOptions, env: PageAudioEnv = browserEnv()): Promise<AudioResult<PageCapture>> {
     let stream: MediaStream;
     try {
-      stream = await env.getUserMedia({
-        audio: {
-          deviceId: options.deviceId ? { exact: options.deviceId } : undefined,
-          channelCount: options.channels ?? 1,
-          echoCancellation: true,
-          noiseSuppression: true,
-        },
-      });
+      stream = await env.getUserMedia({ audio: captureConstraints(options) });
     } catch (error) {
       return { ok: false, error: microphoneError(error) };
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PageCapture, microphoneError, type PageAudioEnv } from '@/audio/page-capture';
+import { PageCapture, captureConstraints, microphoneError, type PageAudioEnv } from '@/audio/page-capture';
 import { PagePlayback, type PagePlaybackEnv } from '@/audio/page-playback';
 import { PlaybackCore, handleCommand } from '@/audio/playback-core';
 import type { PlaybackCommand } from '@/audio/messages';
@@ -58,6 +58,16 @@ describe('PageCapture.start()', () => {
     track.dispatchEvent(new Event('ended'));
     track.dispatchEvent(new Event('ended'));
     expect(errors).toEqual([{ code: 'device_lost', message: 'The microphone "USB mic" was disconnected. Plug it back in or pick another one.' }]);
+  });
+});
+
+describe('captureConstraints()', () => {
+  it('asks for call processing on a mono microphone, none for stereo (an echo canceller mixes to mono) or when told', () => {
+    const processed = { echoCancellation: true, noiseSuppression: true, autoGainControl: true };
+    const raw = { echoCancellation: false, noiseSuppression: false, autoGainControl: false };
+    expect(captureConstraints({ deviceId: 'mic-1' })).toEqual({ deviceId: { exact: 'mic-1' }, channelCount: 1, ...processed });
+    expect(captureConstraints({ channels: 2 })).toEqual({ deviceId: undefined, channelCount: 2, ...raw });
+    expect(captureConstraints({ voiceProcessing: false })).toMatchObject({ channelCount: 1, ...raw });
   });
 });
 

@@ -2,8 +2,8 @@
  * Turns on the real incoming audio, as a state machine in audio time (never the wall clock): PCM
  * in at the session's input rate, events out.
  *
- * Server VAD (`turn_detection: {type: "server_vad", …}`): WebRTC's VAD (the kept
- * `@echogarden/fvad-wasm` module main/sandbox/stt loads; mode 3; 10 ms frames at 16 kHz through
+ * Server VAD (`turn_detection: {type: "server_vad", …}`): WebRTC's VAD (main/sandbox/stt's
+ * `FrameVoicing` over the kept `@echogarden/fvad-wasm` module; mode 3; 10 ms frames at 16 kHz through
  * shared/audio's resampler) plus energy. A frame is *active* when the detector says voiced and it
  * is louder than -54 dBFS (the detector alone calls digital silence after speech voiced). A turn
  * starts when a run of active frames has ONSET_FRAMES frames louder than the threshold's gate;
@@ -22,7 +22,7 @@
  * appended since the last commit or clear.
  */
 import { Resampler } from '../../../../shared/audio';
-import { loadFvad } from '../../stt/vad';
+import { FRAME_MS, FRAME_SAMPLES, FrameVoicing, VAD_RATE, frameRms } from '../../stt/vad';
 import { SampleBuffer } from './sample-buffer';
 
 export interface ServerVadConfig {
@@ -61,9 +61,6 @@ export interface CommitError {
   message: string;
 }
 
-const VAD_RATE = 16_000;
-const FRAME_MS = 10;
-const FRAME_SAMPLES = (VAD_RATE * FRAME_MS) / 1000;
 /** Frames over the threshold's gate that start a turn (20 ms: one click does not). */
 export const ONSET_FRAMES = 2;
 /** An active frame is louder than this whatever the threshold (-54 dBFS). */
@@ -77,17 +74,6 @@ export function gateDbfs(threshold: number): number {
 }
 
 const rmsFor = (dbfs: number) => 32768 * 10 ** (dbfs / 20);
-
-interface FvadModule {
-  _fvad_new(): number;
-  _fvad_free(handle: number): void;
-  _fvad_set_mode(handle: number, mode: number): number;
-  _fvad_set_sample_rate(handle: number, rate: number): number;
-  _fvad_process(handle: number, ptr: number, samples: number): number;
-  _malloc(bytes: number): number;
-  _free(ptr: number): void;
-  HEAP16: Int16Array;
-}
 
 export interface TurnDetectorOptions {
   /** The session's input rate (8000 for G.711). */
@@ -120,25 +106,18 @@ export class TurnDetector {
   private runStartMs: number | null = null;
   private runLoud = 0;
   private turn: { itemId: string; audioStartMs: number; speechStartMs: number; lastActiveEndMs: number } | null = null;
-  private readonly ptr: number;
-  private readonly handle: number;
   private disposed = false;
 
   private constructor(
-    private readonly mod: FvadModule,
+    private readonly voicing: FrameVoicing,
     private readonly opts: TurnDetectorOptions,
   ) {
     this.vad = opts.vad;
     this.resampler = opts.sampleRate === VAD_RATE ? null : new Resampler(opts.sampleRate, VAD_RATE);
-    this.handle = mod._fvad_new();
-    if (!this.handle) throw new Error('The voice activity detector could not be created (out of WebAssembly memory).');
-    mod._fvad_set_mode(this.handle, 3);
-    mod._fvad_set_sample_rate(this.handle, VAD_RATE);
-    this.ptr = mod._malloc(FRAME_SAMPLES * 2);
   }
 
   static async create(opts: TurnDetectorOptions): Promise<TurnDetector> {
-    return new TurnDetector((await loadFvad()) as unknown as FvadModule, opts);
+    return new TurnDetector(await FrameVoicing.create(), opts);
   }
 
   get sampleRate(): number {
@@ -214,8 +193,7 @@ export class TurnDetector {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    this.mod._free(this.ptr);
-    this.mod._fvad_free(this.handle);
+    this.voicing.dispose();
   }
 
   private frame(samples: Int16Array, events: TurnEvent[]): void {
@@ -223,12 +201,8 @@ export class TurnDetector {
     this.frames++;
     const vad = this.vad;
     if (!vad) return;
-    let sum = 0;
-    for (const s of samples) sum += s * s;
-    const rms = Math.sqrt(sum / samples.length);
-    // HEAP16 is re-read each time: the WebAssembly memory may have grown and replaced it.
-    this.mod.HEAP16.set(samples, this.ptr >> 1);
-    const active = rms >= rmsFor(ACTIVE_FLOOR_DBFS) && this.mod._fvad_process(this.handle, this.ptr, FRAME_SAMPLES) === 1;
+    const rms = frameRms(samples);
+    const active = rms >= rmsFor(ACTIVE_FLOOR_DBFS) && this.voicing.voiced(samples);
     const endMs = startMs + FRAME_MS;
     if (this.turn) {
       if (active) this.turn.lastActiveEndMs = endMs;

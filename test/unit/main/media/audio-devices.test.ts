@@ -91,6 +91,10 @@ describe('the media process lists native audio devices', () => {
     await sleep(200); // ten poll periods
     expect(listings).toBe(before);
     expect(sent.filter((m) => m.t === 'devices-changed')).toEqual([]);
+    // A question mid-session gets the last list read, without a PortAudio listing.
+    const mid = await ask(5);
+    expect(listings).toBe(before);
+    expect(mid).toMatchObject({ reply: { ok: true, value: { devices: [{ name: 'USB Mic' }], problem: null } } });
     deliver({ t: 'stop', id: 4, sessionId: 's1' });
     for (let i = 0; i < 200 && !sent.some((m) => m.t === 'devices-changed'); i++) await sleep(10);
     const changed = sent.filter((m) => m.t === 'devices-changed') as Extract<FromMedia, { t: 'devices-changed' }>[];

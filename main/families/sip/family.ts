@@ -9,7 +9,7 @@ export const sipMain = {
   contract: 'sip',
   async create(deps: FamilyDeps) {
     if (!deps.keyStore) throw new Error('The SIP family needs the key store (FamilyDeps.keyStore) for its signing secrets.');
-    const service = new SipService({ db: deps.db, connections: deps.connections, keyStore: deps.keyStore, emit: deps.emit, log: deps.log, live: deps.live ?? (() => null) });
+    const service = new SipService({ db: deps.db, connections: deps.connections, keyStore: deps.keyStore, emit: deps.emit, log: deps.log, live: deps.live ?? (() => null), notify: deps.notify });
     deps.addDisposer?.(() => service.dispose());
     await service.resume();
     return { handlers: bindOps(sipContract, service) };

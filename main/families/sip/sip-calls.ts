@@ -21,6 +21,8 @@ export interface SipCallsDeps {
   live: () => LiveRegistry | null;
   emit: TypedEmit;
   log: (line: string) => void;
+  /** A desktop notification (Electron): a call rings even with every window closed or hidden. */
+  notify?: (title: string, body: string) => void;
   /** For a call no session of this run holds. */
   direct: { hangup(connectionId: string | undefined, callId: string): Promise<void>; refer(connectionId: string | undefined, callId: string, target: string): Promise<void> };
 }
@@ -46,6 +48,7 @@ export class SipCalls {
     // In the map before attaching: the snapshot arrives during attach().
     const entry: Entry = { snapshot, liveSessionId, attachment: { detach: () => {}, control: () => Promise.reject(new Error('not attached yet')), snapshot: () => ({ type: 'error', error: { code: 'internal', message: 'not attached yet' } }) } };
     this.entries.set(callId, entry);
+    this.deps.notify?.('Incoming call', `${incoming.from ?? 'An unknown caller'} is calling ${incoming.to ?? 'your number'}. Answer or decline it in Phone (SIP).`);
     entry.attachment = await registry.attach(liveSessionId, {
       deliver: (chunk) => {
         const e = this.entries.get(callId);

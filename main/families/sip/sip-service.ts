@@ -36,6 +36,8 @@ export interface SipServiceDeps {
   receiverPort?: number;
   /** Where each incoming call's `sip-call` live session starts (null while the registry is not made yet). */
   live: () => LiveRegistry | null;
+  /** A desktop notification when a call rings (Electron; browser mode has none). */
+  notify?: (title: string, body: string) => void;
 }
 
 /** Whether `url` points at this computer (the receiver can serve it). */
@@ -64,6 +66,7 @@ export class SipService {
     const client = (connectionId?: string) => deps.connections.resolve(connectionId).client;
     this.callBook = new SipCalls({
       live: deps.live,
+      notify: deps.notify,
       emit: deps.emit,
       log: deps.log,
       direct: {

@@ -19,6 +19,7 @@ let dataDir: string;
 let app: App;
 const rang: SipCall[] = [];
 const events: SipCall[] = [];
+const notes: string[] = [];
 let onRing: () => void = () => {};
 
 async function open(): Promise<App> {
@@ -36,6 +37,7 @@ async function open(): Promise<App> {
       }
     }) as never,
     log: () => undefined,
+    notify: (title, body) => notes.push(`${title}: ${body}`),
     version: 'sip-test',
   });
 }
@@ -88,6 +90,7 @@ describe('the SIP family', () => {
     // The receiver counts the delivery once it has answered (after the call rang).
     while ((await app.handlers.sip.receiver(undefined, {} as never)).counts.handled === 0) await new Promise((r) => setTimeout(r, 10));
     expect((await app.handlers.sip.receiver(undefined, {} as never)).counts).toMatchObject({ handled: 1, refused: 0 });
+    expect(notes).toEqual([`Incoming call: +14155550100 is calling ${NUMBER}. Answer or decline it in Phone (SIP).`]);
     expect(app.live.list()).toEqual([expect.objectContaining({ id: call.liveSessionId, kind: 'sip-call', origin: 'main', state: 'ringing' })]);
     expect(await app.handlers.sip.calls(undefined, {} as never)).toEqual([expect.objectContaining({ callId: call.callId, state: 'ringing' })]);
 

@@ -34,6 +34,8 @@ import { JobQueue } from './jobs/job-queue';
 import { createLiveHandlers } from './live/handlers';
 import { liveKinds } from './live/kinds';
 import { sipCallDeps } from './live/sip-call';
+import { realtimeAnswerer } from './live/sip-answer';
+import { REALTIME_CALL_KIND } from '../shared/realtime-call/input';
 import { createLiveRegistry, type LiveRegistry } from './live/registry';
 import { buildFamilies, type FamilyDeps } from './families';
 import { WorkbenchFailure } from '../shared/contract/errors';
@@ -245,9 +247,10 @@ export async function createApp(options: AppOptions): Promise<App> {
           return { id: c.profile.id, name: c.profile.name, isSandbox: c.isSandbox, baseUrl: c.profile.baseUrl, apiKey: c.apiKey, scrubber: c.scrubber };
         } }
       : null;
-    // A SIP call's Answer goes to the realtime call kind once it is on main; until then it says the console is missing.
-    const sipCalls = sipCallDeps({ connections, recordings, answerer: () => null });
-    const live = createLiveRegistry({ kinds: liveKinds(liveDeps, sipCalls), onChange: (summary) => options.emit('live.changed', summary), log: options.log });
+    // A SIP call's Answer starts the realtime call kind joined to it; while the app has none, Answer says the console is missing.
+    const answerer = realtimeAnswerer({ registry: () => liveRef.current, available: () => kinds.some((k) => k.id === REALTIME_CALL_KIND) });
+    const kinds = liveKinds(liveDeps, sipCallDeps({ connections, recordings, answerer }));
+    const live = createLiveRegistry({ kinds, onChange: (summary) => options.emit('live.changed', summary), log: options.log });
     liveRef.current = live;
     disposers.push(() => live.shutdown());
     const offDevices = plane?.onEvent?.((e) => e.type === 'devices-changed' && options.emit('audio.devicesChanged', e.devices));

@@ -84,6 +84,7 @@ export function createFakeSip(record: (method: string, input: unknown) => void):
       controls.numbers.push({ number, secretKept: true });
       return { number, signingSecret: `whsec_fakesecret${n}`, secret: { stored: true, backend: 'file', warning: null }, receiver: controls.receiver };
     },
+    keepSecret: async (input) => (record('sip.keepSecret', input), { rotated: false, until: null, secret: { stored: true, backend: 'file', warning: null } }),
     refer: async (input) => (record('sip.refer', input), { ok: true }),
     hangup: async (input) => (record('sip.hangup', input), { ok: true }),
   };

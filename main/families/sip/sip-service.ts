@@ -14,7 +14,7 @@ import type { Db } from '../../store/db';
 import type { KeyStore } from '../../store/key-store';
 import { getSetting, setSetting } from '../../store/settings';
 import { WebhookReceiver, type IncomingCall, type ReceiverStatus } from '../../webhooks/receiver';
-import { SecretRing } from '../../webhooks/secret-ring';
+import { ROTATION_GRACE_MS, SecretRing } from '../../webhooks/secret-ring';
 import { WorkbenchFailure } from '../../../shared/contract/errors';
 import type { TypedEmit } from '../../../shared/contract/typed-emit';
 import type { SipCall, SipNumbers, SipReceiverStatus, SipRegistered, SipRegisterInput } from '../../../shared/families/sip/contract';
@@ -130,6 +130,20 @@ export class SipService {
     const kept = this.secrets.save(id, { secret, connectionId: profile.id, phoneNumber: made.phone_number.phone_number, webhookUrl });
     this.deps.log(`sip: ${made.phone_number.phone_number} registered (${id}); its signing secret ${kept.stored ? `is stored with the keys (${kept.backend})` : 'is kept in memory only'}`);
     return { number: made.phone_number, signingSecret: secret, secret: kept, receiver: this.receiver() };
+  }
+
+  async keepSecret(input: { connectionId?: string; phoneNumberId: string; phoneNumber: string; webhookUrl?: string; secret: string }): Promise<{ rotated: boolean; until: number | null; secret: SipRegistered['secret'] }> {
+    const profile = this.deps.connections.resolve(input.connectionId).profile;
+    const old = this.secrets.all().get(input.phoneNumberId);
+    const webhookUrl = input.webhookUrl || old?.webhookUrl || '';
+    const rotated = old !== undefined && old.secret !== input.secret;
+    const until = rotated ? Date.now() + ROTATION_GRACE_MS : null;
+    if (rotated) this.ring.rotate(input.phoneNumberId, input.secret, ROTATION_GRACE_MS);
+    else this.ring.set(input.phoneNumberId, input.secret);
+    const kept = this.secrets.save(input.phoneNumberId, { secret: input.secret, connectionId: profile.id, phoneNumber: input.phoneNumber, webhookUrl, previous: rotated && old && until ? { secret: old.secret, until } : null });
+    if (isLoopbackUrl(webhookUrl)) await this.startServer();
+    this.deps.log(`sip: a signing secret for ${input.phoneNumber} (${input.phoneNumberId}) was given by hand${rotated ? '; the previous one is accepted for a day' : ''}`);
+    return { rotated, until, secret: kept };
   }
 
   receiver(): SipReceiverStatus {

@@ -35,6 +35,20 @@ export const SipRegisterSchema = z
   .strict();
 export type SipRegisterInput = z.input<typeof SipRegisterSchema>;
 
+/** A number's signing secret given by hand: one registered elsewhere, or a new one (a rotation). */
+export const SipKeepSecretSchema = z
+  .object({
+    ...connection,
+    phoneNumberId: z.string().trim().min(1).max(200),
+    phoneNumber: z.string().trim().max(40),
+    /** Where its deliveries go (the receiver listens for a loopback one). */
+    webhookUrl: z.string().trim().max(SIP_LIMITS.urlChars).default(''),
+    /** `whsec_` and base64 (Standard Webhooks). */
+    secret: z.string().trim().regex(/^(whsec_)?[A-Za-z0-9+/]+={0,2}$/, 'a signing secret is "whsec_" followed by base64').min(8).max(400),
+  })
+  .strict();
+export type SipKeepSecretInput = z.input<typeof SipKeepSecretSchema>;
+
 export const SipCallRefSchema = z.object({ ...connection, callId: z.string().min(1).max(256) }).strict();
 export const SipReferSchema = z.object({ ...connection, callId: z.string().min(1).max(256), target: z.string().trim().min(1, 'enter a target').max(300) }).strict();
 
@@ -93,6 +107,11 @@ export const sipContract = {
   numbers: call<SipNumbers>()(z.object(connection).strict().optional()),
   /** `POST /v2/phone-numbers`; the secret stored with the keys and returned this once. */
   register: call<SipRegistered>()(SipRegisterSchema),
+  /**
+   * Keeps a number's signing secret given by hand. A number that had one: a rotation (the old one
+   * still verifies for a day, so deliveries signed or retried with it pass meanwhile).
+   */
+  keepSecret: call<{ rotated: boolean; until: number | null; secret: SipRegistered['secret'] }>()(SipKeepSecretSchema),
   receiver: call<SipReceiverStatus>()(z.object({}).strict().optional()),
   /** Starts the loopback receiver (on demand: a tunnel in front of it, say). */
   startReceiver: call<SipReceiverStatus>()(z.object({}).strict().optional()),

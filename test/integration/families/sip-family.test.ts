@@ -120,6 +120,37 @@ describe('the SIP family', () => {
     await expect(again).rejects.toMatchObject({ error: { status: 409, message: expect.stringMatching(/already registered/) } });
   });
 
+  it('verifies a number registered elsewhere once its secret is given by hand, and accepts the old secret after a rotation', async () => {
+    const { sandbox } = await app.handlers.connections.list(undefined as never, {} as never);
+    const url = (await app.handlers.sip.receiver(undefined, {} as never)).url!;
+    const res = await fetch(`http://127.0.0.1:${sandbox.port}/v2/phone-numbers`, { method: 'POST', headers: { authorization: `Bearer ${sandbox.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ origin: 'byo_trunk', name: 'Elsewhere', phone_number: '+18005550191', webhook: { url }, sip_auth: { allowed_addresses: ['127.0.0.0/8'] } }) });
+    const made = (await res.json()) as { phone_number: { phone_number_id: string }; webhook: { dispatch_signing_secret: string } };
+    const place = async () => (await sandboxCall('/sandbox/calls', { to: '+18005550191', from: '+14155550133', script: { say: 'Hi.' } })).call_id as string;
+    const settled = async (callId: string) => {
+      for (;;) {
+        const { webhook } = await sandboxCall(`/sandbox/calls/${callId}`);
+        if (webhook.attempts.length > 0) return webhook.attempts[0].status as number;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    const refused = await place();
+    expect(await settled(refused)).toBe(401);
+    await sandboxCall(`/v1/realtime/calls/${refused}/hangup`, {});
+
+    const kept = await app.handlers.sip.keepSecret({ phoneNumberId: made.phone_number.phone_number_id, phoneNumber: '+18005550191', webhookUrl: url, secret: made.webhook.dispatch_signing_secret }, {} as never);
+    expect(kept).toMatchObject({ rotated: false, secret: { stored: true } });
+    const first = await place();
+    expect(await settled(first)).toBe(200);
+    await app.handlers.sip.hangup({ callId: first }, {} as never);
+
+    // A new secret given: the service still signs with the old one, which passes during the grace.
+    const rotated = await app.handlers.sip.keepSecret({ phoneNumberId: made.phone_number.phone_number_id, phoneNumber: '+18005550191', webhookUrl: '', secret: `whsec_${Buffer.alloc(32, 7).toString('base64')}` }, {} as never);
+    expect(rotated.rotated).toBe(true);
+    const second = await place();
+    expect(await settled(second)).toBe(200);
+    await app.handlers.sip.hangup({ callId: second }, {} as never);
+  });
+
   it('after a restart listens on the same port and verifies the kept number without registering again', async () => {
     await app.dispose();
     expect(existsSync(join(dataDir, 'keys.json'))).toBe(true);

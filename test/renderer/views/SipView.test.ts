@@ -60,6 +60,17 @@ describe('SipView', { timeout: 30_000 }, () => {
     expect(document.querySelector('[data-test="signing-secret"]')).toBeNull();
   });
 
+  it('keeps a secret given by hand for a number registered elsewhere', async () => {
+    m = await mountWithApp(SipView, { route: '/sip' });
+    m.fake.controls.sip.numbers.push({ number: { phone_number_id: 'pn_x', phone_number: '+18005550111', name: 'Elsewhere' }, secretKept: false });
+    await press('Refresh');
+    expect(document.querySelector('tr[data-number="+18005550111"]')?.textContent).toContain('not kept here');
+    await type('Signing secret for +18005550111', 'whsec_c2VjcmV0c2VjcmV0');
+    await press('Keep secret');
+    expect(calls('sip.keepSecret')).toEqual([{ phoneNumberId: 'pn_x', phoneNumber: '+18005550111', secret: 'whsec_c2VjcmV0c2VjcmV0' }]);
+    expect(document.querySelector('tr[data-number="+18005550111"]')?.textContent).toContain('Secret kept');
+  });
+
   it('shows the service’s refusal as it says it', async () => {
     m = await mountWithApp(SipView, { route: '/sip' });
     m.fake.controls.sip.failNextRegister = { code: 'api_error', status: 409, message: 'Phone number +18005550199 is already registered.' };

@@ -63,6 +63,13 @@ export const useSipStore = defineStore('sip', () => {
     return made;
   }
 
+  /** Keeps a secret given by hand (a number registered elsewhere, or a new secret: a rotation). */
+  async function keepSecret(n: SipNumber, secret: string): Promise<{ rotated: boolean }> {
+    const kept = await useWorkbench().sip.keepSecret({ phoneNumberId: n.number.phone_number_id, phoneNumber: n.number.phone_number, secret });
+    numbers.value = numbers.value.map((x) => (x.number.phone_number_id === n.number.phone_number_id ? { ...x, secretKept: true } : x));
+    return kept;
+  }
+
   /** Forgets the secret shown once. */
   function dismissSecret(): void {
     registered.value = null;
@@ -84,5 +91,5 @@ export const useSipStore = defineStore('sip', () => {
     registered.value = null;
   }
 
-  return { numbers, receiver, calls, registered, loading, error, load, register, dismissSecret, startReceiver, answer, decline, hangup, transfer, dispose };
+  return { numbers, receiver, calls, registered, loading, error, load, register, keepSecret, dismissSecret, startReceiver, answer, decline, hangup, transfer, dispose };
 });

@@ -50,6 +50,11 @@ export function isLoopbackUrl(url: string): boolean {
   }
 }
 
+/** The port kept from the last launch, when it is one (a damaged setting: any free port). */
+function keptPort(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 && value < 65536 ? value : undefined;
+}
+
 function unwrap<T>(result: ApiResult<T>): T {
   if (!result.ok) throw new WorkbenchFailure(toWorkbenchError(result.error));
   return result.value;
@@ -85,7 +90,7 @@ export class SipService {
     this.receiverServer = new WebhookReceiver({
       secrets: this.ring,
       log: deps.log,
-      port: deps.receiverPort ?? getSetting<number>(deps.db, RECEIVER_PORT_SETTING),
+      port: deps.receiverPort ?? keptPort(getSetting<unknown>(deps.db, RECEIVER_PORT_SETTING)),
       onStatus: (status) => deps.emit('sip.receiverChanged', status),
       onIncomingCall: (call) => this.incoming(call),
     });

@@ -10,6 +10,7 @@ import { speechMain } from './speech/family';
 import { legacyMain } from './legacy/family';
 import { messagesMain } from './messages/family';
 import { modelsMain } from './models/family';
+import { realtimeMain } from './realtime/family';
 import { responsesMain } from './responses/family';
 import { sipMain } from './sip/family';
 import type { FamilyDeps, MainFamily } from './types';
@@ -19,7 +20,7 @@ import { voicesMain } from './voices/family';
 
 export type { FamilyDeps, MainFamily } from './types';
 
-export const MAIN_FAMILIES = [chatMain, responsesMain, messagesMain, legacyMain, filesMain, imagesMain, videosMain, speechMain, modelsMain, transcriptionMain, voicesMain, sipMain] as const satisfies readonly MainFamily[];
+export const MAIN_FAMILIES = [chatMain, responsesMain, messagesMain, legacyMain, filesMain, imagesMain, videosMain, speechMain, modelsMain, transcriptionMain, voicesMain, realtimeMain, sipMain] as const satisfies readonly MainFamily[];
 
 type MainFamilies = (typeof MAIN_FAMILIES)[number];
 

@@ -7,6 +7,7 @@ import type { LiveKind } from './kind';
 import { sipCallLiveKind, type SipCallKindDeps } from './sip-call';
 import { transcriptionLiveKind, type TranscriptionKindDeps } from './transcription';
 import { voiceRecordingLiveKind } from './voice-recording';
+import { realtimeLiveKind } from './realtime';
 
 export type LiveKindDeps = TranscriptionKindDeps;
 
@@ -15,5 +16,5 @@ export function liveKinds(deps: LiveKindDeps | null, sip: SipCallKindDeps | null
   const calls = sip ? [sipCallLiveKind(sip) as unknown as LiveKind] : [];
   // Without a media process (a shell that runs none) there is no live audio to offer.
   if (!deps) return calls;
-  return [transcriptionLiveKind(deps) as unknown as LiveKind, voiceRecordingLiveKind(deps) as unknown as LiveKind, ...calls];
+  return [transcriptionLiveKind(deps) as unknown as LiveKind, voiceRecordingLiveKind(deps) as unknown as LiveKind, realtimeLiveKind(deps) as unknown as LiveKind, ...calls];
 }

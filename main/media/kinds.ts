@@ -7,7 +7,8 @@ import { speechOutputKind } from './speech-output-session';
 import { syntheticKind } from './synthetic-source';
 import { transcriptionKind } from './transcription-session';
 import { nativeCaptureKind } from './native-capture-session';
+import { realtimeCallKind } from './realtime-call-session';
 
 export function mediaSessionKinds(): SessionKinds {
-  return new SessionKinds().register(syntheticKind).register(transcriptionKind).register(nativeCaptureKind).register(speechOutputKind);
+  return new SessionKinds().register(syntheticKind).register(transcriptionKind).register(nativeCaptureKind).register(speechOutputKind).register(realtimeCallKind);
 }

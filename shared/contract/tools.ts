@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { call, event } from './define';
 import type { ToolSpec } from '../tools/tool-spec';
 
-export const TOOL_PLAYGROUNDS = ['chat', 'responses', 'messages'] as const;
+export const TOOL_PLAYGROUNDS = ['chat', 'responses', 'messages', 'realtime'] as const;
 export type ToolPlayground = (typeof TOOL_PLAYGROUNDS)[number];
 
 /**

@@ -2,3 +2,4 @@
 export * from './input';
 export * from './control';
 export * from './snapshot';
+export * from './session-body';

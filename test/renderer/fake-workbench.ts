@@ -610,6 +610,7 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
     live: fakeLive.api,
     speech: fakeSpeech.api,
     voices: fakeVoices.api,
+    realtime: {},
     audio: fakeAudio.api,
     sip: fakeSip.api,
     app: {

@@ -14,6 +14,7 @@ import { imagesRenderer } from './images/family';
 import { legacyRenderer } from './legacy/family';
 import { messagesRenderer } from './messages/family';
 import { modelsRenderer } from './models/family';
+import { realtimeRenderer } from './realtime/family';
 import { responsesRenderer } from './responses/family';
 import { sipRenderer } from './sip/family';
 import { speechRenderer } from './speech/family';
@@ -24,7 +25,7 @@ import { voicesRenderer } from './voices/family';
 
 export type { IconDrawing, RendererFamily } from './types';
 
-export const RENDERER_FAMILIES = [chatRenderer, responsesRenderer, messagesRenderer, legacyRenderer, filesRenderer, imagesRenderer, videosRenderer, speechRenderer, modelsRenderer, transcriptionRenderer, voicesRenderer, sipRenderer] as const satisfies readonly RendererFamily[];
+export const RENDERER_FAMILIES = [chatRenderer, responsesRenderer, messagesRenderer, legacyRenderer, filesRenderer, imagesRenderer, videosRenderer, speechRenderer, modelsRenderer, transcriptionRenderer, voicesRenderer, realtimeRenderer, sipRenderer] as const satisfies readonly RendererFamily[];
 
 function rendererOf(id: FamilyId): RendererFamily | undefined {
   return (RENDERER_FAMILIES as readonly RendererFamily[]).find((f) => f.id === id);

@@ -17,8 +17,8 @@ afterEach(() => {
   FakeWaveSurfer.instances = [];
 });
 
-// Voice endpoints are described by their families (next); meanwhile an endpoint of no known family is shown as a session when main has its recording.
-const callRun = makeRecord({ id: 'run-call', endpoint: 'realtime' as Endpoint, model: 'svc-voice-1', events: [] });
+// An endpoint no family of this build describes (a newer build's voice family) is shown as a session when main has its recording.
+const callRun = makeRecord({ id: 'run-call', endpoint: 'voicelab.call' as Endpoint, model: 'svc-voice-1', events: [] });
 
 const rows = (): HTMLElement[] => [...document.querySelectorAll<HTMLElement>('.timeline-row')];
 const rowText = (el: HTMLElement): string => [...el.children].map((c) => c.textContent!.trim()).filter(Boolean).join(' ');

@@ -73,7 +73,9 @@ describe('families', () => {
       if (d.transport === 'websocket') {
         // A WebSocket route: the handshake (a GET with Upgrade) is accepted.
         const opened = await new Promise<string>((resolve) => {
-          const ws = new WebSocket(`${h.sandbox.url.replace(/^http/, 'ws')}${d.path}?language=en`, { headers: { authorization: `Bearer ${KEY}` } });
+          // Each socket's one required query value: the STT socket's language, the realtime socket's model.
+          const query = d.path === '/v1/realtime' ? 'model=svc-voice-latest' : 'language=en';
+          const ws = new WebSocket(`${h.sandbox.url.replace(/^http/, 'ws')}${d.path}?${query}`, { headers: { authorization: `Bearer ${KEY}` } });
           ws.on('open', () => (ws.close(), resolve('open')));
           ws.on('unexpected-response', (_req, res) => resolve(`HTTP ${res.statusCode}`));
           ws.on('error', (e) => resolve(e.message));

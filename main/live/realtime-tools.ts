@@ -1,0 +1,70 @@
+/**
+ * A realtime call's function calls, answered in main: the auto-responder (a saved reply per tool
+ * name, after its optional latency, or its injected error) answers with no window attached; a
+ * call with no saved reply waits for the window's manual answer. Each answer is a
+ * `function_call_output` item; once every call of a response is answered the model is asked to go
+ * on (`response.create`), as the spec's function-call loop goes.
+ */
+import { WorkbenchFailure } from '../../shared/contract/errors';
+import type { RealtimeAutoReplies, RealtimeCallEvent, RealtimePendingToolCall } from '../../shared/realtime-call';
+
+export interface ToolResponderDeps {
+  send(event: Record<string, unknown>): Promise<void>;
+  emit(event: RealtimeCallEvent): void;
+  replies(): RealtimeAutoReplies;
+  log(line: string): void;
+}
+
+export class ToolResponder {
+  private readonly pending = new Map<string, RealtimePendingToolCall>();
+  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
+  /** Calls the auto-responder has taken (answered once, even if the replies change meanwhile). */
+  private readonly scheduled = new Set<string>();
+
+  constructor(private readonly deps: ToolResponderDeps) {}
+
+  /** A response ended with these calls: the ones with a saved reply are answered by themselves. */
+  take(calls: readonly RealtimePendingToolCall[]): void {
+    for (const call of calls) this.pending.set(call.callId, call);
+    for (const call of calls) this.maybeAuto(call);
+  }
+
+  /** The saved replies changed: calls that now have one are answered. */
+  repliesChanged(): void {
+    for (const call of this.pending.values()) this.maybeAuto(call);
+  }
+
+  private maybeAuto(call: RealtimePendingToolCall): void {
+    const reply = this.deps.replies()[call.name];
+    if (!reply || this.scheduled.has(call.callId)) return;
+    this.scheduled.add(call.callId);
+    const run = (): void => {
+      const output = reply.error ? JSON.stringify({ error: reply.error }) : reply.output;
+      this.answer(call.callId, output, 'auto', reply.error ?? null).catch((error: unknown) => this.deps.log(`[realtime] auto reply to ${call.name} failed: ${error instanceof Error ? error.message : String(error)}`));
+    };
+    if (!reply.latencyMs) return void queueMicrotask(run);
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      run();
+    }, reply.latencyMs);
+    this.timers.add(timer);
+  }
+
+  /** Sends the output of `callId`; when it was the response's last open call, asks for the next response. */
+  async answer(callId: string, output: string, by: 'auto' | 'window', error: string | null, respond = true): Promise<void> {
+    const call = this.pending.get(callId);
+    if (!call) throw new WorkbenchFailure({ code: 'invalid_input', message: `No function call ${callId} is waiting for an answer (it was answered already, or the call reconnected).` });
+    this.pending.delete(callId);
+    await this.deps.send({ type: 'conversation.item.create', item: { type: 'function_call_output', call_id: callId, output } });
+    this.deps.emit({ type: 'tool-answered', callId, output, by, error });
+    const open = [...this.pending.values()].some((c) => c.responseId === call.responseId);
+    if (respond && !open) await this.deps.send({ type: 'response.create' });
+  }
+
+  /** Forgets every waiting call (the socket they belong to is gone). */
+  clear(): void {
+    this.pending.clear();
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+  }
+}

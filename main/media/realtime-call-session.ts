@@ -1,0 +1,297 @@
+/**
+ * The `realtime-call` media session kind: one socket of a realtime call (`/v1/realtime`), run in
+ * the media process so the microphone, the answer audio and barge-in never wait for main's event
+ * loop. Main (main/live/realtime.ts) keeps the conversation, the recording and the tools; a
+ * dropped socket ends this session and main opens a new one to reconnect (seeded items first).
+ *
+ * - Opens the socket with the API key, or a client secret main minted (as the subprotocol);
+ *   `call_id` for a SIP call. Sends `session.update`, then the seed items, before any audio.
+ * - Microphone: the page's PCM16 frames (`mic` input), a native device (main/audio Capture), a
+ *   WAV file paced as one, or none; sent as `input_audio_buffer.append` in 20 ms frames, encoded
+ *   to the input format (PCM16, or G.711 µ-law/A-law); up to main in 100 ms `mic-audio` events.
+ * - Answer audio (`response.output_audio.delta`) decoded to PCM16 and played (realtime-output.ts:
+ *   native, the page, or nowhere), and sent up as `model-audio` for the recording.
+ * - Barge-in, here: `speech_started` while an answer is audible flushes playback at once and sends
+ *   `conversation.item.truncate` with the ms of that item actually played (native: the flush's
+ *   count; page: the page's report of where it stopped). Later deltas of that item are not played.
+ * - Up to main: `server` (each service message as it is read, masked by the socket, audio deltas
+ *   summarised), `socket-frame` (our messages as captured, masked; the appends left out), `mark` (speech_started, speech_stopped,
+ *   first_audio, first_played, barge_in, truncated; media clock `at`), `mic-audio`, `model-audio`.
+ * Control from main: `send` (a client event as is), `played` (page position), `mute`, `cancel`
+ * (flush + `response.cancel` + truncate).
+ */
+import { z } from 'zod';
+import type { Reply } from '../../shared/contract/protocol';
+import { WorkbenchFailure } from '../../shared/contract/errors';
+import { decodeAlaw, decodeMulaw, encodeAlaw, encodeMulaw } from '../../shared/audio/g711';
+import { ApiClient } from '../api/client';
+import { toWorkbenchError } from '../api/errors';
+import { openRealtimeSocket } from '../api/realtime';
+import type { RealtimeServerEvent } from '../../shared/wire/realtime';
+import { fileSource } from './file-source';
+import { nativeMicrophone } from './native-microphone';
+import { nativeOutput, noOutput, pageOutput, type CallOutput } from './realtime-output';
+import { defineKind } from './session-kinds';
+
+const FRAME_MS = 20;
+/** Microphone audio goes up to main (for the recording) in pieces this long. */
+const MIC_EVENT_MS = 100;
+
+const formatSchema = z.object({ type: z.enum(['audio/pcm', 'audio/pcmu', 'audio/pcma']), rate: z.number().int().min(8000).max(48000) }).strict();
+
+export const RealtimeCallOptionsSchema = z
+  .object({
+    connection: z.object({ baseUrl: z.string().min(1).max(2000), apiKey: z.string().max(4000).nullable() }).strict(),
+    auth: z.discriminatedUnion('kind', [z.object({ kind: z.literal('key') }).strict(), z.object({ kind: z.literal('client_secret'), secret: z.string().min(1).max(4000) }).strict()]),
+    query: z.object({ model: z.string().max(200).optional(), 'reasoning.effort': z.string().max(20).optional(), call_id: z.string().max(200).optional() }).strict(),
+    /** The `session` of the first `session.update`. */
+    session: z.record(z.string(), z.unknown()),
+    /** Items sent with `conversation.item.create` before any audio (a reconnect's history). */
+    seed: z.array(z.record(z.string(), z.unknown())).max(5000).default([]),
+    formats: z.object({ input: formatSchema, output: formatSchema }).strict(),
+    microphone: z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('page') }).strict(),
+      z.object({ kind: z.literal('native'), device: z.string().max(500).optional() }).strict(),
+      z.object({ kind: z.literal('file'), path: z.string().min(1).max(4096), speed: z.number().min(0.5).max(20) }).strict(),
+      z.object({ kind: z.literal('none') }).strict(),
+    ]),
+    output: z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('page') }).strict(),
+      z.object({ kind: z.literal('native'), device: z.string().max(500).optional(), backend: z.enum(['native', 'paced']).default('native') }).strict(),
+      z.object({ kind: z.literal('none') }).strict(),
+    ]),
+  })
+  .strict();
+export type RealtimeCallOptions = z.input<typeof RealtimeCallOptionsSchema>;
+
+export const RealtimeCallMediaControlSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('send'), event: z.looseObject({ type: z.string().min(1).max(200) }) }).strict(),
+  z.object({ type: z.literal('played'), itemId: z.string().min(1).max(200), playedMs: z.number().min(0), flushed: z.boolean() }).strict(),
+  z.object({ type: z.literal('mute'), muted: z.boolean() }).strict(),
+  z.object({ type: z.literal('cancel') }).strict(),
+]);
+
+type Format = z.infer<typeof formatSchema>;
+
+function encode(format: Format, pcm: Int16Array): Uint8Array {
+  if (format.type === 'audio/pcmu') return encodeMulaw(pcm);
+  if (format.type === 'audio/pcma') return encodeAlaw(pcm);
+  return new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength);
+}
+
+function decode(format: Format, bytes: Buffer): Int16Array {
+  if (format.type === 'audio/pcmu') return decodeMulaw(bytes);
+  if (format.type === 'audio/pcma') return decodeAlaw(bytes);
+  const copy = new Int16Array(Math.floor(bytes.byteLength / 2));
+  for (let i = 0; i < copy.length; i++) copy[i] = bytes.readInt16LE(i * 2);
+  return copy;
+}
+
+function pcmBase64(pcm: Int16Array): string {
+  return Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength).toString('base64');
+}
+
+const hint = (f: Format) => ({ codec: f.type === 'audio/pcmu' ? ('mulaw' as const) : f.type === 'audio/pcma' ? ('alaw' as const) : ('pcm' as const), sampleRate: f.rate, channels: 1 });
+
+export const realtimeCallKind = defineKind({
+  kind: 'realtime-call',
+  options: RealtimeCallOptionsSchema,
+  async start(ctx, options) {
+    const { input: inFormat, output: outFormat } = options.formats;
+    const client = new ApiClient({ baseUrl: options.connection.baseUrl, apiKey: options.connection.apiKey, retry: { retries: 0, baseDelayMs: 0, maxDelayMs: 0, maxRetryAfterMs: 0 } });
+    const abort = new AbortController();
+    let appendsSent = 0;
+    const opened = await openRealtimeSocket(client, {
+      query: options.query,
+      auth: options.auth.kind === 'key' ? { kind: 'key' } : { kind: 'client_secret', secret: options.auth.secret, via: 'protocol' },
+      signal: abort.signal,
+      now: () => ctx.now(),
+      audio: { input: hint(inFormat), output: hint(outFormat) },
+      // Our messages as captured (masked). The service's go up from the reading loop as `server`
+      // events instead: the capture may hold a frame until the next one of its direction settles
+      // a possible key across frames, and main needs each event as it comes.
+      onFrame: (frame) => {
+        if (frame.kind === 'binary' || frame.direction === 'in') return;
+        // Our own appends are the microphone (recorded from `mic-audio`): counted, not sent up one by one.
+        if (frame.kind === 'json' && frame.type === 'input_audio_buffer.append') return void appendsSent++;
+        ctx.event('socket-frame', frame);
+      },
+    });
+    if (!opened.ok) {
+      await client.dispose();
+      throw new WorkbenchFailure(toWorkbenchError(opened.error));
+    }
+    const socket = opened.socket;
+    let closing = false;
+    const send = (event: Record<string, unknown>): Promise<{ ok: boolean; message?: string }> =>
+      socket.sendJson(event).then((r) => (r.ok ? { ok: true } : { ok: false, message: r.error.message }));
+
+    await send({ type: 'session.update', session: options.session });
+    for (const item of options.seed) await send({ type: 'conversation.item.create', item });
+
+    const mark = (type: string, data: Record<string, unknown> = {}): void => ctx.event('mark', { mark: type, at: ctx.now(), ...data });
+    const outputOptions = {
+      rate: outFormat.rate,
+      onFirstPlayed: (itemId: string, at: number) => ctx.event('mark', { mark: 'first_played', itemId, at }),
+      onError: (message: string) => ctx.event('output-failed', { message }),
+    };
+    let output: CallOutput = noOutput();
+    let playbackStream = -1;
+    if (options.output.kind === 'native') {
+      output = await nativeOutput(ctx, { ...outputOptions, device: options.output.device ?? null, backend: options.output.backend });
+    } else if (options.output.kind === 'page') {
+      const page = pageOutput(ctx, outputOptions);
+      playbackStream = page.stream.id;
+      output = page;
+    }
+
+    // ---- Microphone: 20 ms frames to the service, 100 ms pieces to main ----
+    const frameSamples = Math.round((inFormat.rate * FRAME_MS) / 1000);
+    let pending = new Int16Array(0);
+    let micPiece: Int16Array[] = [];
+    let micPieceSamples = 0;
+    let micPieceAt = 0;
+    let muted = false;
+    let framesSent = 0;
+    let framesRefused = 0;
+    const onPcm = (bytes: Uint8Array, at: number): void => {
+      if (closing) return;
+      let pcm = new Int16Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength - (bytes.byteLength % 2)));
+      if (muted) pcm = new Int16Array(pcm.length); // silence keeps the service's audio clock going
+      const joined = new Int16Array(pending.length + pcm.length);
+      joined.set(pending);
+      joined.set(pcm, pending.length);
+      let offset = 0;
+      while (joined.length - offset >= frameSamples) {
+        const frame = joined.subarray(offset, offset + frameSamples);
+        offset += frameSamples;
+        void socket.sendJson({ type: 'input_audio_buffer.append', audio: Buffer.from(encode(inFormat, frame)).toString('base64') }).then((r) => (r.ok ? framesSent++ : framesRefused++));
+        if (micPieceSamples === 0) micPieceAt = at;
+        micPiece.push(frame.slice());
+        micPieceSamples += frame.length;
+        if (micPieceSamples * 1000 >= MIC_EVENT_MS * inFormat.rate) flushMic();
+      }
+      pending = joined.slice(offset);
+    };
+    const flushMic = (): void => {
+      if (micPieceSamples === 0) return;
+      const all = new Int16Array(micPieceSamples);
+      let o = 0;
+      for (const p of micPiece) {
+        all.set(p, o);
+        o += p.length;
+      }
+      ctx.event('mic-audio', { pcm: pcmBase64(all), at: micPieceAt });
+      micPiece = [];
+      micPieceSamples = 0;
+    };
+    const mic = options.microphone.kind === 'page' ? ctx.openInput('mic', (frame) => onPcm(frame.payload, frame.timestamp)) : null;
+    const native =
+      options.microphone.kind === 'native'
+        ? await nativeMicrophone(ctx, { sampleRate: inFormat.rate, device: options.microphone.device, channels: 1 }, onPcm, (error) => ctx.event('microphone-failed', { message: `${error.message.replace(/[.\s]*$/, '.')} The call goes on without the microphone.` }))
+        : null;
+    const file = options.microphone.kind === 'file' ? await fileSource(options.microphone.path, { sampleRate: inFormat.rate, channels: 1, speed: options.microphone.speed, now: () => ctx.now() }, onPcm, () => ctx.event('source-ended', {})) : null;
+    ctx.event('opened', { streams: { mic: mic?.id ?? -1, playback: playbackStream }, now: ctx.now() });
+
+    // ---- Barge-in: flush at once, truncate to what was heard ----
+    const cut = new Set<string>();
+    const bargeIn = async (why: 'barge_in' | 'cancel'): Promise<{ itemId: string; playedMs: number } | null> => {
+      if (!output.audible()) return null;
+      const flushedAt = ctx.now();
+      const heard = await output.flush();
+      if (!heard) return null;
+      cut.add(heard.itemId);
+      if (why === 'barge_in') mark('barge_in', { itemId: heard.itemId, at: flushedAt });
+      await send({ type: 'conversation.item.truncate', item_id: heard.itemId, content_index: 0, audio_end_ms: heard.playedMs });
+      mark('truncated', { itemId: heard.itemId, playedMs: heard.playedMs });
+      return heard;
+    };
+
+    // ---- The service's events ----
+    const firstAudio = new Set<string>();
+    const reading = (async () => {
+      for await (const event of socket) {
+        if (event.kind === 'invalid') {
+          ctx.event('server', { message: { type: 'invalid', issue: event.error.message }, at: event.at });
+          continue;
+        }
+        if (event.kind !== 'message' && event.kind !== 'unknown') continue;
+        const m = event.message as RealtimeServerEvent;
+        // Up to main in order (audio summarised: main records it from `model-audio`).
+        ctx.event('server', { message: m.type === 'response.output_audio.delta' ? { ...m, delta: { $audio: { bytes: Math.floor((m.delta.length * 3) / 4) } } } : m, at: event.at });
+        if (m.type === 'input_audio_buffer.speech_started') {
+          mark('speech_started', { itemId: m.item_id ?? null, at: event.at });
+          void bargeIn('barge_in');
+        } else if (m.type === 'input_audio_buffer.speech_stopped') {
+          mark('speech_stopped', { itemId: m.item_id ?? null, at: event.at });
+        } else if (m.type === 'response.output_audio.delta') {
+          const itemId = m.item_id ?? m.response_id ?? 'answer';
+          if (!firstAudio.has(itemId)) {
+            firstAudio.add(itemId);
+            mark('first_audio', { itemId, responseId: m.response_id ?? null, at: event.at });
+          }
+          if (cut.has(itemId)) continue;
+          const pcm = decode(outFormat, Buffer.from(m.delta, 'base64'));
+          output.play(itemId, pcm);
+          ctx.event('model-audio', { itemId, pcm: pcmBase64(pcm), at: event.at });
+        } else if (m.type === 'response.output_audio.done') {
+          output.endItem(m.item_id ?? m.response_id ?? 'answer');
+        }
+      }
+    })();
+
+    void socket.closed.then(async (closed) => {
+      await reading.catch(() => undefined);
+      if (closing) return;
+      closing = true;
+      await release();
+      ctx.event('stats', { framesSent, framesRefused, appendsSent, socket: socket.stats });
+      // A clean close from the service (a SIP call hung up) ends the call; anything else is a drop.
+      ctx.end(closed.error ? { code: closed.error.kind === 'timeout' ? 'timeout' : 'network', message: closed.error.message } : undefined);
+    });
+
+    let released = false;
+    async function release(): Promise<void> {
+      if (released) return;
+      released = true;
+      native?.dispose();
+      file?.dispose();
+      flushMic();
+      await output.dispose();
+      abort.abort();
+      await client.dispose();
+    }
+
+    const fail = (message: string): Reply<unknown> => ({ ok: false, error: { code: 'invalid_input', message } });
+    return {
+      async control(raw: unknown): Promise<Reply<unknown>> {
+        const parsed = RealtimeCallMediaControlSchema.safeParse(raw);
+        if (!parsed.success) return fail(`Not a realtime call control message: ${parsed.error.issues[0]?.message ?? 'invalid'}.`);
+        const message = parsed.data;
+        if (message.type === 'played') {
+          output.reported(message.itemId, message.playedMs, message.flushed);
+          return { ok: true, value: null };
+        }
+        if (message.type === 'mute') {
+          muted = message.muted;
+          return { ok: true, value: null };
+        }
+        if (message.type === 'cancel') {
+          await send({ type: 'response.cancel' });
+          return { ok: true, value: await bargeIn('cancel') };
+        }
+        const sent = await send(message.event);
+        return sent.ok ? { ok: true, value: null } : { ok: false, error: { code: 'network', message: sent.message ?? 'The call is not connected.' } };
+      },
+      async stop() {
+        if (closing) return;
+        closing = true;
+        flushMic();
+        await socket.close(1000, 'hang up');
+        await reading.catch(() => undefined);
+        ctx.event('stats', { framesSent, framesRefused, appendsSent, socket: socket.stats });
+        await release();
+      },
+    };
+  },
+});

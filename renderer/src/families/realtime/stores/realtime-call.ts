@@ -1,0 +1,357 @@
+/**
+ * The call console's call: one `realtime` live session (main/live, shared/realtime-call) this tab
+ * started or re-attached to after a reload. The call lives in main; this store holds the
+ * attachment, folds its events onto the snapshot with the same `applyRealtimeCallEvent` main uses,
+ * feeds every `wire` message into the event log (lib/event-log.ts: folded, capped), keeps the last
+ * minute of microphone levels for the latency timeline, and runs the page's microphone when the
+ * call takes it from the page (20 ms PCM16 frames straight to the media process on the snapshot's
+ * `mic` stream, never through main).
+ */
+import { defineStore } from 'pinia';
+import { markRaw, ref, shallowRef, triggerRef } from 'vue';
+import type { WorkbenchError } from '@shared/contract/errors';
+import type { LiveAttachChunk } from '@shared/contract/live';
+import { MIN_DBFS } from '@shared/audio/levels';
+import { FrameKind } from '@shared/media-frames/frame';
+import {
+  REALTIME_CALL_KIND,
+  applyRealtimeCallEvent,
+  type RealtimeAutoReplies,
+  type RealtimeCallControlDraft,
+  type RealtimeCallEvent,
+  type RealtimeCallInputDraft,
+  type RealtimeCallSnapshot,
+} from '@shared/realtime-call';
+import { PageCapture } from '../../../audio/page-capture';
+import type { MediaChannel } from '../../../bridge/media';
+import { useWorkbench } from '../../../api';
+import { toWorkbenchError } from '../../../lib/errors';
+import { useLiveSessionsStore } from '../../../stores/live-sessions';
+import { useAudioDevicesStore } from '../../../stores/audio-devices';
+import { DEFAULT_MAX_ROWS, EventLog, toJsonl, type LogMessage } from '../lib/event-log';
+import type { LevelSample } from '../lib/latency-timeline';
+import { PageCallOutput } from './page-call-output';
+
+/** sessionStorage: the call this tab's console shows (a reload shows it again). */
+export const REALTIME_CALL_KEY = 'workbench.realtime.call';
+/** Microphone level samples kept for the latency timeline (a minute at 20 ms). */
+export const LEVELS_KEPT = 3_000;
+
+function remembered(): string | null {
+  try {
+    return window.sessionStorage.getItem(REALTIME_CALL_KEY);
+  } catch {
+    return null;
+  }
+}
+function remember(id: string | null): void {
+  try {
+    if (id) window.sessionStorage.setItem(REALTIME_CALL_KEY, id);
+    else window.sessionStorage.removeItem(REALTIME_CALL_KEY);
+  } catch {
+    // No storage: the console just won't find its call after a reload (it still runs in main).
+  }
+}
+
+/** Whether the call still runs (its socket open, opening or dropped with a reconnect possible). */
+export function isActive(state: RealtimeCallSnapshot | null): boolean {
+  return state !== null && state.status !== 'ended' && state.status !== 'failed';
+}
+
+export const useRealtimeCallStore = defineStore('realtime-call', () => {
+  const live = useLiveSessionsStore();
+  const sessionId = ref<string | null>(null);
+  /** The call as of the last event (snapshot + events since). */
+  const state = shallowRef<RealtimeCallSnapshot | null>(null);
+  /** Bumped on every change of `state` (folded in place): components given parts of it by reference re-render on it. */
+  const stateVersion = ref(0);
+  /** Epoch ms the call started (its session clock's 0), from the live session's summary. */
+  const startedAt = ref<number | null>(null);
+  const log = shallowRef(markRaw(new EventLog({ maxRows: DEFAULT_MAX_ROWS })));
+  /** Bumped on every change of the log (the log itself is not reactive: 5,000 rows). */
+  const logVersion = ref(0);
+  const levelDbfs = ref(MIN_DBFS);
+  const levels = shallowRef<LevelSample[]>(markRaw([]));
+  const error = shallowRef<WorkbenchError | null>(null);
+  const starting = ref(false);
+  /** Push-to-talk held (the key or the button). */
+  const talking = ref(false);
+  let capture: PageCapture | null = null;
+  let offLevels: (() => void) | null = null;
+  let output: PageCallOutput | null = null;
+  let offPlayback: (() => void) | null = null;
+  let playbackStream = -1;
+  let micStream = -1;
+  let logDirty = false;
+
+  function resetLog(): void {
+    log.value = markRaw(new EventLog({ maxRows: DEFAULT_MAX_ROWS }));
+    levels.value = markRaw([]);
+    logVersion.value++;
+  }
+
+  /** Log updates are drawn once a frame at most: a spoken answer sends hundreds of deltas a second. */
+  function logChanged(): void {
+    if (logDirty) return;
+    logDirty = true;
+    const flush = () => {
+      logDirty = false;
+      logVersion.value++;
+    };
+    if (typeof requestAnimationFrame === 'function') requestAnimationFrame(flush);
+    else queueMicrotask(flush);
+  }
+
+  function onEvent(event: RealtimeCallEvent): void {
+    if (!state.value) return;
+    applyRealtimeCallEvent(state.value, event);
+    if (event.type === 'wire') {
+      log.value.push({ t: event.t, direction: event.direction, message: event.data } satisfies LogMessage);
+      logChanged();
+      return;
+    }
+    stateVersion.value++;
+    triggerRef(state);
+    if (event.type === 'streams') void wireMedia();
+    if (!isActive(state.value) || event.type === 'dropped') void releaseMedia();
+  }
+
+  function onChunk(chunk: LiveAttachChunk): void {
+    if (chunk.type === 'snapshot') {
+      startedAt.value = chunk.session.startedAt;
+      state.value = structuredClone(chunk.snapshot as RealtimeCallSnapshot);
+      stateVersion.value++;
+      void wireMedia();
+    } else if (chunk.type === 'event') {
+      onEvent(chunk.event as RealtimeCallEvent);
+    } else if (chunk.type === 'state') {
+      startedAt.value = chunk.session.startedAt;
+    } else if (chunk.type === 'error') {
+      error.value = chunk.error;
+    }
+  }
+
+  async function mediaChannel(): Promise<MediaChannel> {
+    return (await import('../../../bridge/media')).mediaChannel();
+  }
+
+  function addLevel(dbfs: number): void {
+    levelDbfs.value = dbfs;
+    if (startedAt.value === null) return;
+    const list = levels.value;
+    list.push({ t: Date.now() - startedAt.value, dbfs });
+    if (list.length > LEVELS_KEPT * 2) levels.value = markRaw(list.slice(-LEVELS_KEPT));
+  }
+
+  /** Levels in, and the page's microphone out when the call takes it from the page. */
+  async function wireMedia(): Promise<void> {
+    const snap = state.value;
+    if (!snap || !isActive(snap) || snap.status === 'dropped') return releaseMedia();
+    const pagePlays = snap.output.kind === 'page' && snap.streams.playback >= 0;
+    if (snap.streams.levels < 0 && !pagePlays && (snap.microphone.kind !== 'page' || snap.streams.mic < 0)) return;
+    const channel = await mediaChannel();
+    if (pagePlays && playbackStream !== snap.streams.playback) await startOutput(channel, snap);
+    if (!offLevels && snap.streams.levels >= 0) {
+      offLevels = channel.onFrame(snap.streams.levels, (frame) => {
+        if (frame.payload.byteLength >= 4) addLevel(new DataView(frame.payload.buffer, frame.payload.byteOffset, 4).getFloat32(0));
+      });
+    }
+    if (snap.microphone.kind !== 'page' || snap.streams.mic < 0 || capture || micStream === snap.streams.mic) return;
+    micStream = snap.streams.mic;
+    const started = await PageCapture.start({
+      sampleRate: snap.formats.input.rate,
+      deviceId: snap.microphone.device ?? null,
+      onFrame: (frame) => channel.send(micStream, FrameKind.Data, new Uint8Array(frame.pcm.buffer, frame.pcm.byteOffset, frame.pcm.byteLength)),
+      // The page's own levels when main sends none (the meter still moves).
+      onLevel: snap.streams.levels < 0 ? (level) => addLevel(level.rmsDbfs) : undefined,
+      onError: (e) => void micFailed(e.message),
+    });
+    if (!started.ok) {
+      micStream = -1;
+      await micFailed(started.error.message);
+      return;
+    }
+    capture = started.value;
+    useAudioDevicesStore().pageAllowed();
+  }
+
+  /** The model's voice on the page's speakers, its heard position reported back for the truncate. */
+  async function startOutput(channel: MediaChannel, snap: RealtimeCallSnapshot): Promise<void> {
+    playbackStream = snap.streams.playback;
+    const device = snap.output.kind === 'page' ? (snap.output.device ?? null) : null;
+    const opened = await PageCallOutput.open(snap.formats.output.rate, device, (itemId, playedMs, flushed) => void control({ type: 'played', itemId, playedMs, flushed }));
+    if (!opened.ok) {
+      error.value = { code: 'unsupported', message: `${opened.error.message.replace(/[.\s]*$/, '.')} The call goes on without sound here.` };
+      return;
+    }
+    output = opened.value;
+    offPlayback = channel.onFrame(playbackStream, (frame) => output?.onFrame(frame));
+  }
+
+  /** The page's microphone was refused or went away: said, and the call hung up (its recording kept). */
+  async function micFailed(message: string): Promise<void> {
+    await hangUp();
+    error.value = { code: 'unsupported', message: `${message.replace(/[.\s]*$/, '.')} The call was ended; its recording and log so far are kept.` };
+  }
+
+  async function releaseMedia(): Promise<void> {
+    offLevels?.();
+    offLevels = null;
+    levelDbfs.value = MIN_DBFS;
+    micStream = -1;
+    offPlayback?.();
+    offPlayback = null;
+    playbackStream = -1;
+    const o = output;
+    output = null;
+    const c = capture;
+    capture = null;
+    await Promise.all([c?.dispose(), o?.dispose()]);
+  }
+
+  /** Starts a call (the input checked again in main with the kind's schema). */
+  async function start(input: RealtimeCallInputDraft): Promise<void> {
+    if (starting.value) return;
+    starting.value = true;
+    error.value = null;
+    try {
+      if (sessionId.value) await forget();
+      resetLog();
+      const view = await live.start(REALTIME_CALL_KIND, input, onChunk);
+      sessionId.value = view.id;
+      remember(view.id);
+    } catch (err) {
+      error.value = toWorkbenchError(err);
+    } finally {
+      starting.value = false;
+    }
+  }
+
+  /** After a reload: shows the call this tab had, if main still runs it (the log starts again from here; History has it all). */
+  function restore(): void {
+    const id = remembered();
+    if (!id || sessionId.value === id) return;
+    sessionId.value = id;
+    const view = live.attach(id, onChunk);
+    if (view.snapshot && !state.value) {
+      startedAt.value = view.summary?.startedAt ?? null;
+      state.value = structuredClone(view.snapshot as RealtimeCallSnapshot);
+      for (const event of view.events) onEvent(event as RealtimeCallEvent);
+      triggerRef(state);
+      void wireMedia();
+    }
+  }
+
+  /** One control message to the call; a refusal is shown. */
+  async function control(message: RealtimeCallControlDraft): Promise<boolean> {
+    if (!sessionId.value) return false;
+    try {
+      await live.send(sessionId.value, message);
+      return true;
+    } catch (err) {
+      error.value = toWorkbenchError(err);
+      return false;
+    }
+  }
+
+  /** Push-to-talk pressed: what was said before is dropped, the microphone's audio buffers until release. */
+  async function talkStart(): Promise<void> {
+    if (talking.value || state.value?.turnDetection !== 'manual') return;
+    talking.value = true;
+    await control({ type: 'clear' });
+  }
+
+  /** Push-to-talk released: the buffered speech is committed and answered. */
+  async function talkEnd(): Promise<void> {
+    if (!talking.value) return;
+    talking.value = false;
+    await control({ type: 'commit' });
+  }
+
+  /** Ends the call for every window (its recording kept); `live.stop` when the call no longer answers controls. */
+  async function hangUp(): Promise<void> {
+    const id = sessionId.value;
+    if (!id) return;
+    const c = capture;
+    capture = null;
+    await c?.dispose();
+    try {
+      await live.stop(id);
+    } catch (err) {
+      error.value = toWorkbenchError(err);
+    }
+  }
+
+  /** Leaves the console empty (a call still running goes on in main). */
+  async function forget(): Promise<void> {
+    const id = sessionId.value;
+    sessionId.value = null;
+    state.value = null;
+    startedAt.value = null;
+    remember(null);
+    await releaseMedia();
+    if (id) await live.detach(id);
+  }
+
+  /**
+   * The call's messages as JSON Lines: every one main recorded (History's timeline, read a page at
+   * a time, so nothing the console's capped log let go is missing), or the log held here when the
+   * recording cannot be read.
+   */
+  async function exportJsonl(): Promise<string> {
+    const runId = state.value?.runId;
+    if (runId) {
+      try {
+        const api = useWorkbench();
+        const out: LogMessage[] = [];
+        for (let offset = 0; ; ) {
+          const page = await api.history.timeline({ id: runId, offset, limit: 500 });
+          for (const item of page.items) {
+            if (!('event' in item)) continue;
+            let message: unknown = item.event.data;
+            try {
+              message = JSON.parse(item.event.data);
+            } catch {
+              // Not JSON (an audio frame's summary): kept as its text.
+            }
+            out.push({ t: item.event.t, direction: item.event.direction === 'out' ? 'out' : 'in', message });
+          }
+          offset += page.items.length;
+          if (page.items.length === 0 || offset >= page.total) break;
+        }
+        return toJsonl(out);
+      } catch {
+        // Fall through to what the console holds.
+      }
+    }
+    return toJsonl(log.value.rows().map((r) => ({ t: r.t, direction: r.direction, message: r.count > 1 ? { ...(r.first as object), folded: r.count } : r.first })));
+  }
+
+  return {
+    sessionId,
+    state,
+    stateVersion,
+    startedAt,
+    log,
+    logVersion,
+    levelDbfs,
+    levels,
+    error,
+    starting,
+    talking,
+    start,
+    restore,
+    control,
+    talkStart,
+    talkEnd,
+    hangUp,
+    forget,
+    exportJsonl,
+    mute: (muted: boolean) => control({ type: 'mute', muted }),
+    reconnect: () => control({ type: 'reconnect' }),
+    cancel: () => control({ type: 'response.cancel' }),
+    sendText: (text: string) => control({ type: 'text', text }),
+    answerTool: (callId: string, output: string) => control({ type: 'tool-output', callId, output }),
+    setAutoReplies: (replies: RealtimeAutoReplies) => control({ type: 'set-auto-replies', replies }),
+  };
+});

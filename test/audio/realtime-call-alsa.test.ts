@@ -1,0 +1,139 @@
+/**
+ * A realtime call on native audio end to end: speech (the espeak-ng CLI, sox to the ALSA file
+ * device's raw format) in the capture infile -> naudiodon in the media process (paced and bounded
+ * by the WORKBENCH_TEST_AUDIO_INPUT hook) -> 20 ms `input_audio_buffer.append` frames -> the
+ * embedded sandbox's server VAD -> its spoken answer -> native playback in the media process -> the
+ * ALSA output file. The call is main's live session; a window attached folds its events. Counts
+ * and values only, never times (the file device is not paced).
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { SessionRecord } from '../../shared/contract/history';
+import { AUDIO_INPUT_ENV } from '../../main/media/test-audio-hook';
+import { startLiveApp } from '../integration/live/harness';
+import { attachCall } from '../integration/live/realtime-harness';
+
+const ROOT = resolve(__dirname, '../..');
+const CTX = { sessionId: 'test', signal: new AbortController().signal };
+let home: string;
+let speechMs: number;
+let env: Awaited<ReturnType<typeof startLiveApp>> | null = null;
+
+beforeAll(() => {
+  home = mkdtempSync(join(tmpdir(), 'alsa-rt-'));
+  const template = readFileSync(join(ROOT, 'test/audio/asoundrc.template'), 'utf8');
+  writeFileSync(join(home, '.asoundrc'), template.replaceAll('PLAYBACK_RAW_FILE', join(home, 'played.raw')).replaceAll('CAPTURE_RAW_FILE', join(home, 'capture.raw')));
+  const wav = join(home, 'speech.wav');
+  execFileSync('espeak-ng', ['-v', 'en-us', '-w', wav, 'Hello there. Could you tell me something about the weather today?']);
+  // 48 kHz stereo S16_LE as the device reads it; two seconds of silence after, for the VAD's end of turn.
+  execFileSync('sox', [wav, '-r', '48000', '-c', '2', '-b', '16', '-e', 'signed-integer', '-t', 'raw', join(home, 'capture.raw'), 'pad', '0', '2']);
+  speechMs = Math.floor((statSync(join(home, 'capture.raw')).size / (48_000 * 2 * 2)) * 1000);
+  return () => rmSync(home, { recursive: true, force: true });
+}, 60_000);
+afterEach(async () => {
+  await env?.close();
+  env = null;
+});
+
+/** Samples of the played file (48 kHz stereo PCM16) that are not silence. */
+function soundSamples(): number {
+  const raw = readFileSync(join(home, 'played.raw'));
+  const pcm = new Int16Array(raw.buffer, raw.byteOffset, Math.floor(raw.byteLength / 2));
+  let n = 0;
+  for (const s of pcm) if (s !== 0) n++;
+  return n;
+}
+
+describe('realtime call on native audio (ALSA file device)', () => {
+  it('speech from the infile -> server VAD -> the spoken answer lands in the output file; turn latency marks recorded', async () => {
+    writeFileSync(join(home, 'played.raw'), new Uint8Array(0));
+    env = await startLiveApp({ mediaEnv: { ...process.env, HOME: home, [AUDIO_INPUT_ENV]: `${speechMs}:silence` } });
+    const id = await env.app.live.start('realtime', { microphone: { kind: 'native' }, output: { kind: 'native' }, inputTranscription: { model: 'svc-transcribe' } }, { origin: 'window' });
+    const win = await attachCall(env.app, id);
+    await win.until(() => win.state().status === 'live', 'connected');
+    // One turn: the user's speech, then the model's answer spoken to its end.
+    await win.until(() => win.state().turns.some((t) => t.marks.response_done !== null && t.marks.first_played !== null), 'an answered turn played', 90_000);
+    await env.app.live.stop(id);
+    await win.until(() => win.ended(), 'the end');
+
+    const state = win.state();
+    expect(win.gaps()).toBe(0);
+    const turn = state.turns.find((t) => t.marks.response_done !== null)!;
+    expect(turn.marks.speech_started).not.toBeNull();
+    expect(turn.marks.speech_stopped).not.toBeNull();
+    // Order on the session clock: speech stopped -> first audio received -> first sample played.
+    expect(turn.marks.first_audio!).toBeGreaterThanOrEqual(turn.marks.speech_stopped!);
+    expect(turn.marks.first_played!).toBeGreaterThanOrEqual(turn.marks.first_audio!);
+    expect(turn.latency.firstAudioMs).not.toBeNull();
+    expect(state.latency.firstPlayed.count).toBeGreaterThanOrEqual(1);
+    const answer = state.transcript.find((e) => e.role === 'assistant' && e.text.trim());
+    expect(answer?.text.length).toBeGreaterThan(10);
+
+    // History: the microphone and the model as tracks, their marks, the per-call figures.
+    const session = (await env.app.handlers.history.session({ id: state.runId }, CTX)) as SessionRecord;
+    const model = session.tracks.find((t) => t.direction === 'in');
+    const mic = session.tracks.find((t) => t.direction === 'out');
+    expect(mic?.durationMs ?? 0).toBeGreaterThan(speechMs / 2);
+    expect(model?.durationMs ?? 0).toBeGreaterThan(500);
+    for (const type of ['speech_started', 'speech_stopped', 'first_audio', 'first_played', 'response_done'] as const) expect(session.marks.some((m) => m.type === type)).toBe(true);
+    expect(session.metrics.firstAudio.count).toBeGreaterThanOrEqual(1);
+
+    // The answer was heard: the output file holds at least most of the model's audio (48 kHz stereo).
+    const heardMs = soundSamples() / 2 / 48;
+    expect(heardMs).toBeGreaterThan((model!.durationMs ?? 0) * 0.5);
+    console.log(`[realtime alsa] heard ${Math.round(heardMs)} ms of ${model!.durationMs} ms model audio; turn latency ${JSON.stringify(turn.latency)}`);
+  }, 150_000);
+
+  it('barge-in on native playback: speech over the answer flushes the device and truncates the answer at the ms the flush says were heard', async () => {
+    // The question, 4 s of silence (the answer starts playing), then speech over the answer.
+    const interrupt = join(home, 'interrupt.wav');
+    execFileSync('espeak-ng', ['-v', 'en-us', '-w', interrupt, 'Stop, stop. Wait a moment please.']);
+    const bargeRaw = join(home, 'barge.raw');
+    // One phrase with no pause inside (a pause would end the turn early and the next words barge in on its first answer).
+    const question = join(home, 'question.wav');
+    execFileSync('espeak-ng', ['-v', 'en-us', '-w', question, 'Could you tell me something about the weather today']);
+    execFileSync('sox', [question, '-r', '48000', '-c', '2', '-b', '16', '-e', 'signed-integer', '-t', 'raw', join(home, 'q.raw'), 'pad', '0', '4']);
+    execFileSync('sox', [interrupt, '-r', '48000', '-c', '2', '-b', '16', '-e', 'signed-integer', '-t', 'raw', join(home, 'i.raw'), 'pad', '0', '2']);
+    writeFileSync(bargeRaw, Buffer.concat([readFileSync(join(home, 'q.raw')), readFileSync(join(home, 'i.raw'))]));
+    const saved = readFileSync(join(home, 'capture.raw'));
+    writeFileSync(join(home, 'capture.raw'), readFileSync(bargeRaw));
+    // A paced output card (the file device alone plays everything at once, so nothing would be
+    // audible to flush): ALSA's file plugin into a FIFO that fifo-sink.py reads in real time.
+    const fifo = join(home, 'fifo.raw');
+    const rc = readFileSync(join(home, '.asoundrc'), 'utf8');
+    execFileSync('mkfifo', [fifo]);
+    const sink = spawn('python3', [join(ROOT, 'test/audio/fifo-sink.py'), fifo, join(home, 'sink.log')], { stdio: 'ignore' });
+    writeFileSync(join(home, '.asoundrc'), `${rc}pcm.fifoplay {\n  type plug\n  slave {\n    pcm { type file slave.pcm "null" file "${fifo}" format "raw" }\n    format S16_LE\n    rate 48000\n    channels 2\n  }\n}\n`);
+    const ms = Math.floor((statSync(bargeRaw).size / (48_000 * 2 * 2)) * 1000);
+    try {
+      writeFileSync(join(home, 'played.raw'), new Uint8Array(0));
+      env = await startLiveApp({ mediaEnv: { ...process.env, HOME: home, [AUDIO_INPUT_ENV]: `${ms}:silence` } });
+      const id = await env.app.live.start('realtime', { microphone: { kind: 'native' }, output: { kind: 'native', device: 'ALSA:fifoplay' } }, { origin: 'window' });
+      const win = await attachCall(env.app, id);
+      await win.until(() => win.state().turns.some((t) => t.bargedIn && t.truncatedAtMs !== null), 'a barge-in with its truncate', 90_000);
+      await win.until(() => win.state().transcript.some((e) => e.status === 'truncated'), 'the truncated answer');
+      await env.app.live.stop(id);
+      const state = win.state();
+      const cut = state.turns.find((t) => t.bargedIn)!;
+      const truncate = win.events().find((e) => e.type === 'wire' && e.direction === 'out' && e.eventType === 'conversation.item.truncate');
+      const sent = (truncate && truncate.type === 'wire' ? truncate.data : null) as { item_id: string; audio_end_ms: number } | null;
+      // What the flush said was heard is what the truncate carries, for the item that was playing.
+      expect(sent?.item_id).toBe(cut.assistantItemId);
+      expect(sent?.audio_end_ms).toBe(cut.truncatedAtMs);
+      // Cut mid-answer: the interruption came seconds after the question, while the answer played.
+      expect(cut.truncatedAtMs!).toBeGreaterThan(500);
+      expect(state.turns.filter((t) => t.bargedIn)).toHaveLength(1);
+      expect(cut.marks.barge_in!).toBeGreaterThanOrEqual(cut.marks.first_played!);
+      expect(state.transcript.find((e) => e.itemId === cut.assistantItemId)).toMatchObject({ status: 'truncated', truncatedAtMs: cut.truncatedAtMs });
+      console.log(`[realtime alsa] barge-in: truncated at ${cut.truncatedAtMs} ms heard`);
+    } finally {
+      writeFileSync(join(home, 'capture.raw'), saved);
+      writeFileSync(join(home, '.asoundrc'), rc);
+      sink.kill();
+      rmSync(fifo, { force: true });
+    }
+  }, 150_000);
+});

@@ -1,0 +1,89 @@
+/**
+ * The realtime call console as a user meets it, in Chromium against the app in browser mode and a
+ * sandbox of the test's own: Chromium's fake microphone plays an eSpeak NG question (its CLI) with
+ * silence after it, looped; start a call with server VAD, the page's microphone and speakers; the
+ * user's words and the model's spoken answer both appear in the transcript, final, and the
+ * latency numbers (end of speech → first audio byte, → first sample played) are shown; the event
+ * log has folded deltas; hang up, and the call is in History.
+ *
+ * Runs once the `realtime` live kind is in main (main/live/realtime.ts); skipped before.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type SandboxServer } from '../../main/sandbox';
+import { encodeWav, parseWav } from '../../shared/audio/wav';
+import { closeAppPage, fakeMicrophoneArgs, openAppPage, ROOT, screenshot, useServiceConnection, type AppPage } from './harness';
+
+const KIND_PRESENT = existsSync(join(ROOT, 'main/live/realtime.ts'));
+const SLOW = { timeout: 60_000 };
+
+/** eSpeak NG's CLI: the sentence, then `gapS` of silence (Chromium loops the file). */
+function speech(dir: string, text: string, gapS: number): Buffer {
+  const out = join(dir, 'q.wav');
+  execFileSync('espeak-ng', ['-v', 'en-us', '-w', out, text]);
+  const parsed = parseWav(readFileSync(out));
+  if (!parsed.ok) throw new Error(parsed.error.message);
+  const rate = parsed.value.sampleRate;
+  const samples = new Int16Array(parsed.value.samples.length + Math.round(rate * gapS));
+  samples.set(parsed.value.samples, 0);
+  return Buffer.from(encodeWav({ sampleRate: rate, channels: 1, samples }));
+}
+
+describe.skipIf(!KIND_PRESENT)('Realtime call console (browser mode)', () => {
+  let opened: AppPage | undefined;
+  let page: Page;
+  let sb: SandboxServer;
+  const key = 'sk-e2e-realtime-0';
+  const dir = mkdtempSync(join(tmpdir(), 'wb-rt-e2e-'));
+
+  beforeAll(async () => {
+    sb = await startSandbox({ keys: [key], tokenDelayMs: 0 });
+    const mic = join(dir, 'mic.wav');
+    writeFileSync(mic, speech(dir, 'What is the weather like in Paris today?', 6));
+    opened = await openAppPage({ viewport: { width: 1400, height: 1200 }, browserArgs: fakeMicrophoneArgs(mic) });
+    page = opened.page;
+    await page.goto(opened.app.url);
+    await useServiceConnection(page, { name: 'Realtime sandbox', url: sb.url, key });
+  }, 180_000);
+
+  afterAll(async () => {
+    await sb?.close();
+    expect(await closeAppPage(opened)).toBe(0);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('starts a call, hears the question, answers it aloud; both transcripts and the latency numbers shown', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Realtime', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Realtime call console' }).waitFor();
+    await page.locator('[data-test="call-start"]').click();
+    await expect.poll(() => page.locator('[data-test="call-status"]').textContent(), SLOW).toBe('Live');
+
+    // The user's words, transcribed, and the model's answer, each final (black, not interim).
+    const user = page.locator('[data-test="transcript-user"][data-interim="false"]');
+    const model = page.locator('[data-test="transcript-assistant"][data-interim="false"]');
+    await expect.poll(() => user.count(), SLOW).toBeGreaterThan(0);
+    await expect.poll(() => model.count(), SLOW).toBeGreaterThan(0);
+    expect((await user.first().innerText()).toLowerCase()).toMatch(/weather|paris/);
+    expect((await model.first().innerText()).replace(/^Model:\s*/, '').trim().length).toBeGreaterThan(3);
+
+    // Latency of the turn, as numbers (a figure, never the em dash of "unknown").
+    await expect.poll(() => page.locator('[data-test="turn-first-audio"] b').first().innerText(), SLOW).toMatch(/^\d+(\.\d+)? (ms|s)$/);
+    await expect.poll(() => page.locator('[data-test="turn-first-played"] b').first().innerText(), SLOW).toMatch(/^\d+(\.\d+)? (ms|s)$/);
+    expect(await page.locator('[data-test="p50-first-audio"]').innerText()).toMatch(/^\d+(\.\d+)? (ms|s)$/);
+
+    // The event log: the session set up both ways, the answer's audio deltas folded.
+    const types = await page.locator('[data-test="log-type"]').allInnerTexts();
+    expect(types).toContain('session.update');
+    expect(types.some((t) => /^response\.output_audio\.delta ×\d+$/.test(t))).toBe(true);
+    await screenshot(page, 'realtime-01-call');
+
+    await page.locator('[data-test="call-hangup"]').click();
+    await expect.poll(() => page.locator('[data-test="call-start"]').isVisible(), SLOW).toBe(true);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'History', exact: true }).click();
+    await expect.poll(() => page.getByRole('row').filter({ hasText: 'Realtime · call' }).count(), SLOW).toBeGreaterThan(0);
+  });
+});

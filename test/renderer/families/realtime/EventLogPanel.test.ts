@@ -1,0 +1,55 @@
+/**
+ * The event log panel with a long call: only the rows in view are in the DOM (virtualised), the
+ * rows no longer held are said (with the way to History's full timeline), and the filters narrow
+ * what the list shows.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { flushPromises } from '@vue/test-utils';
+import EventLogPanel from '@/families/realtime/components/EventLogPanel.vue';
+import { EventLog } from '@/families/realtime/lib/event-log';
+import { mountWithApp, type Mounted } from '../../mount-app';
+
+let m: Mounted;
+afterEach(() => m?.wrapper.unmount());
+
+/** A call of `turns` answers, each: speech started, 50 audio deltas, done. */
+function longCall(turns: number, maxRows: number): EventLog {
+  const log = new EventLog({ maxRows });
+  let t = 0;
+  for (let i = 0; i < turns; i++) {
+    log.push({ t: t++, direction: 'in', message: { type: 'input_audio_buffer.speech_started', audio_start_ms: t } });
+    for (let d = 0; d < 50; d++) log.push({ t: t++, direction: 'in', message: { type: 'response.output_audio.delta', item_id: `item_${i}`, delta: { bytes: 960 } } });
+    log.push({ t: t++, direction: 'in', message: { type: 'response.done' } });
+  }
+  return log;
+}
+
+describe('EventLogPanel', () => {
+  it('draws only the rows in view of a long log, and says how many older messages are only in History', async () => {
+    const log = longCall(2_000, 3_000);
+    m = await mountWithApp(EventLogPanel, { props: { log, version: 1, runId: 'run_1', exportJsonl: async () => '' } });
+    await flushPromises();
+    const drawn = document.querySelectorAll('[data-test="log-row"]').length;
+    expect(log.size).toBe(3_000);
+    expect(drawn).toBeGreaterThan(0);
+    expect(drawn).toBeLessThan(60);
+    // 6,000 rows made, 3,000 held: 3,000 rows of 52 messages per 3 rows gone.
+    expect(document.querySelector('[data-test="log-older"]')?.textContent).toContain('52,000 older messages (3,000 rows)');
+    expect(document.querySelector('[data-test="log-count"]')?.textContent).toContain('104,000 messages · 3,000 rows shown');
+  });
+
+  it('narrows the list by direction and by the chosen types', async () => {
+    const log = new EventLog({ maxRows: 100 });
+    log.push({ t: 0, direction: 'out', message: { type: 'session.update' } });
+    log.push({ t: 1, direction: 'in', message: { type: 'session.updated' } });
+    log.push({ t: 2, direction: 'out', message: { type: 'response.create' } });
+    m = await mountWithApp(EventLogPanel, { props: { log, version: 1, runId: null, exportJsonl: async () => '' } });
+    await flushPromises();
+    const types = () => [...document.querySelectorAll('[data-test="log-type"]')].map((e) => e.textContent);
+    expect(types()).toEqual(['session.update', 'session.updated', 'response.create']);
+    await m.wrapper.find('[aria-label="Direction"] [aria-label="→ out"], [aria-label="Direction"] button:nth-child(3)').trigger('click');
+    await flushPromises();
+    expect(types()).toEqual(['session.update', 'response.create']);
+    expect(document.querySelector('[data-test="log-older"]')).toBeNull();
+  });
+});

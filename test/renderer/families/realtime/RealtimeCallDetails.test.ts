@@ -1,0 +1,37 @@
+/**
+ * History's entry for a recorded realtime call: the session (tracks, figures, timeline) with the
+ * call's transcript, both sides in conversation order, a cut answer said.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { flushPromises } from '@vue/test-utils';
+import HistoryEntryView from '@/views/HistoryEntryView.vue';
+import type { Endpoint } from '@shared/contract/runs';
+import { mountWithApp, type Mounted } from '../../mount-app';
+import { makeRecord } from '../../fake-data';
+import { makeFakeSession } from '../../fake-session';
+
+vi.mock('wavesurfer.js', () => import('../../components/audio/fake-wavesurfer'));
+
+let m: Mounted;
+afterEach(() => {
+  m?.wrapper.unmount();
+  document.body.innerHTML = '';
+});
+
+describe('RealtimeCallDetails (History)', () => {
+  it("shows a call's session and its transcript, both sides in order, the cut answer said", async () => {
+    const output = {
+      object: 'realtime_call',
+      transcript: [
+        { itemId: 'i1', role: 'user', text: 'What is the weather?', interim: false, status: 'done', truncatedAtMs: null, source: 'audio' },
+        { itemId: 'i2', role: 'assistant', text: 'It is sunny and', interim: false, status: 'truncated', truncatedAtMs: 820, source: 'audio' },
+      ],
+    };
+    const run = makeRecord({ id: 'run-rt', endpoint: 'realtime.call' as Endpoint, model: 'svc-voice-latest', events: [], output });
+    m = await mountWithApp(HistoryEntryView, { route: '/history/run-rt', props: { id: 'run-rt' }, fake: { history: [run], sessions: { 'run-rt': makeFakeSession({ kind: 'realtime' }) } } });
+    await flushPromises();
+    expect(document.querySelector('[aria-label="Session timeline"]')).not.toBeNull();
+    const lines = [...document.querySelectorAll('[data-testid="call-transcript"] li')].map((li) => li.textContent!.replace(/\s+/g, ' ').trim());
+    expect(lines).toEqual(['You: What is the weather?', 'Model: It is sunny and (cut where it was heard)']);
+  });
+});

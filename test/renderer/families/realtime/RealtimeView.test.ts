@@ -1,0 +1,220 @@
+/**
+ * The call console as a user works it, against a fake of the live session (the fake workbench's
+ * `live` family) fed with the `realtime` kind's own events (shared/realtime-call, folded by the
+ * same applyRealtimeCallEvent main uses): the form starts a call with an input the kind's schema
+ * accepts; both transcripts grow, interim in place then final; the event log folds deltas and
+ * shows a row's JSON; latency numbers per turn and p50/p95; a dropped socket is said at once
+ * with Reconnect; push-to-talk with Space outside fields; a minted secret counts down; a tool call
+ * is answered by hand.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { flushPromises } from '@vue/test-utils';
+import { RealtimeCallControlSchema, RealtimeCallInputSchema, initialRealtimeCallSnapshot, type RealtimeCallEvent, type RealtimeCallSnapshot } from '@shared/realtime-call';
+import { mountWithApp, type Mounted } from '../../mount-app';
+import { makeFakeSession } from '../../fake-session';
+import type { FakeWorkbenchOptions } from '../../fake-workbench';
+
+vi.mock('@/bridge/media', () => ({ mediaChannel: () => ({ onFrame: () => () => undefined, send: () => undefined }) }));
+const capture = vi.hoisted(() => ({ start: vi.fn() }));
+vi.mock('@/audio/page-capture', () => ({ PageCapture: { start: capture.start } }));
+const { default: RealtimeView } = await import('@/families/realtime/views/RealtimeView.vue');
+const { useRealtimeCallStore } = await import('@/families/realtime/stores/realtime-call');
+
+let m: Mounted;
+afterEach(() => {
+  m?.wrapper.unmount();
+  capture.start.mockReset();
+  window.sessionStorage.clear();
+});
+
+/** A call as main would start it from `input` (native microphone: no page capture in these tests). */
+function liveSnapshot(over: Partial<RealtimeCallSnapshot> = {}): RealtimeCallSnapshot {
+  const input = RealtimeCallInputSchema.parse({ model: 'svc-voice-latest', microphone: { kind: 'native' }, output: { kind: 'native' } });
+  return { ...initialRealtimeCallSnapshot(input, 'run_call1'), status: 'live', ...over };
+}
+
+async function mountView(first: RealtimeCallSnapshot, fake?: FakeWorkbenchOptions): Promise<void> {
+  m = await mountWithApp(RealtimeView, { route: '/realtime', fake });
+  const start = m.fake.live.start;
+  m.fake.live.start = async (req) => {
+    const started = await start(req);
+    m.fake.controls.live.sessions.get(started.id)!.snapshot = first;
+    return started;
+  };
+}
+
+/** Starts a call from the form; answers its id. */
+async function startCall(): Promise<string> {
+  await m.wrapper.find('[data-test="call-start"]').trigger('click');
+  await flushPromises();
+  return [...m.fake.controls.live.sessions.keys()][0]!;
+}
+
+function emitAll(id: string, events: RealtimeCallEvent[]): void {
+  for (const e of events) m.fake.controls.live.emit(id, e);
+}
+
+/** What the call's attachment sent (control messages), parsed as main would. */
+function sent(id: string): unknown[] {
+  return m.fake.controls.live.sessions.get(id)!.attachments.flatMap((a) => a.sent).map((msg) => RealtimeCallControlSchema.parse(msg));
+}
+
+const texts = (sel: string) => [...document.querySelectorAll(sel)].map((e) => e.textContent!.replace(/\s+/g, ' ').trim());
+const frame = () => new Promise((r) => setTimeout(r, 20));
+
+describe('RealtimeView', () => {
+  it('is a view with a heading, and starts a call with an input the realtime kind accepts', async () => {
+    await mountView(liveSnapshot());
+    expect(document.querySelector('.view h1')?.textContent).toBe('Realtime call console');
+    const id = await startCall();
+    const session = m.fake.controls.live.sessions.get(id)!;
+    expect(session.summary.kind).toBe('realtime');
+    const parsed = RealtimeCallInputSchema.safeParse(session.input);
+    expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
+    expect(parsed.data).toMatchObject({ auth: 'key', model: 'svc-voice-latest', turnDetection: { type: 'server_vad', threshold: 0.5 }, microphone: { kind: 'page' } });
+    await flushPromises();
+    expect(document.querySelector('[data-test="call-status"]')?.textContent).toBe('Live');
+  });
+
+  it('shows both sides as they speak: interim replaced in place, then final; latency numbers per turn and p50/p95', async () => {
+    await mountView(liveSnapshot());
+    const id = await startCall();
+    emitAll(id, [
+      { type: 'turn', turn: 1, userItemId: 'item_u1' },
+      { type: 'mark', turn: 1, mark: 'speech_started', t: 1_000 },
+      { type: 'transcript', itemId: 'item_u1', role: 'user', text: 'what is the', mode: 'replace', final: false, source: 'audio' },
+    ]);
+    await flushPromises();
+    expect(texts('[data-test="transcript-user"]')).toEqual(['You: what is the']);
+    expect(document.querySelector('[data-test="transcript-user"]')!.getAttribute('data-interim')).toBe('true');
+
+    emitAll(id, [
+      { type: 'transcript', itemId: 'item_u1', role: 'user', text: 'what is the weather', mode: 'replace', final: true, source: 'audio' },
+      { type: 'mark', turn: 1, mark: 'speech_stopped', t: 2_000 },
+      { type: 'transcript', itemId: 'item_a1', role: 'assistant', text: 'It is ', mode: 'delta', final: false, source: 'audio' },
+      { type: 'mark', turn: 1, mark: 'first_audio', t: 2_240 },
+      { type: 'mark', turn: 1, mark: 'first_played', t: 2_300 },
+      { type: 'transcript', itemId: 'item_a1', role: 'assistant', text: 'sunny.', mode: 'delta', final: false, source: 'audio' },
+    ]);
+    await flushPromises();
+    expect(document.querySelector('[data-test="transcript-assistant"]')!.getAttribute('data-interim')).toBe('true');
+    // The answer's transcript done: the same words, now final (only the flag changes).
+    emitAll(id, [
+      { type: 'transcript', itemId: 'item_a1', role: 'assistant', text: '', mode: 'delta', final: true, source: 'audio' },
+      { type: 'mark', turn: 1, mark: 'response_done', t: 3_000 },
+    ]);
+    await flushPromises();
+    expect(texts('[data-test="transcript-user"]')).toEqual(['You: what is the weather']);
+    expect(texts('[data-test="transcript-assistant"]')).toEqual(['Model: It is sunny.']);
+    expect([...document.querySelectorAll('[data-test^="transcript-"]')].map((e) => e.getAttribute('data-interim'))).toEqual(['false', 'false']);
+    expect(texts('[data-test="turn-first-audio"]')).toEqual(['end of speech → first audio byte 240 ms']);
+    expect(texts('[data-test="turn-first-played"]')).toEqual(['→ first sample played 300 ms']);
+    expect([texts('[data-test="p50-first-audio"]'), texts('[data-test="p95-first-played"]')]).toEqual([['240 ms'], ['300 ms']]);
+  });
+
+  it("logs every message both ways, an answer's deltas folded ×N, a row's JSON on demand, filtered by type", async () => {
+    await mountView(liveSnapshot());
+    const id = await startCall();
+    const wire = (t: number, direction: 'in' | 'out', data: { type: string; [k: string]: unknown }): RealtimeCallEvent => ({ type: 'wire', direction, t, eventType: data.type, data });
+    emitAll(id, [
+      wire(1, 'out', { type: 'session.update', session: { voice: 'eve' } }),
+      wire(2, 'in', { type: 'session.updated', session: { voice: 'eve' } }),
+      ...Array.from({ length: 12 }, (_, i) => wire(10 + i, 'in', { type: 'response.output_audio.delta', item_id: 'item_a1', delta: { bytes: 960 } })),
+      wire(40, 'in', { type: 'response.done', response: { status: 'completed' } }),
+    ]);
+    await frame();
+    await flushPromises();
+    expect(texts('[data-test="log-type"]')).toEqual(['session.update', 'session.updated', 'response.output_audio.delta ×12', 'response.done']);
+    await m.wrapper.findAll('[data-test="log-row"]')[0]!.trigger('click');
+    expect(JSON.parse(document.querySelector('[data-test="log-json"]')!.textContent!)).toEqual({ type: 'session.update', session: { voice: 'eve' } });
+    await m.wrapper.find('[data-test="log-filter-text"]').setValue('audio');
+    expect(texts('[data-test="log-type"]')).toEqual(['response.output_audio.delta ×12']);
+  });
+
+  it('says a dropped connection at once, keeps the transcript, and offers Reconnect', async () => {
+    await mountView(liveSnapshot());
+    const id = await startCall();
+    emitAll(id, [{ type: 'transcript', itemId: 'item_u1', role: 'user', text: 'hello', mode: 'replace', final: true, source: 'audio' }]);
+    await flushPromises();
+    expect(document.querySelector('[data-test="call-dropped"]')).toBeNull();
+    emitAll(id, [{ type: 'dropped', code: 'connection_closed', message: 'The service closed the socket (1006).', t: 5_000 }]);
+    await flushPromises();
+    const alert = document.querySelector('[role="alert"][data-test="call-dropped"]');
+    expect(alert?.textContent).toContain('The service closed the socket (1006).');
+    expect(texts('[data-test="transcript-user"]')).toEqual(['You: hello']);
+    await m.wrapper.find('[data-test="call-reconnect"]').trigger('click');
+    await flushPromises();
+    expect(sent(id)).toEqual([{ type: 'reconnect' }]);
+  });
+
+  it('talks while Space is held outside a field (push-to-talk): clear on press, commit on release; Space in a field types', async () => {
+    await mountView(liveSnapshot({ turnDetection: 'manual' }));
+    const id = await startCall();
+    window.dispatchEvent(new KeyboardEvent('keydown', { code: 'Space', key: ' ' }));
+    await flushPromises();
+    expect(document.querySelector('[data-test="call-ptt"]')?.textContent).toContain('Talking');
+    window.dispatchEvent(new KeyboardEvent('keyup', { code: 'Space', key: ' ' }));
+    await flushPromises();
+    const field = document.querySelector<HTMLInputElement>('[data-test="call-text"]')!;
+    field.dispatchEvent(new KeyboardEvent('keydown', { code: 'Space', key: ' ', bubbles: true }));
+    field.dispatchEvent(new KeyboardEvent('keyup', { code: 'Space', key: ' ', bubbles: true }));
+    await flushPromises();
+    expect(sent(id)).toEqual([{ type: 'clear' }, { type: 'commit', respond: true }]);
+  });
+
+  it("counts down a minted client secret's time left", async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'Date'] });
+    try {
+      vi.setSystemTime(1_800_000_000_000);
+      await mountView(liveSnapshot({ clientSecretExpiresAt: 1_800_000_000 + 125, connection: { ...liveSnapshot().connection, auth: 'client-secret' } }));
+      await startCall();
+      expect(document.querySelector('[data-test="secret-countdown"]')?.textContent).toBe('client secret 2:05');
+      vi.advanceTimersByTime(6_000);
+      await flushPromises();
+      expect(document.querySelector('[data-test="secret-countdown"]')?.textContent).toBe('client secret 1:59');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('takes a manual answer to a tool call the auto-responder does not answer', async () => {
+    await mountView(liveSnapshot());
+    const id = await startCall();
+    emitAll(id, [{ type: 'tool-call', call: { callId: 'call_1', name: 'lookup', arguments: '{"city":"Oslo"}', itemId: null, responseId: null, at: 10, answeredBy: 'window' } }]);
+    await flushPromises();
+    await m.wrapper.find('[data-test="tool-output"]').setValue('{"temp":3}');
+    await m.wrapper.find('form.answer').trigger('submit');
+    await flushPromises();
+    expect(sent(id)).toEqual([{ type: 'tool-output', callId: 'call_1', output: '{"temp":3}', respond: true }]);
+    emitAll(id, [{ type: 'tool-answered', callId: 'call_1', output: '{"temp":3}', by: 'window', error: null }]);
+    await flushPromises();
+    expect(document.querySelector('[data-test="tool-call"]')).toBeNull();
+  });
+
+  it("exports the whole call as JSONL from its recording, page by page (not only the rows the log still holds)", async () => {
+    // 1,200 messages recorded (three timeline pages) and two marks, which are not messages.
+    const recorded = makeFakeSession({ events: 1_200 });
+    await mountView(liveSnapshot(), { sessions: { run_call1: recorded } });
+    await startCall();
+    const lines = (await useRealtimeCallStore().exportJsonl()).trim().split('\n').map((l) => JSON.parse(l) as { t: number; direction: string; message: { seq?: number } });
+    expect(lines).toHaveLength(1_200);
+    expect(lines[3]).toEqual({ t: 60, direction: 'in', message: { type: 'transcript.partial', seq: 3, text: 'word 3' } });
+    expect(lines.at(-1)!.t).toBe(1_199 * 20);
+    expect(m.fake.controls.calls.filter((c) => c.method === 'history.timeline').map((c) => (c.input as { offset: number }).offset)).toEqual([0, 500, 1_000]);
+  });
+
+  it('explains a call that failed (a refused key), keeps its transcript and log, and offers a new call', async () => {
+    await mountView(liveSnapshot());
+    const id = await startCall();
+    emitAll(id, [
+      { type: 'transcript', itemId: 'item_u1', role: 'user', text: 'hi', mode: 'replace', final: true, source: 'audio' },
+      { type: 'error', code: 'invalid_api_key', message: 'The service refused the key (401): check the connection.', t: 10 },
+      { type: 'status', status: 'failed' },
+    ]);
+    await flushPromises();
+    expect(document.querySelector('[data-test="call-ended"]')?.textContent).toBe('Failed: The service refused the key (401): check the connection.');
+    expect(texts('[data-test="transcript-user"]')).toEqual(['You: hi']);
+    expect(m.wrapper.find('[data-test="call-start"]').exists()).toBe(true);
+    expect(m.wrapper.find('[data-test="call-hangup"]').exists()).toBe(false);
+  });
+});

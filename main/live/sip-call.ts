@@ -39,7 +39,7 @@ export interface SipCallKindDeps {
   now?: () => number;
 }
 
-export const CONSOLE_MISSING = 'The call console is not available in this build yet, so the call cannot be answered here. Decline it or transfer it.';
+export const CONSOLE_MISSING = 'The call console is not available in this workbench (it runs no media process for live audio), so the call cannot be answered here. Decline it or transfer it.';
 
 export function sipCallLiveKind(deps: SipCallKindDeps) {
   const now = deps.now ?? Date.now;

@@ -55,7 +55,7 @@ export function createFakeSip(record: (method: string, input: unknown) => void):
     calls: async (input) => (record('sip.calls', input), [...controls.calls]),
     answer: async (input) => {
       record('sip.answer', input);
-      if (controls.answerWith === null) throw new WorkbenchFailure({ code: 'invalid_input', message: 'The call console is not available in this build yet, so the call cannot be answered here. Decline it or transfer it.' });
+      if (controls.answerWith === null) throw new WorkbenchFailure({ code: 'invalid_input', message: 'The call console is not available in this workbench (it runs no media process for live audio), so the call cannot be answered here. Decline it or transfer it.' });
       const call = controls.calls.find((c) => c.callId === input.callId);
       if (call) controls.ring({ ...call, state: 'answered', mediaSessionId: controls.answerWith });
       return { mediaSessionId: controls.answerWith };

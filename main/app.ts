@@ -33,6 +33,9 @@ import { markInterruptedRuns } from './store/runs';
 import { JobQueue } from './jobs/job-queue';
 import { createLiveHandlers } from './live/handlers';
 import { liveKinds } from './live/kinds';
+import { sipCallDeps } from './live/sip-call';
+import { realtimeAnswerer } from './live/sip-answer';
+import { REALTIME_CALL_KIND } from '../shared/realtime-call/input';
 import { createLiveRegistry, type LiveRegistry } from './live/registry';
 import { buildFamilies, type FamilyDeps } from './families';
 import { WorkbenchFailure } from '../shared/contract/errors';
@@ -206,6 +209,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       (hash) => media.url(hash),
     );
     const toolSets = new ToolSetsService({ db, emit: options.emit });
+    // Made after the families (below); an incoming call that arrives before then is refused and retried by the service.
+    const liveRef: { current: LiveRegistry | null } = { current: null };
     // Every family's service, handlers and job kinds (main/families/index.ts lists them).
     const families = await buildFamilies({
       db,
@@ -224,6 +229,9 @@ export async function createApp(options: AppOptions): Promise<App> {
       videoPollMs: options.videoPollMs,
       notify: options.notify,
       media: mediaControl(options.mediaPlane),
+      keyStore: options.keyStore,
+      addDisposer: (dispose) => disposers.push(dispose),
+      live: () => liveRef.current,
     });
     // Every kind is defined and every subscriber listens: unfinished jobs may run now.
     const resumed = jobs.resumeAll();
@@ -239,7 +247,11 @@ export async function createApp(options: AppOptions): Promise<App> {
           return { id: c.profile.id, name: c.profile.name, isSandbox: c.isSandbox, baseUrl: c.profile.baseUrl, apiKey: c.apiKey, scrubber: c.scrubber };
         } }
       : null;
-    const live = createLiveRegistry({ kinds: liveKinds(liveDeps), onChange: (summary) => options.emit('live.changed', summary), log: options.log });
+    // A SIP call's Answer starts the realtime call kind joined to it; while the app has none, Answer says the console is missing.
+    const answerer = realtimeAnswerer({ registry: () => liveRef.current, available: () => kinds.some((k) => k.id === REALTIME_CALL_KIND) });
+    const kinds = liveKinds(liveDeps, sipCallDeps({ connections, recordings, answerer }));
+    const live = createLiveRegistry({ kinds, onChange: (summary) => options.emit('live.changed', summary), log: options.log });
+    liveRef.current = live;
     disposers.push(() => live.shutdown());
     const offDevices = plane?.onEvent?.((e) => e.type === 'devices-changed' && options.emit('audio.devicesChanged', e.devices));
     if (offDevices) disposers.push(() => void offDevices());

@@ -12,6 +12,7 @@ import { messagesMain } from './messages/family';
 import { modelsMain } from './models/family';
 import { realtimeMain } from './realtime/family';
 import { responsesMain } from './responses/family';
+import { sipMain } from './sip/family';
 import type { FamilyDeps, MainFamily } from './types';
 import { transcriptionMain } from './transcription/family';
 import { videosMain } from './videos/family';
@@ -19,7 +20,7 @@ import { voicesMain } from './voices/family';
 
 export type { FamilyDeps, MainFamily } from './types';
 
-export const MAIN_FAMILIES = [chatMain, responsesMain, messagesMain, legacyMain, filesMain, imagesMain, videosMain, speechMain, modelsMain, transcriptionMain, voicesMain, realtimeMain] as const satisfies readonly MainFamily[];
+export const MAIN_FAMILIES = [chatMain, responsesMain, messagesMain, legacyMain, filesMain, imagesMain, videosMain, speechMain, modelsMain, transcriptionMain, voicesMain, realtimeMain, sipMain] as const satisfies readonly MainFamily[];
 
 type MainFamilies = (typeof MAIN_FAMILIES)[number];
 

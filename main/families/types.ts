@@ -16,6 +16,8 @@ import type { GalleryService } from '../services/gallery-service';
 import type { ModelsService } from '../services/models-service';
 import type { UserFiles } from '../services/user-files';
 import type { MediaPlane } from '../media/media-plane';
+import type { KeyStore } from '../store/key-store';
+import type { LiveRegistry } from '../live/registry';
 
 /** What every family is built with: the app's shared services and the options that reach families. */
 export interface FamilyDeps {
@@ -41,6 +43,12 @@ export interface FamilyDeps {
   media?: Pick<MediaPlane, 'startSession' | 'stopSession' | 'controlSession' | 'onEvent'>;
   /** A desktop notification (Electron); browser mode has none. */
   notify?: (title: string, body: string) => void;
+  /** Where API keys are kept: SIP keeps its webhook signing secrets there too. */
+  keyStore?: KeyStore;
+  /** Something a family started that must end with the app (a listening server): run in reverse order on dispose. */
+  addDisposer?: (dispose: () => void | Promise<void>) => void;
+  /** The live registry (made after the families: null until then), where main starts its own sessions (an incoming call, with no window open). */
+  live?: () => LiveRegistry | null;
 }
 
 /** What a family's `create` returns. */

@@ -12,6 +12,7 @@ import { messagesFamily } from './messages/family';
 import { modelsFamily } from './models/family';
 import { realtimeFamily } from './realtime/family';
 import { responsesFamily } from './responses/family';
+import { sipFamily } from './sip/family';
 import { speechFamily } from './speech/family';
 import { transcriptionFamily } from './transcription/family';
 import { videosFamily } from './videos/family';
@@ -22,7 +23,7 @@ export type * from './types';
 export { EXPORT_LANGS } from './types';
 
 /** Every family, in the order History's endpoint filter lists their endpoints. */
-export const FAMILIES = [chatFamily, responsesFamily, messagesFamily, legacyFamily, filesFamily, videosFamily, imagesFamily, speechFamily, modelsFamily, transcriptionFamily, voicesFamily, realtimeFamily] as const satisfies readonly SharedFamily[];
+export const FAMILIES = [chatFamily, responsesFamily, messagesFamily, legacyFamily, filesFamily, videosFamily, imagesFamily, speechFamily, modelsFamily, transcriptionFamily, voicesFamily, realtimeFamily, sipFamily] as const satisfies readonly SharedFamily[];
 
 type Families = (typeof FAMILIES)[number];
 

@@ -26,6 +26,7 @@ import { createFakeLive, type FakeLiveControls } from './fake-live';
 import { createFakeSpeech, type FakeSpeechControls } from './fake-speech';
 import type { FakeSession } from './fake-session';
 import { createFakeVoices, type FakeVoicesControls } from './fake-voices';
+import { createFakeSip, type FakeSipControls } from './fake-sip';
 import { createFakeAudio, type FakeAudioControls } from './fake-audio';
 import type { NativeAudioDevices } from '../../shared/contract/audio';
 import type { CustomVoice } from '../../shared/families/voices/contract';
@@ -139,6 +140,8 @@ export interface FakeWorkbench extends WorkbenchApi {
     voices: FakeVoicesControls;
     /** Native audio devices (`audio.*`), see fake-audio.ts. */
     audio: FakeAudioControls;
+    /** Phone numbers, the receiver and ringing calls (`sip.*`), see fake-sip.ts. */
+    sip: FakeSipControls;
   };
 }
 
@@ -335,6 +338,7 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
   const fakeSpeech = createFakeSpeech((method, input) => record(method, input));
   const fakeVoices = createFakeVoices((method, input) => record(method, input), opts.voices);
   const fakeAudio = createFakeAudio((method, input) => record(method, input), opts.nativeDevices);
+  const fakeSip = createFakeSip((method, input) => record(method, input));
   let profiles: ConnectionProfile[] = [SANDBOX];
   let sandbox: SandboxDetails = { key: 'sk-sandbox-fake0123', port: 4010, preferredPort: 4010, preferredSource: 'default', configuredPort: null, ...opts.sandbox };
   let activeId = 'sandbox';
@@ -384,6 +388,7 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
     speech: fakeSpeech.controls,
     voices: fakeVoices.controls,
     audio: fakeAudio.controls,
+    sip: fakeSip.controls,
   };
   const revisionsOf = (playground: ToolPlayground): ToolSpec[][] => (toolRevisions[playground] ??= [[...(controls.toolSets[playground] ?? [])]]);
   const toolState = (playground: ToolPlayground): ToolSetState => {
@@ -607,6 +612,7 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
     voices: fakeVoices.api,
     realtime: {},
     audio: fakeAudio.api,
+    sip: fakeSip.api,
     app: {
       info: async () => ({
         version: '0.1.0-test',

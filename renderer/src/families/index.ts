@@ -16,6 +16,7 @@ import { messagesRenderer } from './messages/family';
 import { modelsRenderer } from './models/family';
 import { realtimeRenderer } from './realtime/family';
 import { responsesRenderer } from './responses/family';
+import { sipRenderer } from './sip/family';
 import { speechRenderer } from './speech/family';
 import { transcriptionRenderer } from './transcription/family';
 import type { IconDrawing, LazyView, RendererFamily } from './types';
@@ -24,7 +25,7 @@ import { voicesRenderer } from './voices/family';
 
 export type { IconDrawing, RendererFamily } from './types';
 
-export const RENDERER_FAMILIES = [chatRenderer, responsesRenderer, messagesRenderer, legacyRenderer, filesRenderer, imagesRenderer, videosRenderer, speechRenderer, modelsRenderer, transcriptionRenderer, voicesRenderer, realtimeRenderer] as const satisfies readonly RendererFamily[];
+export const RENDERER_FAMILIES = [chatRenderer, responsesRenderer, messagesRenderer, legacyRenderer, filesRenderer, imagesRenderer, videosRenderer, speechRenderer, modelsRenderer, transcriptionRenderer, voicesRenderer, realtimeRenderer, sipRenderer] as const satisfies readonly RendererFamily[];
 
 function rendererOf(id: FamilyId): RendererFamily | undefined {
   return (RENDERER_FAMILIES as readonly RendererFamily[]).find((f) => f.id === id);

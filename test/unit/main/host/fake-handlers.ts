@@ -267,6 +267,9 @@ export function createFakeHandlers(options: FakeHandlerOptions = {}): FakeHandle
     gallery: { list: () => ({ items: [], total: 0, next: null }), get: unbuilt, remove: unbuilt, setThumb: unbuilt, save: unbuilt, ofRun: () => [], byHash: () => null, keepInput: unbuilt },
     realtime: {},
     voices: { builtIn: () => [], list: () => ({ voices: [], nextToken: null }), get: unbuilt, create: unbuilt, update: unbuilt, remove: unbuilt, referenceAudio: unbuilt, preview: unbuilt },
+    sip: { numbers: () => ({ connectionId: 'sandbox', numbers: [], receiver: FAKE_SIP_RECEIVER }), register: unbuilt, keepSecret: unbuilt, receiver: () => FAKE_SIP_RECEIVER, startReceiver: () => FAKE_SIP_RECEIVER, calls: () => [], answer: unbuilt, decline: unbuilt, refer: unbuilt, hangup: unbuilt },
   };
   return { handlers, probe: probe.state, signals, sessions, live, liveChanges };
 }
+
+const FAKE_SIP_RECEIVER = { state: 'stopped' as const, url: null, port: null, problem: null, counts: { handled: 0, duplicate: 0, ignored: 0, refused: 0, malformed: 0, failed: 0 }, recent: [] };

@@ -1,0 +1,95 @@
+/**
+ * The SIP panel's state: the connection's phone numbers, the receiver's status (kept current by
+ * `sip.receiverChanged`), the calls ringing or answered (`sip.calls`, then `sip.callChanged`;
+ * an ended call stays listed with its outcome until the panel is left), the secret of the number
+ * just registered (shown once: forgotten when dismissed or when the panel is left), and the
+ * actions — register, start the receiver, answer, decline, transfer (refer), hang up.
+ */
+import { defineStore } from 'pinia';
+import { ref, shallowRef } from 'vue';
+import type { WorkbenchError } from '@shared/contract/errors';
+import type { SipCall, SipNumber, SipReceiverStatus, SipRegistered, SipRegisterInput } from '@shared/families/sip/contract';
+import { useWorkbench } from '../../../api';
+import { toWorkbenchError } from '../../../lib/errors';
+
+export const useSipStore = defineStore('sip', () => {
+  const numbers = shallowRef<SipNumber[]>([]);
+  const receiver = shallowRef<SipReceiverStatus | null>(null);
+  const calls = shallowRef<SipCall[]>([]);
+  /** The registration just made, with its secret: shown once. */
+  const registered = shallowRef<SipRegistered | null>(null);
+  const loading = ref(false);
+  const error = ref<WorkbenchError | null>(null);
+  let offs: Array<() => void> = [];
+
+  function subscribe(): void {
+    if (offs.length > 0) return;
+    const api = useWorkbench();
+    offs = [
+      api.sip.onReceiverChanged((status) => (receiver.value = status)),
+      api.sip.onCallChanged(upsert),
+    ];
+  }
+
+  function upsert(call: SipCall): void {
+    const i = calls.value.findIndex((c) => c.callId === call.callId);
+    calls.value = i < 0 ? [...calls.value, call] : calls.value.map((c, k) => (k === i ? call : c));
+  }
+
+  async function load(): Promise<void> {
+    subscribe();
+    loading.value = true;
+    error.value = null;
+    try {
+      useWorkbench().sip.calls(undefined).then((list) => list.forEach(upsert), () => undefined);
+      const listed = await useWorkbench().sip.numbers(undefined);
+      numbers.value = listed.numbers;
+      receiver.value = listed.receiver;
+    } catch (err) {
+      error.value = toWorkbenchError(err);
+      // The receiver is ours, not the service's: show it even when listing failed.
+      receiver.value = await useWorkbench().sip.receiver(undefined).catch(() => receiver.value);
+    } finally {
+      loading.value = false;
+    }
+  }
+
+  /** Registers a number; the error (the service's words) is thrown to the form. */
+  async function register(input: SipRegisterInput): Promise<SipRegistered> {
+    const made = await useWorkbench().sip.register(input);
+    registered.value = made;
+    receiver.value = made.receiver;
+    numbers.value = [...numbers.value.filter((n) => n.number.phone_number_id !== made.number.phone_number_id), { number: made.number, secretKept: made.secret.stored }];
+    return made;
+  }
+
+  /** Keeps a secret given by hand (a number registered elsewhere, or a new secret: a rotation). */
+  async function keepSecret(n: SipNumber, secret: string): Promise<{ rotated: boolean }> {
+    const kept = await useWorkbench().sip.keepSecret({ phoneNumberId: n.number.phone_number_id, phoneNumber: n.number.phone_number, secret });
+    numbers.value = numbers.value.map((x) => (x.number.phone_number_id === n.number.phone_number_id ? { ...x, secretKept: true } : x));
+    return kept;
+  }
+
+  /** Forgets the secret shown once. */
+  function dismissSecret(): void {
+    registered.value = null;
+  }
+
+  async function startReceiver(): Promise<void> {
+    receiver.value = await useWorkbench().sip.startReceiver(undefined);
+  }
+
+  /** Each throws the reason to the panel (the console missing, a refused transfer); the call's new state comes as `callChanged`. */
+  const answer = (callId: string) => useWorkbench().sip.answer({ callId });
+  const decline = async (callId: string) => void (await useWorkbench().sip.decline({ callId }));
+  const hangup = async (callId: string) => void (await useWorkbench().sip.hangup({ callId }));
+  const transfer = async (callId: string, target: string) => void (await useWorkbench().sip.refer({ callId, target }));
+
+  function dispose(): void {
+    offs.forEach((off) => off());
+    offs = [];
+    registered.value = null;
+  }
+
+  return { numbers, receiver, calls, registered, loading, error, load, register, keepSecret, dismissSecret, startReceiver, answer, decline, hangup, transfer, dispose };
+});

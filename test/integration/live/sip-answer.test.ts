@@ -1,0 +1,65 @@
+/**
+ * A simulated SIP call answered for real: a whole app with its media process and embedded sandbox;
+ * a number registered at the loopback receiver, a call placed through the sandbox's control API
+ * rings as a `sip-call` session, Answer starts the realtime call kind joined to it (`call_id`, the
+ * API key, no microphone or playback of ours) and the console's session goes live with the
+ * caller's G.711 line; Hang up ends the SIP call and the service closes the realtime socket.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { App } from '../../../main/app';
+import { startLiveApp } from './harness';
+import { attachCall } from './realtime-harness';
+
+const NUMBER = '+18005550195';
+let live: Awaited<ReturnType<typeof startLiveApp>>;
+let app: App;
+
+beforeAll(async () => {
+  live = await startLiveApp();
+  app = live.app;
+}, 60_000);
+afterAll(() => live?.close());
+
+async function until<T>(look: () => T | undefined | null | false, what: string): Promise<T> {
+  for (let i = 0; i < 3000; i++) {
+    const v = look();
+    if (v) return v;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`never saw ${what}: ${JSON.stringify(app.live.list())}`);
+}
+
+describe('answering a SIP call with the realtime console', { timeout: 120_000 }, () => {
+  it('rings, is answered by a realtime session joined with call_id, and hangs up', async () => {
+    await app.handlers.sip.register({ origin: 'byo_trunk', name: 'Desk', phoneNumber: NUMBER, allowedAddresses: ['127.0.0.0/8'] }, {} as never);
+    const { sandbox } = await app.handlers.connections.list(undefined as never, {} as never);
+    const placed = await fetch(`http://127.0.0.1:${sandbox.port}/sandbox/calls`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sandbox.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ to: NUMBER, from: '+14155550100', script: { say: 'Hello, I would like to check my order please.', hangup_after_ms: null } }),
+    });
+    const { call_id: callId } = (await placed.json()) as { call_id: string };
+
+    const ringing = await until(() => app.live.list().find((s) => s.kind === 'sip-call' && s.state === 'ringing'), 'the call ringing');
+    const { mediaSessionId } = await app.handlers.sip.answer({ callId }, {} as never);
+    expect(mediaSessionId).toMatch(/\S/);
+    expect(app.live.list().find((s) => s.id === ringing.id)?.state).toBe('answered');
+    expect(app.live.list().find((s) => s.id === mediaSessionId)).toMatchObject({ kind: 'realtime', origin: 'main' });
+
+    const console_ = await attachCall(app, mediaSessionId);
+    await console_.until(() => console_.state().status === 'live', 'the realtime session live');
+    // The sandbox joins the call once its turn detector is loaded, just after the session opens.
+    const callState = async () => ((await (await fetch(`http://127.0.0.1:${sandbox.port}/sandbox/calls/${callId}`, { headers: { authorization: `Bearer ${sandbox.key}` } })).json()) as { state: string }).state;
+    let state = await callState();
+    for (let i = 0; i < 500 && state === 'ringing'; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      state = await callState();
+    }
+    expect(state).toBe('joined');
+
+    await app.handlers.sip.hangup({ callId }, {} as never);
+    // An ended session leaves the registry's list.
+    await until(() => !app.live.list().some((s) => s.id === ringing.id), 'the SIP call ended');
+    await console_.until(() => console_.ended() || ['ended', 'failed', 'dropped'].includes(console_.state().status), 'the realtime session closed by the hangup');
+  });
+});

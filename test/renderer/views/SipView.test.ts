@@ -1,0 +1,110 @@
+/**
+ * The Phone (SIP) panel against the fake workbench: the register form checked with the service's
+ * own rules before anything is sent, the service's refusal shown in its words, the secret shown
+ * once, the receiver's URL; a ringing call's Answer (refused while no console exists) and
+ * Decline; an answered call's transfer target checked before `sip.refer`.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { flushPromises } from '@vue/test-utils';
+import SipView from '@/families/sip/views/SipView.vue';
+import type { SipCall } from '@shared/families/sip/contract';
+import { button, mountWithApp, type Mounted } from '../mount-app';
+
+let m: Mounted;
+afterEach(() => {
+  m?.wrapper.unmount();
+  document.body.innerHTML = '';
+});
+
+const calls = (method: string) => m.fake.controls.calls.filter((c) => c.method === method).map((c) => c.input);
+const alerts = () => [...document.querySelectorAll('[role="alert"]')].map((a) => a.textContent?.trim());
+
+async function type(label: string, value: string): Promise<void> {
+  const el = document.querySelector(`[aria-label="${label}"]`) as HTMLInputElement | HTMLTextAreaElement;
+  el.value = value;
+  el.dispatchEvent(new Event('input'));
+  await flushPromises();
+}
+
+async function press(name: string, index = 0): Promise<void> {
+  const found = [...document.querySelectorAll('button')].filter((b) => b.textContent?.trim() === name || b.getAttribute('aria-label') === name);
+  (found[index] ?? button(m.wrapper, name)).click();
+  await flushPromises();
+}
+
+const ringing: SipCall = { callId: 'call_1', from: '+14155550100', to: '+18005550199', at: 1, state: 'ringing', liveSessionId: 'live_1', mediaSessionId: null, problem: null };
+
+describe('SipView', { timeout: 30_000 }, () => {
+  it('checks the form with the service’s rules, registers, and shows the secret once with the receiver’s URL', async () => {
+    m = await mountWithApp(SipView, { route: '/sip' });
+    expect(document.querySelector('.view h1')?.textContent).toBe('Phone (SIP)');
+    await press('Register');
+    expect(calls('sip.register')).toEqual([]);
+    expect(alerts()).toEqual(expect.arrayContaining(['Give the number a name.', expect.stringMatching(/needs its phone number/), expect.stringMatching(/address blocks/)]));
+
+    await type('Name', 'Front desk');
+    await type('Phone number', '+1 800 555 0199');
+    await type('Allowed addresses', '203.0.113.7/24');
+    expect(alerts()).toEqual(expect.arrayContaining([expect.stringMatching(/did you mean "\+18005550199"/), expect.stringMatching(/host bits set: the network of that block is "203.0.113.0\/24"/)]));
+    await press('Register');
+    expect(calls('sip.register')).toEqual([]);
+
+    await type('Phone number', '+18005550199');
+    await type('Allowed addresses', '203.0.113.0/24');
+    await press('Register');
+    expect(calls('sip.register')).toEqual([{ origin: 'byo_trunk', name: 'Front desk', phoneNumber: '+18005550199', allowedAddresses: ['203.0.113.0/24'] }]);
+    expect(document.querySelector('[data-test="signing-secret"]')?.textContent).toBe('whsec_fakesecret1');
+    expect(document.querySelector('[data-test="receiver-url"]')?.textContent).toBe('http://127.0.0.1:45123/webhooks/sip');
+    expect(document.querySelector('tr[data-number="+18005550199"]')?.textContent).toContain('kept');
+    await press('Done');
+    expect(document.querySelector('[data-test="signing-secret"]')).toBeNull();
+  });
+
+  it('keeps a secret given by hand for a number registered elsewhere', async () => {
+    m = await mountWithApp(SipView, { route: '/sip' });
+    m.fake.controls.sip.numbers.push({ number: { phone_number_id: 'pn_x', phone_number: '+18005550111', name: 'Elsewhere' }, secretKept: false });
+    await press('Refresh');
+    expect(document.querySelector('tr[data-number="+18005550111"]')?.textContent).toContain('not kept here');
+    await type('Signing secret for +18005550111', 'whsec_c2VjcmV0c2VjcmV0');
+    await press('Keep secret');
+    expect(calls('sip.keepSecret')).toEqual([{ phoneNumberId: 'pn_x', phoneNumber: '+18005550111', secret: 'whsec_c2VjcmV0c2VjcmV0' }]);
+    expect(document.querySelector('tr[data-number="+18005550111"]')?.textContent).toContain('Secret kept');
+  });
+
+  it('shows the service’s refusal as it says it', async () => {
+    m = await mountWithApp(SipView, { route: '/sip' });
+    m.fake.controls.sip.failNextRegister = { code: 'api_error', status: 409, message: 'Phone number +18005550199 is already registered.' };
+    await type('Name', 'Again');
+    await type('Phone number', '+18005550199');
+    await type('Allowed addresses', '203.0.113.0/24');
+    await press('Register');
+    expect(document.querySelector('[data-test="register-error"]')?.textContent).toBe('Phone number +18005550199 is already registered.');
+  });
+
+  it('rings a call: Answer says the console is missing, Decline declines it', async () => {
+    m = await mountWithApp(SipView, { route: '/sip' });
+    m.fake.controls.sip.ring(ringing);
+    await flushPromises();
+    const row = () => document.querySelector('[data-call="call_1"]');
+    expect(row()?.getAttribute('data-state')).toBe('ringing');
+    expect(row()?.textContent).toContain('+14155550100');
+    await press('Answer');
+    expect(alerts()).toEqual(expect.arrayContaining([expect.stringMatching(/call console is not available/)]));
+    await press('Decline');
+    expect(calls('sip.decline')).toEqual([{ callId: 'call_1' }]);
+    expect(row()?.getAttribute('data-state')).toBe('declined');
+  });
+
+  it('checks a transfer target before sending it, then transfers an answered call', async () => {
+    m = await mountWithApp(SipView, { route: '/sip' });
+    m.fake.controls.sip.ring({ ...ringing, state: 'answered', mediaSessionId: 'live_rt' });
+    await flushPromises();
+    await type('Transfer target for call_1', 'tel:4155550123');
+    await press('Transfer');
+    expect(calls('sip.refer')).toEqual([]);
+    expect(alerts()).toEqual(expect.arrayContaining([expect.stringMatching(/tel:/)]));
+    await type('Transfer target for call_1', 'sip:agent@example.com');
+    await press('Transfer');
+    expect(calls('sip.refer')).toEqual([{ callId: 'call_1', target: 'sip:agent@example.com' }]);
+  });
+});

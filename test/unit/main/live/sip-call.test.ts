@@ -1,0 +1,105 @@
+/**
+ * The `sip-call` kind in a live registry, with its call control and answerer as test doubles:
+ * ringing listed by `live.changed`, Answer refused clearly without a console and taken with one,
+ * Decline = hangup, transfer only once answered (a refused target keeps the call), the ring
+ * running out as 'missed'.
+ */
+import { describe, expect, it } from 'vitest';
+import type { LiveAttachChunk, LiveSessionSummary } from '../../../../shared/contract/live';
+import { WorkbenchFailure } from '../../../../shared/contract/errors';
+import { SecretScrubber } from '../../../../main/api/secret-scrubber';
+import type { LiveKind } from '../../../../main/live/kind';
+import { createLiveRegistry } from '../../../../main/live/registry';
+import { CONSOLE_MISSING, sipCallLiveKind, type CallAnswerer } from '../../../../main/live/sip-call';
+import type { SipCallSnapshot } from '../../../../shared/sip-call';
+
+function setup(opts: { answerer?: CallAnswerer | null; ringMs?: number; referFails?: string } = {}) {
+  const sent: string[] = [];
+  const changes: LiveSessionSummary[] = [];
+  const kind = sipCallLiveKind({
+    calls: {
+      hangup: async (connectionId, callId) => void sent.push(`hangup ${callId} on ${connectionId}`),
+      refer: async (_c, callId, target) => {
+        if (opts.referFails) throw new WorkbenchFailure({ code: 'api_error', status: 400, message: opts.referFails });
+        sent.push(`refer ${callId} ${target}`);
+      },
+    },
+    answerer: () => opts.answerer ?? null,
+    recordings: null,
+    connection: (id) => ({ id, name: 'Sandbox', isSandbox: true, baseUrl: 'http://127.0.0.1:1', scrubber: SecretScrubber.NONE }),
+    ringMs: opts.ringMs,
+  });
+  const registry = createLiveRegistry({ kinds: [kind as unknown as LiveKind], onChange: (s) => changes.push(s) });
+  return { registry, sent, changes };
+}
+
+/** The registry ends a session after the kind's `end()`, asynchronously: wait for the summary. */
+async function endOf(call: { ended: () => LiveSessionSummary | null }): Promise<LiveSessionSummary> {
+  while (!call.ended()) await new Promise((res) => setTimeout(res, 2));
+  return call.ended()!;
+}
+
+const input = { callId: 'call_1', from: '+14155550100', to: '+18005550199', connectionId: 'sandbox', webhookId: 'msg_1', receivedAt: 1000, event: { type: 'realtime.call.incoming' } };
+
+async function started(r: ReturnType<typeof setup>) {
+  const id = await r.registry.start('sip-call', input, { origin: 'main' });
+  const chunks: LiveAttachChunk[] = [];
+  let ended: LiveSessionSummary | null = null;
+  const att = await r.registry.attach(id, { deliver: (c) => chunks.push(c), ended: (s) => (ended = s) });
+  const state = () => {
+    const snap = att.snapshot();
+    return snap.type === 'snapshot' ? (snap.snapshot as SipCallSnapshot) : null;
+  };
+  return { id, att, chunks, state, ended: () => ended };
+}
+
+describe('the sip-call live kind', () => {
+  it('rings (live.changed lists it), and Answer without a console says so and leaves it ringing', async () => {
+    const r = setup();
+    const call = await started(r);
+    expect(r.changes.at(-1)).toMatchObject({ kind: 'sip-call', origin: 'main', state: 'ringing' });
+    await expect(call.att.control({ type: 'answer' })).rejects.toMatchObject({ error: { message: CONSOLE_MISSING } });
+    expect(call.state()).toMatchObject({ state: 'ringing', problem: CONSOLE_MISSING });
+    expect(r.sent).toEqual([]);
+  });
+
+  it('declines with a hangup of the ringing call, and ends', async () => {
+    const r = setup();
+    const call = await started(r);
+    await call.att.control({ type: 'decline' });
+    expect(r.sent).toEqual(['hangup call_1 on sandbox']);
+    expect(await endOf(call)).toMatchObject({ status: 'ended', state: 'declined' });
+  });
+
+  it('answers through the console, then transfers (a refused target keeps the call), or hangs up', async () => {
+    const asked: string[] = [];
+    const answerer: CallAnswerer = { answer: async ({ callId }) => (asked.push(callId), { liveSessionId: 'live_rt_1' }) };
+    const r = setup({ answerer });
+    const call = await started(r);
+    await expect(call.att.control({ type: 'refer', target: 'tel:+14155550123' })).rejects.toBeInstanceOf(WorkbenchFailure);
+    await call.att.control({ type: 'answer' });
+    expect(asked).toEqual(['call_1']);
+    expect(call.state()).toMatchObject({ state: 'answered', mediaSessionId: 'live_rt_1' });
+    expect(r.changes.at(-1)).toMatchObject({ state: 'answered' });
+    await expect(call.att.control({ type: 'decline' })).rejects.toMatchObject({ error: { message: expect.stringMatching(/hang it up instead/) } });
+    await call.att.control({ type: 'refer', target: 'tel:+14155550123' });
+    expect(r.sent).toEqual(['refer call_1 tel:+14155550123']);
+    expect(await endOf(call)).toMatchObject({ state: 'transferred' });
+
+    const refused = setup({ answerer, referFails: 'target_uri "tel:4155550123" is not a valid refer target' });
+    const other = await started(refused);
+    await other.att.control({ type: 'answer' });
+    await expect(other.att.control({ type: 'refer', target: 'tel:4155550123' })).rejects.toMatchObject({ error: { message: expect.stringMatching(/not a valid refer target/) } });
+    expect(other.state()).toMatchObject({ state: 'answered', problem: expect.stringMatching(/not a valid refer target/) });
+    await other.att.control({ type: 'hangup' });
+    expect(refused.sent).toEqual(['hangup call_1 on sandbox']);
+    expect(await endOf(other)).toMatchObject({ state: 'ended' });
+  });
+
+  it('counts a call that rings out as missed', async () => {
+    const r = setup({ ringMs: 20 });
+    const call = await started(r);
+    expect(await endOf(call)).toMatchObject({ state: 'missed' });
+    expect(call.chunks.flatMap((c) => (c.type === 'event' ? [c.event] : []))).toEqual([{ type: 'ended', at: expect.any(Number), missed: true }]);
+  });
+});

@@ -93,3 +93,53 @@ describe.each([
     expect(parts()).toEqual([]);
   });
 });
+
+// Browser mode sends a File's slices unread (upload-bytes.ts `blobSlices`): each slice a Blob
+// framed as the binary frame of its message (binary-frame.ts encodeBlobFrame), sent by the socket.
+describe('uploads over the browser-mode WebSocket, slices sent as Blobs', () => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await wsHarness({ uploads });
+  });
+  afterEach(async () => {
+    await h.close();
+  });
+
+  it('stages a file byte for byte at every slice boundary, one binary frame per slice', async () => {
+    for (const size of [3 * BYTES_PER_MESSAGE + 1, 2 * BYTES_PER_MESSAGE, BYTES_PER_MESSAGE - 1, 0]) {
+      const bytes = randomBytes(size);
+      const progress: number[] = [];
+      const framesBefore = h.frames!.sent.filter((f) => f === 'binary').length;
+      const ref = await uploadBytes(h.api, new File([bytes], 'sliced.bin'), (n) => progress.push(n), undefined, { blobSlices: true });
+      expect(ref).toMatchObject({ name: 'sliced.bin', size });
+      expect(readFileSync(userFiles.resolve(ref.ref).path).equals(bytes)).toBe(true);
+      const slices = Math.ceil(size / BYTES_PER_MESSAGE);
+      expect(h.frames!.sent.filter((f) => f === 'binary').length - framesBefore).toBe(slices);
+      expect(progress).toEqual(Array.from({ length: slices }, (_, i) => Math.min((i + 1) * BYTES_PER_MESSAGE, size)));
+      userFiles.release(ref.ref);
+    }
+  });
+
+  it('a lost connection mid-upload reports an error and keeps nothing half-staged', async () => {
+    const before = new Set(kept());
+    let dropped = false;
+    const running = uploadBytes(
+      h.api,
+      new File([new Uint8Array(7 * BYTES_PER_MESSAGE)], 'cut.bin'),
+      (n) => {
+        if (n >= BYTES_PER_MESSAGE && !dropped) {
+          dropped = true;
+          h.dropSocket();
+        }
+      },
+      undefined,
+      { blobSlices: true },
+    );
+    const error = (await failure(running)).error;
+    expect(dropped).toBe(true);
+    expect(error.code).toBe('network');
+    expect(error.message).toMatch(/Disconnected from the workbench process/);
+    await until(() => parts().length === 0, 'the partial file to go with the socket');
+    expect(kept().filter((f) => !before.has(f))).toEqual([]);
+  });
+});

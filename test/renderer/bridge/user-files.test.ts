@@ -13,6 +13,8 @@ const refOf = (name: string, size: number, n = 1): FileRef => ({ ref: `ref_${'A'
 interface FakeUpload {
   input: { name: string; type: string; size: number };
   received: number[];
+  /** What each message's `data` was: the slice itself (browser mode) or its bytes (Electron). */
+  kinds: Array<'blob' | 'bytes'>;
   closed: boolean;
   cancelled: boolean;
   /** Lets the held sends through (main took them). */
@@ -22,7 +24,7 @@ interface FakeUpload {
 }
 
 /** A fake `userFiles` whose uploads hold every send until `take()` (or `autoTake`). */
-function fakeApi(options: { autoTake?: boolean; failWith?: WorkbenchError } = {}) {
+function fakeApi(options: { autoTake?: boolean; failWith?: WorkbenchError; dropWith?: WorkbenchError } = {}) {
   const uploads: FakeUpload[] = [];
   const released: string[] = [];
   const api: UploadApi & { userFiles: { pick: () => Promise<FileRef[]> } } = {
@@ -38,6 +40,7 @@ function fakeApi(options: { autoTake?: boolean; failWith?: WorkbenchError } = {}
         const upload: FakeUpload = {
           input,
           received: [],
+          kinds: [],
           closed: false,
           cancelled: false,
           take: () => held.splice(0).forEach((go) => go()),
@@ -51,12 +54,21 @@ function fakeApi(options: { autoTake?: boolean; failWith?: WorkbenchError } = {}
           send: ({ data }) =>
             new Promise<void>((resolve, reject) => {
               if (upload.cancelled) return reject(new WorkbenchFailure({ code: 'cancelled', message: 'ended' }));
+              // The socket went (as the browser drops it over a Blob it cannot read): all of it fails.
+              if (options.dropWith) {
+                settle(options.dropWith);
+                return reject(new WorkbenchFailure(options.dropWith));
+              }
               if (options.failWith && upload.received.length === 1) {
                 settle(options.failWith);
                 return reject(new WorkbenchFailure({ code: 'cancelled', message: 'userFiles.upload ended before it read this message.' }));
               }
-              upload.received.push(data.byteLength);
-              total += data.byteLength;
+              // Browser mode sends the File's slice unread (a Blob where the type says bytes).
+              const sliced = data as unknown;
+              const length = sliced instanceof Blob ? sliced.size : data.byteLength;
+              upload.kinds.push(sliced instanceof Blob ? 'blob' : 'bytes');
+              upload.received.push(length);
+              total += length;
               held.push(resolve);
               if (options.autoTake) upload.take();
             }),
@@ -98,6 +110,8 @@ describe('user-files', () => {
         [{ name: 'résumé.bin', type: 'application/pdf', size: big.size }, [BYTES_PER_MESSAGE, BYTES_PER_MESSAGE, 5], true],
         [{ name: 'b.txt', type: '', size: 10 }, [10], true],
       ]);
+      // Unread slices of the File: browser mode's socket sends them from the blob store.
+      expect(uploads.map((u) => u.kinds)).toEqual([['blob', 'blob', 'blob'], ['blob']]);
       expect(progress.map((p) => [p.index, p.loaded, p.total])).toEqual([
         [0, 0, big.size],
         [0, BYTES_PER_MESSAGE, big.size],
@@ -163,12 +177,25 @@ describe('user-files', () => {
       await expect(fileRefsFrom([new File([new Uint8Array(3 * BYTES_PER_MESSAGE)], 'a.bin')], { api })).rejects.toMatchObject({ error: full });
     });
 
-    it('says which file could not be read, and ends its session', async () => {
-      const { api, uploads } = fakeApi({ autoTake: true });
+    const dropped = { code: 'network' as const, message: 'Disconnected from the workbench process before it answered. Reconnecting; try again in a moment.' };
+
+    it('says which file could not be read when the socket dropped over it, and ends its session', async () => {
+      const { api, uploads } = fakeApi({ dropWith: dropped });
       const file = new File(['abc'], 'gone.txt');
-      vi.spyOn(file, 'slice').mockImplementation(() => ({ arrayBuffer: () => Promise.reject(new Error('NotReadableError: the file changed')) }) as unknown as Blob);
+      const slice = file.slice.bind(file);
+      // Every slice of the file fails to read (it changed on disk): the browser dropped the socket over it.
+      vi.spyOn(file, 'slice').mockImplementation((start, end) => {
+        const part = slice(start, end);
+        vi.spyOn(part, 'arrayBuffer').mockRejectedValue(new Error('NotReadableError: the file changed'));
+        return part;
+      });
       await expect(fileRefsFrom([file], { api })).rejects.toMatchObject({ error: { code: 'internal', message: '"gone.txt" could not be read: NotReadableError: the file changed' } });
       expect(uploads[0]!.cancelled).toBe(true);
+    });
+
+    it('passes a dropped socket on as it is when the file still reads', async () => {
+      const { api } = fakeApi({ dropWith: dropped });
+      await expect(fileRefsFrom([new File(['abc'], 'fine.txt')], { api })).rejects.toMatchObject({ error: dropped });
     });
   });
 
@@ -190,6 +217,8 @@ describe('user-files', () => {
       const [ref] = await fileRefsFrom([new File(['hello'], 'made.txt', { type: 'text/plain' })], { api });
       expect(ref).toMatchObject({ name: 'made.txt', size: 5, type: 'text/plain' });
       expect(uploads.map((u) => u.received)).toEqual([[5]]);
+      // Electron's IPC cannot carry a Blob: the slice is read.
+      expect(uploads.map((u) => u.kinds)).toEqual([['bytes']]);
     });
 
     it('rejects with the error value the preload answered, code and all', async () => {

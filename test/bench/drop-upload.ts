@@ -151,9 +151,13 @@ async function waitForPhase(page: Page, name: string, phase: string, timeoutMs: 
 /** Peaks of every sampled figure while `body` runs (RSS every 100 ms, the JS heap every 500 ms). */
 async function sampled<T>(pids: Pids, cdp: CDPSession, body: () => Promise<T>) {
   const peak = { main: 0, renderer: 0, jsHeap: 0, chromium: 0 };
+  /** Main's RSS over time, to tell the staging leg's peak from the upload leg's. */
+  const mainTrace: Array<[number, number]> = [];
   let samples = 0;
   const sample = (): void => {
-    peak.main = Math.max(peak.main, rssOf(pids.main));
+    const main = rssOf(pids.main);
+    mainTrace.push([Date.now(), main]);
+    peak.main = Math.max(peak.main, main);
     peak.renderer = Math.max(peak.renderer, rssOf(pids.renderer));
     peak.chromium = Math.max(peak.chromium, rssSum(pids.chromium));
     samples++;
@@ -172,7 +176,7 @@ async function sampled<T>(pids: Pids, cdp: CDPSession, body: () => Promise<T>) {
     sample();
     const value = await body();
     sample();
-    return { value, peak, samples };
+    return { value, peak, samples, mainTrace };
   } finally {
     clearInterval(rss);
     clearInterval(heap);
@@ -193,7 +197,7 @@ async function measureDrop(page: Page, cdp: CDPSession, pids: Pids, name: string
   await new Promise((r) => setTimeout(r, 2000));
   const baseline = { main: rssOf(pids.main), renderer: rssOf(pids.renderer), jsHeap: await jsHeapUsed(cdp), chromium: rssSum(pids.chromium) };
   const started = Date.now();
-  const { peak, samples } = await sampled(pids, cdp, async () => {
+  const { peak, samples, mainTrace } = await sampled(pids, cdp, async () => {
     await drop();
     await waitForPhase(page, name, 'complete', 15 * 60_000);
   });
@@ -212,6 +216,8 @@ async function measureDrop(page: Page, cdp: CDPSession, pids: Pids, name: string
   const figure = (key: 'main' | 'renderer' | 'jsHeap' | 'chromium') => ({ baselineMiB: mib(baseline[key]), peakMiB: mib(peak[key]), growthMiB: mib(peak[key] - baseline[key]) });
   return {
     rssSamples: samples,
+    // Main's peak growth while the page's bytes were staged (page -> main), before the upload leg.
+    mainStagingGrowthMiB: mib(Math.max(0, ...mainTrace.filter(([t]) => t < uploadingAt).map(([, rss]) => rss)) - baseline.main),
     main: figure('main'),
     pageRenderer: figure('renderer'),
     pageJsHeap: figure('jsHeap'),

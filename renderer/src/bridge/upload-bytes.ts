@@ -19,7 +19,13 @@ import type { WorkbenchApi } from '../../../shared/contract/api';
 import { BYTES_PER_MESSAGE } from '../../../shared/contract/bytes';
 import { WorkbenchFailure, isWorkbenchError } from '../../../shared/contract/errors';
 import { SESSION_SEND_WINDOW } from '../../../shared/contract/protocol';
-import type { FileLike, FileRef } from '../../../shared/contract/user-files';
+import { UPLOAD_CHUNK_MAX_BYTES, type FileLike, type FileRef } from '../../../shared/contract/user-files';
+
+/**
+ * Bytes per message when slices go as Blobs: the contract's largest upload chunk, since no page
+ * memory holds them and fewer messages mean fewer round trips (well under MAX_MESSAGE_BYTES).
+ */
+export const BLOB_SLICE_BYTES = UPLOAD_CHUNK_MAX_BYTES;
 
 export interface UploadOptions {
   /** Send each slice as a Blob, unread (only over a transport that takes Blobs: browser mode's socket). */
@@ -33,6 +39,12 @@ export interface UploadApi {
 
 /** Slices in flight at once: the bridge's own send window, so every slice read is already on its way. */
 export const UPLOAD_WINDOW = SESSION_SEND_WINDOW;
+
+/**
+ * Blob slices in flight at once: BLOB_SLICE_BYTES each, so 8 MiB on its way; main holds about
+ * that much of an upload at a time (its inbound queue and the staging buffer), not four slices'.
+ */
+export const BLOB_UPLOAD_WINDOW = 2;
 
 export function uploadCancelled(name: string): WorkbenchFailure {
   return new WorkbenchFailure({ code: 'cancelled', message: `The upload of "${name}" was cancelled.` });
@@ -101,13 +113,14 @@ export async function uploadBytes(api: UploadApi, file: FileLike, report: (loade
   try {
     const inFlight: Promise<void>[] = [];
     let loaded = 0;
+    const sliceBytes = options.blobSlices ? BLOB_SLICE_BYTES : BYTES_PER_MESSAGE;
     try {
-      for (let offset = 0; offset < file.size && !stopped; offset += BYTES_PER_MESSAGE) {
-        const slice = file.slice(offset, offset + BYTES_PER_MESSAGE);
+      for (let offset = 0; offset < file.size && !stopped; offset += sliceBytes) {
+        const slice = file.slice(offset, offset + sliceBytes);
         // A Blob where the contract says bytes: the transport frames it (binary-frame.ts), main gets bytes.
         const data = options.blobSlices ? (slice as unknown as Uint8Array) : new Uint8Array(await slice.arrayBuffer());
         if (stopped) break;
-        const length = Math.min(BYTES_PER_MESSAGE, file.size - offset);
+        const length = Math.min(sliceBytes, file.size - offset);
         const sent = upload.send({ data }).then(() => {
           loaded += length;
           report(loaded);
@@ -115,7 +128,7 @@ export async function uploadBytes(api: UploadApi, file: FileLike, report: (loade
         // Awaited in turn below; one that fails while an earlier one is awaited is not unhandled.
         sent.catch(() => {});
         inFlight.push(sent);
-        if (inFlight.length >= UPLOAD_WINDOW) await unlessStopped(inFlight.shift() as Promise<void>);
+        if (inFlight.length >= (options.blobSlices ? BLOB_UPLOAD_WINDOW : UPLOAD_WINDOW)) await unlessStopped(inFlight.shift() as Promise<void>);
       }
       await unlessStopped(Promise.all(inFlight));
       if (!stopped) await upload.close();

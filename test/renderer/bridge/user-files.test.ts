@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WorkbenchFailure, type WorkbenchError } from '@shared/contract/errors';
 import type { FileRef, WorkbenchFilesApi } from '@shared/contract/user-files';
-import { BYTES_PER_MESSAGE } from '@shared/contract/bytes';
+import { BLOB_SLICE_BYTES, BLOB_UPLOAD_WINDOW } from '@/bridge/upload-bytes';
 import { chooseFiles, fileRefsFrom, stageFileWith, stagesBytes, type UploadApi, type UploadProgress } from '@/bridge/user-files';
 
 const refOf = (name: string, size: number, n = 1): FileRef => ({ ref: `ref_${'A'.repeat(21)}${n}`, name, size, type: '' });
@@ -99,23 +99,25 @@ afterEach(() => {
 
 describe('user-files', () => {
   describe('fileRefsFrom() in browser mode', () => {
-    it('uploads each file over userFiles.upload in 1 MiB slices, with its name and type, progress as main takes them', async () => {
+    // Browser mode sends the File's slices unread, BLOB_SLICE_BYTES each, BLOB_UPLOAD_WINDOW at a time.
+    const SLICE = BLOB_SLICE_BYTES;
+    it('uploads each file over userFiles.upload in 4 MiB slices, with its name and type, progress as main takes them', async () => {
       const { api, uploads } = fakeApi({ autoTake: true });
-      const big = new File([new Uint8Array(2 * BYTES_PER_MESSAGE + 5)], 'résumé.bin', { type: 'application/pdf' });
+      const big = new File([new Uint8Array(2 * SLICE + 5)], 'résumé.bin', { type: 'application/pdf' });
       const small = new File(['0123456789'], 'b.txt');
       const progress: UploadProgress[] = [];
       const refs = await fileRefsFrom([big, small], { api, onProgress: (p) => progress.push(p) });
       expect(refs.map((r) => [r.name, r.size])).toEqual([['résumé.bin', big.size], ['b.txt', 10]]);
       expect(uploads.map((u) => [u.input, u.received, u.closed])).toEqual([
-        [{ name: 'résumé.bin', type: 'application/pdf', size: big.size }, [BYTES_PER_MESSAGE, BYTES_PER_MESSAGE, 5], true],
+        [{ name: 'résumé.bin', type: 'application/pdf', size: big.size }, [SLICE, SLICE, 5], true],
         [{ name: 'b.txt', type: '', size: 10 }, [10], true],
       ]);
       // Unread slices of the File: browser mode's socket sends them from the blob store.
       expect(uploads.map((u) => u.kinds)).toEqual([['blob', 'blob', 'blob'], ['blob']]);
       expect(progress.map((p) => [p.index, p.loaded, p.total])).toEqual([
         [0, 0, big.size],
-        [0, BYTES_PER_MESSAGE, big.size],
-        [0, 2 * BYTES_PER_MESSAGE, big.size],
+        [0, SLICE, big.size],
+        [0, 2 * SLICE, big.size],
         [0, big.size, big.size],
         [0, big.size, big.size],
         [1, 0, 10],
@@ -125,23 +127,23 @@ describe('user-files', () => {
       expect(stagesBytes()).toBe(true);
     });
 
-    it('keeps at most four slices in flight: the rest wait until main takes them', async () => {
+    it('keeps at most two slices in flight: the rest wait until main takes them', async () => {
       const { api, uploads } = fakeApi();
-      const file = new File([new Uint8Array(10 * BYTES_PER_MESSAGE)], 'ten.bin');
+      const file = new File([new Uint8Array(5 * SLICE)], 'ten.bin');
       const loaded: number[] = [];
       const running = stageFileWith(api)(file, (n) => loaded.push(n));
-      await until(() => uploads[0]?.received.length === 4);
+      await until(() => uploads[0]?.received.length === BLOB_UPLOAD_WINDOW);
       await new Promise((r) => setTimeout(r, 20));
-      expect(uploads[0]!.received).toHaveLength(4);
+      expect(uploads[0]!.received).toHaveLength(BLOB_UPLOAD_WINDOW);
       expect(loaded).toEqual([0]);
       uploads[0]!.take();
-      await until(() => uploads[0]!.received.length >= 5);
-      expect(loaded.at(-1)).toBeGreaterThanOrEqual(BYTES_PER_MESSAGE);
+      await until(() => uploads[0]!.received.length >= BLOB_UPLOAD_WINDOW + 1);
+      expect(loaded.at(-1)).toBeGreaterThanOrEqual(SLICE);
       for (let i = 0; i < 20 && !uploads[0]!.closed; i++) {
         uploads[0]!.take();
         await new Promise((r) => setTimeout(r, 1));
       }
-      expect(uploads[0]!.received).toHaveLength(10);
+      expect(uploads[0]!.received).toHaveLength(5);
       uploads[0]!.finish(refOf('ten.bin', file.size));
       expect(await running).toEqual(refOf('ten.bin', file.size));
     });
@@ -149,13 +151,13 @@ describe('user-files', () => {
     it('Cancel stops the session, rejects cancelled once main ended it, and sends nothing more', async () => {
       const { api, uploads } = fakeApi();
       const controller = new AbortController();
-      const running = fileRefsFrom([new File([new Uint8Array(6 * BYTES_PER_MESSAGE)], 'big.bin')], { api, signal: controller.signal });
-      await until(() => uploads[0]?.received.length === 4);
+      const running = fileRefsFrom([new File([new Uint8Array(4 * SLICE)], 'big.bin')], { api, signal: controller.signal });
+      await until(() => uploads[0]?.received.length === BLOB_UPLOAD_WINDOW);
       controller.abort();
       await expect(running).rejects.toMatchObject({ error: { code: 'cancelled', message: 'The upload of "big.bin" was cancelled.' } });
       expect(uploads[0]!.cancelled).toBe(true);
       expect(uploads[0]!.closed).toBe(false);
-      expect(uploads[0]!.received).toHaveLength(4);
+      expect(uploads[0]!.received).toHaveLength(BLOB_UPLOAD_WINDOW);
     });
 
     it('releases an upload that finished just as Cancel was pressed, so nothing stays staged', async () => {
@@ -173,8 +175,9 @@ describe('user-files', () => {
 
     it('passes main’s own error on (staging full, a stall), not the refused send', async () => {
       const full = { code: 'invalid_input' as const, message: 'Can\'t take "a.bin": the staging folder already holds 256 files, the most it keeps at once.' };
-      const { api } = fakeApi({ failWith: full });
-      await expect(fileRefsFrom([new File([new Uint8Array(3 * BYTES_PER_MESSAGE)], 'a.bin')], { api })).rejects.toMatchObject({ error: full });
+      // Main took the first slice (as its queue does), then ended the session and refused the next.
+      const { api } = fakeApi({ failWith: full, autoTake: true });
+      await expect(fileRefsFrom([new File([new Uint8Array(3 * SLICE)], 'a.bin')], { api })).rejects.toMatchObject({ error: full });
     });
 
     const dropped = { code: 'network' as const, message: 'Disconnected from the workbench process before it answered. Reconnecting; try again in a moment.' };

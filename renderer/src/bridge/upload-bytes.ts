@@ -9,9 +9,9 @@
  * says why a send was refused. No `window` here, so the contract suite runs it over both transports.
  *
  * `blobSlices` (browser mode): each message's `data` is the File's slice itself, a Blob, not its
- * bytes: the WebSocket transport sends it as a binary frame straight from the browser's blob
- * store (shared/contract/binary-frame.ts), so the page never reads the file. Electron's IPC cannot
- * carry a Blob, so there the slice is read. A browser that cannot read a slice it is sending
+ * bytes (BLOB_SLICE_BYTES each, BLOB_UPLOAD_WINDOW in flight): the WebSocket transport sends it as
+ * a binary frame straight from the browser's blob store (shared/contract/binary-frame.ts), so
+ * the page never reads the file. Electron's IPC cannot carry a Blob, so there the slice is read. A browser that cannot read a slice it is sending
  * drops the whole socket; the upload then checks the slice itself, to say "could not be read"
  * rather than "disconnected".
  */

@@ -131,7 +131,7 @@ describe('uploads over the browser-mode WebSocket, slices sent as Blobs', () => 
       (n) => {
         if (n >= BLOB_SLICE_BYTES && !dropped) {
           dropped = true;
-          h.dropSocket();
+          h.dropSocket!();
         }
       },
       undefined,

@@ -76,8 +76,8 @@ module.exports = {
       from: { pathNot: under('main/api', 'main/host', 'main/sandbox', 'main/media') }, to: { path: '(^|/)node_modules/ws/' } },
     // The media process (main/media) runs in its own process: it must not pull main's services,
     // store or shells in (no SQLite there); it may use shared/, main/audio, main/api and main/host/token.ts.
-    { name: 'media-process-stands-apart', comment: 'main/media imports only shared/, main/audio, main/api (the service sockets of live sessions), main/host/token.ts and itself', severity: 'error',
-      from: { path: '^main/media/' }, to: { path: '^(main|renderer|preload)/', pathNot: ['^main/media/', '^main/audio/', '^main/api/', '^main/host/token\\.ts$'] } },
+    { name: 'media-process-stands-apart', comment: 'main/media imports only shared/, main/audio, main/api (the service sockets of live sessions), main/host/token.ts, main/host/ws-mask.ts (its frame server unmasks word-wise) and itself', severity: 'error',
+      from: { path: '^main/media/' }, to: { path: '^(main|renderer|preload)/', pathNot: ['^main/media/', '^main/audio/', '^main/api/', '^main/host/token\\.ts$', '^main/host/ws-mask\\.ts$'] } },
     { name: 'sandbox-stands-apart', comment: 'main/sandbox imports only shared/ and itself', severity: 'error',
       from: { path: '^main/sandbox/' }, to: { path: '^(main|renderer|preload)/', pathNot: '^main/sandbox/' } },
     { name: 'store-only-shared-and-itself', comment: 'main/store imports only shared/ and itself', severity: 'error',

@@ -72,6 +72,9 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
   const wss = new WebSocketServer({
     noServer: true,
     maxPayload: options.maxMessageBytes ?? MAX_MESSAGE_BYTES,
+    // ws's server default, said aloud: uploads' binary frames (already compressed media, mostly)
+    // would cost a deflate pass each for nothing, and compressed frames can inflate past maxPayload.
+    perMessageDeflate: false,
     handleProtocols: (protocols) => (protocols.has(WS_PROTOCOL) ? WS_PROTOCOL : false),
   });
 

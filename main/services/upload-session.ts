@@ -1,8 +1,8 @@
 /**
  * `userFiles.upload`: bytes only the page has (a File made in the page, or any file in browser
  * mode, where the page never has a path), staged through a contract session like any other bytes:
- * each message is one chunk (≤ 1 MiB), the page's `send` resolves once its chunk is in the queue
- * (the host's inbound window), and a chunk is taken only when the staging stream has room, so a
+ * each message is one chunk (≤ UPLOAD_CHUNK_MAX_BYTES, 4 MiB), the page's `send` resolves once
+ * its chunk is in the queue (the host's inbound window), and a chunk is taken only when the staging stream has room, so a
  * sender can never outrun the disk and no file is ever held whole. Closing the page's side
  * finishes the file; cancelling, or the window or socket going away, aborts it and removes the
  * partial copy before the result settles. Errors are values like every contract answer.

@@ -6,7 +6,7 @@
  * resolve it in main.
  */
 import { z } from 'zod';
-import { BYTES_PER_MESSAGE, BytesSchema } from './bytes';
+import { BytesSchema } from './bytes';
 import { call, session } from './define';
 import type { Reply } from './protocol';
 
@@ -34,18 +34,25 @@ export type PickFilesInput = z.infer<typeof PickFilesInputSchema>;
  * cancels; browser mode has no native dialog and answers `unsupported`, so the page uses an
  * <input type=file> and uploads instead. `release` forgets a reference (and a staged copy).
  */
+/**
+ * Largest `userFiles.upload` chunk. Electron's page sends BYTES_PER_MESSAGE (1 MiB) slices it
+ * reads; browser mode sends 4 MiB slices as unread Blobs (renderer upload-bytes.ts), a quarter of
+ * the round trips. Main holds at most SESSION_INBOUND_QUEUE + SESSION_SEND_WINDOW of them (32 MiB).
+ */
+export const UPLOAD_CHUNK_MAX_BYTES = 4 * 1024 * 1024;
+
 export const userFilesContract = {
   pick: call<FileRef[]>()(PickFilesInputSchema),
   release: call<{ released: boolean }>()(z.object({ ref: FileRefIdSchema }).strict()),
   /**
    * Bytes only the page has (browser mode's files, Electron's Files made in the page), staged
-   * through a session: one `{ data }` message per chunk of at most BYTES_PER_MESSAGE, then close;
+   * through a session: one `{ data }` message per chunk of at most UPLOAD_CHUNK_MAX_BYTES, then close;
    * the result is the reference. Cancel (or the window or socket going away) removes the partial
    * copy; an upload that stalls or is larger than main takes is refused with a message.
    */
   upload: session<never, FileRef>()(
     z.object({ name: z.string().min(1).max(1024), type: z.string().max(255), size: z.number().int().nonnegative() }).strict(),
-    z.object({ data: BytesSchema.refine((b) => b.byteLength <= BYTES_PER_MESSAGE, 'a chunk is at most 1 MiB') }).strict(),
+    z.object({ data: BytesSchema.refine((b) => b.byteLength <= UPLOAD_CHUNK_MAX_BYTES, 'a chunk is at most 4 MiB') }).strict(),
   ),
 };
 

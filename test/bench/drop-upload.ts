@@ -22,7 +22,8 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type CDPSession, type Page } from 'playwright-core';
 
 const MIB = 2 ** 20;
-const SIZE = 1024 * MIB;
+/** DROP_UPLOAD_MIB picks a smaller file (e.g. 256 for a profile run); the committed figures use 1024. */
+const SIZE = Number(process.env.DROP_UPLOAD_MIB ?? 1024) * MIB;
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const TARGET_MIB = 128;
 const DISK_NAME = 'dropped-1gib.bin';
@@ -45,9 +46,11 @@ interface RunningApp {
 
 /** Starts `node out/main/browser.js` on a fresh data folder and reads its `Workbench: <url>` line. */
 async function startApp(dataDir: string): Promise<RunningApp> {
-  const child = spawn(process.execPath, [join(ROOT, 'out', 'main', 'browser.js'), '--data-dir', dataDir], {
+  // DROP_UPLOAD_APP_NODE_ARGS: extra node flags for the app (e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`).
+  const nodeArgs = (process.env.DROP_UPLOAD_APP_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, join(ROOT, 'out', 'main', 'browser.js'), '--data-dir', dataDir], {
     cwd: ROOT,
-    env: { ...process.env, WORKBENCH_SANDBOX_MAX_FILE_BYTES: String(2 * SIZE), WORKBENCH_SANDBOX_TOKEN_DELAY_MS: '0' },
+    env: { ...process.env, WORKBENCH_SANDBOX_MAX_FILE_BYTES: String(2 * 1024 * MIB), WORKBENCH_SANDBOX_TOKEN_DELAY_MS: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -148,9 +151,13 @@ async function waitForPhase(page: Page, name: string, phase: string, timeoutMs: 
 /** Peaks of every sampled figure while `body` runs (RSS every 100 ms, the JS heap every 500 ms). */
 async function sampled<T>(pids: Pids, cdp: CDPSession, body: () => Promise<T>) {
   const peak = { main: 0, renderer: 0, jsHeap: 0, chromium: 0 };
+  /** Main's RSS over time, to tell the staging leg's peak from the upload leg's. */
+  const mainTrace: Array<[number, number]> = [];
   let samples = 0;
   const sample = (): void => {
-    peak.main = Math.max(peak.main, rssOf(pids.main));
+    const main = rssOf(pids.main);
+    mainTrace.push([Date.now(), main]);
+    peak.main = Math.max(peak.main, main);
     peak.renderer = Math.max(peak.renderer, rssOf(pids.renderer));
     peak.chromium = Math.max(peak.chromium, rssSum(pids.chromium));
     samples++;
@@ -169,7 +176,7 @@ async function sampled<T>(pids: Pids, cdp: CDPSession, body: () => Promise<T>) {
     sample();
     const value = await body();
     sample();
-    return { value, peak, samples };
+    return { value, peak, samples, mainTrace };
   } finally {
     clearInterval(rss);
     clearInterval(heap);
@@ -190,7 +197,7 @@ async function measureDrop(page: Page, cdp: CDPSession, pids: Pids, name: string
   await new Promise((r) => setTimeout(r, 2000));
   const baseline = { main: rssOf(pids.main), renderer: rssOf(pids.renderer), jsHeap: await jsHeapUsed(cdp), chromium: rssSum(pids.chromium) };
   const started = Date.now();
-  const { peak, samples } = await sampled(pids, cdp, async () => {
+  const { peak, samples, mainTrace } = await sampled(pids, cdp, async () => {
     await drop();
     await waitForPhase(page, name, 'complete', 15 * 60_000);
   });
@@ -199,7 +206,8 @@ async function measureDrop(page: Page, cdp: CDPSession, pids: Pids, name: string
   const row = page.locator('.file-table').getByRole('row').filter({ hasText: name });
   await row.first().waitFor({ timeout: 30_000 });
   const rowText = await row.first().innerText();
-  if (!/\b1(\.0)? Gi?B\b/.test(rowText)) throw new Error(`the file table shows ${name} as: ${rowText}`);
+  const sizeShown = SIZE >= 1024 * MIB ? new RegExp(`\\b${SIZE / (1024 * MIB)}(\\.0)? Gi?B\\b`) : new RegExp(`\\b${SIZE / MIB}(\\.0)? Mi?B\\b`);
+  if (!sizeShown.test(rowText)) throw new Error(`the file table shows ${name} as: ${rowText}`);
   const phases = (await page.evaluate('window.benchPhases')) as Record<string, number>;
   const uploadingAt = phases[`Upload of ${name}|uploading`] ?? ended;
   const seconds = (ended - started) / 1000;
@@ -208,6 +216,8 @@ async function measureDrop(page: Page, cdp: CDPSession, pids: Pids, name: string
   const figure = (key: 'main' | 'renderer' | 'jsHeap' | 'chromium') => ({ baselineMiB: mib(baseline[key]), peakMiB: mib(peak[key]), growthMiB: mib(peak[key] - baseline[key]) });
   return {
     rssSamples: samples,
+    // Main's peak growth while the page's bytes were staged (page -> main), before the upload leg.
+    mainStagingGrowthMiB: mib(Math.max(0, ...mainTrace.filter(([t]) => t < uploadingAt).map(([, rss]) => rss)) - baseline.main),
     main: figure('main'),
     pageRenderer: figure('renderer'),
     pageJsHeap: figure('jsHeap'),
@@ -217,9 +227,9 @@ async function measureDrop(page: Page, cdp: CDPSession, pids: Pids, name: string
     stagingSeconds: round1(stagingSeconds),
     uploadSeconds: round1(uploadSeconds),
     // Every byte crosses twice (page -> main, main -> sandbox): the end-to-end rate, then each leg's.
-    endToEndMiBps: Math.round(1024 / seconds),
-    stagingMiBps: stagingSeconds > 0 ? Math.round(1024 / stagingSeconds) : null,
-    uploadMiBps: uploadSeconds > 0 ? Math.round(1024 / uploadSeconds) : null,
+    endToEndMiBps: Math.round(SIZE / MIB / seconds),
+    stagingMiBps: stagingSeconds > 0 ? Math.round(SIZE / MIB / stagingSeconds) : null,
+    uploadMiBps: uploadSeconds > 0 ? Math.round(SIZE / MIB / uploadSeconds) : null,
   };
 }
 
@@ -275,7 +285,11 @@ export async function run(): Promise<Record<string, unknown>> {
     // Warm-up: the whole path (upload session, upload stream, the sandbox's files route) once.
     await dropFileFrom(page, '#bench-warm');
     await waitForPhase(page, 'warm-up.bin', 'complete', 60_000);
+    // DROP_UPLOAD_PAGE_PROFILE=<file.cpuprofile>: the page's CPU profile of the disk drop (main's: NODE_OPTIONS=--cpu-prof).
+    const pageProfile = process.env.DROP_UPLOAD_PAGE_PROFILE;
+    if (pageProfile) await cdp.send('Profiler.enable').then(() => cdp.send('Profiler.start'));
     const disk = await measureDrop(page, cdp, pids, DISK_NAME, () => dropFileFrom(page, '#bench-big'));
+    if (pageProfile) writeFileSync(pageProfile, JSON.stringify(((await cdp.send('Profiler.stop')) as { profile: unknown }).profile));
     // The same size made in the page: 1024 references to one 1 MiB Blob (Chromium's blob store
     // shares the chunk), so the page never holds 1 GiB either; its bytes come from the browser's blob store.
     await page.evaluate(`(() => {

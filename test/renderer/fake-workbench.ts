@@ -812,7 +812,8 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
         return {
           id: 'fake-upload-0001',
           result,
-          send: async ({ data }) => void (size += data.byteLength),
+          // Browser mode sends a File's slices as Blobs (upload-bytes.ts `blobSlices`).
+          send: async ({ data }) => void (size += (data as unknown) instanceof Blob ? (data as unknown as Blob).size : data.byteLength),
           close: async () => finish({ ref: 'ref_AAAAAAAAAAAAAAAAAAAAAA', name: input.name, size, type: input.type }),
           cancel: async () => {},
         };

@@ -7,12 +7,30 @@
  * until main has removed the partial copy; one that finished as Cancel was pressed is released.
  * Failures are WorkbenchFailures with main's own error (code and message): the session's result
  * says why a send was refused. No `window` here, so the contract suite runs it over both transports.
+ *
+ * `blobSlices` (browser mode): each message's `data` is the File's slice itself, a Blob, not its
+ * bytes (BLOB_SLICE_BYTES each, BLOB_UPLOAD_WINDOW in flight): the WebSocket transport sends it as
+ * a binary frame straight from the browser's blob store (shared/contract/binary-frame.ts), so
+ * the page never reads the file. Electron's IPC cannot carry a Blob, so there the slice is read. A browser that cannot read a slice it is sending
+ * drops the whole socket; the upload then checks the slice itself, to say "could not be read"
+ * rather than "disconnected".
  */
 import type { WorkbenchApi } from '../../../shared/contract/api';
 import { BYTES_PER_MESSAGE } from '../../../shared/contract/bytes';
 import { WorkbenchFailure, isWorkbenchError } from '../../../shared/contract/errors';
 import { SESSION_SEND_WINDOW } from '../../../shared/contract/protocol';
-import type { FileLike, FileRef } from '../../../shared/contract/user-files';
+import { UPLOAD_CHUNK_MAX_BYTES, type FileLike, type FileRef } from '../../../shared/contract/user-files';
+
+/**
+ * Bytes per message when slices go as Blobs: the contract's largest upload chunk, since no page
+ * memory holds them and fewer messages mean fewer round trips (well under MAX_MESSAGE_BYTES).
+ */
+export const BLOB_SLICE_BYTES = UPLOAD_CHUNK_MAX_BYTES;
+
+export interface UploadOptions {
+  /** Send each slice as a Blob, unread (only over a transport that takes Blobs: browser mode's socket). */
+  blobSlices?: boolean;
+}
 
 /** The part of the api an upload uses. */
 export interface UploadApi {
@@ -21,6 +39,12 @@ export interface UploadApi {
 
 /** Slices in flight at once: the bridge's own send window, so every slice read is already on its way. */
 export const UPLOAD_WINDOW = SESSION_SEND_WINDOW;
+
+/**
+ * Blob slices in flight at once: BLOB_SLICE_BYTES each, so 8 MiB on its way; main holds about
+ * that much of an upload at a time (its inbound queue and the staging buffer), not four slices'.
+ */
+export const BLOB_UPLOAD_WINDOW = 2;
 
 export function uploadCancelled(name: string): WorkbenchFailure {
   return new WorkbenchFailure({ code: 'cancelled', message: `The upload of "${name}" was cancelled.` });
@@ -33,11 +57,24 @@ function asFailure(err: unknown, name: string): WorkbenchFailure {
   return new WorkbenchFailure({ code: 'internal', message: `"${name}" could not be read: ${message}` });
 }
 
+function isNetworkFailure(err: unknown): boolean {
+  return err instanceof WorkbenchFailure && err.error.code === 'network';
+}
+
+/** Reads a byte of the slice at `offset`: a file that changed or went away fails here with its own reason. */
+async function throwIfUnreadable(file: FileLike, offset: number): Promise<void> {
+  try {
+    await file.slice(offset, offset + 1).arrayBuffer();
+  } catch (err) {
+    throw asFailure(err, file.name);
+  }
+}
+
 /**
  * Uploads `file` to main; resolves with its reference. `report(loaded)` gives the bytes main has
  * taken so far; aborting `signal` rejects with `cancelled` once nothing of it is left in main.
  */
-export async function uploadBytes(api: UploadApi, file: FileLike, report: (loaded: number) => void, signal?: AbortSignal): Promise<FileRef> {
+export async function uploadBytes(api: UploadApi, file: FileLike, report: (loaded: number) => void, signal?: AbortSignal, options: UploadOptions = {}): Promise<FileRef> {
   if (signal?.aborted) throw uploadCancelled(file.name);
   const upload = api.userFiles.upload({ name: file.name, type: file.type.slice(0, 255), size: file.size }, () => {});
   // Read below; until then its failure must not count as unhandled.
@@ -76,18 +113,22 @@ export async function uploadBytes(api: UploadApi, file: FileLike, report: (loade
   try {
     const inFlight: Promise<void>[] = [];
     let loaded = 0;
+    const sliceBytes = options.blobSlices ? BLOB_SLICE_BYTES : BYTES_PER_MESSAGE;
     try {
-      for (let offset = 0; offset < file.size && !stopped; offset += BYTES_PER_MESSAGE) {
-        const data = new Uint8Array(await file.slice(offset, offset + BYTES_PER_MESSAGE).arrayBuffer());
+      for (let offset = 0; offset < file.size && !stopped; offset += sliceBytes) {
+        const slice = file.slice(offset, offset + sliceBytes);
+        // A Blob where the contract says bytes: the transport frames it (binary-frame.ts), main gets bytes.
+        const data = options.blobSlices ? (slice as unknown as Uint8Array) : new Uint8Array(await slice.arrayBuffer());
         if (stopped) break;
+        const length = Math.min(sliceBytes, file.size - offset);
         const sent = upload.send({ data }).then(() => {
-          loaded += data.byteLength;
+          loaded += length;
           report(loaded);
         });
         // Awaited in turn below; one that fails while an earlier one is awaited is not unhandled.
         sent.catch(() => {});
         inFlight.push(sent);
-        if (inFlight.length >= UPLOAD_WINDOW) await unlessStopped(inFlight.shift() as Promise<void>);
+        if (inFlight.length >= (options.blobSlices ? BLOB_UPLOAD_WINDOW : UPLOAD_WINDOW)) await unlessStopped(inFlight.shift() as Promise<void>);
       }
       await unlessStopped(Promise.all(inFlight));
       if (!stopped) await upload.close();
@@ -96,6 +137,10 @@ export async function uploadBytes(api: UploadApi, file: FileLike, report: (loade
       void upload.cancel().catch(() => {});
       const ended = await result;
       if (stopped) throw uploadCancelled(file.name);
+      // Lost socket while sending Blobs: the browser drops it when it cannot read one (a file that
+      // changed or went away), so that reason, if it is one, comes first. The file is read at the
+      // first byte main has not taken.
+      if (options.blobSlices && (isNetworkFailure(err) || (!ended.ok && isNetworkFailure(ended.err)))) await throwIfUnreadable(file, loaded);
       // Main's own reason (staging full, a stall) is in the result; a read error is the page's.
       if (!ended.ok && !(ended.err instanceof WorkbenchFailure && ended.err.error.code === 'cancelled')) throw asFailure(ended.err, file.name);
       if (ended.ok) void api.userFiles.release({ ref: ended.ref.ref }).catch(() => {});

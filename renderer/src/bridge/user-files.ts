@@ -51,7 +51,8 @@ export async function fileRefsFrom(files: readonly File[], options: FileRefsOpti
   for (const [index, file] of files.entries()) {
     const report = (loaded: number) => options.onProgress?.({ index, name: file.name, loaded, total: file.size });
     report(0);
-    const ref = (await byPath(file, options.signal)) ?? (await uploadBytes(options.api, file, report, options.signal));
+    // Browser mode's socket sends a File's slices unread (upload-bytes.ts); Electron's IPC needs the bytes.
+    const ref = (await byPath(file, options.signal)) ?? (await uploadBytes(options.api, file, report, options.signal, { blobSlices: stagesBytes() }));
     report(file.size);
     refs.push(ref);
   }

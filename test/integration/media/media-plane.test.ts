@@ -21,7 +21,7 @@ function upgradeStatus(url: string, options: { protocols?: string[]; origin?: st
 }
 
 describe('media plane (forked media process)', () => {
-  const { plane, events } = startPlane({ restart: { initialDelayMs: 50 } });
+  const { plane, events, lines } = startPlane({ restart: { initialDelayMs: 50 } });
   let channel: Extract<MediaChannelInfo, { transport: 'websocket' }>;
 
   beforeAll(async () => {
@@ -35,6 +35,16 @@ describe('media plane (forked media process)', () => {
   it('answers the page with its own loopback WebSocket and token', () => {
     expect(channel.url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/media$/);
     expect(channel.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('unmasks page frames word-wise (ws-mask installed before ws loads) and refuses compression', async () => {
+    for (let i = 0; i < 200 && !lines.some((l) => l.startsWith('[media-ws] frames unmasked')); i++) await new Promise((r) => setTimeout(r, 25));
+    expect(lines.filter((l) => l.startsWith('[media-ws] frames unmasked'))).toEqual(['[media-ws] frames unmasked word-wise']);
+    // ws's client offers permessage-deflate by default: the frame server declines it.
+    const ws = new WebSocket(channel.url, ['workbench', `token.${channel.token}`], { origin: PAGE_ORIGIN });
+    await new Promise((r) => ws.once('open', r));
+    expect(ws.extensions).toBe('');
+    ws.close();
   });
 
   it('opens the channel only for the right Origin, Host and token', async () => {

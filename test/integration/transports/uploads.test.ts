@@ -11,7 +11,8 @@ import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vites
 import { BYTES_PER_MESSAGE } from '../../../shared/contract/bytes';
 import { WorkbenchFailure } from '../../../shared/contract/errors';
 import { UserFiles } from '../../../main/services/user-files';
-import { uploadBytes } from '../../../renderer/src/bridge/upload-bytes';
+import { BLOB_SLICE_BYTES, uploadBytes } from '../../../renderer/src/bridge/upload-bytes';
+import { UPLOAD_CHUNK_MAX_BYTES } from '../../../shared/contract/user-files';
 import { ipcHarness, until, wsHarness, type Harness } from './harness';
 
 vi.mock('electron', async () => ({ ipcMain: (await import('./fake-electron')).fakeIpcMain }));
@@ -91,5 +92,82 @@ describe.each([
       message: 'The upload of "stuck.bin" stalled: less than 1 KiB arrived in 0 s, so it was stopped and nothing was kept. Check the connection and try again.',
     });
     expect(parts()).toEqual([]);
+  });
+});
+
+// Browser mode sends a File's slices unread (upload-bytes.ts `blobSlices`): each slice a Blob
+// framed as the binary frame of its message (binary-frame.ts encodeBlobFrame), sent by the socket.
+describe('uploads over the browser-mode WebSocket, slices sent as Blobs', () => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await wsHarness({ uploads });
+  });
+  afterEach(async () => {
+    await h.close();
+  });
+
+  it('stages a file byte for byte at every slice boundary, one binary frame per 4 MiB slice', async () => {
+    expect(BLOB_SLICE_BYTES).toBe(4 * BYTES_PER_MESSAGE);
+    for (const size of [BLOB_SLICE_BYTES + 1, 2 * BLOB_SLICE_BYTES, BLOB_SLICE_BYTES - 1, 0]) {
+      const bytes = randomBytes(size);
+      const progress: number[] = [];
+      const framesBefore = h.frames!.sent.filter((f) => f === 'binary').length;
+      const ref = await uploadBytes(h.api, new File([bytes], 'sliced.bin'), (n) => progress.push(n), undefined, { blobSlices: true });
+      expect(ref).toMatchObject({ name: 'sliced.bin', size });
+      expect(readFileSync(userFiles.resolve(ref.ref).path).equals(bytes)).toBe(true);
+      const slices = Math.ceil(size / BLOB_SLICE_BYTES);
+      expect(h.frames!.sent.filter((f) => f === 'binary').length - framesBefore).toBe(slices);
+      expect(progress).toEqual(Array.from({ length: slices }, (_, i) => Math.min((i + 1) * BLOB_SLICE_BYTES, size)));
+      userFiles.release(ref.ref);
+    }
+  });
+
+  it('a lost connection mid-upload reports an error and keeps nothing half-staged', async () => {
+    const before = new Set(kept());
+    let dropped = false;
+    const running = uploadBytes(
+      h.api,
+      new File([new Uint8Array(LIMIT)], 'cut.bin'),
+      (n) => {
+        if (n >= BLOB_SLICE_BYTES && !dropped) {
+          dropped = true;
+          h.dropSocket!();
+        }
+      },
+      undefined,
+      { blobSlices: true },
+    );
+    const error = (await failure(running)).error;
+    expect(dropped).toBe(true);
+    expect(error.code).toBe('network');
+    expect(error.message).toMatch(/Disconnected from the workbench process/);
+    await until(() => parts().length === 0, 'the partial file to go with the socket');
+    expect(kept().filter((f) => !before.has(f))).toEqual([]);
+  });
+});
+
+describe.each([
+  ['Electron IPC', () => ipcHarness({ uploads })],
+  ['browser-mode WebSocket', () => wsHarness({ uploads })],
+])('upload chunk size over %s', (_name, makeHarness) => {
+  it('takes a chunk of UPLOAD_CHUNK_MAX_BYTES and refuses one byte more, saying the limit', async () => {
+    const h = await makeHarness();
+    try {
+      const ok = h.api.userFiles.upload({ name: 'max.bin', type: '', size: UPLOAD_CHUNK_MAX_BYTES }, () => {});
+      await ok.send({ data: new Uint8Array(UPLOAD_CHUNK_MAX_BYTES) });
+      await ok.close();
+      const ref = await ok.result;
+      expect(ref.size).toBe(UPLOAD_CHUNK_MAX_BYTES);
+      userFiles.release(ref.ref);
+      const over = h.api.userFiles.upload({ name: 'over.bin', type: '', size: UPLOAD_CHUNK_MAX_BYTES + 1 }, () => {});
+      over.result.catch(() => {});
+      const refused = await failure(over.send({ data: new Uint8Array(UPLOAD_CHUNK_MAX_BYTES + 1) }));
+      expect(refused.error.code).toBe('invalid_input');
+      expect(refused.error.message).toContain('a chunk is at most 4 MiB');
+      await over.cancel().catch(() => {});
+      await until(() => parts().length === 0, 'the refused upload to leave nothing');
+    } finally {
+      await h.close();
+    }
   });
 });

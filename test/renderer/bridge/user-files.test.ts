@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WorkbenchFailure, type WorkbenchError } from '@shared/contract/errors';
 import type { FileRef, WorkbenchFilesApi } from '@shared/contract/user-files';
-import { BYTES_PER_MESSAGE } from '@shared/contract/bytes';
+import { BLOB_SLICE_BYTES, BLOB_UPLOAD_WINDOW } from '@/bridge/upload-bytes';
 import { chooseFiles, fileRefsFrom, stageFileWith, stagesBytes, type UploadApi, type UploadProgress } from '@/bridge/user-files';
 
 const refOf = (name: string, size: number, n = 1): FileRef => ({ ref: `ref_${'A'.repeat(21)}${n}`, name, size, type: '' });
@@ -13,6 +13,8 @@ const refOf = (name: string, size: number, n = 1): FileRef => ({ ref: `ref_${'A'
 interface FakeUpload {
   input: { name: string; type: string; size: number };
   received: number[];
+  /** What each message's `data` was: the slice itself (browser mode) or its bytes (Electron). */
+  kinds: Array<'blob' | 'bytes'>;
   closed: boolean;
   cancelled: boolean;
   /** Lets the held sends through (main took them). */
@@ -22,7 +24,7 @@ interface FakeUpload {
 }
 
 /** A fake `userFiles` whose uploads hold every send until `take()` (or `autoTake`). */
-function fakeApi(options: { autoTake?: boolean; failWith?: WorkbenchError } = {}) {
+function fakeApi(options: { autoTake?: boolean; failWith?: WorkbenchError; dropWith?: WorkbenchError } = {}) {
   const uploads: FakeUpload[] = [];
   const released: string[] = [];
   const api: UploadApi & { userFiles: { pick: () => Promise<FileRef[]> } } = {
@@ -38,6 +40,7 @@ function fakeApi(options: { autoTake?: boolean; failWith?: WorkbenchError } = {}
         const upload: FakeUpload = {
           input,
           received: [],
+          kinds: [],
           closed: false,
           cancelled: false,
           take: () => held.splice(0).forEach((go) => go()),
@@ -51,12 +54,21 @@ function fakeApi(options: { autoTake?: boolean; failWith?: WorkbenchError } = {}
           send: ({ data }) =>
             new Promise<void>((resolve, reject) => {
               if (upload.cancelled) return reject(new WorkbenchFailure({ code: 'cancelled', message: 'ended' }));
+              // The socket went (as the browser drops it over a Blob it cannot read): all of it fails.
+              if (options.dropWith) {
+                settle(options.dropWith);
+                return reject(new WorkbenchFailure(options.dropWith));
+              }
               if (options.failWith && upload.received.length === 1) {
                 settle(options.failWith);
                 return reject(new WorkbenchFailure({ code: 'cancelled', message: 'userFiles.upload ended before it read this message.' }));
               }
-              upload.received.push(data.byteLength);
-              total += data.byteLength;
+              // Browser mode sends the File's slice unread (a Blob where the type says bytes).
+              const sliced = data as unknown;
+              const length = sliced instanceof Blob ? sliced.size : data.byteLength;
+              upload.kinds.push(sliced instanceof Blob ? 'blob' : 'bytes');
+              upload.received.push(length);
+              total += length;
               held.push(resolve);
               if (options.autoTake) upload.take();
             }),
@@ -87,21 +99,25 @@ afterEach(() => {
 
 describe('user-files', () => {
   describe('fileRefsFrom() in browser mode', () => {
-    it('uploads each file over userFiles.upload in 1 MiB slices, with its name and type, progress as main takes them', async () => {
+    // Browser mode sends the File's slices unread, BLOB_SLICE_BYTES each, BLOB_UPLOAD_WINDOW at a time.
+    const SLICE = BLOB_SLICE_BYTES;
+    it('uploads each file over userFiles.upload in 4 MiB slices, with its name and type, progress as main takes them', async () => {
       const { api, uploads } = fakeApi({ autoTake: true });
-      const big = new File([new Uint8Array(2 * BYTES_PER_MESSAGE + 5)], 'résumé.bin', { type: 'application/pdf' });
+      const big = new File([new Uint8Array(2 * SLICE + 5)], 'résumé.bin', { type: 'application/pdf' });
       const small = new File(['0123456789'], 'b.txt');
       const progress: UploadProgress[] = [];
       const refs = await fileRefsFrom([big, small], { api, onProgress: (p) => progress.push(p) });
       expect(refs.map((r) => [r.name, r.size])).toEqual([['résumé.bin', big.size], ['b.txt', 10]]);
       expect(uploads.map((u) => [u.input, u.received, u.closed])).toEqual([
-        [{ name: 'résumé.bin', type: 'application/pdf', size: big.size }, [BYTES_PER_MESSAGE, BYTES_PER_MESSAGE, 5], true],
+        [{ name: 'résumé.bin', type: 'application/pdf', size: big.size }, [SLICE, SLICE, 5], true],
         [{ name: 'b.txt', type: '', size: 10 }, [10], true],
       ]);
+      // Unread slices of the File: browser mode's socket sends them from the blob store.
+      expect(uploads.map((u) => u.kinds)).toEqual([['blob', 'blob', 'blob'], ['blob']]);
       expect(progress.map((p) => [p.index, p.loaded, p.total])).toEqual([
         [0, 0, big.size],
-        [0, BYTES_PER_MESSAGE, big.size],
-        [0, 2 * BYTES_PER_MESSAGE, big.size],
+        [0, SLICE, big.size],
+        [0, 2 * SLICE, big.size],
         [0, big.size, big.size],
         [0, big.size, big.size],
         [1, 0, 10],
@@ -111,23 +127,23 @@ describe('user-files', () => {
       expect(stagesBytes()).toBe(true);
     });
 
-    it('keeps at most four slices in flight: the rest wait until main takes them', async () => {
+    it('keeps at most two slices in flight: the rest wait until main takes them', async () => {
       const { api, uploads } = fakeApi();
-      const file = new File([new Uint8Array(10 * BYTES_PER_MESSAGE)], 'ten.bin');
+      const file = new File([new Uint8Array(5 * SLICE)], 'ten.bin');
       const loaded: number[] = [];
       const running = stageFileWith(api)(file, (n) => loaded.push(n));
-      await until(() => uploads[0]?.received.length === 4);
+      await until(() => uploads[0]?.received.length === BLOB_UPLOAD_WINDOW);
       await new Promise((r) => setTimeout(r, 20));
-      expect(uploads[0]!.received).toHaveLength(4);
+      expect(uploads[0]!.received).toHaveLength(BLOB_UPLOAD_WINDOW);
       expect(loaded).toEqual([0]);
       uploads[0]!.take();
-      await until(() => uploads[0]!.received.length >= 5);
-      expect(loaded.at(-1)).toBeGreaterThanOrEqual(BYTES_PER_MESSAGE);
+      await until(() => uploads[0]!.received.length >= BLOB_UPLOAD_WINDOW + 1);
+      expect(loaded.at(-1)).toBeGreaterThanOrEqual(SLICE);
       for (let i = 0; i < 20 && !uploads[0]!.closed; i++) {
         uploads[0]!.take();
         await new Promise((r) => setTimeout(r, 1));
       }
-      expect(uploads[0]!.received).toHaveLength(10);
+      expect(uploads[0]!.received).toHaveLength(5);
       uploads[0]!.finish(refOf('ten.bin', file.size));
       expect(await running).toEqual(refOf('ten.bin', file.size));
     });
@@ -135,13 +151,13 @@ describe('user-files', () => {
     it('Cancel stops the session, rejects cancelled once main ended it, and sends nothing more', async () => {
       const { api, uploads } = fakeApi();
       const controller = new AbortController();
-      const running = fileRefsFrom([new File([new Uint8Array(6 * BYTES_PER_MESSAGE)], 'big.bin')], { api, signal: controller.signal });
-      await until(() => uploads[0]?.received.length === 4);
+      const running = fileRefsFrom([new File([new Uint8Array(4 * SLICE)], 'big.bin')], { api, signal: controller.signal });
+      await until(() => uploads[0]?.received.length === BLOB_UPLOAD_WINDOW);
       controller.abort();
       await expect(running).rejects.toMatchObject({ error: { code: 'cancelled', message: 'The upload of "big.bin" was cancelled.' } });
       expect(uploads[0]!.cancelled).toBe(true);
       expect(uploads[0]!.closed).toBe(false);
-      expect(uploads[0]!.received).toHaveLength(4);
+      expect(uploads[0]!.received).toHaveLength(BLOB_UPLOAD_WINDOW);
     });
 
     it('releases an upload that finished just as Cancel was pressed, so nothing stays staged', async () => {
@@ -159,16 +175,30 @@ describe('user-files', () => {
 
     it('passes main’s own error on (staging full, a stall), not the refused send', async () => {
       const full = { code: 'invalid_input' as const, message: 'Can\'t take "a.bin": the staging folder already holds 256 files, the most it keeps at once.' };
-      const { api } = fakeApi({ failWith: full });
-      await expect(fileRefsFrom([new File([new Uint8Array(3 * BYTES_PER_MESSAGE)], 'a.bin')], { api })).rejects.toMatchObject({ error: full });
+      // Main took the first slice (as its queue does), then ended the session and refused the next.
+      const { api } = fakeApi({ failWith: full, autoTake: true });
+      await expect(fileRefsFrom([new File([new Uint8Array(3 * SLICE)], 'a.bin')], { api })).rejects.toMatchObject({ error: full });
     });
 
-    it('says which file could not be read, and ends its session', async () => {
-      const { api, uploads } = fakeApi({ autoTake: true });
+    const dropped = { code: 'network' as const, message: 'Disconnected from the workbench process before it answered. Reconnecting; try again in a moment.' };
+
+    it('says which file could not be read when the socket dropped over it, and ends its session', async () => {
+      const { api, uploads } = fakeApi({ dropWith: dropped });
       const file = new File(['abc'], 'gone.txt');
-      vi.spyOn(file, 'slice').mockImplementation(() => ({ arrayBuffer: () => Promise.reject(new Error('NotReadableError: the file changed')) }) as unknown as Blob);
+      const slice = file.slice.bind(file);
+      // Every slice of the file fails to read (it changed on disk): the browser dropped the socket over it.
+      vi.spyOn(file, 'slice').mockImplementation((start, end) => {
+        const part = slice(start, end);
+        vi.spyOn(part, 'arrayBuffer').mockRejectedValue(new Error('NotReadableError: the file changed'));
+        return part;
+      });
       await expect(fileRefsFrom([file], { api })).rejects.toMatchObject({ error: { code: 'internal', message: '"gone.txt" could not be read: NotReadableError: the file changed' } });
       expect(uploads[0]!.cancelled).toBe(true);
+    });
+
+    it('passes a dropped socket on as it is when the file still reads', async () => {
+      const { api } = fakeApi({ dropWith: dropped });
+      await expect(fileRefsFrom([new File(['abc'], 'fine.txt')], { api })).rejects.toMatchObject({ error: dropped });
     });
   });
 
@@ -190,6 +220,8 @@ describe('user-files', () => {
       const [ref] = await fileRefsFrom([new File(['hello'], 'made.txt', { type: 'text/plain' })], { api });
       expect(ref).toMatchObject({ name: 'made.txt', size: 5, type: 'text/plain' });
       expect(uploads.map((u) => u.received)).toEqual([[5]]);
+      // Electron's IPC cannot carry a Blob: the slice is read.
+      expect(uploads.map((u) => u.kinds)).toEqual([['bytes']]);
     });
 
     it('rejects with the error value the preload answered, code and all', async () => {

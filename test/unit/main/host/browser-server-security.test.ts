@@ -199,5 +199,11 @@ describe('browser-server', () => {
       ws.send('x'.repeat(MAX_MESSAGE_BYTES + 1));
       expect(await closed).toBe(1009);
     });
+
+    it('declines permessage-deflate (offered by ws and browsers): uploads are raw binary frames, never compressed', async () => {
+      const ws = await openSocket();
+      expect(ws.extensions).toBe('');
+      ws.close();
+    });
   });
 });

@@ -76,6 +76,33 @@ describe('RealtimeView', () => {
     expect(document.querySelector('[data-test="call-status"]')?.textContent).toBe('Live');
   });
 
+  it("Code tab: the form's current call as the TypeScript and Python WebSocket programs (no curl), following the form", async () => {
+    await mountView(liveSnapshot());
+    await m.wrapper.find('[data-test="rt-instructions"]').setValue('Answer like a pirate.');
+    await m.wrapper.find('[data-test="turn-ptt"]').setValue(true);
+    await m.wrapper.find('[data-test="tab-code"]').trigger('click');
+    await flushPromises();
+    const ts = m.wrapper.find('[data-test="call-code-text"]').text();
+    expect(ts).toContain('new WebSocket');
+    expect(ts).toContain('Answer like a pirate.');
+    expect(ts).toContain('"turn_detection": null');
+    expect(ts).toContain('client_secrets');
+    expect(ts).not.toMatch(/^curl /m);
+    await m.wrapper.find('[data-lang="python"]').trigger('click');
+    await flushPromises();
+    const py = m.wrapper.find('[data-test="call-code-text"]').text();
+    expect(py).toContain('import');
+    expect(py).toContain('Answer like a pirate.');
+    expect(py).not.toBe(ts);
+    // Back to the form: it kept what was typed, and a change shows in the code.
+    await m.wrapper.find('[data-test="tab-settings"]').trigger('click');
+    expect((m.wrapper.find('[data-test="rt-instructions"]').element as HTMLTextAreaElement).value).toBe('Answer like a pirate.');
+    await m.wrapper.find('[data-test="rt-instructions"]').setValue('Speak French.');
+    await m.wrapper.find('[data-test="tab-code"]').trigger('click');
+    await flushPromises();
+    expect(m.wrapper.find('[data-test="call-code-text"]').text()).toContain('Speak French.');
+  });
+
   it('shows both sides as they speak: interim replaced in place, then final; latency numbers per turn and p50/p95', async () => {
     await mountView(liveSnapshot());
     const id = await startCall();

@@ -5,6 +5,14 @@
  * JSON path across frames and masks a key spanning them in every frame it touches. A frame whose
  * end could still start a key is held until the next frame of its direction (or the socket's
  * end) settles it, so frames may reach the recorder a frame late: `seq` keeps their order.
+ *
+ * At most one frame late: the scrubber holds a tail until the next event of the same JSON path,
+ * and on a socket that path may never come again (a finished item's delta, keyed by its item_id;
+ * a function call's arguments; a session.update's instructions), which held that frame, and every
+ * later one of its direction behind it, until the socket closed (the console's log went quiet
+ * after a tool call). So when the next frame of a direction leaves an older one still held, the
+ * direction is flushed: a held tail of PARTIAL_TAIL_MIN characters or more is masked, and the
+ * tails stay joined with later frames, so the rest of a key that comes later is masked there.
  */
 import type { CapturedEvent } from '../../shared/contract/runs';
 import { EventLogScrubber } from './event-log-scrubber';
@@ -23,7 +31,16 @@ export class CapturedFrameLog {
   /** Takes the next frame; returns the frames now settled (masked), in each direction's order. */
   push(frame: CapturedFrame): CapturedFrame[] {
     this.waiting.set(frame.seq, frame);
-    return this.settle(this.logs[frame.direction].push(this.toEvent(frame)));
+    const log = this.logs[frame.direction];
+    const settled = this.settle(log.push(this.toEvent(frame)));
+    if (this.holdsOlder(frame)) settled.push(...this.settle(log.flush()));
+    return settled;
+  }
+
+  /** Whether a frame of `frame`'s direction older than it is still held (it has had its next frame). */
+  private holdsOlder(frame: CapturedFrame): boolean {
+    for (const [seq, held] of this.waiting) if (seq < frame.seq && held.direction === frame.direction) return true;
+    return false;
   }
 
   /** The socket ended: every held frame, masked. */

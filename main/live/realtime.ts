@@ -162,8 +162,8 @@ export function realtimeLiveKind(deps: RealtimeKindDeps) {
           return;
         }
         if (type === 'opened') {
-          const streams = (data.streams ?? {}) as { mic?: number; playback?: number };
-          return emit({ type: 'streams', streams: { mic: streams.mic ?? -1, levels: -1, playback: streams.playback ?? -1 } });
+          const streams = (data.streams ?? {}) as { mic?: number; levels?: number; playback?: number };
+          return emit({ type: 'streams', streams: { mic: streams.mic ?? -1, levels: streams.levels ?? -1, playback: streams.playback ?? -1 } });
         }
         if (type === 'microphone-failed' || type === 'output-failed') {
           rec.mark('error', { data: { message: data.message } });

@@ -8,7 +8,8 @@
  *   `call_id` for a SIP call. Sends `session.update`, then the seed items, before any audio.
  * - Microphone: the page's PCM16 frames (`mic` input), a native device (main/audio Capture), a
  *   WAV file paced as one, or none; sent as `input_audio_buffer.append` in 20 ms frames, encoded
- *   to the input format (PCM16, or G.711 µ-law/A-law); up to main in 100 ms `mic-audio` events.
+ *   to the input format (PCM16, or G.711 µ-law/A-law); up to main in 100 ms `mic-audio` events;
+ *   its level on the `levels` output (rms and peak dBFS, float32 pair, ~20/s) for the console's meter.
  * - Answer audio (`response.output_audio.delta`) decoded to PCM16 and played (realtime-output.ts:
  *   native, the page, or nowhere), and sent up as `model-audio` for the recording.
  * - Barge-in, here: `speech_started` while an answer is audible flushes playback at once and sends
@@ -24,6 +25,8 @@ import { z } from 'zod';
 import type { Reply } from '../../shared/contract/protocol';
 import { WorkbenchFailure } from '../../shared/contract/errors';
 import { decodeAlaw, decodeMulaw, encodeAlaw, encodeMulaw } from '../../shared/audio/g711';
+import { LevelMeter } from '../../shared/audio/levels';
+import { FrameKind } from '../../shared/media-frames/frame';
 import { ApiClient } from '../api/client';
 import { toWorkbenchError } from '../api/errors';
 import { openRealtimeSocket } from '../api/realtime';
@@ -154,10 +157,24 @@ export const realtimeCallKind = defineKind({
     let muted = false;
     let framesSent = 0;
     let framesRefused = 0;
+    // The microphone's level (rms and peak dBFS, a float32 pair, about 20 times a second) for the
+    // console's meter, as the transcription session sends it: a native or file microphone is
+    // never heard by the page, so this is its only meter. Metered as sent (muted: silence).
+    const levelsOut = options.microphone.kind === 'none' ? null : ctx.openOutput('levels');
+    const meter = levelsOut
+      ? new LevelMeter(inFormat.rate, 1, (level) => {
+          const payload = new Uint8Array(8);
+          const view = new DataView(payload.buffer);
+          view.setFloat32(0, level.rmsDbfs);
+          view.setFloat32(4, level.peakDbfs);
+          levelsOut.send(FrameKind.Data, payload);
+        })
+      : null;
     const onPcm = (bytes: Uint8Array, at: number): void => {
       if (closing) return;
       let pcm = new Int16Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength - (bytes.byteLength % 2)));
       if (muted) pcm = new Int16Array(pcm.length); // silence keeps the service's audio clock going
+      meter?.push(pcm);
       const joined = new Int16Array(pending.length + pcm.length);
       joined.set(pending);
       joined.set(pcm, pending.length);
@@ -191,7 +208,7 @@ export const realtimeCallKind = defineKind({
         ? await nativeMicrophone(ctx, { sampleRate: inFormat.rate, device: options.microphone.device, channels: 1 }, onPcm, (error) => ctx.event('microphone-failed', { message: `${error.message.replace(/[.\s]*$/, '.')} The call goes on without the microphone.` }))
         : null;
     const file = options.microphone.kind === 'file' ? await fileSource(options.microphone.path, { sampleRate: inFormat.rate, channels: 1, speed: options.microphone.speed, now: () => ctx.now() }, onPcm, () => ctx.event('source-ended', {})) : null;
-    ctx.event('opened', { streams: { mic: mic?.id ?? -1, playback: playbackStream }, now: ctx.now() });
+    ctx.event('opened', { streams: { mic: mic?.id ?? -1, levels: levelsOut?.id ?? -1, playback: playbackStream }, now: ctx.now() });
 
     // ---- Barge-in: flush at once, truncate to what was heard ----
     const cut = new Set<string>();

@@ -3,6 +3,7 @@
  * by main (the `realtime` kind, shared/realtime-call); it is recorded as a `realtime.call` run,
  * which History shows as a session (tracks, marks, timeline) with its transcript.
  */
+import { REALTIME_EXPORTER } from './codegen';
 import { realtimeContract } from './contract';
 import type { SharedFamily } from '../types';
 
@@ -23,7 +24,7 @@ export const realtimeFamily = {
       rerun: null,
       structured: null,
       eventTimeline: false,
-      code: { kind: 'realtime', sdk: null, sdkMethod: 'realtime', toolLoop: false },
+      code: { kind: 'realtime', sdk: null, sdkMethod: 'realtime', toolLoop: false, exporter: REALTIME_EXPORTER },
     },
   },
 } as const satisfies SharedFamily;

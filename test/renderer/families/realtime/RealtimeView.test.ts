@@ -14,7 +14,14 @@ import { mountWithApp, type Mounted } from '../../mount-app';
 import { makeFakeSession } from '../../fake-session';
 import type { FakeWorkbenchOptions } from '../../fake-workbench';
 
-vi.mock('@/bridge/media', () => ({ mediaChannel: () => ({ onFrame: () => () => undefined, send: () => undefined }) }));
+/** The media channel's frame handlers by stream id: a test delivers frames main's media process would send. */
+const media = vi.hoisted(() => ({ handlers: new Map<number, (frame: { payload: Uint8Array }) => void>() }));
+vi.mock('@/bridge/media', () => ({
+  mediaChannel: () => ({
+    onFrame: (stream: number, fn: (frame: { payload: Uint8Array }) => void) => (media.handlers.set(stream, fn), () => media.handlers.delete(stream)),
+    send: () => undefined,
+  }),
+}));
 const capture = vi.hoisted(() => ({ start: vi.fn() }));
 vi.mock('@/audio/page-capture', () => ({ PageCapture: { start: capture.start } }));
 const { default: RealtimeView } = await import('@/families/realtime/views/RealtimeView.vue');
@@ -24,6 +31,7 @@ let m: Mounted;
 afterEach(() => {
   m?.wrapper.unmount();
   capture.start.mockReset();
+  media.handlers.clear();
   window.sessionStorage.clear();
 });
 
@@ -74,6 +82,33 @@ describe('RealtimeView', () => {
     expect(parsed.data).toMatchObject({ auth: 'key', model: 'svc-voice-latest', turnDetection: { type: 'server_vad', threshold: 0.5 }, microphone: { kind: 'page' } });
     await flushPromises();
     expect(document.querySelector('[data-test="call-status"]')?.textContent).toBe('Live');
+  });
+
+  it("Code tab: the form's current call as the TypeScript and Python WebSocket programs (no curl), following the form", async () => {
+    await mountView(liveSnapshot());
+    await m.wrapper.find('[data-test="rt-instructions"]').setValue('Answer like a pirate.');
+    await m.wrapper.find('[data-test="turn-ptt"]').setValue(true);
+    await m.wrapper.find('[data-test="tab-code"]').trigger('click');
+    await flushPromises();
+    const ts = m.wrapper.find('[data-test="call-code-text"]').text();
+    expect(ts).toContain('new WebSocket');
+    expect(ts).toContain('Answer like a pirate.');
+    expect(ts).toContain('"turn_detection": null');
+    expect(ts).toContain('client_secrets');
+    expect(ts).not.toMatch(/^curl /m);
+    await m.wrapper.find('[data-lang="python"]').trigger('click');
+    await flushPromises();
+    const py = m.wrapper.find('[data-test="call-code-text"]').text();
+    expect(py).toContain('import');
+    expect(py).toContain('Answer like a pirate.');
+    expect(py).not.toBe(ts);
+    // Back to the form: it kept what was typed, and a change shows in the code.
+    await m.wrapper.find('[data-test="tab-settings"]').trigger('click');
+    expect((m.wrapper.find('[data-test="rt-instructions"]').element as HTMLTextAreaElement).value).toBe('Answer like a pirate.');
+    await m.wrapper.find('[data-test="rt-instructions"]').setValue('Speak French.');
+    await m.wrapper.find('[data-test="tab-code"]').trigger('click');
+    await flushPromises();
+    expect(m.wrapper.find('[data-test="call-code-text"]').text()).toContain('Speak French.');
   });
 
   it('shows both sides as they speak: interim replaced in place, then final; latency numbers per turn and p50/p95', async () => {
@@ -226,5 +261,56 @@ describe('RealtimeView', () => {
     emitAll(id, [{ type: 'wire', direction: 'in', t: 500, eventType: 'response.done', data: { type: 'response.done' } }]);
     await vi.waitFor(() => expect(texts('[data-test="log-type"]')).toEqual(['text.delta', 'transcript.partial', 'text.delta', 'response.done']));
     expect(document.querySelector('[data-test="log-older"]')).toBeNull();
+  });
+
+  it("moves the meter from the levels main's media process sends (a native microphone the page never hears)", async () => {
+    await mountView(liveSnapshot({ streams: { mic: -1, levels: 7, playback: -1 } }));
+    await startCall();
+    await flushPromises();
+    await expect.poll(() => media.handlers.has(7)).toBe(true);
+    expect(capture.start).not.toHaveBeenCalled();
+    const level = (rms: number) => {
+      const payload = new Uint8Array(8);
+      new DataView(payload.buffer).setFloat32(0, rms);
+      new DataView(payload.buffer).setFloat32(4, rms + 3);
+      media.handlers.get(7)!({ payload });
+    };
+    level(-20);
+    await flushPromises();
+    const meter = m.wrapper.find('[role="meter"]');
+    expect(meter.attributes('aria-valuenow')).toBe('-20');
+    // -60..0 dBFS across the bar: -20 is two thirds.
+    expect(parseFloat((meter.find('.meter-fill').element as HTMLElement).style.width)).toBeCloseTo(66.67, 1);
+    level(-100);
+    await flushPromises();
+    expect(meter.attributes('aria-valuenow')).toBe('-100');
+    expect((meter.find('.meter-fill').element as HTMLElement).style.width).toBe('0%');
+  });
+
+  it("a SIP call: the header says it is a phone call from/to, and shows the caller's keys as they are pressed", async () => {
+    const input = RealtimeCallInputSchema.parse({ callId: 'rtc_sip1', microphone: { kind: 'none' }, output: { kind: 'none' } });
+    const snap: RealtimeCallSnapshot = { ...initialRealtimeCallSnapshot(input, 'run_sip1'), status: 'live' };
+    await mountView(snap);
+    m.fake.controls.sip.calls = [
+      { callId: 'rtc_other', from: '+15550000000', to: '+15559999999', at: 1, state: 'answered', liveSessionId: null, mediaSessionId: null, problem: null },
+      { callId: 'rtc_sip1', from: '+15551234567', to: '+15557654321', at: 2, state: 'answered', liveSessionId: 'live_s', mediaSessionId: null, problem: null },
+    ];
+    expect(m.wrapper.find('[data-test="phone-call"]').exists()).toBe(false);
+    const id = await startCall();
+    await flushPromises();
+    expect(m.wrapper.find('[data-test="phone-call-title"]').text()).toBe('Phone call from +15551234567 to +15557654321');
+    expect(m.wrapper.find('[data-test="phone-call"]').text()).toContain('rtc_sip1');
+    expect(m.wrapper.find('[data-test="dtmf-digits"]').text()).toBe('none yet');
+    const key = (digit: string, t: number): RealtimeCallEvent => ({ type: 'wire', direction: 'in', t, eventType: 'input_audio_buffer.dtmf_event_received', data: { type: 'input_audio_buffer.dtmf_event_received', event: digit, received_at: t } });
+    emitAll(id, [key('1', 100), key('2', 200), { type: 'wire', direction: 'in', t: 250, eventType: 'response.created', data: { type: 'response.created' } }, key('#', 300)]);
+    await flushPromises();
+    expect(m.wrapper.find('[data-test="dtmf-digits"]').text()).toBe('12#');
+  });
+
+  it('a call without callId is not a phone call', async () => {
+    await mountView(liveSnapshot());
+    await startCall();
+    await flushPromises();
+    expect(m.wrapper.find('[data-test="phone-call"]').exists()).toBe(false);
   });
 });

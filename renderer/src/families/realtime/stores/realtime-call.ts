@@ -28,8 +28,10 @@ import { toWorkbenchError } from '../../../lib/errors';
 import { useLiveSessionsStore } from '../../../stores/live-sessions';
 import { useAudioDevicesStore } from '../../../stores/audio-devices';
 import { DEFAULT_MAX_ROWS, EventLog, toJsonl, type LogMessage } from '../lib/event-log';
+import { dtmfKeys, dtmfOf, type DtmfKey } from '../lib/phone-call';
 import type { LevelSample } from '../lib/latency-timeline';
 import { PageCallOutput } from './page-call-output';
+import { phoneCallEnds } from './phone-call-ends';
 import { recordedMessages } from './recorded-messages';
 
 /** sessionStorage: the call this tab's console shows (a reload shows it again). */
@@ -81,6 +83,10 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
   const starting = ref(false);
   /** Push-to-talk held (the key or the button). */
   const talking = ref(false);
+  /** A SIP call's keypad: the caller's digits in order (from the log's messages, the earlier ones read back too). */
+  const dtmf = shallowRef<DtmfKey[]>([]);
+  /** A SIP call's ends as the webhook gave them (null: not a phone call, or not known to this app run). */
+  const phoneEnds = shallowRef<{ from: string | null; to: string | null } | null>(null);
   let capture: PageCapture | null = null;
   let offLevels: (() => void) | null = null;
   let output: PageCallOutput | null = null;
@@ -97,6 +103,8 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
     sinceAttach = null;
     log.value = markRaw(new EventLog({ maxRows: DEFAULT_MAX_ROWS }));
     levels.value = markRaw([]);
+    dtmf.value = [];
+    phoneEnds.value = null;
     logVersion.value++;
   }
 
@@ -119,6 +127,8 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
       const message: LogMessage = { t: event.t, direction: event.direction, message: event.data };
       log.value.push(message);
       sinceAttach?.push(message);
+      const key = dtmfOf(message);
+      if (key) dtmf.value = [...dtmf.value, key];
       logChanged();
       return;
     }
@@ -135,6 +145,7 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
       stateVersion.value++;
       void backfill(state.value.runId, state.value.wireEvents);
       void wireMedia();
+      void lookUpPhoneCall(state.value.connection.callId);
     } else if (chunk.type === 'event') {
       onEvent(chunk.event as RealtimeCallEvent);
     } else if (chunk.type === 'state') {
@@ -170,10 +181,19 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
     if (mine !== backfills) return;
     const next = markRaw(new EventLog({ maxRows: DEFAULT_MAX_ROWS }));
     if (earlier.length < count) next.noteEarlier(count - earlier.length);
-    for (const m of [...earlier, ...(sinceAttach ?? [])]) next.push(m);
+    const all = [...earlier, ...(sinceAttach ?? [])];
+    for (const m of all) next.push(m);
+    dtmf.value = dtmfKeys(all);
     sinceAttach = null;
     log.value = next;
     logVersion.value++;
+  }
+
+  /** Who called whom, for a call joined with `callId` (the SIP family's list of this run's calls). */
+  async function lookUpPhoneCall(callId: string | null): Promise<void> {
+    if (!callId) return;
+    const ends = await phoneCallEnds(callId);
+    if (state.value?.connection.callId === callId) phoneEnds.value = ends;
   }
 
   async function mediaChannel(): Promise<MediaChannel> {
@@ -367,6 +387,8 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
     error,
     starting,
     talking,
+    dtmf,
+    phoneEnds,
     start,
     restore,
     control,

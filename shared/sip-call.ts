@@ -52,14 +52,33 @@ export interface SipCallSnapshot {
   transferredTo: string | null;
   /** The last thing that went wrong (an Answer the console could not take, a refused transfer). */
   problem: string | null;
+  /** The keys the caller pressed on an answered call (`input_audio_buffer.dtmf_event_received`), oldest first, at most SIP_DIGITS_MAX. */
+  digits: SipCallDigit[];
+  /** How an ended call ended, in a sentence (the caller hung up, the console's session failed…); null while it goes on. */
+  endReason: string | null;
 }
+
+/** A key the caller pressed: `at` is Unix ms (the service's `received_at`, in seconds, when it gave one). */
+export interface SipCallDigit {
+  digit: string;
+  at: number;
+}
+
+/** A snapshot keeps the last this many keys (a caller typing a long reference number fits). */
+export const SIP_DIGITS_MAX = 256;
 
 export type SipCallEvent =
   | { type: 'answered'; at: number; mediaSessionId: string }
   | { type: 'declined'; at: number }
   | { type: 'transferred'; at: number; target: string }
-  | { type: 'ended'; at: number; missed: boolean }
+  | { type: 'ended'; at: number; missed: boolean; reason?: string }
+  | { type: 'dtmf'; digit: string; at: number }
   | { type: 'problem'; message: string };
+
+/** A new call's snapshot, as it rings. */
+export function ringingSipCall(input: { callId: string; from: string | null; to: string | null; receivedAt: number }): SipCallSnapshot {
+  return { callId: input.callId, from: input.from, to: input.to, state: 'ringing', receivedAt: input.receivedAt, answeredAt: null, endedAt: null, mediaSessionId: null, transferredTo: null, problem: null, digits: [], endReason: null };
+}
 
 export function applySipCallEvent(state: SipCallSnapshot, event: SipCallEvent): void {
   switch (event.type) {
@@ -72,15 +91,22 @@ export function applySipCallEvent(state: SipCallSnapshot, event: SipCallEvent): 
     case 'declined':
       state.state = 'declined';
       state.endedAt = event.at;
+      state.endReason = 'Declined.';
       return;
     case 'transferred':
       state.state = 'transferred';
       state.transferredTo = event.target;
       state.endedAt = event.at;
+      state.endReason = `Transferred to ${event.target}.`;
       return;
     case 'ended':
       state.state = event.missed ? 'missed' : 'ended';
       state.endedAt = event.at;
+      state.endReason = event.reason ?? (event.missed ? 'Not answered.' : null);
+      return;
+    case 'dtmf':
+      state.digits.push({ digit: event.digit, at: event.at });
+      if (state.digits.length > SIP_DIGITS_MAX) state.digits.splice(0, state.digits.length - SIP_DIGITS_MAX);
       return;
     case 'problem':
       state.problem = event.message;

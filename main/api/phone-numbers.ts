@@ -5,7 +5,7 @@
  * joined call `refer` (target checked before sending) and `hangup`. The service's own errors (409
  * for a number already registered, a bad E.164 number or CIDR block) come back as it says them.
  */
-import { checkReferTarget } from '../../shared/sip/rules';
+import { checkDigits, checkReferTarget } from '../../shared/sip/rules';
 import { phoneNumberCreatedSchema, phoneNumberListSchema, type PhoneNumberCreate, type PhoneNumberCreated, type PhoneNumberList } from '../../shared/wire/sip';
 import { z } from 'zod';
 import type { ApiClient, ApiResult, RequestOptions } from './client';
@@ -51,4 +51,19 @@ export async function referCall(client: ApiClient, callId: string, targetUri: st
 /** `POST /v1/realtime/calls/{id}/hangup` (no body): ends a joined call, or declines a ringing one. */
 export async function hangupCall(client: ApiClient, callId: string, opts: PhoneCallOptions = {}): Promise<ApiResult<unknown>> {
   return shaped(await client.json<unknown>({ method: 'POST', path: callControlPath(callId, 'hangup'), ...opts }), controlAnswer, 'an answer');
+}
+
+/** At most this many keys in one press (the sandbox's limit). */
+export const SANDBOX_PRESS_MAX = 32;
+
+/**
+ * The sandbox's control API `POST /sandbox/calls/{id}/dtmf {"digits"}`: presses keys as the
+ * simulated caller of a joined call (a real service has no such thing: a caller presses keys on
+ * their own phone). Keys checked before sending.
+ */
+export async function pressSandboxKeys(client: ApiClient, callId: string, digits: string, opts: PhoneCallOptions = {}): Promise<ApiResult<unknown>> {
+  const request: RequestOptions = { method: 'POST', path: `/sandbox/calls/${encodeURIComponent(callId)}/dtmf`, body: { digits }, ...opts };
+  const problem = checkDigits('digits', digits, SANDBOX_PRESS_MAX);
+  if (problem) return notSent(client, request, invalidRequestError(problem));
+  return shaped(await client.json<unknown>(request), controlAnswer, 'an answer');
 }

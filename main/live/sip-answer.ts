@@ -7,7 +7,7 @@
  * kind, there is no answerer, and the SIP call says so.
  */
 import { REALTIME_CALL_KIND, type RealtimeCallInputDraft } from '../../shared/realtime-call/input';
-import type { LiveRegistry } from './registry';
+import type { LiveAttachment, LiveRegistry } from './registry';
 import type { CallAnswerer } from './sip-call';
 
 export interface RealtimeAnswererOptions {
@@ -25,6 +25,24 @@ export function realtimeAnswerer(opts: RealtimeAnswererOptions): () => CallAnswe
       if (!registry) throw new Error('live sessions are not ready yet');
       const input: RealtimeCallInputDraft = { ...opts.session?.(), connectionId, auth: 'key', callId, microphone: { kind: 'none' }, output: { kind: 'none' } };
       return { liveSessionId: await registry.start(REALTIME_CALL_KIND, input, { origin: 'main' }) };
+    },
+    async follow(liveSessionId, sink) {
+      const registry = opts.registry();
+      let attachment: LiveAttachment;
+      try {
+        if (!registry) throw new Error('live sessions are not ready yet');
+        attachment = await registry.attach(liveSessionId, {
+          deliver: (chunk) => {
+            if (chunk.type === 'event') sink.event(chunk.event);
+          },
+          ended: (summary) => sink.ended(summary),
+        });
+      } catch {
+        // Gone before we could follow it (the caller hung up at once): the call is over.
+        sink.ended(null);
+        return () => {};
+      }
+      return () => attachment.detach();
     },
   };
   return () => (opts.available() ? answerer : null);

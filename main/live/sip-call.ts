@@ -8,7 +8,8 @@
  * the recording model: the delivery as received, each action sent, and how it ended.
  */
 import { WorkbenchFailure } from '../../shared/contract/errors';
-import { applySipCallEvent, SIP_CALL_KIND, SIP_RING_MS, SipCallControlSchema, SipCallInputSchema, type SipCallEvent, type SipCallSnapshot } from '../../shared/sip-call';
+import type { LiveSessionSummary } from '../../shared/contract/live';
+import { applySipCallEvent, ringingSipCall, SIP_CALL_KIND, SIP_RING_MS, SipCallControlSchema, SipCallInputSchema, type SipCallEvent, type SipCallSnapshot } from '../../shared/sip-call';
 import type { ApiClient, ApiResult } from '../api/client';
 import { toWorkbenchError } from '../api/errors';
 import { hangupCall, referCall } from '../api/phone-numbers';
@@ -23,6 +24,17 @@ import { defineLiveKind } from './kind';
  */
 export interface CallAnswerer {
   answer(call: { callId: string; connectionId: string }): Promise<{ liveSessionId: string }>;
+  /**
+   * Follows the answering session: its events (the console's `wire` messages, where the caller's
+   * keys arrive) and its end (the caller hung up, the socket failed, the console was stopped).
+   * `ended` is called once, also when the session is already gone. Answers how to stop following.
+   */
+  follow?(liveSessionId: string, sink: AnsweringSink): Promise<() => void>;
+}
+
+export interface AnsweringSink {
+  event(event: unknown): void;
+  ended(summary: Pick<LiveSessionSummary, 'endReason' | 'error'> | null): void;
 }
 
 export interface SipCallKindDeps {
@@ -50,7 +62,7 @@ export function sipCallLiveKind(deps: SipCallKindDeps) {
     async start(ctx) {
       const { input } = ctx;
       const connection = deps.connection(input.connectionId);
-      const state: SipCallSnapshot = { callId: input.callId, from: input.from, to: input.to, state: 'ringing', receivedAt: input.receivedAt, answeredAt: null, endedAt: null, mediaSessionId: null, transferredTo: null, problem: null };
+      const state: SipCallSnapshot = ringingSipCall(input);
       let rec: SessionRecorder | null = null;
       if (deps.recordings) {
         rec = deps.recordings.open(
@@ -88,7 +100,43 @@ export function sipCallLiveKind(deps: SipCallKindDeps) {
         emit({ type: 'ended', at: now(), missed: true });
         ctx.end();
       }, deps.ringMs ?? SIP_RING_MS);
-      ctx.signal.addEventListener('abort', () => clearTimeout(ringTimer), { once: true });
+      let following: (() => void) | null = null;
+      const unfollow = () => {
+        following?.();
+        following = null;
+      };
+      ctx.signal.addEventListener('abort', () => (clearTimeout(ringTimer), unfollow()), { once: true });
+
+      /**
+       * The answering session's messages: the caller's keys, and whether the service closed the
+       * socket (the far side hung up: the realtime kind says so with a status before it ends).
+       * Its end ends this call too; an end of ours (the console hung up or was stopped) also hangs
+       * the call up at the service, so the caller is not left on a silent line.
+       */
+      const follow = async (answerer: CallAnswerer, liveSessionId: string): Promise<void> => {
+        if (!answerer.follow) return;
+        let farSide: string | null = null;
+        const stop = await answerer.follow(liveSessionId, {
+          event: (event) => {
+            const ended = farSideEnd(event);
+            if (ended) farSide = ended;
+            const digit = dtmfOf(event);
+            if (!digit || state.state !== 'answered') return;
+            rec?.event({ direction: 'in', kind: 'json', event: 'input_audio_buffer.dtmf_event_received', data: JSON.stringify({ event: digit.digit, received_at: Math.floor(digit.at / 1000) }) });
+            emit({ type: 'dtmf', ...digit });
+          },
+          ended: (summary) => {
+            if (finished()) return;
+            const reason = answeringEnd(summary, farSide);
+            rec?.event({ direction: 'in', kind: 'json', event: 'sip.answering_ended', data: JSON.stringify({ reason, endReason: summary?.endReason ?? null }) });
+            if (!farSide && summary?.endReason !== 'failed') void deps.calls.hangup(input.connectionId, state.callId).catch((error: unknown) => ctx.log(`hanging up after the console ended: ${failureText(error)}`));
+            emit({ type: 'ended', at: now(), missed: false, reason });
+            ctx.end(summary?.endReason === 'failed' ? { code: 'network', message: reason } : undefined);
+          },
+        });
+        following = stop;
+        if (ctx.signal.aborted) unfollow();
+      };
 
       const refuse = (message: string): never => {
         emit({ type: 'problem', message });
@@ -114,6 +162,7 @@ export function sipCallLiveKind(deps: SipCallKindDeps) {
               }
               clearTimeout(ringTimer);
               emit({ type: 'answered', at: now(), mediaSessionId: joined.liveSessionId });
+              await follow(answerer!, joined.liveSessionId).catch((error: unknown) => ctx.log(`could not follow the answering session: ${failureText(error)}`));
               return;
             }
             case 'decline':
@@ -122,7 +171,7 @@ export function sipCallLiveKind(deps: SipCallKindDeps) {
               sent(message);
               await deps.calls.hangup(input.connectionId, state.callId).catch((error: unknown) => refuse(failureText(error)));
               clearTimeout(ringTimer);
-              emit(message.type === 'decline' ? { type: 'declined', at: now() } : { type: 'ended', at: now(), missed: false });
+              emit(message.type === 'decline' ? { type: 'declined', at: now() } : { type: 'ended', at: now(), missed: false, reason: 'Hung up here.' });
               ctx.end();
               return;
             }
@@ -138,7 +187,8 @@ export function sipCallLiveKind(deps: SipCallKindDeps) {
         },
         async stop(reason) {
           clearTimeout(ringTimer);
-          if (!finished()) emit({ type: 'ended', at: now(), missed: false });
+          unfollow();
+          if (!finished()) emit({ type: 'ended', at: now(), missed: false, reason: reason === 'shutdown' ? 'The app quit.' : 'Stopped here.' });
           const outcome = outcomeText(state, reason);
           await rec?.close({ outputText: outcome, outputPreview: outcome });
         },
@@ -160,7 +210,39 @@ function outcomeText(state: SipCallSnapshot, reason: string): string {
     case 'transferred':
       return `Transferred to ${state.transferredTo}`;
     default:
-      return state.answeredAt === null ? `Ended while ringing (${reason === 'shutdown' ? 'the app quit' : reason})` : 'Answered, then ended';
+      return state.answeredAt === null ? `Ended while ringing (${reason === 'shutdown' ? 'the app quit' : reason})` : `Answered, then ended: ${state.endReason ?? 'no reason given.'}`;
+  }
+}
+
+/** A caller's key in one of the answering session's events (a `wire` message from the service). */
+function dtmfOf(event: unknown): { digit: string; at: number } | null {
+  const e = event as { type?: string; direction?: string; eventType?: string; data?: { event?: unknown; received_at?: unknown } } | null;
+  if (e?.type !== 'wire' || e.direction !== 'in' || e.eventType !== 'input_audio_buffer.dtmf_event_received') return null;
+  const digit = e.data?.event;
+  if (typeof digit !== 'string' || !/^[0-9*#A-D]$/.test(digit)) return null;
+  return { digit, at: typeof e.data?.received_at === 'number' ? e.data.received_at * 1000 : Date.now() };
+}
+
+/** The realtime kind's word that the service closed the socket cleanly (the caller hung up). */
+function farSideEnd(event: unknown): string | null {
+  const e = event as { type?: string; status?: string; message?: unknown } | null;
+  return e?.type === 'status' && e.status === 'ended' && typeof e.message === 'string' ? e.message : null;
+}
+
+/** Why the answered call ended, from how its answering session did. */
+function answeringEnd(summary: Pick<LiveSessionSummary, 'endReason' | 'error'> | null, farSide: string | null): string {
+  if (farSide) return 'The caller hung up (the service closed the call).';
+  switch (summary?.endReason) {
+    case 'ended':
+      return 'Hung up from the call console.';
+    case 'failed':
+      return `The call's connection failed: ${summary.error?.message ?? 'no reason given.'}`;
+    case 'stopped':
+      return 'The call console was closed, which ended the call.';
+    case 'shutdown':
+      return 'The app quit.';
+    default:
+      return 'The call console ended before it was followed: the call is over.';
   }
 }
 

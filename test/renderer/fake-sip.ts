@@ -87,6 +87,14 @@ export function createFakeSip(record: (method: string, input: unknown) => void):
     keepSecret: async (input) => (record('sip.keepSecret', input), { rotated: false, until: null, secret: { stored: true, backend: 'file', warning: null } }),
     refer: async (input) => (record('sip.refer', input), { ok: true }),
     hangup: async (input) => (record('sip.hangup', input), { ok: true }),
+    pressKeys: async (input) => {
+      record('sip.pressKeys', input);
+      const call = controls.calls.find((c) => c.callId === input.callId);
+      if (call && !call.sandbox) throw new WorkbenchFailure({ code: 'invalid_input', message: 'Keys can only be pressed for the caller on a sandbox.' });
+      // As main: the keys come back once the service reports them.
+      if (call) controls.ring({ ...call, digits: call.digits + input.digits });
+      return { ok: true };
+    },
   };
   return { api, controls };
 }

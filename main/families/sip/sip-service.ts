@@ -7,7 +7,8 @@
  * `onIncomingCall` (the live `sip-call` session). Refer and hangup go to the service.
  */
 import { toWorkbenchError } from '../../api/errors';
-import { createPhoneNumber, hangupCall, listPhoneNumbers, referCall } from '../../api/phone-numbers';
+import { createPhoneNumber, hangupCall, listPhoneNumbers, pressSandboxKeys, referCall } from '../../api/phone-numbers';
+import { checkDigits } from '../../../shared/sip/rules';
 import type { ApiResult } from '../../api/client';
 import type { ConnectionsService } from '../../services/connections-service';
 import type { Db } from '../../store/db';
@@ -50,6 +51,15 @@ export function isLoopbackUrl(url: string): boolean {
   }
 }
 
+/**
+ * Whether a connection's callers are simulated (the sandbox's control API presses their keys):
+ * the built-in sandbox, or a sandbox on this computer added as a connection (the control API
+ * only exists on loopback). A real service's caller presses keys on their own phone.
+ */
+export function simulatesCallers(c: { isSandbox: boolean; baseUrl: string }): boolean {
+  return c.isSandbox || isLoopbackUrl(c.baseUrl);
+}
+
 /** The port kept from the last launch, when it is one (a damaged setting: any free port). */
 function keptPort(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isInteger(value) && value > 0 && value < 65536 ? value : undefined;
@@ -72,6 +82,10 @@ export class SipService {
     this.callBook = new SipCalls({
       live: deps.live,
       notify: deps.notify,
+      isSandbox: (connectionId) => {
+        const { isSandbox, profile } = deps.connections.resolve(connectionId);
+        return simulatesCallers({ isSandbox, baseUrl: profile.baseUrl });
+      },
       emit: deps.emit,
       log: deps.log,
       direct: {
@@ -174,6 +188,18 @@ export class SipService {
 
   async refer(input: { connectionId?: string; callId: string; target: string }): Promise<{ ok: true }> {
     await this.callBook.refer(input.callId, input.target, input.connectionId);
+    return { ok: true };
+  }
+
+  /** The sandbox's simulated caller presses keys; a real service's caller presses their own phone's. */
+  async pressKeys(input: { connectionId?: string; callId: string; digits: string }): Promise<{ ok: true }> {
+    const { client, profile, isSandbox } = this.deps.connections.resolve(this.callBook.connectionOf(input.callId) ?? input.connectionId);
+    if (!simulatesCallers({ isSandbox, baseUrl: profile.baseUrl })) {
+      throw new WorkbenchFailure({ code: 'invalid_input', message: `Keys can only be pressed for the caller on a sandbox (the built-in one, or one on this computer). Call ${input.callId} is on "${profile.name}", a real service: the caller presses keys on their own phone, and they show here as they arrive.` });
+    }
+    const problem = checkDigits('digits', input.digits, 32);
+    if (problem) throw new WorkbenchFailure({ code: 'invalid_input', message: problem, issues: [{ path: 'digits', message: problem }] });
+    unwrap(await pressSandboxKeys(client, input.callId, input.digits));
     return { ok: true };
   }
 

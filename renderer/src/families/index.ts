@@ -62,3 +62,6 @@ export function historyEntryOf(endpoint: string): Component<{ record: RunRecord 
   const family = familyOfEndpoint(endpoint);
   return (family && rendererOf(family)?.historyEntry) || null;
 }
+
+/** The families' components the shell mounts over every view (RendererFamily.shell). */
+export const SHELL_COMPONENTS = (RENDERER_FAMILIES as readonly RendererFamily[]).flatMap((f) => (f.shell ? [f.shell] : []));

@@ -24,4 +24,6 @@ export interface RendererFamily {
   readonly routes?: readonly RouteRecordRaw[];
   /** History's entry for a run of this family, or null for the text layout. */
   readonly historyEntry: Component<{ record: RunRecord }> | null;
+  /** Mounted by the app shell over every view (a ringing call's banner); none for most families. */
+  readonly shell?: Component;
 }

@@ -50,6 +50,8 @@ export const SipKeepSecretSchema = z
 export type SipKeepSecretInput = z.input<typeof SipKeepSecretSchema>;
 
 export const SipCallRefSchema = z.object({ ...connection, callId: z.string().min(1).max(256) }).strict();
+/** Keys pressed as the sandbox's simulated caller (0-9, *, #, A-D; the rules in shared/sip/rules.ts are applied in main). */
+export const SipPressKeysSchema = z.object({ ...connection, callId: z.string().min(1).max(256), digits: z.string().trim().min(1, 'press at least one key').max(32) }).strict();
 export const SipReferSchema = z.object({ ...connection, callId: z.string().min(1).max(256), target: z.string().trim().min(1, 'enter a target').max(300) }).strict();
 
 /** The receiver as the panel shows it. */
@@ -98,6 +100,12 @@ export interface SipCall {
   mediaSessionId: string | null;
   /** What went wrong last (an Answer the console could not take, a refused transfer). */
   problem: string | null;
+  /** The call came in on a sandbox (the built-in one, or one on this computer): its simulated caller's keys can be pressed from here (`pressKeys`). */
+  sandbox: boolean;
+  /** The keys the caller pressed on the answered call so far, in order (`"12#"`). */
+  digits: string;
+  /** How it ended, in a sentence (the caller hung up, declined, transferred…); null while it goes on. */
+  endReason: string | null;
 }
 
 
@@ -125,6 +133,12 @@ export const sipContract = {
   refer: call<{ ok: true }>()(SipReferSchema),
   /** `POST /v1/realtime/calls/{id}/hangup`: ends an answered call. */
   hangup: call<{ ok: true }>()(SipCallRefSchema),
+  /**
+   * Presses keys as the caller of an answered call: the sandbox's control API
+   * (`POST /sandbox/calls/{id}/dtmf`). Refused on a real service, where the caller presses keys on
+   * their own phone. The keys come back as the call's `digits` once the service reports them.
+   */
+  pressKeys: call<{ ok: true }>()(SipPressKeysSchema),
   /** The receiver started, stopped or took a delivery. */
   receiverChanged: event<SipReceiverStatus>(),
   /** A call rang (a verified delivery), or its state changed: answered, declined, transferred, ended, missed. */

@@ -32,7 +32,7 @@ async function press(name: string, index = 0): Promise<void> {
   await flushPromises();
 }
 
-const ringing: SipCall = { callId: 'call_1', from: '+14155550100', to: '+18005550199', at: 1, state: 'ringing', liveSessionId: 'live_1', mediaSessionId: null, problem: null };
+const ringing: SipCall = { callId: 'call_1', from: '+14155550100', to: '+18005550199', at: 1, state: 'ringing', liveSessionId: 'live_1', mediaSessionId: null, problem: null, sandbox: true, digits: '', endReason: null };
 
 describe('SipView', { timeout: 30_000 }, () => {
   it('checks the form with the service’s rules, registers, and shows the secret once with the receiver’s URL', async () => {
@@ -106,5 +106,30 @@ describe('SipView', { timeout: 30_000 }, () => {
     await type('Transfer target for call_1', 'sip:agent@example.com');
     await press('Transfer');
     expect(calls('sip.refer')).toEqual([{ callId: 'call_1', target: 'sip:agent@example.com' }]);
+  });
+
+  it('shows the caller’s keys, and on the sandbox presses keys as the caller with the pad', async () => {
+    m = await mountWithApp(SipView, { route: '/sip' });
+    m.fake.controls.sip.ring({ ...ringing, state: 'answered', mediaSessionId: 'live_rt', digits: '4' });
+    await flushPromises();
+    const digits = () => document.querySelector('[data-call="call_1"] [data-test="dtmf-digits"]')?.textContent;
+    expect(digits()).toBe('4');
+    await press('Press 2');
+    await press('Press #');
+    expect(calls('sip.pressKeys')).toEqual([{ callId: 'call_1', digits: '2' }, { callId: 'call_1', digits: '#' }]);
+    expect(digits()).toBe('42#');
+  });
+
+  it('has no pad on a real service (the caller presses their own phone), and says how a call ended', async () => {
+    m = await mountWithApp(SipView, { route: '/sip' });
+    m.fake.controls.sip.ring({ ...ringing, state: 'answered', mediaSessionId: 'live_rt', sandbox: false, digits: '7' });
+    await flushPromises();
+    expect(document.querySelector('[aria-label="Keypad for call_1"]')).toBeNull();
+    expect(document.querySelector('[data-call="call_1"]')?.textContent).toContain('presses keys on their own phone');
+    expect(document.querySelector('[data-call="call_1"] [data-test="dtmf-digits"]')?.textContent).toBe('7');
+    m.fake.controls.sip.ring({ ...ringing, state: 'ended', sandbox: false, digits: '7', endReason: 'The caller hung up (the service closed the call).' });
+    await flushPromises();
+    expect(document.querySelector('[data-call="call_1"]')?.getAttribute('data-state')).toBe('ended');
+    expect(document.querySelector('[data-call="call_1"] [data-test="end-reason"]')?.textContent).toBe('The caller hung up (the service closed the call). Keys pressed: 7');
   });
 });

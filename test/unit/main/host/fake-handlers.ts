@@ -267,7 +267,7 @@ export function createFakeHandlers(options: FakeHandlerOptions = {}): FakeHandle
     gallery: { list: () => ({ items: [], total: 0, next: null }), get: unbuilt, remove: unbuilt, setThumb: unbuilt, save: unbuilt, ofRun: () => [], byHash: () => null, keepInput: unbuilt },
     realtime: {},
     voices: { builtIn: () => [], list: () => ({ voices: [], nextToken: null }), get: unbuilt, create: unbuilt, update: unbuilt, remove: unbuilt, referenceAudio: unbuilt, preview: unbuilt },
-    sip: { numbers: () => ({ connectionId: 'sandbox', numbers: [], receiver: FAKE_SIP_RECEIVER }), register: unbuilt, keepSecret: unbuilt, receiver: () => FAKE_SIP_RECEIVER, startReceiver: () => FAKE_SIP_RECEIVER, calls: () => [], answer: unbuilt, decline: unbuilt, refer: unbuilt, hangup: unbuilt },
+    sip: { numbers: () => ({ connectionId: 'sandbox', numbers: [], receiver: FAKE_SIP_RECEIVER }), register: unbuilt, keepSecret: unbuilt, receiver: () => FAKE_SIP_RECEIVER, startReceiver: () => FAKE_SIP_RECEIVER, calls: () => [], answer: unbuilt, decline: unbuilt, refer: unbuilt, hangup: unbuilt, pressKeys: unbuilt },
   };
   return { handlers, probe: probe.state, signals, sessions, live, liveChanges };
 }

@@ -10,7 +10,7 @@ import { WorkbenchFailure } from '../../../../shared/contract/errors';
 import { SecretScrubber } from '../../../../main/api/secret-scrubber';
 import type { LiveKind } from '../../../../main/live/kind';
 import { createLiveRegistry } from '../../../../main/live/registry';
-import { CONSOLE_MISSING, sipCallLiveKind, type CallAnswerer } from '../../../../main/live/sip-call';
+import { CONSOLE_MISSING, sipCallLiveKind, type AnsweringSink, type CallAnswerer } from '../../../../main/live/sip-call';
 import type { SipCallSnapshot } from '../../../../shared/sip-call';
 
 function setup(opts: { answerer?: CallAnswerer | null; ringMs?: number; referFails?: string } = {}) {
@@ -101,5 +101,73 @@ describe('the sip-call live kind', () => {
     const call = await started(r);
     expect(await endOf(call)).toMatchObject({ state: 'missed' });
     expect(call.chunks.flatMap((c) => (c.type === 'event' ? [c.event] : []))).toEqual([{ type: 'ended', at: expect.any(Number), missed: true }]);
+  });
+
+  describe('following the answering session', () => {
+    /** An answerer whose realtime session the test drives: its events and its end. */
+    function followed() {
+      const sinks: AnsweringSink[] = [];
+      let detached = 0;
+      const answerer: CallAnswerer = {
+        answer: async () => ({ liveSessionId: 'live_rt_1' }),
+        follow: async (id, sink) => (expect(id).toBe('live_rt_1'), sinks.push(sink), () => void detached++),
+      };
+      const wire = (digit: string, receivedAt: number) => ({ type: 'wire', direction: 'in', t: 0, eventType: 'input_audio_buffer.dtmf_event_received', data: { type: 'input_audio_buffer.dtmf_event_received', event: digit, received_at: receivedAt } });
+      return { answerer, sinks, wire, detached: () => detached };
+    }
+
+    it('keeps the keys the caller pressed, and ends with the reason when the caller hangs up', async () => {
+      const f = followed();
+      const r = setup({ answerer: f.answerer });
+      const call = await started(r);
+      await call.att.control({ type: 'answer' });
+      expect(f.sinks).toHaveLength(1);
+      const [sink] = f.sinks;
+      sink.event(f.wire('1', 100));
+      sink.event({ type: 'wire', direction: 'out', t: 0, eventType: 'input_audio_buffer.dtmf_event_received', data: { event: '9' } });
+      sink.event({ type: 'transcript', itemId: 'i', role: 'user', text: '2', mode: 'delta', final: false, source: 'audio' });
+      sink.event(f.wire('2', 101));
+      sink.event(f.wire('#', 102));
+      expect(call.state()?.digits).toEqual([{ digit: '1', at: 100_000 }, { digit: '2', at: 101_000 }, { digit: '#', at: 102_000 }]);
+
+      sink.event({ type: 'status', status: 'ended', message: 'The call was ended by the other side.' });
+      sink.ended({ endReason: 'ended', error: null });
+      expect(await endOf(call)).toMatchObject({ status: 'ended', endReason: 'ended', state: 'ended' });
+      expect(call.chunks.flatMap((c) => (c.type === 'event' ? [c.event] : [])).at(-1)).toEqual({ type: 'ended', at: expect.any(Number), missed: false, reason: 'The caller hung up (the service closed the call).' });
+      // The far side hung up: nothing to hang up at the service, and the follower let go.
+      expect(r.sent).toEqual([]);
+      expect(f.detached()).toBe(1);
+    });
+
+    it('ends failed when the answering session fails, and hangs up at the service when the console ended it', async () => {
+      const f = followed();
+      const failedCall = setup({ answerer: f.answerer });
+      const call = await started(failedCall);
+      await call.att.control({ type: 'answer' });
+      f.sinks[0].ended({ endReason: 'failed', error: { code: 'network', message: 'The media process stopped.' } });
+      expect(await endOf(call)).toMatchObject({ status: 'ended', endReason: 'failed', error: { message: expect.stringMatching(/connection failed: The media process stopped/) } });
+      expect(failedCall.sent).toEqual([]);
+
+      const consoleEnded = setup({ answerer: f.answerer });
+      const other = await started(consoleEnded);
+      await other.att.control({ type: 'answer' });
+      f.sinks[1].ended({ endReason: 'stopped', error: null });
+      expect(await endOf(other)).toMatchObject({ endReason: 'ended' });
+      expect(other.chunks.flatMap((c) => (c.type === 'event' ? [c.event] : [])).at(-1)).toMatchObject({ type: 'ended', reason: 'The call console was closed, which ended the call.' });
+      expect(consoleEnded.sent).toEqual(['hangup call_1 on sandbox']);
+    });
+
+    it('ignores the answering session once the call was hung up here', async () => {
+      const f = followed();
+      const r = setup({ answerer: f.answerer });
+      const call = await started(r);
+      await call.att.control({ type: 'answer' });
+      await call.att.control({ type: 'hangup' });
+      f.sinks[0].ended({ endReason: 'ended', error: null });
+      await endOf(call);
+      const ends = call.chunks.flatMap((c) => (c.type === 'event' && (c.event as { type: string }).type === 'ended' ? [c.event] : []));
+      expect(ends).toEqual([{ type: 'ended', at: expect.any(Number), missed: false, reason: 'Hung up here.' }]);
+      expect(r.sent).toEqual(['hangup call_1 on sandbox']);
+    });
   });
 });

@@ -21,14 +21,21 @@ export const useSipStore = defineStore('sip', () => {
   const loading = ref(false);
   const error = ref<WorkbenchError | null>(null);
   let offs: Array<() => void> = [];
+  /** The calls are followed for the whole window (the shell's ringing banner), not only while the panel is open. */
+  let offCalls: (() => void) | null = null;
 
   function subscribe(): void {
+    watchCalls();
     if (offs.length > 0) return;
+    offs = [useWorkbench().sip.onReceiverChanged((status) => (receiver.value = status))];
+  }
+
+  /** Follows the calls (`sip.callChanged`) and picks up those already ringing (a reloaded window); once per window. */
+  function watchCalls(): void {
+    if (offCalls) return;
     const api = useWorkbench();
-    offs = [
-      api.sip.onReceiverChanged((status) => (receiver.value = status)),
-      api.sip.onCallChanged(upsert),
-    ];
+    offCalls = api.sip.onCallChanged(upsert);
+    api.sip.calls(undefined).then((list) => list.forEach(upsert), () => undefined);
   }
 
   function upsert(call: SipCall): void {
@@ -37,11 +44,12 @@ export const useSipStore = defineStore('sip', () => {
   }
 
   async function load(): Promise<void> {
+    const first = !offCalls;
     subscribe();
     loading.value = true;
     error.value = null;
     try {
-      useWorkbench().sip.calls(undefined).then((list) => list.forEach(upsert), () => undefined);
+      if (!first) useWorkbench().sip.calls(undefined).then((list) => list.forEach(upsert), () => undefined);
       const listed = await useWorkbench().sip.numbers(undefined);
       numbers.value = listed.numbers;
       receiver.value = listed.receiver;
@@ -84,6 +92,8 @@ export const useSipStore = defineStore('sip', () => {
   const decline = async (callId: string) => void (await useWorkbench().sip.decline({ callId }));
   const hangup = async (callId: string) => void (await useWorkbench().sip.hangup({ callId }));
   const transfer = async (callId: string, target: string) => void (await useWorkbench().sip.refer({ callId, target }));
+  /** The sandbox's simulated caller presses keys (refused on a real service); they come back as the call's `digits`. */
+  const pressKeys = async (callId: string, digits: string) => void (await useWorkbench().sip.pressKeys({ callId, digits }));
 
   function dispose(): void {
     offs.forEach((off) => off());
@@ -91,5 +101,5 @@ export const useSipStore = defineStore('sip', () => {
     registered.value = null;
   }
 
-  return { numbers, receiver, calls, registered, loading, error, load, register, keepSecret, dismissSecret, startReceiver, answer, decline, hangup, transfer, dispose };
+  return { numbers, receiver, calls, registered, loading, error, load, register, keepSecret, dismissSecret, startReceiver, answer, decline, hangup, transfer, pressKeys, watchCalls, dispose };
 });

@@ -1,0 +1,110 @@
+/**
+ * A SIP call as a user meets it, in Chromium against the app in browser mode and a sandbox of the
+ * test's own (added as a connection, so it can be stopped): register a number whose webhook is
+ * the app's loopback receiver (the default), place a simulated call through the sandbox's control
+ * API (POST /sandbox/calls, a `say` script) while another view is open, see it ring in the shell's
+ * banner, Answer, press DTMF keys on the pad and see the digits the service reported, transfer it
+ * (refer to tel:+1…); then, with the sandbox stopped, find the call in History and play its
+ * recording.
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type SandboxServer } from '../../main/sandbox';
+import { closeAppPage, openAppPage, screenshot, useServiceConnection, type AppPage } from './harness';
+
+const SLOW = { timeout: 60_000 };
+const NUMBER = '+18005550142';
+const TARGET = 'tel:+14155550123';
+
+function clockOf(text: string): [number, number] {
+  const m = /(\d+):(\d+\.\d) \/ (\d+):(\d+\.\d)/.exec(text);
+  if (!m) throw new Error(`no clock in ${JSON.stringify(text)}`);
+  return [Number(m[1]) * 60 + Number(m[2]), Number(m[3]) * 60 + Number(m[4])];
+}
+
+describe('SIP call: ring, answer, keys, transfer, History offline (browser mode)', () => {
+  let opened: AppPage | undefined;
+  let page: Page;
+  let sb: SandboxServer | undefined;
+  const key = 'sk-e2e-sip-0';
+  const nav = (name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
+  const control = (path: string, body?: unknown) =>
+    fetch(`${sb!.url}${path}`, { method: body === undefined ? 'GET' : 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+
+  beforeAll(async () => {
+    sb = await startSandbox({ keys: [key], tokenDelayMs: 0 });
+    opened = await openAppPage({ viewport: { width: 1400, height: 1100 } });
+    page = opened.page;
+    await page.goto(opened.app.url);
+    await useServiceConnection(page, { name: 'SIP sandbox', url: sb.url, key });
+  }, 180_000);
+
+  afterAll(async () => {
+    await sb?.close();
+    expect(await closeAppPage(opened)).toBe(0);
+  });
+
+  it('rings on any view, is answered, takes keys from the pad, transfers, and plays from History with the sandbox stopped', async () => {
+    // Register a number; its webhook defaults to the app's receiver on loopback.
+    await nav('Phone (SIP)').click();
+    await page.getByRole('heading', { level: 1, name: 'Phone (SIP)' }).waitFor();
+    const form = page.getByRole('region', { name: 'Register a number' });
+    await form.getByLabel('Name', { exact: true }).fill('Front desk');
+    await form.getByLabel('Phone number', { exact: true }).fill(NUMBER);
+    await form.getByLabel('Allowed addresses').fill('127.0.0.0/8');
+    await form.getByRole('button', { name: 'Register' }).click();
+    await page.locator('[data-test="signing-secret"]').waitFor(SLOW);
+    await page.getByRole('button', { name: 'Done' }).click();
+
+    // The call comes in while the user is elsewhere: the shell's banner rings.
+    await nav('Models').click();
+    const placed = await control('/sandbox/calls', { to: NUMBER, from: '+14155550100', script: { say: 'Hello, I am calling about my order. My reference follows.', hangup_after_ms: null } });
+    expect(placed.status).toBe(200);
+    const { call_id: callId } = (await placed.json()) as { call_id: string };
+    const banner = page.getByRole('region', { name: 'Incoming calls' });
+    await expect.poll(() => banner.innerText().catch(() => ''), SLOW).toContain(`Incoming call from +14155550100 to ${NUMBER}`);
+    await screenshot(page, 'sip-01-ringing');
+    await banner.getByRole('button', { name: 'Answer' }).click();
+
+    // Answered: Phone (SIP) opens with the call's controls.
+    const row = page.locator(`[data-call="${callId}"]`);
+    await expect.poll(() => row.getAttribute('data-state').catch(() => null), SLOW).toBe('answered');
+    // The sandbox joins the caller to the realtime socket just after it opens.
+    await expect.poll(async () => ((await (await control(`/sandbox/calls/${callId}`)).json()) as { state: string }).state, SLOW).toBe('joined');
+
+    // Keys pressed on the pad (as the simulated caller) come back as the digits the service reported.
+    const pad = row.getByRole('group', { name: `Keypad for ${callId}` });
+    for (const k of ['4', '2', '#']) await pad.getByRole('button', { name: `Press ${k}` }).click();
+    await expect.poll(() => row.locator('[data-test="dtmf-digits"]').innerText(), SLOW).toBe('42#');
+    const sent = (await (await control(`/sandbox/calls/${callId}`)).json()) as { caller: { dtmf_sent: Array<{ digit: string }> } };
+    expect(sent.caller.dtmf_sent.map((d) => d.digit).join('')).toBe('42#');
+    await screenshot(page, 'sip-02-answered-keys');
+
+    // Transfer: a bad target is refused before sending, a good one ends the call.
+    await row.getByLabel(`Transfer target for ${callId}`).fill('tel:4155550123');
+    await row.getByRole('button', { name: 'Transfer' }).click();
+    await expect.poll(() => row.getByRole('alert').first().innerText(), SLOW).toMatch(/tel:/);
+    await row.getByLabel(`Transfer target for ${callId}`).fill(TARGET);
+    await row.getByRole('button', { name: 'Transfer' }).click();
+    await expect.poll(() => row.getAttribute('data-state'), SLOW).toBe('transferred');
+    await expect.poll(() => row.locator('[data-test="end-reason"]').innerText(), SLOW).toContain(`Transferred to ${TARGET}.`);
+    const ended = (await (await control(`/sandbox/calls/${callId}`)).json()) as { ended: { reason: string; target_uri?: string } | null };
+    expect(ended.ended).toMatchObject({ reason: 'referred', target_uri: TARGET });
+
+    // The service is stopped: the call's recording still plays from History.
+    await sb!.close();
+    sb = undefined;
+    await nav('History').click();
+    const call = page.getByRole('row').filter({ hasText: `SIP call ${callId}` }).first();
+    await expect.poll(() => call.isVisible(), SLOW).toBe(true);
+    expect(await page.getByRole('row').filter({ hasText: 'Incoming call from +14155550100' }).count()).toBeGreaterThan(0);
+    await call.getByRole('link').first().click();
+    const audio = page.getByRole('region', { name: 'Audio' });
+    const player = audio.locator('.waveform-player').first();
+    await player.waitFor(SLOW);
+    await expect.poll(async () => clockOf(await player.locator('.wf-clock').innerText())[1], SLOW).toBeGreaterThan(1);
+    await player.getByRole('button', { name: /^Play / }).click();
+    await expect.poll(async () => clockOf(await player.locator('.wf-clock').innerText())[0], SLOW).toBeGreaterThan(0.3);
+    await screenshot(page, 'sip-03-history-offline');
+  }, 300_000);
+});

@@ -33,7 +33,7 @@ describe('HistoryView', () => {
     const options = [...document.querySelectorAll('[role="option"]')].map((o) => o.textContent?.trim());
     expect(options).toEqual(['All endpoints', 'Chat', 'Responses', 'Responses: compact', 'Responses: retrieve', 'Responses: delete', 'Messages', 'Completions (legacy)', 'Complete (legacy)', 'Files · upload',
       'Video · generate', 'Video · edit', 'Video · extend', 'Images · generate', 'Images · edit', 'Speech · synthesize', 'Speech · stream (WebSocket)',
-      'Transcription · file', 'Transcription · live', 'Voices · clone', 'Voices · edit', 'Voices · delete', 'Realtime · call']);
+      'Transcription · file', 'Transcription · live', 'Voices · clone', 'Voices · edit', 'Voices · delete', 'Realtime · call', 'Phone · incoming call']);
     document.querySelector('[role="option"][aria-label="Responses"]')!.dispatchEvent(new MouseEvent('mousedown', { bubbles: true }));
     await flushPromises();
     const last = m.fake.controls.calls.filter((c) => c.method === 'history.search').at(-1);

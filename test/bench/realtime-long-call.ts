@@ -9,7 +9,8 @@
 // - RSS of main (this process; it also runs the embedded sandbox, which detects turns and speaks)
 //   and of the media process, sampled every 2 s: after warm-up (10 % of the call), max, and at the
 //   end; growth = end - warm-up (the issue's bound: <= 32 MiB each). mainHeap after a gc when run
-//   with --expose-gc;
+//   with --expose-gc; the media process's heap after its last full collection (--trace-gc), to tell
+//   a leak from a lazy heap;
 // - the recording: the microphone track's length against the audio played, the model track's, the
 //   stereo mix (channels, length); turns, responses, the run's status; the load average (`uptime`).
 //
@@ -84,7 +85,22 @@ function wavInfo(path: string): { channels: number; sampleRate: number; seconds:
 export async function run(): Promise<Record<string, unknown>> {
   const minutes = Number(process.env.REALTIME_LONG_MINUTES ?? 30);
   const factor = Number(process.env.REALTIME_LONG_FACTOR ?? 10);
-  const env = await startLiveApp();
+  // The media process logs its garbage collections (--trace-gc on its stdout, which becomes log
+  // lines): its heap after each full collection tells a leak (it climbs) from a lazy heap (RSS up, live heap flat).
+  const env = await startLiveApp({ mediaExecArgv: ['--trace-gc'] });
+  let mediaLiveHeap: number | null = null;
+  const readGcLines = () => {
+    for (let i = 0; i < env.logs.length; ) {
+      const line = env.logs[i]!;
+      if (!/ms: (Scavenge|Mark-Compact|Mark-Sweep|Minor)/i.test(line)) {
+        i++;
+        continue;
+      }
+      const full = /Mark-(Compact|Sweep)[^\d]*[\d.]+ \([\d.]+\) -> ([\d.]+) \(/i.exec(line);
+      if (full) mediaLiveHeap = Number(full[2]) * MiB;
+      env.logs.splice(i, 1);
+    }
+  };
   try {
     const cycle = await speechPcm(['Could you tell me something about the weather today', 'What time does the shop open tomorrow', 'Please read me the last message again'], RATE, 2000);
     const wavPath = join(env.dataDir, 'long-call.wav');
@@ -95,13 +111,14 @@ export async function run(): Promise<Record<string, unknown>> {
       if (e.type === 'session-event' && e.event === 'source-ended') sourceEnded = true;
     });
 
-    const samples: Array<{ at: number; main: number; heap: number; media: number | null }> = [];
+    const samples: Array<{ at: number; main: number; heap: number; media: number | null; mediaLiveHeap: number | null }> = [];
     const gc = (globalThis as { gc?: () => void }).gc;
     const started = performance.now();
     const sample = () => {
       gc?.();
+      readGcLines();
       const m = process.memoryUsage();
-      samples.push({ at: performance.now() - started, main: m.rss, heap: m.heapUsed, media: rssOf(env.plane.pid) });
+      samples.push({ at: performance.now() - started, main: m.rss, heap: m.heapUsed, media: rssOf(env.plane.pid), mediaLiveHeap });
     };
     const loadAtStart = loadAverage();
     const id = await env.app.live.start('realtime', { microphone: { kind: 'file', ref, speed: factor }, output: { kind: 'none' } }, { origin: 'window' });
@@ -153,6 +170,7 @@ export async function run(): Promise<Record<string, unknown>> {
         main: { warm: mib(warm.main), max: mib(Math.max(...samples.map((s) => s.main))), end: mib(last.main), growth: mib(last.main - warm.main) },
         mainHeap: { gcBeforeEachSample: gc !== undefined, warm: mib(warm.heap), end: mib(last.heap), growth: mib(last.heap - warm.heap) },
         media: { warm: mib(warm.media), max: mib(Math.max(...samples.map((s) => s.media ?? 0))), end: mib(last.media), growth: warm.media !== null && last.media !== null ? mib(last.media - warm.media) : null },
+        mediaHeapAfterFullGc: { warm: mib(warm.mediaLiveHeap), end: mib(last.mediaLiveHeap), growth: warm.mediaLiveHeap !== null && last.mediaLiveHeap !== null ? mib(last.mediaLiveHeap - warm.mediaLiveHeap) : null },
       },
       recording: {
         runStatus: runRecord.status,

@@ -3,7 +3,7 @@
 // answers -> main's conversation and recording), paced faster than real time as
 // live-transcription.ts is: REALTIME_LONG_MINUTES of microphone audio (default 30) played by the
 // file microphone at REALTIME_LONG_FACTOR times real time (default 10, at most 20). The audio is
-// eSpeak NG questions with pauses, looped, so the sandbox answers turn after turn (the next
+// eSpeak NG questions with 6 s pauses (0.6 s of wall time at 10x: room for the answer's first audio), looped, so the sandbox answers turn after turn (the next
 // question barges in on the answer, as a fast caller would). No output device (`none`): the
 // answers are recorded, not played. Figures:
 // - RSS of main (this process; it also runs the embedded sandbox, which detects turns and speaks)
@@ -102,7 +102,7 @@ export async function run(): Promise<Record<string, unknown>> {
     }
   };
   try {
-    const cycle = await speechPcm(['Could you tell me something about the weather today', 'What time does the shop open tomorrow', 'Please read me the last message again'], RATE, 2000);
+    const cycle = await speechPcm(['Could you tell me something about the weather today', 'What time does the shop open tomorrow', 'Please read me the last message again'], RATE, 6000);
     const wavPath = join(env.dataDir, 'long-call.wav');
     const audioMs = writeLongWav(wavPath, cycle, minutes * 60);
     const { ref } = await env.app.userFiles.register(wavPath);
@@ -163,6 +163,7 @@ export async function run(): Promise<Record<string, unknown>> {
       achievedFactor: Math.round((audioMs / playMs) * 10) / 10,
       turns: state.turns.length,
       bargeIns: state.turns.filter((t) => t.bargedIn).length,
+      turnsWithAnswerAudio: state.turns.filter((t) => t.marks.first_audio !== null).length,
       responses: state.usage.responses,
       transcriptEntries: state.transcript.length,
       lastError: state.lastError,

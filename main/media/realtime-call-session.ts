@@ -63,6 +63,8 @@ export const RealtimeCallOptionsSchema = z
       z.object({ kind: z.literal('native'), device: z.string().max(500).optional(), backend: z.enum(['native', 'paced']).default('native') }).strict(),
       z.object({ kind: z.literal('none') }).strict(),
     ]),
+    /** Benchmarks: `timings` events carry, per microphone frame, [its audio's time, written to the socket] (media clock). */
+    timings: z.boolean().default(false),
   })
   .strict();
 export type RealtimeCallOptions = z.input<typeof RealtimeCallOptionsSchema>;
@@ -182,7 +184,10 @@ export const realtimeCallKind = defineKind({
       while (joined.length - offset >= frameSamples) {
         const frame = joined.subarray(offset, offset + frameSamples);
         offset += frameSamples;
-        void socket.sendJson({ type: 'input_audio_buffer.append', audio: Buffer.from(encode(inFormat, frame)).toString('base64') }).then((r) => (r.ok ? framesSent++ : framesRefused++));
+        void socket.sendJson({ type: 'input_audio_buffer.append', audio: Buffer.from(encode(inFormat, frame)).toString('base64') }).then((r) => {
+          if (r.ok && options.timings) timings.push(at, ctx.now());
+          return r.ok ? framesSent++ : framesRefused++;
+        });
         if (micPieceSamples === 0) micPieceAt = at;
         micPiece.push(frame.slice());
         micPieceSamples += frame.length;
@@ -190,7 +195,9 @@ export const realtimeCallKind = defineKind({
       }
       pending = joined.slice(offset);
     };
+    const timings: number[] = [];
     const flushMic = (): void => {
+      if (timings.length > 0) ctx.event('timings', { captureSent: timings.splice(0) });
       if (micPieceSamples === 0) return;
       const all = new Int16Array(micPieceSamples);
       let o = 0;

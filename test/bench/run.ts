@@ -34,6 +34,8 @@ const BENCHES: Record<string, () => Promise<Bench>> = {
   'session-timeline': () => import('./session-timeline'),
   sipCall: () => import('./sip-call'),
   speechService: () => import('./speech-service'),
+  realtimeCall: () => import('./realtime-call'),
+  realtimeLongCall: () => import('./realtime-long-call'),
 };
 
 async function main(): Promise<void> {

@@ -49,13 +49,13 @@ export async function speechPcm(sentences: string[], rate = 16_000, silenceMs = 
 }
 
 /** `mediaEnv`: the media process's environment (test/audio gives it an ALSA file device and its pacing hook). */
-export async function startLiveApp(options: { mediaEnv?: NodeJS.ProcessEnv } = {}) {
+export async function startLiveApp(options: { mediaEnv?: NodeJS.ProcessEnv; /** Extra node flags for the media process (benchmarks: --trace-gc). */ mediaExecArgv?: string[] } = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'live-stt-'));
   const logs: string[] = [];
   // Not the media tests' startPlane(): it keeps every plane event, and a long session's audio events would be the test's memory.
   const log = (line: string) => logs.push(line);
   const plane = new MediaPlane({
-    launch: forkLauncher({ entry: resolve(ROOT, 'main/media/entry.ts'), execArgv: ['--import', 'tsx'], log, ...(options.mediaEnv ? { env: options.mediaEnv } : {}) }),
+    launch: forkLauncher({ entry: resolve(ROOT, 'main/media/entry.ts'), execArgv: ['--import', 'tsx', ...(options.mediaExecArgv ?? [])], log, ...(options.mediaEnv ? { env: options.mediaEnv } : {}) }),
     log,
     transport: { kind: 'websocket', origins: () => [PAGE_ORIGIN] },
   });

@@ -292,8 +292,8 @@ describe('RealtimeView', () => {
     const snap: RealtimeCallSnapshot = { ...initialRealtimeCallSnapshot(input, 'run_sip1'), status: 'live' };
     await mountView(snap);
     m.fake.controls.sip.calls = [
-      { callId: 'rtc_other', from: '+15550000000', to: '+15559999999', at: 1, state: 'answered', liveSessionId: null, mediaSessionId: null, problem: null },
-      { callId: 'rtc_sip1', from: '+15551234567', to: '+15557654321', at: 2, state: 'answered', liveSessionId: 'live_s', mediaSessionId: null, problem: null },
+      { callId: 'rtc_other', from: '+15550000000', to: '+15559999999', at: 1, state: 'answered', liveSessionId: null, mediaSessionId: null, problem: null, sandbox: true, digits: '', endReason: null },
+      { callId: 'rtc_sip1', from: '+15551234567', to: '+15557654321', at: 2, state: 'answered', liveSessionId: 'live_s', mediaSessionId: null, problem: null, sandbox: true, digits: '', endReason: null },
     ];
     expect(m.wrapper.find('[data-test="phone-call"]').exists()).toBe(false);
     const id = await startCall();

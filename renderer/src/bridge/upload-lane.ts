@@ -26,8 +26,7 @@ export function createLanePoster(options: LaneOptions): LanePoster {
       res = await send(`${options.base}/upload-lane/${ticket}/${index}`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${options.token()}`, 'Content-Type': 'application/octet-stream' },
-        body: body as BodyInit,
-        cache: 'no-store',
+        body: body as never,
         signal,
       });
     } catch (err) {

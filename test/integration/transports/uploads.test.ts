@@ -280,7 +280,7 @@ describe('uploads over the browser-mode bytes lane', () => {
     // A made-up ticket (or one guessed from an op id) addresses nothing.
     const guessed = await fetch(`http://127.0.0.1:${h.server!.port}/upload-lane/${'A'.repeat(43)}/0`, { method: 'POST', body: new Uint8Array(10), headers: { Origin: h.server!.origin, Authorization: `Bearer ${h.server!.token}` } });
     expect(guessed.status).toBe(404);
-    expect((await guessed.json()).error.code).toBe('not_found');
+    expect(((await guessed.json()) as { error: { code: string } }).error.code).toBe('not_found');
     // Nothing refused reached either upload: each still takes its own bytes.
     await lanePoster()(tickets[0]!, 0, Buffer.from('0123456789'));
     await lanePoster()(theirs[0]!, 0, Buffer.from('abcdefghij'));

@@ -92,8 +92,11 @@ export async function uploadBytes(api: UploadApi, file: FileLike, report: (loade
     (err: unknown) => ({ ok: false as const, err }),
   );
   let stopped = false;
+  // Lane requests in flight: Cancel stops them too (main refuses what it has not taken).
+  const controller = new AbortController();
   const onAbort = () => {
     stopped = true;
+    controller.abort();
     void upload.cancel().catch(() => {});
   };
   /**
@@ -125,7 +128,6 @@ export async function uploadBytes(api: UploadApi, file: FileLike, report: (loade
     const unread = options.blobSlices || lane !== undefined;
     const sliceBytes = unread ? BLOB_SLICE_BYTES : BYTES_PER_MESSAGE;
     const maxInFlight = lane ? UPLOAD_LANE_WINDOW : options.blobSlices ? BLOB_UPLOAD_WINDOW : UPLOAD_WINDOW;
-    const controller = new AbortController();
     try {
       // The lane's address; a session main refused at once (over the size limit) never gives one.
       const ticket = lane && file.size > 0 ? await Promise.race([ticketGiven, result.then((ended) => (ended.ok ? '' : Promise.reject(ended.err as Error)))]) : '';

@@ -215,6 +215,21 @@ describe('uploads over the browser-mode bytes lane', () => {
     expect(lanes.size).toBe(0);
   });
 
+  it('Cancel mid-upload rejects cancelled once the partial file is gone, and the ticket with it', async () => {
+    const before = new Set(kept());
+    const controller = new AbortController();
+    let loaded = 0;
+    const running = uploadBytes(h.api, new File([new Uint8Array(LIMIT)], 'big.bin'), (n) => {
+      loaded = n;
+      controller.abort();
+    }, controller.signal, { lane: lanePoster() });
+    expect((await failure(running)).error).toEqual({ code: 'cancelled', message: 'The upload of "big.bin" was cancelled.' });
+    expect(loaded).toBeLessThan(LIMIT);
+    expect(parts()).toEqual([]);
+    expect(kept().filter((f) => !before.has(f))).toEqual([]);
+    await until(() => lanes.size === 0, 'the lane to close');
+  });
+
   it('a connection lost mid-chunk reports an error and keeps nothing half-staged', async () => {
     const before = new Set(kept());
     const session = h.api.userFiles.upload({ name: 'cut.bin', type: '', size: 2 * BLOB_SLICE_BYTES, lane: true }, (chunk) => tickets.push(chunk.lane));

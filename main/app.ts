@@ -43,6 +43,7 @@ import type { MediaChannelInfo } from '../shared/contract/media';
 import type { NativeAudioDevices } from '../shared/contract/audio';
 import type { MediaPlane } from './media/media-plane';
 import { stageUpload } from './services/upload-session';
+import { UploadLanes } from './services/upload-lane';
 import { FILE_LIMITS } from '../shared/wire/files';
 
 export interface AppOptions {
@@ -89,6 +90,8 @@ export interface App {
   handlers: HandlersFor<WorkbenchContract>;
   /** Browser mode serves these one-time download links (GET /downloads/<token>). */
   downloads: DownloadTickets;
+  /** Browser mode takes upload chunks posted to these (POST /upload-lane/<ticket>/<index>). */
+  uploadLanes: UploadLanes;
   /** References to files from the user: the shells register dropped paths and staged uploads here. */
   userFiles: UserFiles;
   /** Blobs for the shell's media server; `tokens` signs and checks browser mode's /media/ links. */
@@ -175,6 +178,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     const jobs = new JobQueue({ db, log: options.log, backoffScale: options.jobBackoffScale ?? envJobBackoffScale() });
     disposers.push(() => jobs.dispose());
     jobs.subscribe((job) => options.emit('jobs.changed', job));
+    const uploadLanes = new UploadLanes();
     const downloads = new DownloadTickets({ dir: join(options.dataDir, 'downloads-tmp'), log: options.log });
     disposers.push(() => downloads.dispose());
     const userFiles = new UserFiles({ stagingDir: join(options.dataDir, 'staging'), log: options.log });
@@ -301,7 +305,10 @@ export async function createApp(options: AppOptions): Promise<App> {
       userFiles: {
         pick: (input) => pickUserFiles(userFiles, options.pickFiles, input),
         release: ({ ref }) => ({ released: userFiles.release(ref) }),
-        upload: (start, ctx) => stageUpload(userFiles, start, ctx.messages, ctx.signal, { log: options.log }),
+        upload: (start, ctx) =>
+          start.lane
+            ? uploadLanes.stage(userFiles, start, { messages: ctx.messages, signal: ctx.signal, announce: (lane) => ctx.emit({ lane }) }, { log: options.log })
+            : stageUpload(userFiles, start, ctx.messages, ctx.signal, { log: options.log }),
       },
       drafts: {
         list: () => drafts.list(),
@@ -322,7 +329,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       },
     };
 
-    return { handlers, userFiles, downloads, media: { lookup: media, tokens: mediaTokens, blobs }, live, recordings, dispose: () => runDisposers(disposers) };
+    return { handlers, userFiles, downloads, uploadLanes, media: { lookup: media, tokens: mediaTokens, blobs }, live, recordings, dispose: () => runDisposers(disposers) };
   } catch (error) {
     await runDisposers(disposers);
     throw error;

@@ -67,7 +67,7 @@ async function main(entryUrl: string): Promise<void> {
   const mediaPort = mediaPlane.frameServerPort;
   const connectSources = mediaPort ? [`ws://127.0.0.1:${mediaPort}`, `ws://localhost:${mediaPort}`] : [];
   try {
-    server = await startBrowserServer({ host, staticDir: paths.rendererDir, port: args.port, log, downloads: app.downloads, media: app.media, connectSources });
+    server = await startBrowserServer({ host, staticDir: paths.rendererDir, port: args.port, log, downloads: app.downloads, uploadLanes: app.uploadLanes, media: app.media, connectSources });
   } catch (err) {
     log(`Could not start the server: ${err instanceof Error ? err.message : String(err)}`);
     host.dispose();

@@ -24,6 +24,8 @@ import type { MediaTokens } from './media-token';
 import { precompressedVariant, resolveStaticFile } from './static-files';
 import { newAccessToken, tokenFromAuthorization, tokenFromProtocols, tokensMatch, WS_PROTOCOL } from './token';
 import { attachSocket } from './ws-session';
+import { serveUploadLane, UPLOAD_LANE_PATH } from './upload-route';
+import type { UploadLanes } from '../services/upload-lane';
 
 export interface BrowserServerOptions {
   host: HostPort;
@@ -44,6 +46,8 @@ export interface BrowserServerOptions {
   limits?: Partial<ConnectionLimits>;
   /** More origins the page may connect to (the media process's frame WebSocket, main/media). */
   connectSources?: readonly string[];
+  /** Upload chunks posted by the page (POST /upload-lane/<ticket>/<index>); without it the route answers 404. */
+  uploadLanes?: UploadLanes;
 }
 
 export interface BrowserServer {
@@ -108,6 +112,14 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
     if (url.pathname === '/health') {
       if (!tokensMatch(token, tokenFromAuthorization(req.headers.authorization))) return reply(res, 401, 'Unauthorized.');
       return reply(res, 200, JSON.stringify({ ok: true }), { 'Content-Type': 'application/json' });
+    }
+    if (url.pathname.startsWith(UPLOAD_LANE_PATH)) {
+      if (!options.uploadLanes) return reply(res, 404, 'Not found.');
+      if (!tokensMatch(token, tokenFromAuthorization(req.headers.authorization))) {
+        res.writeHead(401, { ...headers, 'Content-Type': 'application/json', 'Cache-Control': 'no-store', Connection: 'close' });
+        return void res.end(JSON.stringify({ error: { code: 'invalid_input', message: 'Unauthorized: the access token is missing or wrong.' } }));
+      }
+      return serveUploadLane(req, res, url.pathname, { lanes: options.uploadLanes, originAllowed: allowedOrigins.has(req.headers.origin ?? ''), headers });
     }
     if (options.downloads) {
       const downloads = options.downloads;

@@ -173,7 +173,8 @@ export async function stageUpload(
     if (readError) throw readError;
     return ref;
   } catch (err) {
-    if (!stalled) throw err;
+    // The page's side failing (a lane chunk cut off) aborted the staging: its reason, not "cancelled".
+    if (!stalled) throw readError ?? err;
     const seconds = Math.round(stall.timeoutMs / 1000);
     limits.log?.(`[upload] "${start.name}" stalled after ${received} bytes (less than ${stall.minBytes} in ${stall.timeoutMs} ms); stopped`);
     throw new WorkbenchFailure({

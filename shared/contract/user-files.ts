@@ -41,6 +41,18 @@ export type PickFilesInput = z.infer<typeof PickFilesInputSchema>;
  */
 export const UPLOAD_CHUNK_MAX_BYTES = 4 * 1024 * 1024;
 
+/**
+ * The one chunk an upload's session sends when its start asked for `lane` (browser mode): the
+ * ticket that addresses its bytes lane, `POST /upload-lane/<lane>/<index>` with one chunk of at
+ * most UPLOAD_CHUNK_MAX_BYTES per request, in index order (main/services/upload-lane.ts).
+ */
+/** Lane chunks main takes at once: the one being staged and those waiting behind it. */
+export const UPLOAD_LANE_WINDOW = 4;
+
+export interface UploadLaneTicket {
+  lane: string;
+}
+
 export const userFilesContract = {
   pick: call<FileRef[]>()(PickFilesInputSchema),
   release: call<{ released: boolean }>()(z.object({ ref: FileRefIdSchema }).strict()),
@@ -49,9 +61,11 @@ export const userFilesContract = {
    * through a session: one `{ data }` message per chunk of at most UPLOAD_CHUNK_MAX_BYTES, then close;
    * the result is the reference. Cancel (or the window or socket going away) removes the partial
    * copy; an upload that stalls or is larger than main takes is refused with a message.
+   * `lane: true` (browser mode only): the bytes go over the loopback server's upload lane instead
+   * of as messages; the session's one chunk is its ticket, and `close` still finishes the file.
    */
-  upload: session<never, FileRef>()(
-    z.object({ name: z.string().min(1).max(1024), type: z.string().max(255), size: z.number().int().nonnegative() }).strict(),
+  upload: session<UploadLaneTicket, FileRef>()(
+    z.object({ name: z.string().min(1).max(1024), type: z.string().max(255), size: z.number().int().nonnegative(), lane: z.literal(true).optional() }).strict(),
     z.object({ data: BytesSchema.refine((b) => b.byteLength <= UPLOAD_CHUNK_MAX_BYTES, 'a chunk is at most 4 MiB') }).strict(),
   ),
 };

@@ -1,6 +1,6 @@
 /**
  * Browser-mode drop benchmark: a 1 GiB file dropped onto the Files view in Chromium, its bytes
- * coming from the page (the contract's `userFiles.upload` over the WebSocket, 1 MiB binary frames,
+ * coming from the page (the contract's `userFiles.upload` session, its slices posted with fetch to the upload lane,
  * then main's streamed upload to the embedded sandbox). Two Files, one after the other: a 1 GiB sparse file on disk set on an
  * <input type=file> (as a file dropped from the desktop is: disk-backed, never read whole by the
  * page), and a 1 GiB File made in the page from 1024 references to one 1 MiB Blob; each carried by
@@ -300,7 +300,7 @@ export async function run(): Promise<Record<string, unknown>> {
     const worst = (key: 'main' | 'pageRenderer') => Math.max(disk[key].growthMiB, made[key].growthMiB);
     return {
       fileMiB: SIZE / MIB,
-      path: 'page -> userFiles.upload over the WebSocket (1 MiB binary frames; main, to its staging folder) -> files.upload (main streams multipart) -> embedded sandbox',
+      path: 'page -> userFiles.upload session on the WebSocket, its 4 MiB slices posted as unread Blobs to the upload lane (POST /upload-lane/<ticket>/<index>; main streams them to its staging folder) -> files.upload (main streams multipart) -> embedded sandbox',
       pids: { main: pids.main, pageRenderer: pids.renderer, renderers: renderers.length, chromiumProcesses: pids.chromium.length },
       droppedFromDisk: { file: '1 GiB sparse file on disk, set on an <input type=file> and dropped onto the Files view in a DataTransfer', ...disk },
       madeInPage: { file: 'a File of 1024 references to one 1 MiB Blob, made in the page and dropped the same way', ...made },

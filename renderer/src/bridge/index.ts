@@ -16,6 +16,7 @@ import type { WorkbenchApi } from '../../../shared/contract/api';
 import { fromReplyApi } from '../../../shared/contract/page-api';
 import { takeAccessToken, watchAccessToken } from './access-token';
 import { createWsTransport, type BridgeStatus, type SocketLike } from './ws-transport';
+import { createLanePoster, setPageLane } from './upload-lane';
 
 export type { BridgeStatus } from './ws-transport';
 export { keepRouteOnTokenLinks } from './access-token';
@@ -60,6 +61,8 @@ function createBridge(): { api: WorkbenchApi; status: ShallowRef<BridgeStatus>; 
     token = next;
     transport.setToken(next);
   });
+  // Uploads post their slices to this server with the same token (upload-lane.ts).
+  setPageLane(createLanePoster({ base: '', token: () => token ?? '' }));
   return { api: createWorkbenchApi(transport), status, kind: 'websocket' };
 }
 

@@ -19,7 +19,8 @@ import type { WorkbenchApi } from '../../../shared/contract/api';
 import { BYTES_PER_MESSAGE } from '../../../shared/contract/bytes';
 import { WorkbenchFailure, isWorkbenchError } from '../../../shared/contract/errors';
 import { SESSION_SEND_WINDOW } from '../../../shared/contract/protocol';
-import { UPLOAD_CHUNK_MAX_BYTES, type FileLike, type FileRef } from '../../../shared/contract/user-files';
+import { UPLOAD_CHUNK_MAX_BYTES, UPLOAD_LANE_WINDOW, type FileLike, type FileRef } from '../../../shared/contract/user-files';
+import type { LanePoster } from './upload-lane';
 
 /**
  * Bytes per message when slices go as Blobs: the contract's largest upload chunk, since no page
@@ -30,6 +31,11 @@ export const BLOB_SLICE_BYTES = UPLOAD_CHUNK_MAX_BYTES;
 export interface UploadOptions {
   /** Send each slice as a Blob, unread (only over a transport that takes Blobs: browser mode's socket). */
   blobSlices?: boolean;
+  /**
+   * Browser mode's bytes lane: each slice, unread, is posted with fetch (upload-lane.ts) to the
+   * ticket the session gives; the session itself only opens and closes the upload.
+   */
+  lane?: LanePoster;
 }
 
 /** The part of the api an upload uses. */
@@ -76,15 +82,21 @@ async function throwIfUnreadable(file: FileLike, offset: number): Promise<void> 
  */
 export async function uploadBytes(api: UploadApi, file: FileLike, report: (loaded: number) => void, signal?: AbortSignal, options: UploadOptions = {}): Promise<FileRef> {
   if (signal?.aborted) throw uploadCancelled(file.name);
-  const upload = api.userFiles.upload({ name: file.name, type: file.type.slice(0, 255), size: file.size }, () => {});
+  const lane = options.lane;
+  let gotTicket: (ticket: string) => void = () => {};
+  const ticketGiven = new Promise<string>((resolve) => (gotTicket = resolve));
+  const upload = api.userFiles.upload({ name: file.name, type: file.type.slice(0, 255), size: file.size, ...(lane ? { lane: true as const } : {}) }, (chunk) => gotTicket(chunk.lane));
   // Read below; until then its failure must not count as unhandled.
   const result = upload.result.then(
     (ref) => ({ ok: true as const, ref }),
     (err: unknown) => ({ ok: false as const, err }),
   );
   let stopped = false;
+  // Lane requests in flight: Cancel stops them too (main refuses what it has not taken).
+  const controller = new AbortController();
   const onAbort = () => {
     stopped = true;
+    controller.abort();
     void upload.cancel().catch(() => {});
   };
   /**
@@ -113,34 +125,41 @@ export async function uploadBytes(api: UploadApi, file: FileLike, report: (loade
   try {
     const inFlight: Promise<void>[] = [];
     let loaded = 0;
-    const sliceBytes = options.blobSlices ? BLOB_SLICE_BYTES : BYTES_PER_MESSAGE;
+    const unread = options.blobSlices || lane !== undefined;
+    const sliceBytes = unread ? BLOB_SLICE_BYTES : BYTES_PER_MESSAGE;
+    const maxInFlight = lane ? UPLOAD_LANE_WINDOW : options.blobSlices ? BLOB_UPLOAD_WINDOW : UPLOAD_WINDOW;
     try {
+      // The lane's address; a session main refused at once (over the size limit) never gives one.
+      const ticket = lane && file.size > 0 ? await Promise.race([ticketGiven, result.then((ended) => (ended.ok ? '' : Promise.reject(ended.err as Error)))]) : '';
+      let index = 0;
       for (let offset = 0; offset < file.size && !stopped; offset += sliceBytes) {
         const slice = file.slice(offset, offset + sliceBytes);
         // A Blob where the contract says bytes: the transport frames it (binary-frame.ts), main gets bytes.
-        const data = options.blobSlices ? (slice as unknown as Uint8Array) : new Uint8Array(await slice.arrayBuffer());
+        const data = unread ? (slice as unknown as Uint8Array) : new Uint8Array(await slice.arrayBuffer());
         if (stopped) break;
         const length = Math.min(sliceBytes, file.size - offset);
-        const sent = upload.send({ data }).then(() => {
+        const sending = lane ? lane(ticket, index++, slice, controller.signal) : upload.send({ data });
+        const sent = sending.then(() => {
           loaded += length;
           report(loaded);
         });
         // Awaited in turn below; one that fails while an earlier one is awaited is not unhandled.
         sent.catch(() => {});
         inFlight.push(sent);
-        if (inFlight.length >= (options.blobSlices ? BLOB_UPLOAD_WINDOW : UPLOAD_WINDOW)) await unlessStopped(inFlight.shift() as Promise<void>);
+        if (inFlight.length >= maxInFlight) await unlessStopped(inFlight.shift() as Promise<void>);
       }
       await unlessStopped(Promise.all(inFlight));
       if (!stopped) await upload.close();
     } catch (err) {
       // A slice that could not be read, or a send main refused: the session ends either way.
+      controller.abort();
       void upload.cancel().catch(() => {});
       const ended = await result;
       if (stopped) throw uploadCancelled(file.name);
       // Lost socket while sending Blobs: the browser drops it when it cannot read one (a file that
       // changed or went away), so that reason, if it is one, comes first. The file is read at the
       // first byte main has not taken.
-      if (options.blobSlices && (isNetworkFailure(err) || (!ended.ok && isNetworkFailure(ended.err)))) await throwIfUnreadable(file, loaded);
+      if (unread && (isNetworkFailure(err) || (!ended.ok && isNetworkFailure(ended.err)))) await throwIfUnreadable(file, loaded);
       // Main's own reason (staging full, a stall) is in the result; a read error is the page's.
       if (!ended.ok && !(ended.err instanceof WorkbenchFailure && ended.err.error.code === 'cancelled')) throw asFailure(ended.err, file.name);
       if (ended.ok) void api.userFiles.release({ ref: ended.ref.ref }).catch(() => {});

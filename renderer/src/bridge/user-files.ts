@@ -11,6 +11,7 @@ import type { WorkbenchApi } from '@shared/contract/api';
 import type { FileRef } from '@shared/contract/user-files';
 import { toWorkbenchError } from '../lib/errors';
 import { uploadBytes, uploadCancelled, type UploadApi } from './upload-bytes';
+import { pageUploadLane } from './upload-lane';
 
 export type { UploadApi } from './upload-bytes';
 
@@ -51,8 +52,8 @@ export async function fileRefsFrom(files: readonly File[], options: FileRefsOpti
   for (const [index, file] of files.entries()) {
     const report = (loaded: number) => options.onProgress?.({ index, name: file.name, loaded, total: file.size });
     report(0);
-    // Browser mode's socket sends a File's slices unread (upload-bytes.ts); Electron's IPC needs the bytes.
-    const ref = (await byPath(file, options.signal)) ?? (await uploadBytes(options.api, file, report, options.signal, { blobSlices: stagesBytes() }));
+    // Browser mode posts a File's slices unread over the bytes lane (upload-lane.ts); Electron's IPC needs the bytes.
+    const ref = (await byPath(file, options.signal)) ?? (await uploadBytes(options.api, file, report, options.signal, { blobSlices: stagesBytes(), lane: stagesBytes() ? pageUploadLane() : undefined }));
     report(file.size);
     refs.push(ref);
   }

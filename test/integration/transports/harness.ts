@@ -58,6 +58,8 @@ export interface Harness {
   reload(): Promise<ApiFor<TestContract>>;
   /** Browser mode: the page's socket drops (the transport reconnects by itself). */
   dropSocket?: () => void;
+  /** Browser mode: the loopback server's address, origin and page token. */
+  server?: { port: number; origin: string; token: string };
   /** Every status change of the page's transport (browser mode). */
   statuses?: string[];
   /** The live registry main's `live.*` answer over (with the test-only ticker kind). */
@@ -150,7 +152,7 @@ export async function wsHarness(options: FakeHandlerOptions = {}): Promise<Harne
   const { fake, host } = hostWithFakes(options);
   const staticDir = mkdtempSync(join(tmpdir(), 'wb-static-'));
   writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>t</title>');
-  const server = await startBrowserServer({ host, staticDir });
+  const server = await startBrowserServer({ host, staticDir, uploadLanes: options.uploads?.lanes });
   const origin = `http://127.0.0.1:${server.port}`;
   const frames: FrameLog = { sent: [], received: [] };
   const wireEvents: Harness['wireEvents'] = [];
@@ -198,6 +200,7 @@ export async function wsHarness(options: FakeHandlerOptions = {}): Promise<Harne
     probe: fake.probe,
     sendsIssued: mine.issued,
     frames,
+    server: { port: server.port, origin, token: server.token },
     socket: () => socket as unknown as WebSocket,
     disconnect: () => a.dispose(),
     reload: async () => {

@@ -16,6 +16,7 @@ import { createLiveRegistry, type LiveRegistry } from '../../../../main/live/reg
 import type { LiveSessionSummary } from '../../../../shared/contract/live';
 import { tickerKind } from '../live/ticker-kind';
 import { stageUpload, type UploadLimits } from '../../../../main/services/upload-session';
+import type { UploadLanes } from '../../../../main/services/upload-lane';
 import type { UserFiles } from '../../../../main/services/user-files';
 import { createProbeHandlers, type ProbeState, type TestContract } from './probe-family';
 
@@ -92,7 +93,7 @@ export interface FakeHandlerOptions {
   /** Where `live.changed` goes (the host's emit, in the transport suite). */
   onLiveChanged?: (summary: LiveSessionSummary) => void;
   /** `userFiles.upload` stages into this, as the app does (main/services/upload-session.ts). */
-  uploads?: { userFiles: UserFiles; limits?: UploadLimits };
+  uploads?: { userFiles: UserFiles; limits?: UploadLimits; lanes?: UploadLanes };
 }
 
 /** Families these host tests do not exercise. */
@@ -247,7 +248,10 @@ export function createFakeHandlers(options: FakeHandlerOptions = {}): FakeHandle
     userFiles: {
       pick: () => [{ ref: 'ref_AAAAAAAAAAAAAAAAAAAAAA', name: 'a.txt', size: 1, type: 'text/plain' }],
       release: () => ({ released: true }),
-      upload: async ({ name, type, size: announced }, ctx) => {
+      upload: async ({ name, type, size: announced, lane }, ctx) => {
+        if (options.uploads?.lanes && lane) {
+          return options.uploads.lanes.stage(options.uploads.userFiles, { name, type, size: announced }, { messages: ctx.messages, signal: ctx.signal, announce: (ticket) => ctx.emit({ lane: ticket }) }, options.uploads.limits);
+        }
         if (options.uploads) return stageUpload(options.uploads.userFiles, { name, type, size: announced }, ctx.messages, ctx.signal, options.uploads.limits);
         let size = 0;
         for await (const { data } of ctx.messages) size += data.byteLength;

@@ -34,6 +34,8 @@ export interface ConversationDeps {
   onToolCalls(calls: RealtimePendingToolCall[], responseId: string | null): void;
   now(): number;
   autoAnswers(name: string): boolean;
+  /** One response's cost in USD ticks from its usage (null: no price known). */
+  cost?(usage: Record<string, unknown>): number | null;
 }
 
 const RECORDED: Partial<Record<RealtimeTurnMark, SessionMarkType>> = {
@@ -183,7 +185,7 @@ export class RealtimeConversation {
       }
     }
     const usage = response.usage ?? (m.usage as Record<string, unknown> | null | undefined);
-    if (usage) this.deps.emit({ type: 'usage', usage: usageTotals(usage) });
+    if (usage) this.deps.emit({ type: 'usage', usage: usageTotals(usage), costTicks: this.deps.cost?.(usage) ?? null });
     const calls: RealtimePendingToolCall[] = (response.output ?? [])
       .filter((item) => item.type === 'function_call' && item.call_id && item.name)
       .map((item) => ({ callId: item.call_id!, name: item.name!, arguments: item.arguments ?? '', itemId: item.id ?? null, responseId, at: this.deps.now(), answeredBy: this.deps.autoAnswers(item.name!) ? 'auto' : 'window' }));

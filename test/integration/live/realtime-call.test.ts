@@ -49,6 +49,17 @@ describe('realtime call live session (sandbox)', () => {
     expect(done.turns).toHaveLength(1);
     expect(done.transcript[0]).toMatchObject({ role: 'user', text: 'Please call get_weather for Paris.', source: 'text' });
 
+    // Cost from the usage and the realtime model's record in the sandbox's catalogue: tokens in at
+    // the prompt price (cached ones at the cached price), tokens out at the completion price.
+    const catalogue = await env.app.handlers.models.catalogue({}, CTX);
+    const prices = catalogue.entries.find((e) => e.id === 'svc-voice-latest')?.prices;
+    expect(prices?.prompt_text_token_price).toBeGreaterThan(0);
+    expect(prices?.completion_text_token_price).toBeGreaterThan(0);
+    const u = done.usage;
+    expect(u.cachedInputTokens).toBeGreaterThan(0); // the second response read the first's prefix
+    const expected = (u.inputTokens - u.cachedInputTokens) * prices!.prompt_text_token_price! + u.cachedInputTokens * prices!.cached_prompt_text_token_price! + u.outputTokens * prices!.completion_text_token_price!;
+    expect(done.costTicks).toBe(expected);
+
     // A window attaching now starts from that state and sees the rest live.
     const again = await attachCall(env.app, id);
     expect(again.state().transcript).toEqual(done.transcript);
@@ -59,6 +70,8 @@ describe('realtime call live session (sandbox)', () => {
     // History: every message both ways, the tool's output among ours, the transcript as output.
     const run = (await env.app.handlers.history.get({ id: done.runId }, CTX)) as RunRecord;
     expect(run.status).toBe('completed');
+    expect(run.costTicks).toBe(done.costTicks); // History's cost column
+    expect(run.metrics.costTicks).toBe(done.costTicks);
     expect(run.outputPreview).toMatch(/^User: Please call get_weather for Paris\.\sModel: The get weather tool says: temp 21/);
     expect((run.output as { transcript: unknown[] }).transcript).toEqual(done.transcript);
     const session = (await env.app.handlers.history.session({ id: done.runId }, CTX)) as SessionRecord;

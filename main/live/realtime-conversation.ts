@@ -88,8 +88,9 @@ export class RealtimeConversation {
     this.deps.emit({ type: 'speaking', side: 'user', speaking: true });
   }
 
-  speechStopped(t: number, itemId: string | null): void {
-    this.mark('speech_stopped', t, { itemId });
+  /** The user's speech ended at `t` (where the service's `audio_end_ms` was captured, recorded with it). */
+  speechStopped(t: number, itemId: string | null, audioEndMs: number | null = null): void {
+    this.mark('speech_stopped', t, { itemId }, audioEndMs !== null ? { audioEndMs } : {});
     this.deps.emit({ type: 'speaking', side: 'user', speaking: false });
   }
 

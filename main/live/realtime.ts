@@ -173,7 +173,7 @@ export function realtimeLiveKind(deps: RealtimeKindDeps) {
           const itemId = typeof data.itemId === 'string' ? data.itemId : null;
           const responseId = typeof data.responseId === 'string' ? data.responseId : null;
           if (data.mark === 'speech_started') return conversation.speechStarted(t, itemId);
-          if (data.mark === 'speech_stopped') return conversation.speechStopped(t, itemId);
+          if (data.mark === 'speech_stopped') return conversation.speechStopped(t, itemId, typeof data.audioEndMs === 'number' ? data.audioEndMs : null);
           const extra = typeof data.playedMs === 'number' ? { playedMs: data.playedMs } : {};
           return conversation.mark(data.mark as 'first_audio', t, { itemId, responseId }, extra);
         }

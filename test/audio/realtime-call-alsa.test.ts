@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { SessionRecord } from '../../shared/contract/history';
+import type { SessionRecord, SessionTimelinePage, TimelineItem } from '../../shared/contract/history';
 import { AUDIO_INPUT_ENV } from '../../main/media/test-audio-hook';
 import { startLiveApp } from '../integration/live/harness';
 import { attachCall } from '../integration/live/realtime-harness';
@@ -160,6 +160,13 @@ describe('realtime call on native audio (ALSA file device)', () => {
       const sink = readFileSync(join(home, 'sink.log'), 'utf8').trim().split('\n').map((l) => l.split(' ')).map(([t, what]) => [Number(BigInt(t)) / 1e6 - monoMinusEpoch, what] as const);
       const silentAt = sink.find(([t, what]) => what === 'silence' && t >= speechAt)?.[0];
       console.log(`[realtime alsa] barge-in: truncated at ${cut.truncatedAtMs} ms heard; speech_started -> flush ${(barge.at - speechAt).toFixed(1)} ms, -> card silent ${silentAt === undefined ? 'n/a' : (silentAt - speechAt).toFixed(1)} ms`);
+
+      // The model track holds what was heard: of the cut answer, exactly the ms the flush said were played.
+      const session = (await env.app.handlers.history.session({ id: state.runId }, CTX)) as SessionRecord;
+      const items: TimelineItem[] = [];
+      for (let offset = 0; offset < session.timelineTotal; offset += 500) items.push(...((await env.app.handlers.history.timeline({ id: state.runId, offset, limit: 500 }, CTX)) as SessionTimelinePage).items);
+      const heardBytes = items.reduce((n, i) => n + ('event' in i && i.event.audio && i.event.direction === 'in' && JSON.parse(i.event.data || '{}').item_id === cut.assistantItemId ? i.event.audio.bytes : 0), 0);
+      expect(heardBytes).toBe(cut.truncatedAtMs! * 24 * 2); // 24 kHz PCM16
     } finally {
       writeFileSync(join(home, 'capture.raw'), saved);
       writeFileSync(join(home, '.asoundrc'), rc);

@@ -125,7 +125,16 @@ export function realtimeLiveKind(deps: RealtimeKindDeps) {
         autoAnswers: (name) => Boolean(state.autoReplies[name]),
         cost: (usage) => realtimeResponseCost(prices, usage),
       });
-      const tools = new ToolResponder({ send: (event) => send(event), emit, replies: () => state.autoReplies, log: ctx.log });
+      /** A tool answered with an error (the auto-responder's injected one, or the window's) is said and marked, as a tool that throws. */
+      const toolEmit = (event: RealtimeCallEvent): void => {
+        const name = event.type === 'tool-answered' ? (state.pendingToolCalls.find((c) => c.callId === event.callId)?.name ?? 'tool') : '';
+        emit(event);
+        if (event.type !== 'tool-answered' || !event.error) return;
+        const message = `The tool ${name} failed (${event.by === 'auto' ? 'auto-responder' : 'answered from the console'}): ${event.error} The model was given the error as the tool's output.`;
+        rec.mark('error', { data: { code: 'tool_error', callId: event.callId, tool: name, message } });
+        emit({ type: 'error', code: 'tool_error', message, t: rec.sessionMs() });
+      };
+      const tools = new ToolResponder({ send: (event) => send(event), emit: toolEmit, replies: () => state.autoReplies, log: ctx.log });
 
       let attempt = 0;
       let mediaId = '';

@@ -50,6 +50,27 @@ function soundSamples(): number {
 }
 
 describe('realtime call on native audio (ALSA file device)', () => {
+  it('a microphone that vanishes mid-call (the device goes quiet, as unplugged): said in the snapshot and marked in History; the call and its recording go on', async () => {
+    env = await startLiveApp({ mediaEnv: { ...process.env, HOME: home, [AUDIO_INPUT_ENV]: `${speechMs}:quiet` } });
+    const id = await env.app.live.start('realtime', { microphone: { kind: 'native' }, output: { kind: 'none' } }, { origin: 'window' });
+    const win = await attachCall(env.app, id);
+    await win.until(() => win.state().status === 'live', 'connected');
+    await win.until(() => win.state().lastError?.code === 'microphone', 'the microphone said to have stopped', 90_000);
+    const state = win.state();
+    expect(state.lastError!.message).toMatch(/microphone .*stopped sending audio.*The call goes on without the microphone\.$/);
+    expect(state.status).toBe('live');
+    // The call goes on: the turn spoken before the microphone went is answered to its end.
+    await win.until(() => win.state().usage.responses >= 1 && win.state().transcript.some((e) => e.role === 'assistant' && !e.interim && e.text.length > 0), 'an answer after the microphone stopped', 90_000);
+    expect(win.state().status).toBe('live');
+    await env.app.live.stop(id);
+    const session = (await env.app.handlers.history.session({ id: state.runId }, CTX)) as SessionRecord;
+    expect(session.state).toBe('ended');
+    expect(session.marks.filter((m) => m.type === 'error').map((m) => String((m.data as { message?: string }).message))).toEqual([expect.stringMatching(/stopped sending audio/)]);
+    const mic = session.tracks.find((t) => t.name === 'microphone')!;
+    expect(mic.state).toBe('closed');
+    expect(mic.durationMs!).toBeGreaterThan(speechMs / 2); // what it captured before it went quiet is kept
+  }, 150_000);
+
   it('speech from the infile -> server VAD -> the spoken answer lands in the output file; turn latency marks recorded', async () => {
     writeFileSync(join(home, 'played.raw'), new Uint8Array(0));
     env = await startLiveApp({ mediaEnv: { ...process.env, HOME: home, [AUDIO_INPUT_ENV]: `${speechMs}:silence` } });

@@ -79,7 +79,8 @@ describe('realtime call failures (sandbox)', () => {
       await win.until(() => win.state().status === 'live', 'connected');
       await win.attachment.control({ type: 'text', text: 'Say This answer is long enough to be cut off in the middle of a sentence by the network going away.' });
       // Mid-turn: the answer has begun streaming and is not done.
-      await win.until(() => win.events().some((e) => e.type === 'wire' && e.direction === 'in' && e.eventType === 'response.output_audio.delta'), 'the answer streaming');
+      await win.until(() => win.state().transcript.some((e) => e.role === 'assistant' && e.text.length > 0), 'the answer streaming');
+      expect(win.state().usage.responses).toBe(0); // not done yet: the drop comes mid-turn
       for (const sock of sockets) sock.destroy();
       await win.until(() => win.state().status === 'dropped', 'the drop');
       const state = win.state();

@@ -25,7 +25,7 @@ describe('realtime call failures (sandbox)', () => {
     const state0 = await env.app.handlers.connections.list({}, CTX);
     const profile = await env.app.handlers.connections.save({ name: 'Wrong key', baseUrl: `http://127.0.0.1:${state0.sandbox.port}`, apiKey: 'sk-wrong-key-0123456789abcdef' }, CTX);
     await expect(env.app.live.start('realtime', { connectionId: profile.id, microphone: { kind: 'none' }, output: { kind: 'none' } }, { origin: 'window' })).rejects.toThrow(/API key/i);
-    const page = await env.app.handlers.history.search({ endpoint: 'realtime.call', status: 'error' }, CTX);
+    const page = await env.app.handlers.history.search({ endpoint: 'realtime.call', status: 'error', limit: 50 }, CTX);
     const failed = page.items.find((r) => r.connectionId === profile.id);
     expect(failed).toBeDefined();
     const run = (await env.app.handlers.history.get({ id: failed!.id }, CTX)) as RunRecord;

@@ -249,7 +249,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       ? { media: { startSession: plane.startSession.bind(plane), stopSession: plane.stopSession.bind(plane), controlSession: plane.controlSession.bind(plane), onEvent: plane.onEvent.bind(plane) }, recordings, resolveFile: (ref: string) => userFiles.resolve(ref), connection: (id?: string) => {
           const c = connections.credentials(id);
           return { id: c.profile.id, name: c.profile.name, isSandbox: c.isSandbox, baseUrl: c.profile.baseUrl, apiKey: c.apiKey, scrubber: c.scrubber };
-        } }
+        }, prices: async (connectionId: string, model: string) => (await models.catalogue({ connectionId })).entries.find((e) => e.id === model || e.aliases.includes(model))?.prices ?? null }
       : null;
     // A SIP call's Answer starts the realtime call kind joined to it; while the app has none, Answer says the console is missing.
     const answerer = realtimeAnswerer({ registry: () => liveRef.current, available: () => kinds.some((k) => k.id === REALTIME_CALL_KIND) });

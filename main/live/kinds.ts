@@ -7,9 +7,9 @@ import type { LiveKind } from './kind';
 import { sipCallLiveKind, type SipCallKindDeps } from './sip-call';
 import { transcriptionLiveKind, type TranscriptionKindDeps } from './transcription';
 import { voiceRecordingLiveKind } from './voice-recording';
-import { realtimeLiveKind } from './realtime';
+import { realtimeLiveKind, type RealtimeKindDeps } from './realtime';
 
-export type LiveKindDeps = TranscriptionKindDeps;
+export type LiveKindDeps = TranscriptionKindDeps & RealtimeKindDeps;
 
 export function liveKinds(deps: LiveKindDeps | null, sip: SipCallKindDeps | null = null): ReadonlyArray<LiveKind> {
   // A SIP call rings and is declined or transferred without any audio of ours: it needs no media process.

@@ -34,6 +34,8 @@ export interface ConversationDeps {
   onToolCalls(calls: RealtimePendingToolCall[], responseId: string | null): void;
   now(): number;
   autoAnswers(name: string): boolean;
+  /** One response's cost in USD ticks from its usage (null: no price known). */
+  cost?(usage: Record<string, unknown>): number | null;
 }
 
 const RECORDED: Partial<Record<RealtimeTurnMark, SessionMarkType>> = {
@@ -86,8 +88,9 @@ export class RealtimeConversation {
     this.deps.emit({ type: 'speaking', side: 'user', speaking: true });
   }
 
-  speechStopped(t: number, itemId: string | null): void {
-    this.mark('speech_stopped', t, { itemId });
+  /** The user's speech ended at `t` (where the service's `audio_end_ms` was captured, recorded with it). */
+  speechStopped(t: number, itemId: string | null, audioEndMs: number | null = null): void {
+    this.mark('speech_stopped', t, { itemId }, audioEndMs !== null ? { audioEndMs } : {});
     this.deps.emit({ type: 'speaking', side: 'user', speaking: false });
   }
 
@@ -183,7 +186,7 @@ export class RealtimeConversation {
       }
     }
     const usage = response.usage ?? (m.usage as Record<string, unknown> | null | undefined);
-    if (usage) this.deps.emit({ type: 'usage', usage: usageTotals(usage) });
+    if (usage) this.deps.emit({ type: 'usage', usage: usageTotals(usage), costTicks: this.deps.cost?.(usage) ?? null });
     const calls: RealtimePendingToolCall[] = (response.output ?? [])
       .filter((item) => item.type === 'function_call' && item.call_id && item.name)
       .map((item) => ({ callId: item.call_id!, name: item.name!, arguments: item.arguments ?? '', itemId: item.id ?? null, responseId, at: this.deps.now(), answeredBy: this.deps.autoAnswers(item.name!) ? 'auto' : 'window' }));

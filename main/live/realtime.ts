@@ -30,12 +30,15 @@ import {
   RealtimeCallInputSchema,
   applyRealtimeCallEvent,
   initialRealtimeCallSnapshot,
+  realtimeResponseCost,
   realtimeSeedItems,
   realtimeSessionBody,
   realtimeTranscriptText,
   type RealtimeCallEvent,
   type RealtimeCallSnapshot,
 } from '../../shared/realtime-call';
+import { REALTIME_MODELS } from '../../shared/wire/realtime';
+import type { TokenPrices } from '../../shared/cost';
 import { ApiClient } from '../api/client';
 import { createClientSecret } from '../api/realtime';
 import type { MediaPlaneEvent } from '../media/media-plane';
@@ -45,7 +48,10 @@ import { RealtimeConversation } from './realtime-conversation';
 import { ToolResponder } from './realtime-tools';
 import type { TranscriptionKindDeps } from './transcription';
 
-export type RealtimeKindDeps = TranscriptionKindDeps;
+export type RealtimeKindDeps = TranscriptionKindDeps & {
+  /** A model's catalogue prices on a connection (main/app.ts: the models service), for the cost per call; null when unknown. */
+  prices?(connectionId: string, model: string): Promise<TokenPrices | null>;
+};
 
 /** History's endpoint for realtime calls (the realtime family registers it). */
 export const REALTIME_CALL_ENDPOINT: Endpoint = 'realtime.call';
@@ -94,6 +100,19 @@ export function realtimeLiveKind(deps: RealtimeKindDeps) {
       if (input.microphone.kind !== 'none') await rec.openTrack('out', { sampleRate: state.formats.input.rate, name: 'microphone' });
       await rec.openTrack('in', { sampleRate: state.formats.output.rate, name: 'model' });
 
+      // The model's prices, for the cost of each response (the catalogue is cached; a failure only leaves the cost unknown).
+      let prices: TokenPrices | null = null;
+      let pricedModel: string | null = null;
+      const loadPrices = async (model: string): Promise<void> => {
+        if (!deps.prices || model === pricedModel) return;
+        pricedModel = model;
+        prices = await deps.prices(connection.id, model).catch((error: unknown) => {
+          ctx.log(`[realtime] no prices for ${model}: ${error instanceof Error ? error.message : String(error)}`);
+          return null;
+        });
+      };
+      await loadPrices(input.model ?? REALTIME_MODELS[0]);
+
       // Media clock -> session clock: the smallest (arrival - media time) seen.
       let offset = Number.POSITIVE_INFINITY;
       const toSession = (at: number): number => (Number.isFinite(offset) ? Math.max(0, at + offset) : rec.sessionMs());
@@ -104,8 +123,18 @@ export function realtimeLiveKind(deps: RealtimeKindDeps) {
         onToolCalls: (calls) => tools.take(calls),
         now: () => rec.sessionMs(),
         autoAnswers: (name) => Boolean(state.autoReplies[name]),
+        cost: (usage) => realtimeResponseCost(prices, usage),
       });
-      const tools = new ToolResponder({ send: (event) => send(event), emit, replies: () => state.autoReplies, log: ctx.log });
+      /** A tool answered with an error (the auto-responder's injected one, or the window's) is said and marked, as a tool that throws. */
+      const toolEmit = (event: RealtimeCallEvent): void => {
+        const name = event.type === 'tool-answered' ? (state.pendingToolCalls.find((c) => c.callId === event.callId)?.name ?? 'tool') : '';
+        emit(event);
+        if (event.type !== 'tool-answered' || !event.error) return;
+        const message = `The tool ${name} failed (${event.by === 'auto' ? 'auto-responder' : 'answered from the console'}): ${event.error} The model was given the error as the tool's output.`;
+        rec.mark('error', { data: { code: 'tool_error', callId: event.callId, tool: name, message } });
+        emit({ type: 'error', code: 'tool_error', message, t: rec.sessionMs() });
+      };
+      const tools = new ToolResponder({ send: (event) => send(event), emit: toolEmit, replies: () => state.autoReplies, log: ctx.log });
 
       let attempt = 0;
       let mediaId = '';
@@ -137,6 +166,8 @@ export function realtimeLiveKind(deps: RealtimeKindDeps) {
         emit({ type: 'wire', direction: 'in', t: rec.sessionMs(), eventType: message.type, data: message });
         if ((message.type === 'session.created' || message.type === 'session.updated') && message.session) {
           const s = message.session;
+          // A joined SIP call says its model only here.
+          if (s.model) void loadPrices(s.model);
           emit({ type: 'connected', sessionId: s.id ?? state.connection.sessionId, model: s.model ?? null, voice: s.audio?.output?.voice ?? s.voice ?? null, connectedAt: state.connection.connectedAt ?? Date.now(), attempt, clientSecretExpiresAt: state.clientSecretExpiresAt });
         }
         conversation.server(message);
@@ -151,7 +182,7 @@ export function realtimeLiveKind(deps: RealtimeKindDeps) {
           const itemId = typeof data.itemId === 'string' ? data.itemId : null;
           const responseId = typeof data.responseId === 'string' ? data.responseId : null;
           if (data.mark === 'speech_started') return conversation.speechStarted(t, itemId);
-          if (data.mark === 'speech_stopped') return conversation.speechStopped(t, itemId);
+          if (data.mark === 'speech_stopped') return conversation.speechStopped(t, itemId, typeof data.audioEndMs === 'number' ? data.audioEndMs : null);
           const extra = typeof data.playedMs === 'number' ? { playedMs: data.playedMs } : {};
           return conversation.mark(data.mark as 'first_audio', t, { itemId, responseId }, extra);
         }
@@ -308,7 +339,8 @@ export function realtimeLiveKind(deps: RealtimeKindDeps) {
           const update = {
             outputText: text,
             outputPreview: text.slice(0, 200),
-            output: { object: 'realtime_call', transcript: state.transcript, turns: state.turns, latency: state.latency, usage: state.usage } as unknown as Record<string, never>,
+            output: { object: 'realtime_call', transcript: state.transcript, turns: state.turns, latency: state.latency, usage: state.usage, costTicks: state.costTicks } as unknown as Record<string, never>,
+            costTicks: state.costTicks,
           };
           const failed = reason === 'failed' || dropError !== null;
           const message = dropError ? `The connection dropped: ${dropError.message} The recording up to then is kept.` : reason === 'failed' ? 'The call failed.' : null;

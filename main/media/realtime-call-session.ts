@@ -11,7 +11,8 @@
  *   to the input format (PCM16, or G.711 µ-law/A-law); up to main in 100 ms `mic-audio` events;
  *   its level on the `levels` output (rms and peak dBFS, float32 pair, ~20/s) for the console's meter.
  * - Answer audio (`response.output_audio.delta`) decoded to PCM16 and played (realtime-output.ts:
- *   native, the page, or nowhere), and sent up as `model-audio` for the recording.
+ *   native, the page, or nowhere), and sent up as `model-audio` for the recording as it is heard
+ *   (realtime-heard.ts: at the time it played; what a barge-in cut off is not recorded).
  * - Barge-in, here: `speech_started` while an answer is audible flushes playback at once and sends
  *   `conversation.item.truncate` with the ms of that item actually played (native: the flush's
  *   count; page: the page's report of where it stopped). Later deltas of that item are not played.
@@ -33,12 +34,16 @@ import { openRealtimeSocket } from '../api/realtime';
 import type { RealtimeServerEvent } from '../../shared/wire/realtime';
 import { fileSource } from './file-source';
 import { nativeMicrophone } from './native-microphone';
+import { heardAudio } from './realtime-heard';
+import { inputClock } from './realtime-input-clock';
 import { nativeOutput, noOutput, pageOutput, type CallOutput } from './realtime-output';
 import { defineKind } from './session-kinds';
 
 const FRAME_MS = 20;
 /** Microphone audio goes up to main (for the recording) in pieces this long. */
 const MIC_EVENT_MS = 100;
+/** How often the model audio heard so far goes up to be recorded. */
+const HEARD_TICK_MS = 50;
 
 const formatSchema = z.object({ type: z.enum(['audio/pcm', 'audio/pcmu', 'audio/pcma']), rate: z.number().int().min(8000).max(48000) }).strict();
 
@@ -135,9 +140,21 @@ export const realtimeCallKind = defineKind({
     for (const item of options.seed) await send({ type: 'conversation.item.create', item });
 
     const mark = (type: string, data: Record<string, unknown> = {}): void => ctx.event('mark', { mark: type, at: ctx.now(), ...data });
+    // The model track holds what was heard, when it was heard (realtime-heard.ts).
+    const heard = heardAudio({
+      rate: outFormat.rate,
+      live: options.output.kind !== 'none',
+      now: () => ctx.now(),
+      emit: (itemId, pcm, at) => ctx.event('model-audio', { itemId, pcm: pcmBase64(pcm), at }),
+      playedMs: (itemId) => output.playedMs(itemId),
+    });
+    const heardTimer = setInterval(() => heard.tick(), HEARD_TICK_MS);
     const outputOptions = {
       rate: outFormat.rate,
-      onFirstPlayed: (itemId: string, at: number) => ctx.event('mark', { mark: 'first_played', itemId, at }),
+      onFirstPlayed: (itemId: string, at: number) => {
+        heard.firstPlayed(itemId, at);
+        ctx.event('mark', { mark: 'first_played', itemId, at });
+      },
       onError: (message: string) => ctx.event('output-failed', { message }),
     };
     let output: CallOutput = noOutput();
@@ -172,9 +189,12 @@ export const realtimeCallKind = defineKind({
           levelsOut.send(FrameKind.Data, payload);
         })
       : null;
+    // Sample positions of what we send -> when they were captured (speech_stopped's audio_end_ms).
+    const sentClock = inputClock(inFormat.rate);
     const onPcm = (bytes: Uint8Array, at: number): void => {
       if (closing) return;
       let pcm = new Int16Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength - (bytes.byteLength % 2)));
+      sentClock.captured(pcm.length, at);
       if (muted) pcm = new Int16Array(pcm.length); // silence keeps the service's audio clock going
       meter?.push(pcm);
       const joined = new Int16Array(pending.length + pcm.length);
@@ -222,13 +242,14 @@ export const realtimeCallKind = defineKind({
     const bargeIn = async (why: 'barge_in' | 'cancel'): Promise<{ itemId: string; playedMs: number } | null> => {
       if (!output.audible()) return null;
       const flushedAt = ctx.now();
-      const heard = await output.flush();
-      if (!heard) return null;
-      cut.add(heard.itemId);
-      if (why === 'barge_in') mark('barge_in', { itemId: heard.itemId, at: flushedAt });
-      await send({ type: 'conversation.item.truncate', item_id: heard.itemId, content_index: 0, audio_end_ms: heard.playedMs });
-      mark('truncated', { itemId: heard.itemId, playedMs: heard.playedMs });
-      return heard;
+      const flushed = await output.flush();
+      if (!flushed) return null;
+      cut.add(flushed.itemId);
+      heard.cut(flushed.itemId, flushed.playedMs);
+      if (why === 'barge_in') mark('barge_in', { itemId: flushed.itemId, at: flushedAt });
+      await send({ type: 'conversation.item.truncate', item_id: flushed.itemId, content_index: 0, audio_end_ms: flushed.playedMs });
+      mark('truncated', { itemId: flushed.itemId, playedMs: flushed.playedMs });
+      return flushed;
     };
 
     // ---- The service's events ----
@@ -247,7 +268,9 @@ export const realtimeCallKind = defineKind({
           mark('speech_started', { itemId: m.item_id ?? null, at: event.at });
           void bargeIn('barge_in');
         } else if (m.type === 'input_audio_buffer.speech_stopped') {
-          mark('speech_stopped', { itemId: m.item_id ?? null, at: event.at });
+          // At the capture time of the sample the service says speech ended at (its arrival when unknown).
+          const capturedAt = sentClock.timeOf(m.audio_end_ms);
+          mark('speech_stopped', { itemId: m.item_id ?? null, at: capturedAt ?? event.at, audioEndMs: m.audio_end_ms });
         } else if (m.type === 'response.output_audio.delta') {
           const itemId = m.item_id ?? m.response_id ?? 'answer';
           if (!firstAudio.has(itemId)) {
@@ -257,9 +280,10 @@ export const realtimeCallKind = defineKind({
           if (cut.has(itemId)) continue;
           const pcm = decode(outFormat, Buffer.from(m.delta, 'base64'));
           output.play(itemId, pcm);
-          ctx.event('model-audio', { itemId, pcm: pcmBase64(pcm), at: event.at });
+          heard.received(itemId, pcm, event.at);
         } else if (m.type === 'response.output_audio.done') {
           output.endItem(m.item_id ?? m.response_id ?? 'answer');
+          heard.ended(m.item_id ?? m.response_id ?? 'answer');
         }
       }
     })();
@@ -281,6 +305,8 @@ export const realtimeCallKind = defineKind({
       native?.dispose();
       file?.dispose();
       flushMic();
+      clearInterval(heardTimer);
+      heard.dispose();
       await output.dispose();
       abort.abort();
       await client.dispose();

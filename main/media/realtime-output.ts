@@ -32,6 +32,8 @@ export interface CallOutput {
   endItem(itemId: string): void;
   /** The item being heard now (audio queued and not all played), or null. */
   audible(): string | null;
+  /** Ms of `itemId` played so far when the output knows (the item now playing), else null. */
+  playedMs(itemId: string): number | null;
   /** Stops the audio now; the item that was playing and the ms of it heard. */
   flush(): Promise<{ itemId: string; playedMs: number } | null>;
   /** The page's report of its played position (page output only). */
@@ -49,7 +51,7 @@ export interface CallOutputOptions {
 }
 
 export function noOutput(): CallOutput {
-  return { kind: 'none', play: () => undefined, endItem: () => undefined, audible: () => null, flush: async () => null, reported: () => undefined, dispose: async () => undefined };
+  return { kind: 'none', play: () => undefined, endItem: () => undefined, audible: () => null, playedMs: () => null, flush: async () => null, reported: () => undefined, dispose: async () => undefined };
 }
 
 async function backendOf(ctx: MediaSessionContext, kind: 'native' | 'paced'): Promise<AudioBackend> {
@@ -97,6 +99,9 @@ export async function nativeOutput(ctx: MediaSessionContext, options: CallOutput
     },
     audible() {
       return item && playback.stats.playedMs < enqueuedMs - 1 ? item.id : null;
+    },
+    playedMs(itemId) {
+      return item?.id === itemId ? Math.max(0, playback.stats.playedMs - item.startMs) : null;
     },
     async flush() {
       const current = item;
@@ -181,12 +186,16 @@ export function pageOutput(ctx: MediaSessionContext, options: CallOutputOptions 
       item = null;
       return { itemId: current.id, playedMs: Math.round(heard) };
     },
+    playedMs(itemId) {
+      return item?.id === itemId ? item.playedMs : null;
+    },
     reported(itemId, playedMs, flushed) {
       if (!item || item.id !== itemId) return;
       item.playedMs = Math.max(item.playedMs, playedMs);
       if (!item.firstPlayed && playedMs > 0) {
         item.firstPlayed = true;
-        options.onFirstPlayed(itemId, ctx.now());
+        // The report comes a little after the page started: its first sample played `playedMs` ago (not before we sent it).
+        options.onFirstPlayed(itemId, Math.max(item.startedAt, ctx.now() - playedMs));
       }
       if (flushed) waiter?.(playedMs);
     },

@@ -1,12 +1,13 @@
 /**
  * The sandbox's model catalogue: three language models (a flagship with a long-context tier and
  * image input, a fast one, and a reasoning model), one image model and two video models (one also
- * takes reference voices). Prices are in the service's units: USD cents per 100M tokens ($2.00
+ * takes reference voices), plus the realtime voice models (basic listing only). Prices are in the service's units: USD cents per 100M tokens ($2.00
  * per 1M tokens = 20000), cents per image, cents per second of video. Every endpoint that takes a
  * model resolves it here, by id or alias. The built-in voices are listed here too.
  */
 import type { ImageGenerationModel, LanguageModel, Model, VideoGenerationModel } from '../../shared/wire/models';
 import { PRESET_VOICES } from '../../shared/wire/voices';
+import { REALTIME_MODELS } from '../../shared/wire/realtime';
 
 /** A language model plus what the sandbox needs to imitate it. */
 export interface LanguageEntry extends LanguageModel {
@@ -133,6 +134,32 @@ export const VIDEO_MODELS: readonly VideoGenerationModel[] = [
 ];
 
 /**
+ * The realtime voice models (/v1/realtime): only in the basic listing (there is no typed realtime
+ * listing), with token prices. The record has no audio price fields, so a token of text or audio
+ * in is priced as a prompt token and one out as a completion token (what the app's cost per call
+ * assumes too); what the previous response already read is billed at the cached price.
+ */
+export interface RealtimeModelEntry {
+  id: string;
+  aliases: string[];
+  created: number;
+  owned_by: string;
+  prompt_text_token_price: number;
+  cached_prompt_text_token_price: number;
+  completion_text_token_price: number;
+}
+
+export const REALTIME_CATALOGUE: readonly RealtimeModelEntry[] = REALTIME_MODELS.map((id, i) => ({
+  id,
+  aliases: [],
+  created: CREATED + 86_400 * (120 - i * 30),
+  owned_by: OWNER,
+  prompt_text_token_price: 40_000, // $4.00 / 1M
+  cached_prompt_text_token_price: 4_000, // $0.40 / 1M
+  completion_text_token_price: 160_000, // $16.00 / 1M
+}));
+
+/**
  * What a video costs, in US cents per second of output, by resolution (every video model; the
  * listing has no price field for video). 8 s at 720p = 80 cents = 8,000,000,000 ticks. The table
  * is shared: the Videos view estimates with the same one (shared/video-pricing.ts).
@@ -169,6 +196,14 @@ export function findVideoModel(id: string): VideoGenerationModel | undefined {
   return byIdOrAlias(VIDEO_MODELS, id);
 }
 
+export function findRealtimeModel(id: string): RealtimeModelEntry | undefined {
+  return byIdOrAlias(REALTIME_CATALOGUE, id);
+}
+
+function isRealtimeEntry(entry: object): entry is RealtimeModelEntry {
+  return (REALTIME_CATALOGUE as readonly object[]).includes(entry);
+}
+
 /** The public language-model record (without the sandbox's own fields). */
 export function toLanguageModel(entry: LanguageEntry): LanguageModel {
   const { context_length: _context, reasoning: _reasoning, ...model } = entry;
@@ -177,7 +212,7 @@ export function toLanguageModel(entry: LanguageEntry): LanguageModel {
 
 /** The basic `/v1/models` record of any model. */
 export function toBasicModel(
-  entry: LanguageEntry | ImageGenerationModel | VideoGenerationModel,
+  entry: LanguageEntry | ImageGenerationModel | VideoGenerationModel | RealtimeModelEntry,
 ): Model {
   const base = { id: entry.id, aliases: entry.aliases, created: entry.created, object: 'model' as const, owned_by: entry.owned_by };
   const none = {
@@ -207,13 +242,16 @@ export function toBasicModel(
       long_context_threshold: entry.long_context_threshold,
     };
   }
+  if (isRealtimeEntry(entry)) {
+    return { ...base, ...none, prompt_text_token_price: entry.prompt_text_token_price, cached_prompt_text_token_price: entry.cached_prompt_text_token_price, completion_text_token_price: entry.completion_text_token_price };
+  }
   if ('image_price' in entry) {
     return { ...base, ...none, image_price: entry.image_price, prompt_text_token_price: entry.prompt_text_token_price ?? null, prompt_image_token_price: entry.prompt_image_token_price ?? null };
   }
   return { ...base, ...none };
 }
 
-/** Every model in `/v1/models` order: language, image, video. */
+/** Every model in `/v1/models` order: language, image, video, realtime. */
 export function allBasicModels(): Model[] {
-  return [...LANGUAGE_MODELS, ...IMAGE_MODELS, ...VIDEO_MODELS].map(toBasicModel);
+  return [...LANGUAGE_MODELS, ...IMAGE_MODELS, ...VIDEO_MODELS, ...REALTIME_CATALOGUE].map(toBasicModel);
 }

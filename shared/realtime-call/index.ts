@@ -3,3 +3,4 @@ export * from './input';
 export * from './control';
 export * from './snapshot';
 export * from './session-body';
+export * from './cost';

@@ -112,6 +112,11 @@ export interface RealtimeCallSnapshot {
   pendingToolCalls: RealtimePendingToolCall[];
   autoReplies: RealtimeAutoReplies;
   usage: RealtimeUsageTotals;
+  /**
+   * What the call cost so far in USD ticks, summed per `response.done` (the service's own figure
+   * when its usage has one, else the model's catalogue prices); null while no response had a price.
+   */
+  costTicks: number | null;
   lastError: { code: string; message: string; t: number } | null;
   /** Messages both ways so far (the `wire` events). */
   wireEvents: number;
@@ -147,7 +152,8 @@ export type RealtimeCallEvent =
   | { type: 'tool-call'; call: RealtimePendingToolCall }
   | { type: 'tool-answered'; callId: string; output: string; by: 'auto' | 'window'; error: string | null }
   | { type: 'auto-replies'; replies: RealtimeAutoReplies }
-  | { type: 'usage'; usage: Partial<RealtimeUsageTotals> }
+  /** One `response.done`'s usage, with its cost in USD ticks when known (shared/realtime-call/cost.ts). */
+  | { type: 'usage'; usage: Partial<RealtimeUsageTotals>; costTicks?: number | null }
   | { type: 'muted'; muted: boolean }
   | { type: 'error'; code: string; message: string; t: number }
   | RealtimeWireEvent;
@@ -184,6 +190,7 @@ export function initialRealtimeCallSnapshot(input: RealtimeCallInput, runId: str
     pendingToolCalls: [],
     autoReplies: input.autoReplies,
     usage: emptyUsage(),
+    costTicks: null,
     lastError: null,
     wireEvents: 0,
     runId,
@@ -312,6 +319,7 @@ export function applyRealtimeCallEvent(state: RealtimeCallSnapshot, event: Realt
     case 'usage': {
       const u = state.usage;
       for (const [key, value] of Object.entries(event.usage) as Array<[keyof RealtimeUsageTotals, number | undefined]>) if (typeof value === 'number') u[key] += value;
+      if (typeof event.costTicks === 'number') state.costTicks = (state.costTicks ?? 0) + event.costTicks;
       break;
     }
     case 'muted':

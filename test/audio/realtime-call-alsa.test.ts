@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { SessionRecord } from '../../shared/contract/history';
+import type { SessionRecord, SessionTimelinePage, TimelineItem } from '../../shared/contract/history';
 import { AUDIO_INPUT_ENV } from '../../main/media/test-audio-hook';
 import { startLiveApp } from '../integration/live/harness';
 import { attachCall } from '../integration/live/realtime-harness';
@@ -50,6 +50,27 @@ function soundSamples(): number {
 }
 
 describe('realtime call on native audio (ALSA file device)', () => {
+  it('a microphone that vanishes mid-call (the device goes quiet, as unplugged): said in the snapshot and marked in History; the call and its recording go on', async () => {
+    env = await startLiveApp({ mediaEnv: { ...process.env, HOME: home, [AUDIO_INPUT_ENV]: `${speechMs}:quiet` } });
+    const id = await env.app.live.start('realtime', { microphone: { kind: 'native' }, output: { kind: 'none' } }, { origin: 'window' });
+    const win = await attachCall(env.app, id);
+    await win.until(() => win.state().status === 'live', 'connected');
+    await win.until(() => win.state().lastError?.code === 'microphone', 'the microphone said to have stopped', 90_000);
+    const state = win.state();
+    expect(state.lastError!.message).toMatch(/microphone .*stopped sending audio.*The call goes on without the microphone\.$/);
+    expect(state.status).toBe('live');
+    // The call goes on: the turn spoken before the microphone went is answered to its end.
+    await win.until(() => win.state().usage.responses >= 1 && win.state().transcript.some((e) => e.role === 'assistant' && !e.interim && e.text.length > 0), 'an answer after the microphone stopped', 90_000);
+    expect(win.state().status).toBe('live');
+    await env.app.live.stop(id);
+    const session = (await env.app.handlers.history.session({ id: state.runId }, CTX)) as SessionRecord;
+    expect(session.state).toBe('ended');
+    expect(session.marks.filter((m) => m.type === 'error').map((m) => String((m.data as { message?: string }).message))).toEqual([expect.stringMatching(/stopped sending audio/)]);
+    const mic = session.tracks.find((t) => t.name === 'microphone')!;
+    expect(mic.state).toBe('closed');
+    expect(mic.durationMs!).toBeGreaterThan(speechMs / 2); // what it captured before it went quiet is kept
+  }, 150_000);
+
   it('speech from the infile -> server VAD -> the spoken answer lands in the output file; turn latency marks recorded', async () => {
     writeFileSync(join(home, 'played.raw'), new Uint8Array(0));
     env = await startLiveApp({ mediaEnv: { ...process.env, HOME: home, [AUDIO_INPUT_ENV]: `${speechMs}:silence` } });
@@ -160,6 +181,13 @@ describe('realtime call on native audio (ALSA file device)', () => {
       const sink = readFileSync(join(home, 'sink.log'), 'utf8').trim().split('\n').map((l) => l.split(' ')).map(([t, what]) => [Number(BigInt(t)) / 1e6 - monoMinusEpoch, what] as const);
       const silentAt = sink.find(([t, what]) => what === 'silence' && t >= speechAt)?.[0];
       console.log(`[realtime alsa] barge-in: truncated at ${cut.truncatedAtMs} ms heard; speech_started -> flush ${(barge.at - speechAt).toFixed(1)} ms, -> card silent ${silentAt === undefined ? 'n/a' : (silentAt - speechAt).toFixed(1)} ms`);
+
+      // The model track holds what was heard: of the cut answer, exactly the ms the flush said were played.
+      const session = (await env.app.handlers.history.session({ id: state.runId }, CTX)) as SessionRecord;
+      const items: TimelineItem[] = [];
+      for (let offset = 0; offset < session.timelineTotal; offset += 500) items.push(...((await env.app.handlers.history.timeline({ id: state.runId, offset, limit: 500 }, CTX)) as SessionTimelinePage).items);
+      const heardBytes = items.reduce((n, i) => n + ('event' in i && i.event.audio && i.event.direction === 'in' && JSON.parse(i.event.data || '{}').item_id === cut.assistantItemId ? i.event.audio.bytes : 0), 0);
+      expect(heardBytes).toBe(cut.truncatedAtMs! * 24 * 2); // 24 kHz PCM16
     } finally {
       writeFileSync(join(home, 'capture.raw'), saved);
       writeFileSync(join(home, '.asoundrc'), rc);

@@ -7,6 +7,7 @@ import {
   findImageModel,
   findLanguageModel,
   findVideoModel,
+  findRealtimeModel,
   IMAGE_MODELS,
   LANGUAGE_MODELS,
   toBasicModel,
@@ -28,7 +29,7 @@ export function modelRoutes(): Route[] {
       method: 'GET',
       path: '/v1/models/:id',
       handle: ({ res, params }) => {
-        const model = findLanguageModel(params.id) ?? findImageModel(params.id) ?? findVideoModel(params.id);
+        const model = findLanguageModel(params.id) ?? findImageModel(params.id) ?? findVideoModel(params.id) ?? findRealtimeModel(params.id);
         sendJson(res, 200, toBasicModel(found(params.id, model)));
       },
     },

@@ -5,7 +5,7 @@
  * transcript, and the recording in History. Counts, order and values only, never times.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SessionRecord } from '../../../shared/contract/history';
+import type { SessionRecord, SessionTimelinePage, TimelineItem } from '../../../shared/contract/history';
 import type { RunRecord } from '../../../shared/contract/runs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, connect, type Socket } from 'node:net';
@@ -49,6 +49,17 @@ describe('realtime call live session (sandbox)', () => {
     expect(done.turns).toHaveLength(1);
     expect(done.transcript[0]).toMatchObject({ role: 'user', text: 'Please call get_weather for Paris.', source: 'text' });
 
+    // Cost from the usage and the realtime model's record in the sandbox's catalogue: tokens in at
+    // the prompt price (cached ones at the cached price), tokens out at the completion price.
+    const catalogue = await env.app.handlers.models.catalogue({}, CTX);
+    const prices = catalogue.entries.find((e) => e.id === 'svc-voice-latest')?.prices;
+    expect(prices?.prompt_text_token_price).toBeGreaterThan(0);
+    expect(prices?.completion_text_token_price).toBeGreaterThan(0);
+    const u = done.usage;
+    expect(u.cachedInputTokens).toBeGreaterThan(0); // the second response read the first's prefix
+    const expected = (u.inputTokens - u.cachedInputTokens) * prices!.prompt_text_token_price! + u.cachedInputTokens * prices!.cached_prompt_text_token_price! + u.outputTokens * prices!.completion_text_token_price!;
+    expect(done.costTicks).toBe(expected);
+
     // A window attaching now starts from that state and sees the rest live.
     const again = await attachCall(env.app, id);
     expect(again.state().transcript).toEqual(done.transcript);
@@ -59,6 +70,8 @@ describe('realtime call live session (sandbox)', () => {
     // History: every message both ways, the tool's output among ours, the transcript as output.
     const run = (await env.app.handlers.history.get({ id: done.runId }, CTX)) as RunRecord;
     expect(run.status).toBe('completed');
+    expect(run.costTicks).toBe(done.costTicks); // History's cost column
+    expect(run.metrics.costTicks).toBe(done.costTicks);
     expect(run.outputPreview).toMatch(/^User: Please call get_weather for Paris\.\sModel: The get weather tool says: temp 21/);
     expect((run.output as { transcript: unknown[] }).transcript).toEqual(done.transcript);
     const session = (await env.app.handlers.history.session({ id: done.runId }, CTX)) as SessionRecord;
@@ -142,6 +155,39 @@ describe('realtime call live session (sandbox)', () => {
     const session = (await env.app.handlers.history.session({ id: state.runId }, CTX)) as SessionRecord;
     expect(session.marks.filter((m) => m.type === 'barge_in').length).toBeGreaterThanOrEqual(1);
     expect(session.marks.find((m) => m.type === 'truncated')?.data).toMatchObject({ playedMs: flushedReport!.playedMs });
+
+    // The model track holds what was heard: of the cut answer, exactly the ms the page played
+    // (the sandbox had sent more), recorded no earlier than it arrived.
+    const items: TimelineItem[] = [];
+    for (let offset = 0; offset < session.timelineTotal; offset += 500) items.push(...((await env.app.handlers.history.timeline({ id: state.runId, offset, limit: 500 }, CTX)) as SessionTimelinePage).items);
+    const model = session.tracks.find((t) => t.name === 'model')!;
+    const cutAudio = items.flatMap((i) => ('event' in i && i.event.audio && i.event.direction === 'in' && JSON.parse(i.event.data || '{}').item_id === flushedReport!.itemId ? [i.event.audio] : []));
+    expect(cutAudio.length).toBeGreaterThan(0);
+    expect(cutAudio.reduce((n, a) => n + a.bytes, 0)).toBe(flushedReport!.playedMs * 24 * 2); // 24 kHz PCM16
+    const firstAudio = session.marks.find((m) => m.type === 'first_audio' && m.turn === cut.turn)!;
+    expect(model.startMs + cutAudio[0]!.offsetMs).toBeGreaterThanOrEqual(firstAudio.t - 1);
+    // speech_stopped marks sit where that audio was captured: the service's audio_end_ms on our microphone track.
+    const stopped = items.filter((i) => 'event' in i && i.event.direction === 'in' && i.event.kind === 'json' && JSON.parse(i.event.data).type === 'input_audio_buffer.speech_stopped');
+    const stoppedMarks = session.marks.filter((m) => m.type === 'speech_stopped');
+    expect(stoppedMarks.length).toBe(stopped.length);
+    const micTrack = session.tracks.find((t) => t.name === 'microphone')!;
+    const micAudio = items.flatMap((i) => ('event' in i && i.event.audio && i.event.direction === 'out' ? [i.event.audio] : []));
+    /** Where the sample `ms` into what we sent sits on the session clock, as the microphone track recorded it. */
+    const onMicTrack = (ms: number): number => {
+      let samples = Math.round(ms * 24);
+      for (const a of micAudio) {
+        if (samples <= a.bytes / 2) return micTrack.startMs + a.offsetMs + samples / 24;
+        samples -= a.bytes / 2;
+      }
+      throw new Error(`${ms} ms is past the microphone audio recorded`);
+    };
+    expect(stoppedMarks.length).toBeGreaterThanOrEqual(1); // the question's (the call may end before the interruption's)
+    for (const [i, m] of stoppedMarks.entries()) {
+      const endMs = (JSON.parse((stopped[i] as { event: { data: string } }).event.data) as { audio_end_ms: number }).audio_end_ms;
+      // Within a frame (20 ms) and the media-to-session clock mapping's settling.
+      expect(Math.abs(m.t - onMicTrack(endMs))).toBeLessThanOrEqual(25);
+      expect(m.data).toMatchObject({ audioEndMs: endMs });
+    }
   }, 150_000);
 
   it('a dropped connection is said at once and the call stays; reconnect seeds the conversation back from the transcript', async () => {

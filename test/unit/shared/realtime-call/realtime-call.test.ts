@@ -4,6 +4,7 @@ import {
   RealtimeCallInputSchema,
   applyRealtimeCallEvent,
   initialRealtimeCallSnapshot,
+  realtimeResponseCost,
   realtimeTranscriptText,
   type RealtimeCallEvent,
 } from '../../../../shared/realtime-call';
@@ -98,5 +99,27 @@ describe('applyRealtimeCallEvent', () => {
     expect(s.usage).toMatchObject({ responses: 2, inputTokens: 15, outputTokens: 25, totalTokens: 40 });
     expect(s.wireEvents).toBe(1);
     expect(s.connection.sessionId).toBe('sess_1');
+  });
+});
+
+describe('realtime call cost', () => {
+  const prices = { prompt_text_token_price: 40_000, cached_prompt_text_token_price: 4_000, completion_text_token_price: 160_000 };
+  const usage = { input_tokens: 100, output_tokens: 50, total_tokens: 150, input_token_details: { text_tokens: 60, audio_tokens: 40, cached_tokens: 30 }, output_token_details: { text_tokens: 10, audio_tokens: 40 } };
+
+  it('prices tokens in (cached at the cached price) and out from the catalogue record', () => {
+    expect(realtimeResponseCost(prices, usage)).toBe(70 * 40_000 + 30 * 4_000 + 50 * 160_000);
+  });
+  it("takes the service's own figure when the usage has one, and is unknown with no prices", () => {
+    expect(realtimeResponseCost(prices, { ...usage, cost_in_usd_ticks: 1234 })).toBe(1234);
+    expect(realtimeResponseCost(null, usage)).toBeNull();
+  });
+  it('sums the known costs per response; stays null while none had a price', () => {
+    const s = initialRealtimeCallSnapshot(input, 'run_1');
+    applyRealtimeCallEvent(s, { type: 'usage', usage: { responses: 1 }, costTicks: null });
+    expect(s.costTicks).toBeNull();
+    applyRealtimeCallEvent(s, { type: 'usage', usage: { responses: 1 }, costTicks: 500 });
+    applyRealtimeCallEvent(s, { type: 'usage', usage: { responses: 1 }, costTicks: 250 });
+    expect(s.costTicks).toBe(750);
+    expect(s.usage.responses).toBe(3);
   });
 });

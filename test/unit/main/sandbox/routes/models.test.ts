@@ -10,7 +10,7 @@ describe('sandbox/routes/models', () => {
       const res = await h.get('/v1/models');
       const body = (await res.json()) as { data: Model[]; object: string };
       expect(body.object).toBe('list');
-      expect(body.data.map((m) => m.id)).toEqual(['svc-4', 'svc-4-fast', 'svc-3-mini', 'svc-image-1', 'svc-video-1', 'svc-video-1-audio']);
+      expect(body.data.map((m) => m.id)).toEqual(['svc-4', 'svc-4-fast', 'svc-3-mini', 'svc-image-1', 'svc-video-1', 'svc-video-1-audio', 'svc-voice-latest', 'svc-voice-think-fast-2.0', 'svc-voice-think-fast-1.0', 'svc-voice-fast-1.0']);
       expect(body.data[0]).toEqual({
         id: 'svc-4',
         aliases: ['svc-4-latest'],

@@ -1,0 +1,108 @@
+/**
+ * Bad input and failures on a realtime call (issue 16), against the embedded sandbox with a real
+ * media process: each explained to the console (the start's refusal or the snapshot's lastError)
+ * and in History (the run's error or an error mark), the recording and log kept. Values only.
+ */
+import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SessionRecord } from '../../../shared/contract/history';
+import type { RunRecord } from '../../../shared/contract/runs';
+import { startLiveApp } from './harness';
+import { attachCall, pollState } from './realtime-harness';
+
+const CTX = { sessionId: 'test', signal: new AbortController().signal };
+let env: Awaited<ReturnType<typeof startLiveApp>>;
+
+beforeAll(async () => {
+  env = await startLiveApp();
+}, 60_000);
+afterAll(() => env?.close());
+
+const WEATHER = { name: 'get_weather', description: 'The weather in a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
+
+describe('realtime call failures (sandbox)', () => {
+  it('a wrong key: the start is refused with the service\'s reason, and History keeps the failed run with it', async () => {
+    const state0 = await env.app.handlers.connections.list({}, CTX);
+    const profile = await env.app.handlers.connections.save({ name: 'Wrong key', baseUrl: `http://127.0.0.1:${state0.sandbox.port}`, apiKey: 'sk-wrong-key-0123456789abcdef' }, CTX);
+    await expect(env.app.live.start('realtime', { connectionId: profile.id, microphone: { kind: 'none' }, output: { kind: 'none' } }, { origin: 'window' })).rejects.toThrow(/API key/i);
+    const page = await env.app.handlers.history.search({ endpoint: 'realtime.call', status: 'error', limit: 50 }, CTX);
+    const failed = page.items.find((r) => r.connectionId === profile.id);
+    expect(failed).toBeDefined();
+    const run = (await env.app.handlers.history.get({ id: failed!.id }, CTX)) as RunRecord;
+    expect(run.error?.message).toMatch(/API key/i);
+    expect(JSON.stringify(run)).not.toContain('sk-wrong-key-0123456789abcdef');
+    const session = (await env.app.handlers.history.session({ id: failed!.id }, CTX)) as SessionRecord;
+    expect(session.state).toBe('aborted');
+  }, 60_000);
+
+  it('a tool that throws (auto-responder error): said in the snapshot and marked in History; the model answers with the error and the call goes on', async () => {
+    const id = await env.app.live.start(
+      'realtime',
+      { microphone: { kind: 'none' }, output: { kind: 'none' }, tools: [WEATHER], autoReplies: { get_weather: { output: '', error: 'weather service unreachable' } } },
+      { origin: 'window' },
+    );
+    const win = await attachCall(env.app, id);
+    await win.until(() => win.state().status === 'live', 'connected');
+    await win.attachment.control({ type: 'text', text: 'Please call get_weather for Paris.' });
+    const done = await pollState(win.attachment.snapshot, (s) => s.usage.responses >= 2 && s.lastError !== null, 'the error said and the answer after it');
+    expect(done.lastError).toMatchObject({ code: 'tool_error' });
+    expect(done.lastError!.message).toMatch(/get_weather failed \(auto-responder\): weather service unreachable/);
+    expect(done.status).toBe('live');
+    expect(done.pendingToolCalls).toEqual([]);
+    const output = win.events().find((e) => e.type === 'wire' && e.direction === 'out' && e.eventType === 'conversation.item.create' && (e.data as { item?: { type?: string } }).item?.type === 'function_call_output');
+    expect(output && output.type === 'wire' ? (output.data as { item: { output: string } }).item.output : null).toBe('{"error":"weather service unreachable"}');
+    await env.app.live.stop(id);
+    const run = (await env.app.handlers.history.get({ id: done.runId }, CTX)) as RunRecord;
+    expect(run.status).toBe('completed');
+    const session = (await env.app.handlers.history.session({ id: done.runId }, CTX)) as SessionRecord;
+    expect(session.marks.filter((m) => m.type === 'error').map((m) => m.data)).toEqual([expect.objectContaining({ code: 'tool_error', tool: 'get_weather' })]);
+    expect(session.tracks.find((t) => t.name === 'model')?.state).toBe('closed');
+  }, 90_000);
+
+  it('the socket closing mid-turn (while the answer streams): the drop is said at once, the partial answer and the recording up to then are kept in History', async () => {
+    const state0 = await env.app.handlers.connections.list({}, CTX);
+    const sockets = new Set<Socket>();
+    const proxy = createServer((client) => {
+      const upstream = connect(state0.sandbox.port, '127.0.0.1');
+      client.pipe(upstream).pipe(client);
+      for (const sock of [client, upstream]) {
+        sockets.add(sock);
+        sock.on('error', () => undefined);
+        sock.on('close', () => sockets.delete(sock));
+      }
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    try {
+      const profile = await env.app.handlers.connections.save({ name: 'Dropping proxy', baseUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, apiKey: state0.sandbox.key }, CTX);
+      const id = await env.app.live.start('realtime', { connectionId: profile.id, microphone: { kind: 'none' }, output: { kind: 'none' } }, { origin: 'window' });
+      const win = await attachCall(env.app, id);
+      await win.until(() => win.state().status === 'live', 'connected');
+      await win.attachment.control({ type: 'text', text: 'Say This answer is long enough to be cut off in the middle of a sentence by the network going away.' });
+      // Mid-turn: the answer has begun streaming and is not done.
+      await win.until(() => win.state().transcript.some((e) => e.role === 'assistant' && e.text.length > 0), 'the answer streaming');
+      expect(win.state().usage.responses).toBe(0); // not done yet: the drop comes mid-turn
+      for (const sock of sockets) sock.destroy();
+      await win.until(() => win.state().status === 'dropped', 'the drop');
+      const state = win.state();
+      expect(state.lastError?.code).toBe('network');
+      expect(state.usage.responses).toBe(0); // the turn never finished
+      expect(state.transcript[0]).toMatchObject({ role: 'user', source: 'text' });
+      await env.app.live.stop(id);
+      const run = (await env.app.handlers.history.get({ id: state.runId }, CTX)) as RunRecord;
+      expect(run.status).toBe('error');
+      expect(run.error?.message).toMatch(/^The connection dropped: .* The recording up to then is kept\.$/);
+      expect(run.outputPreview).toMatch(/^User: Say This answer is long enough/);
+      // The answer as far as it came is kept with the transcript.
+      const kept = (run.output as { transcript: Array<{ role: string; text: string }> }).transcript;
+      expect(kept.find((e) => e.role === 'assistant')?.text ?? '').toMatch(/^This answer/);
+      const session = (await env.app.handlers.history.session({ id: state.runId }, CTX)) as SessionRecord;
+      expect(session.state).toBe('aborted');
+      expect(session.marks.some((m) => m.type === 'error')).toBe(true);
+      expect(session.tracks.find((t) => t.name === 'model')?.state).toBe('closed');
+      expect(session.timelineTotal).toBeGreaterThan(0);
+    } finally {
+      for (const sock of sockets) sock.destroy();
+      proxy.close();
+    }
+  }, 90_000);
+});

@@ -147,6 +147,18 @@ describe('RealtimeView', () => {
     expect([texts('[data-test="p50-first-audio"]'), texts('[data-test="p95-first-played"]')]).toEqual([['240 ms'], ['300 ms']]);
   });
 
+  it("shows the call's cost as its responses are priced, summed over the call", async () => {
+    await mountView(liveSnapshot());
+    const id = await startCall();
+    expect(texts('[data-test="call-cost"]')).toEqual(['cost: none yet']);
+    emitAll(id, [{ type: 'usage', usage: { responses: 1, inputTokens: 1200, outputTokens: 1425 }, costTicks: 27_596_000 }]);
+    await flushPromises();
+    expect(texts('[data-test="call-cost"]')).toEqual(['cost $0.00276']);
+    emitAll(id, [{ type: 'usage', usage: { responses: 2 }, costTicks: 10_000_000 }]);
+    await flushPromises();
+    expect(texts('[data-test="call-cost"]')).toEqual(['cost $0.00376']);
+  });
+
   it("logs every message both ways, an answer's deltas folded ×N, a row's JSON on demand, filtered by type", async () => {
     await mountView(liveSnapshot());
     const id = await startCall();

@@ -79,6 +79,13 @@ export function realtimeLiveKind(deps: RealtimeKindDeps) {
         ctx.emit(event);
       };
 
+      // The socket's query, as connected and as recorded (History's code export reads the model from it).
+      const socketQuery: Record<string, string> = {
+        ...(input.model && !input.callId ? { model: input.model } : {}),
+        ...(input.reasoningEffort ? { 'reasoning.effort': input.reasoningEffort } : {}),
+        ...(input.callId ? { call_id: input.callId } : {}),
+      };
+      const queryText = new URLSearchParams(socketQuery).toString();
       const rec: SessionRecorder = deps.recordings.open(
         {
           kind: 'realtime',
@@ -90,7 +97,7 @@ export function realtimeLiveKind(deps: RealtimeKindDeps) {
             connectionId: connection.id,
             connectionName: connection.name,
             isSandbox: connection.isSandbox,
-            request: { method: 'GET', url: `${connection.baseUrl.replace(/^http/, 'ws').replace(/\/$/, '')}/v1/realtime`, headers: {}, body: JSON.stringify({ session: body, ...(input.callId ? { call_id: input.callId } : {}) }) },
+            request: { method: 'GET', url: `${connection.baseUrl.replace(/^http/, 'ws').replace(/\/$/, '')}/v1/realtime${queryText ? `?${queryText}` : ''}`, headers: {}, body: JSON.stringify({ session: body, ...(input.callId ? { call_id: input.callId } : {}) }) },
             promptText: input.instructions ?? '',
             promptPreview: input.callId ? `SIP call ${input.callId}` : `Realtime call · microphone ${input.microphone.kind} · output ${input.output.kind}`,
           },
@@ -248,7 +255,7 @@ export function realtimeLiveKind(deps: RealtimeKindDeps) {
         const started = await deps.media.startSession(mediaId, 'realtime-call', {
           connection: { baseUrl: connection.baseUrl, apiKey: connection.apiKey },
           auth,
-          query: { ...(input.model && !input.callId ? { model: input.model } : {}), ...(input.reasoningEffort ? { 'reasoning.effort': input.reasoningEffort } : {}), ...(input.callId ? { call_id: input.callId } : {}) },
+          query: socketQuery,
           session: body,
           seed,
           formats: state.formats,

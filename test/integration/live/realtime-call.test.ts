@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionRecord, SessionTimelinePage, TimelineItem } from '../../../shared/contract/history';
 import type { RunRecord } from '../../../shared/contract/runs';
+import { recordedCallInput } from '../../../shared/families/realtime/codegen';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -32,7 +33,7 @@ describe('realtime call live session (sandbox)', () => {
   it('answers a function call through the auto-responder with no window attached, then speaks the answer using it', async () => {
     const id = await env.app.live.start(
       'realtime',
-      { microphone: { kind: 'none' }, output: { kind: 'none' }, tools: [WEATHER], autoReplies: { get_weather: { output: '{"temp":21,"unit":"C"}', latencyMs: 300 } } },
+      { model: 'svc-voice-latest', microphone: { kind: 'none' }, output: { kind: 'none' }, tools: [WEATHER], autoReplies: { get_weather: { output: '{"temp":21,"unit":"C"}', latencyMs: 300 } } },
       { origin: 'window' },
     );
     const win = await attachCall(env.app, id);
@@ -72,6 +73,9 @@ describe('realtime call live session (sandbox)', () => {
     expect(run.status).toBe('completed');
     expect(run.costTicks).toBe(done.costTicks); // History's cost column
     expect(run.metrics.costTicks).toBe(done.costTicks);
+    // The socket as connected, query included: History's code export reads the model back from it.
+    expect(run.request.url).toMatch(/^ws:\/\/[^/]+\/v1\/realtime\?model=svc-voice-latest$/);
+    expect(recordedCallInput(run.request)).toMatchObject({ input: { model: 'svc-voice-latest' } });
     expect(run.outputPreview).toMatch(/^User: Please call get_weather for Paris\.\sModel: The get weather tool says: temp 21/);
     expect((run.output as { transcript: unknown[] }).transcript).toEqual(done.transcript);
     const session = (await env.app.handlers.history.session({ id: done.runId }, CTX)) as SessionRecord;

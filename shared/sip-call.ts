@@ -73,7 +73,8 @@ export type SipCallEvent =
   | { type: 'transferred'; at: number; target: string }
   | { type: 'ended'; at: number; missed: boolean; reason?: string }
   | { type: 'dtmf'; digit: string; at: number }
-  | { type: 'problem'; message: string };
+  /** null: the problem is over (the answering session reconnected). */
+  | { type: 'problem'; message: string | null };
 
 /** A new call's snapshot, as it rings. */
 export function ringingSipCall(input: { callId: string; from: string | null; to: string | null; receivedAt: number }): SipCallSnapshot {

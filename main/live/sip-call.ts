@@ -120,6 +120,9 @@ export function sipCallLiveKind(deps: SipCallKindDeps) {
           event: (event) => {
             const ended = farSideEnd(event);
             if (ended) farSide = ended;
+            // A dropped socket is not the end: the service holds the caller a while for a rejoin.
+            const link = linkChange(event);
+            if (link && state.state === 'answered') emit({ type: 'problem', message: link === 'dropped' ? DROPPED_TEXT : null });
             const digit = dtmfOf(event);
             if (!digit || state.state !== 'answered') return;
             rec?.event({ direction: 'in', kind: 'json', event: 'input_audio_buffer.dtmf_event_received', data: JSON.stringify({ event: digit.digit, received_at: Math.floor(digit.at / 1000) }) });
@@ -221,6 +224,16 @@ function dtmfOf(event: unknown): { digit: string; at: number } | null {
   const digit = e.data?.event;
   if (typeof digit !== 'string' || !/^[0-9*#A-D]$/.test(digit)) return null;
   return { digit, at: typeof e.data?.received_at === 'number' ? e.data.received_at * 1000 : Date.now() };
+}
+
+const DROPPED_TEXT = "The call's connection dropped. Reconnect from the call console (the service holds the caller for a short while) or hang up.";
+
+/** The answering session's socket dropped, or came back (a reconnect). */
+function linkChange(event: unknown): 'dropped' | 'back' | null {
+  const e = event as { type?: string; attempt?: unknown } | null;
+  if (e?.type === 'dropped') return 'dropped';
+  if (e?.type === 'connected' && typeof e.attempt === 'number' && e.attempt > 1) return 'back';
+  return null;
 }
 
 /** The realtime kind's word that the service closed the socket cleanly (the caller hung up). */

@@ -132,4 +132,15 @@ describe('SipView', { timeout: 30_000 }, () => {
     expect(document.querySelector('[data-call="call_1"]')?.getAttribute('data-state')).toBe('ended');
     expect(document.querySelector('[data-call="call_1"] [data-test="end-reason"]')?.textContent).toBe('The caller hung up (the service closed the call). Keys pressed: 7');
   });
+
+  it('says a dropped connection on an answered call, and clears it when the call is back', async () => {
+    m = await mountWithApp(SipView, { route: '/sip' });
+    const problem = () => document.querySelector('[data-call="call_1"] [data-test="call-problem"]')?.textContent ?? null;
+    m.fake.controls.sip.ring({ ...ringing, state: 'answered', mediaSessionId: 'live_rt', problem: "The call's connection dropped. Reconnect from the call console (the service holds the caller for a short while) or hang up." });
+    await flushPromises();
+    expect(problem()).toMatch(/^The call's connection dropped\./);
+    m.fake.controls.sip.ring({ ...ringing, state: 'answered', mediaSessionId: 'live_rt', problem: null });
+    await flushPromises();
+    expect(problem()).toBeNull();
+  });
 });

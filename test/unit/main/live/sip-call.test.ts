@@ -157,6 +157,21 @@ describe('the sip-call live kind', () => {
       expect(consoleEnded.sent).toEqual(['hangup call_1 on sandbox']);
     });
 
+    it("says a dropped connection on the answered call (it stays answered), and clears it once the console reconnects", async () => {
+      const f = followed();
+      const r = setup({ answerer: f.answerer });
+      const call = await started(r);
+      await call.att.control({ type: 'answer' });
+      const [sink] = f.sinks;
+      sink.event({ type: 'connected', sessionId: 's1', model: null, voice: null, connectedAt: 1, attempt: 1, clientSecretExpiresAt: null });
+      expect(call.state()?.problem).toBeNull();
+      sink.event({ type: 'dropped', code: 'network', message: 'socket closed', t: 500 });
+      expect(call.state()).toMatchObject({ state: 'answered', problem: expect.stringMatching(/^The call's connection dropped\. Reconnect from the call console/) });
+      sink.event({ type: 'connected', sessionId: 's1', model: null, voice: null, connectedAt: 2, attempt: 2, clientSecretExpiresAt: null });
+      expect(call.state()).toMatchObject({ state: 'answered', problem: null });
+      expect(r.sent).toEqual([]);
+    });
+
     it('ignores the answering session once the call was hung up here', async () => {
       const f = followed();
       const r = setup({ answerer: f.answerer });

@@ -26,7 +26,7 @@ describe('openai SDK against the sandbox', () => {
     it('lists the models and retrieves one by alias', async () => {
       const ids: string[] = [];
       for await (const m of client.models.list()) ids.push(m.id);
-      expect(ids).toEqual(['svc-4', 'svc-4-fast', 'svc-3-mini', 'svc-image-1', 'svc-video-1', 'svc-video-1-audio']);
+      expect(ids).toEqual(['svc-4', 'svc-4-fast', 'svc-3-mini', 'svc-image-1', 'svc-video-1', 'svc-video-1-audio', 'svc-voice-latest', 'svc-voice-think-fast-2.0', 'svc-voice-think-fast-1.0', 'svc-voice-fast-1.0']);
       const model = await client.models.retrieve('svc-mini');
       expect(model).toMatchObject({ id: 'svc-3-mini', object: 'model', owned_by: 'sandbox' });
     });

@@ -27,12 +27,12 @@ import type { MediaChannel } from '../../../bridge/media';
 import { toWorkbenchError } from '../../../lib/errors';
 import { useLiveSessionsStore } from '../../../stores/live-sessions';
 import { useAudioDevicesStore } from '../../../stores/audio-devices';
-import { DEFAULT_MAX_ROWS, EventLog, toJsonl, type LogMessage } from '../lib/event-log';
+import { DEFAULT_MAX_ROWS, EventLog, type LogMessage } from '../lib/event-log';
 import { dtmfKeys, dtmfOf, type DtmfKey } from '../lib/phone-call';
 import type { LevelSample } from '../lib/latency-timeline';
 import { PageCallOutput } from './page-call-output';
 import { phoneCallEnds } from './phone-call-ends';
-import { recordedMessages } from './recorded-messages';
+import { callJsonl, earlierMessages } from './recorded-messages';
 
 /** sessionStorage: the call this tab's console shows (a reload shows it again). */
 export const REALTIME_CALL_KEY = 'workbench.realtime.call';
@@ -168,16 +168,7 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
       return;
     }
     sinceAttach = [];
-    let earlier: LogMessage[] = [];
-    // The recorder writes in batches: what was just said may reach the timeline a moment later.
-    for (let attempt = 0; attempt < 3 && earlier.length < count && mine === backfills; attempt++) {
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 300));
-      try {
-        earlier = await recordedMessages(runId, count);
-      } catch {
-        // Unreadable (the recording not there yet): those messages are counted, not shown.
-      }
-    }
+    const earlier = await earlierMessages(runId, count, () => mine === backfills);
     if (mine !== backfills) return;
     const next = markRaw(new EventLog({ maxRows: DEFAULT_MAX_ROWS }));
     if (earlier.length < count) next.noteEarlier(count - earlier.length);
@@ -364,15 +355,7 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
    * recording cannot be read.
    */
   async function exportJsonl(): Promise<string> {
-    const runId = state.value?.runId;
-    if (runId) {
-      try {
-        return toJsonl(await recordedMessages(runId));
-      } catch {
-        // Fall through to what the console holds.
-      }
-    }
-    return toJsonl(log.value.rows().map((r) => ({ t: r.t, direction: r.direction, message: r.count > 1 ? { ...(r.first as object), folded: r.count } : r.first })));
+    return callJsonl(state.value?.runId, log.value);
   }
 
   return {

@@ -5,7 +5,7 @@
  */
 import type { TimelineItem } from '@shared/contract/history';
 import { useWorkbench } from '../../../api';
-import type { LogMessage } from '../lib/event-log';
+import { toJsonl, type EventLog, type LogMessage } from '../lib/event-log';
 
 const PAGE = 500;
 
@@ -35,4 +35,34 @@ export async function recordedMessages(runId: string, limit = Number.POSITIVE_IN
     if (page.items.length === 0 || offset >= page.total) break;
   }
   return out;
+}
+
+/**
+ * The first `count` messages said before this window attached. The recorder writes in batches, so
+ * what was just said may reach the timeline a moment later: up to three reads, 300 ms apart, while
+ * `wanted()` says the answer is still awaited. Unreadable (the recording not there yet): fewer.
+ */
+export async function earlierMessages(runId: string, count: number, wanted: () => boolean): Promise<LogMessage[]> {
+  let earlier: LogMessage[] = [];
+  for (let attempt = 0; attempt < 3 && earlier.length < count && wanted(); attempt++) {
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 300));
+    try {
+      earlier = await recordedMessages(runId, count);
+    } catch {
+      // Those messages are counted, not shown.
+    }
+  }
+  return earlier;
+}
+
+/** The whole call as JSONL from its recording; what the console's log holds when the recording cannot be read. */
+export async function callJsonl(runId: string | null | undefined, log: EventLog): Promise<string> {
+  if (runId) {
+    try {
+      return toJsonl(await recordedMessages(runId));
+    } catch {
+      // Fall through to what the console holds.
+    }
+  }
+  return toJsonl(log.rows().map((r) => ({ t: r.t, direction: r.direction, message: r.count > 1 ? { ...(r.first as object), folded: r.count } : r.first })));
 }

@@ -178,7 +178,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     const jobs = new JobQueue({ db, log: options.log, backoffScale: options.jobBackoffScale ?? envJobBackoffScale() });
     disposers.push(() => jobs.dispose());
     jobs.subscribe((job) => options.emit('jobs.changed', job));
-    const uploadLanes = new UploadLanes();
+    const uploadLanes = new UploadLanes({ served: options.shell === 'browser' });
     const downloads = new DownloadTickets({ dir: join(options.dataDir, 'downloads-tmp'), log: options.log });
     disposers.push(() => downloads.dispose());
     const userFiles = new UserFiles({ stagingDir: join(options.dataDir, 'staging'), log: options.log });

@@ -125,6 +125,13 @@ class Lane {
 export class UploadLanes {
   private readonly lanes = new Map<string, Lane>();
 
+  /**
+   * `served`: a server takes the lane's posts (browser mode's loopback server). Electron has none,
+   * so an upload asking for a lane there is refused at once instead of waiting for chunks that
+   * can never come.
+   */
+  constructor(private readonly options: { served: boolean } = { served: true }) {}
+
   /** Called by the route for `POST <UPLOAD_LANE_PATH><ticket>/<index>` once the token and Origin are checked. */
   offer(ticket: string, index: number, length: number, body: AsyncIterable<Uint8Array>): Promise<LaneAnswer> {
     const lane = this.lanes.get(ticket);
@@ -148,6 +155,9 @@ export class UploadLanes {
     session: { messages: AsyncIterable<unknown>; signal: AbortSignal; announce(ticket: string): Promise<void> },
     limits: UploadLimits = {},
   ): Promise<FileRef> {
+    if (!this.options.served) {
+      throw new WorkbenchFailure({ code: 'unsupported', message: `"${start.name}" asked for the upload lane, which only browser mode has; here the bytes go in the upload's own messages.` });
+    }
     const ticket = randomBytes(32).toString('base64url');
     const lane = new Lane(start.name);
     this.lanes.set(ticket, lane);

@@ -8,12 +8,9 @@
  * of in-band markers mean no JSON value can be mistaken for bytes. Messages without bytes keep
  * going as text frames.
  *
- * In the page a byte field may also be a Blob (a slice of a File the user dropped): such a message
- * is encoded as a Blob of the same layout (`encodeBlobFrame`), which the browser's WebSocket sends
- * from its blob store without the page reading the bytes. Measured in Chromium here
- * (test/bench/ws-ceiling.ts): reading 1 MiB slices into the page and sending them ran at 13-29
- * MiB/s, sending the slices as Blobs at 38-72 MiB/s on the same load. Main receives a plain binary
- * frame either way, with Uint8Arrays where the Blobs were.
+ * A dropped file's bytes do not come this way in browser mode: the page posts its slices unread
+ * over the upload lane (renderer/src/bridge/upload-lane.ts), which test/bench/ws-ceiling.ts
+ * measured several times faster than any WebSocket send from Chromium.
  */
 
 /** The Web/Node text codecs (shared/ has no DOM or Node types, both runtimes have these). */
@@ -24,46 +21,21 @@ const codecs = globalThis as unknown as {
 
 type PathKey = string | number;
 
-/** The part of a Blob used here (shared/ has no DOM types; both runtimes have a global Blob). */
-export interface BlobLike {
-  readonly size: number;
-  slice(start?: number, end?: number): BlobLike;
-  arrayBuffer(): Promise<ArrayBuffer>;
-}
-
-const blobs = globalThis as unknown as { Blob?: new (parts: Array<Uint8Array | BlobLike>) => BlobLike };
-
-/** True for a Blob of this runtime (a File too). */
-export function isBlob(value: unknown): value is BlobLike {
-  return blobs.Blob !== undefined && value instanceof blobs.Blob;
-}
-
-type ByteField = Uint8Array | BlobLike;
-const byteLength = (field: ByteField): number => (field instanceof Uint8Array ? field.byteLength : field.size);
-
 /** Keys a decoded path may never name (they would reach an object's prototype). */
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 const MAX_DEPTH = 64;
 const HEADER_PREFIX = 4;
 
-/** True when `value` holds a Uint8Array (or a Blob) anywhere (plain objects and arrays only). */
+/** True when `value` holds a Uint8Array anywhere (plain objects and arrays only). */
 export function hasBytes(value: unknown, depth = 0): boolean {
-  if (value instanceof Uint8Array || isBlob(value)) return true;
+  if (value instanceof Uint8Array) return true;
   if (depth > MAX_DEPTH || typeof value !== 'object' || value === null) return false;
   const children: unknown[] = Array.isArray(value) ? value : Object.values(value);
   return children.some((child) => hasBytes(child, depth + 1));
 }
 
-/** True when `value` holds a Blob anywhere: it is sent with encodeBlobFrame. */
-export function hasBlob(value: unknown, depth = 0): boolean {
-  if (isBlob(value)) return true;
-  if (value instanceof Uint8Array || depth > MAX_DEPTH || typeof value !== 'object' || value === null) return false;
-  const children: unknown[] = Array.isArray(value) ? value : Object.values(value);
-  return children.some((child) => hasBlob(child, depth + 1));
-}
-
-function strip(value: unknown, path: PathKey[], found: Array<[PathKey[], ByteField]>): unknown {
-  if (value instanceof Uint8Array || isBlob(value)) {
+function strip(value: unknown, path: PathKey[], found: Array<[PathKey[], Uint8Array]>): unknown {
+  if (value instanceof Uint8Array) {
     found.push([[...path], value]);
     return null;
   }
@@ -81,43 +53,22 @@ function strip(value: unknown, path: PathKey[], found: Array<[PathKey[], ByteFie
   return out;
 }
 
-/** The frame's start (length prefix and header) and its byte fields, in order. */
-function frameParts(message: unknown): { head: Uint8Array; fields: ByteField[] } {
-  const found: Array<[PathKey[], ByteField]> = [];
-  const m = strip(message, [], found);
-  const header = new codecs.TextEncoder().encode(JSON.stringify({ m, b: found.map(([path, field]) => [path, byteLength(field)]) }));
-  const head = new Uint8Array(HEADER_PREFIX + header.byteLength);
-  new DataView(head.buffer).setUint32(0, header.byteLength);
-  head.set(header, HEADER_PREFIX);
-  return { head, fields: found.map(([, field]) => field) };
-}
-
-/** Encodes `message` (which carries bytes, no Blob) as one binary frame. */
+/** Encodes `message` (which carries bytes) as one binary frame. */
 export function encodeBinaryFrame(message: unknown): Uint8Array {
-  const { head, fields } = frameParts(message);
-  let total = head.byteLength;
-  for (const field of fields) {
-    if (!(field instanceof Uint8Array)) throw new Error('A Blob field needs encodeBlobFrame.');
-    total += field.byteLength;
-  }
+  const found: Array<[PathKey[], Uint8Array]> = [];
+  const m = strip(message, [], found);
+  const header = new codecs.TextEncoder().encode(JSON.stringify({ m, b: found.map(([path, field]) => [path, field.byteLength]) }));
+  let total = HEADER_PREFIX + header.byteLength;
+  for (const [, field] of found) total += field.byteLength;
   const frame = new Uint8Array(total);
-  frame.set(head);
-  let offset = head.byteLength;
-  for (const field of fields as Uint8Array[]) {
+  new DataView(frame.buffer).setUint32(0, header.byteLength);
+  frame.set(header, HEADER_PREFIX);
+  let offset = HEADER_PREFIX + header.byteLength;
+  for (const [, field] of found) {
     frame.set(field, offset);
     offset += field.byteLength;
   }
   return frame;
-}
-
-/**
- * Encodes `message` (which carries Blobs, and maybe bytes) as a Blob laid out as a binary frame:
- * the Blobs' contents are not read here. Throws where the runtime has no Blob.
- */
-export function encodeBlobFrame(message: unknown): BlobLike {
-  if (!blobs.Blob) throw new Error('This runtime has no Blob.');
-  const { head, fields } = frameParts(message);
-  return new blobs.Blob([head, ...fields]);
 }
 
 function isPath(value: unknown): value is PathKey[] {

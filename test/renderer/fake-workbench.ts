@@ -812,8 +812,7 @@ export function createFakeWorkbench(opts: FakeWorkbenchOptions = {}): FakeWorkbe
         return {
           id: 'fake-upload-0001',
           result,
-          // Browser mode sends a File's slices as Blobs (upload-bytes.ts `blobSlices`).
-          send: async ({ data }) => void (size += (data as unknown) instanceof Blob ? (data as unknown as Blob).size : data.byteLength),
+          send: async ({ data }) => void (size += data.byteLength),
           close: async () => finish({ ref: 'ref_AAAAAAAAAAAAAAAAAAAAAA', name: input.name, size, type: input.type }),
           cancel: async () => {},
         };

@@ -8,12 +8,12 @@
  * Failures are WorkbenchFailures with main's own error (code and message): the session's result
  * says why a send was refused. No `window` here, so the contract suite runs it over both transports.
  *
- * `blobSlices` (browser mode): each message's `data` is the File's slice itself, a Blob, not its
- * bytes (BLOB_SLICE_BYTES each, BLOB_UPLOAD_WINDOW in flight): the WebSocket transport sends it as
- * a binary frame straight from the browser's blob store (shared/contract/binary-frame.ts), so
- * the page never reads the file. Electron's IPC cannot carry a Blob, so there the slice is read. A browser that cannot read a slice it is sending
- * drops the whole socket; the upload then checks the slice itself, to say "could not be read"
- * rather than "disconnected".
+ * `lane` (browser mode): the session only opens and closes the upload; each slice, unread
+ * (LANE_SLICE_BYTES each, UPLOAD_LANE_WINDOW in flight), is posted with fetch straight from the
+ * browser's blob store (upload-lane.ts), so the page never reads the file. Electron's IPC cannot
+ * carry a Blob, so there the slice is read. A slice the browser cannot read fails its request as
+ * `network`; the upload then checks the slice itself, to say "could not be read" rather than
+ * "disconnected".
  */
 import type { WorkbenchApi } from '../../../shared/contract/api';
 import { BYTES_PER_MESSAGE } from '../../../shared/contract/bytes';
@@ -23,14 +23,12 @@ import { UPLOAD_CHUNK_MAX_BYTES, UPLOAD_LANE_WINDOW, type FileLike, type FileRef
 import type { LanePoster } from './upload-lane';
 
 /**
- * Bytes per message when slices go as Blobs: the contract's largest upload chunk, since no page
- * memory holds them and fewer messages mean fewer round trips (well under MAX_MESSAGE_BYTES).
+ * Bytes per lane request: the contract's largest upload chunk, since no page memory holds them
+ * and fewer requests mean fewer round trips.
  */
-export const BLOB_SLICE_BYTES = UPLOAD_CHUNK_MAX_BYTES;
+export const LANE_SLICE_BYTES = UPLOAD_CHUNK_MAX_BYTES;
 
 export interface UploadOptions {
-  /** Send each slice as a Blob, unread (only over a transport that takes Blobs: browser mode's socket). */
-  blobSlices?: boolean;
   /**
    * Browser mode's bytes lane: each slice, unread, is posted with fetch (upload-lane.ts) to the
    * ticket the session gives; the session itself only opens and closes the upload.
@@ -45,12 +43,6 @@ export interface UploadApi {
 
 /** Slices in flight at once: the bridge's own send window, so every slice read is already on its way. */
 export const UPLOAD_WINDOW = SESSION_SEND_WINDOW;
-
-/**
- * Blob slices in flight at once: BLOB_SLICE_BYTES each, so 8 MiB on its way; main holds about
- * that much of an upload at a time (its inbound queue and the staging buffer), not four slices'.
- */
-export const BLOB_UPLOAD_WINDOW = 2;
 
 export function uploadCancelled(name: string): WorkbenchFailure {
   return new WorkbenchFailure({ code: 'cancelled', message: `The upload of "${name}" was cancelled.` });
@@ -125,20 +117,19 @@ export async function uploadBytes(api: UploadApi, file: FileLike, report: (loade
   try {
     const inFlight: Promise<void>[] = [];
     let loaded = 0;
-    const unread = options.blobSlices || lane !== undefined;
-    const sliceBytes = unread ? BLOB_SLICE_BYTES : BYTES_PER_MESSAGE;
-    const maxInFlight = lane ? UPLOAD_LANE_WINDOW : options.blobSlices ? BLOB_UPLOAD_WINDOW : UPLOAD_WINDOW;
+    const sliceBytes = lane ? LANE_SLICE_BYTES : BYTES_PER_MESSAGE;
+    const maxInFlight = lane ? UPLOAD_LANE_WINDOW : UPLOAD_WINDOW;
     try {
       // The lane's address; a session main refused at once (over the size limit) never gives one.
       const ticket = lane && file.size > 0 ? await Promise.race([ticketGiven, result.then((ended) => (ended.ok ? '' : Promise.reject(ended.err as Error)))]) : '';
       let index = 0;
       for (let offset = 0; offset < file.size && !stopped; offset += sliceBytes) {
         const slice = file.slice(offset, offset + sliceBytes);
-        // A Blob where the contract says bytes: the transport frames it (binary-frame.ts), main gets bytes.
-        const data = unread ? (slice as unknown as Uint8Array) : new Uint8Array(await slice.arrayBuffer());
+        // The lane posts the slice unread; the session's own messages carry its bytes.
+        const data = lane ? null : new Uint8Array(await slice.arrayBuffer());
         if (stopped) break;
         const length = Math.min(sliceBytes, file.size - offset);
-        const sending = lane ? lane(ticket, index++, slice, controller.signal) : upload.send({ data });
+        const sending = lane ? lane(ticket, index++, slice, controller.signal) : upload.send({ data: data as Uint8Array });
         const sent = sending.then(() => {
           loaded += length;
           report(loaded);
@@ -156,10 +147,10 @@ export async function uploadBytes(api: UploadApi, file: FileLike, report: (loade
       void upload.cancel().catch(() => {});
       const ended = await result;
       if (stopped) throw uploadCancelled(file.name);
-      // Lost socket while sending Blobs: the browser drops it when it cannot read one (a file that
+      // A lane request lost: the browser fails it when it cannot read the slice (a file that
       // changed or went away), so that reason, if it is one, comes first. The file is read at the
       // first byte main has not taken.
-      if (unread && (isNetworkFailure(err) || (!ended.ok && isNetworkFailure(ended.err)))) await throwIfUnreadable(file, loaded);
+      if (lane && (isNetworkFailure(err) || (!ended.ok && isNetworkFailure(ended.err)))) await throwIfUnreadable(file, loaded);
       // Main's own reason (staging full, a stall) is in the result; a read error is the page's.
       if (!ended.ok && !(ended.err instanceof WorkbenchFailure && ended.err.error.code === 'cancelled')) throw asFailure(ended.err, file.name);
       if (ended.ok) void api.userFiles.release({ ref: ended.ref.ref }).catch(() => {});

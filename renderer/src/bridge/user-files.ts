@@ -53,7 +53,7 @@ export async function fileRefsFrom(files: readonly File[], options: FileRefsOpti
     const report = (loaded: number) => options.onProgress?.({ index, name: file.name, loaded, total: file.size });
     report(0);
     // Browser mode posts a File's slices unread over the bytes lane (upload-lane.ts); Electron's IPC needs the bytes.
-    const ref = (await byPath(file, options.signal)) ?? (await uploadBytes(options.api, file, report, options.signal, { blobSlices: stagesBytes(), lane: stagesBytes() ? pageUploadLane() : undefined }));
+    const ref = (await byPath(file, options.signal)) ?? (await uploadBytes(options.api, file, report, options.signal, { lane: stagesBytes() ? pageUploadLane() : undefined }));
     report(file.size);
     refs.push(ref);
   }

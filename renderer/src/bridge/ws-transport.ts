@@ -3,10 +3,8 @@
  * process. Framework-free and DOM-free (the socket is injected) so it runs in Node tests too.
  *
  * A message that carries a Uint8Array goes as a binary frame (shared/contract/binary-frame.ts),
- * and binary frames from main are decoded the same way; one that carries a Blob (a slice of a
- * dropped file, upload-bytes.ts) goes as a Blob of the same layout, which the browser sends from
- * its blob store without the page reading it (about 2-3x faster in Chromium than reading the
- * slice and sending the bytes). Outgoing messages wait in one ordered
+ * and binary frames from main are decoded the same way (a dropped file's slices do not come this
+ * way: upload-lane.ts posts them unread). Outgoing messages wait in one ordered
  * queue while the socket's `bufferedAmount` is above SOCKET_HIGH_WATER_BYTES (polled: browsers
  * have no drain event), so a page sending bytes faster than the socket takes them waits instead of
  * growing the socket's buffer.
@@ -22,7 +20,7 @@
  * `setToken` gives a new one (the user opened the newly printed link in this tab).
  */
 import type { BridgeTransport } from '../../../shared/contract/bridge';
-import { decodeBinaryFrame, encodeBinaryFrame, encodeBlobFrame, hasBlob, hasBytes, type BlobLike } from '../../../shared/contract/binary-frame';
+import { decodeBinaryFrame, encodeBinaryFrame, hasBytes } from '../../../shared/contract/binary-frame';
 import { KeyedListeners } from '../../../shared/contract/keyed-listeners';
 import { SOCKET_HIGH_WATER_BYTES, type CallReply, type ClientMessage, type ServerMessage } from '../../../shared/contract/protocol';
 
@@ -50,8 +48,7 @@ export interface SocketLike {
   readonly bufferedAmount?: number;
   /** Set to 'arraybuffer' so binary frames arrive as ArrayBuffers. */
   binaryType?: string;
-  /** A Blob is sent as one binary message (browsers; `ws` 8.18+). */
-  send(data: string | Uint8Array | BlobLike): void;
+  send(data: string | Uint8Array): void;
   close(code?: number, reason?: string): void;
   onopen: ((event: unknown) => void) | null;
   onmessage: ((event: { data: unknown }) => void) | null;
@@ -95,7 +92,7 @@ interface Pending {
   /** For streams: where chunks go and which id the stream travels under. */
   stream?: { streamId: string; onChunk(chunk: unknown): void };
   /** A reattaching session: its encoded start message, sent again on every new socket. */
-  reattach?: string | Uint8Array | BlobLike;
+  reattach?: string | Uint8Array;
 }
 
 function networkFailure(message: string): CallReply {
@@ -109,7 +106,7 @@ export function createWsTransport(options: WsTransportOptions): WsTransport {
   const streams = new Map<string, number>();
   const highWater = options.highWaterBytes ?? SOCKET_HIGH_WATER_BYTES;
   const drainPollMs = options.drainPollMs ?? 5;
-  const queued: Array<string | Uint8Array | BlobLike> = [];
+  const queued: Array<string | Uint8Array> = [];
   let drainTimer: ReturnType<typeof setTimeout> | null = null;
   const subscribers = new Map<string, Set<(payload: unknown) => void>>();
   const keyed = new KeyedListeners();
@@ -177,7 +174,7 @@ export function createWsTransport(options: WsTransportOptions): WsTransport {
     drainTimer = null;
     const ws = socket;
     if (!ws || ws.readyState !== OPEN) return;
-    while (queued.length > 0 && (ws.bufferedAmount ?? 0) <= highWater) ws.send(queued.shift() as string | Uint8Array | BlobLike);
+    while (queued.length > 0 && (ws.bufferedAmount ?? 0) <= highWater) ws.send(queued.shift() as string | Uint8Array);
     if (queued.length > 0) drainTimer = setTimeout(flush, drainPollMs);
   }
 
@@ -263,9 +260,9 @@ export function createWsTransport(options: WsTransportOptions): WsTransport {
       if (status === 'unauthorized') return resolve(networkFailure(UNAUTHORIZED_MESSAGE));
       pending.set(message.id, { ...entry, resolve });
       if (entry.stream) streams.set(entry.stream.streamId, message.id);
-      let data: string | Uint8Array | BlobLike;
+      let data: string | Uint8Array;
       try {
-        data = hasBlob(message) ? encodeBlobFrame(message) : hasBytes(message) ? encodeBinaryFrame(message) : JSON.stringify(message);
+        data = hasBytes(message) ? encodeBinaryFrame(message) : JSON.stringify(message);
       } catch {
         settle(message.id, { ok: false, error: { code: 'invalid_input', message: 'The input cannot be sent (it is not plain data).' } });
         return;

@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vites
 import { BYTES_PER_MESSAGE } from '../../../shared/contract/bytes';
 import { WorkbenchFailure } from '../../../shared/contract/errors';
 import { UserFiles } from '../../../main/services/user-files';
-import { BLOB_SLICE_BYTES, uploadBytes } from '../../../renderer/src/bridge/upload-bytes';
+import { LANE_SLICE_BYTES, uploadBytes } from '../../../renderer/src/bridge/upload-bytes';
 import { UPLOAD_CHUNK_MAX_BYTES } from '../../../shared/contract/user-files';
 import { UploadLanes } from '../../../main/services/upload-lane';
 import { createLanePoster } from '../../../renderer/src/bridge/upload-lane';
@@ -98,57 +98,6 @@ describe.each([
   });
 });
 
-// Browser mode sends a File's slices unread (upload-bytes.ts `blobSlices`): each slice a Blob
-// framed as the binary frame of its message (binary-frame.ts encodeBlobFrame), sent by the socket.
-describe('uploads over the browser-mode WebSocket, slices sent as Blobs', () => {
-  let h: Harness;
-  beforeEach(async () => {
-    h = await wsHarness({ uploads });
-  });
-  afterEach(async () => {
-    await h.close();
-  });
-
-  it('stages a file byte for byte at every slice boundary, one binary frame per 4 MiB slice', async () => {
-    expect(BLOB_SLICE_BYTES).toBe(4 * BYTES_PER_MESSAGE);
-    for (const size of [BLOB_SLICE_BYTES + 1, 2 * BLOB_SLICE_BYTES, BLOB_SLICE_BYTES - 1, 0]) {
-      const bytes = randomBytes(size);
-      const progress: number[] = [];
-      const framesBefore = h.frames!.sent.filter((f) => f === 'binary').length;
-      const ref = await uploadBytes(h.api, new File([bytes], 'sliced.bin'), (n) => progress.push(n), undefined, { blobSlices: true });
-      expect(ref).toMatchObject({ name: 'sliced.bin', size });
-      expect(readFileSync(userFiles.resolve(ref.ref).path).equals(bytes)).toBe(true);
-      const slices = Math.ceil(size / BLOB_SLICE_BYTES);
-      expect(h.frames!.sent.filter((f) => f === 'binary').length - framesBefore).toBe(slices);
-      expect(progress).toEqual(Array.from({ length: slices }, (_, i) => Math.min((i + 1) * BLOB_SLICE_BYTES, size)));
-      userFiles.release(ref.ref);
-    }
-  });
-
-  it('a lost connection mid-upload reports an error and keeps nothing half-staged', async () => {
-    const before = new Set(kept());
-    let dropped = false;
-    const running = uploadBytes(
-      h.api,
-      new File([new Uint8Array(LIMIT)], 'cut.bin'),
-      (n) => {
-        if (n >= BLOB_SLICE_BYTES && !dropped) {
-          dropped = true;
-          h.dropSocket!();
-        }
-      },
-      undefined,
-      { blobSlices: true },
-    );
-    const error = (await failure(running)).error;
-    expect(dropped).toBe(true);
-    expect(error.code).toBe('network');
-    expect(error.message).toMatch(/Disconnected from the workbench process/);
-    await until(() => parts().length === 0, 'the partial file to go with the socket');
-    expect(kept().filter((f) => !before.has(f))).toEqual([]);
-  });
-});
-
 describe.each([
   ['Electron IPC', () => ipcHarness({ uploads })],
   ['browser-mode WebSocket', () => wsHarness({ uploads })],
@@ -199,16 +148,16 @@ describe('uploads over the browser-mode bytes lane', () => {
   });
 
   it('stages a file byte for byte at every slice boundary, one POST per 4 MiB slice and no binary frame', async () => {
-    for (const size of [BLOB_SLICE_BYTES + 1, 2 * BLOB_SLICE_BYTES, BLOB_SLICE_BYTES - 1, 0]) {
+    for (const size of [LANE_SLICE_BYTES + 1, 2 * LANE_SLICE_BYTES, LANE_SLICE_BYTES - 1, 0]) {
       const bytes = randomBytes(size);
       const progress: number[] = [];
       const postsBefore = posts;
       const ref = await uploadBytes(h.api, new File([bytes], 'laned.bin'), (n) => progress.push(n), undefined, { lane: lanePoster() });
       expect(ref).toMatchObject({ name: 'laned.bin', size });
       expect(readFileSync(userFiles.resolve(ref.ref).path).equals(bytes)).toBe(true);
-      const slices = Math.ceil(size / BLOB_SLICE_BYTES);
+      const slices = Math.ceil(size / LANE_SLICE_BYTES);
       expect(posts - postsBefore).toBe(slices);
-      expect(progress).toEqual(Array.from({ length: slices }, (_, i) => Math.min((i + 1) * BLOB_SLICE_BYTES, size)));
+      expect(progress).toEqual(Array.from({ length: slices }, (_, i) => Math.min((i + 1) * LANE_SLICE_BYTES, size)));
       userFiles.release(ref.ref);
     }
     expect(h.frames!.sent.filter((f) => f === 'binary')).toEqual([]);
@@ -232,19 +181,19 @@ describe('uploads over the browser-mode bytes lane', () => {
 
   it('a connection lost mid-chunk reports an error and keeps nothing half-staged', async () => {
     const before = new Set(kept());
-    const session = h.api.userFiles.upload({ name: 'cut.bin', type: '', size: 2 * BLOB_SLICE_BYTES, lane: true }, (chunk) => tickets.push(chunk.lane));
+    const session = h.api.userFiles.upload({ name: 'cut.bin', type: '', size: 2 * LANE_SLICE_BYTES, lane: true }, (chunk) => tickets.push(chunk.lane));
     const tickets: string[] = [];
     session.result.catch(() => {});
     await until(() => tickets.length === 1, 'the lane ticket');
     // A raw request that announces 4 MiB, sends 1 MiB and drops its connection.
     const { request } = await import('node:http');
-    const req = request({ host: '127.0.0.1', port: h.server!.port, method: 'POST', path: `/upload-lane/${tickets[0]}/0`, headers: { Authorization: `Bearer ${h.server!.token}`, Origin: h.server!.origin, 'Content-Length': String(BLOB_SLICE_BYTES) } });
+    const req = request({ host: '127.0.0.1', port: h.server!.port, method: 'POST', path: `/upload-lane/${tickets[0]}/0`, headers: { Authorization: `Bearer ${h.server!.token}`, Origin: h.server!.origin, 'Content-Length': String(LANE_SLICE_BYTES) } });
     req.on('error', () => {});
     req.write(new Uint8Array(BYTES_PER_MESSAGE));
     await until(() => parts().length === 1 && statSync(join(stagingDir, parts()[0]!)).size > 0, 'the first bytes on disk');
     req.destroy();
     const error = (await failure(session.result)).error;
-    expect(error).toEqual({ code: 'network', message: `Chunk 0 of "cut.bin" was cut off after ${BYTES_PER_MESSAGE} of ${BLOB_SLICE_BYTES} bytes; nothing was kept.` });
+    expect(error).toEqual({ code: 'network', message: `Chunk 0 of "cut.bin" was cut off after ${BYTES_PER_MESSAGE} of ${LANE_SLICE_BYTES} bytes; nothing was kept.` });
     expect(parts()).toEqual([]);
     expect(kept().filter((f) => !before.has(f))).toEqual([]);
     expect(lanes.size).toBe(0);

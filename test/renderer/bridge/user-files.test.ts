@@ -1,11 +1,15 @@
-// fileRefsFrom in both shells: every file's bytes go over the contract's `userFiles.upload` session
-// (a fake session here that holds each send until the test lets it through: main's
-// back-pressure), in 1 MiB slices with progress as main takes them; Electron first asks the
-// preload for a dropped file's path reference and uploads only a File that has none.
+// fileRefsFrom in both shells: every file's bytes go through the contract's `userFiles.upload`
+// session (a fake session here that holds each slice until the test lets it through: main's
+// back-pressure), with progress as main takes them. Browser mode posts the File's slices unread
+// over the bytes lane the session's ticket names (a fake lane here, routed to the same session);
+// Electron first asks the preload for a dropped file's path reference and sends the bytes of a
+// File that has none in the session's own messages.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WorkbenchFailure, type WorkbenchError } from '@shared/contract/errors';
 import type { FileRef, WorkbenchFilesApi } from '@shared/contract/user-files';
-import { BLOB_SLICE_BYTES, BLOB_UPLOAD_WINDOW } from '@/bridge/upload-bytes';
+import { LANE_SLICE_BYTES } from '@/bridge/upload-bytes';
+import { setPageLane } from '@/bridge/upload-lane';
+import { UPLOAD_LANE_WINDOW } from '@shared/contract/user-files';
 import { chooseFiles, fileRefsFrom, stageFileWith, stagesBytes, type UploadApi, type UploadProgress } from '@/bridge/user-files';
 
 const refOf = (name: string, size: number, n = 1): FileRef => ({ ref: `ref_${'A'.repeat(21)}${n}`, name, size, type: '' });
@@ -13,8 +17,8 @@ const refOf = (name: string, size: number, n = 1): FileRef => ({ ref: `ref_${'A'
 interface FakeUpload {
   input: { name: string; type: string; size: number };
   received: number[];
-  /** What each message's `data` was: the slice itself (browser mode) or its bytes (Electron). */
-  kinds: Array<'blob' | 'bytes'>;
+  /** How each slice came: unread over the lane (browser mode) or as bytes in a message (Electron). */
+  kinds: Array<'lane' | 'bytes'>;
   closed: boolean;
   cancelled: boolean;
   /** Lets the held sends through (main took them). */
@@ -27,11 +31,12 @@ interface FakeUpload {
 function fakeApi(options: { autoTake?: boolean; failWith?: WorkbenchError; dropWith?: WorkbenchError } = {}) {
   const uploads: FakeUpload[] = [];
   const released: string[] = [];
+  const lanes = new Map<string, (length: number, kind: 'lane') => Promise<void>>();
   const api: UploadApi & { userFiles: { pick: () => Promise<FileRef[]> } } = {
     userFiles: {
       pick: async () => Promise.reject(new WorkbenchFailure({ code: 'unsupported', message: 'no dialog' })),
       release: async ({ ref }) => (released.push(ref), { released: true }),
-      upload: (input) => {
+      upload: (input, onChunk) => {
         let settle: (outcome: FileRef | WorkbenchError) => void = () => {};
         const result = new Promise<FileRef>((resolve, reject) => {
           settle = (o) => ('ref' in o ? resolve(o) : reject(new WorkbenchFailure(o)));
@@ -48,30 +53,31 @@ function fakeApi(options: { autoTake?: boolean; failWith?: WorkbenchError; dropW
         };
         uploads.push(upload);
         let total = 0;
+        const receive = (length: number, kind: 'lane' | 'bytes') =>
+          new Promise<void>((resolve, reject) => {
+            if (upload.cancelled) return reject(new WorkbenchFailure({ code: 'cancelled', message: 'ended' }));
+            // The connection went (a lane request the browser could not send): all of it fails.
+            if (options.dropWith) {
+              settle(options.dropWith);
+              return reject(new WorkbenchFailure(options.dropWith));
+            }
+            if (options.failWith && upload.received.length === 1) {
+              settle(options.failWith);
+              return reject(new WorkbenchFailure({ code: 'cancelled', message: 'userFiles.upload ended before it read this message.' }));
+            }
+            upload.kinds.push(kind);
+            upload.received.push(length);
+            total += length;
+            held.push(resolve);
+            if (options.autoTake) upload.take();
+          });
+        const ticket = `ticket-${uploads.length}`;
+        lanes.set(ticket, receive);
+        if ('lane' in input && input.lane) onChunk({ lane: ticket });
         return {
           id: `upload-${uploads.length}`,
           result,
-          send: ({ data }) =>
-            new Promise<void>((resolve, reject) => {
-              if (upload.cancelled) return reject(new WorkbenchFailure({ code: 'cancelled', message: 'ended' }));
-              // The socket went (as the browser drops it over a Blob it cannot read): all of it fails.
-              if (options.dropWith) {
-                settle(options.dropWith);
-                return reject(new WorkbenchFailure(options.dropWith));
-              }
-              if (options.failWith && upload.received.length === 1) {
-                settle(options.failWith);
-                return reject(new WorkbenchFailure({ code: 'cancelled', message: 'userFiles.upload ended before it read this message.' }));
-              }
-              // Browser mode sends the File's slice unread (a Blob where the type says bytes).
-              const sliced = data as unknown;
-              const length = sliced instanceof Blob ? sliced.size : data.byteLength;
-              upload.kinds.push(sliced instanceof Blob ? 'blob' : 'bytes');
-              upload.received.push(length);
-              total += length;
-              held.push(resolve);
-              if (options.autoTake) upload.take();
-            }),
+          send: ({ data }) => receive(data.byteLength, 'bytes'),
           close: async () => {
             upload.closed = true;
             if (options.autoTake) settle({ ref: `ref_${'B'.repeat(21)}${uploads.length}`, name: input.name, size: total, type: input.type });
@@ -84,6 +90,12 @@ function fakeApi(options: { autoTake?: boolean; failWith?: WorkbenchError; dropW
       },
     },
   };
+  // Browser mode's lane: each slice posted unread, to the session its ticket names.
+  setPageLane(async (ticket, _index, body) => {
+    const receive = lanes.get(ticket);
+    if (!receive) throw new WorkbenchFailure({ code: 'not_found', message: `no upload has ticket ${ticket}` });
+    await receive((body as Blob).size, 'lane');
+  });
   return { api, uploads, released };
 }
 
@@ -95,12 +107,13 @@ const until = async (condition: () => boolean) => {
 afterEach(() => {
   vi.restoreAllMocks();
   delete window.workbenchFiles;
+  setPageLane(null);
 });
 
 describe('user-files', () => {
   describe('fileRefsFrom() in browser mode', () => {
-    // Browser mode sends the File's slices unread, BLOB_SLICE_BYTES each, BLOB_UPLOAD_WINDOW at a time.
-    const SLICE = BLOB_SLICE_BYTES;
+    // Browser mode posts the File's slices unread, LANE_SLICE_BYTES each, UPLOAD_LANE_WINDOW at a time.
+    const SLICE = LANE_SLICE_BYTES;
     it('uploads each file over userFiles.upload in 4 MiB slices, with its name and type, progress as main takes them', async () => {
       const { api, uploads } = fakeApi({ autoTake: true });
       const big = new File([new Uint8Array(2 * SLICE + 5)], 'résumé.bin', { type: 'application/pdf' });
@@ -109,11 +122,11 @@ describe('user-files', () => {
       const refs = await fileRefsFrom([big, small], { api, onProgress: (p) => progress.push(p) });
       expect(refs.map((r) => [r.name, r.size])).toEqual([['résumé.bin', big.size], ['b.txt', 10]]);
       expect(uploads.map((u) => [u.input, u.received, u.closed])).toEqual([
-        [{ name: 'résumé.bin', type: 'application/pdf', size: big.size }, [SLICE, SLICE, 5], true],
-        [{ name: 'b.txt', type: '', size: 10 }, [10], true],
+        [{ name: 'résumé.bin', type: 'application/pdf', size: big.size, lane: true }, [SLICE, SLICE, 5], true],
+        [{ name: 'b.txt', type: '', size: 10, lane: true }, [10], true],
       ]);
-      // Unread slices of the File: browser mode's socket sends them from the blob store.
-      expect(uploads.map((u) => u.kinds)).toEqual([['blob', 'blob', 'blob'], ['blob']]);
+      // Unread slices of the File, posted over the lane from the blob store.
+      expect(uploads.map((u) => u.kinds)).toEqual([['lane', 'lane', 'lane'], ['lane']]);
       expect(progress.map((p) => [p.index, p.loaded, p.total])).toEqual([
         [0, 0, big.size],
         [0, SLICE, big.size],
@@ -127,23 +140,23 @@ describe('user-files', () => {
       expect(stagesBytes()).toBe(true);
     });
 
-    it('keeps at most two slices in flight: the rest wait until main takes them', async () => {
+    it('keeps at most UPLOAD_LANE_WINDOW slices in flight: the rest wait until main takes them', async () => {
       const { api, uploads } = fakeApi();
-      const file = new File([new Uint8Array(5 * SLICE)], 'ten.bin');
+      const file = new File([new Uint8Array((UPLOAD_LANE_WINDOW + 3) * SLICE)], 'ten.bin');
       const loaded: number[] = [];
       const running = stageFileWith(api)(file, (n) => loaded.push(n));
-      await until(() => uploads[0]?.received.length === BLOB_UPLOAD_WINDOW);
+      await until(() => uploads[0]?.received.length === UPLOAD_LANE_WINDOW);
       await new Promise((r) => setTimeout(r, 20));
-      expect(uploads[0]!.received).toHaveLength(BLOB_UPLOAD_WINDOW);
+      expect(uploads[0]!.received).toHaveLength(UPLOAD_LANE_WINDOW);
       expect(loaded).toEqual([0]);
       uploads[0]!.take();
-      await until(() => uploads[0]!.received.length >= BLOB_UPLOAD_WINDOW + 1);
+      await until(() => uploads[0]!.received.length >= UPLOAD_LANE_WINDOW + 1);
       expect(loaded.at(-1)).toBeGreaterThanOrEqual(SLICE);
       for (let i = 0; i < 20 && !uploads[0]!.closed; i++) {
         uploads[0]!.take();
         await new Promise((r) => setTimeout(r, 1));
       }
-      expect(uploads[0]!.received).toHaveLength(5);
+      expect(uploads[0]!.received).toHaveLength(UPLOAD_LANE_WINDOW + 3);
       uploads[0]!.finish(refOf('ten.bin', file.size));
       expect(await running).toEqual(refOf('ten.bin', file.size));
     });
@@ -151,13 +164,13 @@ describe('user-files', () => {
     it('Cancel stops the session, rejects cancelled once main ended it, and sends nothing more', async () => {
       const { api, uploads } = fakeApi();
       const controller = new AbortController();
-      const running = fileRefsFrom([new File([new Uint8Array(4 * SLICE)], 'big.bin')], { api, signal: controller.signal });
-      await until(() => uploads[0]?.received.length === BLOB_UPLOAD_WINDOW);
+      const running = fileRefsFrom([new File([new Uint8Array((UPLOAD_LANE_WINDOW + 2) * SLICE)], 'big.bin')], { api, signal: controller.signal });
+      await until(() => uploads[0]?.received.length === UPLOAD_LANE_WINDOW);
       controller.abort();
       await expect(running).rejects.toMatchObject({ error: { code: 'cancelled', message: 'The upload of "big.bin" was cancelled.' } });
       expect(uploads[0]!.cancelled).toBe(true);
       expect(uploads[0]!.closed).toBe(false);
-      expect(uploads[0]!.received).toHaveLength(BLOB_UPLOAD_WINDOW);
+      expect(uploads[0]!.received).toHaveLength(UPLOAD_LANE_WINDOW);
     });
 
     it('releases an upload that finished just as Cancel was pressed, so nothing stays staged', async () => {
@@ -182,11 +195,11 @@ describe('user-files', () => {
 
     const dropped = { code: 'network' as const, message: 'Disconnected from the workbench process before it answered. Reconnecting; try again in a moment.' };
 
-    it('says which file could not be read when the socket dropped over it, and ends its session', async () => {
+    it('says which file could not be read when its lane request failed, and ends its session', async () => {
       const { api, uploads } = fakeApi({ dropWith: dropped });
       const file = new File(['abc'], 'gone.txt');
       const slice = file.slice.bind(file);
-      // Every slice of the file fails to read (it changed on disk): the browser dropped the socket over it.
+      // Every slice of the file fails to read (it changed on disk): the browser could not post it.
       vi.spyOn(file, 'slice').mockImplementation((start, end) => {
         const part = slice(start, end);
         vi.spyOn(part, 'arrayBuffer').mockRejectedValue(new Error('NotReadableError: the file changed'));
@@ -196,7 +209,7 @@ describe('user-files', () => {
       expect(uploads[0]!.cancelled).toBe(true);
     });
 
-    it('passes a dropped socket on as it is when the file still reads', async () => {
+    it('passes a lost connection on as it is when the file still reads', async () => {
       const { api } = fakeApi({ dropWith: dropped });
       await expect(fileRefsFrom([new File(['abc'], 'fine.txt')], { api })).rejects.toMatchObject({ error: dropped });
     });
@@ -220,7 +233,7 @@ describe('user-files', () => {
       const [ref] = await fileRefsFrom([new File(['hello'], 'made.txt', { type: 'text/plain' })], { api });
       expect(ref).toMatchObject({ name: 'made.txt', size: 5, type: 'text/plain' });
       expect(uploads.map((u) => u.received)).toEqual([[5]]);
-      // Electron's IPC cannot carry a Blob: the slice is read.
+      // Electron has no lane and its IPC cannot carry a Blob: the slice is read.
       expect(uploads.map((u) => u.kinds)).toEqual([['bytes']]);
     });
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeBinaryFrame, encodeBinaryFrame, encodeBlobFrame, hasBlob, hasBytes } from '../../../../shared/contract/binary-frame';
+import { decodeBinaryFrame, encodeBinaryFrame, hasBytes } from '../../../../shared/contract/binary-frame';
 
 /** Keys a message may use: any string but `__proto__`, which encoding refuses (tested apart). */
 const key = fc.string().filter((k) => k !== '__proto__');
@@ -31,30 +31,6 @@ function frame(header: string, tail: number[] = []): Uint8Array {
 }
 
 describe('binary-frame', () => {
-  describe('encodeBlobFrame()', () => {
-    it('lays a message with Blob slices out as the binary frame of the same message with their bytes', async () => {
-      const bytes = Uint8Array.from({ length: 3000 }, (_, i) => (i * 7) & 255);
-      const file = new Blob([bytes]);
-      // Slices at odd boundaries, an empty one, and bytes beside a Blob.
-      for (const [start, end] of [[0, 1000], [1000, 2999], [2999, 3000], [3000, 3000]] as const) {
-        const message = { t: 'call', id: 7, method: 'ops.send', input: { id: 'u1', message: { data: file.slice(start, end), tag: new Uint8Array([1, 2]) } } };
-        expect(hasBlob(message)).toBe(true);
-        expect(hasBytes(message)).toBe(true);
-        const blob = encodeBlobFrame(message) as Blob;
-        const plain = { ...message, input: { id: 'u1', message: { data: bytes.slice(start, end), tag: new Uint8Array([1, 2]) } } };
-        expect(blob.size).toBe(encodeBinaryFrame(plain).byteLength);
-        const framed = new Uint8Array(await blob.arrayBuffer());
-        expect(framed).toEqual(encodeBinaryFrame(plain));
-        expect(decodeBinaryFrame(framed)).toEqual(plain);
-      }
-    });
-
-    it('is not what a message of bytes alone needs, and encodeBinaryFrame refuses a Blob', () => {
-      expect(hasBlob({ data: new Uint8Array(3), list: [1, 'a'] })).toBe(false);
-      expect(() => encodeBinaryFrame({ data: new Blob(['x']) })).toThrow('A Blob field needs encodeBlobFrame.');
-    });
-  });
-
   describe('encodeBinaryFrame() / decodeBinaryFrame()', () => {
     it('round-trips any message, bytes included', () => {
       fc.assert(

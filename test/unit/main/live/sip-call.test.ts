@@ -139,6 +139,19 @@ describe('the sip-call live kind', () => {
       expect(f.detached()).toBe(1);
     });
 
+    it('takes the keys of a snapshot once: those before the follow attached, none twice after a fresh snapshot', async () => {
+      const f = followed();
+      const r = setup({ answerer: f.answerer });
+      const call = await started(r);
+      await call.att.control({ type: 'answer' });
+      const [sink] = f.sinks;
+      sink.keys!([{ digit: '5', at: 90_000 }]);
+      sink.event(f.wire('6', 91));
+      // A fresh snapshot (the follower fell behind) lists every key so far, the new one last.
+      sink.keys!([{ digit: '5', at: 90_000 }, { digit: '6', at: 91_000 }, { digit: '7', at: 92_000 }]);
+      expect(call.state()?.digits.map((d) => d.digit).join('')).toBe('567');
+    });
+
     it('ends failed when the answering session fails, and hangs up at the service when the console ended it', async () => {
       const f = followed();
       const failedCall = setup({ answerer: f.answerer });

@@ -259,7 +259,8 @@ function farSideEnd(event: unknown): string | null {
 
 /** Why the answered call ended, from how its answering session did. */
 function answeringEnd(summary: Pick<LiveSessionSummary, 'endReason' | 'error'> | null, farSide: string | null): string {
-  if (farSide) return 'The caller hung up (the service closed the call).';
+  // The realtime kind's own sentence, with the reason the service gave when it closed the socket.
+  if (farSide) return farSide;
   switch (summary?.endReason) {
     case 'ended':
       return 'Hung up from the call console.';

@@ -77,7 +77,8 @@ describe('answering a SIP call with the realtime console', { timeout: 120_000 },
     });
     const { call_id: callId } = (await placed.json()) as { call_id: string };
     const ringing = await until(() => app.live.list().find((s) => s.kind === 'sip-call' && s.state === 'ringing'), 'the call ringing');
-    const sipCall = await app.live.attach(ringing.id, { deliver: () => {}, ended: () => {} });
+    const sipEvents: Array<{ type: string; reason?: string }> = [];
+    const sipCall = await app.live.attach(ringing.id, { deliver: (c) => void (c.type === 'event' && sipEvents.push(c.event as { type: string })), ended: () => {} });
     const snapshot = () => { const c = sipCall.snapshot(); return c.type === 'snapshot' ? (c.snapshot as SipCallSnapshot) : null; };
     await app.handlers.sip.answer({ callId }, {} as never);
 
@@ -86,7 +87,9 @@ describe('answering a SIP call with the realtime console', { timeout: 120_000 },
     // The caller hangs up: the SIP call ends too, with the reason, and leaves the list.
     await until(() => !app.live.list().some((s) => s.id === ringing.id), 'the SIP call ended by the caller');
     const run = (await app.handlers.history.get({ id: `run_sip_${ringing.id}` }, {} as never)) as RunRecord;
-    expect(run.outputPreview).toBe('Answered, then ended: The caller hung up (the service closed the call).');
+    // The sandbox's own close reason, passed through the realtime session to the call and History.
+    expect(run.outputPreview).toBe('Answered, then ended: The call was ended by the other side: The caller hung up.');
+    expect(sipEvents.filter((e) => e.type === 'ended')).toEqual([expect.objectContaining({ reason: 'The call was ended by the other side: The caller hung up.' })]);
   });
 
   it('presses keys as the sandbox caller (they come back as the call’s digits), and refuses on a real service', async () => {

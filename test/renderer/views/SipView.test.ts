@@ -127,10 +127,10 @@ describe('SipView', { timeout: 30_000 }, () => {
     expect(document.querySelector('[aria-label="Keypad for call_1"]')).toBeNull();
     expect(document.querySelector('[data-call="call_1"]')?.textContent).toContain('presses keys on their own phone');
     expect(document.querySelector('[data-call="call_1"] [data-test="dtmf-digits"]')?.textContent).toBe('7');
-    m.fake.controls.sip.ring({ ...ringing, state: 'ended', sandbox: false, digits: '7', endReason: 'The caller hung up (the service closed the call).' });
+    m.fake.controls.sip.ring({ ...ringing, state: 'ended', sandbox: false, digits: '7', endReason: 'The call was ended by the other side: The caller hung up.' });
     await flushPromises();
     expect(document.querySelector('[data-call="call_1"]')?.getAttribute('data-state')).toBe('ended');
-    expect(document.querySelector('[data-call="call_1"] [data-test="end-reason"]')?.textContent).toBe('The caller hung up (the service closed the call). Keys pressed: 7');
+    expect(document.querySelector('[data-call="call_1"] [data-test="end-reason"]')?.textContent).toBe('The call was ended by the other side: The caller hung up. Keys pressed: 7');
   });
 
   it('says a dropped connection on an answered call, and clears it when the call is back', async () => {

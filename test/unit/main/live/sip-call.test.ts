@@ -130,10 +130,10 @@ describe('the sip-call live kind', () => {
       sink.event(f.wire('#', 102));
       expect(call.state()?.digits).toEqual([{ digit: '1', at: 100_000 }, { digit: '2', at: 101_000 }, { digit: '#', at: 102_000 }]);
 
-      sink.event({ type: 'status', status: 'ended', message: 'The call was ended by the other side.' });
+      sink.event({ type: 'status', status: 'ended', message: 'The call was ended by the other side: The call was transferred to sip:desk@example.com.' });
       sink.ended({ endReason: 'ended', error: null });
       expect(await endOf(call)).toMatchObject({ status: 'ended', endReason: 'ended', state: 'ended' });
-      expect(call.chunks.flatMap((c) => (c.type === 'event' ? [c.event] : [])).at(-1)).toEqual({ type: 'ended', at: expect.any(Number), missed: false, reason: 'The caller hung up (the service closed the call).' });
+      expect(call.chunks.flatMap((c) => (c.type === 'event' ? [c.event] : [])).at(-1)).toEqual({ type: 'ended', at: expect.any(Number), missed: false, reason: 'The call was ended by the other side: The call was transferred to sip:desk@example.com.' });
       // The far side hung up: nothing to hang up at the service, and the follower let go.
       expect(r.sent).toEqual([]);
       expect(f.detached()).toBe(1);

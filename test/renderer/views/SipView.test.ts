@@ -73,12 +73,17 @@ describe('SipView', { timeout: 30_000 }, () => {
 
   it('shows the service’s refusal as it says it', async () => {
     m = await mountWithApp(SipView, { route: '/sip' });
-    m.fake.controls.sip.failNextRegister = { code: 'api_error', status: 409, message: 'Phone number +18005550199 is already registered.' };
+    const said = '+18005550199 is already registered (409: Phone number +18005550199 is already registered). It is not registered again: if your team registered it, it is in the list of numbers.';
+    m.fake.controls.sip.failNextRegister = { code: 'api_error', status: 409, message: said };
+    // Registered by this team from another window meanwhile: the list is read again after the 409.
+    m.fake.controls.sip.numbers.push({ number: { phone_number_id: 'pn_y', phone_number: '+18005550199', name: 'Front desk' }, secretKept: true });
+    expect(document.querySelector('tr[data-number="+18005550199"]')).toBeNull();
     await type('Name', 'Again');
     await type('Phone number', '+18005550199');
     await type('Allowed addresses', '203.0.113.0/24');
     await press('Register');
-    expect(document.querySelector('[data-test="register-error"]')?.textContent).toBe('Phone number +18005550199 is already registered.');
+    expect(document.querySelector('[data-test="register-error"]')?.textContent).toBe(said);
+    expect(document.querySelector('tr[data-number="+18005550199"]')).not.toBeNull();
   });
 
   it('rings a call: Answer says the console is missing, Decline declines it', async () => {

@@ -100,7 +100,7 @@ export interface SipCall {
   mediaSessionId: string | null;
   /** What went wrong last (an Answer the console could not take, a refused transfer). */
   problem: string | null;
-  /** The call came in on a sandbox (the built-in one, or one on this computer): its simulated caller's keys can be pressed from here (`pressKeys`). */
+  /** The call came in on the built-in sandbox: its simulated caller's keys can be pressed from here (`pressKeys`). */
   sandbox: boolean;
   /** The keys the caller pressed on the answered call so far, in order (`"12#"`). */
   digits: string;

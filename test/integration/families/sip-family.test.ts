@@ -120,6 +120,14 @@ describe('the SIP family', () => {
     await expect(again).rejects.toMatchObject({ error: { status: 409, message: expect.stringMatching(/already registered/) } });
   });
 
+  it('refuses to press keys on a connection that is not the built-in sandbox, a loopback one too, before sending anything', async () => {
+    // A service's local gateway (or a tunnel) on this computer: no control API, real callers.
+    const local = await app.handlers.connections.save({ name: 'Local gateway', baseUrl: 'http://127.0.0.1:9', apiKey: 'sk-local-0001' }, {} as never);
+    const pressed = app.handlers.sip.pressKeys({ callId: 'call_local', digits: '1', connectionId: local.id }, {} as never);
+    await expect(pressed).rejects.toMatchObject({ error: { code: 'invalid_input', message: expect.stringMatching(/^Keys can only be pressed for the simulated caller of the built-in sandbox\. Call call_local is on "Local gateway" \(http:\/\/127\.0\.0\.1:9\), not the built-in sandbox: its caller presses keys on their own phone/) } });
+    await app.handlers.connections.remove({ id: local.id }, {} as never);
+  });
+
   it('verifies a number registered elsewhere once its secret is given by hand, and accepts the old secret after a rotation', async () => {
     const { sandbox } = await app.handlers.connections.list(undefined as never, {} as never);
     const url = (await app.handlers.sip.receiver(undefined, {} as never)).url!;

@@ -122,7 +122,7 @@ describe('answering a SIP call with the realtime console', { timeout: 120_000 },
 
     // The same call seen through a connection that is not the sandbox: no simulated caller to press for.
     const real = await app.handlers.connections.save({ name: 'A real service', baseUrl: 'https://api.example.com', apiKey: 'sk-real-0001' }, {} as never);
-    await expect(app.handlers.sip.pressKeys({ callId: 'call_elsewhere', digits: '1', connectionId: real.id }, {} as never)).rejects.toMatchObject({ error: { code: 'invalid_input', message: expect.stringMatching(/only be pressed for the caller on a sandbox.*own phone/) } });
+    await expect(app.handlers.sip.pressKeys({ callId: 'call_elsewhere', digits: '1', connectionId: real.id }, {} as never)).rejects.toMatchObject({ error: { code: 'invalid_input', message: expect.stringMatching(/only be pressed for the simulated caller of the built-in sandbox.*own phone/) } });
     await app.handlers.sip.hangup({ callId }, {} as never);
   });
 });

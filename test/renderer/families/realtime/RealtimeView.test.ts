@@ -319,6 +319,24 @@ describe('RealtimeView', () => {
     expect(m.wrapper.find('[data-test="dtmf-digits"]').text()).toBe('12#');
   });
 
+  it('a SIP call answered from the banner: the console follows its state (answered, then ended with the reason), not other calls', async () => {
+    const input = RealtimeCallInputSchema.parse({ callId: 'rtc_sip2', microphone: { kind: 'none' }, output: { kind: 'none' } });
+    await mountView({ ...initialRealtimeCallSnapshot(input, 'run_sip2'), status: 'live' });
+    const call = { callId: 'rtc_sip2', from: '+15551234567', to: '+15557654321', at: 2, state: 'answered' as const, liveSessionId: 'live_s', mediaSessionId: null, problem: null, sandbox: true, digits: '', endReason: null };
+    m.fake.controls.sip.calls = [call];
+    await startCall();
+    await flushPromises();
+    const state = () => m.wrapper.find('[data-test="phone-call-state"]');
+    expect(state().text()).toBe('Answered');
+    m.fake.controls.sip.ring({ ...call, callId: 'rtc_other', state: 'ringing' });
+    await flushPromises();
+    expect(state().text()).toBe('Answered');
+    m.fake.controls.sip.ring({ ...call, state: 'ended', endReason: 'The call was ended by the other side: The caller hung up.' });
+    await flushPromises();
+    expect(state().attributes('data-state')).toBe('ended');
+    expect(state().text()).toBe('Ended · The call was ended by the other side: The caller hung up.');
+  });
+
   it('a call without callId is not a phone call', async () => {
     await mountView(liveSnapshot());
     await startCall();

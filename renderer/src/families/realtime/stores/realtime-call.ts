@@ -11,6 +11,7 @@ import { defineStore } from 'pinia';
 import { markRaw, ref, shallowRef, triggerRef } from 'vue';
 import type { WorkbenchError } from '@shared/contract/errors';
 import type { LiveAttachChunk } from '@shared/contract/live';
+import type { SipCall } from '@shared/families/sip/contract';
 import { MIN_DBFS } from '@shared/audio/levels';
 import { FrameKind } from '@shared/media-frames/frame';
 import {
@@ -31,7 +32,7 @@ import { DEFAULT_MAX_ROWS, EventLog, type LogMessage } from '../lib/event-log';
 import { dtmfKeys, dtmfOf, type DtmfKey } from '../lib/phone-call';
 import type { LevelSample } from '../lib/latency-timeline';
 import { PageCallOutput } from './page-call-output';
-import { phoneCallEnds } from './phone-call-ends';
+import { followPhoneCall } from './phone-call-ends';
 import { callJsonl, earlierMessages } from './recorded-messages';
 
 /** sessionStorage: the call this tab's console shows (a reload shows it again). */
@@ -87,6 +88,9 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
   const dtmf = shallowRef<DtmfKey[]>([]);
   /** A SIP call's ends as the webhook gave them (null: not a phone call, or not known to this app run). */
   const phoneEnds = shallowRef<{ from: string | null; to: string | null } | null>(null);
+  /** That SIP call as the SIP family has it (ringing, answered, ended and why), followed while attached. */
+  const sipCall = shallowRef<SipCall | null>(null);
+  let offPhoneCall: (() => void) | null = null;
   let capture: PageCapture | null = null;
   let offLevels: (() => void) | null = null;
   let output: PageCallOutput | null = null;
@@ -105,6 +109,9 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
     levels.value = markRaw([]);
     dtmf.value = [];
     phoneEnds.value = null;
+    sipCall.value = null;
+    offPhoneCall?.();
+    offPhoneCall = null;
     logVersion.value++;
   }
 
@@ -145,7 +152,7 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
       stateVersion.value++;
       void backfill(state.value.runId, state.value.wireEvents);
       void wireMedia();
-      void lookUpPhoneCall(state.value.connection.callId);
+      lookUpPhoneCall(state.value.connection.callId);
     } else if (chunk.type === 'event') {
       onEvent(chunk.event as RealtimeCallEvent);
     } else if (chunk.type === 'state') {
@@ -180,11 +187,16 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
     logVersion.value++;
   }
 
-  /** Who called whom, for a call joined with `callId` (the SIP family's list of this run's calls). */
-  async function lookUpPhoneCall(callId: string | null): Promise<void> {
-    if (!callId) return;
-    const ends = await phoneCallEnds(callId);
-    if (state.value?.connection.callId === callId) phoneEnds.value = ends;
+  /** Who called whom, and the SIP call's state as it changes, for a call joined with `callId` (the SIP family's calls of this run). */
+  function lookUpPhoneCall(callId: string | null): void {
+    offPhoneCall?.();
+    offPhoneCall = callId
+      ? followPhoneCall(callId, (call) => {
+          if (state.value?.connection.callId !== callId) return;
+          sipCall.value = call;
+          phoneEnds.value = { from: call.from, to: call.to };
+        })
+      : null;
   }
 
   async function mediaChannel(): Promise<MediaChannel> {
@@ -344,6 +356,7 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
     sessionId.value = null;
     state.value = null;
     startedAt.value = null;
+    lookUpPhoneCall(null);
     remember(null);
     await releaseMedia();
     if (id) await live.detach(id);
@@ -372,6 +385,7 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
     talking,
     dtmf,
     phoneEnds,
+    sipCall,
     start,
     restore,
     control,

@@ -66,6 +66,13 @@ function keptPort(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isInteger(value) && value > 0 && value < 65536 ? value : undefined;
 }
 
+/** `sip_auth` as the spec has it: the allowed CIDR blocks and/or digest credentials; left out when neither is given. */
+function sipAuth(input: SipRegisterInput): Pick<PhoneNumberCreate, 'sip_auth'> {
+  const addresses = input.allowedAddresses ?? [];
+  if (addresses.length === 0 && !input.digest) return {};
+  return { sip_auth: { ...(addresses.length > 0 ? { allowed_addresses: addresses } : {}), ...(input.digest ? { username: input.digest.username, password: input.digest.password } : {}) } };
+}
+
 function unwrap<T>(result: ApiResult<T>): T {
   if (!result.ok) throw new WorkbenchFailure(toWorkbenchError(result.error));
   return result.value;
@@ -140,7 +147,7 @@ export class SipService {
       name: input.name,
       ...(input.phoneNumber ? { phone_number: input.phoneNumber } : {}),
       webhook: { url: webhookUrl, ...(input.webhookName ? { name: input.webhookName } : {}) },
-      ...(input.allowedAddresses && input.allowedAddresses.length > 0 ? { sip_auth: { allowed_addresses: input.allowedAddresses } } : {}),
+      ...sipAuth(input),
     };
     const made = unwrap(await createPhoneNumber(client, body));
     const id = made.phone_number.phone_number_id;

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../../main/app';
 import { createFileKeyStore } from '../../../main/store/key-file';
-import type { SipCall } from '../../../shared/families/sip/contract';
+import { SipRegisterSchema, type SipCall } from '../../../shared/families/sip/contract';
 import { WorkbenchFailure } from '../../../shared/contract/errors';
 
 const NUMBER = '+18005550190';
@@ -118,6 +118,19 @@ describe('the SIP family', () => {
     const again = app.handlers.sip.register({ origin: 'byo_trunk', name: 'Again', phoneNumber: NUMBER, allowedAddresses: ['127.0.0.0/8'] }, {} as never);
     await expect(again).rejects.toBeInstanceOf(WorkbenchFailure);
     await expect(again).rejects.toMatchObject({ error: { status: 409, message: expect.stringMatching(/already registered/) } });
+  });
+
+  it('registers a trunk with digest credentials only (sip_auth as the spec has it); the password is sent, never kept or listed', async () => {
+    const password = 'digest-pass-7781';
+    const made = await app.handlers.sip.register(SipRegisterSchema.parse({ origin: 'byo_trunk', name: 'Digest trunk', phoneNumber: '+18005550189', digest: { username: 'trunk-7781', password } }), {} as never);
+    expect(made.number.sip_auth).toMatchObject({ allowed_addresses: [], username: 'trunk-7781' });
+    const listed = await app.handlers.sip.numbers(undefined, {} as never);
+    expect(listed.numbers.find((n) => n.number.phone_number === '+18005550189')?.number.sip_auth).toMatchObject({ username: 'trunk-7781' });
+    expect(JSON.stringify([made, listed])).not.toContain(password);
+    expect(readFileSync(join(dataDir, 'keys.json'), 'utf8')).not.toContain(password);
+    for (const f of readdirSync(dataDir).filter((n) => n.startsWith('workbench.db'))) expect(readFileSync(join(dataDir, f)).includes(password), f).toBe(false);
+    // Both or neither, checked at the contract before anything is sent.
+    expect(SipRegisterSchema.safeParse({ origin: 'byo_trunk', name: 'Half', phoneNumber: '+18005550188', digest: { username: 'u' } }).success).toBe(false);
   });
 
   it('refuses to press keys on a connection that is not the built-in sandbox, a loopback one too, before sending anything', async () => {

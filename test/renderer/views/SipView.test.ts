@@ -60,6 +60,34 @@ describe('SipView', { timeout: 30_000 }, () => {
     expect(document.querySelector('[data-test="signing-secret"]')).toBeNull();
   });
 
+  it('takes sip_auth as the spec has it: digest credentials instead of address blocks (both or neither), or both forms', async () => {
+    m = await mountWithApp(SipView, { route: '/sip' });
+    await type('Name', 'Trunk');
+    await type('Phone number', '+18005550198');
+    await type('Digest user name', 'trunk-user');
+    await press('Register');
+    expect(calls('sip.register')).toEqual([]);
+    expect(alerts()).toEqual(['Digest authentication takes a password with the user name.']);
+    await type('Digest user name', '');
+    await type('Digest password', 's3cret pass');
+    expect(alerts()).toEqual(['Digest authentication takes a user name with the password.']);
+    await type('Digest user name', 'trunk-user');
+    expect(alerts()).toEqual([]);
+    await press('Register');
+    expect(calls('sip.register')).toEqual([{ origin: 'byo_trunk', name: 'Trunk', phoneNumber: '+18005550198', allowedAddresses: [], digest: { username: 'trunk-user', password: 's3cret pass' } }]);
+    // Sent: the form forgets the password.
+    expect((document.querySelector('[aria-label="Digest password"]') as HTMLInputElement).value).toBe('');
+    await press('Done');
+
+    await type('Name', 'Both');
+    await type('Phone number', '+18005550197');
+    await type('Allowed addresses', '203.0.113.0/24');
+    await type('Digest user name', 'u');
+    await type('Digest password', 'p');
+    await press('Register');
+    expect(calls('sip.register').at(-1)).toEqual({ origin: 'byo_trunk', name: 'Both', phoneNumber: '+18005550197', allowedAddresses: ['203.0.113.0/24'], digest: { username: 'u', password: 'p' } });
+  });
+
   it('keeps a secret given by hand for a number registered elsewhere', async () => {
     m = await mountWithApp(SipView, { route: '/sip' });
     m.fake.controls.sip.numbers.push({ number: { phone_number_id: 'pn_x', phone_number: '+18005550111', name: 'Elsewhere' }, secretKept: false });

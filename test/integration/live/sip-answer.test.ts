@@ -73,7 +73,7 @@ describe('answering a SIP call with the realtime console', { timeout: 120_000 },
     const placed = await fetch(`http://127.0.0.1:${sandbox.port}/sandbox/calls`, {
       method: 'POST',
       headers: { authorization: `Bearer ${sandbox.key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ to: number, from: '+14155550100', script: { say: 'Press one.', dtmf: [{ digit: '4', at_ms: 200 }, { digit: '2', at_ms: 400 }], hangup_after_ms: 500 } }),
+      body: JSON.stringify({ to: number, from: '+14155550100', script: { say: 'Press one.', dtmf: [{ digit: '9', at_ms: 0 }, { digit: '4', at_ms: 200 }, { digit: '2', at_ms: 400 }], hangup_after_ms: 500 } }),
     });
     const { call_id: callId } = (await placed.json()) as { call_id: string };
     const ringing = await until(() => app.live.list().find((s) => s.kind === 'sip-call' && s.state === 'ringing'), 'the call ringing');
@@ -82,8 +82,8 @@ describe('answering a SIP call with the realtime console', { timeout: 120_000 },
     const snapshot = () => { const c = sipCall.snapshot(); return c.type === 'snapshot' ? (c.snapshot as SipCallSnapshot) : null; };
     await app.handlers.sip.answer({ callId }, {} as never);
 
-    await until(() => snapshot()?.digits.length === 2, 'the two keys');
-    expect(snapshot()?.digits.map((d) => d.digit).join('')).toBe('42');
+    await until(() => snapshot()?.digits.length === 3, 'the three keys');
+    expect(snapshot()?.digits.map((d) => d.digit).join('')).toBe('942');
     // The caller hangs up: the SIP call ends too, with the reason, and leaves the list.
     await until(() => !app.live.list().some((s) => s.id === ringing.id), 'the SIP call ended by the caller');
     const run = (await app.handlers.history.get({ id: `run_sip_${ringing.id}` }, {} as never)) as RunRecord;

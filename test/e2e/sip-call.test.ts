@@ -3,7 +3,8 @@
  * test's own (added as a connection, so it can be stopped): register a number whose webhook is
  * the app's loopback receiver (the default), place a simulated call through the sandbox's control
  * API (POST /sandbox/calls, a `say` script) while another view is open, see it ring in the shell's
- * banner, Answer, press DTMF keys on the pad and see the digits the service reported, transfer it
+ * banner, Answer, press DTMF keys as the caller (the sandbox's control API: the pad is the built-in
+ * sandbox's only) and see the digits the service reported, transfer it
  * (refer to tel:+1…); then, with the sandbox stopped, find the call in History and play its
  * recording.
  */
@@ -44,7 +45,7 @@ describe('SIP call: ring, answer, keys, transfer, History offline (browser mode)
     expect(await closeAppPage(opened)).toBe(0);
   });
 
-  it('rings on any view, is answered, takes keys from the pad, transfers, and plays from History with the sandbox stopped', async () => {
+  it('rings on any view, is answered, takes the caller’s keys, transfers, and plays from History with the sandbox stopped', async () => {
     // Register a number; its webhook defaults to the app's receiver on loopback.
     await nav('Phone (SIP)').click();
     await page.getByRole('heading', { level: 1, name: 'Phone (SIP)' }).waitFor();
@@ -72,9 +73,11 @@ describe('SIP call: ring, answer, keys, transfer, History offline (browser mode)
     // The sandbox joins the caller to the realtime socket just after it opens.
     await expect.poll(async () => ((await (await control(`/sandbox/calls/${callId}`)).json()) as { state: string }).state, SLOW).toBe('joined');
 
-    // Keys pressed on the pad (as the simulated caller) come back as the digits the service reported.
-    const pad = row.getByRole('group', { name: `Keypad for ${callId}` });
-    for (const k of ['4', '2', '#']) await pad.getByRole('button', { name: `Press ${k}` }).click();
+    // The call is on a connection of its own, not the built-in sandbox: no pad (its caller presses
+    // keys on their own phone). The sandbox's control API presses them as the caller; they come
+    // back as the digits the service reported.
+    expect(await row.getByRole('group', { name: `Keypad for ${callId}` }).count()).toBe(0);
+    expect((await control(`/sandbox/calls/${callId}/dtmf`, { digits: '42#' })).status).toBe(200);
     await expect.poll(() => row.locator('[data-test="dtmf-digits"]').innerText(), SLOW).toBe('42#');
     const sent = (await (await control(`/sandbox/calls/${callId}`)).json()) as { caller: { dtmf_sent: Array<{ digit: string }> } };
     expect(sent.caller.dtmf_sent.map((d) => d.digit).join('')).toBe('42#');

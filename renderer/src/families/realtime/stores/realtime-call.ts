@@ -32,7 +32,7 @@ import { DEFAULT_MAX_ROWS, EventLog, type LogMessage } from '../lib/event-log';
 import { dtmfKeys, dtmfOf, type DtmfKey } from '../lib/phone-call';
 import type { LevelSample } from '../lib/latency-timeline';
 import { PageCallOutput } from './page-call-output';
-import { followPhoneCall } from './phone-call-ends';
+import { followPhoneCall, watchAnsweredCalls } from './phone-call-ends';
 import { callJsonl, earlierMessages } from './recorded-messages';
 
 /** sessionStorage: the call this tab's console shows (a reload shows it again). */
@@ -91,6 +91,7 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
   /** That SIP call as the SIP family has it (ringing, answered, ended and why), followed while attached. */
   const sipCall = shallowRef<SipCall | null>(null);
   let offPhoneCall: (() => void) | null = null;
+  let offAnswered: (() => void) | null = null;
   let capture: PageCapture | null = null;
   let offLevels: (() => void) | null = null;
   let output: PageCallOutput | null = null;
@@ -299,7 +300,19 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
   function restore(): void {
     const id = remembered();
     if (!id || sessionId.value === id) return;
+    show(id);
+  }
+
+  /** A SIP call answered from the banner (or the SIP panel) is shown here, unless the console holds a call that goes on. */
+  function followSipCalls(): void {
+    const idle = () => !starting.value && !(sessionId.value && (state.value === null || isActive(state.value)));
+    offAnswered ??= watchAnsweredCalls(idle, (id) => void forget().then(() => (resetLog(), show(id))));
+  }
+
+  /** Attaches the console to call `id`, running in main. */
+  function show(id: string): void {
     sessionId.value = id;
+    remember(id);
     const view = live.attach(id, onChunk);
     if (view.snapshot && !state.value) {
       startedAt.value = view.summary?.startedAt ?? null;
@@ -388,6 +401,7 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
     sipCall,
     start,
     restore,
+    followSipCalls,
     control,
     talkStart,
     talkEnd,

@@ -83,6 +83,12 @@ describe('SIP call: ring, answer, keys, transfer, History offline (browser mode)
     expect(sent.caller.dtmf_sent.map((d) => d.digit).join('')).toBe('42#');
     await screenshot(page, 'sip-02-answered-keys');
 
+    // The call console shows the call answered from the banner (its realtime session) and its state.
+    await nav('Realtime').click();
+    await expect.poll(() => page.locator('[data-test="phone-call-title"]').innerText().catch(() => ''), SLOW).toBe(`Phone call from +14155550100 to ${NUMBER}`);
+    await expect.poll(() => page.locator('[data-test="phone-call-state"]').innerText().catch(() => ''), SLOW).toBe('Answered');
+    await nav('Phone (SIP)').click();
+
     // Transfer: a bad target is refused before sending, a good one ends the call.
     await row.getByLabel(`Transfer target for ${callId}`).fill('tel:4155550123');
     await row.getByRole('button', { name: 'Transfer' }).click();
@@ -93,6 +99,8 @@ describe('SIP call: ring, answer, keys, transfer, History offline (browser mode)
     await expect.poll(() => row.locator('[data-test="end-reason"]').innerText(), SLOW).toContain(`Transferred to ${TARGET}.`);
     const ended = (await (await control(`/sandbox/calls/${callId}`)).json()) as { ended: { reason: string; target_uri?: string } | null };
     expect(ended.ended).toMatchObject({ reason: 'referred', target_uri: TARGET });
+    await nav('Realtime').click();
+    await expect.poll(() => page.locator('[data-test="phone-call-state"]').innerText().catch(() => ''), SLOW).toBe(`Transferred to ${TARGET}.`);
 
     // The service is stopped: the call's recording still plays from History.
     await sb!.close();

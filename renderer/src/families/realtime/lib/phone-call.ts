@@ -51,7 +51,9 @@ export function phoneCallStatus(call: Pick<SipCall, 'state' | 'endReason' | 'pro
       return 'Declined';
     case 'missed':
       return 'Missed';
+    case 'transferred':
+      return call.endReason ?? 'Transferred';
     default:
-      return call.endReason ? `Ended · ${call.endReason}` : call.state === 'transferred' ? 'Transferred' : 'Ended';
+      return call.endReason ? `Ended · ${call.endReason}` : 'Ended';
   }
 }

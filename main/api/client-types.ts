@@ -47,6 +47,11 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   signal?: AbortSignal;
   onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
+  /**
+   * false: sent once, never again (a create that is not idempotent: a POST that timed out may have
+   * taken effect, and sending it again makes a second one or a confusing conflict). Default true.
+   */
+  retry?: boolean;
   /** This request's wait for the answer's headers, when longer than the connection's (a service that answers only when all is made: long speech). */
   headersTimeoutMs?: number;
 }

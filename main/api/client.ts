@@ -339,6 +339,7 @@ export class ApiClient {
     error: ApiError,
     options: RequestOptions,
   ): Promise<'retry' | 'give_up' | 'cancelled'> {
+    if (options.retry === false) return 'give_up';
     const delayMs = retryDelayMs(attempt, this.retry, headers, this.random, Date.now());
     if (delayMs === null) return 'give_up';
     options.onRetry?.({ attempt, delayMs, reason: error.message });

@@ -3,13 +3,14 @@
  * register (`POST /v2/phone-numbers`; its answer holds the webhook's signing secret, the only time
  * it is shown: the caller stores it with the keys and keeps it out of History), list, and for a
  * joined call `refer` (target checked before sending) and `hangup`. The service's own errors (409
- * for a number already registered, a bad E.164 number or CIDR block) come back as it says them.
+ * for a number already registered, a bad E.164 number or CIDR block) come back as it says them;
+ * the register is never sent twice (see createPhoneNumber).
  */
 import { checkDigits, checkReferTarget } from '../../shared/sip/rules';
 import { phoneNumberCreatedSchema, phoneNumberListSchema, type PhoneNumberCreate, type PhoneNumberCreated, type PhoneNumberList } from '../../shared/wire/sip';
 import { z } from 'zod';
 import type { ApiClient, ApiResult, RequestOptions } from './client';
-import { invalidRequestError } from './errors';
+import { invalidRequestError, type ApiError } from './errors';
 import { notSent, shaped } from './result-shape';
 
 export const PHONE_NUMBERS_PATH = '/v2/phone-numbers';
@@ -17,6 +18,8 @@ export const PHONE_NUMBERS_PATH = '/v2/phone-numbers';
 export interface PhoneCallOptions {
   signal?: AbortSignal;
   onRetry?: RequestOptions['onRetry'];
+  /** Extra request headers (a sandbox's `x-sandbox-fault` in tests). */
+  headers?: Record<string, string>;
 }
 
 /** The path of a call's control endpoint. */
@@ -25,12 +28,28 @@ export function callControlPath(callId: string, action: 'refer' | 'hangup'): str
 }
 
 /**
- * `POST /v2/phone-numbers`. The client's retries apply (a 409 is retried like any 409 and comes
- * back as the service said it: "already registered").
+ * `POST /v2/phone-numbers`, sent once: not retried. A registration is not idempotent: one that
+ * timed out may have been made, and sending it again would get a 409 for our own number (or,
+ * on a service that allows it, a second registration). A 409 says the number is registered
+ * already and what to do; a failure with no answer says it may have been made.
  */
 export async function createPhoneNumber(client: ApiClient, body: PhoneNumberCreate, opts: PhoneCallOptions = {}): Promise<ApiResult<PhoneNumberCreated>> {
-  const result = await client.json<unknown>({ method: 'POST', path: PHONE_NUMBERS_PATH, body, ...opts });
+  const result = await client.json<unknown>({ method: 'POST', path: PHONE_NUMBERS_PATH, body, ...opts, retry: false });
+  if (!result.ok) return { ...result, error: { ...result.error, message: registerFailure(result.error, body.phone_number) } };
   return shaped(result, phoneNumberCreatedSchema, 'a registered phone number');
+}
+
+/** A failed registration's message, with what it means for the number. */
+function registerFailure(error: ApiError, phoneNumber: string | undefined): string {
+  if (error.status === 409) {
+    // A real service may say little ("conflict"): the sentence names the number and the way on.
+    const said = error.message.replace(/^Conflict \(409\): /, '').replace(/\.$/, '');
+    return `${phoneNumber ?? 'This number'} is already registered (409: ${said}). It is not registered again: if your team registered it, it is in the list of numbers (give its signing secret by hand there if it is not kept here); else use another number.`;
+  }
+  if (error.kind === 'timeout' || error.kind === 'network') {
+    return `${error.message} The registration may have been made all the same (it was not sent again, so it cannot be made twice): refresh the list of numbers before registering ${phoneNumber ?? 'it'} again.`;
+  }
+  return error.message;
 }
 
 /** `GET /v2/phone-numbers`: the team's numbers (no secrets). */

@@ -148,6 +148,8 @@ export function realtimeLiveKind(deps: RealtimeKindDeps) {
       let live = false;
       let stopping = false;
       let dropError: WorkbenchError | null = null;
+      /** The reason the service gave when it closed the socket cleanly (a SIP call's "The caller hung up."). */
+      let closeReason: string | null = null;
 
       const send = async (event: Record<string, unknown>): Promise<void> => {
         if (!live) throw new WorkbenchFailure({ code: 'network', message: 'The call is not connected: reconnect first.' });
@@ -184,6 +186,7 @@ export function realtimeLiveKind(deps: RealtimeKindDeps) {
         const at = typeof data.at === 'number' ? data.at : null;
         if (type === 'socket-frame') return onFrame(data as unknown as CapturedJson);
         if (type === 'server' && typeof data.message === 'object' && data.message !== null) return onServer(data.message as { type: string });
+        if (type === 'closed') return void (closeReason = typeof data.reason === 'string' && data.reason.trim() !== '' ? data.reason.trim() : null);
         if (type === 'mark' && at !== null) {
           const t = toSession(at);
           const itemId = typeof data.itemId === 'string' ? data.itemId : null;
@@ -232,7 +235,7 @@ export function realtimeLiveKind(deps: RealtimeKindDeps) {
           return;
         }
         // A clean close from the far side (a SIP caller hung up): the call ended.
-        emit({ type: 'status', status: 'ended', message: 'The call was ended by the other side.' });
+        emit({ type: 'status', status: 'ended', message: closeReason ? `The call was ended by the other side: ${closeReason}` : 'The call was ended by the other side.' });
         ctx.end();
       };
       const off = deps.media.onEvent(onMedia);

@@ -7,6 +7,7 @@
  * kind, there is no answerer, and the SIP call says so.
  */
 import { REALTIME_CALL_KIND, type RealtimeCallInputDraft } from '../../shared/realtime-call/input';
+import type { RealtimeCallSnapshot } from '../../shared/realtime-call/snapshot';
 import type { LiveAttachment, LiveRegistry } from './registry';
 import type { CallAnswerer } from './sip-call';
 
@@ -34,6 +35,11 @@ export function realtimeAnswerer(opts: RealtimeAnswererOptions): () => CallAnswe
         attachment = await registry.attach(liveSessionId, {
           deliver: (chunk) => {
             if (chunk.type === 'event') sink.event(chunk.event);
+            // The keys pressed before we attached (the session was still starting) are in its snapshot.
+            else if (chunk.type === 'snapshot') {
+              const keys = (chunk.snapshot as Partial<RealtimeCallSnapshot> | null)?.dtmf;
+              if (Array.isArray(keys)) sink.keys?.(keys);
+            }
           },
           ended: (summary) => sink.ended(summary),
         });

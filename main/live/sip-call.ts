@@ -10,6 +10,7 @@
 import { WorkbenchFailure } from '../../shared/contract/errors';
 import type { LiveSessionSummary } from '../../shared/contract/live';
 import { applySipCallEvent, ringingSipCall, SIP_CALL_KIND, SIP_RING_MS, SipCallControlSchema, SipCallInputSchema, type SipCallEvent, type SipCallSnapshot } from '../../shared/sip-call';
+import { dtmfKey } from '../../shared/realtime-call/snapshot';
 import type { ApiClient, ApiResult } from '../api/client';
 import { toWorkbenchError } from '../api/errors';
 import { hangupCall, referCall } from '../api/phone-numbers';
@@ -34,6 +35,12 @@ export interface CallAnswerer {
 
 export interface AnsweringSink {
   event(event: unknown): void;
+  /**
+   * The keys the caller pressed so far, as the answering session's snapshot has them (at attach,
+   * or a fresh snapshot): keys that came before the follow attached (while the session was
+   * starting) are kept from here; those already had are not taken twice.
+   */
+  keys?(keys: ReadonlyArray<{ digit: string; at: number | null }>): void;
   ended(summary: Pick<LiveSessionSummary, 'endReason' | 'error'> | null): void;
 }
 
@@ -116,7 +123,18 @@ export function sipCallLiveKind(deps: SipCallKindDeps) {
       const follow = async (answerer: CallAnswerer, liveSessionId: string): Promise<void> => {
         if (!answerer.follow) return;
         let farSide: string | null = null;
+        // Keys taken from the answering session so far (its snapshot's list and its events, in order).
+        let taken = 0;
+        const key = (digit: { digit: string; at: number }) => {
+          taken++;
+          if (state.state !== 'answered') return;
+          rec?.event({ direction: 'in', kind: 'json', event: 'input_audio_buffer.dtmf_event_received', data: JSON.stringify({ event: digit.digit, received_at: Math.floor(digit.at / 1000) }) });
+          emit({ type: 'dtmf', ...digit });
+        };
         const stop = await answerer.follow(liveSessionId, {
+          keys: (keys) => {
+            for (const k of keys.slice(taken)) key({ digit: k.digit, at: k.at ?? now() });
+          },
           event: (event) => {
             const ended = farSideEnd(event);
             if (ended) farSide = ended;
@@ -124,9 +142,7 @@ export function sipCallLiveKind(deps: SipCallKindDeps) {
             const link = linkChange(event);
             if (link && state.state === 'answered') emit({ type: 'problem', message: link === 'dropped' ? DROPPED_TEXT : null });
             const digit = dtmfOf(event);
-            if (!digit || state.state !== 'answered') return;
-            rec?.event({ direction: 'in', kind: 'json', event: 'input_audio_buffer.dtmf_event_received', data: JSON.stringify({ event: digit.digit, received_at: Math.floor(digit.at / 1000) }) });
-            emit({ type: 'dtmf', ...digit });
+            if (digit) key(digit);
           },
           ended: (summary) => {
             if (finished()) return;
@@ -219,11 +235,10 @@ function outcomeText(state: SipCallSnapshot, reason: string): string {
 
 /** A caller's key in one of the answering session's events (a `wire` message from the service). */
 function dtmfOf(event: unknown): { digit: string; at: number } | null {
-  const e = event as { type?: string; direction?: string; eventType?: string; data?: { event?: unknown; received_at?: unknown } } | null;
+  const e = event as { type?: string; direction?: string; eventType?: string; data?: unknown } | null;
   if (e?.type !== 'wire' || e.direction !== 'in' || e.eventType !== 'input_audio_buffer.dtmf_event_received') return null;
-  const digit = e.data?.event;
-  if (typeof digit !== 'string' || !/^[0-9*#A-D]$/.test(digit)) return null;
-  return { digit, at: typeof e.data?.received_at === 'number' ? e.data.received_at * 1000 : Date.now() };
+  const key = dtmfKey(e.data);
+  return key ? { digit: key.digit, at: key.at ?? Date.now() } : null;
 }
 
 const DROPPED_TEXT = "The call's connection dropped. Reconnect from the call console (the service holds the caller for a short while) or hang up.";
@@ -244,7 +259,8 @@ function farSideEnd(event: unknown): string | null {
 
 /** Why the answered call ended, from how its answering session did. */
 function answeringEnd(summary: Pick<LiveSessionSummary, 'endReason' | 'error'> | null, farSide: string | null): string {
-  if (farSide) return 'The caller hung up (the service closed the call).';
+  // The realtime kind's own sentence, with the reason the service gave when it closed the socket.
+  if (farSide) return farSide;
   switch (summary?.endReason) {
     case 'ended':
       return 'Hung up from the call console.';

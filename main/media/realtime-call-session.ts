@@ -294,7 +294,8 @@ export const realtimeCallKind = defineKind({
       closing = true;
       await release();
       ctx.event('stats', { framesSent, framesRefused, appendsSent, socket: socket.stats });
-      // A clean close from the service (a SIP call hung up) ends the call; anything else is a drop.
+      // A clean close from the service (a SIP call hung up) ends the call, with the reason it gave; anything else is a drop.
+      if (!closed.error) ctx.event('closed', { code: closed.code, reason: closed.reason });
       ctx.end(closed.error ? { code: closed.error.kind === 'timeout' ? 'timeout' : 'network', message: closed.error.message } : undefined);
     });
 

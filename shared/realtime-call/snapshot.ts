@@ -120,6 +120,11 @@ export interface RealtimeCallSnapshot {
   lastError: { code: string; message: string; t: number } | null;
   /** Messages both ways so far (the `wire` events). */
   wireEvents: number;
+  /**
+   * The keys a SIP caller pressed (`input_audio_buffer.dtmf_event_received`), in order, with the
+   * service's `received_at` in ms: what a follower that attaches late (the SIP call) reads back.
+   */
+  dtmf: Array<{ digit: string; at: number | null }>;
   /** The run in History that records this call. */
   runId: string;
   end: { message: string | null } | null;
@@ -162,6 +167,17 @@ export type RealtimeCallEvent =
 export const REALTIME_SNAPSHOT_ENTRIES_MAX = 2000;
 export const REALTIME_SNAPSHOT_TURNS_MAX = 1000;
 
+/** A call keeps at most this many of its caller's keys (a keypad sequence is short). */
+export const REALTIME_SNAPSHOT_DTMF_MAX = 1000;
+const DTMF_EVENT = 'input_audio_buffer.dtmf_event_received';
+
+/** A caller's key in a `dtmf_event_received` message: the key and its `received_at` (Unix s) in ms (null: not given); null for no key. */
+export function dtmfKey(data: unknown): { digit: string; at: number | null } | null {
+  const d = data as { event?: unknown; received_at?: unknown } | null;
+  if (typeof d?.event !== 'string' || !/^[0-9*#A-D]$/.test(d.event)) return null;
+  return { digit: d.event, at: typeof d.received_at === 'number' ? d.received_at * 1000 : null };
+}
+
 export function emptyUsage(): RealtimeUsageTotals {
   return { responses: 0, inputTokens: 0, outputTokens: 0, totalTokens: 0, inputAudioTokens: 0, outputAudioTokens: 0, inputTextTokens: 0, outputTextTokens: 0, cachedInputTokens: 0 };
 }
@@ -193,6 +209,7 @@ export function initialRealtimeCallSnapshot(input: RealtimeCallInput, runId: str
     costTicks: null,
     lastError: null,
     wireEvents: 0,
+    dtmf: [],
     runId,
     end: null,
   };
@@ -328,9 +345,12 @@ export function applyRealtimeCallEvent(state: RealtimeCallSnapshot, event: Realt
     case 'error':
       state.lastError = { code: event.code, message: event.message, t: event.t };
       break;
-    case 'wire':
+    case 'wire': {
       state.wireEvents++;
+      const key = event.direction === 'in' && event.eventType === DTMF_EVENT ? dtmfKey(event.data) : null;
+      if (key && state.dtmf.length < REALTIME_SNAPSHOT_DTMF_MAX) state.dtmf.push(key);
       break;
+    }
   }
   return state;
 }

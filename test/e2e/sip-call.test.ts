@@ -3,7 +3,8 @@
  * test's own (added as a connection, so it can be stopped): register a number whose webhook is
  * the app's loopback receiver (the default), place a simulated call through the sandbox's control
  * API (POST /sandbox/calls, a `say` script) while another view is open, see it ring in the shell's
- * banner, Answer, press DTMF keys on the pad and see the digits the service reported, transfer it
+ * banner, Answer, press DTMF keys as the caller (the sandbox's control API: the pad is the built-in
+ * sandbox's only) and see the digits the service reported, transfer it
  * (refer to tel:+1…); then, with the sandbox stopped, find the call in History and play its
  * recording.
  */
@@ -44,7 +45,7 @@ describe('SIP call: ring, answer, keys, transfer, History offline (browser mode)
     expect(await closeAppPage(opened)).toBe(0);
   });
 
-  it('rings on any view, is answered, takes keys from the pad, transfers, and plays from History with the sandbox stopped', async () => {
+  it('rings on any view, is answered, takes the caller’s keys, transfers, and plays from History with the sandbox stopped', async () => {
     // Register a number; its webhook defaults to the app's receiver on loopback.
     await nav('Phone (SIP)').click();
     await page.getByRole('heading', { level: 1, name: 'Phone (SIP)' }).waitFor();
@@ -72,13 +73,21 @@ describe('SIP call: ring, answer, keys, transfer, History offline (browser mode)
     // The sandbox joins the caller to the realtime socket just after it opens.
     await expect.poll(async () => ((await (await control(`/sandbox/calls/${callId}`)).json()) as { state: string }).state, SLOW).toBe('joined');
 
-    // Keys pressed on the pad (as the simulated caller) come back as the digits the service reported.
-    const pad = row.getByRole('group', { name: `Keypad for ${callId}` });
-    for (const k of ['4', '2', '#']) await pad.getByRole('button', { name: `Press ${k}` }).click();
+    // The call is on a connection of its own, not the built-in sandbox: no pad (its caller presses
+    // keys on their own phone). The sandbox's control API presses them as the caller; they come
+    // back as the digits the service reported.
+    expect(await row.getByRole('group', { name: `Keypad for ${callId}` }).count()).toBe(0);
+    expect((await control(`/sandbox/calls/${callId}/dtmf`, { digits: '42#' })).status).toBe(200);
     await expect.poll(() => row.locator('[data-test="dtmf-digits"]').innerText(), SLOW).toBe('42#');
     const sent = (await (await control(`/sandbox/calls/${callId}`)).json()) as { caller: { dtmf_sent: Array<{ digit: string }> } };
     expect(sent.caller.dtmf_sent.map((d) => d.digit).join('')).toBe('42#');
     await screenshot(page, 'sip-02-answered-keys');
+
+    // The call console shows the call answered from the banner (its realtime session) and its state.
+    await nav('Realtime').click();
+    await expect.poll(() => page.locator('[data-test="phone-call-title"]').innerText().catch(() => ''), SLOW).toBe(`Phone call from +14155550100 to ${NUMBER}`);
+    await expect.poll(() => page.locator('[data-test="phone-call-state"]').innerText().catch(() => ''), SLOW).toBe('Answered');
+    await nav('Phone (SIP)').click();
 
     // Transfer: a bad target is refused before sending, a good one ends the call.
     await row.getByLabel(`Transfer target for ${callId}`).fill('tel:4155550123');
@@ -90,6 +99,8 @@ describe('SIP call: ring, answer, keys, transfer, History offline (browser mode)
     await expect.poll(() => row.locator('[data-test="end-reason"]').innerText(), SLOW).toContain(`Transferred to ${TARGET}.`);
     const ended = (await (await control(`/sandbox/calls/${callId}`)).json()) as { ended: { reason: string; target_uri?: string } | null };
     expect(ended.ended).toMatchObject({ reason: 'referred', target_uri: TARGET });
+    await nav('Realtime').click();
+    await expect.poll(() => page.locator('[data-test="phone-call-state"]').innerText().catch(() => ''), SLOW).toBe(`Transferred to ${TARGET}.`);
 
     // The service is stopped: the call's recording still plays from History.
     await sb!.close();

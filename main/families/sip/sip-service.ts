@@ -53,16 +53,24 @@ export function isLoopbackUrl(url: string): boolean {
 
 /**
  * Whether a connection's callers are simulated (the sandbox's control API presses their keys):
- * the built-in sandbox, or a sandbox on this computer added as a connection (the control API
- * only exists on loopback). A real service's caller presses keys on their own phone.
+ * the built-in sandbox connection, and only it. A loopback URL says nothing: a service's local
+ * gateway, a tunnel or a proxy listens on loopback too, and has no control API (its callers are
+ * real people, pressing keys on their own phones).
  */
-export function simulatesCallers(c: { isSandbox: boolean; baseUrl: string }): boolean {
-  return c.isSandbox || isLoopbackUrl(c.baseUrl);
+export function simulatesCallers(c: { isSandbox: boolean }): boolean {
+  return c.isSandbox;
 }
 
 /** The port kept from the last launch, when it is one (a damaged setting: any free port). */
 function keptPort(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isInteger(value) && value > 0 && value < 65536 ? value : undefined;
+}
+
+/** `sip_auth` as the spec has it: the allowed CIDR blocks and/or digest credentials; left out when neither is given. */
+function sipAuth(input: SipRegisterInput): Pick<PhoneNumberCreate, 'sip_auth'> {
+  const addresses = input.allowedAddresses ?? [];
+  if (addresses.length === 0 && !input.digest) return {};
+  return { sip_auth: { ...(addresses.length > 0 ? { allowed_addresses: addresses } : {}), ...(input.digest ? { username: input.digest.username, password: input.digest.password } : {}) } };
 }
 
 function unwrap<T>(result: ApiResult<T>): T {
@@ -83,8 +91,7 @@ export class SipService {
       live: deps.live,
       notify: deps.notify,
       isSandbox: (connectionId) => {
-        const { isSandbox, profile } = deps.connections.resolve(connectionId);
-        return simulatesCallers({ isSandbox, baseUrl: profile.baseUrl });
+        return simulatesCallers(deps.connections.resolve(connectionId));
       },
       emit: deps.emit,
       log: deps.log,
@@ -140,7 +147,7 @@ export class SipService {
       name: input.name,
       ...(input.phoneNumber ? { phone_number: input.phoneNumber } : {}),
       webhook: { url: webhookUrl, ...(input.webhookName ? { name: input.webhookName } : {}) },
-      ...(input.allowedAddresses && input.allowedAddresses.length > 0 ? { sip_auth: { allowed_addresses: input.allowedAddresses } } : {}),
+      ...sipAuth(input),
     };
     const made = unwrap(await createPhoneNumber(client, body));
     const id = made.phone_number.phone_number_id;
@@ -194,8 +201,8 @@ export class SipService {
   /** The sandbox's simulated caller presses keys; a real service's caller presses their own phone's. */
   async pressKeys(input: { connectionId?: string; callId: string; digits: string }): Promise<{ ok: true }> {
     const { client, profile, isSandbox } = this.deps.connections.resolve(this.callBook.connectionOf(input.callId) ?? input.connectionId);
-    if (!simulatesCallers({ isSandbox, baseUrl: profile.baseUrl })) {
-      throw new WorkbenchFailure({ code: 'invalid_input', message: `Keys can only be pressed for the caller on a sandbox (the built-in one, or one on this computer). Call ${input.callId} is on "${profile.name}", a real service: the caller presses keys on their own phone, and they show here as they arrive.` });
+    if (!simulatesCallers({ isSandbox })) {
+      throw new WorkbenchFailure({ code: 'invalid_input', message: `Keys can only be pressed for the simulated caller of the built-in sandbox. Call ${input.callId} is on "${profile.name}" (${profile.baseUrl}), not the built-in sandbox: its caller presses keys on their own phone, and they show here as they arrive.` });
     }
     const problem = checkDigits('digits', input.digits, 32);
     if (problem) throw new WorkbenchFailure({ code: 'invalid_input', message: problem, issues: [{ path: 'digits', message: problem }] });

@@ -18,7 +18,19 @@ export type { PhoneNumber } from '../../wire/sip';
 
 const connection = { connectionId: ConnectionIdSchema.optional() };
 
-export const SIP_LIMITS = { nameChars: 256, allowedAddresses: 100, urlChars: 2048 } as const;
+export const SIP_LIMITS = { nameChars: 256, allowedAddresses: 100, urlChars: 2048, digestChars: 128 } as const;
+
+/**
+ * `sip_auth`'s other form (wire-notes §6.2, documented): digest credentials the trunk
+ * authenticates with, both or neither. The password is sent once, never returned by the service
+ * and never kept here (not in History, settings or logs).
+ */
+export const SipDigestSchema = z
+  .object({
+    username: z.string().trim().min(1, 'a digest user name is required with its password').max(SIP_LIMITS.digestChars),
+    password: z.string().min(1, 'a digest password is required with its user name').max(SIP_LIMITS.digestChars),
+  })
+  .strict();
 
 export const SipRegisterSchema = z
   .object({
@@ -30,7 +42,10 @@ export const SipRegisterSchema = z
     /** Default: the receiver's loopback URL (it is started for it). */
     webhookUrl: z.string().trim().max(SIP_LIMITS.urlChars).optional(),
     webhookName: z.string().trim().max(SIP_LIMITS.nameChars).optional(),
+    /** `sip_auth.allowed_addresses`: the CIDR blocks the trunk sends from. */
     allowedAddresses: z.array(z.string().trim().max(60)).max(SIP_LIMITS.allowedAddresses).default([]),
+    /** `sip_auth.username` / `password`. A `byo_trunk` number needs this or allowed addresses (or both). */
+    digest: SipDigestSchema.optional(),
   })
   .strict();
 export type SipRegisterInput = z.input<typeof SipRegisterSchema>;
@@ -100,7 +115,7 @@ export interface SipCall {
   mediaSessionId: string | null;
   /** What went wrong last (an Answer the console could not take, a refused transfer). */
   problem: string | null;
-  /** The call came in on a sandbox (the built-in one, or one on this computer): its simulated caller's keys can be pressed from here (`pressKeys`). */
+  /** The call came in on the built-in sandbox: its simulated caller's keys can be pressed from here (`pressKeys`). */
   sandbox: boolean;
   /** The keys the caller pressed on the answered call so far, in order (`"12#"`). */
   digits: string;

@@ -41,13 +41,33 @@ describe('phone numbers against the sandbox', () => {
     expect(again.ok).toBe(false);
     if (again.ok) return;
     expect(again.error.status).toBe(409);
-    expect(again.error.message).toMatch(/already registered/);
+    expect(again.error.message).toMatch(/^\+18005550160 is already registered \(409: Phone number \+18005550160 is already registered \(your team registered it as \S+ \("Desk"\)\); a number can be registered once\)\. It is not registered again: .*list of numbers/);
     const badNumber = await createPhoneNumber(client, { ...desk, phone_number: '+1 800 555 0161' });
     expect(!badNumber.ok && badNumber.error).toMatchObject({ status: 400 });
     expect(!badNumber.ok && badNumber.error.message).toMatch(/is not an E.164 phone number.*did you mean "\+18005550161"/);
     const badCidr = await createPhoneNumber(client, { ...desk, phone_number: '+18005550162', sip_auth: { allowed_addresses: ['203.0.113.7/24'] } });
     expect(!badCidr.ok && badCidr.error.status).toBe(400);
     expect(!badCidr.ok && badCidr.error.message).toMatch(/allowed_addresses\[0\]/);
+  });
+
+  it('sends a registration once: a 409 is not retried, nor a 503, and a timeout says the number may be registered', async () => {
+    const retries: number[] = [];
+    const onRetry = (info: { attempt: number }) => void retries.push(info.attempt);
+    const again = await createPhoneNumber(client, desk, { onRetry });
+    expect(!again.ok && again.error.status).toBe(409);
+    const failing = await createPhoneNumber(client, { ...desk, phone_number: '+18005550163' }, { onRetry, headers: { 'x-sandbox-fault': 'status=503;times=1' } });
+    expect(!failing.ok && failing.error.status).toBe(503);
+    expect(failing.retries).toBe(0);
+    // Not sent again: the number is free, registered by the next try.
+    const listed = await listPhoneNumbers(client);
+    expect(listed.ok && listed.value.phone_numbers.map((n) => n.phone_number)).not.toContain('+18005550163');
+
+    const impatient = new ApiClient({ baseUrl: sandbox.url, apiKey: KEY, headersTimeoutMs: 100, sleep: async () => undefined });
+    const slow = await createPhoneNumber(impatient, { ...desk, phone_number: '+18005550164' }, { onRetry, headers: { 'x-sandbox-fault': 'delay=1000' } });
+    await impatient.dispose();
+    expect(!slow.ok && slow.error.kind).toBe('timeout');
+    expect(!slow.ok && slow.error.message).toMatch(/may have been made all the same.*refresh the list of numbers before registering \+18005550164 again/);
+    expect(retries).toEqual([]);
   });
 
   it('refuses a bad refer target before sending, and hangup declines a ringing call', async () => {

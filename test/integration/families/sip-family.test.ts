@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../../main/app';
 import { createFileKeyStore } from '../../../main/store/key-file';
-import type { SipCall } from '../../../shared/families/sip/contract';
+import { SipRegisterSchema, type SipCall } from '../../../shared/families/sip/contract';
 import { WorkbenchFailure } from '../../../shared/contract/errors';
 
 const NUMBER = '+18005550190';
@@ -118,6 +118,27 @@ describe('the SIP family', () => {
     const again = app.handlers.sip.register({ origin: 'byo_trunk', name: 'Again', phoneNumber: NUMBER, allowedAddresses: ['127.0.0.0/8'] }, {} as never);
     await expect(again).rejects.toBeInstanceOf(WorkbenchFailure);
     await expect(again).rejects.toMatchObject({ error: { status: 409, message: expect.stringMatching(/already registered/) } });
+  });
+
+  it('registers a trunk with digest credentials only (sip_auth as the spec has it); the password is sent, never kept or listed', async () => {
+    const password = 'digest-pass-7781';
+    const made = await app.handlers.sip.register(SipRegisterSchema.parse({ origin: 'byo_trunk', name: 'Digest trunk', phoneNumber: '+18005550189', digest: { username: 'trunk-7781', password } }), {} as never);
+    expect(made.number.sip_auth).toMatchObject({ allowed_addresses: [], username: 'trunk-7781' });
+    const listed = await app.handlers.sip.numbers(undefined, {} as never);
+    expect(listed.numbers.find((n) => n.number.phone_number === '+18005550189')?.number.sip_auth).toMatchObject({ username: 'trunk-7781' });
+    expect(JSON.stringify([made, listed])).not.toContain(password);
+    expect(readFileSync(join(dataDir, 'keys.json'), 'utf8')).not.toContain(password);
+    for (const f of readdirSync(dataDir).filter((n) => n.startsWith('workbench.db'))) expect(readFileSync(join(dataDir, f)).includes(password), f).toBe(false);
+    // Both or neither, checked at the contract before anything is sent.
+    expect(SipRegisterSchema.safeParse({ origin: 'byo_trunk', name: 'Half', phoneNumber: '+18005550188', digest: { username: 'u' } }).success).toBe(false);
+  });
+
+  it('refuses to press keys on a connection that is not the built-in sandbox, a loopback one too, before sending anything', async () => {
+    // A service's local gateway (or a tunnel) on this computer: no control API, real callers.
+    const local = await app.handlers.connections.save({ name: 'Local gateway', baseUrl: 'http://127.0.0.1:9', apiKey: 'sk-local-0001' }, {} as never);
+    const pressed = app.handlers.sip.pressKeys({ callId: 'call_local', digits: '1', connectionId: local.id }, {} as never);
+    await expect(pressed).rejects.toMatchObject({ error: { code: 'invalid_input', message: expect.stringMatching(/^Keys can only be pressed for the simulated caller of the built-in sandbox\. Call call_local is on "Local gateway" \(http:\/\/127\.0\.0\.1:9\), not the built-in sandbox: its caller presses keys on their own phone/) } });
+    await app.handlers.connections.remove({ id: local.id }, {} as never);
   });
 
   it('verifies a number registered elsewhere once its secret is given by hand, and accepts the old secret after a rotation', async () => {

@@ -73,20 +73,23 @@ describe('answering a SIP call with the realtime console', { timeout: 120_000 },
     const placed = await fetch(`http://127.0.0.1:${sandbox.port}/sandbox/calls`, {
       method: 'POST',
       headers: { authorization: `Bearer ${sandbox.key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ to: number, from: '+14155550100', script: { say: 'Press one.', dtmf: [{ digit: '4', at_ms: 200 }, { digit: '2', at_ms: 400 }], hangup_after_ms: 500 } }),
+      body: JSON.stringify({ to: number, from: '+14155550100', script: { say: 'Press one.', dtmf: [{ digit: '9', at_ms: 0 }, { digit: '4', at_ms: 200 }, { digit: '2', at_ms: 400 }], hangup_after_ms: 500 } }),
     });
     const { call_id: callId } = (await placed.json()) as { call_id: string };
     const ringing = await until(() => app.live.list().find((s) => s.kind === 'sip-call' && s.state === 'ringing'), 'the call ringing');
-    const sipCall = await app.live.attach(ringing.id, { deliver: () => {}, ended: () => {} });
+    const sipEvents: Array<{ type: string; reason?: string }> = [];
+    const sipCall = await app.live.attach(ringing.id, { deliver: (c) => void (c.type === 'event' && sipEvents.push(c.event as { type: string })), ended: () => {} });
     const snapshot = () => { const c = sipCall.snapshot(); return c.type === 'snapshot' ? (c.snapshot as SipCallSnapshot) : null; };
     await app.handlers.sip.answer({ callId }, {} as never);
 
-    await until(() => snapshot()?.digits.length === 2, 'the two keys');
-    expect(snapshot()?.digits.map((d) => d.digit).join('')).toBe('42');
+    await until(() => snapshot()?.digits.length === 3, 'the three keys');
+    expect(snapshot()?.digits.map((d) => d.digit).join('')).toBe('942');
     // The caller hangs up: the SIP call ends too, with the reason, and leaves the list.
     await until(() => !app.live.list().some((s) => s.id === ringing.id), 'the SIP call ended by the caller');
     const run = (await app.handlers.history.get({ id: `run_sip_${ringing.id}` }, {} as never)) as RunRecord;
-    expect(run.outputPreview).toBe('Answered, then ended: The caller hung up (the service closed the call).');
+    // The sandbox's own close reason, passed through the realtime session to the call and History.
+    expect(run.outputPreview).toBe('Answered, then ended: The call was ended by the other side: The caller hung up.');
+    expect(sipEvents.filter((e) => e.type === 'ended')).toEqual([expect.objectContaining({ reason: 'The call was ended by the other side: The caller hung up.' })]);
   });
 
   it('presses keys as the sandbox caller (they come back as the call’s digits), and refuses on a real service', async () => {
@@ -119,7 +122,7 @@ describe('answering a SIP call with the realtime console', { timeout: 120_000 },
 
     // The same call seen through a connection that is not the sandbox: no simulated caller to press for.
     const real = await app.handlers.connections.save({ name: 'A real service', baseUrl: 'https://api.example.com', apiKey: 'sk-real-0001' }, {} as never);
-    await expect(app.handlers.sip.pressKeys({ callId: 'call_elsewhere', digits: '1', connectionId: real.id }, {} as never)).rejects.toMatchObject({ error: { code: 'invalid_input', message: expect.stringMatching(/only be pressed for the caller on a sandbox.*own phone/) } });
+    await expect(app.handlers.sip.pressKeys({ callId: 'call_elsewhere', digits: '1', connectionId: real.id }, {} as never)).rejects.toMatchObject({ error: { code: 'invalid_input', message: expect.stringMatching(/only be pressed for the simulated caller of the built-in sandbox.*own phone/) } });
     await app.handlers.sip.hangup({ callId }, {} as never);
   });
 });

@@ -60,6 +60,34 @@ describe('SipView', { timeout: 30_000 }, () => {
     expect(document.querySelector('[data-test="signing-secret"]')).toBeNull();
   });
 
+  it('takes sip_auth as the spec has it: digest credentials instead of address blocks (both or neither), or both forms', async () => {
+    m = await mountWithApp(SipView, { route: '/sip' });
+    await type('Name', 'Trunk');
+    await type('Phone number', '+18005550198');
+    await type('Digest user name', 'trunk-user');
+    await press('Register');
+    expect(calls('sip.register')).toEqual([]);
+    expect(alerts()).toEqual(['Digest authentication takes a password with the user name.']);
+    await type('Digest user name', '');
+    await type('Digest password', 's3cret pass');
+    expect(alerts()).toEqual(['Digest authentication takes a user name with the password.']);
+    await type('Digest user name', 'trunk-user');
+    expect(alerts()).toEqual([]);
+    await press('Register');
+    expect(calls('sip.register')).toEqual([{ origin: 'byo_trunk', name: 'Trunk', phoneNumber: '+18005550198', allowedAddresses: [], digest: { username: 'trunk-user', password: 's3cret pass' } }]);
+    // Sent: the form forgets the password.
+    expect((document.querySelector('[aria-label="Digest password"]') as HTMLInputElement).value).toBe('');
+    await press('Done');
+
+    await type('Name', 'Both');
+    await type('Phone number', '+18005550197');
+    await type('Allowed addresses', '203.0.113.0/24');
+    await type('Digest user name', 'u');
+    await type('Digest password', 'p');
+    await press('Register');
+    expect(calls('sip.register').at(-1)).toEqual({ origin: 'byo_trunk', name: 'Both', phoneNumber: '+18005550197', allowedAddresses: ['203.0.113.0/24'], digest: { username: 'u', password: 'p' } });
+  });
+
   it('keeps a secret given by hand for a number registered elsewhere', async () => {
     m = await mountWithApp(SipView, { route: '/sip' });
     m.fake.controls.sip.numbers.push({ number: { phone_number_id: 'pn_x', phone_number: '+18005550111', name: 'Elsewhere' }, secretKept: false });
@@ -73,12 +101,17 @@ describe('SipView', { timeout: 30_000 }, () => {
 
   it('shows the service’s refusal as it says it', async () => {
     m = await mountWithApp(SipView, { route: '/sip' });
-    m.fake.controls.sip.failNextRegister = { code: 'api_error', status: 409, message: 'Phone number +18005550199 is already registered.' };
+    const said = '+18005550199 is already registered (409: Phone number +18005550199 is already registered). It is not registered again: if your team registered it, it is in the list of numbers.';
+    m.fake.controls.sip.failNextRegister = { code: 'api_error', status: 409, message: said };
+    // Registered by this team from another window meanwhile: the list is read again after the 409.
+    m.fake.controls.sip.numbers.push({ number: { phone_number_id: 'pn_y', phone_number: '+18005550199', name: 'Front desk' }, secretKept: true });
+    expect(document.querySelector('tr[data-number="+18005550199"]')).toBeNull();
     await type('Name', 'Again');
     await type('Phone number', '+18005550199');
     await type('Allowed addresses', '203.0.113.0/24');
     await press('Register');
-    expect(document.querySelector('[data-test="register-error"]')?.textContent).toBe('Phone number +18005550199 is already registered.');
+    expect(document.querySelector('[data-test="register-error"]')?.textContent).toBe(said);
+    expect(document.querySelector('tr[data-number="+18005550199"]')).not.toBeNull();
   });
 
   it('rings a call: Answer says the console is missing, Decline declines it', async () => {
@@ -127,10 +160,10 @@ describe('SipView', { timeout: 30_000 }, () => {
     expect(document.querySelector('[aria-label="Keypad for call_1"]')).toBeNull();
     expect(document.querySelector('[data-call="call_1"]')?.textContent).toContain('presses keys on their own phone');
     expect(document.querySelector('[data-call="call_1"] [data-test="dtmf-digits"]')?.textContent).toBe('7');
-    m.fake.controls.sip.ring({ ...ringing, state: 'ended', sandbox: false, digits: '7', endReason: 'The caller hung up (the service closed the call).' });
+    m.fake.controls.sip.ring({ ...ringing, state: 'ended', sandbox: false, digits: '7', endReason: 'The call was ended by the other side: The caller hung up.' });
     await flushPromises();
     expect(document.querySelector('[data-call="call_1"]')?.getAttribute('data-state')).toBe('ended');
-    expect(document.querySelector('[data-call="call_1"] [data-test="end-reason"]')?.textContent).toBe('The caller hung up (the service closed the call). Keys pressed: 7');
+    expect(document.querySelector('[data-call="call_1"] [data-test="end-reason"]')?.textContent).toBe('The call was ended by the other side: The caller hung up. Keys pressed: 7');
   });
 
   it('says a dropped connection on an answered call, and clears it when the call is back', async () => {

@@ -319,6 +319,38 @@ describe('RealtimeView', () => {
     expect(m.wrapper.find('[data-test="dtmf-digits"]').text()).toBe('12#');
   });
 
+  it('a SIP call answered from the banner: an idle console shows it (its realtime session attached) and follows its state to the end, not other calls', async () => {
+    await mountView(liveSnapshot());
+    const input = RealtimeCallInputSchema.parse({ callId: 'rtc_sip2', microphone: { kind: 'none' }, output: { kind: 'none' } });
+    // The realtime session main started for the call when it was answered (origin main).
+    m.fake.controls.live.sessions.set('live_rt_sip2', {
+      summary: { id: 'live_rt_sip2', kind: 'realtime', origin: 'main', status: 'running', state: 'live', startedAt: 0, endedAt: null, endReason: null, error: null, attachments: 0 },
+      input,
+      snapshot: { ...initialRealtimeCallSnapshot(input, 'run_sip2'), status: 'live' },
+      seq: 0,
+      attachments: [],
+    });
+    const call = { callId: 'rtc_sip2', from: '+15551234567', to: '+15557654321', at: 2, state: 'ringing' as const, liveSessionId: 'live_s', mediaSessionId: null, problem: null, sandbox: true, digits: '', endReason: null };
+    m.fake.controls.sip.ring(call);
+    await flushPromises();
+    expect(m.wrapper.find('[data-test="phone-call"]').exists()).toBe(false);
+    m.fake.controls.sip.ring({ ...call, state: 'answered', mediaSessionId: 'live_rt_sip2' });
+    await flushPromises();
+    expect(m.fake.controls.live.attaches).toContain('live_rt_sip2');
+    expect(m.wrapper.find('[data-test="phone-call-title"]').text()).toBe('Phone call from +15551234567 to +15557654321');
+    const state = () => m.wrapper.find('[data-test="phone-call-state"]');
+    expect(state().text()).toBe('Answered');
+    // Another call answered meanwhile does not take the console from this one.
+    m.fake.controls.sip.ring({ ...call, callId: 'rtc_other', state: 'answered', mediaSessionId: 'live_rt_other' });
+    await flushPromises();
+    expect(m.fake.controls.live.attaches).not.toContain('live_rt_other');
+    expect(state().text()).toBe('Answered');
+    m.fake.controls.sip.ring({ ...call, state: 'ended', mediaSessionId: 'live_rt_sip2', endReason: 'The call was ended by the other side: The caller hung up.' });
+    await flushPromises();
+    expect(state().attributes('data-state')).toBe('ended');
+    expect(state().text()).toBe('Ended · The call was ended by the other side: The caller hung up.');
+  });
+
   it('a call without callId is not a phone call', async () => {
     await mountView(liveSnapshot());
     await startCall();

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { RealtimeCallInputSchema, REALTIME_CALL_KIND, type RealtimeCallInput } from '../../../../shared/realtime-call/input';
+import { applyRealtimeCallEvent, initialRealtimeCallSnapshot, type RealtimeCallEvent } from '../../../../shared/realtime-call/snapshot';
 import type { SipCallSnapshot } from '../../../../shared/sip-call';
 import { SecretScrubber } from '../../../../main/api/secret-scrubber';
 import { defineLiveKind, type LiveKind } from '../../../../main/live/kind';
@@ -14,15 +15,27 @@ import { realtimeAnswerer } from '../../../../main/live/sip-answer';
 import { CONSOLE_MISSING, sipCallLiveKind } from '../../../../main/live/sip-call';
 import { z } from 'zod';
 
-function build(withRealtime: boolean) {
+/** A key as the realtime kind emits it: the service's message on the socket, as a `wire` event. */
+const keyEvent = (digit: string, receivedAt: number): RealtimeCallEvent => ({ type: 'wire', direction: 'in', t: 0, eventType: 'input_audio_buffer.dtmf_event_received', data: { type: 'input_audio_buffer.dtmf_event_received', event: digit, received_at: receivedAt } });
+
+/**
+ * `keysWhileStarting`: the stand-in's socket brings these keys while its start is still under
+ * way (before anyone can attach), folded into its snapshot as the real kind does.
+ */
+function build(withRealtime: boolean, keysWhileStarting: string[] = []) {
   const joined: RealtimeCallInput[] = [];
+  const live: { emit: ((e: RealtimeCallEvent) => void) | null } = { emit: null };
   const realtime = defineLiveKind({
     id: REALTIME_CALL_KIND,
     input: RealtimeCallInputSchema,
     control: z.never(),
-    start: (ctx) => {
+    start: async (ctx) => {
       joined.push(ctx.input);
-      return { snapshot: () => ({}), control: () => undefined, stop: () => undefined };
+      const state = initialRealtimeCallSnapshot(ctx.input, 'run_1');
+      live.emit = (event) => (applyRealtimeCallEvent(state, event), ctx.emit(event));
+      keysWhileStarting.forEach((d, i) => live.emit!(keyEvent(d, 100 + i)));
+      await new Promise((r) => setTimeout(r, 5));
+      return { snapshot: () => structuredClone(state), control: () => undefined, stop: () => undefined };
     },
   });
   let registry: LiveRegistry | null = null;
@@ -38,7 +51,7 @@ function build(withRealtime: boolean) {
     ...(withRealtime ? [realtime as unknown as LiveKind] : []),
   );
   registry = createLiveRegistry({ kinds, onChange: () => undefined });
-  return { registry, joined };
+  return { registry, joined, live };
 }
 
 const input = { callId: 'call_9', from: '+14155550100', to: '+18005550199', connectionId: 'sandbox', webhookId: 'msg_9', receivedAt: 1, event: {} };
@@ -67,5 +80,13 @@ describe('answering a SIP call with the realtime call kind', () => {
     await expect(call.att.control({ type: 'answer' })).rejects.toMatchObject({ error: { message: CONSOLE_MISSING } });
     expect(joined).toEqual([]);
     expect(call.state().state).toBe('ringing');
+  });
+
+  it('keeps the keys the caller pressed before the SIP call followed the answering session, then the later ones, each once', async () => {
+    const { registry, live } = build(true, ['1', '2']);
+    const call = await ringing(registry);
+    await call.att.control({ type: 'answer' });
+    live.emit!(keyEvent('#', 105));
+    expect(call.state().digits).toEqual([{ digit: '1', at: 100_000 }, { digit: '2', at: 101_000 }, { digit: '#', at: 105_000 }]);
   });
 });

@@ -130,13 +130,26 @@ describe('the sip-call live kind', () => {
       sink.event(f.wire('#', 102));
       expect(call.state()?.digits).toEqual([{ digit: '1', at: 100_000 }, { digit: '2', at: 101_000 }, { digit: '#', at: 102_000 }]);
 
-      sink.event({ type: 'status', status: 'ended', message: 'The call was ended by the other side.' });
+      sink.event({ type: 'status', status: 'ended', message: 'The call was ended by the other side: The call was transferred to sip:desk@example.com.' });
       sink.ended({ endReason: 'ended', error: null });
       expect(await endOf(call)).toMatchObject({ status: 'ended', endReason: 'ended', state: 'ended' });
-      expect(call.chunks.flatMap((c) => (c.type === 'event' ? [c.event] : [])).at(-1)).toEqual({ type: 'ended', at: expect.any(Number), missed: false, reason: 'The caller hung up (the service closed the call).' });
+      expect(call.chunks.flatMap((c) => (c.type === 'event' ? [c.event] : [])).at(-1)).toEqual({ type: 'ended', at: expect.any(Number), missed: false, reason: 'The call was ended by the other side: The call was transferred to sip:desk@example.com.' });
       // The far side hung up: nothing to hang up at the service, and the follower let go.
       expect(r.sent).toEqual([]);
       expect(f.detached()).toBe(1);
+    });
+
+    it('takes the keys of a snapshot once: those before the follow attached, none twice after a fresh snapshot', async () => {
+      const f = followed();
+      const r = setup({ answerer: f.answerer });
+      const call = await started(r);
+      await call.att.control({ type: 'answer' });
+      const [sink] = f.sinks;
+      sink.keys!([{ digit: '5', at: 90_000 }]);
+      sink.event(f.wire('6', 91));
+      // A fresh snapshot (the follower fell behind) lists every key so far, the new one last.
+      sink.keys!([{ digit: '5', at: 90_000 }, { digit: '6', at: 91_000 }, { digit: '7', at: 92_000 }]);
+      expect(call.state()?.digits.map((d) => d.digit).join('')).toBe('567');
     });
 
     it('ends failed when the answering session fails, and hangs up at the service when the console ended it', async () => {

@@ -3,6 +3,7 @@
  * service's `input_audio_buffer.dtmf_event_received` messages, and the header's words for who
  * called whom. Pure.
  */
+import type { SipCall } from '@shared/families/sip/contract';
 import type { LogMessage } from './event-log';
 
 export const DTMF_EVENT = 'input_audio_buffer.dtmf_event_received';
@@ -37,4 +38,22 @@ export function phoneCallTitle(ends: { from: string | null; to: string | null } 
   if (ends?.from) parts.push(`from ${ends.from}`);
   if (ends?.to) parts.push(`to ${ends.to}`);
   return parts.join(' ');
+}
+
+/** The SIP call's state in words for the console's header: ringing, answered, or how it ended. */
+export function phoneCallStatus(call: Pick<SipCall, 'state' | 'endReason' | 'problem'>): string {
+  switch (call.state) {
+    case 'ringing':
+      return 'Ringing';
+    case 'answered':
+      return call.problem ? `Answered · ${call.problem}` : 'Answered';
+    case 'declined':
+      return 'Declined';
+    case 'missed':
+      return 'Missed';
+    case 'transferred':
+      return call.endReason ?? 'Transferred';
+    default:
+      return call.endReason ? `Ended · ${call.endReason}` : 'Ended';
+  }
 }

@@ -11,6 +11,7 @@ import { defineStore } from 'pinia';
 import { markRaw, ref, shallowRef, triggerRef } from 'vue';
 import type { WorkbenchError } from '@shared/contract/errors';
 import type { LiveAttachChunk } from '@shared/contract/live';
+import type { SipCall } from '@shared/families/sip/contract';
 import { MIN_DBFS } from '@shared/audio/levels';
 import { FrameKind } from '@shared/media-frames/frame';
 import {
@@ -31,7 +32,7 @@ import { DEFAULT_MAX_ROWS, EventLog, type LogMessage } from '../lib/event-log';
 import { dtmfKeys, dtmfOf, type DtmfKey } from '../lib/phone-call';
 import type { LevelSample } from '../lib/latency-timeline';
 import { PageCallOutput } from './page-call-output';
-import { phoneCallEnds } from './phone-call-ends';
+import { followPhoneCall, watchAnsweredCalls } from './phone-call-ends';
 import { callJsonl, earlierMessages } from './recorded-messages';
 
 /** sessionStorage: the call this tab's console shows (a reload shows it again). */
@@ -87,6 +88,10 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
   const dtmf = shallowRef<DtmfKey[]>([]);
   /** A SIP call's ends as the webhook gave them (null: not a phone call, or not known to this app run). */
   const phoneEnds = shallowRef<{ from: string | null; to: string | null } | null>(null);
+  /** That SIP call as the SIP family has it (ringing, answered, ended and why), followed while attached. */
+  const sipCall = shallowRef<SipCall | null>(null);
+  let offPhoneCall: (() => void) | null = null;
+  let offAnswered: (() => void) | null = null;
   let capture: PageCapture | null = null;
   let offLevels: (() => void) | null = null;
   let output: PageCallOutput | null = null;
@@ -105,6 +110,9 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
     levels.value = markRaw([]);
     dtmf.value = [];
     phoneEnds.value = null;
+    sipCall.value = null;
+    offPhoneCall?.();
+    offPhoneCall = null;
     logVersion.value++;
   }
 
@@ -145,7 +153,7 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
       stateVersion.value++;
       void backfill(state.value.runId, state.value.wireEvents);
       void wireMedia();
-      void lookUpPhoneCall(state.value.connection.callId);
+      lookUpPhoneCall(state.value.connection.callId);
     } else if (chunk.type === 'event') {
       onEvent(chunk.event as RealtimeCallEvent);
     } else if (chunk.type === 'state') {
@@ -180,11 +188,16 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
     logVersion.value++;
   }
 
-  /** Who called whom, for a call joined with `callId` (the SIP family's list of this run's calls). */
-  async function lookUpPhoneCall(callId: string | null): Promise<void> {
-    if (!callId) return;
-    const ends = await phoneCallEnds(callId);
-    if (state.value?.connection.callId === callId) phoneEnds.value = ends;
+  /** Who called whom, and the SIP call's state as it changes, for a call joined with `callId` (the SIP family's calls of this run). */
+  function lookUpPhoneCall(callId: string | null): void {
+    offPhoneCall?.();
+    offPhoneCall = callId
+      ? followPhoneCall(callId, (call) => {
+          if (state.value?.connection.callId !== callId) return;
+          sipCall.value = call;
+          phoneEnds.value = { from: call.from, to: call.to };
+        })
+      : null;
   }
 
   async function mediaChannel(): Promise<MediaChannel> {
@@ -287,7 +300,19 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
   function restore(): void {
     const id = remembered();
     if (!id || sessionId.value === id) return;
+    show(id);
+  }
+
+  /** A SIP call answered from the banner (or the SIP panel) is shown here, unless the console holds a call that goes on. */
+  function followSipCalls(): void {
+    const idle = () => !starting.value && !(sessionId.value && (state.value === null || isActive(state.value)));
+    offAnswered ??= watchAnsweredCalls(idle, (id) => void forget().then(() => (resetLog(), show(id))));
+  }
+
+  /** Attaches the console to call `id`, running in main. */
+  function show(id: string): void {
     sessionId.value = id;
+    remember(id);
     const view = live.attach(id, onChunk);
     if (view.snapshot && !state.value) {
       startedAt.value = view.summary?.startedAt ?? null;
@@ -344,6 +369,7 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
     sessionId.value = null;
     state.value = null;
     startedAt.value = null;
+    lookUpPhoneCall(null);
     remember(null);
     await releaseMedia();
     if (id) await live.detach(id);
@@ -372,8 +398,10 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
     talking,
     dtmf,
     phoneEnds,
+    sipCall,
     start,
     restore,
+    followSipCalls,
     control,
     talkStart,
     talkEnd,

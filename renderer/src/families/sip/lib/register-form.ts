@@ -2,8 +2,12 @@
  * The SIP panel's register form, pure: its fields, the checks the service applies (the same
  * rules, shared/sip/rules.ts, so the messages match the sandbox's) and the input it sends.
  * `problems` is empty when the form may be sent.
+ *
+ * `sip_auth` as the spec has it (wire-notes §6.2): `allowed_addresses`, CIDR blocks (at most
+ * 100), and/or digest credentials, a `username` with its `password` (both or neither, 1 to 128
+ * characters each). A `byo_trunk` number needs one of the two; a `svc_provisioned` one neither.
  */
-import type { SipRegisterInput } from '@shared/families/sip/contract';
+import { SIP_LIMITS, type SipRegisterInput } from '@shared/families/sip/contract';
 import type { PhoneNumberOrigin } from '@shared/wire/sip';
 import { checkCidr, checkE164, checkReferTarget, checkWebhookUrl } from '@shared/sip/rules';
 
@@ -15,12 +19,15 @@ export interface RegisterForm {
   webhookUrl: string;
   /** CIDR blocks, one a line (or separated by commas or spaces). */
   allowedAddresses: string;
+  /** Digest credentials: both or neither. The password is sent as typed (not trimmed). */
+  digestUsername: string;
+  digestPassword: string;
 }
 
 export type FormField = keyof RegisterForm;
 
 export function emptyRegisterForm(): RegisterForm {
-  return { origin: 'byo_trunk', name: '', phoneNumber: '', webhookUrl: '', allowedAddresses: '' };
+  return { origin: 'byo_trunk', name: '', phoneNumber: '', webhookUrl: '', allowedAddresses: '', digestUsername: '', digestPassword: '' };
 }
 
 export function cidrList(text: string): string[] {
@@ -42,7 +49,7 @@ export function formProblems(form: RegisterForm): Partial<Record<FormField, stri
     if (p) out.webhookUrl = p;
   }
   const cidrs = cidrList(form.allowedAddresses);
-  if (cidrs.length > 100) out.allowedAddresses = `${cidrs.length} address blocks; at most 100.`;
+  if (cidrs.length > SIP_LIMITS.allowedAddresses) out.allowedAddresses = `${cidrs.length} address blocks; at most ${SIP_LIMITS.allowedAddresses}.`;
   else {
     for (const [i, c] of cidrs.entries()) {
       const p = checkCidr(`Address block ${i + 1}`, c);
@@ -52,7 +59,17 @@ export function formProblems(form: RegisterForm): Partial<Record<FormField, stri
       }
     }
   }
-  if (!out.allowedAddresses && form.origin === 'byo_trunk' && cidrs.length === 0) out.allowedAddresses = 'A number on your own trunk needs the address blocks its SIP traffic comes from (CIDR, such as 203.0.113.0/24).';
+  const user = form.digestUsername.trim();
+  const password = form.digestPassword;
+  if (user !== '' || password !== '') {
+    if (user === '') out.digestUsername = 'Digest authentication takes a user name with the password.';
+    else if (user.length > SIP_LIMITS.digestChars) out.digestUsername = `The digest user name is ${user.length} characters long; the limit is ${SIP_LIMITS.digestChars}.`;
+    if (password === '') out.digestPassword = 'Digest authentication takes a password with the user name.';
+    else if (password.length > SIP_LIMITS.digestChars) out.digestPassword = `The digest password is ${password.length} characters long; the limit is ${SIP_LIMITS.digestChars}.`;
+  }
+  if (!out.allowedAddresses && form.origin === 'byo_trunk' && cidrs.length === 0 && user === '' && password === '') {
+    out.allowedAddresses = 'A number on your own trunk needs how its SIP traffic is authenticated: the address blocks it comes from (CIDR, such as 203.0.113.0/24), or a digest user name and password, or both.';
+  }
   return out;
 }
 
@@ -66,6 +83,7 @@ export function registerInput(form: RegisterForm, connectionId?: string): SipReg
     ...(number ? { phoneNumber: number } : {}),
     ...(url ? { webhookUrl: url } : {}),
     allowedAddresses: cidrList(form.allowedAddresses),
+    ...(form.digestUsername.trim() !== '' && form.digestPassword !== '' ? { digest: { username: form.digestUsername.trim(), password: form.digestPassword } } : {}),
   };
 }
 

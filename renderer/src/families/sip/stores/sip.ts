@@ -62,9 +62,22 @@ export const useSipStore = defineStore('sip', () => {
     }
   }
 
-  /** Registers a number; the error (the service's words) is thrown to the form. */
+  /**
+   * Registers a number; the error (the service's words) is thrown to the form. After a 409 (the
+   * number is registered already) or no answer (it may have been made), the list is read again so
+   * the number shows if it is this team's.
+   */
   async function register(input: SipRegisterInput): Promise<SipRegistered> {
-    const made = await useWorkbench().sip.register(input);
+    let made: SipRegistered;
+    try {
+      made = await useWorkbench().sip.register(input);
+    } catch (err) {
+      const e = toWorkbenchError(err);
+      if (e.status === 409 || e.code === 'timeout' || e.code === 'network') {
+        await useWorkbench().sip.numbers(undefined).then((listed) => (numbers.value = listed.numbers), () => undefined);
+      }
+      throw err;
+    }
     registered.value = made;
     receiver.value = made.receiver;
     numbers.value = [...numbers.value.filter((n) => n.number.phone_number_id !== made.number.phone_number_id), { number: made.number, secretKept: made.secret.stored }];

@@ -97,7 +97,7 @@ function report(f: FirstSample): Record<string, unknown> {
 }
 
 const NATIVE_STOP_DEVICE =
-  'naudiodon/PortAudio -> ALSA plug (48 kHz stereo S16 widened to 16 channels of S32, 3 MB/s) -> file plugin -> FIFO read in real time by test/audio/fifo-sink.py (its one-page pipe holds 1.3 ms)';
+  'naudiodon/PortAudio -> ALSA plug (48 kHz stereo S16 widened to 16 channels of S32, 3 MB/s) -> file plugin -> FIFO read in real time by test/audio/fifo-sink.py (its two-page pipe holds up to 2.7 ms: with one page the card ran dry at every page, see fifo-sink.py)';
 /** The app's own output settings under test (Playback opened with INTERRUPTIBLE_OUTPUT, as Speech and the realtime console do). */
 const NATIVE_STOP_OUTPUT = `Playback with INTERRUPTIBLE_OUTPUT: ${INTERRUPTIBLE_OUTPUT.periodMs} ms writes, ${INTERRUPTIBLE_OUTPUT.deviceQueuePeriods} queued, lowLatency (PortAudio callbacks of 56 frames at 48 kHz: its ALSA buffer 448 frames = 9.3 ms, period 112; test/audio/pa-buffer-probe.c), a ${INTERRUPTIBLE_OUTPUT.flushTailMs} ms silence write after a flush`;
 const NATIVE_STOP_MEASURED =

@@ -12,15 +12,19 @@
  *   which paces the writer. What is in that queue cannot be taken back: discard() drops nothing.
  * - What a flush cannot take back (read from naudiodon 2.3.6's src/*.cc): the next write, blocked
  *   in a libuv worker until the queue has room; the `maxQueue` queued chunks; the chunk the
- *   PortAudio callback is copying from; and PortAudio's host buffer. Pa_OpenStream gets our
- *   period as framesPerBuffer and, as suggestedLatency, the device's defaultLowOutputLatency (no
- *   option to ask for less; 0 for ALSA's plugin PCMs, where PortAudio then takes its minimum,
- *   ≈ 11 ms measured through the file plugin). So a flush is silent after ≈ 2.5 periods plus
- *   that buffer: small periods (INTERRUPTIBLE_OUTPUT in playback.ts) are the only lever.
+ *   PortAudio callback is copying from; and PortAudio's host buffer. Pa_OpenStream gets the
+ *   device's defaultLowOutputLatency as suggestedLatency (no option; 0 for ALSA's plugin PCMs)
+ *   and `framesPerBuffer`, from which PortAudio (19.6, ALSA) sizes its host buffer: measured by
+ *   wrapping snd_pcm_hw_params, 96 frames (2 ms at 48 kHz) gives 192-frame periods and a 576-frame
+ *   buffer (12 ms), 56 frames gives 112 × 4 = 448 (9.3 ms), likewise ≈ 9.3 ms at 44.1, 24 and
+ *   16 kHz with ≈ 1.17 ms callbacks. The callback size is independent of our chunks (naudiodon's
+ *   callback copies across them), so `lowLatency` outputs ask for those callbacks (LOW_LATENCY_CALLBACK_MS).
  * - abort() throws "Quit expects 1 argument": its JavaScript passes a callback to the native
- *   quit('ABORT'), which takes one argument. A working ABORT would not help a flush anyway:
- *   the native quit first lets the queue drain (and sleeps 20 ms), then stops, closes the stream
- *   and terminates PortAudio. quit(cb) works (quit('WAIT') then cb) and is what close() uses.
+ *   quit('ABORT'), which takes one argument. A working ABORT would not help a flush anyway: the
+ *   native quit first lets the queue drain and the callback then returns paComplete, on which
+ *   PortAudio drains its ALSA buffer (the audio plays out); only then, after a 20 ms sleep, come
+ *   Pa_AbortStream, Pa_CloseStream and Pa_Terminate, and a new stream means Pa_Initialize
+ *   (15-55 ms on this thread, the device scan). quit(cb) works (quit('WAIT') then cb) and is what close() uses.
  * - A device that disappears mostly stops delivering instead of failing: capture and playback
  *   watch for that (a stall) on top of the stream's own errors.
  */
@@ -36,6 +40,11 @@ const PERIOD_MS = 20;
 /** Chunks the native output queue holds ahead of the device, unless the opener says. */
 const OUTPUT_QUEUE = 2;
 const NO_DEVICE = 0xffffffff;
+/**
+ * PortAudio callback size for `lowLatency` outputs: ≈ 1.17 ms (56 frames at 48 kHz) makes
+ * PortAudio's ALSA buffer ≈ 9.3 ms instead of 12 with 2 ms callbacks (measured, see above).
+ */
+const LOW_LATENCY_CALLBACK_MS = 7 / 6;
 
 /**
  * Loads naudiodon (a native module; loaded only by whoever asks for the native backend) and
@@ -95,7 +104,7 @@ function nativeBackend(naudiodon: Naudiodon): AudioBackend {
     listDevices,
     openInput: (options) => open('input', options, (lib, device, rate, channels) => new NativeInput(lib, device, rate, channels)),
     openOutput: (options) =>
-      open('output', options, (lib, device, rate, channels) => new NativeOutput(lib, device, rate, channels, options.periodMs ?? PERIOD_MS, options.queuePeriods ?? OUTPUT_QUEUE)),
+      open('output', options, (lib, device, rate, channels) => new NativeOutput(lib, device, rate, channels, options.periodMs ?? PERIOD_MS, options.queuePeriods ?? OUTPUT_QUEUE, options.lowLatency === true)),
   };
 }
 
@@ -179,6 +188,8 @@ class NativeOutput implements OutputStream {
   private failed: AudioError | null = null;
   private closed = false;
   private written = 0;
+  /** Frames of the last writes taken, newest last (chunks vary: a flush's silence tail is longer). */
+  private readonly taken: number[] = [];
   /** When the last write entered the native queue, and how much was then ahead of the device. */
   private lastAcceptedAt = 0;
   private aheadAtAccept = 0;
@@ -190,15 +201,17 @@ class NativeOutput implements OutputStream {
     readonly channels: number,
     periodMs: number,
     private readonly queue: number,
+    lowLatency: boolean,
   ) {
     this.periodFrames = framesPerPeriod(sampleRate, periodMs);
+    const callbackFrames = lowLatency ? Math.min(this.periodFrames, framesPerPeriod(sampleRate, LOW_LATENCY_CALLBACK_MS)) : this.periodFrames;
     this.io = lib.AudioIO({
       outOptions: {
         deviceId: device.index,
         sampleRate,
         channelCount: channels,
         sampleFormat: lib.SampleFormat16Bit,
-        framesPerBuffer: this.periodFrames,
+        framesPerBuffer: callbackFrames,
         highwaterMark: this.periodFrames * channels * 2,
         maxQueue: queue,
         closeOnError: false, // an underflow is counted by the jitter buffer, not fatal
@@ -216,8 +229,12 @@ class NativeOutput implements OutputStream {
         const frames = pcm.length / this.channels;
         this.written += frames;
         this.lastAcceptedAt = performance.now();
-        // The queue is full again: its chunks plus the one the device is playing.
-        this.aheadAtAccept = Math.min(this.written, (this.queue + 0.5) * this.periodFrames);
+        // The queue is full again: its chunks (this one the newest) plus half the one the device is playing.
+        this.taken.push(frames);
+        if (this.taken.length > this.queue + 1) this.taken.shift();
+        const queued = this.taken.slice(-this.queue).reduce((n, f) => n + f, 0);
+        const playing = this.taken.length > this.queue ? this.taken[0] / 2 : 0;
+        this.aheadAtAccept = Math.min(this.written, queued + playing);
         resolve();
       });
     });

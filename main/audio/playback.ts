@@ -16,14 +16,16 @@ import type { AudioBackend, AudioDevice, OutputStream } from './types';
 
 /**
  * Output settings for audio a user can interrupt (Speech's Stop, the realtime console's barge-in):
- * 2 ms writes, one queued. What naudiodon has taken cannot be taken back, so a flush falls silent
- * once the write in flight, the queued one, the one playing and the device's own buffer have
- * played: ≈ 2.5 writes + the device buffer (PortAudio's, from the device's default low latency;
- * naudiodon offers no way to ask for less). Measured on naudiodon through the paced ALSA card
- * (test/bench/speech-service.ts, stopNative): see main/audio/README.md. Smaller writes cost more
- * wake-ups (500 a second) and leave a busy process less slack before the device starves.
+ * 2 ms writes, one queued, the device's smallest buffer, and a silence tail after a flush. What
+ * naudiodon has taken cannot be taken back, so a flush falls silent once the write in flight, the
+ * queued one, the one playing and the device's own buffer have played: ≈ 2.5 writes + the device
+ * buffer (PortAudio's: `lowLatency` asks for ≈ 9 ms instead of 12, see naudiodon-backend.ts). The
+ * tail (`flushTailMs`) pushes that audio out at once instead of 2 ms at a time behind a busy
+ * process. Measured on naudiodon through the paced ALSA card (test/bench/speech-service.ts,
+ * stopNative): see main/audio/README.md. Smaller writes cost more wake-ups (500 a second) and
+ * leave a busy process less slack before the device starves.
  */
-export const INTERRUPTIBLE_OUTPUT = { periodMs: 2, deviceQueuePeriods: 1 } as const;
+export const INTERRUPTIBLE_OUTPUT = { periodMs: 2, deviceQueuePeriods: 1, lowLatency: true, flushTailMs: 20 } as const;
 
 export interface PlaybackOptions {
   backend: AudioBackend;
@@ -42,6 +44,16 @@ export interface PlaybackOptions {
    * the write waiting for room, nor the device's buffer): see INTERRUPTIBLE_OUTPUT and the README.
    */
   deviceQueuePeriods?: number;
+  /** Ask the device for its smallest buffer (less to play out after a flush; less slack). */
+  lowLatency?: boolean;
+  /**
+   * After flush(), the next silent write carries this much silence in one piece (0: periods as
+   * usual). What the device could not take back then reaches the listener without waiting on this
+   * process for the writes behind it: a device or plugin that lets audio out only as later frames
+   * push it (ALSA's file plugin, the benchmark's card) does not stretch the flush, and a card does
+   * not underrun right after it. Audio enqueued after the flush waits behind it (once).
+   */
+  flushTailMs?: number;
   /** A write the device does not take for this long means it is gone. */
   stallMs?: number;
   /** Called at most once; playback has stopped when it is. */
@@ -63,9 +75,10 @@ export interface PlaybackStats {
   framesWritten: number;
 }
 
-/** A written period: where it ends in the device stream and how much of it (from its start) was audio. */
+/** A write: where it ends in the device stream, its length, and how much of it (from its start) was audio. */
 interface Written {
   end: number;
+  frames: number;
   audio: number;
 }
 
@@ -88,6 +101,8 @@ export class Playback {
   private disposed = false;
   private readonly watchdog: ReturnType<typeof setInterval>;
   private writeStartedAt: number | null = null;
+  /** Silence frames to write in one piece at the pump's next silent write (set by flush(), flushTailMs). */
+  private tailFrames = 0;
 
   private constructor(
     private readonly output: OutputStream,
@@ -123,7 +138,7 @@ export class Playback {
   static open(options: PlaybackOptions): AudioResult<Playback> {
     const channels = options.sourceChannels ?? 1;
     if (channels !== 1 && channels !== 2) return audioError('invalid_argument', `Playback takes mono or stereo audio, not ${channels} channels.`);
-    const opened = options.backend.openOutput({ deviceId: options.deviceId, sampleRate: options.deviceRate, periodMs: options.periodMs ?? 10, queuePeriods: options.deviceQueuePeriods ?? 1 });
+    const opened = options.backend.openOutput({ deviceId: options.deviceId, sampleRate: options.deviceRate, periodMs: options.periodMs ?? 10, queuePeriods: options.deviceQueuePeriods ?? 1, lowLatency: options.lowLatency });
     if (!opened.ok) return opened;
     return { ok: true, value: new Playback(opened.value, options) };
   }
@@ -166,6 +181,7 @@ export class Playback {
     this.audioEnqueued = heard;
     const ms = (Math.max(0, heard - this.itemStart) * 1000) / this.output.sampleRate;
     this.itemStart = heard;
+    this.tailFrames = Math.round((this.output.sampleRate * (this.options.flushTailMs ?? 0)) / 1000);
     return ms;
   }
 
@@ -210,14 +226,22 @@ export class Playback {
 
   private async pump(): Promise<void> {
     while (!this.disposed && !this.failed) {
-      const { pcm, contentFrames } = this.jitter.read(this.periodFrames);
+      const read = this.jitter.read(this.periodFrames);
+      const contentFrames = read.contentFrames;
+      let pcm = read.pcm;
+      // The first write after a flush: silence in one piece, unless new audio is already playing.
+      if (this.tailFrames > 0) {
+        if (contentFrames === 0 && this.tailFrames > this.periodFrames) pcm = new Int16Array(this.tailFrames * this.channels);
+        this.tailFrames = 0;
+      }
+      const frames = pcm.length / this.channels;
       if (contentFrames > 0 && this.firstAudioWrittenAt === null) {
         this.firstAudioWrittenAt = performance.now();
         this.framesBeforeFirstAudio = this.framesWritten;
       }
-      this.framesWritten += this.periodFrames;
+      this.framesWritten += frames;
       this.audioWritten += contentFrames;
-      this.recent.push({ end: this.framesWritten, audio: contentFrames });
+      this.recent.push({ end: this.framesWritten, frames, audio: contentFrames });
       if (this.recent.length > 256) this.recent.splice(0, this.recent.length - 128);
       this.writeStartedAt = performance.now();
       await this.output.write(pcm);
@@ -225,12 +249,12 @@ export class Playback {
     }
   }
 
-  /** Audio frames among the written frames [from, to) (audio comes first in each period). */
+  /** Audio frames among the written frames [from, to) (audio comes first in each write). */
   private audioIn(from: number, to: number): number {
     let audio = 0;
     for (let i = this.recent.length - 1; i >= 0; i--) {
       const w = this.recent[i];
-      const start = w.end - this.periodFrames;
+      const start = w.end - w.frames;
       if (w.end <= from) break;
       const lo = Math.max(from, start) - start;
       const hi = Math.min(to, w.end) - start;

@@ -40,6 +40,8 @@ export interface OpenOptions {
    */
   periodMs?: number;
   queuePeriods?: number;
+  /** Output: ask for the device's smallest buffer (a quicker flush, less slack for a busy writer). */
+  lowLatency?: boolean;
 }
 
 /** A device delivering interleaved PCM16 at `sampleRate`. */

@@ -4,11 +4,14 @@
 # (zero samples), so a benchmark can time a flush to its last non-silent sample.
 #   python3 fifo-sink.py <fifo> <log> [bytes_per_second frame_bytes]   (runs until killed; a writer closing and reopening is fine)
 #
-# What the clock measures: a pipe holds at least one page (4096 bytes) however small F_SETPIPE_SZ
-# asks, and the writer keeps it full, so a sample sits in the pipe up to 4096 / bytes_per_second
-# before this "plays" it. At 48 kHz stereo S16 (192 kB/s) that is 21 ms, more than the figure
-# being measured; so the harness has ALSA's plug widen each frame (16 channels of S32 at 48 kHz,
-# 3 MB/s: the pipe holds 1.3 ms) and this reads at that byte rate. Each log line says how many
+# What the clock measures: a pipe holds whole pages and the writer keeps it full, so a sample sits
+# in the pipe up to its size / bytes_per_second before this "plays" it. At 48 kHz stereo S16
+# (192 kB/s) one page is 21 ms, more than the figure being measured; so the harness has ALSA's plug
+# widen each frame (16 channels of S32 at 48 kHz, 3 MB/s: a page is 1.3 ms) and this reads at that
+# byte rate. The pipe gets two pages (PIPE_BYTES): a writer can only refill a page once it has been
+# read to its end, so with one page the card ran dry for the writer's wake-up every 1.3 ms (0.1-0.3
+# ms each time, 15-25 % of the time: a systematic underrun that stretched every figure); with two it
+# writes one while this reads the other, and the pipe holds up to 2.7 ms. Each log line says how many
 # bytes sat in the pipe when the change was read (FIONREAD): the rig's own share, so a figure can be
 # read as "left ALSA by" (arrival minus that) or "played by" (arrival).
 # A change is timed to its sample: a read covers the last `len(data)` bytes of the card's clock,
@@ -22,10 +25,11 @@ path, out = sys.argv[1], sys.argv[2]
 BPS = int(sys.argv[3]) if len(sys.argv) > 3 else 48000 * 4
 FRAME = int(sys.argv[4]) if len(sys.argv) > 4 else 4
 F_SETPIPE_SZ = 1031
+PIPE_BYTES = 8192  # two pages: see "What the clock measures"
 log = open(out, 'w', buffering=1)
 
 # A card's DMA never waits for the scheduler: on a busy machine a late reader would starve the
-# writer behind its 1.3 ms pipe and stretch every figure. Real-time priority when allowed (root in
+# writer behind its 2.7 ms pipe and stretch every figure. Real-time priority when allowed (root in
 # the test container); what was applied goes to <log>.sched for the benchmark to report.
 try:
     os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(20))
@@ -114,7 +118,7 @@ def session(fd):
 while True:
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     try:
-        fcntl.fcntl(fd, F_SETPIPE_SZ, 4096)
+        fcntl.fcntl(fd, F_SETPIPE_SZ, PIPE_BYTES)
     except OSError:
         pass
     session(fd)

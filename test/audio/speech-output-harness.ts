@@ -79,7 +79,7 @@ export async function startSpeechOutputHarness(options: { fifo?: boolean } = {})
   if (options.fifo) {
     execFileSync('mkfifo', [fifo]);
     writeFileSync(sinkLogFile, '');
-    // The card's frames are widened (16 channels of S32) so the one-page pipe holds 1.3 ms, not 21 (fifo-sink.py).
+    // The card's frames are widened (16 channels of S32) so the two-page pipe holds 2.7 ms, not 43 (fifo-sink.py).
     sink = spawn('python3', [join(ROOT, 'test/audio/fifo-sink.py'), fifo, sinkLogFile, String(FIFO_BYTES_PER_SECOND), '64'], { stdio: 'ignore' });
     rc += `pcm.fifoplay {\n  type plug\n  slave {\n    pcm { type file slave.pcm "null" file "${fifo}" format "raw" }\n    format S32_LE\n    rate 48000\n    channels 16\n  }\n}\n`;
   }

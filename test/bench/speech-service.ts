@@ -17,6 +17,7 @@
  * `npx tsx test/bench/run.ts speechService`, or `npx tsx test/bench/speech-service.ts [runs]`.
  */
 import { loadavg } from 'node:os';
+import { INTERRUPTIBLE_OUTPUT } from '../../main/audio/playback';
 import { recordedEvents } from '../integration/services/harness';
 import { FIFO_BYTES_PER_SECOND, startSpeechOutputHarness, type SinkChange, type SpeechOutputHarness, type Spoken } from '../audio/speech-output-harness';
 
@@ -96,7 +97,9 @@ function report(f: FirstSample): Record<string, unknown> {
 }
 
 const NATIVE_STOP_DEVICE =
-  'naudiodon/PortAudio -> ALSA plug (48 kHz stereo S16 widened to 16 channels of S32, 3 MB/s) -> file plugin -> FIFO read in real time by test/audio/fifo-sink.py (its one-page pipe holds 1.3 ms)';
+  'naudiodon/PortAudio -> ALSA plug (48 kHz stereo S16 widened to 16 channels of S32, 3 MB/s) -> file plugin -> FIFO read in real time by test/audio/fifo-sink.py (its two-page pipe holds up to 2.7 ms: with one page the card ran dry at every page, see fifo-sink.py)';
+/** The app's own output settings under test (Playback opened with INTERRUPTIBLE_OUTPUT, as Speech and the realtime console do). */
+const NATIVE_STOP_OUTPUT = `Playback with INTERRUPTIBLE_OUTPUT: ${INTERRUPTIBLE_OUTPUT.periodMs} ms writes, ${INTERRUPTIBLE_OUTPUT.deviceQueuePeriods} queued, lowLatency (PortAudio callbacks of 56 frames at 48 kHz: its ALSA buffer 448 frames = 9.3 ms, period 112; test/audio/pa-buffer-probe.c), a ${INTERRUPTIBLE_OUTPUT.flushTailMs} ms silence write after a flush`;
 const NATIVE_STOP_MEASURED =
   "flushToLastSoundMs: from the media process's flush() (CLOCK_MONOTONIC, just before Playback.flush()) to the last non-silent sample the card played before the device closed, timed to the sample within its read; rigPipeAtLastSoundMs: what sat in the card's pipe then (the rig's own buffer, part of the figure); mainStopToLastSoundMs: from main sending Stop; answeredPlayedMs: the ms heard flush() answered; cardSoundMs: the card's own count from the first sound to the last; answeredLessCardAndLeadMs: answered less that and the speech's leading zeros (0 when exact, up to the zeros at the cut); underrunMsPerRun: audio the card wanted and did not get in time while the speech played (a busy writer), per run; underrunAfterFlushPerRunMs: the same from the flush to the last sound, flushToLastSoundNoUnderrunMs the stops that had none, and flushToLastSoundLessUnderrunAfterFlushMs each stop less its starved time (an estimate of what a card would do: its DMA plays on while the writer is late). The file plugin lets a sample out only when later ones push it, so a writer starved after the flush stretches these figures where a card's DMA would not";
 
@@ -199,6 +202,7 @@ export async function run(runs = 7, only?: 'stopNative'): Promise<Record<string,
       : {}),
     stopNative: {
       device: NATIVE_STOP_DEVICE,
+      output: NATIVE_STOP_OUTPUT,
       cardScheduling: cardScheduling,
       measured: NATIVE_STOP_MEASURED,
       flushToLastSoundMs: stats(nativeFlushToSilence),

@@ -31,6 +31,51 @@ function stereo(mono: Int16Array): Int16Array {
   return out;
 }
 
+/**
+ * A device like naudiodon: takes nothing back, and a write completes when the test says (as
+ * naudiodon's do when its queue has room), so what is written when is in the test's hands.
+ */
+function heldDevice() {
+  const writes: Int16Array[] = [];
+  const waiting: Array<() => void> = [];
+  let outstanding = 0;
+  let mostOutstanding = 0;
+  const dev = { id: 'x:naudiodon-like', index: 0, name: 'naudiodon-like', hostApi: 'x', maxInputChannels: 0, maxOutputChannels: 2, defaultSampleRate: 48000 };
+  const backend: AudioBackend = {
+    name: 'held',
+    listDevices: () => ({ ok: true, value: { devices: [dev], defaultInputId: null, defaultOutputId: dev.id } }),
+    openInput: () => ({ ok: false, error: { code: 'no_device', message: 'none' } }),
+    openOutput: () => ({
+      ok: true,
+      value: {
+        device: dev,
+        sampleRate: 48000,
+        channels: 2,
+        write(pcm) {
+          writes.push(pcm.slice());
+          mostOutstanding = Math.max(mostOutstanding, ++outstanding);
+          return new Promise<void>((r) => waiting.push(() => (outstanding--, r())));
+        },
+        pendingFrames: 0,
+        discard: () => 0,
+        onError: () => {},
+        close: async () => {},
+      },
+    }),
+  };
+  /** Completes `n` writes, then waits for the pump's next one. */
+  const release = async (n: number) => {
+    for (let i = 0; i < n; i++) {
+      await until(() => waiting.length > 0, 10_000, 'a write');
+      waiting.shift()!();
+    }
+    await until(() => waiting.length > 0, 10_000, 'the next write');
+  };
+  /** Frames of audio (non-zero left samples) in the writes from `from` on. */
+  const audioFrames = (from = 0) => writes.slice(from).reduce((n, w) => n + w.filter((v, i) => i % 2 === 0 && v !== 0).length, 0);
+  return { backend, writes, release, audioFrames, mostOutstanding: () => mostOutstanding, releaseAll: () => waiting.splice(0).forEach((r) => r()) };
+}
+
 describe('Playback', () => {
   it('plays 24 kHz mono deltas on a 48 kHz stereo device exactly as the resampled audio, after leading silence', async () => {
     const { backend, played } = device();
@@ -70,42 +115,7 @@ describe('Playback', () => {
   });
 
   it('flush() on a device that takes nothing back (naudiodon): one write in flight, counted as heard; only silence after it; the next item whole', async () => {
-    // Writes complete when the test says, as naudiodon's do when its queue has room.
-    const writes: Int16Array[] = [];
-    const waiting: Array<() => void> = [];
-    let outstanding = 0;
-    let mostOutstanding = 0;
-    const dev = { id: 'x:naudiodon-like', index: 0, name: 'naudiodon-like', hostApi: 'x', maxInputChannels: 0, maxOutputChannels: 2, defaultSampleRate: 48000 };
-    const backend: AudioBackend = {
-      name: 'held',
-      listDevices: () => ({ ok: true, value: { devices: [dev], defaultInputId: null, defaultOutputId: dev.id } }),
-      openInput: () => ({ ok: false, error: { code: 'no_device', message: 'none' } }),
-      openOutput: () => ({
-        ok: true,
-        value: {
-          device: dev,
-          sampleRate: 48000,
-          channels: 2,
-          write(pcm) {
-            writes.push(pcm.slice());
-            mostOutstanding = Math.max(mostOutstanding, ++outstanding);
-            return new Promise<void>((r) => waiting.push(() => (outstanding--, r())));
-          },
-          pendingFrames: 0,
-          discard: () => 0,
-          onError: () => {},
-          close: async () => {},
-        },
-      }),
-    };
-    const release = async (n: number) => {
-      for (let i = 0; i < n; i++) {
-        await until(() => waiting.length > 0, 10_000, 'a write');
-        waiting.shift()!();
-      }
-      await until(() => waiting.length > 0, 10_000, 'the next write');
-    };
-    const audioFrames = (from = 0) => writes.slice(from).reduce((n, w) => n + w.filter((v, i) => i % 2 === 0 && v !== 0).length, 0);
+    const { backend, writes, release, audioFrames, mostOutstanding, releaseAll } = heldDevice();
     const playback = start({ sourceRate: 48000, targetDepthMs: 20, ...INTERRUPTIBLE_OUTPUT }, backend);
     playback.markItem();
     playback.enqueue(new Int16Array(4800).fill(3000)); // item A: 100 ms
@@ -125,21 +135,60 @@ describe('Playback', () => {
     const b = writes.slice(beforeB).flatMap((w) => [...w]).filter((v) => v !== 0);
     expect(b).toEqual(new Array(960 * 2).fill(-3000));
     // The app never has more than the one write the device is waiting to take.
-    expect(mostOutstanding).toBe(1);
-    waiting.splice(0).forEach((r) => r());
+    expect(mostOutstanding()).toBe(1);
+    releaseAll();
+  });
+
+  it('after a flush, the next write is the silence tail in one piece (flushTailMs), then periods again', async () => {
+    const { backend, writes, release, audioFrames, releaseAll } = heldDevice();
+    const playback = start({ sourceRate: 48000, targetDepthMs: 20, ...INTERRUPTIBLE_OUTPUT }, backend);
+    const period = (48000 * INTERRUPTIBLE_OUTPUT.periodMs) / 1000;
+    playback.enqueue(new Int16Array(4800).fill(3000));
+    await release(15);
+    const inFlight = writes.length;
+    expect(writes.at(-1)!.some((v) => v !== 0)).toBe(true); // audio in flight at the flush
+    const heardMs = playback.flush();
+    await release(3);
+    const after = writes.slice(inFlight).map((w) => w.length / 2);
+    expect(after).toEqual([(48000 * INTERRUPTIBLE_OUTPUT.flushTailMs) / 1000, period, period]);
+    expect(audioFrames(inFlight)).toBe(0);
+    expect(heardMs).toBe((audioFrames() * 1000) / 48000);
+    // Only once: a second flush with nothing playing writes another tail, and the count stays right.
+    expect(playback.flush()).toBe(0);
+    await release(2);
+    expect(writes.slice(inFlight + 3).map((w) => w.length / 2)).toEqual([(48000 * INTERRUPTIBLE_OUTPUT.flushTailMs) / 1000, period]);
+    expect(playback.stats.framesWritten).toBe(writes.reduce((n, w) => n + w.length / 2, 0));
+    releaseAll();
+  });
+
+  it('without flushTailMs a flush is followed by periods only', async () => {
+    const { backend, writes, release, releaseAll } = heldDevice();
+    const playback = start({ sourceRate: 48000, targetDepthMs: 20, periodMs: 2, deviceQueuePeriods: 1 }, backend);
+    playback.enqueue(new Int16Array(4800).fill(3000));
+    await release(15);
+    playback.flush();
+    await release(3);
+    expect(new Set(writes.map((w) => w.length / 2))).toEqual(new Set([96]));
+    releaseAll();
   });
 
   it('markItem() makes flush() count from the start of the new item', async () => {
-    const { backend } = device();
+    const { backend, played } = device();
     const playback = start({ sourceRate: 48000, targetDepthMs: 20 }, backend);
     playback.enqueue(new Int16Array(4800).fill(1000)); // item 1: 100 ms
     playback.markItem();
     playback.enqueue(new Int16Array(48000).fill(2000)); // item 2
     await until(() => playback.stats.playedMs >= 250, 10_000, '250 ms played');
-    const total = playback.stats.playedMs;
     const heard = playback.flush();
-    expect(heard).toBeGreaterThanOrEqual(total - 100);
-    expect(heard).toBeLessThan(total - 100 + 50);
+    // The paced device drops what it holds on flush: what it played is what was heard. Counted in
+    // frames (ms of a frame count are not exact in floating point), whatever the timing.
+    const out = played();
+    const frames = (value: number) => out.reduce((n, s, i) => n + (i % 2 === 0 && s === value ? 1 : 0), 0);
+    expect(frames(1000)).toBe(4800);
+    expect(frames(2000)).toBeGreaterThan(0);
+    expect(Math.round((heard * 48000) / 1000)).toBe(frames(2000));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(frames(2000)).toBe(Math.round((heard * 48000) / 1000)); // nothing of item 2 after the flush
   });
 
   it('counts an underrun when the audio stops coming before end()', async () => {

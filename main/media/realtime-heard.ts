@@ -6,7 +6,10 @@
  * recording from the item's first played sample, as far as the output has played it (its own
  * count, else real time since then), placed at the time it was played; a flush releases exactly
  * the heard milliseconds and drops the rest. With no playback (`none`: a SIP call, a call with no
- * output) audio is recorded as it arrives, which is when the far side gets it.
+ * output) the far side still hears the answer in real time (a phone line plays it out, one answer
+ * after the other): each item starts when its first audio arrives (or when the one before it ends)
+ * and is released in real time from there. Recorded on arrival instead, an answer sent ahead ran
+ * the model track past the call's end (a kill -9 mid-answer left seconds never heard).
  */
 
 export interface HeardAudio {
@@ -53,6 +56,8 @@ export function heardAudio(options: {
 }): HeardAudio {
   const { rate, emit, now } = options;
   const items: Item[] = [];
+  /** No playback: when the line is free again (the end of the last item's audio, at real-time pace). */
+  let lineFreeAt = Number.NEGATIVE_INFINITY;
   const itemOf = (id: string): Item => {
     let item = items.find((i) => i.id === id);
     if (!item) {
@@ -106,11 +111,12 @@ export function heardAudio(options: {
 
   return {
     received(itemId, pcm, at) {
-      if (!options.live) return emit(itemId, pcm, at);
       const item = itemOf(itemId);
       if (item.done) return;
+      if (!options.live && item.startAt === null) item.startAt = Math.max(at, lineFreeAt);
       item.queue.push(pcm);
       item.queued += pcm.length;
+      if (!options.live) lineFreeAt = Math.max(lineFreeAt, item.startAt! + ((item.released + item.queued) * 1000) / rate);
     },
     firstPlayed(itemId, at) {
       if (!options.live) return;

@@ -75,10 +75,25 @@ describe('heardAudio', () => {
     expect(out.flatMap((o) => o.samples)).toEqual([...ramp(0, 300)]);
   });
 
-  it('with no playback, audio is recorded as it arrives', () => {
-    const { heard, out, ramp } = setup(false);
-    heard.received('a', ramp(0, 10), 7);
-    expect(out).toEqual([{ itemId: 'a', samples: [...ramp(0, 10)], at: 7 }]);
+  it('with no playback, an answer sent ahead is recorded in real time from its arrival, the next after it, and what the line never played is dropped', () => {
+    const { heard, out, ramp, at } = setup(false);
+    at(7);
+    heard.received('a', ramp(0, 300), 7); // 300 ms arrive at once (the service sends ahead)
+    heard.ended('a');
+    heard.received('b', ramp(1000, 200), 20); // the next answer queues after it on the line
+    heard.ended('b');
+    at(107);
+    heard.tick();
+    expect(out).toEqual([{ itemId: 'a', samples: [...ramp(0, 100)], at: 7 }]);
+    at(357);
+    heard.tick();
+    expect(out.slice(1)).toEqual([
+      { itemId: 'a', samples: [...ramp(100, 200)], at: 107 },
+      { itemId: 'b', samples: [...ramp(1000, 50)], at: 307 },
+    ]);
+    at(400);
+    heard.dispose(); // the call ends (or main is killed) here: b's last 107 ms were never heard
+    expect(out.slice(3)).toEqual([{ itemId: 'b', samples: [...ramp(1050, 43)], at: 357 }]);
   });
 
   it('at the end, what has played goes up and what never played is dropped', () => {

@@ -141,7 +141,16 @@ export function realtimeLiveKind(deps: RealtimeKindDeps) {
         rec.mark('error', { data: { code: 'tool_error', callId: event.callId, tool: name, message } });
         emit({ type: 'error', code: 'tool_error', message, t: rec.sessionMs() });
       };
-      const tools = new ToolResponder({ send: (event) => send(event), emit: toolEmit, replies: () => state.autoReplies, log: ctx.log });
+      const tools = new ToolResponder({
+        send: (event) => send(event),
+        emit: toolEmit,
+        replies: () => state.autoReplies,
+        log: ctx.log,
+        failed: (call, message) => {
+          rec.mark('error', { data: { code: 'tool_send_failed', callId: call.callId, tool: call.name, message } });
+          emit({ type: 'error', code: 'tool_send_failed', message, t: rec.sessionMs() });
+        },
+      });
 
       let attempt = 0;
       let mediaId = '';

@@ -4,7 +4,9 @@
  * group against a sandbox in this process (so the service outlives the app, as a real one would).
  * Over main's WebSocket API, as a page would: a realtime call with the page's microphone (eSpeak
  * NG speech sent in real time over the media channel), one answered turn, a second answer still
- * speaking, then SIGKILL to the group (main and the media process at once). Browser mode started
+ * speaking, then SIGKILL to the group (main and the media process at once), or to main alone
+ * (then the media process, orphaned, must end by itself: its socket would keep the call going at
+ * the service). Browser mode started
  * again on the same data folder: the call is in History, interrupted (incomplete, "ended
  * abnormally", its session `crashed`), with its transcript and event log up to the kill, and its
  * stereo recording (microphone left, model right) about as long as the call, both channels
@@ -119,7 +121,9 @@ afterEach(async () => {
 });
 
 describe('a kill -9 of the whole app mid-call', () => {
-  it('leaves the call in History, interrupted, with its transcript, events and a stereo recording History plays', async () => {
+  // `group`: main and its media process killed at once. `main`: main alone (kill -9 <pid>): the
+  // media process, where the call's socket runs, must not outlive it (the call would go on at the service).
+  it.each(['group', 'main'] as const)('(%s) leaves the call in History, interrupted, with its transcript, events and a stereo recording History plays', async (target) => {
     dataDir = mkdtempSync(join(tmpdir(), 'wb-rt-kill-'));
     const first = await startBrowserApp(dataDir);
     apps.push(first);
@@ -178,8 +182,7 @@ describe('a kill -9 of the whole app mid-call', () => {
     expect(mediaPid).toBeGreaterThan(0);
     expect(state!.usage.responses).toBe(1); // the second answer was still going
 
-    // kill -9 of the whole app: main and its media process, at once.
-    process.kill(-first.child.pid!, 'SIGKILL');
+    process.kill(target === 'group' ? -first.child.pid! : first.child.pid!, 'SIGKILL');
     expect(await exited(first.child)).toBe('SIGKILL');
     await expect.poll(() => alive(mediaPid), { timeout: 10_000 }).toBe(false);
     channel.close();

@@ -21,6 +21,12 @@ export interface HeardAudio {
   ended(itemId: string): void;
   /** Playback was flushed after `playedMs` of the item: that much is kept, the rest dropped. */
   cut(itemId: string, playedMs: number): void;
+  /**
+   * No playback: the far side spoke at media time `at` (`speech_started`), and the line stopped
+   * the answer there (a barge-in the service acts on): what had played by then is kept, the rest
+   * of that answer and any queued behind it are dropped.
+   */
+  interrupted(at: number): void;
   /** Releases what real time says has been played by now (called on a short timer). */
   tick(): void;
   /** The call ends: what has been played by now goes up; audio never played is dropped. */
@@ -58,6 +64,8 @@ export function heardAudio(options: {
   const items: Item[] = [];
   /** No playback: when the line is free again (the end of the last item's audio, at real-time pace). */
   let lineFreeAt = Number.NEGATIVE_INFINITY;
+  /** Items the line stopped (no playback): their late deltas are not heard either. The last few are enough. */
+  const stopped = new Set<string>();
   const itemOf = (id: string): Item => {
     let item = items.find((i) => i.id === id);
     if (!item) {
@@ -111,6 +119,7 @@ export function heardAudio(options: {
 
   return {
     received(itemId, pcm, at) {
+      if (stopped.has(itemId)) return;
       const item = itemOf(itemId);
       if (item.done) return;
       if (!options.live && item.startAt === null) item.startAt = Math.max(at, lineFreeAt);
@@ -134,6 +143,17 @@ export function heardAudio(options: {
       if (item.startAt === null) item.startAt = now() - playedMs;
       release(item, Math.round((playedMs * rate) / 1000));
       forget(item);
+    },
+    interrupted(at) {
+      if (options.live) return; // a playing output flushes itself, and reports what it played (cut)
+      for (const item of [...items]) {
+        if (item.startAt === null) continue;
+        release(item, Math.max(0, Math.floor(((at - item.startAt) * rate) / 1000)));
+        forget(item);
+        stopped.add(item.id);
+        if (stopped.size > 64) stopped.delete(stopped.values().next().value!);
+      }
+      lineFreeAt = Math.min(lineFreeAt, at);
     },
     tick() {
       const t = now();

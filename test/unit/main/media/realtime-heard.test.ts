@@ -96,6 +96,26 @@ describe('heardAudio', () => {
     expect(out.slice(3)).toEqual([{ itemId: 'b', samples: [...ramp(1050, 43)], at: 357 }]);
   });
 
+  it('with no playback, the far side speaking stops the line: what played by then is kept, the rest and what queued behind it dropped', () => {
+    const { heard, out, ramp, at } = setup(false);
+    heard.received('a', ramp(0, 300), 0);
+    heard.received('b', ramp(1000, 100), 10); // queued after a: from 300 ms
+    at(100);
+    heard.tick();
+    heard.interrupted(120); // speech_started arrived at 120 ms
+    heard.received('a', ramp(300, 100), 130); // a late delta of the cut answer
+    at(1000);
+    heard.tick();
+    expect(out).toEqual([
+      { itemId: 'a', samples: [...ramp(0, 100)], at: 0 },
+      { itemId: 'a', samples: [...ramp(100, 20)], at: 100 },
+    ]);
+    heard.received('c', ramp(2000, 50), 1000); // the next answer plays at once
+    at(1050);
+    heard.tick();
+    expect(out.slice(2)).toEqual([{ itemId: 'c', samples: [...ramp(2000, 50)], at: 1000 }]);
+  });
+
   it('at the end, what has played goes up and what never played is dropped', () => {
     const { heard, out, ramp, at } = setup();
     heard.received('a', ramp(0, 1000), 0);

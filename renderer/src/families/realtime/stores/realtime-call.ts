@@ -8,7 +8,7 @@
  * `mic` stream, never through main).
  */
 import { defineStore } from 'pinia';
-import { markRaw, ref, shallowRef, triggerRef, watch } from 'vue';
+import { markRaw, ref, shallowRef, triggerRef } from 'vue';
 import type { WorkbenchError } from '@shared/contract/errors';
 import type { LiveAttachChunk } from '@shared/contract/live';
 import { MIN_DBFS } from '@shared/audio/levels';
@@ -30,6 +30,7 @@ import { useAudioDevicesStore } from '../../../stores/audio-devices';
 import { DEFAULT_MAX_ROWS, EventLog, type LogMessage } from '../lib/event-log';
 import { dtmfKeys, dtmfOf, type DtmfKey } from '../lib/phone-call';
 import type { LevelSample } from '../lib/latency-timeline';
+import { CALL_GONE_MESSAGE, onceGone } from './call-gone';
 import { PageCallOutput } from './page-call-output';
 import { phoneCallEnds } from './phone-call-ends';
 import { callJsonl, earlierMessages } from './recorded-messages';
@@ -289,19 +290,12 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
     if (!id || sessionId.value === id) return;
     sessionId.value = id;
     const view = live.attach(id, onChunk);
-    // Gone from main (the app was restarted, a crash or a kill among them, or the call ended while
-    // no window followed it): said, rather than an empty form that looks as if nothing happened.
-    const stop = watch(
-      () => live.views.get(id)?.error ?? null,
-      (gone) => {
-        if (!gone) return;
-        stop();
-        if (gone.code !== 'not_found' || sessionId.value !== id || state.value) return;
-        sessionId.value = null;
-        remember(null);
-        error.value = { code: 'not_found', message: 'The call this tab was following is no longer running: the app was restarted, or the call ended while no window followed it. History keeps its recording, events and transcript.' };
-      },
-    );
+    onceGone(live, id, () => {
+      if (sessionId.value !== id || state.value) return;
+      sessionId.value = null;
+      remember(null);
+      error.value = { code: 'not_found', message: CALL_GONE_MESSAGE };
+    });
     if (view.snapshot && !state.value) {
       startedAt.value = view.summary?.startedAt ?? null;
       state.value = structuredClone(view.snapshot as RealtimeCallSnapshot);

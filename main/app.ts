@@ -33,6 +33,7 @@ import { markInterruptedRuns } from './store/runs';
 import { JobQueue } from './jobs/job-queue';
 import { createLiveHandlers } from './live/handlers';
 import { liveKinds } from './live/kinds';
+import { recoveredRealtimeOutput } from './live/realtime-recovered';
 import { sipCallDeps } from './live/sip-call';
 import { realtimeAnswerer } from './live/sip-answer';
 import { REALTIME_CALL_KIND } from '../shared/realtime-call/input';
@@ -117,7 +118,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     const temps = await blobs.sweepTemps();
     if (temps > 0) options.log(`blob store: removed ${temps} unfinished write(s)`);
     // Sessions a crash left recording become blobs before any session of this process opens a track.
-    const recordings = await openRecordings({ db, blobs, dataDir: options.dataDir, log: options.log });
+    // A call the last process did not end gets its transcript back from its recorded events.
+    const recordings = await openRecordings({ db, blobs, dataDir: options.dataDir, log: options.log, outputs: { realtime: recoveredRealtimeOutput } });
     disposers.push(() => recordings.settled());
     // Unreferenced blobs are looked for in the background: a walk of the whole store must not
     // delay start-up. Disposal waits for it before the database closes.

@@ -3,7 +3,9 @@
  * name, after its optional latency, or its injected error) answers with no window attached; a
  * call with no saved reply waits for the window's manual answer. Each answer is a
  * `function_call_output` item; once every call of a response is answered the model is asked to go
- * on (`response.create`), as the spec's function-call loop goes.
+ * on (`response.create`), as the spec's function-call loop goes. An automatic answer that cannot be
+ * sent (the socket closed meanwhile) has no window to refuse it to: it is said (`failed`), in the
+ * call's events and History, not only logged.
  */
 import { WorkbenchFailure } from '../../shared/contract/errors';
 import type { RealtimeAutoReplies, RealtimeCallEvent, RealtimePendingToolCall } from '../../shared/realtime-call';
@@ -13,6 +15,8 @@ export interface ToolResponderDeps {
   emit(event: RealtimeCallEvent): void;
   replies(): RealtimeAutoReplies;
   log(line: string): void;
+  /** The auto-responder's answer to `call` could not be sent (the model never got it): say so. */
+  failed(call: RealtimePendingToolCall, message: string): void;
 }
 
 export class ToolResponder {
@@ -40,7 +44,11 @@ export class ToolResponder {
     this.scheduled.add(call.callId);
     const run = (): void => {
       const output = reply.error ? JSON.stringify({ error: reply.error }) : reply.output;
-      this.answer(call.callId, output, 'auto', reply.error ?? null).catch((error: unknown) => this.deps.log(`[realtime] auto reply to ${call.name} failed: ${error instanceof Error ? error.message : String(error)}`));
+      this.answer(call.callId, output, 'auto', reply.error ?? null).catch((error: unknown) => {
+        const reason = (error instanceof WorkbenchFailure ? error.error.message : error instanceof Error ? error.message : String(error)).replace(/[.\s]*$/, '.');
+        this.deps.log(`[realtime] auto reply to ${call.name} (${call.callId}) failed: ${reason}`);
+        this.deps.failed(call, `The auto-responder's answer to ${call.name} could not be sent: ${reason} The model never got the tool's output; reconnect and ask again.`);
+      });
     };
     if (!reply.latencyMs) return void queueMicrotask(run);
     const timer = setTimeout(() => {

@@ -56,7 +56,7 @@ export type RealtimeKindDeps = TranscriptionKindDeps & {
 /** History's endpoint for realtime calls (the realtime family registers it). */
 export const REALTIME_CALL_ENDPOINT: Endpoint = 'realtime.call';
 
-type CapturedJson = { direction: 'in' | 'out'; kind: string; type?: string | null; data?: unknown; text?: string };
+type CapturedJson = { direction: 'in' | 'out'; kind: string; type?: string | null; data?: unknown; text?: string; at?: number };
 
 export function realtimeLiveKind(deps: RealtimeKindDeps) {
   return defineLiveKind({
@@ -123,12 +123,14 @@ export function realtimeLiveKind(deps: RealtimeKindDeps) {
       // Media clock -> session clock: the smallest (arrival - media time) seen.
       let offset = Number.POSITIVE_INFINITY;
       const toSession = (at: number): number => (Number.isFinite(offset) ? Math.max(0, at + offset) : rec.sessionMs());
+      /** While a service message is folded: when it arrived from the socket (session clock), not when main got to it. */
+      let arrivedAt: number | null = null;
 
       const conversation = new RealtimeConversation({
         emit,
         record: (type, t, turn, data) => rec.mark(type, { t, turn, data }),
         onToolCalls: (calls) => tools.take(calls),
-        now: () => rec.sessionMs(),
+        now: () => arrivedAt ?? rec.sessionMs(),
         autoAnswers: (name) => Boolean(state.autoReplies[name]),
         cost: (usage) => realtimeResponseCost(prices, usage),
       });
@@ -141,7 +143,16 @@ export function realtimeLiveKind(deps: RealtimeKindDeps) {
         rec.mark('error', { data: { code: 'tool_error', callId: event.callId, tool: name, message } });
         emit({ type: 'error', code: 'tool_error', message, t: rec.sessionMs() });
       };
-      const tools = new ToolResponder({ send: (event) => send(event), emit: toolEmit, replies: () => state.autoReplies, log: ctx.log });
+      const tools = new ToolResponder({
+        send: (event) => send(event),
+        emit: toolEmit,
+        replies: () => state.autoReplies,
+        log: ctx.log,
+        failed: (call, message) => {
+          rec.mark('error', { data: { code: 'tool_send_failed', callId: call.callId, tool: call.name, message } });
+          emit({ type: 'error', code: 'tool_send_failed', message, t: rec.sessionMs() });
+        },
+      });
 
       let attempt = 0;
       let mediaId = '';
@@ -167,12 +178,14 @@ export function realtimeLiveKind(deps: RealtimeKindDeps) {
       const onFrame = (frame: CapturedJson): void => {
         if (frame.kind === 'json') rec.event({ direction: frame.direction, kind: 'json', data: JSON.stringify(frame.data) });
         else if (frame.kind === 'text') rec.event({ direction: frame.direction, kind: 'text', data: frame.text ?? '' });
-        emit({ type: 'wire', direction: frame.direction, t: rec.sessionMs(), eventType: frame.type ?? '(unknown)', data: frame.kind === 'json' ? frame.data : frame.text });
+        // When the socket wrote it (media clock), as the marks: a busy main does not move it on the timeline.
+        const t = typeof frame.at === 'number' ? toSession(frame.at) : rec.sessionMs();
+        emit({ type: 'wire', direction: frame.direction, t, eventType: frame.type ?? '(unknown)', data: frame.kind === 'json' ? frame.data : frame.text });
       };
-      /** One message from the service, in order. */
-      const onServer = (message: { type: string; session?: { id?: string; model?: string; voice?: string; audio?: { output?: { voice?: string } } } }): void => {
+      /** One message from the service, in order; `t`: when it arrived from the socket (session clock). */
+      const onServer = (message: { type: string; session?: { id?: string; model?: string; voice?: string; audio?: { output?: { voice?: string } } } }, t: number): void => {
         rec.event({ direction: 'in', kind: 'json', data: JSON.stringify(message) });
-        emit({ type: 'wire', direction: 'in', t: rec.sessionMs(), eventType: message.type, data: message });
+        emit({ type: 'wire', direction: 'in', t, eventType: message.type, data: message });
         if ((message.type === 'session.created' || message.type === 'session.updated') && message.session) {
           const s = message.session;
           // A joined SIP call says its model only here.
@@ -185,7 +198,14 @@ export function realtimeLiveKind(deps: RealtimeKindDeps) {
       const onMediaEvent = (type: string, data: Record<string, unknown>): void => {
         const at = typeof data.at === 'number' ? data.at : null;
         if (type === 'socket-frame') return onFrame(data as unknown as CapturedJson);
-        if (type === 'server' && typeof data.message === 'object' && data.message !== null) return onServer(data.message as { type: string });
+        if (type === 'server' && typeof data.message === 'object' && data.message !== null) {
+          arrivedAt = at !== null ? toSession(at) : rec.sessionMs();
+          try {
+            return onServer(data.message as { type: string }, arrivedAt);
+          } finally {
+            arrivedAt = null;
+          }
+        }
         if (type === 'closed') return void (closeReason = typeof data.reason === 'string' && data.reason.trim() !== '' ? data.reason.trim() : null);
         if (type === 'mark' && at !== null) {
           const t = toSession(at);

@@ -266,6 +266,7 @@ export const realtimeCallKind = defineKind({
         ctx.event('server', { message: m.type === 'response.output_audio.delta' ? { ...m, delta: { $audio: { bytes: Math.floor((m.delta.length * 3) / 4) } } } : m, at: event.at });
         if (m.type === 'input_audio_buffer.speech_started') {
           mark('speech_started', { itemId: m.item_id ?? null, at: event.at });
+          heard.interrupted(event.at); // no playback (a SIP line): the far side's speech stopped the answer there
           void bargeIn('barge_in');
         } else if (m.type === 'input_audio_buffer.speech_stopped') {
           // At the capture time of the sample the service says speech ended at (its arrival when unknown).

@@ -6,7 +6,10 @@
  * recording from the item's first played sample, as far as the output has played it (its own
  * count, else real time since then), placed at the time it was played; a flush releases exactly
  * the heard milliseconds and drops the rest. With no playback (`none`: a SIP call, a call with no
- * output) audio is recorded as it arrives, which is when the far side gets it.
+ * output) the far side still hears the answer in real time (a phone line plays it out, one answer
+ * after the other): each item starts when its first audio arrives (or when the one before it ends)
+ * and is released in real time from there. Recorded on arrival instead, an answer sent ahead ran
+ * the model track past the call's end (a kill -9 mid-answer left seconds never heard).
  */
 
 export interface HeardAudio {
@@ -18,6 +21,12 @@ export interface HeardAudio {
   ended(itemId: string): void;
   /** Playback was flushed after `playedMs` of the item: that much is kept, the rest dropped. */
   cut(itemId: string, playedMs: number): void;
+  /**
+   * No playback: the far side spoke at media time `at` (`speech_started`), and the line stopped
+   * the answer there (a barge-in the service acts on): what had played by then is kept, the rest
+   * of that answer and any queued behind it are dropped.
+   */
+  interrupted(at: number): void;
   /** Releases what real time says has been played by now (called on a short timer). */
   tick(): void;
   /** The call ends: what has been played by now goes up; audio never played is dropped. */
@@ -53,6 +62,10 @@ export function heardAudio(options: {
 }): HeardAudio {
   const { rate, emit, now } = options;
   const items: Item[] = [];
+  /** No playback: when the line is free again (the end of the last item's audio, at real-time pace). */
+  let lineFreeAt = Number.NEGATIVE_INFINITY;
+  /** Items the line stopped (no playback): their late deltas are not heard either. The last few are enough. */
+  const stopped = new Set<string>();
   const itemOf = (id: string): Item => {
     let item = items.find((i) => i.id === id);
     if (!item) {
@@ -106,11 +119,13 @@ export function heardAudio(options: {
 
   return {
     received(itemId, pcm, at) {
-      if (!options.live) return emit(itemId, pcm, at);
+      if (stopped.has(itemId)) return;
       const item = itemOf(itemId);
       if (item.done) return;
+      if (!options.live && item.startAt === null) item.startAt = Math.max(at, lineFreeAt);
       item.queue.push(pcm);
       item.queued += pcm.length;
+      if (!options.live) lineFreeAt = Math.max(lineFreeAt, item.startAt! + ((item.released + item.queued) * 1000) / rate);
     },
     firstPlayed(itemId, at) {
       if (!options.live) return;
@@ -128,6 +143,17 @@ export function heardAudio(options: {
       if (item.startAt === null) item.startAt = now() - playedMs;
       release(item, Math.round((playedMs * rate) / 1000));
       forget(item);
+    },
+    interrupted(at) {
+      if (options.live) return; // a playing output flushes itself, and reports what it played (cut)
+      for (const item of [...items]) {
+        if (item.startAt === null) continue;
+        release(item, Math.max(0, Math.floor(((at - item.startAt) * rate) / 1000)));
+        forget(item);
+        stopped.add(item.id);
+        if (stopped.size > 64) stopped.delete(stopped.values().next().value!);
+      }
+      lineFreeAt = Math.min(lineFreeAt, at);
     },
     tick() {
       const t = now();

@@ -1,10 +1,15 @@
 /**
  * Merges the service's four model listings into one catalogue. Pure: the listings in, entries out.
  * The basic listing (/v1/models) has every model with its prices; the three typed listings add
- * kind, modalities, version and the fields only they carry.
+ * kind, modalities, version and the fields only they carry. There is no typed realtime listing: a
+ * model only the basic listing has is `realtime` when it is one of the spec's realtime models
+ * (by id or alias), else `other`.
  */
 import type { CatalogueEntry, ModelKind } from '../../shared/families/models/contract';
 import type { ImageGenerationModel, LanguageModel, Model, VideoGenerationModel } from '../../shared/wire/models';
+import { REALTIME_MODELS } from '../../shared/wire/realtime';
+
+const REALTIME_IDS: ReadonlySet<string> = new Set(REALTIME_MODELS);
 
 export interface Listings {
   models: Model[];
@@ -52,12 +57,13 @@ export function mergeCatalogue(listings: Listings): CatalogueEntry[] {
       };
       byId.set(id, found);
     }
-    if (found.kind === 'other') found.kind = kind;
+    // A typed listing knows better than the basic one's guess.
+    if (found.kind === 'other' || found.kind === 'realtime') found.kind = kind;
     return found;
   };
 
   for (const m of listings.models) {
-    const e = entry(m.id, 'other');
+    const e = entry(m.id, [m.id, ...(m.aliases ?? [])].some((id) => REALTIME_IDS.has(id)) ? 'realtime' : 'other');
     Object.assign(e, { aliases: m.aliases ?? [], ownedBy: m.owned_by, created: m.created, contextLength: m.context_length });
     e.prices = {
       prompt_text_token_price: m.prompt_text_token_price,
@@ -91,6 +97,6 @@ export function mergeCatalogue(listings: Listings): CatalogueEntry[] {
     e.prices = { ...e.prices, image_price: m.image_price, prompt_image_token_price: m.prompt_image_token_price ?? e.prices.prompt_image_token_price };
   }
   for (const m of listings.video) applyTyped(entry(m.id, 'video'), m);
-  const order: Record<ModelKind, number> = { language: 0, image: 1, video: 2, other: 3 };
+  const order: Record<ModelKind, number> = { language: 0, image: 1, video: 2, realtime: 3, other: 4 };
   return [...byId.values()].sort((a, b) => order[a.kind] - order[b.kind] || a.id.localeCompare(b.id));
 }

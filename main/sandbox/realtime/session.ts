@@ -307,6 +307,12 @@ export class RealtimeSession {
         void this.sender.error({ type: 'server_error', code: 'server_error', message: `The response failed inside the sandbox (request ${this.ctx.requestId}); see its log.` });
       })
       .finally(() => {
+        // The resampler's last samples (its filter's lag, a few ms): the end of the answer, not lost.
+        // A cancelled answer was cut off on the line (modelAudioInterrupted), so its tail is not sent.
+        if (converter && this.callJoin?.modelAudio && response.status !== 'cancelled' && response.status !== 'failed') {
+          const tail = converter.flush();
+          if (tail.length > 0) this.callJoin.modelAudio(tail);
+        }
         if (response.usage) this.lastInputTokens = response.usage.input_tokens;
         if (this.response === response) this.response = null;
         if (this.ctx.signal.aborted) return;

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { SecretScrubber } from '../../api/secret-scrubber';
 import type { BlobStore } from '../../store/blobs';
 import type { Db } from '../../store/db';
-import { mixRecoveredCalls, recoverRecordings, type RecoveryReport } from './recover';
+import { mixRecoveredCalls, recoverRecordings, type RecoveryReport, type SessionOutputRebuilders } from './recover';
 import { SessionRecorder, type OpenSessionInput } from './session-recorder';
 
 export interface RecordingsOptions {
@@ -18,6 +18,8 @@ export interface RecordingsOptions {
   log?: (line: string) => void;
   /** Appended audio waits at most this long before it is written and synced (default 250 ms). */
   flushMs?: number;
+  /** Per session kind: its output rebuilt from the events of a session the last process did not end (recover.ts). */
+  outputs?: SessionOutputRebuilders;
 }
 
 export class Recordings {
@@ -47,7 +49,7 @@ export class Recordings {
 
 /** Finalises the sessions a crash left recording, then offers recording to this process's sessions. */
 export async function openRecordings(options: RecordingsOptions): Promise<Recordings> {
-  const recovered = await recoverRecordings(options.db, options.blobs, join(options.dataDir, 'tracks'), { log: options.log });
+  const recovered = await recoverRecordings(options.db, options.blobs, join(options.dataDir, 'tracks'), { log: options.log, outputs: options.outputs });
   const recordings = new Recordings(options, recovered);
   if (recovered.calls.length > 0) recordings.inBackground(() => mixRecoveredCalls(options.db, options.blobs, recovered.calls, { log: options.log }));
   return recordings;

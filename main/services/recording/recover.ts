@@ -7,6 +7,10 @@
  * the tracks folder by anything else (a track whose row was already finished when the crash came
  * between the row and the unlink, a session whose run was deleted) are removed.
  *
+ * A session kind may rebuild its output from the recorded events (`outputs`, given by the app: a
+ * realtime call's transcript lives in main's memory until the call stops, so a kill leaves the run
+ * without one); the run then says what was said up to the kill.
+ *
  * Safe to run again after a crash during itself: a track's row changes only after its blob is on
  * disk, and its files go only after the row changed. Run it before any session of this process
  * opens a track (the folder is then only leftovers). The blob store's own start-up sweeps never
@@ -15,11 +19,12 @@
  */
 import { readdir } from 'node:fs/promises';
 import type { WorkbenchError } from '../../../shared/contract/errors';
+import type { CapturedEvent } from '../../../shared/contract/runs';
 import { endSession, finishTrack, getSession, liveSessionIds, liveTracks, trackIdsKeepingFiles, tracksOfRun } from '../../store/audio-tracks';
 import type { BlobStore } from '../../store/blobs';
 import type { Db } from '../../store/db';
 import { readRunEvents } from '../../store/run-events';
-import { getRun, updateRun } from '../../store/runs';
+import { getRun, updateRun, type RunUpdate } from '../../store/runs';
 import { lastMarkMs } from '../../store/session-marks';
 import { galleryItemsOfRun } from '../../store/gallery';
 import { finaliseTrackFile, readTrackHeader, removeTrackFiles } from '../../store/track-files';
@@ -34,11 +39,20 @@ export interface RecoveryReport {
   calls: string[];
 }
 
+/** A run's output rebuilt from its recorded events (what a clean close would have written). */
+export type RecoveredOutput = Required<Pick<RunUpdate, 'output' | 'outputText' | 'outputPreview'>>;
+
+/** Per session kind (`realtime`, …): the output of a session the app did not end, from its events (null: none to give). */
+export type SessionOutputRebuilders = Partial<Record<string, (runId: string, events: Iterable<CapturedEvent>) => RecoveredOutput | null>>;
+
+/** Events are read back this many at a time (a long call's log is never in memory whole). */
+const EVENTS_PAGE = 2000;
+
 export async function recoverRecordings(
   db: Db,
   blobs: BlobStore,
   tracksDir: string,
-  options: { now?: number; log?: (line: string) => void } = {},
+  options: { now?: number; log?: (line: string) => void; outputs?: SessionOutputRebuilders } = {},
 ): Promise<RecoveryReport> {
   const now = options.now ?? Date.now();
   const report: RecoveryReport = { tracks: 0, sessions: 0, removed: 0, calls: [] };
@@ -63,11 +77,12 @@ export async function recoverRecordings(
     if (mixInputOf(db, runId, 'in') && mixInputOf(db, runId, 'out') && !hasMix(db, runId)) report.calls.push(runId);
     const keptMs = recordedLength(db, runId);
     const error = crashError(keptMs);
+    const output = rebuiltOutput(db, runId, session.kind, options);
     db.transaction(() => {
       endSession(db, runId, { state: 'crashed', endedAt: session.startedAt + Math.round(keptMs), reason: error.message });
       const run = getRun(db, runId);
       if (run && (run.status === 'pending' || run.status === 'incomplete')) {
-        updateRun(db, runId, { status: 'incomplete', error, timings: { ...run.timings, totalMs: Math.round(keptMs) } }, now);
+        updateRun(db, runId, { status: 'incomplete', error, timings: { ...run.timings, totalMs: Math.round(keptMs) }, ...(output && run.output === null ? output : {}) }, now);
       }
     })();
     report.sessions++;
@@ -95,6 +110,25 @@ export async function mixRecoveredCalls(db: Db, blobs: BlobStore, runIds: readon
     }
   }
   return made;
+}
+
+/** The session kind's output rebuilt from its events, or null (no rebuilder, nothing to give, or it failed: the run stays without). */
+function rebuiltOutput(db: Db, runId: string, kind: string, options: { log?: (line: string) => void; outputs?: SessionOutputRebuilders }): RecoveredOutput | null {
+  const rebuild = options.outputs?.[kind];
+  if (!rebuild) return null;
+  function* events(): Generator<CapturedEvent> {
+    for (let offset = 0; ; offset += EVENTS_PAGE) {
+      const page = readRunEvents(db, runId, offset, EVENTS_PAGE);
+      if (!page || page.events.length === 0) return;
+      yield* page.events;
+    }
+  }
+  try {
+    return rebuild(runId, events());
+  } catch (error) {
+    options.log?.(`recording: the output of session ${runId} could not be rebuilt from its events (${error instanceof Error ? error.message : String(error)}); its events are kept`);
+    return null;
+  }
 }
 
 /** Whether a recorded mix is already in the gallery (a start-up that crashed after making it). */

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { call } from '../../contract/define';
 import type { TokenPrices } from '../../cost';
 
-export type ModelKind = 'language' | 'image' | 'video' | 'other';
+/** `realtime`: a voice model of `/v1/realtime` (only the basic listing has it; known by the spec's list of realtime models). */
+export type ModelKind = 'language' | 'image' | 'video' | 'realtime' | 'other';
 
 export interface CatalogueEntry {
   id: string;

@@ -91,6 +91,26 @@ describe('the SIP caller hears the model', () => {
     expect(ended.caller.heard.ms).toBe(Math.round(audioMs));
   });
 
+  it('hears the whole answer when the agent asks for PCM at 24 kHz: the line gets it resampled to 8 kHz, its last samples too', async () => {
+    const placed = await post('/sandbox/calls', { to: NUMBER, from: '+14155550102', script: { hangup_after_ms: null } });
+    const callId = ((await placed.json()) as { call_id: string }).call_id;
+    const rt = await connect(sb, { query: `call_id=${callId}`, headers: { authorization: `Bearer ${KEY}` } });
+    await rt.until('session.created');
+    rt.send({ type: 'session.update', session: { type: 'realtime', audio: { output: { format: { type: 'audio/pcm', rate: 24000 } } } } });
+    await rt.until('session.updated');
+    rt.send({ type: 'response.create', response: { instructions: 'Greet the caller.' } });
+    const done = await rt.until('response.done');
+    expect(done.response.status).toBe('completed');
+    const samples24k = rt.events.filter((e) => e.type === 'response.output_audio.delta').reduce((n, e) => n + Buffer.from(e.delta, 'base64').length / 2, 0);
+    expect(samples24k).toBeGreaterThan(12_000);
+    // A third as many samples at 8 kHz (shared/audio's resampler: ceil(n/3) once flushed), a byte each in µ-law.
+    const expectedMs = Math.round(Math.ceil(samples24k / 3) / 8);
+    const heard = await recordWhen(callId, (h) => h.received_ms >= expectedMs && h.ms >= h.received_ms);
+    expect(heard.received_ms).toBe(expectedMs);
+    expect((await post(`/v1/realtime/calls/${callId}/hangup`, {})).status).toBe(200);
+    await rt.closed;
+  });
+
   it('a caller who waits for the greeting speaks only once it has played out to them', async () => {
     const placed = await post('/sandbox/calls', { to: NUMBER, from: '+14155550101', script: { say: 'Hi, I am calling about my booking.', wait_for_greeting: true, hangup_after_ms: null } });
     const callId = ((await placed.json()) as { call_id: string }).call_id;

@@ -25,7 +25,7 @@ vi.mock('@/bridge/media', () => ({
 const capture = vi.hoisted(() => ({ start: vi.fn() }));
 vi.mock('@/audio/page-capture', () => ({ PageCapture: { start: capture.start } }));
 const { default: RealtimeView } = await import('@/families/realtime/views/RealtimeView.vue');
-const { useRealtimeCallStore } = await import('@/families/realtime/stores/realtime-call');
+const { useRealtimeCallStore, REALTIME_CALL_KEY } = await import('@/families/realtime/stores/realtime-call');
 
 let m: Mounted;
 afterEach(() => {
@@ -349,6 +349,16 @@ describe('RealtimeView', () => {
     await flushPromises();
     expect(state().attributes('data-state')).toBe('ended');
     expect(state().text()).toBe('Ended · The call was ended by the other side: The caller hung up.');
+  });
+
+  it('after the app was restarted, says the call this tab followed is no longer running (History has it) and offers a new call', async () => {
+    window.sessionStorage.setItem(REALTIME_CALL_KEY, 'live_gonewiththerestart');
+    m = await mountWithApp(RealtimeView, { route: '/realtime' });
+    await flushPromises();
+    expect(m.fake.controls.live.attaches).toEqual(['live_gonewiththerestart']);
+    expect(m.wrapper.find('[role="alert"]').text()).toMatch(/no longer running: the app was restarted.*History keeps its recording/);
+    expect(m.wrapper.find('[data-test="call-start"]').exists()).toBe(true);
+    expect(window.sessionStorage.getItem(REALTIME_CALL_KEY)).toBeNull();
   });
 
   it('a call without callId is not a phone call', async () => {

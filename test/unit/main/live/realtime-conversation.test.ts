@@ -13,7 +13,7 @@ function setup(replies: RealtimeAutoReplies = {}) {
     events.push(e);
     applyRealtimeCallEvent(state, e);
   };
-  const tools = new ToolResponder({ send: async (e) => void sent.push(e), emit, replies: () => state.autoReplies, log: () => undefined });
+  const tools = new ToolResponder({ send: async (e) => void sent.push(e), emit, replies: () => state.autoReplies, log: () => undefined, failed: () => undefined });
   const conversation = new RealtimeConversation({ emit, record: (type, t, turn) => marks.push({ type, t, turn }), onToolCalls: (calls) => tools.take(calls), now: () => now, autoAnswers: (name) => Boolean(state.autoReplies[name]) });
   return { state, events, marks, sent, conversation, tools, at: (t: number) => (now = t) };
 }

@@ -75,10 +75,45 @@ describe('heardAudio', () => {
     expect(out.flatMap((o) => o.samples)).toEqual([...ramp(0, 300)]);
   });
 
-  it('with no playback, audio is recorded as it arrives', () => {
-    const { heard, out, ramp } = setup(false);
-    heard.received('a', ramp(0, 10), 7);
-    expect(out).toEqual([{ itemId: 'a', samples: [...ramp(0, 10)], at: 7 }]);
+  it('with no playback, an answer sent ahead is recorded in real time from its arrival, the next after it, and what the line never played is dropped', () => {
+    const { heard, out, ramp, at } = setup(false);
+    at(7);
+    heard.received('a', ramp(0, 300), 7); // 300 ms arrive at once (the service sends ahead)
+    heard.ended('a');
+    heard.received('b', ramp(1000, 200), 20); // the next answer queues after it on the line
+    heard.ended('b');
+    at(107);
+    heard.tick();
+    expect(out).toEqual([{ itemId: 'a', samples: [...ramp(0, 100)], at: 7 }]);
+    at(357);
+    heard.tick();
+    expect(out.slice(1)).toEqual([
+      { itemId: 'a', samples: [...ramp(100, 200)], at: 107 },
+      { itemId: 'b', samples: [...ramp(1000, 50)], at: 307 },
+    ]);
+    at(400);
+    heard.dispose(); // the call ends (or main is killed) here: b's last 107 ms were never heard
+    expect(out.slice(3)).toEqual([{ itemId: 'b', samples: [...ramp(1050, 43)], at: 357 }]);
+  });
+
+  it('with no playback, the far side speaking stops the line: what played by then is kept, the rest and what queued behind it dropped', () => {
+    const { heard, out, ramp, at } = setup(false);
+    heard.received('a', ramp(0, 300), 0);
+    heard.received('b', ramp(1000, 100), 10); // queued after a: from 300 ms
+    at(100);
+    heard.tick();
+    heard.interrupted(120); // speech_started arrived at 120 ms
+    heard.received('a', ramp(300, 100), 130); // a late delta of the cut answer
+    at(1000);
+    heard.tick();
+    expect(out).toEqual([
+      { itemId: 'a', samples: [...ramp(0, 100)], at: 0 },
+      { itemId: 'a', samples: [...ramp(100, 20)], at: 100 },
+    ]);
+    heard.received('c', ramp(2000, 50), 1000); // the next answer plays at once
+    at(1050);
+    heard.tick();
+    expect(out.slice(2)).toEqual([{ itemId: 'c', samples: [...ramp(2000, 50)], at: 1000 }]);
   });
 
   it('at the end, what has played goes up and what never played is dropped', () => {

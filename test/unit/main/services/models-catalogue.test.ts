@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mergeCatalogue } from '../../../../main/services/models-catalogue';
 import type { LanguageModel, Model } from '../../../../shared/wire/models';
+import { allBasicModels, IMAGE_MODELS, LANGUAGE_MODELS, REALTIME_CATALOGUE, toLanguageModel, VIDEO_MODELS } from '../../../../main/sandbox/catalogue';
 
 const basic = (id: string, over: Partial<Model> = {}): Model => ({
   id,
@@ -69,6 +70,19 @@ describe('mergeCatalogue()', () => {
       ['vid', 'video'],
       ['alpha', 'other'],
     ]);
+  });
+
+  it("gives the realtime voice models (only in the basic listing) the kind realtime, after video and before other, in the sandbox's catalogue too", () => {
+    const entries = mergeCatalogue({ models: [basic('mystery'), basic('svc-voice-latest'), basic('renamed', { aliases: ['svc-voice-fast-1.0'] })], language: [], image: [], video: [] });
+    expect(entries.map((e) => [e.id, e.kind])).toEqual([
+      ['renamed', 'realtime'],
+      ['svc-voice-latest', 'realtime'],
+      ['mystery', 'other'],
+    ]);
+    // The sandbox's own listings, as the Models view merges them: each realtime model is `realtime`, nothing is left `other`.
+    const sandbox = mergeCatalogue({ models: allBasicModels(), language: LANGUAGE_MODELS.map(toLanguageModel), image: [...IMAGE_MODELS], video: [...VIDEO_MODELS] });
+    expect(sandbox.filter((e) => e.kind === 'realtime').map((e) => e.id).sort()).toEqual(REALTIME_CATALOGUE.map((m) => m.id).sort());
+    expect(sandbox.filter((e) => e.kind === 'other')).toEqual([]);
   });
 
   it('keeps long-context tiers when the typed listing has them', () => {

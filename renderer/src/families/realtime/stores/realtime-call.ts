@@ -31,6 +31,7 @@ import { useAudioDevicesStore } from '../../../stores/audio-devices';
 import { DEFAULT_MAX_ROWS, EventLog, type LogMessage } from '../lib/event-log';
 import { dtmfKeys, dtmfOf, type DtmfKey } from '../lib/phone-call';
 import type { LevelSample } from '../lib/latency-timeline';
+import { CALL_GONE_MESSAGE, onceGone } from './call-gone';
 import { PageCallOutput } from './page-call-output';
 import { followPhoneCall, watchAnsweredCalls } from './phone-call-ends';
 import { callJsonl, earlierMessages } from './recorded-messages';
@@ -314,6 +315,12 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
     sessionId.value = id;
     remember(id);
     const view = live.attach(id, onChunk);
+    onceGone(live, id, () => {
+      if (sessionId.value !== id || state.value) return;
+      sessionId.value = null;
+      remember(null);
+      error.value = { code: 'not_found', message: CALL_GONE_MESSAGE };
+    });
     if (view.snapshot && !state.value) {
       startedAt.value = view.summary?.startedAt ?? null;
       state.value = structuredClone(view.snapshot as RealtimeCallSnapshot);

@@ -375,7 +375,7 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
    * a time, so nothing the console's capped log let go is missing), or the log held here when the
    * recording cannot be read.
    */
-  async function exportJsonl(): Promise<string> {
+  async function exportJsonl(): Promise<Blob> {
     return callJsonl(state.value?.runId, log.value);
   }
 

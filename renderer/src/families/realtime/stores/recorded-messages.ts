@@ -68,18 +68,23 @@ export async function earlierMessages(runId: string, count: number, wanted: () =
   return earlier;
 }
 
-/** The whole call as JSONL from its recording; what the console's log holds when the recording cannot be read. */
-export async function callJsonl(runId: string | null | undefined, log: EventLog): Promise<string> {
+const JSONL_TYPE = 'application/x-ndjson';
+
+/**
+ * The whole call as JSONL from its recording; what the console's log holds when the recording
+ * cannot be read. A Blob made of one Blob per page: each page is written and encoded as it comes,
+ * so no task handles the whole call at once (one string of 50,000 messages cost a task of ~100 ms
+ * in the page to join and encode: test/bench/realtime-event-log-chromium.ts).
+ */
+export async function callJsonl(runId: string | null | undefined, log: EventLog): Promise<Blob> {
   if (runId) {
     try {
-      // Each page is written as it comes: one pass over 50,000 messages at the end was a task of
-      // hundreds of ms in the page (test/bench/realtime-event-log-chromium.ts).
-      const parts: string[] = [];
-      await readPages(runId, Number.POSITIVE_INFINITY, (messages) => parts.push(toJsonl(messages)));
-      return parts.join('');
+      const parts: Blob[] = [];
+      await readPages(runId, Number.POSITIVE_INFINITY, (messages) => parts.push(new Blob([toJsonl(messages)])));
+      return new Blob(parts, { type: JSONL_TYPE });
     } catch {
       // Fall through to what the console holds.
     }
   }
-  return toJsonl(log.rows().map((r) => ({ t: r.t, direction: r.direction, message: r.count > 1 ? { ...(r.first as object), folded: r.count } : r.first })));
+  return new Blob([toJsonl(log.rows().map((r) => ({ t: r.t, direction: r.direction, message: r.count > 1 ? { ...(r.first as object), folded: r.count } : r.first })))], { type: JSONL_TYPE });
 }

@@ -36,6 +36,7 @@ const BENCHES: Record<string, () => Promise<Bench>> = {
   speechService: () => import('./speech-service'),
   realtimeCall: () => import('./realtime-call'),
   realtimeLongCall: () => import('./realtime-long-call'),
+  realtimeEventLogChromium: () => import('./realtime-event-log-chromium'),
 };
 
 async function main(): Promise<void> {

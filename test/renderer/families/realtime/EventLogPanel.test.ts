@@ -27,7 +27,7 @@ function longCall(turns: number, maxRows: number): EventLog {
 describe('EventLogPanel', () => {
   it('draws only the rows in view of a long log, and says how many older messages are only in History', async () => {
     const log = longCall(2_000, 3_000);
-    m = await mountWithApp(EventLogPanel, { props: { log, version: 1, runId: 'run_1', exportJsonl: async () => '' } });
+    m = await mountWithApp(EventLogPanel, { props: { log, version: 1, runId: 'run_1', exportJsonl: async () => new Blob([]) } });
     await flushPromises();
     const drawn = document.querySelectorAll('[data-test="log-row"]').length;
     expect(log.size).toBe(3_000);
@@ -44,7 +44,7 @@ describe('EventLogPanel', () => {
     log.push({ t: 0, direction: 'out', message: { type: 'session.update' } });
     log.push({ t: 1, direction: 'in', message: { type: 'session.updated' } });
     log.push({ t: 2, direction: 'out', message: { type: 'response.create' } });
-    m = await mountWithApp(EventLogPanel, { props: { log, version: 1, runId: null, exportJsonl: async () => '' } });
+    m = await mountWithApp(EventLogPanel, { props: { log, version: 1, runId: null, exportJsonl: async () => new Blob([]) } });
     await flushPromises();
     const types = () => [...document.querySelectorAll('[data-test="log-type"]')].map((e) => e.textContent);
     expect(types()).toEqual(['session.update', 'session.updated', 'response.create']);

@@ -243,7 +243,7 @@ describe('RealtimeView', () => {
     const recorded = makeFakeSession({ events: 1_200 });
     await mountView(liveSnapshot(), { sessions: { run_call1: recorded } });
     await startCall();
-    const lines = (await useRealtimeCallStore().exportJsonl()).trim().split('\n').map((l) => JSON.parse(l) as { t: number; direction: string; message: { seq?: number } });
+    const lines = (await (await useRealtimeCallStore().exportJsonl()).text()).trim().split('\n').map((l) => JSON.parse(l) as { t: number; direction: string; message: { seq?: number } });
     expect(lines).toHaveLength(1_200);
     expect(lines[3]).toEqual({ t: 60, direction: 'in', message: { type: 'transcript.partial', seq: 3, text: 'word 3' } });
     expect(lines.at(-1)!.t).toBe(1_199 * 20);

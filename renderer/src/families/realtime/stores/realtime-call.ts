@@ -100,6 +100,8 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
   let playbackStream = -1;
   let micStream = -1;
   let logDirty = false;
+  let stateDirty = false;
+  let drawQueued = false;
   /** While the log is being filled from the recording: the live messages that came meanwhile (null otherwise). */
   let sinceAttach: LogMessage[] | null = null;
   let backfills = 0;
@@ -117,16 +119,36 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
     logVersion.value++;
   }
 
-  /** Log updates are drawn once a frame at most: a spoken answer sends hundreds of deltas a second. */
-  function logChanged(): void {
-    if (logDirty) return;
-    logDirty = true;
+  /**
+   * The log and the folded state are drawn once a frame at most: a call sends hundreds of messages
+   * a second, each its own task in the page, and re-rendering the console for each one made tasks
+   * of 100 ms and more under load (test/bench/realtime-event-log-chromium.ts).
+   */
+  function scheduleDraw(): void {
+    if (drawQueued) return;
+    drawQueued = true;
     const flush = () => {
-      logDirty = false;
-      logVersion.value++;
+      drawQueued = false;
+      if (logDirty) {
+        logDirty = false;
+        logVersion.value++;
+      }
+      if (stateDirty) {
+        stateDirty = false;
+        stateVersion.value++;
+        triggerRef(state);
+      }
     };
     if (typeof requestAnimationFrame === 'function') requestAnimationFrame(flush);
     else queueMicrotask(flush);
+  }
+  function logChanged(): void {
+    logDirty = true;
+    scheduleDraw();
+  }
+  function stateChanged(): void {
+    stateDirty = true;
+    scheduleDraw();
   }
 
   function onEvent(event: RealtimeCallEvent): void {
@@ -141,8 +163,7 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
       logChanged();
       return;
     }
-    stateVersion.value++;
-    triggerRef(state);
+    stateChanged();
     if (event.type === 'streams') void wireMedia();
     if (!isActive(state.value) || event.type === 'dropped') void releaseMedia();
   }
@@ -387,7 +408,7 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
    * a time, so nothing the console's capped log let go is missing), or the log held here when the
    * recording cannot be read.
    */
-  async function exportJsonl(): Promise<string> {
+  async function exportJsonl(): Promise<Blob> {
     return callJsonl(state.value?.runId, log.value);
   }
 

@@ -21,19 +21,32 @@ export function messageOfItem(item: TimelineItem): LogMessage | null {
   return { t: item.event.t, direction: item.event.direction === 'out' ? 'out' : 'in', message };
 }
 
-/** The run's first `limit` messages (all of them when absent), oldest first. */
-export async function recordedMessages(runId: string, limit = Number.POSITIVE_INFINITY): Promise<LogMessage[]> {
+/** Reads the run's first `limit` messages a page at a time, each page handed to `onPage` as it comes (oldest first). */
+async function readPages(runId: string, limit: number, onPage: (messages: LogMessage[]) => void): Promise<void> {
   const api = useWorkbench();
-  const out: LogMessage[] = [];
-  for (let offset = 0; out.length < limit; ) {
+  let read = 0;
+  for (let offset = 0; read < limit; ) {
     const page = await api.history.timeline({ id: runId, offset, limit: PAGE });
+    const messages: LogMessage[] = [];
     for (const item of page.items) {
       const m = messageOfItem(item);
-      if (m && out.length < limit) out.push(m);
+      if (m && read < limit) {
+        messages.push(m);
+        read++;
+      }
     }
+    onPage(messages);
     offset += page.items.length;
     if (page.items.length === 0 || offset >= page.total) break;
   }
+}
+
+/** The run's first `limit` messages (all of them when absent), oldest first. */
+export async function recordedMessages(runId: string, limit = Number.POSITIVE_INFINITY): Promise<LogMessage[]> {
+  const out: LogMessage[] = [];
+  await readPages(runId, limit, (messages) => {
+    for (const m of messages) out.push(m);
+  });
   return out;
 }
 
@@ -55,14 +68,23 @@ export async function earlierMessages(runId: string, count: number, wanted: () =
   return earlier;
 }
 
-/** The whole call as JSONL from its recording; what the console's log holds when the recording cannot be read. */
-export async function callJsonl(runId: string | null | undefined, log: EventLog): Promise<string> {
+const JSONL_TYPE = 'application/x-ndjson';
+
+/**
+ * The whole call as JSONL from its recording; what the console's log holds when the recording
+ * cannot be read. A Blob made of one Blob per page: each page is written and encoded as it comes,
+ * so no task handles the whole call at once (one string of 50,000 messages cost a task of ~100 ms
+ * in the page to join and encode: test/bench/realtime-event-log-chromium.ts).
+ */
+export async function callJsonl(runId: string | null | undefined, log: EventLog): Promise<Blob> {
   if (runId) {
     try {
-      return toJsonl(await recordedMessages(runId));
+      const parts: Blob[] = [];
+      await readPages(runId, Number.POSITIVE_INFINITY, (messages) => parts.push(new Blob([toJsonl(messages)])));
+      return new Blob(parts, { type: JSONL_TYPE });
     } catch {
       // Fall through to what the console holds.
     }
   }
-  return toJsonl(log.rows().map((r) => ({ t: r.t, direction: r.direction, message: r.count > 1 ? { ...(r.first as object), folded: r.count } : r.first })));
+  return new Blob([toJsonl(log.rows().map((r) => ({ t: r.t, direction: r.direction, message: r.count > 1 ? { ...(r.first as object), folded: r.count } : r.first })))], { type: JSONL_TYPE });
 }

@@ -1,0 +1,100 @@
+/**
+ * A virtual list: `count` rows of one fixed height in a scrolling element, only the rows in view
+ * (plus `overscan` each side) rendered — the call console's event log and History's session
+ * timeline both draw 50,000 rows this way. A one-column `useVirtualGrid`, plus what a list of
+ * messages needs on top of it:
+ * - `follow`: while the list is scrolled to its end, new rows scroll into view (scrolling up stops
+ *   following, scrolling back to the end resumes it);
+ * - a count that shrinks (a filter) clamps the scroll position: the window of rows drawn is worked
+ *   out again from the clamped one, after the DOM has the new height;
+ * - keyboard moves (arrows, Page Up/Down, Home, End) as the index they lead to.
+ *
+ *   const list = useVirtualRows({ container, count: () => rows.value.length, rowHeight: 24, follow: true });
+ *   <div ref="container" @scroll.passive="list.onScroll"><div :style="{ height: `${list.totalHeight.value}px` }">
+ *     <div :style="{ transform: `translateY(${list.offsetY.value}px)` }"> v-for="i in list.indexes.value" …
+ */
+import { computed, ref, watch, type Ref } from 'vue';
+import { useVirtualGrid } from './use-virtual-grid';
+
+export interface VirtualRowsOptions {
+  container: Ref<HTMLElement | null>;
+  count: () => number;
+  rowHeight: number;
+  /** Rows drawn beyond each edge of the view (default 8: a fast wheel does not show blanks). */
+  overscan?: number;
+  /** Used while the element has no size yet (not laid out, or a test DOM). */
+  fallback?: { width: number; height: number };
+  /** Keep the newest row in view as rows come, while the list is at its end (default false). */
+  follow?: boolean;
+}
+
+/** Keys that move through a list, and by how much (`page`: a screenful). */
+const MOVES: Record<string, 'up' | 'down' | 'pageUp' | 'pageDown' | 'home' | 'end'> = {
+  ArrowUp: 'up',
+  ArrowDown: 'down',
+  PageUp: 'pageUp',
+  PageDown: 'pageDown',
+  Home: 'home',
+  End: 'end',
+};
+
+export function useVirtualRows(options: VirtualRowsOptions) {
+  const fallback = options.fallback ?? { width: 800, height: 320 };
+  // One column: a list is a grid whose tiles are as wide as anything.
+  const grid = useVirtualGrid({ container: options.container, count: options.count, tileWidth: Number.MAX_SAFE_INTEGER, rowHeight: options.rowHeight, overscan: options.overscan ?? 8, fallback });
+  const following = ref(options.follow ?? false);
+
+  /** Indexes of the rows drawn, in order. */
+  const indexes = computed(() => {
+    const out: number[] = [];
+    for (let i = grid.start.value; i < grid.end.value; i++) out.push(i);
+    return out;
+  });
+
+  watch(
+    options.count,
+    (n) => {
+      if (following.value && n > 0) grid.scrollToIndex(n - 1);
+      else grid.onScroll();
+    },
+    { flush: 'post' },
+  );
+
+  function onScroll(): void {
+    grid.onScroll();
+    const el = options.container.value;
+    if (options.follow && el) following.value = el.scrollTop + el.clientHeight >= el.scrollHeight - options.rowHeight * 2;
+  }
+
+  /** Whole rows the element shows at once. */
+  function rowsInView(): number {
+    return Math.max(1, Math.floor((options.container.value?.clientHeight || fallback.height) / options.rowHeight));
+  }
+
+  /**
+   * The index a navigation key leads to from `from` (-1: nothing selected yet, so Down goes to the
+   * first row), clamped to the list; null for a key that is not a move or an empty list.
+   */
+  function keyTarget(key: string, from: number): number | null {
+    const move = MOVES[key];
+    const last = options.count() - 1;
+    if (!move || last < 0) return null;
+    const page = rowsInView();
+    const to = { up: from - 1, down: from + 1, pageUp: from - page, pageDown: from + page, home: 0, end: last }[move];
+    return Math.min(Math.max(0, to), last);
+  }
+
+  return {
+    totalHeight: grid.totalHeight,
+    start: grid.start,
+    end: grid.end,
+    offsetY: grid.offsetY,
+    indexes,
+    /** Whether new rows scroll into view (only with `follow`). */
+    following,
+    onScroll,
+    scrollToIndex: grid.scrollToIndex,
+    rowsInView,
+    keyTarget,
+  };
+}

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { effectScope, nextTick, ref } from 'vue';
+import { useVirtualRows } from '@/composables/use-virtual-rows';
+
+/** A 300 px high scroller whose content is `count` rows of 20 px (a test DOM lays nothing out). */
+function rows(initial: number, follow = false) {
+  const count = ref(initial);
+  const el = document.createElement('div');
+  Object.defineProperty(el, 'clientWidth', { value: 800 });
+  Object.defineProperty(el, 'clientHeight', { value: 300 });
+  Object.defineProperty(el, 'scrollHeight', { get: () => count.value * 20 });
+  // As a browser does: scrollTop stays within the content, also when the content shrinks.
+  let top = 0;
+  const clamp = (v: number) => Math.max(0, Math.min(v, count.value * 20 - 300));
+  Object.defineProperty(el, 'scrollTop', { get: () => (top = clamp(top)), set: (v: number) => (top = clamp(v)) });
+  const container = ref<HTMLElement | null>(el);
+  const scope = effectScope();
+  const list = scope.run(() => useVirtualRows({ container, count: () => count.value, rowHeight: 20, overscan: 2, follow }))!;
+  return { el, count, list };
+}
+
+describe('useVirtualRows', () => {
+  it('draws the rows in view plus the overscan, one column, and sizes the list from the count', async () => {
+    const { el, list } = rows(50_000);
+    await nextTick();
+    expect(list.totalHeight.value).toBe(1_000_000);
+    expect(list.indexes.value).toEqual(Array.from({ length: 17 }, (_, i) => i));
+    el.scrollTop = 500_000;
+    list.onScroll();
+    expect(list.indexes.value[0]).toBe(24_998);
+    expect(list.indexes.value.at(-1)).toBe(25_016);
+    expect(list.offsetY.value).toBe(24_998 * 20);
+  });
+
+  it('follows new rows while at the end; scrolling up stops it, back at the end resumes', async () => {
+    const { el, count, list } = rows(100, true);
+    await nextTick();
+    count.value = 200;
+    await nextTick();
+    expect(el.scrollTop).toBe(200 * 20 - 300);
+    expect(list.indexes.value.at(-1)).toBe(199);
+
+    el.scrollTop = 1000;
+    list.onScroll();
+    expect(list.following.value).toBe(false);
+    count.value = 300;
+    await nextTick();
+    expect(el.scrollTop).toBe(1000);
+
+    el.scrollTop = 300 * 20 - 300;
+    list.onScroll();
+    expect(list.following.value).toBe(true);
+    count.value = 400;
+    await nextTick();
+    expect(el.scrollTop).toBe(400 * 20 - 300);
+  });
+
+  it('a list that shrinks (a filter) draws the rows at the clamped scroll position', async () => {
+    const { el, count, list } = rows(1000);
+    await nextTick();
+    el.scrollTop = 15_000;
+    list.onScroll();
+    expect(list.indexes.value[0]).toBe(748);
+    count.value = 10;
+    await nextTick();
+    expect(el.scrollTop).toBe(0);
+    expect(list.indexes.value).toEqual(Array.from({ length: 10 }, (_, i) => i));
+  });
+
+  it('keyboard moves: by one, by a screenful, to either end, clamped; other keys are not moves', async () => {
+    const { count, list } = rows(100);
+    await nextTick();
+    expect(list.rowsInView()).toBe(15);
+    expect(list.keyTarget('ArrowDown', -1)).toBe(0);
+    expect(list.keyTarget('ArrowDown', 5)).toBe(6);
+    expect(list.keyTarget('ArrowUp', 0)).toBe(0);
+    expect(list.keyTarget('PageDown', 10)).toBe(25);
+    expect(list.keyTarget('PageDown', 95)).toBe(99);
+    expect(list.keyTarget('PageUp', 10)).toBe(0);
+    expect(list.keyTarget('End', 3)).toBe(99);
+    expect(list.keyTarget('Home', 50)).toBe(0);
+    expect(list.keyTarget('Enter', 3)).toBeNull();
+    count.value = 0;
+    expect(list.keyTarget('ArrowDown', -1)).toBeNull();
+  });
+});

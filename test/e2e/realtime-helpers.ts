@@ -90,8 +90,8 @@ export interface SocketProxy {
   url: string;
   /** Destroys every realtime socket through it (no close frame): the network dropped. */
   drop(): void;
-  /** Realtime sockets (`GET /v1/realtime…` handshakes) opened through it so far. */
-  realtimeSockets(): number;
+  /** The header lines of each realtime handshake so far (how the app authenticated). */
+  handshakes(): string[];
   /** Runs `hold` before the next realtime handshake is passed on (once). */
   holdNextHandshake(hold: () => Promise<void>): void;
   close(): Promise<void>;
@@ -101,7 +101,7 @@ export async function startSocketProxy(target: string): Promise<SocketProxy> {
   const { hostname, port } = new URL(target);
   const realtime = new Set<Socket>();
   const all = new Set<Socket>();
-  let opened = 0;
+  const heads: string[] = [];
   let hold: (() => Promise<void>) | null = null;
   const server = createServer((client) => {
     all.add(client);
@@ -112,7 +112,7 @@ export async function startSocketProxy(target: string): Promise<SocketProxy> {
       const isRealtime = first.toString('latin1', 0, 32).startsWith('GET /v1/realtime');
       const go = async (): Promise<void> => {
         if (isRealtime) {
-          opened++;
+          heads.push(first.toString('latin1').split('\r\n\r\n')[0]);
           const h = hold;
           hold = null;
           if (h) await h();
@@ -147,7 +147,7 @@ export async function startSocketProxy(target: string): Promise<SocketProxy> {
       for (const s of realtime) s.destroy();
       realtime.clear();
     },
-    realtimeSockets: () => opened,
+    handshakes: () => [...heads],
     holdNextHandshake: (h) => {
       hold = h;
     },

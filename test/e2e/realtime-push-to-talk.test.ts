@@ -20,6 +20,8 @@ import { logRows, openConsole, SLOW, speechWav, startCall, transcript } from './
 const TALK_BEFORE_MS = 7_000;
 /** How long the button (then the key) is held. */
 const HOLD_MS = 3_000;
+/** A button's label following a press (the page under load). */
+const QUICK = { timeout: 10_000 };
 
 /** Seconds of audio an answer says it heard. */
 function heardSeconds(answer: string): number {
@@ -76,10 +78,10 @@ describe('Realtime call: push-to-talk (browser mode)', () => {
     // Hold the button while the microphone speaks, then let go.
     await button.hover();
     await page.mouse.down();
-    await expect.poll(() => button.innerText()).toBe('Talking… (release to send)');
+    await expect.poll(() => button.innerText(), QUICK).toBe('Talking… (release to send)');
     await page.waitForTimeout(HOLD_MS);
     await page.mouse.up();
-    await expect.poll(() => button.innerText()).toBe('Hold to talk (or Space)');
+    await expect.poll(() => button.innerText(), QUICK).toBe('Hold to talk (or Space)');
 
     await expect.poll(() => transcript(page, 'assistant'), SLOW).toHaveLength(1);
     await expect.poll(async () => count(await logRows(page, 'response.done'), '← response.done'), SLOW).toBe(1);
@@ -98,10 +100,10 @@ describe('Realtime call: push-to-talk (browser mode)', () => {
   it('holding Space (focus outside a field) is the same: a second turn and a second answer', async () => {
     await page.getByRole('heading', { level: 1, name: 'Realtime call console' }).click();
     await page.keyboard.down('Space');
-    await expect.poll(() => page.locator('[data-test="call-ptt"]').innerText()).toBe('Talking… (release to send)');
+    await expect.poll(() => page.locator('[data-test="call-ptt"]').innerText(), QUICK).toBe('Talking… (release to send)');
     await page.waitForTimeout(HOLD_MS);
     await page.keyboard.up('Space');
-    await expect.poll(() => page.locator('[data-test="call-ptt"]').innerText()).toBe('Hold to talk (or Space)');
+    await expect.poll(() => page.locator('[data-test="call-ptt"]').innerText(), QUICK).toBe('Hold to talk (or Space)');
 
     await expect.poll(() => transcript(page, 'assistant'), SLOW).toHaveLength(2);
     await expect.poll(async () => count(await logRows(page, 'response.done'), '← response.done'), SLOW).toBe(2);

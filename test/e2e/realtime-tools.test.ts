@@ -52,7 +52,7 @@ describe('Realtime call: tools answered by the auto-responder (browser mode)', (
     await tools.getByRole('textbox', { name: 'Description' }).fill('Current weather for a city');
     await tools.getByRole('textbox', { name: 'Parameters (JSON schema)' }).fill(SCHEMA);
     await tools.getByRole('textbox', { name: /^Saved reply/ }).fill(REPLY);
-    await expect.poll(() => page.locator('details.tools > summary').innerText()).toBe('Tools (1, 1 with a saved reply)');
+    await expect.poll(() => page.locator('details.tools > summary').innerText(), { timeout: 10_000 }).toBe('Tools (1, 1 with a saved reply)');
     expect(await page.locator('[data-test="auto-on"]').isChecked()).toBe(true);
 
     await startCall(page);

@@ -235,6 +235,8 @@ describe('realtime call live session (sandbox)', () => {
       await win.attachment.control({ type: 'reconnect' });
       await win.until(() => win.state().status === 'live' && win.state().connection.attempts === 2, 'reconnected');
       await win.until(() => win.events().slice(before).filter((e) => e.type === 'wire' && e.direction === 'in' && e.eventType === 'conversation.item.added').length === 2, 'the seeded items accepted');
+      // Our own messages come as captured frames, which may trail the service's answers to them.
+      await win.until(() => win.events().slice(before).filter((e) => e.type === 'wire' && e.direction === 'out' && e.eventType === 'conversation.item.create').length === 2, 'the seeded items captured');
       // The new socket's first items are the conversation so far, in order.
       const seeded = win.events().slice(before).flatMap((e) => (e.type === 'wire' && e.direction === 'out' && e.eventType === 'conversation.item.create' ? [e.data as { item: { role: string; content: Array<{ type: string; text: string }> } }] : []));
       expect(seeded.map((d) => [d.item.role, d.item.content[0].type, d.item.content[0].text])).toEqual([

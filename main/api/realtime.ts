@@ -8,7 +8,7 @@
  */
 import { REALTIME_LIMITS, clientSecretProtocol, clientSecretSchema, parseRealtimeServerEvent, type ClientSecret, type ClientSecretRequest, type RealtimeQuery, type RealtimeServerEvent } from '../../shared/wire/realtime';
 import type { ApiClient, ApiResult, RequestOptions } from './client';
-import { invalidRequestError } from './errors';
+import { invalidRequestError, type ApiError } from './errors';
 import { openEventSocket, type CapturedFrame, type EventSocketResult, type SocketLimits } from './event-socket';
 import { notSent, shaped } from './result-shape';
 import type { AudioFormatHint } from './socket-capture';
@@ -53,7 +53,7 @@ export async function openRealtimeSocket(client: ApiClient, opts: RealtimeSocket
     return { ok: false, error: invalidRequestError('A SIP call (call_id) can only be joined with the API key, not a client secret.'), captured: { ...captured, headers: {} } };
   }
   const secret = auth.kind === 'client_secret' ? auth.secret : null;
-  return openEventSocket<RealtimeServerEvent>(client, REALTIME_PATH, {
+  const opened = await openEventSocket<RealtimeServerEvent>(client, REALTIME_PATH, {
     query,
     signal: opts.signal,
     parse: parseRealtimeServerEvent,
@@ -65,4 +65,18 @@ export async function openRealtimeSocket(client: ApiClient, opts: RealtimeSocket
     ...(auth.kind === 'client_secret' && auth.via === 'protocol' ? { protocols: [clientSecretProtocol(auth.secret)], omitKey: true } : {}),
     ...(auth.kind === 'client_secret' && auth.via === 'header' ? { headers: { authorization: `Bearer ${auth.secret}` } } : {}),
   });
+  return !opened.ok && secret ? { ...opened, error: secretRefusal(opened.error) } : opened;
+}
+
+/**
+ * A 401 to a socket opened with a client secret refused the secret (expired, or unknown), not the
+ * connection's key: the generic 401 advice ("check the key in Connections") would send the user
+ * to fix what is not broken. Said with what does help: a new secret is minted on every start.
+ */
+export function secretRefusal(error: ApiError): ApiError {
+  if (error.kind !== 'http' || error.status !== 401) return error;
+  const message = error.message
+    .replace('The service refused the API key (401)', 'The service refused the client secret (401)')
+    .replace(/ Check the key in Connections\.$/, ' A client secret is short-lived: start the call again and a new one is minted (the API key was not used, and is not at fault).');
+  return { ...error, message };
 }

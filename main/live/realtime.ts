@@ -301,7 +301,12 @@ export function realtimeLiveKind(deps: RealtimeKindDeps) {
         throw error;
       }
 
+      /** A turn starts only on a connected call: a message refused while dropped must not leave a turn with no answer. */
+      const connected = (): void => {
+        if (!live) throw new WorkbenchFailure({ code: 'network', message: 'The call is not connected: reconnect first.' });
+      };
       const answerText = async (text: string, respond: boolean): Promise<void> => {
+        connected();
         conversation.inputSent(rec.sessionMs());
         await send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text }] } });
         if (respond) await send({ type: 'response.create' });
@@ -312,6 +317,7 @@ export function realtimeLiveKind(deps: RealtimeKindDeps) {
         async control(message) {
           switch (message.type) {
             case 'commit':
+              connected();
               conversation.inputSent(rec.sessionMs());
               await send({ type: 'input_audio_buffer.commit' });
               if (message.respond) await send({ type: 'response.create' });

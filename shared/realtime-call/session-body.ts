@@ -23,13 +23,18 @@ export function realtimeSessionBody(input: RealtimeCallInput, formats: { input: 
   return body;
 }
 
-/** The conversation so far as `conversation.item.create` items, in order (empty text left out). */
+/**
+ * The conversation so far as `conversation.item.create` items, in order (empty text left out).
+ * Each keeps its item id (the spec allows a client id of 1-64 characters): the service's echo of a
+ * seeded user message then lands on the transcript entry it came from instead of adding it again.
+ */
 export function realtimeSeedItems(entries: readonly RealtimeTranscriptEntry[]): Array<Record<string, unknown>> {
   return entries
     .filter((e) => e.text.trim())
-    .map((e) =>
-      e.role === 'user'
-        ? { type: 'message', role: 'user', content: [{ type: 'input_text', text: e.text.trim() }] }
-        : { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: e.text.trim() }] },
-    );
+    .map((e) => ({
+      ...(e.itemId && e.itemId.length <= 64 ? { id: e.itemId } : {}),
+      type: 'message',
+      role: e.role,
+      content: [{ type: e.role === 'user' ? 'input_text' : 'output_text', text: e.text.trim() }],
+    }));
 }

@@ -8,30 +8,17 @@
  *
  * Runs once the `realtime` live kind is in main (main/live/realtime.ts); skipped before.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxServer } from '../../main/sandbox';
-import { encodeWav, parseWav } from '../../shared/audio/wav';
 import { closeAppPage, fakeMicrophoneArgs, openAppPage, ROOT, screenshot, useServiceConnection, type AppPage } from './harness';
+import { speechWav } from './realtime-helpers';
 
 const KIND_PRESENT = existsSync(join(ROOT, 'main/live/realtime.ts'));
 const SLOW = { timeout: 60_000 };
-
-/** eSpeak NG's CLI: the sentence, then `gapS` of silence (Chromium loops the file). */
-function speech(dir: string, text: string, gapS: number): Buffer {
-  const out = join(dir, 'q.wav');
-  execFileSync('espeak-ng', ['-v', 'en-us', '-w', out, text]);
-  const parsed = parseWav(readFileSync(out));
-  if (!parsed.ok) throw new Error(parsed.error.message);
-  const rate = parsed.value.sampleRate;
-  const samples = new Int16Array(parsed.value.samples.length + Math.round(rate * gapS));
-  samples.set(parsed.value.samples, 0);
-  return Buffer.from(encodeWav({ sampleRate: rate, channels: 1, samples }));
-}
 
 describe.skipIf(!KIND_PRESENT)('Realtime call console (browser mode)', () => {
   let opened: AppPage | undefined;
@@ -43,7 +30,7 @@ describe.skipIf(!KIND_PRESENT)('Realtime call console (browser mode)', () => {
   beforeAll(async () => {
     sb = await startSandbox({ keys: [key], tokenDelayMs: 0 });
     const mic = join(dir, 'mic.wav');
-    writeFileSync(mic, speech(dir, 'What is the weather like in Paris today?', 6));
+    writeFileSync(mic, speechWav(dir, 'What is the weather like in Paris today?', 6));
     opened = await openAppPage({ viewport: { width: 1400, height: 1200 }, browserArgs: fakeMicrophoneArgs(mic) });
     page = opened.page;
     await page.goto(opened.app.url);

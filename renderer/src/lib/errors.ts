@@ -33,6 +33,14 @@ export function errorFacts(error: WorkbenchError): string {
   return parts.join(' · ');
 }
 
+/**
+ * A realtime call's short-lived client secret refused (expired or unknown; main/api/realtime.ts
+ * says "refused the client secret"), not the connection's key: nothing to fix in Connections.
+ */
+export function clientSecretRefused(error: WorkbenchError): boolean {
+  return error.code === 'api_error' && error.status === 401 && /refused the client secret/.test(error.message);
+}
+
 /** What to try next, by error code: the message says what went wrong, this says what to do. */
 export function errorHint(error: WorkbenchError): string | null {
   switch (error.code) {
@@ -47,6 +55,7 @@ export function errorHint(error: WorkbenchError): string | null {
     case 'stream_incomplete':
       return 'The stream was cut off; the partial output is kept above. Try again.';
     case 'api_error':
+      if (clientSecretRefused(error)) return 'Start the call again: a new client secret is minted each time.';
       if (error.status === 401 || error.status === 403) return 'The API key was refused: update it in Connections.';
       if (error.status === 429) return 'Rate limited: wait a moment and try again.';
       if (error.status !== undefined && error.status >= 500) return 'The service failed; try again shortly.';

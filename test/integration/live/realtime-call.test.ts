@@ -224,12 +224,19 @@ describe('realtime call live session (sandbox)', () => {
       expect(win.state().lastError?.code).toBe('network');
       expect(env.app.live.summary(id)).toMatchObject({ status: 'running', state: 'dropped' });
       // Nothing can be said while dropped; the console is told why.
+      const turns = win.state().turns.length;
       await expect(win.attachment.control({ type: 'text', text: 'Hello?' })).rejects.toThrow(/reconnect first/);
+      await expect(win.attachment.control({ type: 'commit' })).rejects.toThrow(/reconnect first/);
+      // A refused message starts no turn (none would ever be answered).
+      await new Promise((r) => setTimeout(r, 50));
+      expect(win.state().turns.length).toBe(turns);
 
       const before = win.events().length;
       await win.attachment.control({ type: 'reconnect' });
       await win.until(() => win.state().status === 'live' && win.state().connection.attempts === 2, 'reconnected');
       await win.until(() => win.events().slice(before).filter((e) => e.type === 'wire' && e.direction === 'in' && e.eventType === 'conversation.item.added').length === 2, 'the seeded items accepted');
+      // Our own messages come as captured frames, which may trail the service's answers to them.
+      await win.until(() => win.events().slice(before).filter((e) => e.type === 'wire' && e.direction === 'out' && e.eventType === 'conversation.item.create').length === 2, 'the seeded items captured');
       // The new socket's first items are the conversation so far, in order.
       const seeded = win.events().slice(before).flatMap((e) => (e.type === 'wire' && e.direction === 'out' && e.eventType === 'conversation.item.create' ? [e.data as { item: { role: string; content: Array<{ type: string; text: string }> } }] : []));
       expect(seeded.map((d) => [d.item.role, d.item.content[0].type, d.item.content[0].text])).toEqual([
@@ -239,6 +246,8 @@ describe('realtime call live session (sandbox)', () => {
       // The call goes on on the new socket.
       await win.attachment.control({ type: 'text', text: 'Say The second answer.' });
       await win.until(() => win.state().transcript.some((e) => e.role === 'assistant' && !e.interim && e.text === 'The second answer.'), 'the second answer');
+      // The seeded items did not come back as new transcript entries (the service echoes each one it adds).
+      expect(win.state().transcript.map((e) => `${e.role}: ${e.text}`)).toEqual(['user: Say The first answer.', 'assistant: The first answer.', 'user: Say The second answer.', 'assistant: The second answer.']);
 
       // Dropped again and left so: ending it keeps the recording, and History says why.
       drop();

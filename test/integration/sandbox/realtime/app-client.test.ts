@@ -59,6 +59,15 @@ describe('main/api/realtime.ts against the sandbox', () => {
     expect(opened.ok).toBe(false);
     if (opened.ok) return;
     expect(opened.error.message).toContain('expired at');
+    // The secret was refused, not the key: the advice says so instead of "check the key in Connections".
+    expect(opened.error.message).toMatch(/^The WebSocket to .+ was refused\. The service refused the client secret \(401\): .*expired at .* start the call again and a new one is minted/);
+    expect(opened.error.message).not.toContain('Check the key in Connections');
     expect(JSON.stringify(opened.captured)).not.toContain(minted.value.value);
+    // With the key, a 401 (here a malformed one) keeps the key's advice.
+    const wrong = new ApiClient({ baseUrl: sb.url, apiKey: 'not a key', sleep: async () => undefined });
+    const keyed = await openRealtimeSocket(wrong);
+    await wrong.dispose();
+    expect(keyed.ok).toBe(false);
+    if (!keyed.ok) expect(keyed.error.message).toContain('Check the key in Connections');
   });
 });

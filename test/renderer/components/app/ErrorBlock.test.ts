@@ -32,6 +32,13 @@ describe('ErrorBlock', () => {
     expect(useConnectionsStore().dialogOpen).toBe(true);
   });
 
+  it('a refused client secret (a realtime call\'s, expired): no key advice and no Connections button, start again instead', () => {
+    w = mountError({ code: 'api_error', status: 401, message: 'The WebSocket to 127.0.0.1:5 was refused. The service refused the client secret (401): The client secret offered as the subprotocol expired at 2026-11-27T19:26:00.000Z (sandbox clock).' });
+    expect(w.text()).toContain('Start the call again: a new client secret is minted each time.');
+    expect(w.text()).not.toContain('update it in Connections');
+    expect(w.findAll('button').some((b) => b.text() === 'Open Connections')).toBe(false);
+  });
+
   it('offers no Connections button for errors Connections cannot fix', () => {
     w = mountError({ code: 'api_error', status: 429, message: 'Slow down.' });
     expect(w.findAll('button').some((b) => b.text() === 'Open Connections')).toBe(false);

@@ -33,5 +33,19 @@ describe('RealtimeCallDetails (History)', () => {
     expect(document.querySelector('[aria-label="Session timeline"]')).not.toBeNull();
     const lines = [...document.querySelectorAll('[data-testid="call-transcript"] li')].map((li) => li.textContent!.replace(/\s+/g, ' ').trim());
     expect(lines).toEqual(['You: What is the weather?', 'Model: It is sunny and (cut where it was heard)']);
+    expect(document.querySelector('[data-test="session-problems"]')).toBeNull();
+  });
+
+  it('lists the problems the call lived through (its error marks), not left in the timeline only', async () => {
+    const run = makeRecord({ id: 'run-rt2', endpoint: 'realtime.call' as Endpoint, model: 'svc-voice-latest', events: [], output: { object: 'realtime_call', transcript: [] } });
+    const marks = [
+      { type: 'first_audio' as const, t: 340, eventIndex: 3 },
+      { type: 'error' as const, t: 2_500, eventIndex: 9, data: { code: 'tool_error', tool: 'get_weather', message: 'The tool get_weather failed (auto-responder): down.' } },
+    ];
+    m = await mountWithApp(HistoryEntryView, { route: '/history/run-rt2', props: { id: 'run-rt2' }, fake: { history: [run], sessions: { 'run-rt2': makeFakeSession({ kind: 'realtime', marks }) } } });
+    await flushPromises();
+    const problems = document.querySelector('[role="alert"][data-test="session-problems"]');
+    expect(problems?.textContent).toContain('Problems during the session');
+    expect([...problems!.querySelectorAll('li')].map((li) => li.textContent!.replace(/\s+/g, ' ').trim())).toEqual([expect.stringMatching(/The tool get_weather failed \(auto-responder\): down\.$/)]);
   });
 });

@@ -194,6 +194,22 @@ describe('RealtimeView', () => {
     expect(sent(id)).toEqual([{ type: 'reconnect' }]);
   });
 
+  it("says a live call's last problem (a tool that threw); a drop a reconnect got over is not shown as one", async () => {
+    await mountView(liveSnapshot());
+    const id = await startCall();
+    expect(document.querySelector('[data-test="call-error"]')).toBeNull();
+    emitAll(id, [{ type: 'error', code: 'tool_error', message: 'The tool get_weather failed (auto-responder): down.', t: 1_000 }]);
+    await flushPromises();
+    expect(document.querySelector('[role="alert"][data-test="call-error"]')?.textContent).toContain('The tool get_weather failed (auto-responder): down.');
+    emitAll(id, [{ type: 'dropped', code: 'network', message: 'The connection dropped (1006).', t: 5_000 }]);
+    await flushPromises();
+    expect(document.querySelector('[data-test="call-error"]')).toBeNull(); // the drop has its own alert
+    emitAll(id, [{ type: 'connected', sessionId: 'sess_2', model: null, voice: null, connectedAt: Date.now() + 60_000, attempt: 2, clientSecretExpiresAt: null }]);
+    await flushPromises();
+    expect(document.querySelector('[data-test="call-dropped"]')).toBeNull();
+    expect(document.querySelector('[data-test="call-error"]')).toBeNull();
+  });
+
   it('talks while Space is held outside a field (push-to-talk): clear on press, commit on release; Space in a field types', async () => {
     await mountView(liveSnapshot({ turnDetection: 'manual' }));
     const id = await startCall();

@@ -437,7 +437,11 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
     forget,
     exportJsonl,
     mute: (muted: boolean) => control({ type: 'mute', muted }),
-    reconnect: () => control({ type: 'reconnect' }),
+    /** A refusal said while dropped ("reconnect first") is stale once reconnecting: cleared. */
+    reconnect: () => {
+      error.value = null;
+      return control({ type: 'reconnect' });
+    },
     cancel: () => control({ type: 'response.cancel' }),
     sendText: (text: string) => control({ type: 'text', text }),
     answerTool: (callId: string, output: string) => control({ type: 'tool-output', callId, output }),

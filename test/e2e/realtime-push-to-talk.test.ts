@@ -1,0 +1,126 @@
+/**
+ * Push-to-talk on a realtime call as a user meets it, in Chromium against the app in browser mode
+ * and a sandbox of the test's own. Chromium's fake microphone speaks an eSpeak NG question over and
+ * over (a short pause between); turn detection is off (push-to-talk) and the user's audio is not
+ * transcribed, so the sandbox's answer says how much audio the turn committed ("I heard N seconds").
+ * While nobody holds the button the speech makes no turn (no commit, no answer); holding the button
+ * for a while and letting go makes one user turn and one answer, and the answer heard only the held
+ * part (not the talk before the press); then the same with the Space key held.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type SandboxServer } from '../../main/sandbox';
+import { closeAppPage, fakeMicrophoneArgs, openAppPage, screenshot, useServiceConnection, type AppPage } from './harness';
+import { logRows, openConsole, SLOW, speechWav, startCall, transcript } from './realtime-helpers';
+
+/** The user talks this long before first pressing the button (the audio the press must drop). */
+const TALK_BEFORE_MS = 7_000;
+/** How long the button (then the key) is held. */
+const HOLD_MS = 3_000;
+/** A button's label following a press (the page under load). */
+const QUICK = { timeout: 10_000 };
+
+/** Seconds of audio an answer says it heard. */
+function heardSeconds(answer: string): number {
+  const m = /I heard (\d+(?:\.\d+)?) seconds of your audio/.exec(answer);
+  if (!m) throw new Error(`no "I heard N seconds" in ${JSON.stringify(answer)}`);
+  return Number(m[1]);
+}
+
+describe('Realtime call: push-to-talk (browser mode)', () => {
+  let opened: AppPage | undefined;
+  let page: Page;
+  let sb: SandboxServer;
+  const key = 'sk-e2e-realtime-ptt';
+  const dir = mkdtempSync(join(tmpdir(), 'wb-rt-ptt-'));
+
+  beforeAll(async () => {
+    sb = await startSandbox({ keys: [key], tokenDelayMs: 0 });
+    const mic = join(dir, 'mic.wav');
+    writeFileSync(mic, speechWav(dir, 'What is the weather like in Paris today?', 0.7));
+    opened = await openAppPage({ viewport: { width: 1400, height: 1200 }, browserArgs: fakeMicrophoneArgs(mic) });
+    page = opened.page;
+    await page.goto(opened.app.url);
+    await useServiceConnection(page, { name: 'Realtime sandbox', url: sb.url, key });
+  }, 180_000);
+
+  afterAll(async () => {
+    await sb?.close();
+    expect(await closeAppPage(opened)).toBe(0);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Sent and received rows of the turn-taking kind, for counting. */
+  const count = (rows: string[], row: string): number => rows.filter((r) => r === row || r.startsWith(`${row} ×`)).length;
+  const turnRows = async (): Promise<string[]> => [...(await logRows(page, 'input_audio_buffer')), ...(await logRows(page, 'response.done'))];
+
+  it('talk while not holding makes no turn; holding the button makes one turn and one answer that heard only the held part', async () => {
+    await openConsole(page);
+    await page.locator('[data-test="turn-ptt"]').check();
+    await page.locator('[data-test="transcribe-input"]').uncheck();
+    await startCall(page);
+    expect(await page.locator('[data-test="call-bar"]').innerText()).toContain('push-to-talk');
+    const button = page.locator('[data-test="call-ptt"]');
+    expect(await button.innerText()).toBe('Hold to talk (or Space)');
+
+    // The microphone is live (its level moves with the speech), yet nothing is committed or answered.
+    await expect.poll(() => page.getByRole('meter', { name: 'Microphone level' }).getAttribute('aria-valuenow').then(Number), SLOW).toBeGreaterThan(-40);
+    await page.waitForTimeout(TALK_BEFORE_MS);
+    const before = await turnRows();
+    expect(count(before, '→ input_audio_buffer.commit')).toBe(0);
+    expect(count(before, '← input_audio_buffer.committed')).toBe(0);
+    expect(count(before, '← response.done')).toBe(0);
+    expect(await transcript(page, 'assistant')).toEqual([]);
+
+    // Hold the button while the microphone speaks, then let go.
+    await button.hover();
+    await page.mouse.down();
+    await expect.poll(() => button.innerText(), QUICK).toBe('Talking… (release to send)');
+    await page.waitForTimeout(HOLD_MS);
+    await page.mouse.up();
+    await expect.poll(() => button.innerText(), QUICK).toBe('Hold to talk (or Space)');
+
+    await expect.poll(() => transcript(page, 'assistant'), SLOW).toHaveLength(1);
+    await expect.poll(async () => count(await logRows(page, 'response.done'), '← response.done'), SLOW).toBe(1);
+    const rows = await turnRows();
+    expect(count(rows, '→ input_audio_buffer.clear')).toBe(1);
+    expect(count(rows, '→ input_audio_buffer.commit')).toBe(1);
+    expect(count(rows, '← input_audio_buffer.committed')).toBe(1);
+    // The answer heard the held part: some speech, and far less than the talk before the press.
+    const heard = heardSeconds((await transcript(page, 'assistant'))[0]);
+    expect(heard).toBeGreaterThan(0.5);
+    expect(heard * 1000).toBeLessThan(TALK_BEFORE_MS);
+    await page.locator('[data-test="log-filter-text"]').fill('');
+    await screenshot(page, 'realtime-ptt-01-button');
+  });
+
+  it('holding Space (focus outside a field) is the same: a second turn and a second answer', async () => {
+    await page.getByRole('heading', { level: 1, name: 'Realtime call console' }).click();
+    await page.keyboard.down('Space');
+    await expect.poll(() => page.locator('[data-test="call-ptt"]').innerText(), QUICK).toBe('Talking… (release to send)');
+    await page.waitForTimeout(HOLD_MS);
+    await page.keyboard.up('Space');
+    await expect.poll(() => page.locator('[data-test="call-ptt"]').innerText(), QUICK).toBe('Hold to talk (or Space)');
+
+    await expect.poll(() => transcript(page, 'assistant'), SLOW).toHaveLength(2);
+    await expect.poll(async () => count(await logRows(page, 'response.done'), '← response.done'), SLOW).toBe(2);
+    const rows = await turnRows();
+    expect(count(rows, '→ input_audio_buffer.clear')).toBe(2);
+    expect(count(rows, '→ input_audio_buffer.commit')).toBe(2);
+    expect(count(rows, '← input_audio_buffer.committed')).toBe(2);
+    const heard = heardSeconds((await transcript(page, 'assistant'))[1]);
+    expect(heard).toBeGreaterThan(0.5);
+    expect(heard * 1000).toBeLessThan(TALK_BEFORE_MS);
+    // Space typed in the message field types a space: no third turn.
+    await page.locator('[data-test="call-text"]').press('Space');
+    expect(await page.locator('[data-test="call-text"]').inputValue()).toBe(' ');
+    expect(await page.locator('[data-test="call-ptt"]').innerText()).toBe('Hold to talk (or Space)');
+    await page.locator('[data-test="log-filter-text"]').fill('');
+    await screenshot(page, 'realtime-ptt-02-space');
+    await page.locator('[data-test="call-hangup"]').click();
+    await expect.poll(() => page.locator('[data-test="call-start"]').isVisible(), SLOW).toBe(true);
+  });
+});

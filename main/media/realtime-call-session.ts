@@ -35,6 +35,7 @@ import type { RealtimeServerEvent } from '../../shared/wire/realtime';
 import { fileSource } from './file-source';
 import { nativeMicrophone } from './native-microphone';
 import { heardAudio } from './realtime-heard';
+import { startLoopProbe } from './loop-probe';
 import { inputClock } from './realtime-input-clock';
 import { nativeOutput, noOutput, pageOutput, type CallOutput } from './realtime-output';
 import { defineKind } from './session-kinds';
@@ -96,6 +97,9 @@ function decode(format: Format, bytes: Buffer): Int16Array {
   for (let i = 0; i < copy.length; i++) copy[i] = bytes.readInt16LE(i * 2);
   return copy;
 }
+
+/** Resolves on the event loop's next turn (after the timers and I/O due by then). */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 function pcmBase64(pcm: Int16Array): string {
   return Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength).toString('base64');
@@ -216,6 +220,9 @@ export const realtimeCallKind = defineKind({
       pending = joined.slice(offset);
     };
     const timings: number[] = [];
+    // Benchmarks: what stalled this process's loop during the call (loop-probe.ts), in `stats`.
+    const probe = options.timings ? startLoopProbe(() => ctx.now()) : null;
+    const statsNow = () => ({ framesSent, framesRefused, appendsSent, socket: socket.stats, ...(probe ? { loop: probe.report() } : {}) });
     const flushMic = (): void => {
       if (timings.length > 0) ctx.event('timings', { captureSent: timings.splice(0) });
       if (micPieceSamples === 0) return;
@@ -281,6 +288,11 @@ export const realtimeCallKind = defineKind({
           const pcm = decode(outFormat, Buffer.from(m.delta, 'base64'));
           output.play(itemId, pcm);
           heard.received(itemId, pcm, event.at);
+          // The service sends an answer faster than real time: deltas queue up on the socket, and
+          // this loop reads queued events as microtasks, one after another in a single turn of the
+          // event loop. Decoding and resampling a second of them at once held the microphone's
+          // next frame back by tens of ms (the send jitter). One delta per turn lets it through.
+          await nextTurn();
         } else if (m.type === 'response.output_audio.done') {
           output.endItem(m.item_id ?? m.response_id ?? 'answer');
           heard.ended(m.item_id ?? m.response_id ?? 'answer');
@@ -293,7 +305,7 @@ export const realtimeCallKind = defineKind({
       if (closing) return;
       closing = true;
       await release();
-      ctx.event('stats', { framesSent, framesRefused, appendsSent, socket: socket.stats });
+      ctx.event('stats', statsNow());
       // A clean close from the service (a SIP call hung up) ends the call; anything else is a drop.
       ctx.end(closed.error ? { code: closed.error.kind === 'timeout' ? 'timeout' : 'network', message: closed.error.message } : undefined);
     });
@@ -306,6 +318,7 @@ export const realtimeCallKind = defineKind({
       file?.dispose();
       flushMic();
       clearInterval(heardTimer);
+      probe?.dispose();
       heard.dispose();
       await output.dispose();
       abort.abort();
@@ -339,7 +352,7 @@ export const realtimeCallKind = defineKind({
         flushMic();
         await socket.close(1000, 'hang up');
         await reading.catch(() => undefined);
-        ctx.event('stats', { framesSent, framesRefused, appendsSent, socket: socket.stats });
+        ctx.event('stats', statsNow());
         await release();
       },
     };

@@ -82,6 +82,40 @@ function realtimePolicy(): MediaPriority['realtime'] {
   }
 }
 
+/** A process this busy (share of one core) for this many seconds in a row gives the real-time policy back. */
+const RUNAWAY_SHARE = 0.6;
+const RUNAWAY_SECONDS = 3;
+
+/**
+ * The real-time policy's safety valve. A call costs this process ~15% of one core; one running
+ * far hotter for seconds is a bug or a device that does not pace (ALSA's `null` in tests: the
+ * process then ran at 130-160%), and at a real-time priority it would starve the rest of the
+ * machine (the app's own main process missed keep-alives for 10 s). Then the policy goes back to
+ * normal for good (the nice value stays) and `log` says so once. Returns a stop function.
+ */
+export function watchRealtime(log: (line: string) => void, everyMs = 1000): () => void {
+  if (!applied?.realtime.policy) return () => undefined;
+  let last = process.cpuUsage();
+  let hot = 0;
+  const timer = setInterval(() => {
+    const used = process.cpuUsage(last);
+    last = process.cpuUsage();
+    hot = (used.user + used.system) / 1000 / everyMs > RUNAWAY_SHARE ? hot + 1 : 0;
+    if (hot < RUNAWAY_SECONDS) return;
+    clearInterval(timer);
+    let outcome = 'back to normal scheduling';
+    try {
+      execFileSync('chrt', ['--all-tasks', '--other', '--pid', '0', String(process.pid)], { stdio: 'ignore', timeout: 2000 });
+      if (applied) applied.realtime = { policy: null, refused: `given back: over ${RUNAWAY_SHARE * 100}% of a core for ${RUNAWAY_SECONDS} s` };
+    } catch (error) {
+      outcome = `could not give it back (${(error as Error).message})`;
+    }
+    log(`[media] this process used over ${RUNAWAY_SHARE * 100}% of a core for ${RUNAWAY_SECONDS} s at a real-time priority: ${outcome}, so it cannot starve the machine.`);
+  }, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
 /** The line the media process logs about it, once. */
 export function describePriority(p: MediaPriority): string {
   if (p.wanted === null) return `[media] priority left at ${p.now} (${MEDIA_PRIORITY_ENV}=normal)`;

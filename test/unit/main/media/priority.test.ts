@@ -11,17 +11,28 @@ import { describePriority, type MediaPriority } from '../../../../main/media/pri
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 
 /** Runs raiseMediaPriority in a fresh Node process; its report and the kernel's view of its threads. */
-function child(env: Record<string, string>): { report: MediaPriority; nice: number; policies: number[] } {
+function child(env: Record<string, string>, spinMs = 0): { report: MediaPriority; nice: number; policies: number[]; logs: string[] } {
   const script = `
     import { readdirSync, readFileSync } from 'node:fs';
     import { getPriority } from 'node:os';
-    const { raiseMediaPriority } = await import(${JSON.stringify(resolve(ROOT, 'main/media/priority.ts'))});
-    const report = raiseMediaPriority(process.env);
+    const { raiseMediaPriority, watchRealtime, mediaPriority } = await import(${JSON.stringify(resolve(ROOT, 'main/media/priority.ts'))});
+    raiseMediaPriority(process.env);
+    const logs = [];
+    // A runaway: busy for ${spinMs} ms in 50 ms slices (the watch's timer runs between them).
+    const stop = watchRealtime((line) => logs.push(line), 200);
+    const until = performance.now() + ${spinMs};
+    while (performance.now() < until) {
+      const slice = performance.now() + 50;
+      while (performance.now() < slice);
+      await new Promise((r) => setImmediate(r));
+    }
+    stop();
+    const report = mediaPriority();
     let policies = [];
     try {
       policies = readdirSync('/proc/self/task').map((t) => Number(readFileSync('/proc/self/task/' + t + '/stat', 'utf8').split(') ')[1].split(' ')[38]));
     } catch {}
-    process.stdout.write(JSON.stringify({ report, nice: getPriority(), policies }));
+    process.stdout.write(JSON.stringify({ report, nice: getPriority(), policies, logs }));
   `;
   const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 30_000 });
   return JSON.parse(out);
@@ -49,6 +60,20 @@ describe('media process priority', () => {
         expect(policies.every((p) => p === 0)).toBe(true);
       }
     }
+  });
+
+  it('gives the real-time policy back when the process runs hot for seconds (a runaway must not starve the machine)', () => {
+    const { report, policies, logs } = child({}, 1500);
+    if (process.platform !== 'linux' || policies.length === 0) return;
+    // Whether or not the policy could be taken, none is left after a runaway.
+    expect(policies.every((p) => p === 0)).toBe(true);
+    expect(report.realtime.policy).toBeNull();
+    const quiet = child({}, 0);
+    if (!quiet.report.realtime.policy) return; // never taken here: nothing to give back
+    // Idle, it keeps what it was given; hot, it gave it back and said so.
+    expect(quiet.policies.every((p) => p === 2)).toBe(true);
+    expect(report.realtime.refused).toMatch(/given back/);
+    expect(logs).toEqual([expect.stringMatching(/real-time priority: back to normal scheduling/)]);
   });
 
   it('leaves the process alone with WORKBENCH_MEDIA_PRIORITY=normal', () => {

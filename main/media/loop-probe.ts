@@ -42,7 +42,9 @@ export function startLoopProbe(now: () => number, longMs = 3): LoopProbe {
   const origin = performance.timeOrigin;
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
-      const kind = GC_KINDS[(entry.detail as { kind?: number } | undefined)?.kind ?? -1] ?? 'other';
+      // Node puts the GC's kind in `detail` (not in the DOM's PerformanceEntry type).
+      const detail = (entry as unknown as { detail?: { kind?: number } }).detail;
+      const kind = GC_KINDS[detail?.kind ?? -1] ?? 'other';
       const g = (gc[kind] ??= { count: 0, totalMs: 0, maxMs: 0 });
       g.count++;
       g.totalMs += entry.duration;

@@ -11,6 +11,8 @@
  * every thread running now is raised (/proc/self/task: V8's helpers, libuv's pool if started);
  * threads started later inherit it from the thread that starts them.
  *
+ * A process that runs hot for seconds gives the real-time policy back (watchRealtime).
+ *
  * `WORKBENCH_MEDIA_PRIORITY=normal` leaves it alone (benchmarks measure both).
  */
 import { execFileSync } from 'node:child_process';

@@ -36,6 +36,7 @@ import { fileSource } from './file-source';
 import { nativeMicrophone } from './native-microphone';
 import { heardAudio } from './realtime-heard';
 import { startLoopProbe } from './loop-probe';
+import { onePerTurn } from './one-per-turn';
 import { inputClock } from './realtime-input-clock';
 import { nativeOutput, noOutput, pageOutput, type CallOutput } from './realtime-output';
 import { defineKind } from './session-kinds';
@@ -98,8 +99,7 @@ function decode(format: Format, bytes: Buffer): Int16Array {
   return copy;
 }
 
-/** Resolves on the event loop's next turn (after the timers and I/O due by then). */
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+const isAudioDelta = (event: { kind: string; message?: unknown }): boolean => event.kind === 'message' && (event.message as { type?: unknown }).type === 'response.output_audio.delta';
 
 function pcmBase64(pcm: Int16Array): string {
   return Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength).toString('base64');
@@ -262,7 +262,10 @@ export const realtimeCallKind = defineKind({
     // ---- The service's events ----
     const firstAudio = new Set<string>();
     const reading = (async () => {
-      for await (const event of socket) {
+      // The service sends an answer faster than real time, so its deltas queue up; decoding and
+      // resampling a second of them in one turn held the microphone's next frame back by tens of
+      // ms (the send jitter, test/bench/realtime-call.ts). One delta per turn of the loop.
+      for await (const event of onePerTurn(socket, isAudioDelta)) {
         if (event.kind === 'invalid') {
           ctx.event('server', { message: { type: 'invalid', issue: event.error.message }, at: event.at });
           continue;
@@ -288,11 +291,6 @@ export const realtimeCallKind = defineKind({
           const pcm = decode(outFormat, Buffer.from(m.delta, 'base64'));
           output.play(itemId, pcm);
           heard.received(itemId, pcm, event.at);
-          // The service sends an answer faster than real time: deltas queue up on the socket, and
-          // this loop reads queued events as microtasks, one after another in a single turn of the
-          // event loop. Decoding and resampling a second of them at once held the microphone's
-          // next frame back by tens of ms (the send jitter). One delta per turn lets it through.
-          await nextTurn();
         } else if (m.type === 'response.output_audio.done') {
           output.endItem(m.item_id ?? m.response_id ?? 'answer');
           heard.ended(m.item_id ?? m.response_id ?? 'answer');

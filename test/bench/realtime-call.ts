@@ -142,6 +142,12 @@ async function phase(home: string, name: string, callMs: number, blockMain: bool
       // The same on the device's deliveries: a send late with its capture is the media process's loop (or the machine), not the socket.
       captureIntervalJitterMs: summary(intervalJitter(captured, 20), 99),
       sendIntervalsOffByOver5Ms: intervalJitter(sent, 20).filter((j) => j > 5).length,
+      // Sends over 3 ms after their capture (a late send that its capture was not): when, how
+      // late, and the nearest mark of the call (where in a turn it fell).
+      slowSends: sent.flatMap((t, i) => (t - captured[i]! > 3 ? [[t, round(t - captured[i]!)] as const] : [])).slice(0, 30).map(([t, late]) => {
+        const near = marks.reduce<{ mark: string; at: number } | null>((a, m) => (a === null || Math.abs(m.at - t) < Math.abs(a.at - t) ? m : a), null);
+        return { atMs: Math.round(t - (captured[0] ?? t)), lateMs: late, nearestMark: near ? `${near.mark} ${Math.round(t - near.at)} ms` : null };
+      }),
       captureIntervalsOffByOver5Ms: lateCaptures.length,
       captureIntervalsOffWithMediaGcPause: loop ? lateWithGc : null,
       benchProcessCpuPercent: benchCpuPercent,

@@ -223,7 +223,7 @@ export const realtimeCallKind = defineKind({
         afterSend = true;
         setImmediate(() => {
           afterSend = false;
-          if (released) return;
+          if (closing) return;
           for (const piece of metered.splice(0)) meter?.push(piece);
           if (micPieceSamples * 1000 >= MIC_EVENT_MS * inFormat.rate) flushMic();
         });

@@ -35,6 +35,8 @@ import type { RealtimeServerEvent } from '../../shared/wire/realtime';
 import { fileSource } from './file-source';
 import { nativeMicrophone } from './native-microphone';
 import { heardAudio } from './realtime-heard';
+import { startLoopProbe } from './loop-probe';
+import { onePerTurn } from './one-per-turn';
 import { inputClock } from './realtime-input-clock';
 import { nativeOutput, noOutput, pageOutput, type CallOutput } from './realtime-output';
 import { defineKind } from './session-kinds';
@@ -96,6 +98,8 @@ function decode(format: Format, bytes: Buffer): Int16Array {
   for (let i = 0; i < copy.length; i++) copy[i] = bytes.readInt16LE(i * 2);
   return copy;
 }
+
+const isAudioDelta = (event: { kind: string; message?: unknown }): boolean => event.kind === 'message' && (event.message as { type?: unknown }).type === 'response.output_audio.delta';
 
 function pcmBase64(pcm: Int16Array): string {
   return Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength).toString('base64');
@@ -196,7 +200,6 @@ export const realtimeCallKind = defineKind({
       let pcm = new Int16Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength - (bytes.byteLength % 2)));
       sentClock.captured(pcm.length, at);
       if (muted) pcm = new Int16Array(pcm.length); // silence keeps the service's audio clock going
-      meter?.push(pcm);
       const joined = new Int16Array(pending.length + pcm.length);
       joined.set(pending);
       joined.set(pcm, pending.length);
@@ -211,11 +214,28 @@ export const realtimeCallKind = defineKind({
         if (micPieceSamples === 0) micPieceAt = at;
         micPiece.push(frame.slice());
         micPieceSamples += frame.length;
-        if (micPieceSamples * 1000 >= MIC_EVENT_MS * inFormat.rate) flushMic();
       }
       pending = joined.slice(offset);
+      // The appends are written in this turn's microtasks; what only main and the pages need
+      // (the level, the 100 ms piece up to main: a structured clone over IPC, slower while main
+      // is blocked) waits for the end of the turn so it never delays them (measured: 3-7 ms).
+      if (!afterSend) {
+        afterSend = true;
+        setImmediate(() => {
+          afterSend = false;
+          if (closing) return;
+          for (const piece of metered.splice(0)) meter?.push(piece);
+          if (micPieceSamples * 1000 >= MIC_EVENT_MS * inFormat.rate) flushMic();
+        });
+      }
+      if (meter) metered.push(pcm);
     };
+    let afterSend = false;
+    const metered: Int16Array[] = [];
     const timings: number[] = [];
+    // Benchmarks: what stalled this process's loop during the call (loop-probe.ts), in `stats`.
+    const probe = options.timings ? startLoopProbe(() => ctx.now()) : null;
+    const statsNow = () => ({ framesSent, framesRefused, appendsSent, socket: socket.stats, ...(probe ? { loop: probe.report() } : {}) });
     const flushMic = (): void => {
       if (timings.length > 0) ctx.event('timings', { captureSent: timings.splice(0) });
       if (micPieceSamples === 0) return;
@@ -255,7 +275,10 @@ export const realtimeCallKind = defineKind({
     // ---- The service's events ----
     const firstAudio = new Set<string>();
     const reading = (async () => {
-      for await (const event of socket) {
+      // The service sends an answer faster than real time, so its deltas queue up; decoding and
+      // resampling a second of them in one turn held the microphone's next frame back by tens of
+      // ms (the send jitter, test/bench/realtime-call.ts). One delta per turn of the loop.
+      for await (const event of onePerTurn(socket, isAudioDelta)) {
         if (event.kind === 'invalid') {
           ctx.event('server', { message: { type: 'invalid', issue: event.error.message }, at: event.at });
           continue;
@@ -294,7 +317,7 @@ export const realtimeCallKind = defineKind({
       if (closing) return;
       closing = true;
       await release();
-      ctx.event('stats', { framesSent, framesRefused, appendsSent, socket: socket.stats });
+      ctx.event('stats', statsNow());
       // A clean close from the service (a SIP call hung up) ends the call, with the reason it gave; anything else is a drop.
       if (!closed.error) ctx.event('closed', { code: closed.code, reason: closed.reason });
       ctx.end(closed.error ? { code: closed.error.kind === 'timeout' ? 'timeout' : 'network', message: closed.error.message } : undefined);
@@ -308,6 +331,7 @@ export const realtimeCallKind = defineKind({
       file?.dispose();
       flushMic();
       clearInterval(heardTimer);
+      probe?.dispose();
       heard.dispose();
       await output.dispose();
       abort.abort();
@@ -341,7 +365,7 @@ export const realtimeCallKind = defineKind({
         flushMic();
         await socket.close(1000, 'hang up');
         await reading.catch(() => undefined);
-        ctx.event('stats', { framesSent, framesRefused, appendsSent, socket: socket.stats });
+        ctx.event('stats', statsNow());
         await release();
       },
     };

@@ -1,6 +1,6 @@
 /**
  * Where a realtime call's answer audio is heard, inside the media process: a native device
- * (main/audio's Playback, 5 ms writes with one queued so a flush falls silent quickly), the page
+ * (main/audio's Playback, 2 ms writes with one queued so a flush falls silent quickly), the page
  * (PCM16 frames on the `playback` stream; the page plays them and reports its played position), or
  * nowhere (a SIP call: the caller hears the model through the service).
  *

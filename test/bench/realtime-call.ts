@@ -16,7 +16,11 @@
 // - bargeInFlushMs: per barge-in, `speech_started` received in the media process -> the card's
 //   first silent sample (fifo-sink.py; target <= 50 ms), and -> flush called (the `barge_in` mark);
 // - captureIntervalJitterMs: the same between the device's deliveries (where a late send began);
-// - frames, barge-ins, the load average (`uptime`'s 1/5/15 min) when the phase ran.
+// - frames, barge-ins, the load average (`uptime`'s 1/5/15 min) when the phase ran;
+// - sessionStats.loop (main/media/loop-probe.ts): the media process's priority, event-loop delay,
+//   GC pauses and CPU; captureIntervalsOffWithMediaGcPause: late deliveries a GC pause fell in.
+// Both phases run with the media process's priority raised when the OS allows it (priority.ts),
+// then again at normal priority (`normalPriority`; REALTIME_CALL_NORMAL_PRIORITY=0 skips them).
 //
 // Run alone: npx tsx test/bench/run.ts realtimeCall   (needs libasound2, sox, espeak-ng, python3)
 import { execFileSync, spawn } from 'node:child_process';
@@ -26,6 +30,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startBlockMainHook } from '../../main/media/block-main';
 import { AUDIO_INPUT_ENV } from '../../main/media/test-audio-hook';
+import { MEDIA_PRIORITY_ENV } from '../../main/media/priority';
 import { intervalJitter, percentile } from '../../shared/media-frames/stats';
 import { RealtimeCallInputSchema, initialRealtimeCallSnapshot, realtimeSessionBody } from '../../shared/realtime-call';
 import { FIFO_BYTES_PER_SECOND } from '../audio/speech-output-harness';
@@ -36,6 +41,9 @@ const CTX = { sessionId: 'bench', signal: new AbortController().signal };
 const BLOCK_MS = 200;
 /** Question + answer + interruption, this many times per phase. */
 const ROUNDS = Number(process.env.REALTIME_CALL_ROUNDS ?? 3);
+/** Diagnosis only (the committed figures use neither): REALTIME_CALL_OUTPUT=none plays nowhere; REALTIME_CALL_MEDIA_ARGS adds node flags to the media process (`--cpu-prof --cpu-prof-dir=/tmp/p`). */
+const OUTPUT = process.env.REALTIME_CALL_OUTPUT === 'none' ? ({ kind: 'none' } as const) : ({ kind: 'native', device: 'ALSA:fifoplay' } as const);
+const MEDIA_ARGS = (process.env.REALTIME_CALL_MEDIA_ARGS ?? '').split(' ').filter(Boolean);
 const round = (n: number) => (Number.isFinite(n) ? Math.round(n * 100) / 100 : null);
 
 function summary(values: number[], p: number) {
@@ -59,7 +67,7 @@ function writeCallAudio(home: string): number {
   return Math.floor((statSync(join(home, 'capture.raw')).size / (48_000 * 2 * 2)) * 1000);
 }
 
-async function phase(home: string, name: string, callMs: number, blockMain: boolean) {
+async function phase(home: string, name: string, callMs: number, blockMain: boolean, priority: 'raised' | 'normal' = 'raised') {
   const fifo = join(home, `${name}.fifo`);
   const sinkLog = join(home, `${name}.sink.log`);
   execFileSync('mkfifo', [fifo]);
@@ -68,7 +76,7 @@ async function phase(home: string, name: string, callMs: number, blockMain: bool
   const sink = spawn('python3', [join(ROOT, 'test/audio/fifo-sink.py'), fifo, sinkLog, String(FIFO_BYTES_PER_SECOND), '64'], { stdio: 'ignore' });
   const rc = readFileSync(join(ROOT, 'test/audio/asoundrc.template'), 'utf8').replaceAll('PLAYBACK_RAW_FILE', join(home, 'played.raw')).replaceAll('CAPTURE_RAW_FILE', join(home, 'capture.raw'));
   writeFileSync(join(home, '.asoundrc'), `${rc}pcm.fifoplay {\n  type plug\n  slave {\n    pcm { type file slave.pcm "null" file "${fifo}" format "raw" }\n    format S32_LE\n    rate 48000\n    channels 16\n  }\n}\n`);
-  const env = await startLiveApp({ mediaEnv: { ...process.env, HOME: home, [AUDIO_INPUT_ENV]: `${callMs}:silence` } });
+  const env = await startLiveApp({ mediaEnv: { ...process.env, HOME: home, [AUDIO_INPUT_ENV]: `${callMs}:silence`, ...(priority === 'normal' ? { [MEDIA_PRIORITY_ENV]: 'normal' } : {}) }, mediaExecArgv: MEDIA_ARGS });
   const stop = blockMain ? startBlockMainHook({ WORKBENCH_TEST_BLOCK_MAIN_MS: String(BLOCK_MS) }, (l) => env.logs.push(l)) : () => {};
   try {
     const { sandbox } = await env.app.handlers.connections.list({}, CTX);
@@ -81,9 +89,11 @@ async function phase(home: string, name: string, callMs: number, blockMain: bool
       if (e.event === 'mark') marks.push(e.data as { mark: string; at: number });
       if (e.event === 'stats') stats = e.data;
     });
-    const input = RealtimeCallInputSchema.parse({ microphone: { kind: 'native' }, output: { kind: 'native', device: 'ALSA:fifoplay' } });
+    const input = RealtimeCallInputSchema.parse({ microphone: { kind: 'native' }, output: OUTPUT });
     const { formats } = initialRealtimeCallSnapshot(input, 'bench');
     const load = loadAverage();
+    const benchCpu0 = process.cpuUsage();
+    const benchWall0 = performance.now();
     const started = await env.plane.startSession(name, 'realtime-call', {
       connection: { baseUrl: `http://127.0.0.1:${sandbox.port}`, apiKey: sandbox.key },
       auth: { kind: 'key' },
@@ -92,13 +102,15 @@ async function phase(home: string, name: string, callMs: number, blockMain: bool
       seed: [],
       formats,
       microphone: { kind: 'native' },
-      output: { kind: 'native', device: 'ALSA:fifoplay' },
+      output: OUTPUT,
       timings: true,
     });
     if (!started.ok) throw new Error(JSON.stringify(started));
     await new Promise((r) => setTimeout(r, callMs + 1500));
     await env.plane.stopSession(name);
     await new Promise((r) => setTimeout(r, 300));
+    const benchCpu = process.cpuUsage(benchCpu0);
+    const benchCpuPercent = round(((benchCpu.user + benchCpu.system) / 1000 / (performance.now() - benchWall0)) * 100);
 
     const captured = timings.filter((_, i) => i % 2 === 0);
     const sent = timings.filter((_, i) => i % 2 === 1);
@@ -115,8 +127,14 @@ async function phase(home: string, name: string, callMs: number, blockMain: bool
       const silentAt = card.find((c) => c.what === 'silence' && c.at >= speechAt)?.at;
       if (silentAt !== undefined) toSilent.push(silentAt - speechAt);
     }
+    // Each capture interval off by over 5 ms, and whether a GC pause of the media process (>= 3 ms,
+    // loop-probe.ts) fell inside it: the split between our garbage and everything else.
+    const loop = (stats as { loop?: { longGc: Array<[number, number, string]> } } | null)?.loop;
+    const lateCaptures = captured.slice(1).flatMap((t, i) => (Math.abs(t - captured[i]! - 20) > 5 ? [[captured[i]!, t] as const] : []));
+    const lateWithGc = lateCaptures.filter(([from, to]) => loop?.longGc.some(([at, ms]) => at + ms >= from && at <= to)).length;
     return {
       mainBlockedMsPerSecond: blockMain ? BLOCK_MS : 0,
+      output: OUTPUT.kind,
       callMs,
       frames: sent.length,
       captureToSendMs: summary(sent.map((s, i) => s - captured[i]!), 95),
@@ -124,6 +142,15 @@ async function phase(home: string, name: string, callMs: number, blockMain: bool
       // The same on the device's deliveries: a send late with its capture is the media process's loop (or the machine), not the socket.
       captureIntervalJitterMs: summary(intervalJitter(captured, 20), 99),
       sendIntervalsOffByOver5Ms: intervalJitter(sent, 20).filter((j) => j > 5).length,
+      // Sends over 3 ms after their capture (a late send that its capture was not): when, how
+      // late, and the nearest mark of the call (where in a turn it fell).
+      slowSends: sent.flatMap((t, i) => (t - captured[i]! > 3 ? [[t, round(t - captured[i]!)] as const] : [])).slice(0, 30).map(([t, late]) => {
+        const near = marks.reduce<{ mark: string; at: number } | null>((a, m) => (a === null || Math.abs(m.at - t) < Math.abs(a.at - t) ? m : a), null);
+        return { atMs: Math.round(t - (captured[0] ?? t)), lateMs: late, nearestMark: near ? `${near.mark} ${Math.round(t - near.at)} ms` : null };
+      }),
+      captureIntervalsOffByOver5Ms: lateCaptures.length,
+      captureIntervalsOffWithMediaGcPause: loop ? lateWithGc : null,
+      benchProcessCpuPercent: benchCpuPercent,
       bargeIns: toFlush.length,
       bargeInFlushMs: { toCardSilent: summary(toSilent, 95), toFlushCalled: summary(toFlush, 95) },
       marks: Object.fromEntries(['speech_started', 'first_audio', 'first_played', 'barge_in', 'truncated'].map((m) => [m, marks.filter((x) => x.mark === m).length])),
@@ -145,11 +172,14 @@ export async function run(): Promise<Record<string, unknown>> {
     const callMs = writeCallAudio(home);
     const idle = await phase(home, 'rt-idle', callMs, false);
     const blocked = await phase(home, 'rt-blocked', callMs, true);
+    // The same at normal priority: what a user without the privilege to raise it gets.
+    const normalPriority = process.env.REALTIME_CALL_NORMAL_PRIORITY === '0' ? null : { idle: await phase(home, 'rt-normal-idle', callMs, false, 'normal'), blocked: await phase(home, 'rt-normal-blocked', callMs, true, 'normal') };
     return {
       targets: { captureToSendP95Ms: 30, sendIntervalJitterP99Ms: 5, bargeInFlushMs: 50 },
-      method: `native microphone (ALSA file device, paced by ${AUDIO_INPUT_ENV}) at 24 kHz PCM16, ${ROUNDS} question/interruption rounds per phase; native output on a paced FIFO card (fifo-sink.py); the embedded sandbox's server VAD and eSpeak answers`,
+      method: `native microphone (ALSA file device, paced by ${AUDIO_INPUT_ENV}) at 24 kHz PCM16, ${ROUNDS} question/interruption rounds per phase; native output on a paced FIFO card (fifo-sink.py); the embedded sandbox's server VAD and eSpeak answers. The media process raises its priority when the OS lets it (main/media/priority.ts: nice -11 and SCHED_RR 5, which need CAP_SYS_NICE/RLIMIT_RTPRIO; each phase's sessionStats.loop.priority says what it got): idle and blocked ran so; normalPriority repeats both with ${MEDIA_PRIORITY_ENV}=normal (an unprivileged user). sessionStats.loop: the media process's event-loop delay, GC pauses and CPU (main/media/loop-probe.ts)`,
       idle,
       blocked,
+      normalPriority,
     };
   } finally {
     rmSync(home, { recursive: true, force: true });

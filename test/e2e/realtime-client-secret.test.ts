@@ -7,14 +7,14 @@
  * the sandbox control API (`POST /sandbox/clock/advance`), as a slow network would; the service
  * refuses it and the console and History both say why.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+
+
+
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type SandboxServer } from '../../main/sandbox';
-import { closeAppPage, fakeMicrophoneArgs, openAppPage, screenshot, useServiceConnection, type AppPage } from './harness';
-import { hangUp, openConsole, say, silenceWav, SLOW, startCall, startSocketProxy, transcript, type SocketProxy } from './realtime-helpers';
+import { screenshot } from './harness';
+import { hangUp, openConsole, say, silenceWav, SLOW, startCall, transcript } from './realtime-helpers';
+import { realtimeApp } from './realtime-app';
 
 const LIFETIME_S = 120;
 
@@ -26,30 +26,16 @@ function secondsLeft(text: string): number {
 }
 
 describe('Realtime call: a minted client secret (browser mode)', () => {
-  let opened: AppPage | undefined;
-  let page: Page;
-  let sb: SandboxServer;
-  let proxy: SocketProxy;
   const key = 'sk-e2e-realtime-secret';
-  const dir = mkdtempSync(join(tmpdir(), 'wb-rt-secret-'));
+  const rt = realtimeApp({ key, name: 'secret', mic: () => silenceWav(2), proxy: true });
+  let page: Page;
 
   beforeAll(async () => {
-    sb = await startSandbox({ keys: [key], tokenDelayMs: 0 });
-    proxy = await startSocketProxy(sb.url);
-    const mic = join(dir, 'silence.wav');
-    writeFileSync(mic, silenceWav(2));
-    opened = await openAppPage({ viewport: { width: 1400, height: 1200 }, browserArgs: fakeMicrophoneArgs(mic) });
-    page = opened.page;
-    await page.goto(opened.app.url);
-    await useServiceConnection(page, { name: 'Realtime sandbox', url: proxy.url, key });
+    await rt.start();
+    page = rt.page;
   }, 180_000);
 
-  afterAll(async () => {
-    await proxy?.close();
-    await sb?.close();
-    expect(await closeAppPage(opened)).toBe(0);
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => rt.close());
 
   it('connects with the secret (never the key) and counts its time left down', async () => {
     await openConsole(page);
@@ -58,7 +44,7 @@ describe('Realtime call: a minted client secret (browser mode)', () => {
     await startCall(page);
 
     // The socket was opened with the secret as its subprotocol, not with the key.
-    const [head] = proxy.handshakes();
+    const [head] = rt.proxy.handshakes();
     expect(head).toMatch(/^sec-websocket-protocol:.*svc-client-secret\.cs-sandbox-[0-9a-f]+/im);
     expect(head).not.toContain(key);
 
@@ -80,8 +66,8 @@ describe('Realtime call: a minted client secret (browser mode)', () => {
     // On its own even when the test before stopped mid-call.
     if (await page.locator('[data-test="call-hangup"]').isVisible()) await hangUp(page);
     // The next handshake waits at the proxy while the service's clock moves past the secret's expiry.
-    proxy.holdNextHandshake(async () => {
-      const res = await fetch(`${sb.url}/sandbox/clock/advance`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ seconds: LIFETIME_S + 5 }) });
+    rt.proxy.holdNextHandshake(async () => {
+      const res = await fetch(`${rt.sb.url}/sandbox/clock/advance`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ seconds: LIFETIME_S + 5 }) });
       if (!res.ok) throw new Error(`clock advance: ${res.status} ${await res.text()}`);
     });
     await page.locator('[data-test="call-start"]').click();
@@ -94,7 +80,7 @@ describe('Realtime call: a minted client secret (browser mode)', () => {
     expect(said).toContain('Start the call again: a new client secret is minted each time.');
     expect(said).not.toMatch(/API key was refused|Check the key/);
     expect(await error.getByRole('button', { name: 'Open Connections' }).count()).toBe(0);
-    expect(proxy.handshakes()).toHaveLength(2);
+    expect(rt.proxy.handshakes()).toHaveLength(2);
     // No call runs: the form is back, ready for another try.
     expect(await page.locator('[data-test="call-start"]').isVisible()).toBe(true);
     expect(await page.locator('[data-test="call-status"]').count()).toBe(0);

@@ -8,40 +8,28 @@
  *
  * Runs once the `realtime` live kind is in main (main/live/realtime.ts); skipped before.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type SandboxServer } from '../../main/sandbox';
-import { closeAppPage, fakeMicrophoneArgs, openAppPage, ROOT, screenshot, useServiceConnection, type AppPage } from './harness';
+import { ROOT, screenshot } from './harness';
 import { speechWav } from './realtime-helpers';
+import { realtimeApp } from './realtime-app';
 
 const KIND_PRESENT = existsSync(join(ROOT, 'main/live/realtime.ts'));
 const SLOW = { timeout: 60_000 };
 
 describe.skipIf(!KIND_PRESENT)('Realtime call console (browser mode)', () => {
-  let opened: AppPage | undefined;
-  let page: Page;
-  let sb: SandboxServer;
   const key = 'sk-e2e-realtime-0';
-  const dir = mkdtempSync(join(tmpdir(), 'wb-rt-e2e-'));
+  const rt = realtimeApp({ key, name: 'e2e', mic: (dir) => speechWav(dir, 'What is the weather like in Paris today?', 6) });
+  let page: Page;
 
   beforeAll(async () => {
-    sb = await startSandbox({ keys: [key], tokenDelayMs: 0 });
-    const mic = join(dir, 'mic.wav');
-    writeFileSync(mic, speechWav(dir, 'What is the weather like in Paris today?', 6));
-    opened = await openAppPage({ viewport: { width: 1400, height: 1200 }, browserArgs: fakeMicrophoneArgs(mic) });
-    page = opened.page;
-    await page.goto(opened.app.url);
-    await useServiceConnection(page, { name: 'Realtime sandbox', url: sb.url, key });
+    await rt.start();
+    page = rt.page;
   }, 180_000);
 
-  afterAll(async () => {
-    await sb?.close();
-    expect(await closeAppPage(opened)).toBe(0);
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => rt.close());
 
   it('starts a call, hears the question, answers it aloud; both transcripts and the latency numbers shown', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Realtime', exact: true }).click();

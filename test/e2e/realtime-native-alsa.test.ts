@@ -8,15 +8,14 @@
  * ALSA output file, and History keeps the microphone's track. Counts and values only.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type SandboxServer } from '../../main/sandbox';
 import { AUDIO_INPUT_ENV } from '../../main/media/test-audio-hook';
-import { closeAppPage, openAppPage, ROOT, screenshot, useServiceConnection, type AppPage } from './harness';
+import { ROOT, screenshot } from './harness';
 import { hangUp, openConsole, SLOW, startCall, transcript } from './realtime-helpers';
+import { realtimeApp } from './realtime-app';
 
 /** Non-silent samples in the ALSA output file (48 kHz stereo PCM16). */
 function soundSamples(file: string): number {
@@ -28,34 +27,32 @@ function soundSamples(file: string): number {
 }
 
 describe('Realtime call on native audio from the console (ALSA file device, browser mode)', () => {
-  let opened: AppPage | undefined;
-  let page: Page;
-  let sb: SandboxServer;
   const key = 'sk-e2e-realtime-alsa';
-  const home = mkdtempSync(join(tmpdir(), 'wb-rt-alsa-'));
-  const played = join(home, 'played.raw');
+  let played = '';
+  const rt = realtimeApp({
+    key,
+    name: 'alsa',
+    prepare: (home) => {
+      played = join(home, 'played.raw');
+      const template = readFileSync(join(ROOT, 'test/audio/asoundrc.template'), 'utf8');
+      writeFileSync(join(home, '.asoundrc'), template.replaceAll('PLAYBACK_RAW_FILE', played).replaceAll('CAPTURE_RAW_FILE', join(home, 'capture.raw')));
+      const wav = join(home, 'speech.wav');
+      execFileSync('espeak-ng', ['-v', 'en-us', '-w', wav, 'Hello there. Could you tell me something about the weather today?']);
+      execFileSync('sox', [wav, '-r', '48000', '-c', '2', '-b', '16', '-e', 'signed-integer', '-t', 'raw', join(home, 'capture.raw'), 'pad', '0', '2']);
+      const speechMs = Math.floor((statSync(join(home, 'capture.raw')).size / (48_000 * 2 * 2)) * 1000);
+      writeFileSync(played, new Uint8Array(0));
+      // HOME for ALSA's ~/.asoundrc (the media process inherits the app's environment).
+      return { HOME: home, [AUDIO_INPUT_ENV]: `${speechMs}:silence` };
+    },
+  });
+  let page: Page;
 
   beforeAll(async () => {
-    const template = readFileSync(join(ROOT, 'test/audio/asoundrc.template'), 'utf8');
-    writeFileSync(join(home, '.asoundrc'), template.replaceAll('PLAYBACK_RAW_FILE', played).replaceAll('CAPTURE_RAW_FILE', join(home, 'capture.raw')));
-    const wav = join(home, 'speech.wav');
-    execFileSync('espeak-ng', ['-v', 'en-us', '-w', wav, 'Hello there. Could you tell me something about the weather today?']);
-    execFileSync('sox', [wav, '-r', '48000', '-c', '2', '-b', '16', '-e', 'signed-integer', '-t', 'raw', join(home, 'capture.raw'), 'pad', '0', '2']);
-    const speechMs = Math.floor((statSync(join(home, 'capture.raw')).size / (48_000 * 2 * 2)) * 1000);
-    writeFileSync(played, new Uint8Array(0));
-    sb = await startSandbox({ keys: [key], tokenDelayMs: 0 });
-    // HOME for ALSA's ~/.asoundrc (the media process inherits the app's environment).
-    opened = await openAppPage({ viewport: { width: 1400, height: 1200 }, env: { HOME: home, [AUDIO_INPUT_ENV]: `${speechMs}:silence` } });
-    page = opened.page;
-    await page.goto(opened.app.url);
-    await useServiceConnection(page, { name: 'Realtime sandbox', url: sb.url, key });
+    await rt.start();
+    page = rt.page;
   }, 180_000);
 
-  afterAll(async () => {
-    await sb?.close();
-    expect(await closeAppPage(opened)).toBe(0);
-    rmSync(home, { recursive: true, force: true });
-  });
+  afterAll(() => rt.close());
 
   it('the native microphone is heard by server VAD, both transcripts and the latency shown, the answer played into the ALSA file', async () => {
     await openConsole(page);

@@ -6,14 +6,13 @@
  * said until Reconnect; Reconnect opens a new socket whose first messages seed the conversation back
  * from the transcript (both sides, in order), and the model answers the next turn.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+
+
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type SandboxServer } from '../../main/sandbox';
-import { closeAppPage, fakeMicrophoneArgs, openAppPage, screenshot, useServiceConnection, type AppPage } from './harness';
-import { hangUp, logJson, logRows, openConsole, say, silenceWav, SLOW, startCall, startSocketProxy, transcript, type SocketProxy } from './realtime-helpers';
+import { screenshot } from './harness';
+import { hangUp, logJson, logRows, openConsole, say, silenceWav, SLOW, startCall, transcript } from './realtime-helpers';
+import { realtimeApp } from './realtime-app';
 
 /** Well under the keep-alive (20 s pings): a reset socket is seen when it happens. */
 const AT_ONCE = { timeout: 10_000 };
@@ -21,30 +20,16 @@ const AT_ONCE = { timeout: 10_000 };
 type Sent = { type: string; item?: { type?: string; role?: string; content?: Array<{ type: string; text?: string }> } };
 
 describe('Realtime call: a dropped connection and Reconnect (browser mode)', () => {
-  let opened: AppPage | undefined;
-  let page: Page;
-  let sb: SandboxServer;
-  let proxy: SocketProxy;
   const key = 'sk-e2e-realtime-drop';
-  const dir = mkdtempSync(join(tmpdir(), 'wb-rt-drop-'));
+  const rt = realtimeApp({ key, name: 'drop', mic: () => silenceWav(2), proxy: true, height: 1400 });
+  let page: Page;
 
   beforeAll(async () => {
-    sb = await startSandbox({ keys: [key], tokenDelayMs: 0 });
-    proxy = await startSocketProxy(sb.url);
-    const mic = join(dir, 'silence.wav');
-    writeFileSync(mic, silenceWav(2));
-    opened = await openAppPage({ viewport: { width: 1400, height: 1400 }, browserArgs: fakeMicrophoneArgs(mic) });
-    page = opened.page;
-    await page.goto(opened.app.url);
-    await useServiceConnection(page, { name: 'Realtime sandbox', url: proxy.url, key });
+    await rt.start();
+    page = rt.page;
   }, 180_000);
 
-  afterAll(async () => {
-    await proxy?.close();
-    await sb?.close();
-    expect(await closeAppPage(opened)).toBe(0);
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => rt.close());
 
   it('the drop is said at once with the transcript kept; Reconnect seeds the conversation back and the model answers the next turn', async () => {
     await openConsole(page);
@@ -59,7 +44,7 @@ describe('Realtime call: a dropped connection and Reconnect (browser mode)', () 
     expect(await logRows(page, 'session.created')).toEqual(['← session.created']);
 
     // The network drops.
-    proxy.drop();
+    rt.proxy.drop();
     await expect.poll(() => page.locator('[data-test="call-status"]').innerText(), AT_ONCE).toBe('Connection dropped');
     const alert = page.locator('[data-test="call-dropped"]');
     expect(await alert.innerText()).toContain('The connection dropped.');
@@ -78,7 +63,7 @@ describe('Realtime call: a dropped connection and Reconnect (browser mode)', () 
     // Once reconnected, neither the drop nor the refusal said while dropped is shown as a live problem.
     expect(await page.locator('[data-test="call-error"]').count()).toBe(0);
     expect(await page.getByRole('alert').filter({ hasText: /^Call:/ }).count()).toBe(0);
-    expect(proxy.handshakes()).toHaveLength(2);
+    expect(rt.proxy.handshakes()).toHaveLength(2);
     await expect.poll(() => logRows(page, 'session.created'), SLOW).toEqual(['← session.created', '← session.created']);
 
     // The new socket was seeded with the conversation so far: both sides, in order.

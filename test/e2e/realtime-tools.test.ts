@@ -7,41 +7,30 @@
  * with an injected error (a tool that throws): the console says which tool failed and why, the
  * model is given the error, and History's entry of the call says it too.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+
+
+
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type SandboxServer } from '../../main/sandbox';
-import { closeAppPage, fakeMicrophoneArgs, openAppPage, screenshot, useServiceConnection, type AppPage } from './harness';
+import { screenshot } from './harness';
 import { hangUp, logJson, logRows, openConsole, say, silenceWav, SLOW, startCall, transcript } from './realtime-helpers';
+import { realtimeApp } from './realtime-app';
 
 const SCHEMA = JSON.stringify({ type: 'object', properties: { city: { type: 'string' } }, required: ['city'] });
 const REPLY = JSON.stringify({ temperature_c: 21, sky: 'sunny' });
 const FAILURE = 'The weather service is down for maintenance.';
 
 describe('Realtime call: tools answered by the auto-responder (browser mode)', () => {
-  let opened: AppPage | undefined;
-  let page: Page;
-  let sb: SandboxServer;
   const key = 'sk-e2e-realtime-tools';
-  const dir = mkdtempSync(join(tmpdir(), 'wb-rt-tools-'));
+  const rt = realtimeApp({ key, name: 'tools', mic: () => silenceWav(2), height: 1400 });
+  let page: Page;
 
   beforeAll(async () => {
-    sb = await startSandbox({ keys: [key], tokenDelayMs: 0 });
-    const mic = join(dir, 'silence.wav');
-    writeFileSync(mic, silenceWav(2));
-    opened = await openAppPage({ viewport: { width: 1400, height: 1400 }, browserArgs: fakeMicrophoneArgs(mic) });
-    page = opened.page;
-    await page.goto(opened.app.url);
-    await useServiceConnection(page, { name: 'Realtime sandbox', url: sb.url, key });
+    await rt.start();
+    page = rt.page;
   }, 180_000);
 
-  afterAll(async () => {
-    await sb?.close();
-    expect(await closeAppPage(opened)).toBe(0);
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => rt.close());
 
   it('a question naming the tool: the call and its saved reply are in the log, the spoken answer uses it', async () => {
     await openConsole(page);

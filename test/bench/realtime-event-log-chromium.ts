@@ -14,7 +14,7 @@
 // - arrive: the 50,000 messages coming in (the console following the newest row);
 // - fold: five spoken answers (audio and transcript deltas folded ×N) arriving;
 // - scroll: the list scrolled top to bottom, a screen per frame;
-// - filter: by text (`delta`, `response.done`, cleared), by direction, by type (the MultiSelect);
+// - filter: by text (`delta`, `response.done`, cleared), by direction, by type (the list of checkboxes, EventTypeFilter);
 // - json: a folded row clicked, its JSON shown;
 // - export: Export JSONL until the download is there (the whole call, read from History).
 // Figures: the longest long task per phase (0 = none over 50 ms), their count, the worst event
@@ -227,7 +227,7 @@ export async function run(): Promise<Record<string, unknown>> {
     });
     const filterByType = await phase(page, 'filterType', async () => {
       await page.locator('[data-test="log-filter-types"]').click();
-      await page.getByRole('option', { name: /^response\.output_text\.delta/ }).click();
+      await page.getByRole('checkbox', { name: /^response\.output_text\.delta/ }).check();
       await page.keyboard.press('Escape');
       await until(async () => (await logCount(page)).rows < afterFold.rows, 'the type filter');
     });

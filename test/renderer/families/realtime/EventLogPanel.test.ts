@@ -101,5 +101,13 @@ describe('EventLogPanel', () => {
     await m.wrapper.find('[data-test="log-filter-types-list"] .type-filter-clear').trigger('click');
     await flushPromises();
     expect(types()).toEqual(['session.update', 'session.updated', 'response.create', 'session.updated']);
+
+    // A press outside the list closes it (the list stays open for presses inside).
+    m.wrapper.find('[data-test="log-filter-types-list"] input').element.dispatchEvent(new Event('pointerdown', { bubbles: true }));
+    await flushPromises();
+    expect(button.attributes('aria-expanded')).toBe('true');
+    document.body.dispatchEvent(new Event('pointerdown', { bubbles: true }));
+    await flushPromises();
+    expect(button.attributes('aria-expanded')).toBe('false');
   });
 });

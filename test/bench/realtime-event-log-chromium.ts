@@ -14,7 +14,7 @@
 // - arrive: the 50,000 messages coming in (the console following the newest row);
 // - fold: five spoken answers (audio and transcript deltas folded ×N) arriving;
 // - scroll: the list scrolled top to bottom, a screen per frame;
-// - filter: by text (`delta`, `response.done`, cleared), by direction, by type (the MultiSelect);
+// - filter: by text (`delta`, `response.done`, cleared), by direction, by type (the list of checkboxes, EventTypeFilter);
 // - json: a folded row clicked, its JSON shown;
 // - export: Export JSONL until the download is there (the whole call, read from History).
 // Figures: the longest long task per phase (0 = none over 50 ms), their count, the worst event
@@ -22,7 +22,8 @@
 //
 // Run alone: npx tsx test/bench/realtime-event-log-chromium.ts   (or `npx tsx test/bench/run.ts realtimeEventLogChromium`)
 // EVENT_LOG_EVENTS=5000 for a short run; EVENT_LOG_PROFILE=arrive,scroll writes those phases' CPU
-// profiles (Chromium's, with the built bundle's source maps beside it) to the temp folder.
+// profiles (Chromium's, with the built bundle's source maps beside it) to the temp folder;
+// EVENT_LOG_TRACE=arrive writes that phase's timeline trace and breaks each task over 50 ms CPU down.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -59,6 +60,24 @@ function rendererTasks(trace: Buffer): Array<[number, number]> {
     .map((e) => [(e.dur ?? 0) / 1000, (e.tdur ?? e.dur ?? 0) / 1000]);
 }
 
+/** Each renderer main-thread task over 50 ms of CPU: its CPU and the timeline events inside it by CPU (a trace with devtools.timeline). */
+function longTaskBreakdown(trace: Buffer): string[] {
+  type Ev = { name: string; ph: string; pid: number; tid: number; ts: number; dur?: number; tdur?: number; args?: { name?: string } };
+  const events = (JSON.parse(trace.toString('utf8')) as { traceEvents: Ev[] }).traceEvents;
+  const main = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+  const mine = events.filter((e) => e.ph === 'X' && main.has(`${e.pid}:${e.tid}`));
+  const isTask = (e: Ev) => e.name === 'ThreadControllerImpl::RunTask' || e.name === 'RunTask';
+  const out: string[] = [];
+  for (const task of mine.filter((e) => isTask(e) && (e.tdur ?? 0) > 50_000)) {
+    const end = task.ts + (task.dur ?? 0);
+    const inside = new Map<string, number>();
+    for (const e of mine) if (!isTask(e) && e.ts >= task.ts && e.ts < end) inside.set(e.name, (inside.get(e.name) ?? 0) + (e.tdur ?? e.dur ?? 0));
+    const parts = [...inside.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([n, us]) => `${n} ${Math.round(us / 100) / 10}`);
+    out.push(`task ${Math.round((task.tdur ?? 0) / 100) / 10} ms CPU (${Math.round((task.dur ?? 0) / 100) / 10} wall): ${parts.join(', ')}`);
+  }
+  return out;
+}
+
 /** Collects long tasks and event timings from the first script on (before the app's own code). */
 const OBSERVE = `
   window.__perf = { long: [], events: [] };
@@ -85,13 +104,21 @@ async function phase(page: Page, name: string, work: () => Promise<void>): Promi
     await profile.send('Profiler.enable');
     await profile.send('Profiler.start');
   }
-  await browser.startTracing(page, { categories: ['toplevel'] });
+  // EVENT_LOG_TRACE=<phase>: the phase's trace with the timeline's events (layout, style, script)
+  // written beside the CPU profiles, and each task over 50 ms CPU broken down on stderr.
+  const traced = process.env.EVENT_LOG_TRACE?.split(',').includes(name) ?? false;
+  await browser.startTracing(page, { categories: traced ? ['toplevel', 'devtools.timeline', 'v8'] : ['toplevel'] });
   const from = await now(page);
   await work();
   // Let a task the work queued finish, then read what the observers saw.
   await page.evaluate('new Promise((r) => requestAnimationFrame(() => setTimeout(r, 100)))');
   const to = await now(page);
-  const tasks = rendererTasks(await browser.stopTracing());
+  const trace = await browser.stopTracing();
+  const tasks = rendererTasks(trace);
+  if (traced) {
+    writeFileSync(join(tmpdir(), `event-log-${name}.trace.json`), trace);
+    for (const line of longTaskBreakdown(trace)) log(`  ${line}`);
+  }
   if (profile) {
     const { profile: data } = (await profile.send('Profiler.stop')) as { profile: unknown };
     writeFileSync(join(tmpdir(), `event-log-${name}.cpuprofile`), JSON.stringify(data));
@@ -227,7 +254,7 @@ export async function run(): Promise<Record<string, unknown>> {
     });
     const filterByType = await phase(page, 'filterType', async () => {
       await page.locator('[data-test="log-filter-types"]').click();
-      await page.getByRole('option', { name: /^response\.output_text\.delta/ }).click();
+      await page.getByRole('checkbox', { name: /^response\.output_text\.delta/ }).check();
       await page.keyboard.press('Escape');
       await until(async () => (await logCount(page)).rows < afterFold.rows, 'the type filter');
     });

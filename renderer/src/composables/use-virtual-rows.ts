@@ -51,11 +51,26 @@ export function useVirtualRows(options: VirtualRowsOptions) {
     return out;
   });
 
+  // Following scrolls in the next frame's callbacks, not in this post-flush watcher: reading or
+  // writing scrollTop right after the update forced a layout of the whole page inside the task
+  // that changed it (a busy call's event log, test/bench/realtime-event-log-chromium.ts); by the
+  // next frame the page is laid out already.
+  let followQueued = false;
+  function followEnd(): void {
+    followQueued = false;
+    const n = options.count();
+    if (following.value && n > 0) grid.scrollToIndex(n - 1);
+    else grid.onScroll();
+  }
   watch(
     options.count,
     (n) => {
-      if (following.value && n > 0) grid.scrollToIndex(n - 1);
-      else grid.onScroll();
+      if (!(following.value && n > 0)) grid.onScroll();
+      else if (typeof requestAnimationFrame !== 'function') followEnd();
+      else if (!followQueued) {
+        followQueued = true;
+        requestAnimationFrame(followEnd);
+      }
     },
     { flush: 'post' },
   );

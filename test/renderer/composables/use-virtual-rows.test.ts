@@ -19,6 +19,12 @@ function rows(initial: number, follow = false) {
   return { el, count, list };
 }
 
+/** The update, then the next frame (following scrolls there, off the updating task). */
+async function updateAndFrame(): Promise<void> {
+  await nextTick();
+  await new Promise((resolve) => requestAnimationFrame(() => resolve(undefined)));
+}
+
 describe('useVirtualRows', () => {
   it('draws the rows in view plus the overscan, one column, and sizes the list from the count', async () => {
     const { el, list } = rows(50_000);
@@ -36,7 +42,7 @@ describe('useVirtualRows', () => {
     const { el, count, list } = rows(100, true);
     await nextTick();
     count.value = 200;
-    await nextTick();
+    await updateAndFrame();
     expect(el.scrollTop).toBe(200 * 20 - 300);
     expect(list.indexes.value.at(-1)).toBe(199);
 
@@ -44,14 +50,14 @@ describe('useVirtualRows', () => {
     list.onScroll();
     expect(list.following.value).toBe(false);
     count.value = 300;
-    await nextTick();
+    await updateAndFrame();
     expect(el.scrollTop).toBe(1000);
 
     el.scrollTop = 300 * 20 - 300;
     list.onScroll();
     expect(list.following.value).toBe(true);
     count.value = 400;
-    await nextTick();
+    await updateAndFrame();
     expect(el.scrollTop).toBe(400 * 20 - 300);
   });
 

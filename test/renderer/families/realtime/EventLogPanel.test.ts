@@ -53,4 +53,61 @@ describe('EventLogPanel', () => {
     expect(types()).toEqual(['session.update', 'response.create']);
     expect(document.querySelector('[data-test="log-older"]')).toBeNull();
   });
+
+  it('filters by type from a light list of checkboxes (one per type with its count), opened and closed from the keyboard', async () => {
+    const log = new EventLog({ maxRows: 100 });
+    log.push({ t: 0, direction: 'out', message: { type: 'session.update' } });
+    log.push({ t: 1, direction: 'in', message: { type: 'session.updated' } });
+    log.push({ t: 2, direction: 'out', message: { type: 'response.create' } });
+    log.push({ t: 3, direction: 'in', message: { type: 'session.updated' } });
+    m = await mountWithApp(EventLogPanel, { props: { log, version: 1, runId: null, exportJsonl: async () => new Blob([]) } });
+    await flushPromises();
+    const types = () => [...document.querySelectorAll('[data-test="log-type"]')].map((e) => e.textContent);
+    const button = m.wrapper.find('[data-test="log-filter-types"]');
+    expect(button.attributes('aria-expanded')).toBe('false');
+    expect(button.attributes('aria-label')).toBe('Event types: All types');
+    expect(m.wrapper.find('[data-test="log-filter-types-list"]').exists()).toBe(false);
+
+    await button.trigger('click');
+    await flushPromises();
+    expect(button.attributes('aria-expanded')).toBe('true');
+    const list = m.wrapper.find('[data-test="log-filter-types-list"]');
+    expect(list.attributes('id')).toBe(button.attributes('aria-controls'));
+    const options = list.findAll('label').map((l) => l.text().replace(/\s+/g, ' '));
+    expect(options).toEqual(['response.create (1)', 'session.update (1)', 'session.updated (2)']);
+    // The first box has the focus (Tab moves on, Space toggles: native checkboxes).
+    const boxes = list.findAll('input[type="checkbox"]');
+    expect(document.activeElement).toBe(boxes[0]!.element);
+
+    await boxes[2]!.setValue(true);
+    await flushPromises();
+    expect(types()).toEqual(['session.updated', 'session.updated']);
+    expect(button.attributes('aria-label')).toBe('Event types: session.updated');
+    await boxes[1]!.setValue(true);
+    await flushPromises();
+    expect(types()).toEqual(['session.update', 'session.updated', 'session.updated']);
+
+    // Escape closes the list and gives the focus back to the button; the filter stays.
+    await list.trigger('keydown', { key: 'Escape' });
+    await flushPromises();
+    expect(button.attributes('aria-expanded')).toBe('false');
+    expect(m.wrapper.find('[data-test="log-filter-types-list"]').exists()).toBe(false);
+    expect(document.activeElement).toBe(button.element);
+    expect(types()).toEqual(['session.update', 'session.updated', 'session.updated']);
+
+    // Unticking both shows every type again.
+    await button.trigger('click');
+    await flushPromises();
+    await m.wrapper.find('[data-test="log-filter-types-list"] .type-filter-clear').trigger('click');
+    await flushPromises();
+    expect(types()).toEqual(['session.update', 'session.updated', 'response.create', 'session.updated']);
+
+    // A press outside the list closes it (the list stays open for presses inside).
+    m.wrapper.find('[data-test="log-filter-types-list"] input').element.dispatchEvent(new Event('pointerdown', { bubbles: true }));
+    await flushPromises();
+    expect(button.attributes('aria-expanded')).toBe('true');
+    document.body.dispatchEvent(new Event('pointerdown', { bubbles: true }));
+    await flushPromises();
+    expect(button.attributes('aria-expanded')).toBe('false');
+  });
 });

@@ -110,6 +110,25 @@ describe('EventLog', () => {
     });
   });
 
+  describe('rows()', () => {
+    it('answers the same list while messages fold into held rows, a new one once a row is added or dropped; a list given out never changes', () => {
+      const log = new EventLog({ maxRows: 3 });
+      log.push(inMsg(0, { type: 'response.created' }));
+      const first = log.rows();
+      log.push(inMsg(1, { type: 'response.text.delta', item_id: 'i', delta: 'a' }));
+      const second = log.rows();
+      expect(second).not.toBe(first);
+      expect(first.map((r) => r.type)).toEqual(['response.created']);
+      log.push(inMsg(2, { type: 'response.text.delta', item_id: 'i', delta: 'b' }));
+      expect(log.rows()).toBe(second);
+      expect(rowLabel(second[1]!)).toBe('response.text.delta ×2');
+      log.push(inMsg(3, { type: 'response.done' }));
+      log.push(inMsg(4, { type: 'session.updated' }));
+      expect(log.rows().map((r) => r.type)).toEqual(['response.text.delta', 'response.done', 'session.updated']);
+      expect(second.map((r) => r.type)).toEqual(['response.created', 'response.text.delta']);
+    });
+  });
+
   describe('rowJson() and toJsonl()', () => {
     it("shows a fold's first and last message with the count, and a single message as itself", () => {
       const log = new EventLog({ maxRows: 10 });

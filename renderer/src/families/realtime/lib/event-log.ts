@@ -98,6 +98,8 @@ export class EventLog {
   private nextId = 0;
   /** Open folds: fold key → its row. Cleared by any message that does not fold. */
   private open = new Map<string, LogRow>();
+  /** rows() until a row is added or dropped (a fold joined changes a row, not the list). */
+  private rowsCache: readonly LogRow[] | null = null;
 
   constructor(opts: EventLogOptions) {
     this.maxRows = Math.max(1, Math.floor(opts.maxRows));
@@ -122,6 +124,7 @@ export class EventLog {
     }
     const row: LogRow = { id: this.nextId++, direction: entry.direction, type, t: entry.t, tLast: entry.t, count: 1, first: boundMessage(entry.message, this.maxString), last: null, foldKey: key };
     if (key !== null) this.open.set(key, row);
+    this.rowsCache = null;
     this.held.push(row);
     if (this.held.length - this.head > this.maxRows) this.dropOldest();
     return row;
@@ -147,9 +150,14 @@ export class EventLog {
     this.messages += n;
   }
 
-  /** Rows held, oldest first. */
-  rows(): LogRow[] {
-    return this.head === 0 ? this.held.slice() : this.held.slice(this.head);
+  /**
+   * Rows held, oldest first: the same array until a row is added or dropped. The console reads it
+   * every frame in a few places; copying 5,000 rows each time was garbage the page collected in
+   * long pauses on a busy call.
+   */
+  rows(): readonly LogRow[] {
+    this.rowsCache ??= this.head === 0 ? this.held.slice() : this.held.slice(this.head);
+    return this.rowsCache;
   }
 
   /** Rows held now. */
@@ -171,12 +179,12 @@ export interface LogFilter {
   text?: string;
 }
 
-/** The rows a filter lets through, in order. */
-export function filterRows(rows: readonly LogRow[], filter: LogFilter): LogRow[] {
+/** The rows a filter lets through, in order (`rows` itself when nothing is filtered). */
+export function filterRows(rows: readonly LogRow[], filter: LogFilter): readonly LogRow[] {
   const text = filter.text?.trim().toLowerCase() ?? '';
   const types = filter.types && filter.types.size > 0 ? filter.types : null;
   const direction = filter.direction ?? 'both';
-  if (!text && !types && direction === 'both') return rows.slice();
+  if (!text && !types && direction === 'both') return rows;
   return rows.filter((r) => (direction === 'both' || r.direction === direction) && (!types || types.has(r.type)) && (!text || r.type.toLowerCase().includes(text)));
 }
 

@@ -148,11 +148,18 @@ export function turnTimelines(input: {
     prev.truncate = cur.truncate;
     prev.to = Math.max(prev.to, at + TIMELINE_MARGIN_MS);
   }
-  for (const t of turns.slice(Math.max(0, turns.length - (input.lanesFor ?? turns.length)))) {
-    t.events = (input.events ?? []).filter((e) => e.direction === 'in' && e.tLast >= t.from && e.t <= t.to);
-    t.levels = decimateLevels((input.levels ?? []).filter((l) => l.t >= t.from && l.t <= t.to));
-  }
+  const lanesFor = input.lanesFor ?? turns.length;
+  for (let i = Math.max(0, turns.length - lanesFor); i < turns.length; i++) turns[i] = withLanes(turns[i]!, input.events ?? [], input.levels ?? []);
   return { turns, metrics };
+}
+
+/** A turn with its event and level lanes filled from the call's events and levels (a new object). */
+export function withLanes(turn: TurnTimeline, events: readonly TimelineEvent[], levels: readonly LevelSample[]): TurnTimeline {
+  return {
+    ...turn,
+    events: events.filter((e) => e.direction === 'in' && e.tLast >= turn.from && e.t <= turn.to),
+    levels: decimateLevels(levels.filter((l) => l.t >= turn.from && l.t <= turn.to)),
+  };
 }
 
 /** Where `t` sits in a turn's window, 0-100 (clamped). */

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import { realtimeCallKind, RealtimeCallOptionsSchema } from '../../../../main/media/realtime-call-session';
-import type { MediaSessionContext } from '../../../../main/media/session-kinds';
+import type { InboundInfo, MediaSessionContext } from '../../../../main/media/session-kinds';
 import { FrameKind, type MediaFrame } from '../../../../shared/media-frames/frame';
 import type { ReceiverCounters } from '../../../../shared/media-frames/receiver';
 import { startWsServer, until } from '../api/ws-server';
@@ -24,7 +24,7 @@ function delta(i: number): string {
 
 /** A context that logs, in order, what the session does on its loop. */
 function fakeContext(log: string[]) {
-  let mic: ((frame: MediaFrame) => void) | null = null;
+  let mic: ((frame: MediaFrame, info: InboundInfo) => void) | null = null;
   let ids = 0;
   let ticking = false;
   const ctx: MediaSessionContext = {
@@ -53,7 +53,7 @@ function fakeContext(log: string[]) {
     log: () => undefined,
     audioBackend: async () => ({ ok: false, error: { code: 'unsupported', message: 'no audio here' } }) as never,
   };
-  return { ctx, mic: (frame: MediaFrame) => mic!(frame) };
+  return { ctx, mic: (frame: MediaFrame) => mic!(frame, {}) };
 }
 
 describe('realtime-call session: work order on the media loop', () => {

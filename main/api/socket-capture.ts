@@ -24,8 +24,8 @@ export interface AudioSummary {
   bytes: number;
   /** Estimated from the format; null when the format does not tell (opus, unknown). */
   durationMs: number | null;
-  /** First 16 hex digits of the SHA-256 of its first HEAD_BYTES bytes. */
-  head: string;
+  /** First 16 hex digits of the SHA-256 of its first HEAD_BYTES bytes; null for an audio append (appendSummary). */
+  head: string | null;
 }
 
 interface FrameBase {
@@ -89,6 +89,30 @@ export function summariseBase64Audio(text: string, format?: AudioFormatHint): Au
   const head = createHash('sha256').update(first.subarray(0, HEAD_BYTES)).digest('hex').slice(0, 16);
   const durationMs = audioDurationMs(bytes, format, first.subarray(0, 64));
   return { bytes, durationMs: durationMs === null ? null : Math.round(durationMs * 10) / 10, head };
+}
+
+/**
+ * The capture of an audio append (`{ type, audio }` and nothing else: a microphone's 20 ms frame,
+ * 50 a second), made from the text's length alone: no scrub walk, no decode, no hash. Nothing
+ * but `type` can hold a secret, and the frame log still masks that. `head` is null: appends are
+ * lined up by their order, and a recorder takes the microphone's audio from elsewhere.
+ */
+export function appendSummary(message: { type: string; audio: string }, format?: AudioFormatHint): { type: string; audio: { $audio: AudioSummary } } {
+  const text = message.audio;
+  const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
+  const bytes = Math.floor((text.length * 3) / 4) - padding;
+  // WAV's header is in the first bytes: only then is a decode needed for the duration.
+  const durationMs = audioDurationMs(bytes, format, format?.codec === 'wav' ? Buffer.from(text.slice(0, 88), 'base64') : undefined);
+  return { type: message.type, audio: { $audio: { bytes, durationMs: durationMs === null ? null : Math.round(durationMs * 10) / 10, head: null } } };
+}
+
+/** Whether `message` is exactly an audio append: `type` and a string `audio`, no other field. */
+export function isAudioAppend(message: object): message is { type: string; audio: string } {
+  const m = message as Record<string, unknown>;
+  if (typeof m.type !== 'string' || typeof m.audio !== 'string') return false;
+  let n = 0;
+  for (const _ in m) if (++n > 2) return false;
+  return n === 2;
 }
 
 /** A base64 audio string while a message is scrubbed: a class instance, so the scrubber passes it as is. */

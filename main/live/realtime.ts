@@ -162,6 +162,12 @@ export function realtimeLiveKind(deps: RealtimeKindDeps) {
       /** The reason the service gave when it closed the socket cleanly (a SIP call's "The caller hung up."). */
       let closeReason: string | null = null;
 
+      /**
+       * Push-to-talk (manual turns, our microphone): the media session sends appends only while
+       * the button is held. The window's press is `clear`, its release `commit` (the console's store).
+       */
+      const pushToTalk = state.turnDetection === 'manual' && input.microphone.kind !== 'none';
+      let held = false;
       const send = async (event: Record<string, unknown>): Promise<void> => {
         if (!live) throw new WorkbenchFailure({ code: 'network', message: 'The call is not connected: reconnect first.' });
         const reply = await deps.media.controlSession(mediaId, { type: 'send', event });
@@ -284,6 +290,7 @@ export function realtimeLiveKind(deps: RealtimeKindDeps) {
           formats: state.formats,
           microphone: fileMic ?? (input.microphone.kind === 'native' ? { kind: 'native', ...(input.microphone.device ? { device: input.microphone.device } : {}) } : { kind: input.microphone.kind === 'page' ? 'page' : 'none' }),
           output: input.output.kind === 'native' ? { kind: 'native', ...(input.output.device ? { device: input.output.device } : {}) } : { kind: input.output.kind },
+          ...(pushToTalk ? { pushToTalk: { held } } : {}),
         });
         if (!started.ok) throw new WorkbenchFailure(started.error);
         live = true;
@@ -319,11 +326,15 @@ export function realtimeLiveKind(deps: RealtimeKindDeps) {
             case 'commit':
               connected();
               conversation.inputSent(rec.sessionMs());
+              // Released: the appends so far are queued before this, so the commit holds them all.
+              if (pushToTalk) await media({ type: 'talk', held: (held = false) });
               await send({ type: 'input_audio_buffer.commit' });
               if (message.respond) await send({ type: 'response.create' });
               return;
             case 'clear':
-              return send({ type: 'input_audio_buffer.clear' });
+              await send({ type: 'input_audio_buffer.clear' });
+              if (pushToTalk) await media({ type: 'talk', held: (held = true) });
+              return;
             case 'response.create':
               return send({ type: 'response.create', ...(message.response ? { response: message.response } : {}) });
             case 'response.cancel':

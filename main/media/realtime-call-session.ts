@@ -19,8 +19,8 @@
  * - Up to main: `server` (each service message as it is read, masked by the socket, audio deltas
  *   summarised), `socket-frame` (our messages as captured, masked; the appends left out), `mark` (speech_started, speech_stopped,
  *   first_audio, first_played, barge_in, truncated; media clock `at`), `mic-audio`, `model-audio`.
- * Control from main: `send` (a client event as is), `played` (page position), `mute`, `cancel`
- * (flush + `response.cancel` + truncate).
+ * Control from main: `send` (a client event as is), `played` (page position), `mute`, `talk`
+ * (push-to-talk held or not: appends only while held), `cancel` (flush + `response.cancel` + truncate).
  */
 import { z } from 'zod';
 import type { Reply } from '../../shared/contract/protocol';
@@ -70,6 +70,12 @@ export const RealtimeCallOptionsSchema = z
       z.object({ kind: z.literal('native'), device: z.string().max(500).optional(), backend: z.enum(['native', 'paced']).default('native') }).strict(),
       z.object({ kind: z.literal('none') }).strict(),
     ]),
+    /**
+     * Push-to-talk (manual turns, our microphone): appends go out only while the talk button is
+     * held (`talk` control); released, nothing is sent, yet the microphone still goes up as
+     * `mic-audio` (the recording keeps the whole microphone track). Absent: always sent.
+     */
+    pushToTalk: z.object({ held: z.boolean() }).strict().optional(),
     /** Benchmarks: `timings` events carry, per microphone frame, [its audio's time, written to the socket] (media clock). */
     timings: z.boolean().default(false),
   })
@@ -80,6 +86,7 @@ export const RealtimeCallMediaControlSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('send'), event: z.looseObject({ type: z.string().min(1).max(200) }) }).strict(),
   z.object({ type: z.literal('played'), itemId: z.string().min(1).max(200), playedMs: z.number().min(0), flushed: z.boolean() }).strict(),
   z.object({ type: z.literal('mute'), muted: z.boolean() }).strict(),
+  z.object({ type: z.literal('talk'), held: z.boolean() }).strict(),
   z.object({ type: z.literal('cancel') }).strict(),
 ]);
 
@@ -180,6 +187,10 @@ export const realtimeCallKind = defineKind({
     let muted = false;
     let framesSent = 0;
     let framesRefused = 0;
+    /** Push-to-talk: whether appends go out now (always without push-to-talk). */
+    let talking = options.pushToTalk ? options.pushToTalk.held : true;
+    /** Frames not sent because the talk button was not held. */
+    let framesWithheld = 0;
     // The microphone's level (rms and peak dBFS, a float32 pair, about 20 times a second) for the
     // console's meter, as the transcription session sends it: a native or file microphone is
     // never heard by the page, so this is its only meter. Metered as sent (muted: silence).
@@ -198,7 +209,9 @@ export const realtimeCallKind = defineKind({
     const onPcm = (bytes: Uint8Array, at: number): void => {
       if (closing) return;
       let pcm = new Int16Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength - (bytes.byteLength % 2)));
-      sentClock.captured(pcm.length, at);
+      // Withheld audio never reaches the service, so it is not on the service's audio clock either.
+      const sending = talking;
+      if (sending) sentClock.captured(pcm.length, at);
       if (muted) pcm = new Int16Array(pcm.length); // silence keeps the service's audio clock going
       const joined = new Int16Array(pending.length + pcm.length);
       joined.set(pending);
@@ -207,10 +220,13 @@ export const realtimeCallKind = defineKind({
       while (joined.length - offset >= frameSamples) {
         const frame = joined.subarray(offset, offset + frameSamples);
         offset += frameSamples;
-        void socket.sendJson({ type: 'input_audio_buffer.append', audio: Buffer.from(encode(inFormat, frame)).toString('base64') }).then((r) => {
-          if (r.ok && options.timings) timings.push(at, ctx.now());
-          return r.ok ? framesSent++ : framesRefused++;
-        });
+        if (!sending) framesWithheld++;
+        else {
+          void socket.sendJson({ type: 'input_audio_buffer.append', audio: Buffer.from(encode(inFormat, frame)).toString('base64') }).then((r) => {
+            if (r.ok && options.timings) timings.push(at, ctx.now());
+            return r.ok ? framesSent++ : framesRefused++;
+          });
+        }
         if (micPieceSamples === 0) micPieceAt = at;
         micPiece.push(frame.slice());
         micPieceSamples += frame.length;
@@ -235,7 +251,7 @@ export const realtimeCallKind = defineKind({
     const timings: number[] = [];
     // Benchmarks: what stalled this process's loop during the call (loop-probe.ts), in `stats`.
     const probe = options.timings ? startLoopProbe(() => ctx.now()) : null;
-    const statsNow = () => ({ framesSent, framesRefused, appendsSent, socket: socket.stats, ...(probe ? { loop: probe.report() } : {}) });
+    const statsNow = () => ({ framesSent, framesRefused, framesWithheld, appendsSent, socket: socket.stats, ...(probe ? { loop: probe.report() } : {}) });
     const flushMic = (): void => {
       if (timings.length > 0) ctx.event('timings', { captureSent: timings.splice(0) });
       if (micPieceSamples === 0) return;
@@ -346,6 +362,10 @@ export const realtimeCallKind = defineKind({
         const message = parsed.data;
         if (message.type === 'played') {
           output.reported(message.itemId, message.playedMs, message.flushed);
+          return { ok: true, value: null };
+        }
+        if (message.type === 'talk') {
+          talking = message.held;
           return { ok: true, value: null };
         }
         if (message.type === 'mute') {

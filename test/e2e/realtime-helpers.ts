@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { encodeWav, parseWav } from '../../shared/audio/wav';
+import { ClientFrameReader, SentMessages } from './ws-client-frames';
 
 export const SLOW = { timeout: 60_000 };
 
@@ -94,6 +95,8 @@ export interface SocketProxy {
   handshakes(): string[];
   /** Runs `hold` before the next realtime handshake is passed on (once). */
   holdNextHandshake(hold: () => Promise<void>): void;
+  /** What the app sent on its realtime sockets, message by message (ws-client-frames.ts). */
+  readonly sent: SentMessages;
   close(): Promise<void>;
 }
 
@@ -103,6 +106,7 @@ export async function startSocketProxy(target: string): Promise<SocketProxy> {
   const all = new Set<Socket>();
   const heads: string[] = [];
   let hold: (() => Promise<void>) | null = null;
+  const sent = new SentMessages();
   const server = createServer((client) => {
     all.add(client);
     client.on('error', () => client.destroy());
@@ -130,7 +134,12 @@ export async function startSocketProxy(target: string): Promise<SocketProxy> {
           realtime.delete(client);
           upstream.destroy();
         });
-        if (isRealtime) realtime.add(client);
+        if (isRealtime) {
+          realtime.add(client);
+          // After the handshake (the first chunk) every byte from the app is WebSocket frames.
+          const reader = new ClientFrameReader(sent);
+          client.on('data', (chunk: Buffer) => reader.push(chunk));
+        }
         upstream.write(first);
         client.pipe(upstream);
         upstream.pipe(client);
@@ -148,6 +157,7 @@ export async function startSocketProxy(target: string): Promise<SocketProxy> {
       realtime.clear();
     },
     handshakes: () => [...heads],
+    sent,
     holdNextHandshake: (h) => {
       hold = h;
     },

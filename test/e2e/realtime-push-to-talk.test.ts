@@ -5,7 +5,9 @@
  * transcribed, so the sandbox's answer says how much audio the turn committed ("I heard N seconds").
  * While nobody holds the button the speech makes no turn (no commit, no answer); holding the button
  * for a while and letting go makes one user turn and one answer, and the answer heard only the held
- * part (not the talk before the press); then the same with the Space key held.
+ * part (not the talk before the press); then the same with the Space key held. The app's socket
+ * to the sandbox goes through a TCP proxy that reads what it sends: not one `input_audio_buffer.append`
+ * leaves the app while the button is not held.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +16,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxServer } from '../../main/sandbox';
 import { closeAppPage, fakeMicrophoneArgs, openAppPage, screenshot, useServiceConnection, type AppPage } from './harness';
-import { logRows, openConsole, SLOW, speechWav, startCall, transcript } from './realtime-helpers';
+import { logRows, openConsole, SLOW, speechWav, startCall, startSocketProxy, transcript, type SocketProxy } from './realtime-helpers';
 
 /** The user talks this long before first pressing the button (the audio the press must drop). */
 const TALK_BEFORE_MS = 7_000;
@@ -34,20 +36,23 @@ describe('Realtime call: push-to-talk (browser mode)', () => {
   let opened: AppPage | undefined;
   let page: Page;
   let sb: SandboxServer;
+  let proxy: SocketProxy;
   const key = 'sk-e2e-realtime-ptt';
   const dir = mkdtempSync(join(tmpdir(), 'wb-rt-ptt-'));
 
   beforeAll(async () => {
     sb = await startSandbox({ keys: [key], tokenDelayMs: 0 });
+    proxy = await startSocketProxy(sb.url);
     const mic = join(dir, 'mic.wav');
     writeFileSync(mic, speechWav(dir, 'What is the weather like in Paris today?', 0.7));
     opened = await openAppPage({ viewport: { width: 1400, height: 1200 }, browserArgs: fakeMicrophoneArgs(mic) });
     page = opened.page;
     await page.goto(opened.app.url);
-    await useServiceConnection(page, { name: 'Realtime sandbox', url: sb.url, key });
+    await useServiceConnection(page, { name: 'Realtime sandbox', url: proxy.url, key });
   }, 180_000);
 
   afterAll(async () => {
+    await proxy?.close();
     await sb?.close();
     expect(await closeAppPage(opened)).toBe(0);
     rmSync(dir, { recursive: true, force: true });
@@ -55,6 +60,20 @@ describe('Realtime call: push-to-talk (browser mode)', () => {
 
   /** Sent and received rows of the turn-taking kind, for counting. */
   const count = (rows: string[], row: string): number => rows.filter((r) => r === row || r.startsWith(`${row} ×`)).length;
+  /**
+   * The appends the app sent (read on the wire), split by whether the button was held: between a
+   * `clear` (the press) and the next `commit` (the release), or not.
+   */
+  const appends = (): { held: number; notHeld: number } => {
+    let held = false;
+    const out = { held: 0, notHeld: 0 };
+    for (const m of proxy.sent.messages) {
+      if (m.type === 'input_audio_buffer.clear') held = true;
+      else if (m.type === 'input_audio_buffer.commit') held = false;
+      else if (m.type === 'input_audio_buffer.append') out[held ? 'held' : 'notHeld']++;
+    }
+    return out;
+  };
   const turnRows = async (): Promise<string[]> => [...(await logRows(page, 'input_audio_buffer')), ...(await logRows(page, 'response.done'))];
 
   it('talk while not holding makes no turn; holding the button makes one turn and one answer that heard only the held part', async () => {
@@ -74,6 +93,9 @@ describe('Realtime call: push-to-talk (browser mode)', () => {
     expect(count(before, '← input_audio_buffer.committed')).toBe(0);
     expect(count(before, '← response.done')).toBe(0);
     expect(await transcript(page, 'assistant')).toEqual([]);
+    // Not one append left the app while the microphone talked unheld (yet the socket is up: session.update went).
+    expect(proxy.sent.count('session.update')).toBe(1);
+    expect(appends()).toEqual({ held: 0, notHeld: 0 });
 
     // Hold the button while the microphone speaks, then let go.
     await button.hover();
@@ -89,6 +111,11 @@ describe('Realtime call: push-to-talk (browser mode)', () => {
     expect(count(rows, '→ input_audio_buffer.clear')).toBe(1);
     expect(count(rows, '→ input_audio_buffer.commit')).toBe(1);
     expect(count(rows, '← input_audio_buffer.committed')).toBe(1);
+    // On the wire: appends while held (about one per 20 ms of it), none outside, even after the release.
+    await page.waitForTimeout(1_000);
+    const first = appends();
+    expect(first.notHeld).toBe(0);
+    expect(first.held).toBeGreaterThan(HOLD_MS / 20 / 2);
     // The answer heard the held part: some speech, and far less than the talk before the press.
     const heard = heardSeconds((await transcript(page, 'assistant'))[0]);
     expect(heard).toBeGreaterThan(0.5);
@@ -111,6 +138,8 @@ describe('Realtime call: push-to-talk (browser mode)', () => {
     expect(count(rows, '→ input_audio_buffer.clear')).toBe(2);
     expect(count(rows, '→ input_audio_buffer.commit')).toBe(2);
     expect(count(rows, '← input_audio_buffer.committed')).toBe(2);
+    await page.waitForTimeout(1_000);
+    expect(appends().notHeld).toBe(0);
     const heard = heardSeconds((await transcript(page, 'assistant'))[1]);
     expect(heard).toBeGreaterThan(0.5);
     expect(heard * 1000).toBeLessThan(TALK_BEFORE_MS);

@@ -312,6 +312,7 @@ describe('realtime call live session (sandbox)', () => {
     const { url, token } = info.value;
     const channel = createMediaChannel({ connect: webSocketFramePort(async () => ({ url, token }), (u, p) => new WebSocket(u, p, { origin: PAGE_ORIGIN }) as unknown as SocketLike) });
     const speech = await speechPcm(['Push to talk works.'], 24_000, 200);
+    await win.attachment.control({ type: 'clear' }); // the button pressed: appends go out only while held
     for (let at = 0; at + 960 <= speech.byteLength; at += 960) channel.send(win.state().streams.mic, FrameKind.Audio, new Uint8Array(speech.subarray(at, at + 960)));
     // The appends went out before the commit: the buffer holds the whole phrase when it is committed.
     await new Promise((r) => setTimeout(r, 500));

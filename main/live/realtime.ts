@@ -22,8 +22,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Endpoint } from '../../shared/families';
-import type { WorkbenchError } from '../../shared/contract/errors';
-import { WorkbenchFailure } from '../../shared/contract/errors';
+import { WorkbenchFailure, type WorkbenchError } from '../../shared/contract/errors';
 import {
   REALTIME_CALL_KIND,
   RealtimeCallControlSchema,

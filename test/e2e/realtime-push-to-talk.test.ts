@@ -9,14 +9,11 @@
  * to the sandbox goes through a TCP proxy that reads what it sends: not one `input_audio_buffer.append`
  * leaves the app while the button is not held.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type SandboxServer } from '../../main/sandbox';
-import { closeAppPage, fakeMicrophoneArgs, openAppPage, screenshot, useServiceConnection, type AppPage } from './harness';
-import { logRows, openConsole, SLOW, speechWav, startCall, startSocketProxy, transcript, type SocketProxy } from './realtime-helpers';
+import { screenshot } from './harness';
+import { logRows, openConsole, SLOW, speechWav, startCall, transcript } from './realtime-helpers';
+import { realtimeApp } from './realtime-app';
 
 /** The user talks this long before first pressing the button (the audio the press must drop). */
 const TALK_BEFORE_MS = 7_000;
@@ -33,30 +30,16 @@ function heardSeconds(answer: string): number {
 }
 
 describe('Realtime call: push-to-talk (browser mode)', () => {
-  let opened: AppPage | undefined;
-  let page: Page;
-  let sb: SandboxServer;
-  let proxy: SocketProxy;
   const key = 'sk-e2e-realtime-ptt';
-  const dir = mkdtempSync(join(tmpdir(), 'wb-rt-ptt-'));
+  const rt = realtimeApp({ key, name: 'ptt', mic: (dir) => speechWav(dir, 'What is the weather like in Paris today?', 0.7), proxy: true });
+  let page: Page;
 
   beforeAll(async () => {
-    sb = await startSandbox({ keys: [key], tokenDelayMs: 0 });
-    proxy = await startSocketProxy(sb.url);
-    const mic = join(dir, 'mic.wav');
-    writeFileSync(mic, speechWav(dir, 'What is the weather like in Paris today?', 0.7));
-    opened = await openAppPage({ viewport: { width: 1400, height: 1200 }, browserArgs: fakeMicrophoneArgs(mic) });
-    page = opened.page;
-    await page.goto(opened.app.url);
-    await useServiceConnection(page, { name: 'Realtime sandbox', url: proxy.url, key });
+    await rt.start();
+    page = rt.page;
   }, 180_000);
 
-  afterAll(async () => {
-    await proxy?.close();
-    await sb?.close();
-    expect(await closeAppPage(opened)).toBe(0);
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => rt.close());
 
   /** Sent and received rows of the turn-taking kind, for counting. */
   const count = (rows: string[], row: string): number => rows.filter((r) => r === row || r.startsWith(`${row} ×`)).length;
@@ -67,7 +50,7 @@ describe('Realtime call: push-to-talk (browser mode)', () => {
   const appends = (): { held: number; notHeld: number } => {
     let held = false;
     const out = { held: 0, notHeld: 0 };
-    for (const m of proxy.sent.messages) {
+    for (const m of rt.proxy.sent.messages) {
       if (m.type === 'input_audio_buffer.clear') held = true;
       else if (m.type === 'input_audio_buffer.commit') held = false;
       else if (m.type === 'input_audio_buffer.append') out[held ? 'held' : 'notHeld']++;
@@ -94,7 +77,7 @@ describe('Realtime call: push-to-talk (browser mode)', () => {
     expect(count(before, '← response.done')).toBe(0);
     expect(await transcript(page, 'assistant')).toEqual([]);
     // Not one append left the app while the microphone talked unheld (yet the socket is up: session.update went).
-    expect(proxy.sent.count('session.update')).toBe(1);
+    expect(rt.proxy.sent.count('session.update')).toBe(1);
     expect(appends()).toEqual({ held: 0, notHeld: 0 });
 
     // Hold the button while the microphone speaks, then let go.

@@ -12,8 +12,6 @@ import { markRaw, ref, shallowRef, triggerRef } from 'vue';
 import type { WorkbenchError } from '@shared/contract/errors';
 import type { LiveAttachChunk } from '@shared/contract/live';
 import type { SipCall } from '@shared/families/sip/contract';
-import { MIN_DBFS } from '@shared/audio/levels';
-import { FrameKind } from '@shared/media-frames/frame';
 import {
   REALTIME_CALL_KIND,
   applyRealtimeCallEvent,
@@ -23,18 +21,17 @@ import {
   type RealtimeCallInputDraft,
   type RealtimeCallSnapshot,
 } from '@shared/realtime-call';
-import { PageCapture } from '../../../audio/page-capture';
-import type { MediaChannel } from '../../../bridge/media';
 import { toWorkbenchError } from '../../../lib/errors';
 import { useLiveSessionsStore } from '../../../stores/live-sessions';
-import { useAudioDevicesStore } from '../../../stores/audio-devices';
 import { DEFAULT_MAX_ROWS, EventLog, type LogMessage } from '../lib/event-log';
 import { dtmfKeys, dtmfOf, type DtmfKey } from '../lib/phone-call';
-import type { LevelSample } from '../lib/latency-timeline';
 import { CALL_GONE_MESSAGE, onceGone } from './call-gone';
-import { PageCallOutput } from './page-call-output';
+import { useCallMedia } from './call-media';
+import { isActive } from '../lib/call-state';
 import { followPhoneCall, watchAnsweredCalls } from './phone-call-ends';
 import { callJsonl, earlierMessages } from './recorded-messages';
+
+export { isActive } from '../lib/call-state';
 
 /** sessionStorage: the call this tab's console shows (a reload shows it again). */
 export const REALTIME_CALL_KEY = 'workbench.realtime.call';
@@ -43,8 +40,6 @@ export const REALTIME_CALL_KEY = 'workbench.realtime.call';
  * a longer call's earlier messages are left to History's timeline (the log says how many).
  */
 export const BACKFILL_MAX = 2_000;
-/** Microphone level samples kept for the latency timeline (a minute at 20 ms). */
-export const LEVELS_KEPT = 3_000;
 
 function remembered(): string | null {
   try {
@@ -62,10 +57,6 @@ function remember(id: string | null): void {
   }
 }
 
-/** Whether the call still runs (its socket open, opening or dropped with a reconnect possible). */
-export function isActive(state: RealtimeCallSnapshot | null): boolean {
-  return state !== null && state.status !== 'ended' && state.status !== 'failed';
-}
 
 export const useRealtimeCallStore = defineStore('realtime-call', () => {
   const live = useLiveSessionsStore();
@@ -79,8 +70,6 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
   const log = shallowRef(markRaw(new EventLog({ maxRows: DEFAULT_MAX_ROWS })));
   /** Bumped on every change of the log (the log itself is not reactive: 5,000 rows). */
   const logVersion = ref(0);
-  const levelDbfs = ref(MIN_DBFS);
-  const levels = shallowRef<LevelSample[]>(markRaw([]));
   const error = shallowRef<WorkbenchError | null>(null);
   const starting = ref(false);
   /** Push-to-talk held (the key or the button). */
@@ -93,12 +82,8 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
   const sipCall = shallowRef<SipCall | null>(null);
   let offPhoneCall: (() => void) | null = null;
   let offAnswered: (() => void) | null = null;
-  let capture: PageCapture | null = null;
-  let offLevels: (() => void) | null = null;
-  let output: PageCallOutput | null = null;
-  let offPlayback: (() => void) | null = null;
-  let playbackStream = -1;
-  let micStream = -1;
+  const media = useCallMedia({ state, startedAt, error, control: (message) => control(message), hangUp: () => hangUp() });
+  const { levelDbfs, levels } = media;
   let logDirty = false;
   let stateDirty = false;
   let drawQueued = false;
@@ -110,7 +95,7 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
     backfills++;
     sinceAttach = null;
     log.value = markRaw(new EventLog({ maxRows: DEFAULT_MAX_ROWS }));
-    levels.value = markRaw([]);
+    media.clearLevels();
     dtmf.value = [];
     phoneEnds.value = null;
     sipCall.value = null;
@@ -164,8 +149,8 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
       return;
     }
     stateChanged();
-    if (event.type === 'streams') void wireMedia();
-    if (!isActive(state.value) || event.type === 'dropped') void releaseMedia();
+    if (event.type === 'streams') void media.wire();
+    if (!isActive(state.value) || event.type === 'dropped') void media.release();
   }
 
   function onChunk(chunk: LiveAttachChunk): void {
@@ -174,7 +159,7 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
       state.value = structuredClone(chunk.snapshot as RealtimeCallSnapshot);
       stateVersion.value++;
       void backfill(state.value.runId, state.value.wireEvents);
-      void wireMedia();
+      void media.wire();
       lookUpPhoneCall(state.value.connection.callId);
     } else if (chunk.type === 'event') {
       onEvent(chunk.event as RealtimeCallEvent);
@@ -220,84 +205,6 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
           phoneEnds.value = { from: call.from, to: call.to };
         })
       : null;
-  }
-
-  async function mediaChannel(): Promise<MediaChannel> {
-    return (await import('../../../bridge/media')).mediaChannel();
-  }
-
-  function addLevel(dbfs: number): void {
-    levelDbfs.value = dbfs;
-    if (startedAt.value === null) return;
-    const list = levels.value;
-    list.push({ t: Date.now() - startedAt.value, dbfs });
-    if (list.length > LEVELS_KEPT * 2) levels.value = markRaw(list.slice(-LEVELS_KEPT));
-  }
-
-  /** Levels in, and the page's microphone out when the call takes it from the page. */
-  async function wireMedia(): Promise<void> {
-    const snap = state.value;
-    if (!snap || !isActive(snap) || snap.status === 'dropped') return releaseMedia();
-    const pagePlays = snap.output.kind === 'page' && snap.streams.playback >= 0;
-    if (snap.streams.levels < 0 && !pagePlays && (snap.microphone.kind !== 'page' || snap.streams.mic < 0)) return;
-    const channel = await mediaChannel();
-    if (pagePlays && playbackStream !== snap.streams.playback) await startOutput(channel, snap);
-    if (!offLevels && snap.streams.levels >= 0) {
-      offLevels = channel.onFrame(snap.streams.levels, (frame) => {
-        if (frame.payload.byteLength >= 4) addLevel(new DataView(frame.payload.buffer, frame.payload.byteOffset, 4).getFloat32(0));
-      });
-    }
-    if (snap.microphone.kind !== 'page' || snap.streams.mic < 0 || capture || micStream === snap.streams.mic) return;
-    micStream = snap.streams.mic;
-    const started = await PageCapture.start({
-      sampleRate: snap.formats.input.rate,
-      deviceId: snap.microphone.device ?? null,
-      onFrame: (frame) => channel.send(micStream, FrameKind.Data, new Uint8Array(frame.pcm.buffer, frame.pcm.byteOffset, frame.pcm.byteLength)),
-      // The page's own levels when main sends none (the meter still moves).
-      onLevel: snap.streams.levels < 0 ? (level) => addLevel(level.rmsDbfs) : undefined,
-      onError: (e) => void micFailed(e.message),
-    });
-    if (!started.ok) {
-      micStream = -1;
-      await micFailed(started.error.message);
-      return;
-    }
-    capture = started.value;
-    useAudioDevicesStore().pageAllowed();
-  }
-
-  /** The model's voice on the page's speakers, its heard position reported back for the truncate. */
-  async function startOutput(channel: MediaChannel, snap: RealtimeCallSnapshot): Promise<void> {
-    playbackStream = snap.streams.playback;
-    const device = snap.output.kind === 'page' ? (snap.output.device ?? null) : null;
-    const opened = await PageCallOutput.open(snap.formats.output.rate, device, (itemId, playedMs, flushed) => void control({ type: 'played', itemId, playedMs, flushed }));
-    if (!opened.ok) {
-      error.value = { code: 'unsupported', message: `${opened.error.message.replace(/[.\s]*$/, '.')} The call goes on without sound here.` };
-      return;
-    }
-    output = opened.value;
-    offPlayback = channel.onFrame(playbackStream, (frame) => output?.onFrame(frame));
-  }
-
-  /** The page's microphone was refused or went away: said, and the call hung up (its recording kept). */
-  async function micFailed(message: string): Promise<void> {
-    await hangUp();
-    error.value = { code: 'unsupported', message: `${message.replace(/[.\s]*$/, '.')} The call was ended; its recording and log so far are kept.` };
-  }
-
-  async function releaseMedia(): Promise<void> {
-    offLevels?.();
-    offLevels = null;
-    levelDbfs.value = MIN_DBFS;
-    micStream = -1;
-    offPlayback?.();
-    offPlayback = null;
-    playbackStream = -1;
-    const o = output;
-    output = null;
-    const c = capture;
-    capture = null;
-    await Promise.all([c?.dispose(), o?.dispose()]);
   }
 
   /** Starts a call (the input checked again in main with the kind's schema). */
@@ -347,7 +254,7 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
       state.value = structuredClone(view.snapshot as RealtimeCallSnapshot);
       for (const event of view.events) onEvent(event as RealtimeCallEvent);
       triggerRef(state);
-      void wireMedia();
+      void media.wire();
     }
   }
 
@@ -381,9 +288,7 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
   async function hangUp(): Promise<void> {
     const id = sessionId.value;
     if (!id) return;
-    const c = capture;
-    capture = null;
-    await c?.dispose();
+    await media.stopMicrophone();
     try {
       await live.stop(id);
     } catch (err) {
@@ -399,7 +304,7 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
     startedAt.value = null;
     lookUpPhoneCall(null);
     remember(null);
-    await releaseMedia();
+    await media.release();
     if (id) await live.detach(id);
   }
 

@@ -19,9 +19,9 @@ describe('ModelsService against the sandbox', () => {
   it('merges the four listings into one catalogue labelled as the sandbox', () => {
     expect(catalogue.isSandbox).toBe(true);
     const kinds = new Set(catalogue.entries.map((e) => e.kind));
-    // `other`: the realtime voice models, only in the basic listing (with their token prices).
-    expect(kinds).toEqual(new Set(['language', 'image', 'video', 'other']));
-    expect(catalogue.entries.filter((e) => e.kind === 'other').map((e) => e.id)).toContain('svc-voice-latest');
+    // `realtime`: the realtime voice models, only in the basic listing (with their token prices).
+    expect(kinds).toEqual(new Set(['language', 'image', 'video', 'realtime']));
+    expect(catalogue.entries.filter((e) => e.kind === 'realtime').map((e) => e.id)).toContain('svc-voice-latest');
     expect(catalogue.entries.filter((e) => e.kind === 'language').length).toBeGreaterThanOrEqual(3);
   });
 

@@ -62,12 +62,18 @@ export async function transcript(page: Page, role: 'user' | 'assistant'): Promis
   return texts.map((t) => t.replace(/^(You|Model)( \(typed\))?:\s*/, '').trim());
 }
 
+/** Types `filter` into the log's filter and waits for the log to draw (it draws once an animation frame). */
+async function filterLog(page: Page, filter: string): Promise<void> {
+  await page.locator('[data-test="log-filter-text"]').fill(filter);
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+}
+
 /**
  * The event log's rows whose type contains `filter`, as shown (`→ type` sent, `← type` received;
  * folded deltas keep their ×N). The log is virtualised: a narrow filter brings every match into view.
  */
 export async function logRows(page: Page, filter: string): Promise<string[]> {
-  await page.locator('[data-test="log-filter-text"]').fill(filter);
+  await filterLog(page, filter);
   return page.locator('[data-test="log-row"]').evaluateAll((rows) =>
     rows.map((r) => `${r.classList.contains('out') ? '→' : '←'} ${r.querySelector('[data-test="log-type"]')?.textContent?.trim() ?? ''}`),
   );
@@ -75,7 +81,7 @@ export async function logRows(page: Page, filter: string): Promise<string[]> {
 
 /** The JSON of every row matching `filter` (each opened on demand, as a user clicks it). */
 export async function logJson(page: Page, filter: string): Promise<string[]> {
-  await page.locator('[data-test="log-filter-text"]').fill(filter);
+  await filterLog(page, filter);
   const rows = page.locator('[data-test="log-row"]');
   const out: string[] = [];
   for (let i = 0; i < (await rows.count()); i++) {

@@ -64,8 +64,10 @@ export function useVirtualRows(options: VirtualRowsOptions) {
   }
   watch(
     options.count,
-    (n) => {
-      if (!(following.value && n > 0)) grid.onScroll();
+    (n, before) => {
+      // A list that shrank (a filter) is clamped now, not a frame later: the window worked out from
+      // the old scroll position would draw no rows meanwhile. Rows only added wait for the frame.
+      if (!(following.value && n > 0) || n < before) grid.onScroll();
       else if (typeof requestAnimationFrame !== 'function') followEnd();
       else if (!followQueued) {
         followQueued = true;

@@ -73,6 +73,17 @@ describe('useVirtualRows', () => {
     expect(list.indexes.value).toEqual(Array.from({ length: 10 }, (_, i) => i));
   });
 
+  it('a following list that shrinks draws its rows at once, not a frame later (a filter typed at the end of a live log)', async () => {
+    const { count, list } = rows(1000, true);
+    await updateAndFrame();
+    count.value = 2000;
+    await updateAndFrame();
+    expect(list.indexes.value.at(-1)).toBe(1999);
+    count.value = 5;
+    await nextTick();
+    expect(list.indexes.value).toEqual([0, 1, 2, 3, 4]);
+  });
+
   it('keyboard moves: by one, by a screenful, to either end, clamped; other keys are not moves', async () => {
     const { count, list } = rows(100);
     await nextTick();

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
 import { provideWorkbench } from '@/api';
-import { secondsLeft, uploadFraction, useFileUploadsStore, type Stager } from '@/families/files/stores/file-uploads';
+import { StageRate, secondsLeft, uploadFraction, useFileUploadsStore, type Stager } from '@/families/files/stores/file-uploads';
 import { WorkbenchFailure } from '@shared/contract/errors';
 import type { FileRef } from '@shared/contract/user-files';
 import { createFakeWorkbench, type FakeWorkbench } from '../fake-workbench';
@@ -182,5 +182,19 @@ describe('file-uploads store', () => {
     expect(uploadFraction(sending)).toBe(0.75);
     expect(secondsLeft(sending)).toBe(1);
     expect(uploadFraction({ ...sending, twoLegs: false })).toBe(0.5);
+  });
+
+  it('StageRate: progress in bursts (whole slices finishing together on a slow link) still gives the speed since the last sample before them', () => {
+    const rate = new StageRate();
+    rate.add(0, 0);
+    rate.add(0, 1);
+    // Four 4 MiB slices posted at once over a 3 MB/s link all finish after about 5.6 s.
+    const MiB = 1024 * 1024;
+    for (let i = 1; i <= 4; i++) rate.add(i * 4 * MiB, 5600 + i);
+    expect(Math.round(rate.bytesPerSecond() / 1000)).toBe(Math.round((16 * MiB) / 5604));
+    // Steady progress keeps to the window: the speed of the last 3 s, not since the start.
+    rate.add(17 * MiB, 9000);
+    rate.add(18 * MiB, 10000);
+    expect(Math.round(rate.bytesPerSecond())).toBe(Math.round(((18 - 16) * MiB * 1000) / (10000 - 5604)));
   });
 });

@@ -57,13 +57,17 @@ export interface Stager {
   twoLegs: boolean;
 }
 
-/** The page's own speed measure for staging: bytes over the last few seconds. */
+/**
+ * The page's own speed measure for staging: bytes over the last few seconds. The oldest sample
+ * kept is the last one from before the window, so progress that comes in bursts (browser mode's
+ * lane reports whole 4 MiB slices, several finishing together on a slow link) still spans time.
+ */
 const RATE_WINDOW_MS = 3000;
-class StageRate {
+export class StageRate {
   private readonly samples: { t: number; bytes: number }[] = [];
   add(bytes: number, t = performance.now()): void {
     this.samples.push({ t, bytes });
-    while (this.samples.length > 2 && t - this.samples[0]!.t > RATE_WINDOW_MS) this.samples.shift();
+    while (this.samples.length > 2 && t - this.samples[1]!.t > RATE_WINDOW_MS) this.samples.shift();
   }
   bytesPerSecond(): number {
     const first = this.samples[0];

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { startSandbox, type SandboxServer } from '../../main/sandbox';
 import { closeAppPage, fakeMicrophoneArgs, openAppPage, useServiceConnection, type AppPage } from './harness';
 import { startSocketProxy, type SocketProxy } from './realtime-helpers';
@@ -79,4 +79,12 @@ export function realtimeApp(options: RealtimeAppOptions): RealtimeApp {
       expect(code).toBe(opened ? 0 : undefined);
     },
   };
+}
+
+/** realtimeApp, started before the file's tests and closed after them. */
+export function useRealtimeApp(options: RealtimeAppOptions): RealtimeApp {
+  const rt = realtimeApp(options);
+  beforeAll(() => rt.start(), 180_000);
+  afterAll(() => rt.close());
+  return rt;
 }

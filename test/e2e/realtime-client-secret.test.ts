@@ -11,10 +11,10 @@
 
 
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { screenshot } from './harness';
 import { hangUp, openConsole, say, silenceWav, SLOW, startCall, transcript } from './realtime-helpers';
-import { realtimeApp } from './realtime-app';
+import { useRealtimeApp } from './realtime-app';
 
 const LIFETIME_S = 120;
 
@@ -27,15 +27,9 @@ function secondsLeft(text: string): number {
 
 describe('Realtime call: a minted client secret (browser mode)', () => {
   const key = 'sk-e2e-realtime-secret';
-  const rt = realtimeApp({ key, name: 'secret', mic: () => silenceWav(2), proxy: true });
+  const rt = useRealtimeApp({ key, name: 'secret', mic: () => silenceWav(2), proxy: true });
   let page: Page;
-
-  beforeAll(async () => {
-    await rt.start();
-    page = rt.page;
-  }, 180_000);
-
-  afterAll(() => rt.close());
+  beforeAll(() => void (page = rt.page));
 
   it('connects with the secret (never the key) and counts its time left down', async () => {
     await openConsole(page);

@@ -11,25 +11,19 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, screenshot } from './harness';
 import { speechWav } from './realtime-helpers';
-import { realtimeApp } from './realtime-app';
+import { useRealtimeApp } from './realtime-app';
 
 const KIND_PRESENT = existsSync(join(ROOT, 'main/live/realtime.ts'));
 const SLOW = { timeout: 60_000 };
 
 describe.skipIf(!KIND_PRESENT)('Realtime call console (browser mode)', () => {
   const key = 'sk-e2e-realtime-0';
-  const rt = realtimeApp({ key, name: 'e2e', mic: (dir) => speechWav(dir, 'What is the weather like in Paris today?', 6) });
+  const rt = useRealtimeApp({ key, name: 'e2e', mic: (dir) => speechWav(dir, 'What is the weather like in Paris today?', 6) });
   let page: Page;
-
-  beforeAll(async () => {
-    await rt.start();
-    page = rt.page;
-  }, 180_000);
-
-  afterAll(() => rt.close());
+  beforeAll(() => void (page = rt.page));
 
   it('starts a call, hears the question, answers it aloud; both transcripts and the latency numbers shown', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Realtime', exact: true }).click();

@@ -11,11 +11,11 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { AUDIO_INPUT_ENV } from '../../main/media/test-audio-hook';
 import { ROOT, screenshot } from './harness';
 import { hangUp, openConsole, SLOW, startCall, transcript } from './realtime-helpers';
-import { realtimeApp } from './realtime-app';
+import { useRealtimeApp } from './realtime-app';
 
 /** Non-silent samples in the ALSA output file (48 kHz stereo PCM16). */
 function soundSamples(file: string): number {
@@ -29,7 +29,7 @@ function soundSamples(file: string): number {
 describe('Realtime call on native audio from the console (ALSA file device, browser mode)', () => {
   const key = 'sk-e2e-realtime-alsa';
   let played = '';
-  const rt = realtimeApp({
+  const rt = useRealtimeApp({
     key,
     name: 'alsa',
     prepare: (home) => {
@@ -46,13 +46,7 @@ describe('Realtime call on native audio from the console (ALSA file device, brow
     },
   });
   let page: Page;
-
-  beforeAll(async () => {
-    await rt.start();
-    page = rt.page;
-  }, 180_000);
-
-  afterAll(() => rt.close());
+  beforeAll(() => void (page = rt.page));
 
   it('the native microphone is heard by server VAD, both transcripts and the latency shown, the answer played into the ALSA file', async () => {
     await openConsole(page);

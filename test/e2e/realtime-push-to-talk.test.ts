@@ -10,10 +10,10 @@
  * leaves the app while the button is not held.
  */
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { screenshot } from './harness';
 import { logRows, openConsole, SLOW, speechWav, startCall, transcript } from './realtime-helpers';
-import { realtimeApp } from './realtime-app';
+import { useRealtimeApp } from './realtime-app';
 
 /** The user talks this long before first pressing the button (the audio the press must drop). */
 const TALK_BEFORE_MS = 7_000;
@@ -31,15 +31,9 @@ function heardSeconds(answer: string): number {
 
 describe('Realtime call: push-to-talk (browser mode)', () => {
   const key = 'sk-e2e-realtime-ptt';
-  const rt = realtimeApp({ key, name: 'ptt', mic: (dir) => speechWav(dir, 'What is the weather like in Paris today?', 0.7), proxy: true });
+  const rt = useRealtimeApp({ key, name: 'ptt', mic: (dir) => speechWav(dir, 'What is the weather like in Paris today?', 0.7), proxy: true });
   let page: Page;
-
-  beforeAll(async () => {
-    await rt.start();
-    page = rt.page;
-  }, 180_000);
-
-  afterAll(() => rt.close());
+  beforeAll(() => void (page = rt.page));
 
   /** Sent and received rows of the turn-taking kind, for counting. */
   const count = (rows: string[], row: string): number => rows.filter((r) => r === row || r.startsWith(`${row} ×`)).length;

@@ -9,10 +9,10 @@
 
 
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { screenshot } from './harness';
 import { hangUp, logJson, logRows, openConsole, say, silenceWav, SLOW, startCall, transcript } from './realtime-helpers';
-import { realtimeApp } from './realtime-app';
+import { useRealtimeApp } from './realtime-app';
 
 /** Well under the keep-alive (20 s pings): a reset socket is seen when it happens. */
 const AT_ONCE = { timeout: 10_000 };
@@ -21,15 +21,9 @@ type Sent = { type: string; item?: { type?: string; role?: string; content?: Arr
 
 describe('Realtime call: a dropped connection and Reconnect (browser mode)', () => {
   const key = 'sk-e2e-realtime-drop';
-  const rt = realtimeApp({ key, name: 'drop', mic: () => silenceWav(2), proxy: true, height: 1400 });
+  const rt = useRealtimeApp({ key, name: 'drop', mic: () => silenceWav(2), proxy: true, height: 1400 });
   let page: Page;
-
-  beforeAll(async () => {
-    await rt.start();
-    page = rt.page;
-  }, 180_000);
-
-  afterAll(() => rt.close());
+  beforeAll(() => void (page = rt.page));
 
   it('the drop is said at once with the transcript kept; Reconnect seeds the conversation back and the model answers the next turn', async () => {
     await openConsole(page);

@@ -11,10 +11,10 @@
 
 
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { screenshot } from './harness';
 import { hangUp, logJson, logRows, openConsole, say, silenceWav, SLOW, startCall, transcript } from './realtime-helpers';
-import { realtimeApp } from './realtime-app';
+import { useRealtimeApp } from './realtime-app';
 
 const SCHEMA = JSON.stringify({ type: 'object', properties: { city: { type: 'string' } }, required: ['city'] });
 const REPLY = JSON.stringify({ temperature_c: 21, sky: 'sunny' });
@@ -22,15 +22,9 @@ const FAILURE = 'The weather service is down for maintenance.';
 
 describe('Realtime call: tools answered by the auto-responder (browser mode)', () => {
   const key = 'sk-e2e-realtime-tools';
-  const rt = realtimeApp({ key, name: 'tools', mic: () => silenceWav(2), height: 1400 });
+  const rt = useRealtimeApp({ key, name: 'tools', mic: () => silenceWav(2), height: 1400 });
   let page: Page;
-
-  beforeAll(async () => {
-    await rt.start();
-    page = rt.page;
-  }, 180_000);
-
-  afterAll(() => rt.close());
+  beforeAll(() => void (page = rt.page));
 
   it('a question naming the tool: the call and its saved reply are in the log, the spoken answer uses it', async () => {
     await openConsole(page);

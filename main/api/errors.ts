@@ -23,10 +23,15 @@ export interface ApiError {
   body?: unknown;
 }
 
+/** A refused key (a 401, or wire-notes §7's 400 "Incorrect API key"): fixed in Connections. */
+function keyRefused(status: number, serviceMessage: string): string {
+  return `The service refused the API key (${status}): ${serviceMessage}. Check the key in Connections.`;
+}
+
 /** What to do about each status, appended to the service's own words. */
 const STATUS_ADVICE: Record<number, (serviceMessage: string) => string> = {
   400: (m) => `The service rejected the request (400): ${m}`,
-  401: (m) => `The service refused the API key (401): ${m}. Check the key in Connections.`,
+  401: (m) => keyRefused(401, m),
   403: (m) => `The service denied access (403): ${m}. Check the key's team, permissions and credits.`,
   404: (m) => `Not found (404): ${m}. Check the model id or resource id.`,
   405: (m) => `The service does not allow this method here (405): ${m}`,
@@ -61,6 +66,15 @@ function describeBody(body: unknown): string {
 }
 
 /**
+ * Whether the service refused the API key. wire-notes §7: a missing or malformed Authorization is
+ * 401, but a well-formed unknown key is 400 "Incorrect API key provided" — the same fix (the key in
+ * Connections) as a 401, so it gets the same advice instead of "rejected the request (400)".
+ */
+export function isKeyRefusal(status: number, serviceMessage: string): boolean {
+  return status === 401 || (status === 400 && /\bincorrect api key\b/i.test(serviceMessage));
+}
+
+/**
  * Builds the error for a non-2xx answer. Understands both error-body shapes (service-native
  * `{code, error}` and OpenAI `{error:{message, code|type}}`); falls back to the raw text.
  * `headers` must have lower-case names.
@@ -68,7 +82,7 @@ function describeBody(body: unknown): string {
 export function apiErrorFromResponse(status: number, headers: Record<string, string>, body: unknown): ApiError {
   const parsed = parseErrorBody(body);
   const serviceMessage = (parsed?.message ?? describeBody(body)) || 'no details given';
-  const advice = STATUS_ADVICE[status];
+  const advice = isKeyRefusal(status, serviceMessage) ? (m: string) => keyRefused(status, m) : STATUS_ADVICE[status];
   const message = advice
     ? advice(serviceMessage.replace(/\.$/, ''))
     : `The service answered HTTP ${status}: ${serviceMessage}`;

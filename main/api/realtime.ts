@@ -65,7 +65,33 @@ export async function openRealtimeSocket(client: ApiClient, opts: RealtimeSocket
     ...(auth.kind === 'client_secret' && auth.via === 'protocol' ? { protocols: [clientSecretProtocol(auth.secret)], omitKey: true } : {}),
     ...(auth.kind === 'client_secret' && auth.via === 'header' ? { headers: { authorization: `Bearer ${auth.secret}` } } : {}),
   });
-  return !opened.ok && secret ? { ...opened, error: secretRefusal(opened.error) } : opened;
+  return opened.ok ? opened : { ...opened, error: realtimeRefusal(opened.error, { secret: secret !== null, callId: Boolean(query.call_id) }) };
+}
+
+/**
+ * The advice for a refused upgrade of `/v1/realtime`, by what this socket offered. A refused key
+ * (401, or the 400 "Incorrect API key" of wire-notes §7) keeps the key's advice from errors.ts
+ * (Connections); a refused client secret says a new one is minted; the rest are about the socket's
+ * query, where the REST advice ("check the model id or resource id") would not say which.
+ */
+export function realtimeRefusal(error: ApiError, offered: { secret: boolean; callId: boolean }): ApiError {
+  if (error.kind !== 'http') return error;
+  if (offered.secret && error.status === 401) return secretRefusal(error);
+  if (/refused the API key/.test(error.message)) return error;
+  let message = error.message;
+  if (error.status === 404) {
+    message = message.replace(
+      / Check the model id or resource id\.$/,
+      offered.callId
+        ? ' The call has ended or its call_id is wrong: a call can be joined only while it rings or is connected.'
+        : " Check the call's model and the connection's base URL (the socket opens at <base URL>/v1/realtime).",
+    );
+  } else if (error.status === 403 && offered.callId) {
+    message = message.replace(/ Check the key's team, permissions and credits\.$/, ' Joining a SIP call needs the API key of the team that owns its number.');
+  } else if (error.status === 400) {
+    message = `${message.replace(/[.\s]*$/, '')}. Check the call's settings sent when the socket opens (model, reasoning effort${offered.callId ? ', call_id' : ''}).`;
+  }
+  return { ...error, message };
 }
 
 /**

@@ -9,19 +9,18 @@
  * the reference does (test/unit/shared/audio/g711.test.ts checks them all). Encoding goes through
  * a 64 KiB table built once per law on first use, so a 20 ms frame costs a lookup per sample.
  */
-import * as alawmulawModule from 'alawmulaw';
+// The package's UMD build by path, not its `module` entry: Node (main, the media process, the
+// tests) reads `main` (that UMD file, CommonJS, its laws on the default export) while a bundler
+// would pick the ES entry (named exports, no default). Naming the one file gives both the same
+// CommonJS module, so the default import means the same thing in Node and in Vite (the page).
+import alawmulaw from 'alawmulaw/dist/alawmulaw.js';
 
 interface Law {
   encodeSample(sample: number): number;
   decodeSample(code: number): number;
 }
 
-// `alawmulaw` ships an ES module (bundlers, the page) and a UMD build (plain Node, where its
-// names sit on `default`): accept either shape.
-const library = (('mulaw' in alawmulawModule ? alawmulawModule : (alawmulawModule as unknown as { default: unknown }).default) as {
-  mulaw: Law;
-  alaw: Law;
-});
+const library: { mulaw: Law; alaw: Law } = alawmulaw;
 
 function buildTables(law: Law): { encode: Uint8Array; decode: Int16Array } {
   const encode = new Uint8Array(65536);

@@ -41,6 +41,16 @@ export function clientSecretRefused(error: WorkbenchError): boolean {
   return error.code === 'api_error' && error.status === 401 && /refused the client secret/.test(error.message);
 }
 
+/**
+ * The connection's API key refused: a 401/403, or a 400 main words as "refused the API key" (the
+ * service answers a wrong key with 400 "Incorrect API key", wire-notes §7). Fixed in Connections;
+ * a refused client secret is not.
+ */
+export function keyRefused(error: WorkbenchError): boolean {
+  if (error.code !== 'api_error' || clientSecretRefused(error)) return false;
+  return error.status === 401 || error.status === 403 || /refused the API key/.test(error.message);
+}
+
 /** What to try next, by error code: the message says what went wrong, this says what to do. */
 export function errorHint(error: WorkbenchError): string | null {
   switch (error.code) {
@@ -56,7 +66,7 @@ export function errorHint(error: WorkbenchError): string | null {
       return 'The stream was cut off; the partial output is kept above. Try again.';
     case 'api_error':
       if (clientSecretRefused(error)) return 'Start the call again: a new client secret is minted each time.';
-      if (error.status === 401 || error.status === 403) return 'The API key was refused: update it in Connections.';
+      if (keyRefused(error)) return 'The API key was refused: update it in Connections.';
       if (error.status === 429) return 'Rate limited: wait a moment and try again.';
       if (error.status !== undefined && error.status >= 500) return 'The service failed; try again shortly.';
       return null;

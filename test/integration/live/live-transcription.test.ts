@@ -268,9 +268,9 @@ describe('live transcription', () => {
     const saved = await env.app.handlers.connections.save({ name: 'Wrong key', baseUrl: sandbox.baseUrl, apiKey: wrongKey }, CTX);
     const started = env.app.live.start('transcription', { query: QUERY, source: { kind: 'page' }, connectionId: saved.id }, { origin: 'window' });
     const failure = await started.then(() => null, (err: unknown) => err as { error: Record<string, unknown> });
-    // The sandbox answers a wrong key as the live service does: 400, "Incorrect API key provided".
+    // The sandbox answers a wrong key as the live service does: 400, "Incorrect API key provided" (the key refused: Connections).
     expect(failure?.error).toMatchObject({ code: 'api_error', status: 400, serviceCode: 'Client specified an invalid argument', requestId: expect.any(String) });
-    expect(failure?.error.message).toMatch(/^The WebSocket to .+ was refused\. The service rejected the request \(400\): Incorrect API key provided: sk\*\*\*42\./);
+    expect(failure?.error.message).toMatch(/^The WebSocket to .+ was refused\. The service refused the API key \(400\): Incorrect API key provided: sk\*\*\*42\. .* Check the key in Connections\.$/);
     expect(JSON.stringify(failure?.error)).not.toContain(wrongKey);
     // The session is gone, recorded as failed with the same error.
     expect(env.app.live.list()).toEqual([]);

@@ -39,6 +39,16 @@ describe('ErrorBlock', () => {
     expect(w.findAll('button').some((b) => b.text() === 'Open Connections')).toBe(false);
   });
 
+  it("a realtime socket's wrong key (the service's 400 \"Incorrect API key\", worded by main as refused) offers Connections; another 400 does not", () => {
+    w = mountError({ code: 'api_error', status: 400, message: 'The WebSocket to 127.0.0.1:5 was refused. The service refused the API key (400): Incorrect API key provided: sk***89. Check the key in Connections.' });
+    expect(w.text()).toContain('update it in Connections');
+    expect(w.findAll('button').some((b) => b.text() === 'Open Connections')).toBe(true);
+    w.unmount();
+    w = mountError({ code: 'api_error', status: 400, message: 'The WebSocket to 127.0.0.1:5 was refused. The service rejected the request (400): reasoning.effort must be "high" or "none".' });
+    expect(w.text()).not.toContain('update it in Connections');
+    expect(w.findAll('button').some((b) => b.text() === 'Open Connections')).toBe(false);
+  });
+
   it('offers no Connections button for errors Connections cannot fix', () => {
     w = mountError({ code: 'api_error', status: 429, message: 'Slow down.' });
     expect(w.findAll('button').some((b) => b.text() === 'Open Connections')).toBe(false);

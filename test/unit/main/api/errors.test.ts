@@ -5,6 +5,9 @@ describe('errors', () => {
   describe('apiErrorFromResponse()', () => {
     it.each([
       [401, { code: 'unauthenticated', error: 'Missing bearer token.' }, 'The service refused the API key (401): Missing bearer token. Check the key in Connections.'],
+      // wire-notes §7: a well-formed but unknown key is a 400, and is the key refused all the same.
+      [400, { code: 'Client specified an invalid argument', error: 'Incorrect API key provided: sk***yz. You can obtain an API key from the console.' }, 'The service refused the API key (400): Incorrect API key provided: sk***yz. You can obtain an API key from the console. Check the key in Connections.'],
+      [400, { code: 'invalid-argument', error: 'temperature must be at most 2' }, 'The service rejected the request (400): temperature must be at most 2'],
       [403, { code: 'permission-denied', error: 'Team out of credits' }, 'The service denied access (403): Team out of credits. Check the key\'s team, permissions and credits.'],
       [429, { error: { message: 'Too many requests', type: 'rate_limit' } }, 'Rate limited or out of credits (429): Too many requests. Wait a moment or check the team\'s spending limit.'],
       [418, { code: 'teapot', error: 'short and stout' }, 'The service answered HTTP 418: short and stout'],

@@ -10,7 +10,8 @@ import type { WorkbenchError } from '@shared/contract/errors';
 import { MIN_DBFS } from '@shared/audio/levels';
 import { FrameKind } from '@shared/media-frames/frame';
 import type { RealtimeCallControlDraft, RealtimeCallSnapshot } from '@shared/realtime-call';
-import { PageCapture } from '../../../audio/page-capture';
+import type { PageCapture } from '../../../audio/page-capture';
+import { startPageMicrophone } from '../../../audio/page-microphone';
 import type { MediaChannel } from '../../../bridge/media';
 import { useAudioDevicesStore } from '../../../stores/audio-devices';
 import type { LevelSample } from '../lib/latency-timeline';
@@ -65,13 +66,13 @@ export function useCallMedia(deps: CallMediaDeps) {
     }
     if (snap.microphone.kind !== 'page' || snap.streams.mic < 0 || capture || micStream === snap.streams.mic) return;
     micStream = snap.streams.mic;
-    const started = await PageCapture.start({
+    const started = await startPageMicrophone({
       sampleRate: snap.formats.input.rate,
       deviceId: snap.microphone.device ?? null,
-      onFrame: (frame) => channel.send(micStream, FrameKind.Data, new Uint8Array(frame.pcm.buffer, frame.pcm.byteOffset, frame.pcm.byteLength)),
+      send: (pcm) => channel.send(micStream, FrameKind.Data, pcm),
       // The page's own levels when main sends none (the meter still moves).
       onLevel: snap.streams.levels < 0 ? (level) => addLevel(level.rmsDbfs) : undefined,
-      onError: (e) => void micFailed(e.message),
+      onFailed: (e) => void micFailed(e.message),
     });
     if (!started.ok) {
       micStream = -1;

@@ -22,7 +22,8 @@ import {
   type LiveTranscriptionInput,
   type LiveTranscriptionSnapshot,
 } from '@shared/live-transcription';
-import { PageCapture } from '../../../audio/page-capture';
+import type { PageCapture } from '../../../audio/page-capture';
+import { startPageMicrophone } from '../../../audio/page-microphone';
 import type { MediaChannel } from '../../../bridge/media';
 import { chooseFiles } from '../../../bridge/user-files';
 import { useWorkbench } from '../../../api';
@@ -96,14 +97,14 @@ export const useLiveTranscriptionStore = defineStore('transcription-live', () =>
     }
     if (snap.source.kind !== 'page' || capture || micStream === snap.streams.mic) return;
     micStream = snap.streams.mic;
-    const started = await PageCapture.start({
+    const started = await startPageMicrophone({
       sampleRate: snap.sampleRate,
       // The session says how many channels it carries (a snapshot from before stereo says none: mono).
       channels: snap.audioChannels === 2 ? 2 : 1,
       // The page microphone the user picked (a snapshot from before the picker listed them: the default).
       deviceId: snap.source.device ?? null,
-      onFrame: (frame) => channel.send(micStream, FrameKind.Data, new Uint8Array(frame.pcm.buffer, frame.pcm.byteOffset, frame.pcm.byteLength)),
-      onError: (e) => void micFailed(e.message),
+      send: (pcm) => channel.send(micStream, FrameKind.Data, pcm),
+      onFailed: (e) => void micFailed(e.message),
     });
     if (!started.ok) {
       micStream = -1;

@@ -1,0 +1,105 @@
+/**
+ * main/live/realtime.ts's wiring of an auto-reply that cannot be sent (issue 16): the socket closes
+ * just after the model's function call arrives, so the auto-responder's `function_call_output`
+ * has nowhere to go. With no window to refuse it to, the call must say it (an error event with
+ * code `tool_send_failed`) and History must keep it (an error mark naming the tool), besides the
+ * drop itself. Against the embedded sandbox through a TCP proxy that cuts the connection right
+ * after forwarding the first `response.done`. Values only.
+ */
+import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SessionRecord } from '../../../shared/contract/history';
+import { startLiveApp } from './harness';
+import { attachCall } from './realtime-harness';
+
+const CTX = { sessionId: 'test', signal: new AbortController().signal };
+const WEATHER = { name: 'get_weather', description: 'The weather in a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
+let env: Awaited<ReturnType<typeof startLiveApp>>;
+
+beforeAll(async () => {
+  env = await startLiveApp();
+}, 60_000);
+afterAll(() => env?.close());
+
+/**
+ * A proxy to the sandbox that, once the service's first `response.done` has gone through to the
+ * client, destroys both sides: the client reads the function call, then finds the socket closed.
+ * (Server frames are unmasked text, so the event type is visible in the bytes; the tail of the
+ * previous chunk is kept in case the name straddles two reads.)
+ */
+async function cuttingProxy(port: number) {
+  const sockets = new Set<Socket>();
+  let cut = 0;
+  const server = createServer((client) => {
+    const upstream = connect(port, '127.0.0.1');
+    for (const sock of [client, upstream]) {
+      sockets.add(sock);
+      sock.on('error', () => undefined);
+      sock.on('close', () => sockets.delete(sock));
+    }
+    client.pipe(upstream);
+    let tail = '';
+    upstream.on('data', (chunk: Buffer) => {
+      const seen = tail + chunk.toString('latin1');
+      tail = seen.slice(-32);
+      client.write(chunk, () => {
+        if (!seen.includes('"response.done"')) return;
+        cut++;
+        client.destroy();
+        upstream.destroy();
+      });
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    port: (server.address() as AddressInfo).port,
+    cuts: () => cut,
+    close() {
+      for (const sock of sockets) sock.destroy();
+      server.close();
+    },
+  };
+}
+
+describe('an auto-reply the closed socket cannot carry (sandbox)', () => {
+  it('is said as a tool_send_failed error in the call and marked in History, apart from the drop', async () => {
+    const state0 = await env.app.handlers.connections.list({}, CTX);
+    const proxy = await cuttingProxy(state0.sandbox.port);
+    try {
+      const profile = await env.app.handlers.connections.save({ name: 'Cutting proxy', baseUrl: `http://127.0.0.1:${proxy.port}`, apiKey: state0.sandbox.key }, CTX);
+      const id = await env.app.live.start(
+        'realtime',
+        { connectionId: profile.id, microphone: { kind: 'none' }, output: { kind: 'none' }, tools: [WEATHER], autoReplies: { get_weather: { output: '{"temp_c":18}' } } },
+        { origin: 'window' },
+      );
+      const win = await attachCall(env.app, id);
+      await win.until(() => win.state().status === 'live', 'connected');
+      await win.attachment.control({ type: 'text', text: 'Please call get_weather for Paris.' });
+      await win.until(() => win.state().status === 'dropped', 'the drop after the function call');
+      await win.until(() => win.events().some((e) => e.type === 'error' && e.code === 'tool_send_failed'), 'the failed auto-reply said', 20_000);
+      expect(proxy.cuts()).toBe(1);
+
+      const calls = win.events().filter((e) => e.type === 'tool-call');
+      expect(calls.map((e) => e.type === 'tool-call' && e.call.name)).toEqual(['get_weather']);
+      const failed = win.events().filter((e) => e.type === 'error' && e.code === 'tool_send_failed');
+      expect(failed).toHaveLength(1);
+      const message = failed[0]!.type === 'error' ? failed[0]!.message : '';
+      expect(message).toMatch(/^The auto-responder's answer to get_weather could not be sent: .+ The model never got the tool's output; reconnect and ask again\.$/);
+      // The answer never reached the model: no tool-answered event, nothing sent after the call.
+      expect(win.events().some((e) => e.type === 'tool-answered')).toBe(false);
+      expect(win.events().some((e) => e.type === 'wire' && e.direction === 'out' && e.eventType === 'conversation.item.create' && (e.data as { item?: { type?: string } }).item?.type === 'function_call_output')).toBe(false);
+      const callId = calls[0]?.type === 'tool-call' ? calls[0].call.callId : null;
+      const runId = win.state().runId;
+
+      await env.app.live.stop(id);
+      const session = (await env.app.handlers.history.session({ id: runId }, CTX)) as SessionRecord;
+      const errors = session.marks.filter((m) => m.type === 'error').map((m) => m.data as Record<string, unknown>);
+      const toolMarks = errors.filter((d) => d.code === 'tool_send_failed');
+      expect(toolMarks).toEqual([expect.objectContaining({ tool: 'get_weather', callId, message })]);
+      // The drop has its own mark: the failed answer is not folded into it.
+      expect(errors.filter((d) => d.code !== 'tool_send_failed')).toHaveLength(1);
+    } finally {
+      proxy.close();
+    }
+  }, 90_000);
+});

@@ -39,7 +39,8 @@ export async function priceRecoveredCalls(deps: PriceRecoveredDeps, runIds: read
     if (!deps.db.open) break;
     const rebuilt = recoveredRealtimeOutput(runId, recordedEvents(deps.db, runId), { model: run.model, pricesOf: (model) => table.get(model) ?? null });
     if (!rebuilt || rebuilt.costTicks === null || rebuilt.costTicks === undefined) continue;
-    updateRun(deps.db, runId, { output: rebuilt.output, costTicks: rebuilt.costTicks });
+    // The text and preview too: a run's preview is derived again whenever its output changes.
+    updateRun(deps.db, runId, { output: rebuilt.output, outputText: rebuilt.outputText, outputPreview: rebuilt.outputPreview, costTicks: rebuilt.costTicks });
     priced++;
   }
   return priced;

@@ -60,6 +60,7 @@ describe('the cost of a recovered realtime call', () => {
   it('is priced after start-up from each response.done usage with the prices of the model the session named', async () => {
     recordCall('call1', [
       { type: 'session.created', session: { id: 's1', model: 'svc-voice-latest' } },
+      { type: 'conversation.item.input_audio_transcription.completed', item_id: 'u1', transcript: 'Hello there.' },
       done('r1', { input_tokens: 100, output_tokens: 40, input_token_details: { cached_tokens: 0 } }),
       { type: 'session.updated', session: { id: 's1', model: 'svc-voice-fast-1.0' } },
       done('r2', { input_tokens: 300, output_tokens: 60, input_token_details: { cached_tokens: 140 } }),
@@ -76,7 +77,8 @@ describe('the cost of a recovered realtime call', () => {
     const run = getRun(db, 'call1')!;
     expect(run.costTicks).toBe(expected);
     expect(run.metrics.costTicks).toBe(expected);
-    expect(run.output).toMatchObject({ object: 'realtime_call', recovered: true, costTicks: expected });
+    expect(run.output).toMatchObject({ object: 'realtime_call', recovered: true, costTicks: expected, transcript: [{ role: 'user', text: 'Hello there.' }] });
+    expect(run.outputPreview).toBe('User: Hello there.'); // kept as start-up wrote it
     expect(new Set(asked)).toEqual(new Set(['sandbox/svc-voice-latest', 'sandbox/svc-voice-fast-1.0']));
     // Priced once: a second pass leaves it.
     expect(await priceRecoveredCalls({ db, prices }, report.rebuilt)).toBe(0);

@@ -88,6 +88,34 @@ describe('SipView', { timeout: 30_000 }, () => {
     expect(calls('sip.register').at(-1)).toEqual({ origin: 'byo_trunk', name: 'Both', phoneNumber: '+18005550197', allowedAddresses: ['203.0.113.0/24'], digest: { username: 'u', password: 'p' } });
   });
 
+  it('shows each number’s sip_auth: the address blocks its trunk may call from, "any" when none, and a digest user', async () => {
+    m = await mountWithApp(SipView, { route: '/sip' });
+    const blocks = ['203.0.113.0/24', '198.51.100.0/25', '192.0.2.16/28', '2001:db8::/32'];
+    m.fake.controls.sip.numbers.push(
+      { number: { phone_number_id: 'pn_a', phone_number: '+18005550101', name: 'Trunk', origin: 'byo_trunk', sip_auth: { allowed_addresses: blocks } }, secretKept: true },
+      { number: { phone_number_id: 'pn_b', phone_number: '+18005550102', name: 'Provisioned', origin: 'svc_provisioned' }, secretKept: true },
+      { number: { phone_number_id: 'pn_c', phone_number: '+18005550103', name: 'Digest', origin: 'byo_trunk', sip_auth: { allowed_addresses: [], username: 'trunk-user' } }, secretKept: true },
+    );
+    await press('Refresh');
+    const headers = [...document.querySelectorAll('[aria-label="Phone numbers"] th')].map((th) => th.textContent!.trim());
+    const authCell = (number: string) => {
+      const cells = [...document.querySelectorAll(`tr[data-number="${number}"] td`)];
+      return cells[headers.indexOf('Allowed from')]!;
+    };
+    expect(headers.indexOf('Allowed from')).toBeGreaterThan(-1);
+    expect([...authCell('+18005550101').querySelectorAll('.cidr')].map((c) => c.textContent)).toEqual(blocks);
+    expect(authCell('+18005550101').textContent).not.toContain('any');
+    expect(authCell('+18005550102').textContent!.trim()).toBe('any');
+    expect(authCell('+18005550103').textContent!.replace(/\s+/g, ' ').trim()).toBe('any digest: trunk-user');
+
+    // A number registered here shows the blocks it was registered with.
+    await type('Name', 'Front desk');
+    await type('Phone number', '+18005550199');
+    await type('Allowed addresses', '203.0.113.0/24');
+    await press('Register');
+    expect([...authCell('+18005550199').querySelectorAll('.cidr')].map((c) => c.textContent)).toEqual(['203.0.113.0/24']);
+  });
+
   it('keeps a secret given by hand for a number registered elsewhere', async () => {
     m = await mountWithApp(SipView, { route: '/sip' });
     m.fake.controls.sip.numbers.push({ number: { phone_number_id: 'pn_x', phone_number: '+18005550111', name: 'Elsewhere' }, secretKept: false });

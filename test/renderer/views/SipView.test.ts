@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
 import SipView from '@/families/sip/views/SipView.vue';
 import type { SipCall } from '@shared/families/sip/contract';
+import { useLiveSessionsStore } from '@/stores/live-sessions';
 import { button, mountWithApp, type Mounted } from '../mount-app';
 
 let m: Mounted;
@@ -154,6 +155,24 @@ describe('SipView', { timeout: 30_000 }, () => {
     await press('Decline');
     expect(calls('sip.decline')).toEqual([{ callId: 'call_1' }]);
     expect(row()?.getAttribute('data-state')).toBe('declined');
+  });
+
+  it('while the console has a call, says so by the ringing call, and Answer asks before ending it', async () => {
+    m = await mountWithApp(SipView, { route: '/sip' });
+    const { id } = await m.fake.live.start({ kind: 'realtime', input: {} });
+    useLiveSessionsStore().attach(id);
+    m.fake.controls.sip.answerWith = 'live_rt_1';
+    m.fake.controls.sip.ring(ringing);
+    await flushPromises();
+    const row = () => document.querySelector('[data-call="call_1"]')!;
+    expect(row().querySelector('[data-test="console-busy"]')?.textContent).toBe('A call is already in the console.');
+    await press('Answer');
+    expect(calls('sip.answer')).toEqual([]);
+    expect(row().querySelector('[data-test="answer-ask"]')?.textContent).toContain('Answering ends the call in the console. End it?');
+    await press('Keep it and answer');
+    expect(calls('sip.answer')).toEqual([{ callId: 'call_1' }]);
+    expect([...m.fake.controls.live.sessions.keys()]).toEqual([id]);
+    expect(document.querySelector('[role="status"]')?.textContent).toBe('Call call_1 answered; the console keeps its call, so this one\'s controls are here.');
   });
 
   it('checks a transfer target before sending it, then transfers an answered call', async () => {

@@ -37,10 +37,12 @@ export interface RecoveryReport {
   removed: number;
   /** Crashed sessions with audio both ways (calls) that still need their stereo WAV (mixRecoveredCalls). */
   calls: string[];
+  /** Sessions whose output was rebuilt from their events (a kind may add to it later: priceRecoveredCalls). */
+  rebuilt: string[];
 }
 
 /** A run's output rebuilt from its recorded events (what a clean close would have written). */
-export type RecoveredOutput = Required<Pick<RunUpdate, 'output' | 'outputText' | 'outputPreview'>>;
+export type RecoveredOutput = Required<Pick<RunUpdate, 'output' | 'outputText' | 'outputPreview'>> & Pick<RunUpdate, 'costTicks'>;
 
 /** Per session kind (`realtime`, …): the output of a session the app did not end, from its events (null: none to give). */
 export type SessionOutputRebuilders = Partial<Record<string, (runId: string, events: Iterable<CapturedEvent>) => RecoveredOutput | null>>;
@@ -55,7 +57,7 @@ export async function recoverRecordings(
   options: { now?: number; log?: (line: string) => void; outputs?: SessionOutputRebuilders } = {},
 ): Promise<RecoveryReport> {
   const now = options.now ?? Date.now();
-  const report: RecoveryReport = { tracks: 0, sessions: 0, removed: 0, calls: [] };
+  const report: RecoveryReport = { tracks: 0, sessions: 0, removed: 0, calls: [], rebuilt: [] };
   for (const track of liveTracks(db)) {
     // The sidecar describes the file; the row (written first) stands in if the sidecar never made it.
     const header = (await readTrackHeader(tracksDir, track.id)) ?? track;
@@ -83,6 +85,7 @@ export async function recoverRecordings(
       const run = getRun(db, runId);
       if (run && (run.status === 'pending' || run.status === 'incomplete')) {
         updateRun(db, runId, { status: 'incomplete', error, timings: { ...run.timings, totalMs: Math.round(keptMs) }, ...(output && run.output === null ? output : {}) }, now);
+        if (output && run.output === null) report.rebuilt.push(runId);
       }
     })();
     report.sessions++;
@@ -116,18 +119,20 @@ export async function mixRecoveredCalls(db: Db, blobs: BlobStore, runIds: readon
 function rebuiltOutput(db: Db, runId: string, kind: string, options: { log?: (line: string) => void; outputs?: SessionOutputRebuilders }): RecoveredOutput | null {
   const rebuild = options.outputs?.[kind];
   if (!rebuild) return null;
-  function* events(): Generator<CapturedEvent> {
-    for (let offset = 0; ; offset += EVENTS_PAGE) {
-      const page = readRunEvents(db, runId, offset, EVENTS_PAGE);
-      if (!page || page.events.length === 0) return;
-      yield* page.events;
-    }
-  }
   try {
-    return rebuild(runId, events());
+    return rebuild(runId, recordedEvents(db, runId));
   } catch (error) {
     options.log?.(`recording: the output of session ${runId} could not be rebuilt from its events (${error instanceof Error ? error.message : String(error)}); its events are kept`);
     return null;
+  }
+}
+
+/** A run's recorded events in order, read a page at a time (a long call's log is never in memory whole). */
+export function* recordedEvents(db: Db, runId: string): Generator<CapturedEvent> {
+  for (let offset = 0; ; offset += EVENTS_PAGE) {
+    const page = readRunEvents(db, runId, offset, EVENTS_PAGE);
+    if (!page || page.events.length === 0) return;
+    yield* page.events;
   }
 }
 

@@ -243,5 +243,12 @@ describe('a kill -9 of the whole app mid-call', () => {
       ['user', 'Say This one is cut by the crash, it goes on for a while so that it is still speaking when the app is killed.'],
     ]);
     expect(run.outputPreview).toMatch(/^User: Say This answer is recorded before the crash\.\sModel: This answer is recorded before the crash\./);
+
+    // Said recovered, and its cost what the live call had counted before the kill (the one answer
+    // done), priced once the restarted app could ask the catalogue.
+    expect(run.output).toMatchObject({ recovered: true });
+    const liveCost = state!.costTicks;
+    expect(liveCost).toBeGreaterThan(0);
+    await expect.poll(async () => ((await second.api.history.get({ id: runId })) as RunRecord).costTicks, { timeout: 30_000 }).toBe(liveCost);
   }, 240_000);
 });

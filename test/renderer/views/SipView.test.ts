@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
 import SipView from '@/families/sip/views/SipView.vue';
 import type { SipCall } from '@shared/families/sip/contract';
+import { useLiveSessionsStore } from '@/stores/live-sessions';
 import { button, mountWithApp, type Mounted } from '../mount-app';
 
 let m: Mounted;
@@ -88,6 +89,34 @@ describe('SipView', { timeout: 30_000 }, () => {
     expect(calls('sip.register').at(-1)).toEqual({ origin: 'byo_trunk', name: 'Both', phoneNumber: '+18005550197', allowedAddresses: ['203.0.113.0/24'], digest: { username: 'u', password: 'p' } });
   });
 
+  it('shows each number’s sip_auth: the address blocks its trunk may call from, "any" when none, and a digest user', async () => {
+    m = await mountWithApp(SipView, { route: '/sip' });
+    const blocks = ['203.0.113.0/24', '198.51.100.0/25', '192.0.2.16/28', '2001:db8::/32'];
+    m.fake.controls.sip.numbers.push(
+      { number: { phone_number_id: 'pn_a', phone_number: '+18005550101', name: 'Trunk', origin: 'byo_trunk', sip_auth: { allowed_addresses: blocks } }, secretKept: true },
+      { number: { phone_number_id: 'pn_b', phone_number: '+18005550102', name: 'Provisioned', origin: 'svc_provisioned' }, secretKept: true },
+      { number: { phone_number_id: 'pn_c', phone_number: '+18005550103', name: 'Digest', origin: 'byo_trunk', sip_auth: { allowed_addresses: [], username: 'trunk-user' } }, secretKept: true },
+    );
+    await press('Refresh');
+    const headers = [...document.querySelectorAll('[aria-label="Phone numbers"] th')].map((th) => th.textContent!.trim());
+    const authCell = (number: string) => {
+      const cells = [...document.querySelectorAll(`tr[data-number="${number}"] td`)];
+      return cells[headers.indexOf('Allowed from')]!;
+    };
+    expect(headers.indexOf('Allowed from')).toBeGreaterThan(-1);
+    expect([...authCell('+18005550101').querySelectorAll('.cidr')].map((c) => c.textContent)).toEqual(blocks);
+    expect(authCell('+18005550101').textContent).not.toContain('any');
+    expect(authCell('+18005550102').textContent!.trim()).toBe('any');
+    expect(authCell('+18005550103').textContent!.replace(/\s+/g, ' ').trim()).toBe('any digest: trunk-user');
+
+    // A number registered here shows the blocks it was registered with.
+    await type('Name', 'Front desk');
+    await type('Phone number', '+18005550199');
+    await type('Allowed addresses', '203.0.113.0/24');
+    await press('Register');
+    expect([...authCell('+18005550199').querySelectorAll('.cidr')].map((c) => c.textContent)).toEqual(['203.0.113.0/24']);
+  });
+
   it('keeps a secret given by hand for a number registered elsewhere', async () => {
     m = await mountWithApp(SipView, { route: '/sip' });
     m.fake.controls.sip.numbers.push({ number: { phone_number_id: 'pn_x', phone_number: '+18005550111', name: 'Elsewhere' }, secretKept: false });
@@ -126,6 +155,24 @@ describe('SipView', { timeout: 30_000 }, () => {
     await press('Decline');
     expect(calls('sip.decline')).toEqual([{ callId: 'call_1' }]);
     expect(row()?.getAttribute('data-state')).toBe('declined');
+  });
+
+  it('while the console has a call, says so by the ringing call, and Answer asks before ending it', async () => {
+    m = await mountWithApp(SipView, { route: '/sip' });
+    const { id } = await m.fake.live.start({ kind: 'realtime', input: {} });
+    useLiveSessionsStore().attach(id);
+    m.fake.controls.sip.answerWith = 'live_rt_1';
+    m.fake.controls.sip.ring(ringing);
+    await flushPromises();
+    const row = () => document.querySelector('[data-call="call_1"]')!;
+    expect(row().querySelector('[data-test="console-busy"]')?.textContent).toBe('A call is already in the console.');
+    await press('Answer');
+    expect(calls('sip.answer')).toEqual([]);
+    expect(row().querySelector('[data-test="answer-ask"]')?.textContent).toContain('Answering ends the call in the console. End it?');
+    await press('Keep it and answer');
+    expect(calls('sip.answer')).toEqual([{ callId: 'call_1' }]);
+    expect([...m.fake.controls.live.sessions.keys()]).toEqual([id]);
+    expect(document.querySelector('[role="status"]')?.textContent).toBe('Call call_1 answered; the console keeps its call, so this one\'s controls are here.');
   });
 
   it('checks a transfer target before sending it, then transfers an answered call', async () => {

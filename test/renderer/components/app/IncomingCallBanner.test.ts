@@ -2,7 +2,9 @@
  * The shell's ringing banner (the sip family's `shell` component, mounted by App.vue over every
  * view): a call that rings while another view is open is announced with Answer / Decline; Answer
  * opens Phone (SIP), Decline declines it, a refusal is said in the banner; and the banner stays out of
- * the SIP panel itself.
+ * the SIP panel itself. While the call console has a call (a realtime session this window is
+ * attached to), the banner says so and Answer asks first, as a phone's call waiting: end it and
+ * answer, keep it and answer, or not yet.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
@@ -10,6 +12,7 @@ import App from '@/App.vue';
 import { SHELL_COMPONENTS } from '@/families';
 import IncomingCallBanner from '@/families/sip/components/IncomingCallBanner.vue';
 import type { SipCall } from '@shared/families/sip/contract';
+import { useLiveSessionsStore } from '@/stores/live-sessions';
 import { mountWithApp, type Mounted } from '../../mount-app';
 
 let m: Mounted;
@@ -70,5 +73,68 @@ describe('the incoming-call banner', { timeout: 30_000 }, () => {
     await m.router.push('/chat');
     await flushPromises();
     expect(banner()?.textContent).toContain('+14155550100');
+  });
+
+  describe('while the console has a call', () => {
+    /** A realtime call running in main that this window's console is attached to. */
+    async function consoleHasACall(): Promise<string> {
+      const { id } = await m.fake.live.start({ kind: 'realtime', input: {} });
+      useLiveSessionsStore().attach(id);
+      await flushPromises();
+      return id;
+    }
+    const running = () => [...m.fake.controls.live.sessions.keys()];
+
+    it('says so, and Answer asks before ending it: "Not yet" keeps it ringing, "End it and answer" ends the console’s call first', async () => {
+      m = await mountWithApp(App, { route: '/realtime' });
+      const held = await consoleHasACall();
+      m.fake.controls.sip.answerWith = 'live_rt_9';
+      m.fake.controls.sip.ring(ringing);
+      await flushPromises();
+      expect(banner()?.querySelector('[data-test="console-busy"]')?.textContent).toBe('A call is already in the console.');
+      await press('Answer');
+      expect(calls('sip.answer')).toEqual([]); // asked, not answered
+      expect(banner()?.querySelector('[data-test="answer-ask"]')?.textContent).toContain('Answering ends the call in the console. End it?');
+      await press('Not yet');
+      expect(banner()?.querySelector('[data-test="answer-ask"]')).toBeNull();
+      expect(calls('sip.answer')).toEqual([]);
+      expect(running()).toEqual([held]);
+
+      // Ended before the answer: the console is idle when the answered call comes, and takes it.
+      const answer = m.fake.sip.answer;
+      let runningAtAnswer: string[] | null = null;
+      m.fake.sip.answer = (input) => ((runningAtAnswer = running()), answer(input));
+      await press('Answer');
+      await press('End it and answer');
+      expect(calls('sip.answer')).toEqual([{ callId: 'call_9' }]);
+      expect(runningAtAnswer).toEqual([]);
+      expect(running()).toEqual([]);
+    });
+
+    it('"Keep it and answer" answers and leaves the console’s call going', async () => {
+      m = await mountWithApp(App, { route: '/chat' });
+      const held = await consoleHasACall();
+      m.fake.controls.sip.answerWith = 'live_rt_9';
+      m.fake.controls.sip.ring(ringing);
+      await flushPromises();
+      await press('Answer');
+      await press('Keep it and answer');
+      expect(calls('sip.answer')).toEqual([{ callId: 'call_9' }]);
+      expect(running()).toEqual([held]);
+    });
+
+    it('answers at once again once the console’s call has ended', async () => {
+      m = await mountWithApp(App, { route: '/chat' });
+      const held = await consoleHasACall();
+      m.fake.controls.sip.answerWith = 'live_rt_9';
+      m.fake.controls.sip.ring(ringing);
+      await flushPromises();
+      expect(banner()?.querySelector('[data-test="console-busy"]')).not.toBeNull();
+      m.fake.controls.live.end(held);
+      await flushPromises();
+      expect(banner()?.querySelector('[data-test="console-busy"]')).toBeNull();
+      await press('Answer');
+      expect(calls('sip.answer')).toEqual([{ callId: 'call_9' }]);
+    });
   });
 });

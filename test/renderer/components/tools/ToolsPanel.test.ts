@@ -16,9 +16,9 @@ const weather: ToolSpec = {
   parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
 };
 
-function mountPanel(tools: ToolSpec[]): VueWrapper {
+function mountPanel(tools: ToolSpec[], extra: Record<string, unknown> = {}): VueWrapper {
   wrapper = mount(ToolsPanel, {
-    props: { modelValue: tools, 'onUpdate:modelValue': (v: ToolSpec[]) => wrapper!.setProps({ modelValue: v }) },
+    props: { modelValue: tools, 'onUpdate:modelValue': (v: ToolSpec[]) => wrapper!.setProps({ modelValue: v }), ...extra },
     attachTo: document.body,
     global: { plugins: [[PrimeVue, { theme: 'none' }]] },
   });
@@ -30,6 +30,14 @@ const lastTools = (w: VueWrapper): ToolSpec[] => (w.emitted('update:modelValue')
 const buttonNamed = (w: VueWrapper, name: string) => w.findAll('button').find((b) => b.attributes('aria-label') === name || b.text() === name)!;
 
 describe('ToolsPanel', () => {
+  it("says what the saved reply is for: the text playgrounds' Loop by default, the host's own hint when given", async () => {
+    const w = mountPanel([weather]);
+    await buttonNamed(w, 'Expand tool 1').trigger('click');
+    expect(w.find('label[for="tool-1-reply"]').text()).toBe('Saved reply (prefills the answer; used by Loop)');
+    await w.setProps({ replyHint: 'sent by the auto-responder' });
+    expect(w.find('label[for="tool-1-reply"]').text()).toBe('Saved reply (sent by the auto-responder)');
+  });
+
   it('shows a schema that does not parse with its line and column, and reports it as blocking', async () => {
     const w = mountPanel([weather]);
     expect(lastErrors(w)).toEqual([]);

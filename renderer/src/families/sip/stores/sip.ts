@@ -4,13 +4,22 @@
  * an ended call stays listed with its outcome until the panel is left), the secret of the number
  * just registered (shown once: forgotten when dismissed or when the panel is left), and the
  * actions — register, start the receiver, answer, decline, transfer (refer), hang up.
+ *
+ * The call console holds one call at a time (it takes an answered SIP call only when idle): while
+ * this window's console has a call that goes on (`consoleCall`, a realtime session attached here),
+ * Answer can end it first, as a phone's call waiting does (answerEndingConsoleCall).
  */
 import { defineStore } from 'pinia';
-import { ref, shallowRef } from 'vue';
+import { computed, ref, shallowRef } from 'vue';
 import type { WorkbenchError } from '@shared/contract/errors';
 import type { SipCall, SipNumber, SipReceiverStatus, SipRegistered, SipRegisterInput } from '@shared/families/sip/contract';
 import { useWorkbench } from '../../../api';
+import { REALTIME_CALL_KIND } from '@shared/realtime-call/input';
 import { toWorkbenchError } from '../../../lib/errors';
+import { useLiveSessionsStore } from '../../../stores/live-sessions';
+
+/** What Answer does (AnswerCall): answer, or, while the console has a call, end it first or keep it. */
+export type AnswerChoice = 'answer' | 'end-and-answer' | 'keep-and-answer';
 
 export const useSipStore = defineStore('sip', () => {
   const numbers = shallowRef<SipNumber[]>([]);
@@ -21,6 +30,9 @@ export const useSipStore = defineStore('sip', () => {
   const loading = ref(false);
   const error = ref<WorkbenchError | null>(null);
   let offs: Array<() => void> = [];
+  const live = useLiveSessionsStore();
+  /** The call this window's console holds and that goes on (a realtime session attached here), or null. */
+  const consoleCall = computed(() => [...live.views.values()].find((v) => v.attached && v.summary?.kind === REALTIME_CALL_KIND && v.summary.status !== 'ended') ?? null);
   /** The calls are followed for the whole window (the shell's ringing banner), not only while the panel is open. */
   let offCalls: (() => void) | null = null;
 
@@ -102,6 +114,12 @@ export const useSipStore = defineStore('sip', () => {
 
   /** Each throws the reason to the panel (the console missing, a refused transfer); the call's new state comes as `callChanged`. */
   const answer = (callId: string) => useWorkbench().sip.answer({ callId });
+  /** Ends the console's call (its recording kept), then answers: the console, idle again, shows the answered call. */
+  async function answerEndingConsoleCall(callId: string): Promise<{ mediaSessionId: string }> {
+    const held = consoleCall.value;
+    if (held) await live.stop(held.id);
+    return answer(callId);
+  }
   const decline = async (callId: string) => void (await useWorkbench().sip.decline({ callId }));
   const hangup = async (callId: string) => void (await useWorkbench().sip.hangup({ callId }));
   const transfer = async (callId: string, target: string) => void (await useWorkbench().sip.refer({ callId, target }));
@@ -114,5 +132,5 @@ export const useSipStore = defineStore('sip', () => {
     registered.value = null;
   }
 
-  return { numbers, receiver, calls, registered, loading, error, load, register, keepSecret, dismissSecret, startReceiver, answer, decline, hangup, transfer, pressKeys, watchCalls, dispose };
+  return { numbers, receiver, calls, registered, loading, error, consoleCall, load, register, keepSecret, dismissSecret, startReceiver, answer, answerEndingConsoleCall, decline, hangup, transfer, pressKeys, watchCalls, dispose };
 });

@@ -243,7 +243,7 @@ describe('recoverRecordings', () => {
     expect(existsSync(join(dir, 'tracks', `${inId}.pcm`))).toBe(true);
 
     const report = await recoverRecordings(db, blobs, join(dir, 'tracks'), { now: 1_700_000_009_000 });
-    expect(report).toEqual({ tracks: 2, sessions: 1, removed: 0, calls: ['sess1'] });
+    expect(report).toEqual({ tracks: 2, sessions: 1, removed: 0, calls: ['sess1'], rebuilt: [] });
     const tracks = tracksOfRun(db, 'sess1');
     expect(tracks.map((t) => [t.id, t.state, t.frames])).toEqual([[inId, 'crashed', 3_200], [outId, 'crashed', 480]]);
     expect(readPcm16Wav(blobBytes(tracks[0].hash!)).frames).toBe(3_200);
@@ -263,7 +263,7 @@ describe('recoverRecordings', () => {
     expect(mixes).toMatchObject([{ origin: 'recorded', runId: 'sess1' }]);
     expect(readPcm16Wav(blobBytes(mixes[0].hash))).toMatchObject({ channels: 2, sampleRate: 24_000, frames: 4_800 });
     // A second start has nothing left to do.
-    expect(await recoverRecordings(db, blobs, join(dir, 'tracks'))).toEqual({ tracks: 0, sessions: 0, removed: 0, calls: [] });
+    expect(await recoverRecordings(db, blobs, join(dir, 'tracks'))).toEqual({ tracks: 0, sessions: 0, removed: 0, calls: [], rebuilt: [] });
   });
 
   it('a track whose file never appeared is an empty WAV; strays of finished tracks are removed', async () => {

@@ -219,12 +219,60 @@ function emptyMarks(): RealtimeTurn['marks'] {
   return { speech_started: null, speech_stopped: null, first_audio: null, first_played: null, response_done: null, barge_in: null, truncated: null };
 }
 
+/**
+ * The snapshot's transcript entries by item id, kept beside the array (keyed by the array itself,
+ * so the snapshot stays plain data for IPC and structuredClone). A long call holds 2,000 entries
+ * and every transcript delta looks its entry up: a search of the array per message was the fold's
+ * cost on a busy call (test/bench/realtime-event-log-chromium.ts). The index notes the array's
+ * length and ends; an array changed by anyone else (a copy, an edit) is indexed again, once.
+ */
+interface TranscriptIndex {
+  byId: Map<string, RealtimeTranscriptEntry>;
+  length: number;
+  first: RealtimeTranscriptEntry | undefined;
+  last: RealtimeTranscriptEntry | undefined;
+}
+const transcriptIndexes = new WeakMap<RealtimeTranscriptEntry[], TranscriptIndex>();
+
+function transcriptIndex(list: RealtimeTranscriptEntry[]): TranscriptIndex {
+  const known = transcriptIndexes.get(list);
+  if (known && known.length === list.length && known.first === list[0] && known.last === list[list.length - 1]) return known;
+  const byId = new Map<string, RealtimeTranscriptEntry>();
+  // The first entry of an id wins, as the array search did.
+  for (let i = list.length - 1; i >= 0; i--) byId.set(list[i]!.itemId, list[i]!);
+  const index = { byId, length: list.length, first: list[0], last: list[list.length - 1] };
+  transcriptIndexes.set(list, index);
+  return index;
+}
+
+/** The entry of `itemId` in the snapshot's transcript (undefined: none), without searching it. */
+export function findTranscriptEntry(state: RealtimeCallSnapshot, itemId: string): RealtimeTranscriptEntry | undefined {
+  return transcriptIndex(state.transcript).byId.get(itemId);
+}
+
+/** The turn numbered `n`: the newest first (a call's events are about its current turn), else a binary search (turns are in order). */
+function findTurn(turns: RealtimeTurn[], n: number): RealtimeTurn | undefined {
+  const last = turns[turns.length - 1];
+  if (!last || last.turn === n) return last;
+  let lo = 0;
+  let hi = turns.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const t = turns[mid]!.turn;
+    if (t === n) return turns[mid];
+    if (t < n) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return undefined;
+}
+
 function turnOf(state: RealtimeCallSnapshot, n: number): RealtimeTurn {
-  let turn = state.turns.find((t) => t.turn === n);
+  let turn = findTurn(state.turns, n);
   if (!turn) {
     turn = { turn: n, userItemId: null, responseId: null, assistantItemId: null, marks: emptyMarks(), latency: { firstAudioMs: null, firstPlayedMs: null }, bargedIn: false, truncatedAtMs: null };
+    const before = state.turns[state.turns.length - 1];
     state.turns.push(turn);
-    state.turns.sort((a, b) => a.turn - b.turn);
+    if (before && before.turn > n) state.turns.sort((a, b) => a.turn - b.turn);
     if (state.turns.length > REALTIME_SNAPSHOT_TURNS_MAX) {
       state.turns.shift();
       state.droppedTurns++;
@@ -234,14 +282,21 @@ function turnOf(state: RealtimeCallSnapshot, n: number): RealtimeTurn {
 }
 
 function entryOf(state: RealtimeCallSnapshot, itemId: string, role: 'user' | 'assistant', source: 'audio' | 'text'): RealtimeTranscriptEntry {
-  let entry = state.transcript.find((e) => e.itemId === itemId);
+  const list = state.transcript;
+  const index = transcriptIndex(list);
+  let entry = index.byId.get(itemId);
   if (!entry) {
     entry = { itemId, role, text: '', interim: true, status: 'in_progress', truncatedAtMs: null, source };
-    state.transcript.push(entry);
-    if (state.transcript.length > REALTIME_SNAPSHOT_ENTRIES_MAX) {
-      state.transcript.shift();
+    list.push(entry);
+    index.byId.set(itemId, entry);
+    if (list.length > REALTIME_SNAPSHOT_ENTRIES_MAX) {
+      const gone = list.shift()!;
+      if (index.byId.get(gone.itemId) === gone) index.byId.delete(gone.itemId);
       state.droppedTranscript++;
     }
+    index.length = list.length;
+    index.first = list[0];
+    index.last = list[list.length - 1];
   }
   return entry;
 }
@@ -287,7 +342,7 @@ export function applyRealtimeCallEvent(state: RealtimeCallSnapshot, event: Realt
       break;
     }
     case 'transcript-status': {
-      const entry = state.transcript.find((e) => e.itemId === event.itemId);
+      const entry = findTranscriptEntry(state, event.itemId);
       if (!entry) break;
       entry.status = event.status;
       entry.interim = false;

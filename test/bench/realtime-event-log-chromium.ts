@@ -34,6 +34,7 @@ import { createWorkbenchApi } from '../../shared/contract/bridge';
 import type { LiveAttachChunk } from '../../shared/contract/live';
 import { createWsTransport, type SocketLike } from '../../renderer/src/bridge/ws-transport';
 import { closeAppPage, openAppPage, ROOT } from '../e2e/harness';
+import { runAlone } from './run-alone';
 
 interface PhaseFigures {
   wallMs: number;
@@ -300,15 +301,4 @@ export async function run(): Promise<Record<string, unknown>> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  run().then(
-    (r) => {
-      console.log(JSON.stringify(r, null, 2));
-      process.exit(0);
-    },
-    (e: unknown) => {
-      console.error(e);
-      process.exit(1);
-    },
-  );
-}
+runAlone(import.meta, run);

@@ -9,6 +9,7 @@ import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { WebSocket } from 'ws';
+import { runAlone } from './run-alone';
 
 const KEY = 'sk-bench-first-clause';
 const TEXT = 'When the whole answer arrives at once, the first clause can be spoken alone, and the rest of this rather long opening sentence follows while it plays. A second sentence ends it.';
@@ -50,15 +51,4 @@ export async function ttsFirstClause(runs = 5): Promise<Record<string, unknown>>
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  ttsFirstClause(Number(process.argv[2]) || undefined).then(
-    (r) => {
-      console.log(JSON.stringify(r, null, 2));
-      process.exit(0);
-    },
-    (e: unknown) => {
-      console.error(e);
-      process.exit(1);
-    },
-  );
-}
+runAlone(import.meta, () => ttsFirstClause(Number(process.argv[2]) || undefined));

@@ -5,7 +5,7 @@
  * `npx tsx test/bench/tts-long-rest.ts [chars…]` (default 2000 6000).
  */
 import { loadavg } from 'node:os';
-import { pathToFileURL } from 'node:url';
+import { runAlone } from './run-alone';
 import { startSandbox } from '../../main/sandbox/index';
 
 const KEY = 'sk-bench-tts-long';
@@ -55,16 +55,7 @@ export async function ttsLongRest(lengths: number[] = [2000, 6000]): Promise<Rec
   return { loadAverage: loadavg()[0], rows, fitPcm: fit('pcm'), fitMp3: fit('mp3') };
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+runAlone(import.meta, () => {
   const lengths = process.argv.slice(2).map(Number).filter((n) => n > 0);
-  ttsLongRest(lengths.length ? lengths : undefined).then(
-    (r) => {
-      console.log(JSON.stringify(r, null, 2));
-      process.exit(0);
-    },
-    (e: unknown) => {
-      console.error(e);
-      process.exit(1);
-    },
-  );
-}
+  return ttsLongRest(lengths.length ? lengths : undefined);
+});

@@ -4,7 +4,8 @@
  * timeline both draw 50,000 rows this way. A one-column `useVirtualGrid`, plus what a list of
  * messages needs on top of it:
  * - `follow`: while the list is scrolled to its end, new rows scroll into view (scrolling up stops
- *   following, scrolling back to the end resumes it);
+ *   following, scrolling back to the end resumes it; rows arriving faster than the scroll events
+ *   do not);
  * - a count that shrinks (a filter) clamps the scroll position: the window of rows drawn is worked
  *   out again from the clamped one, after the DOM has the new height;
  * - keyboard moves (arrows, Page Up/Down, Home, End) as the index they lead to.
@@ -56,18 +57,26 @@ export function useVirtualRows(options: VirtualRowsOptions) {
   // that changed it (a busy call's event log, test/bench/realtime-event-log-chromium.ts); by the
   // next frame the page is laid out already.
   let followQueued = false;
+  /** Where following last scrolled to (null: it has not yet): a scroll above it is the user's. */
+  let ownTop: number | null = null;
   function followEnd(): void {
     followQueued = false;
     const n = options.count();
-    if (following.value && n > 0) grid.scrollToIndex(n - 1);
-    else grid.onScroll();
+    if (following.value && n > 0) {
+      grid.scrollToIndex(n - 1);
+      // (Laid out already by the scroll just written: a free read.)
+      ownTop = options.container.value?.scrollTop ?? null;
+    } else grid.onScroll();
   }
   watch(
     options.count,
     (n, before) => {
       // A list that shrank (a filter) is clamped now, not a frame later: the window worked out from
       // the old scroll position would draw no rows meanwhile. Rows only added wait for the frame.
-      if (!(following.value && n > 0) || n < before) grid.onScroll();
+      // Rows only added while not following leave the scroll position where it was: nothing to
+      // read (reading scrollTop here forced a layout of the page per frame of a busy call).
+      if (n < before || (n > 0 && !following.value && before === 0)) grid.onScroll();
+      else if (!(following.value && n > 0)) return;
       else if (typeof requestAnimationFrame !== 'function') followEnd();
       else if (!followQueued) {
         followQueued = true;
@@ -77,10 +86,19 @@ export function useVirtualRows(options: VirtualRowsOptions) {
     { flush: 'post' },
   );
 
+  /**
+   * Following stops when the user scrolls above where following put the list; reaching the end
+   * resumes it. A busy log adds rows between following's scroll and its scroll event, so "at the
+   * end" alone read that lag as the user leaving, and the log stopped following (then every update
+   * read the scroll position again, a forced layout per frame).
+   */
   function onScroll(): void {
     grid.onScroll();
     const el = options.container.value;
-    if (options.follow && el) following.value = el.scrollTop + el.clientHeight >= el.scrollHeight - options.rowHeight * 2;
+    if (!options.follow || !el) return;
+    const top = el.scrollTop;
+    const atEnd = top + el.clientHeight >= el.scrollHeight - options.rowHeight * 2;
+    following.value = atEnd || (following.value && ownTop !== null && top >= ownTop);
   }
 
   /** Whole rows the element shows at once. */

@@ -12,11 +12,13 @@ function rows(initial: number, follow = false) {
   // As a browser does: scrollTop stays within the content, also when the content shrinks.
   let top = 0;
   const clamp = (v: number) => Math.max(0, Math.min(v, count.value * 20 - 300));
-  Object.defineProperty(el, 'scrollTop', { get: () => (top = clamp(top)), set: (v: number) => (top = clamp(v)) });
+  /** Reads of scrollTop (in a browser, each after an update forces a layout). */
+  const reads = { scrollTop: 0 };
+  Object.defineProperty(el, 'scrollTop', { get: () => (reads.scrollTop++, (top = clamp(top))), set: (v: number) => (top = clamp(v)) });
   const container = ref<HTMLElement | null>(el);
   const scope = effectScope();
   const list = scope.run(() => useVirtualRows({ container, count: () => count.value, rowHeight: 20, overscan: 2, follow }))!;
-  return { el, count, list };
+  return { el, count, list, reads };
 }
 
 /** The update, then the next frame (following scrolls there, off the updating task). */
@@ -59,6 +61,39 @@ describe('useVirtualRows', () => {
     count.value = 400;
     await updateAndFrame();
     expect(el.scrollTop).toBe(400 * 20 - 300);
+  });
+
+  it('keeps following when rows come faster than the scroll events (a busy log): its own scroll, seen late, is not the user leaving', async () => {
+    const { el, count, list } = rows(100, true);
+    await nextTick();
+    count.value = 200;
+    await updateAndFrame();
+    expect(el.scrollTop).toBe(200 * 20 - 300);
+    // Ten rows more before the scroll event of following's scroll is dispatched.
+    count.value = 210;
+    await nextTick();
+    list.onScroll();
+    expect(list.following.value).toBe(true);
+    await updateAndFrame();
+    expect(el.scrollTop).toBe(210 * 20 - 300);
+    expect(list.indexes.value.at(-1)).toBe(209);
+  });
+
+  it('rows added while not following are drawn without reading the scroll position', async () => {
+    const { el, count, list, reads } = rows(1000, true);
+    await updateAndFrame();
+    el.scrollTop = 2000;
+    list.onScroll();
+    expect(list.following.value).toBe(false);
+    reads.scrollTop = 0;
+    for (let k = 1; k <= 5; k++) {
+      count.value = 1000 + k * 50;
+      await updateAndFrame();
+    }
+    expect(reads.scrollTop).toBe(0);
+    expect(el.scrollTop).toBe(2000);
+    expect(list.indexes.value[0]).toBe(98);
+    expect(list.totalHeight.value).toBe(1250 * 20);
   });
 
   it('a list that shrinks (a filter) draws the rows at the clamped scroll position', async () => {

@@ -39,6 +39,24 @@ describe('EventLogPanel', () => {
     // Building a 104,000-message log takes a few seconds on a loaded machine.
   }, 30_000);
 
+  it("a full log keeps each drawn row's stripe as rows are dropped for new ones", async () => {
+    const log = new EventLog({ maxRows: 10 });
+    for (let t = 0; t < 10; t++) log.push({ t, direction: 'in', message: { type: `event.${t}` } });
+    m = await mountWithApp(EventLogPanel, { props: { log, version: 1, runId: null, exportJsonl: async () => new Blob([]) } });
+    await flushPromises();
+    const stripes = () => Object.fromEntries([...document.querySelectorAll('[data-test="log-row"]')].map((r) => [r.querySelector('[data-test="log-type"]')!.textContent, r.classList.contains('odd')]));
+    const before = stripes();
+    expect(Object.values(before).filter(Boolean)).toHaveLength(5);
+    log.push({ t: 10, direction: 'in', message: { type: 'event.10' } });
+    await m.wrapper.setProps({ version: 2 });
+    await flushPromises();
+    const after = stripes();
+    expect(Object.keys(after)).toContain('event.10');
+    expect(Object.keys(after)).not.toContain('event.0');
+    for (let t = 1; t < 10; t++) expect(after[`event.${t}`]).toBe(before[`event.${t}`]);
+    expect(after['event.10']).toBe(!after['event.9']);
+  });
+
   it('narrows the list by direction and by the chosen types', async () => {
     const log = new EventLog({ maxRows: 100 });
     log.push({ t: 0, direction: 'out', message: { type: 'session.update' } });

@@ -91,5 +91,10 @@ describe('a long call', () => {
     await m.wrapper.find('[data-test="turns-earlier"]').trigger('click');
     expect(document.querySelectorAll('[data-test="turn-line"]')).toHaveLength(95);
     expect(m.wrapper.find('[data-test="turns-earlier"]').text()).toBe('Show 20 earlier of 20 turns');
+    // An older turn's numbers change (a first sample played, marked late): its line says so.
+    const line = () => texts('[data-test="turn-line"]').find((l) => l.startsWith('Turn 100:'));
+    expect(line()).toMatch(/first played —|first played -/);
+    await m.wrapper.setProps({ marks: [...marks, { type: 'first_played', t: 99 * 10_000 + 1_500, eventIndex: index++, turn: 100 }] });
+    expect(line()).toMatch(/first played 500 ms/);
   }, 30_000);
 });

@@ -6,6 +6,7 @@
  * call's clock (the marks' clock).
  */
 import { sessionMetrics, type SessionMark, type SessionMetrics, type TurnMetrics } from '@shared/session-metrics';
+import { isFoldable } from './event-log';
 
 /** A microphone level sample (rms, dBFS) at `t`. */
 export interface LevelSample {
@@ -172,4 +173,92 @@ export function percentAt(timeline: Pick<TurnTimeline, 'from' | 'to'>, t: number
 /** A level as a height 0-1 (-60 dBFS and below is 0). */
 export function levelHeight(dbfs: number): number {
   return Math.min(1, Math.max(0, (dbfs + 60) / 60));
+}
+
+/**
+ * withLanes() for the few turns drawn, remembered per turn: a turn's lanes are worked out again
+ * only when its window (its marks) or what falls in it (a row added, a fold grown, a level sample)
+ * changed. The panel asks every frame of a busy call; filtering the whole log (5,000 rows) and the
+ * levels for each drawn turn, and handing the timelines new objects to patch, was per-frame work
+ * proportional to what exists, not to what arrived. `events` must be in time order (the log is).
+ */
+export function memoLanes(): (turns: readonly TurnTimeline[], events: readonly TimelineEvent[], levels: readonly LevelSample[]) => TurnTimeline[] {
+  interface Seen {
+    turn: TurnTimeline;
+    events: TimelineEvent[];
+    /** Each event's count and tLast as they were (a fold grows in place). */
+    folds: number[];
+    levelsFrom: LevelSample | undefined;
+    levelsTo: LevelSample | undefined;
+    levelsCount: number;
+    out: TurnTimeline;
+  }
+  let seen = new Map<number, Seen>();
+  return (turns, events, levels) => {
+    const next = new Map<number, Seen>();
+    const out = turns.map((turn) => {
+      const inWindow = eventsInWindow(events, turn.from, turn.to);
+      const lo = firstAtOrAfter(levels, turn.from);
+      const hi = firstAfter(levels, turn.to);
+      const before = seen.get(turn.turn);
+      let entry: Seen;
+      if (before && before.turn === turn && sameEvents(before, inWindow) && before.levelsCount === hi - lo && before.levelsFrom === levels[lo] && before.levelsTo === levels[hi - 1]) entry = before;
+      else {
+        const built: TurnTimeline = { ...turn, events: inWindow, levels: decimateLevels(levels.slice(lo, hi)) };
+        entry = { turn, events: inWindow, folds: inWindow.flatMap((e) => [e.count, e.tLast]), levelsFrom: levels[lo], levelsTo: levels[hi - 1], levelsCount: hi - lo, out: built };
+      }
+      next.set(turn.turn, entry);
+      return entry.out;
+    });
+    seen = next;
+    return out;
+  };
+}
+
+function sameEvents(seen: { events: TimelineEvent[]; folds: number[] }, now: TimelineEvent[]): boolean {
+  if (seen.events.length !== now.length) return false;
+  for (let i = 0; i < now.length; i++) {
+    const e = now[i]!;
+    if (seen.events[i] !== e || seen.folds[2 * i] !== e.count || seen.folds[2 * i + 1] !== e.tLast) return false;
+  }
+  return true;
+}
+
+/** Index of the first sample at or after `t` (samples in time order). */
+function firstAtOrAfter(list: readonly { t: number }[], t: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid]!.t < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Index of the first sample after `t`. */
+function firstAfter(list: readonly { t: number }[], t: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid]!.t <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The received events a turn's window [from, to] shows, as withLanes() filters them, found from the
+ * window's end backwards: a fold that began before the window may reach into it, but one that does
+ * not fold closes every fold before it, so the search stops at the first such event before the window.
+ */
+export function eventsInWindow(events: readonly TimelineEvent[], from: number, to: number): TimelineEvent[] {
+  const out: TimelineEvent[] = [];
+  for (let i = firstAfter(events, to) - 1; i >= 0; i--) {
+    const e = events[i]!;
+    if (e.direction === 'in' && e.tLast >= from && e.t <= to) out.push(e);
+    if (e.t < from && !isFoldable(e.type)) break;
+  }
+  return out.reverse();
 }

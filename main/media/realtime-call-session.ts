@@ -131,10 +131,11 @@ export const realtimeCallKind = defineKind({
       // Our messages as captured (masked). The service's go up from the reading loop as `server`
       // events instead: the capture may hold a frame until the next one of its direction settles
       // a possible key across frames, and main needs each event as it comes.
+      // Our own appends are the microphone (recorded from `mic-audio`): counted where sent, never
+      // captured, so neither they nor the service's frames cost a summary, a mask or a log entry.
+      captures: (direction, type) => direction === 'out' && type !== null && type !== 'input_audio_buffer.append',
       onFrame: (frame) => {
         if (frame.kind === 'binary' || frame.direction === 'in') return;
-        // Our own appends are the microphone (recorded from `mic-audio`): counted, not sent up one by one.
-        if (frame.kind === 'json' && frame.type === 'input_audio_buffer.append') return void appendsSent++;
         ctx.event('socket-frame', frame);
       },
     });
@@ -224,6 +225,7 @@ export const realtimeCallKind = defineKind({
         else {
           void socket.sendJson({ type: 'input_audio_buffer.append', audio: Buffer.from(encode(inFormat, frame)).toString('base64') }).then((r) => {
             if (r.ok && options.timings) timings.push(at, ctx.now());
+            if (r.ok) appendsSent++;
             return r.ok ? framesSent++ : framesRefused++;
           });
         }

@@ -19,7 +19,7 @@ import type { UnknownMessage, WsMessageParser } from '../../shared/wire/ws-messa
 import type { ApiClient } from './client';
 import type { ApiError } from './errors';
 import type { SecretScrubber } from './secret-scrubber';
-import { appendSummary, isAudioAppend, prepareMessage, summariseAudio, summariseLongBase64, type AudioFormatHint, type CapturedFrame, type FrameBody, type FrameDirection } from './socket-capture';
+import { lazyAudioSummary, prepareMessage, summariseLongBase64, type AudioFormatHint, type CapturedFrame, type FrameBody, type FrameDirection } from './socket-capture';
 import { closeError, type CloseCause } from './socket-close';
 import { CapturedFrameLog } from './socket-frame-log';
 import { KeepAlive } from './socket-keepalive';
@@ -40,6 +40,12 @@ export interface EventSocketOptions<In> extends Omit<WebSocketConnectOptions, 'm
   audio?: { in?: AudioFormatHint; out?: AudioFormatHint };
   /** Every frame both ways, masked and summarised (the inspector, the recorder). Must not throw. */
   onFrame?: (frame: CapturedFrame) => void;
+  /**
+   * Which frames onFrame reads (all unless given), by direction and message type (null: binary or
+   * not JSON). A frame it does not read is neither summarised, masked for capture nor logged: its
+   * `seq` still counts. A realtime call reads only its own control messages (main/media).
+   */
+  captures?: (direction: FrameDirection, type: string | null) => boolean;
   /** Monotonic ms clock (performance.now-like). */
   now?: () => number;
 }
@@ -179,18 +185,23 @@ export class EventSocket<In> implements AsyncIterable<SocketEvent<In>> {
   sendJson(message: object): Promise<SendResult> {
     const text = JSON.stringify(message);
     return this.enqueue(Buffer.byteLength(text), () => {
-      if (!this.opts.onFrame) return { frame: null, data: text, binary: false };
-      // A microphone's append, 50 a second: captured from its length, without prepareMessage's walks and hash.
-      if (isAudioAppend(message)) return { frame: { kind: 'json', type: message.type, data: appendSummary(message, this.opts.audio?.out) }, data: text, binary: false };
+      const rawType = (message as { type?: unknown }).type;
+      const type = typeof rawType === 'string' ? rawType : null;
+      if (!this.reads('out', type)) return { frame: null, data: text, binary: false };
+      // Audio fields are summarised when the frame is read (LazyAudioSummary), not here.
       const { forCapture } = prepareMessage(message, this.scrub.value, this.opts.audio?.out);
-      const type = (message as { type?: unknown }).type;
-      return { frame: { kind: 'json', type: typeof type === 'string' ? type : null, data: forCapture }, data: text, binary: false };
+      return { frame: { kind: 'json', type, data: forCapture }, data: text, binary: false };
     });
   }
 
   /** Sends one binary frame (audio; captured as a summary). */
   sendBinary(bytes: Uint8Array): Promise<SendResult> {
-    return this.enqueue(bytes.byteLength, () => ({ frame: this.opts.onFrame ? { kind: 'binary', audio: summariseAudio(bytes, this.opts.audio?.out) } : null, data: bytes, binary: true }));
+    return this.enqueue(bytes.byteLength, () => ({ frame: this.reads('out', null) ? { kind: 'binary', audio: lazyAudioSummary(bytes, this.opts.audio?.out) } : null, data: bytes, binary: true }));
+  }
+
+  /** Whether onFrame reads a frame of this direction and type. */
+  private reads(direction: FrameDirection, type: string | null): boolean {
+    return this.opts.onFrame !== undefined && (this.opts.captures?.(direction, type) ?? true);
   }
 
   /** The next event, or null once the socket has closed and every event was read. */
@@ -269,9 +280,8 @@ export class EventSocket<In> implements AsyncIterable<SocketEvent<In>> {
     const at = this.now();
     this.stats.framesIn++;
     this.stats.bytesIn += data.byteLength;
-    const capturing = this.opts.onFrame !== undefined;
     if (isBinary) {
-      if (capturing) this.capture('in', data.byteLength, { kind: 'binary', audio: summariseAudio(data, this.opts.audio?.in) }, at);
+      if (this.reads('in', null)) this.capture('in', data.byteLength, { kind: 'binary', audio: lazyAudioSummary(data, this.opts.audio?.in) }, at);
       else this.seq++;
       this.push({ kind: 'binary', bytes: data, at }, data.byteLength);
       return;
@@ -283,15 +293,20 @@ export class EventSocket<In> implements AsyncIterable<SocketEvent<In>> {
     } catch {
       const shown = this.scrub.text(text);
       const issue = 'the message is not JSON';
-      this.capture('in', data.byteLength, { kind: 'text', text: summariseLongBase64(shown), issue }, at);
+      if (this.reads('in', null)) this.capture('in', data.byteLength, { kind: 'text', text: summariseLongBase64(shown), issue }, at);
+      else this.seq++;
       this.invalid(`${this.host} sent a message that is not JSON: ${shown.slice(0, 120)}`, shown, at, data.byteLength);
       return;
     }
+    const rawType = value !== null && typeof value === 'object' ? (value as { type?: unknown }).type : undefined;
+    const capturing = this.reads('in', typeof rawType === 'string' ? rawType : null);
     const { forConsumer, forCapture } = prepareMessage(value, this.scrub.value, this.opts.audio?.in, capturing);
     const parsed = this.opts.parse(forConsumer);
-    const type = forConsumer !== null && typeof forConsumer === 'object' ? (forConsumer as { type?: unknown }).type : undefined;
-    const frame = { kind: 'json' as const, type: typeof type === 'string' ? type : null, data: forCapture };
-    this.capture('in', data.byteLength, parsed.kind === 'invalid' ? { ...frame, issue: parsed.issue } : frame, at);
+    if (capturing) {
+      const type = forConsumer !== null && typeof forConsumer === 'object' ? (forConsumer as { type?: unknown }).type : undefined;
+      const frame = { kind: 'json' as const, type: typeof type === 'string' ? type : null, data: forCapture };
+      this.capture('in', data.byteLength, parsed.kind === 'invalid' ? { ...frame, issue: parsed.issue } : frame, at);
+    } else this.seq++;
     if (parsed.kind === 'invalid') {
       this.invalid(`${this.host} sent a message the workbench does not understand (${parsed.issue}); it was skipped.`, forCapture ?? forConsumer, at, data.byteLength);
       return;

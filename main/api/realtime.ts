@@ -9,7 +9,7 @@
 import { REALTIME_LIMITS, clientSecretProtocol, clientSecretSchema, parseRealtimeServerEvent, type ClientSecret, type ClientSecretRequest, type RealtimeQuery, type RealtimeServerEvent } from '../../shared/wire/realtime';
 import type { ApiClient, ApiResult, RequestOptions } from './client';
 import { invalidRequestError, type ApiError } from './errors';
-import { openEventSocket, type CapturedFrame, type EventSocketResult, type SocketLimits } from './event-socket';
+import { openEventSocket, type CapturedFrame, type EventSocketOptions, type EventSocketResult, type SocketLimits } from './event-socket';
 import { notSent, shaped } from './result-shape';
 import type { AudioFormatHint } from './socket-capture';
 
@@ -38,6 +38,8 @@ export interface RealtimeSocketOptions {
   auth?: RealtimeAuth;
   signal?: AbortSignal;
   onFrame?: (frame: CapturedFrame) => void;
+  /** Which frames onFrame reads (event-socket.ts): the others cost nothing to capture. */
+  captures?: EventSocketOptions<RealtimeServerEvent>['captures'];
   limits?: Partial<SocketLimits>;
   /** The session's audio formats: `input` (the microphone, sent), `output` (the model, received); for captured frames' durations. */
   audio?: { input?: AudioFormatHint; output?: AudioFormatHint };
@@ -58,6 +60,7 @@ export async function openRealtimeSocket(client: ApiClient, opts: RealtimeSocket
     signal: opts.signal,
     parse: parseRealtimeServerEvent,
     onFrame: opts.onFrame,
+    captures: opts.captures,
     limits: opts.limits,
     now: opts.now,
     audio: { in: opts.audio?.output, out: opts.audio?.input },

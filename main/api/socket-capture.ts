@@ -24,7 +24,7 @@ export interface AudioSummary {
   bytes: number;
   /** Estimated from the format; null when the format does not tell (opus, unknown). */
   durationMs: number | null;
-  /** First 16 hex digits of the SHA-256 of its first HEAD_BYTES bytes; null for an audio append (appendSummary). */
+  /** First 16 hex digits of the SHA-256 of its first HEAD_BYTES bytes; null when not known. */
   head: string | null;
 }
 
@@ -92,27 +92,44 @@ export function summariseBase64Audio(text: string, format?: AudioFormatHint): Au
 }
 
 /**
- * The capture of an audio append (`{ type, audio }` and nothing else: a microphone's 20 ms frame,
- * 50 a second), made from the text's length alone: no scrub walk, no decode, no hash. Nothing
- * but `type` can hold a secret, and the frame log still masks that. `head` is null: appends are
- * lined up by their order, and a recorder takes the microphone's audio from elsewhere.
+ * An audio summary made only when something reads it (a getter, or JSON.stringify through
+ * toJSON): the decode of the head and its SHA-256 cost a microphone's append 50 times a second
+ * and each answer delta as much, on the media process's loop, for frames nobody may read. It
+ * keeps what it needs (the text or the bytes) until then, and drops it once computed.
  */
-export function appendSummary(message: { type: string; audio: string }, format?: AudioFormatHint): { type: string; audio: { $audio: AudioSummary } } {
-  const text = message.audio;
-  const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
-  const bytes = Math.floor((text.length * 3) / 4) - padding;
-  // WAV's header is in the first bytes: only then is a decode needed for the duration.
-  const durationMs = audioDurationMs(bytes, format, format?.codec === 'wav' ? Buffer.from(text.slice(0, 88), 'base64') : undefined);
-  return { type: message.type, audio: { $audio: { bytes, durationMs: durationMs === null ? null : Math.round(durationMs * 10) / 10, head: null } } };
+export class LazyAudioSummary implements AudioSummary {
+  private made: AudioSummary | null = null;
+  constructor(private make: (() => AudioSummary) | null) {}
+
+  private get value(): AudioSummary {
+    if (!this.made) {
+      this.made = this.make!();
+      this.make = null;
+    }
+    return this.made;
+  }
+
+  get bytes(): number {
+    return this.value.bytes;
+  }
+  get durationMs(): number | null {
+    return this.value.durationMs;
+  }
+  get head(): string | null {
+    return this.value.head;
+  }
+  /** Whether it has been made (tests: the work is not done for a frame nobody read). */
+  get computed(): boolean {
+    return this.made !== null;
+  }
+  toJSON(): AudioSummary {
+    return { ...this.value };
+  }
 }
 
-/** Whether `message` is exactly an audio append: `type` and a string `audio`, no other field. */
-export function isAudioAppend(message: object): message is { type: string; audio: string } {
-  const m = message as Record<string, unknown>;
-  if (typeof m.type !== 'string' || typeof m.audio !== 'string') return false;
-  let n = 0;
-  for (const _ in m) if (++n > 2) return false;
-  return n === 2;
+/** summariseAudio, when read. */
+export function lazyAudioSummary(bytes: Uint8Array, format?: AudioFormatHint): LazyAudioSummary {
+  return new LazyAudioSummary(() => summariseAudio(bytes, format));
 }
 
 /** A base64 audio string while a message is scrubbed: a class instance, so the scrubber passes it as is. */
@@ -172,7 +189,7 @@ export function summariseLongBase64(text: string): string {
 /** Every string in `value` (keys aside) through summariseLongBase64. */
 function summariseStrings(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return summariseLongBase64(value);
-  if (depth > MAX_DEPTH || value === null || typeof value !== 'object') return value;
+  if (depth > MAX_DEPTH || value === null || typeof value !== 'object' || value instanceof LazyAudioSummary) return value;
   if (Array.isArray(value)) return value.map((v) => summariseStrings(v, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) out[k] = summariseStrings(v, depth + 1);
@@ -181,8 +198,8 @@ function summariseStrings(value: unknown, depth = 0): unknown {
 
 /**
  * A parsed JSON message prepared twice: `forConsumer` has secrets masked everywhere but in audio
- * fields (kept exact), `forCapture` has secrets masked, audio fields summarised, and any other
- * long base64 run in its texts summarised too.
+ * fields (kept exact), `forCapture` has secrets masked, audio fields summarised (lazily: a
+ * LazyAudioSummary, made when read), and any other long base64 run in its texts summarised too.
  */
 export function prepareMessage(value: unknown, scrub: (v: unknown) => unknown, format?: AudioFormatHint, capture = true): { forConsumer: unknown; forCapture: unknown; hasAudio: boolean } {
   const type = value !== null && typeof value === 'object' ? (value as { type?: unknown }).type : undefined;
@@ -192,11 +209,14 @@ export function prepareMessage(value: unknown, scrub: (v: unknown) => unknown, f
     return new AudioText(s);
   }, 0, isAudioDeltaType(type));
   const scrubbed = scrub(marked);
+  // Nothing masked (the scrubber shares what it leaves unchanged): the consumer takes the message
+  // as parsed, without a copy (an answer's audio delta, many a second, on the media process's loop).
+  if (!capture && scrubbed === marked) return { forConsumer: value, forCapture: null, hasAudio };
   // Without a capture (no inspector, no recorder) the summaries are not made at all.
   if (!hasAudio) return { forConsumer: scrubbed, forCapture: capture ? summariseStrings(scrubbed) : null, hasAudio };
   return {
     forConsumer: unmark(scrubbed, (a) => a.text),
-    forCapture: capture ? summariseStrings(unmark(scrubbed, (a) => ({ $audio: summariseBase64Audio(a.text, format) }))) : null,
+    forCapture: capture ? summariseStrings(unmark(scrubbed, (a) => ({ $audio: new LazyAudioSummary(() => summariseBase64Audio(a.text, format)) }))) : null,
     hasAudio,
   };
 }

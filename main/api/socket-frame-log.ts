@@ -69,7 +69,8 @@ export class CapturedFrameLog {
         }
         out.push({ ...frame, type: event.event ?? frame.type, data });
       } else if (frame.kind === 'text') out.push({ ...frame, text: event.data });
-      else out.push(frame);
+      // Read here, once the frame is logged: a plain summary (a structured clone keeps no getters).
+      else out.push({ ...frame, audio: { bytes: frame.audio.bytes, durationMs: frame.audio.durationMs, head: frame.audio.head } });
     }
     return out;
   }

@@ -7,10 +7,11 @@
 import { utilityProcess, type MessagePortMain } from 'electron';
 import { createInterface } from 'node:readline';
 import type { LaunchMedia, MediaChild } from '../media/media-plane';
+import { MEDIA_V8_FLAGS } from '../media/v8-flags';
 
 export function utilityLauncher(entry: string, log: (line: string) => void): LaunchMedia {
   return (): MediaChild => {
-    const child = utilityProcess.fork(entry, [], { serviceName: 'Workbench media', stdio: 'pipe' });
+    const child = utilityProcess.fork(entry, [], { serviceName: 'Workbench media', stdio: 'pipe', execArgv: [...MEDIA_V8_FLAGS] });
     for (const stream of [child.stdout, child.stderr]) {
       if (stream) createInterface({ input: stream }).on('line', (line) => log(`[media ${child.pid ?? '?'}] ${line}`));
     }

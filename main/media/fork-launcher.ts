@@ -7,6 +7,7 @@
 import { fork } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { LaunchMedia, MediaChild } from './media-plane';
+import { MEDIA_V8_FLAGS } from './v8-flags';
 
 export interface ForkLauncherOptions {
   /** The built entry (out/main/media.js), or main/media/entry.ts with `execArgv: ['--import', 'tsx']`. */
@@ -19,7 +20,8 @@ export interface ForkLauncherOptions {
 export function forkLauncher(options: ForkLauncherOptions): LaunchMedia {
   return (): MediaChild => {
     const child = fork(options.entry, [], {
-      execArgv: options.execArgv ?? [],
+      // The process's own V8 flags first: a caller's (a benchmark's) come later and win.
+      execArgv: [...MEDIA_V8_FLAGS, ...(options.execArgv ?? [])],
       env: options.env ?? process.env,
       serialization: 'advanced',
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],

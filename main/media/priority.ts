@@ -13,9 +13,12 @@
  *
  * A process that runs hot for seconds gives the real-time policy back (watchRealtime).
  *
+ * `chrt` runs asynchronously (execFile): a synchronous spawn held the process's start (and, in
+ * watchRealtime, a running call's loop) for the child's whole run, up to its 2 s timeout.
+ *
  * `WORKBENCH_MEDIA_PRIORITY=normal` leaves it alone (benchmarks measure both).
  */
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { constants, getPriority, platform, setPriority } from 'node:os';
 
@@ -36,14 +39,31 @@ export interface MediaPriority {
   realtime: { policy: string | null; refused: string | null };
 }
 
+/** Runs `chrt` with these arguments; rejects with the child's error (stderr attached when any). */
+export type ChrtRunner = (args: string[]) => Promise<void>;
+
+/** util-linux's chrt, off the event loop (its exit comes back as a callback). */
+export const runChrt: ChrtRunner = (args) =>
+  new Promise((resolve, reject) => {
+    execFile('chrt', args, { timeout: 2000, encoding: 'utf8' }, (error, _stdout, stderr) => {
+      if (!error) return resolve();
+      reject(Object.assign(error, { stderr: String(stderr ?? '') }));
+    });
+  });
+
 let applied: MediaPriority | null = null;
 
-/** What the last raiseMediaPriority() did (null before it ran). */
+/** What the last raiseMediaPriority() did, once known (null before, and while chrt is still answering). */
 export function mediaPriority(): MediaPriority | null {
   return applied;
 }
 
-export function raiseMediaPriority(env: Record<string, string | undefined>, nice = MEDIA_NICE): MediaPriority {
+/**
+ * Raises the nice value at once (one syscall per thread) and asks for the real-time policy
+ * without waiting; resolves with the whole report once chrt has answered (mediaPriority() from then on).
+ */
+export async function raiseMediaPriority(env: Record<string, string | undefined>, nice = MEDIA_NICE, chrt: ChrtRunner = runChrt): Promise<MediaPriority> {
+  applied = null;
   if (env[MEDIA_PRIORITY_ENV] === 'normal') return (applied = { wanted: null, now: safeGet(), threads: 0, refused: null, realtime: { policy: null, refused: 'not asked' } });
   let threads = 0;
   let refused: string | null = null;
@@ -60,7 +80,9 @@ export function raiseMediaPriority(env: Record<string, string | undefined>, nice
       break;
     }
   }
-  return (applied = { wanted: nice, now: safeGet(), threads, refused, realtime: platform() === 'linux' ? realtimePolicy() : { policy: null, refused: 'not Linux' } });
+  const now = safeGet();
+  const realtime = platform() === 'linux' ? await realtimePolicy(chrt) : { policy: null, refused: 'not Linux' };
+  return (applied = { wanted: nice, now, threads, refused, realtime });
 }
 
 /**
@@ -74,14 +96,18 @@ export function raiseMediaPriority(env: Record<string, string | undefined>, nice
  * without either, or without chrt, nothing changes.
  */
 const RT_PRIORITY = 5;
-function realtimePolicy(): MediaPriority['realtime'] {
+async function realtimePolicy(chrt: ChrtRunner): Promise<MediaPriority['realtime']> {
   try {
-    execFileSync('chrt', ['--all-tasks', '--rr', '--pid', String(RT_PRIORITY), String(process.pid)], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 2000 });
+    await chrt(['--all-tasks', '--rr', '--pid', String(RT_PRIORITY), String(process.pid)]);
     return { policy: `SCHED_RR ${RT_PRIORITY}`, refused: null };
   } catch (error) {
-    const e = error as NodeJS.ErrnoException & { stderr?: Buffer };
-    return { policy: null, refused: e.code === 'ENOENT' ? 'chrt is not installed' : (e.stderr?.toString().trim() || e.message).slice(0, 300) };
+    return { policy: null, refused: chrtRefusal(error) };
   }
+}
+
+function chrtRefusal(error: unknown): string {
+  const e = error as NodeJS.ErrnoException & { stderr?: string };
+  return e.code === 'ENOENT' ? 'chrt is not installed' : (e.stderr?.trim() || e.message).slice(0, 300);
 }
 
 /** A process this busy (share of one core) for this many seconds in a row gives the real-time policy back. */
@@ -95,7 +121,7 @@ const RUNAWAY_SECONDS = 3;
  * machine (the app's own main process missed keep-alives for 10 s). Then the policy goes back to
  * normal for good (the nice value stays) and `log` says so once. Returns a stop function.
  */
-export function watchRealtime(log: (line: string) => void, everyMs = 1000): () => void {
+export function watchRealtime(log: (line: string) => void, everyMs = 1000, chrt: ChrtRunner = runChrt): () => void {
   if (!applied?.realtime.policy) return () => undefined;
   let last = process.cpuUsage();
   let hot = 0;
@@ -105,14 +131,14 @@ export function watchRealtime(log: (line: string) => void, everyMs = 1000): () =
     hot = (used.user + used.system) / 1000 / everyMs > RUNAWAY_SHARE ? hot + 1 : 0;
     if (hot < RUNAWAY_SECONDS) return;
     clearInterval(timer);
-    let outcome = 'back to normal scheduling';
-    try {
-      execFileSync('chrt', ['--all-tasks', '--other', '--pid', '0', String(process.pid)], { stdio: 'ignore', timeout: 2000 });
-      if (applied) applied.realtime = { policy: null, refused: `given back: over ${RUNAWAY_SHARE * 100}% of a core for ${RUNAWAY_SECONDS} s` };
-    } catch (error) {
-      outcome = `could not give it back (${(error as Error).message})`;
-    }
-    log(`[media] this process used over ${RUNAWAY_SHARE * 100}% of a core for ${RUNAWAY_SECONDS} s at a real-time priority: ${outcome}, so it cannot starve the machine.`);
+    const said = (outcome: string) => log(`[media] this process used over ${RUNAWAY_SHARE * 100}% of a core for ${RUNAWAY_SECONDS} s at a real-time priority: ${outcome}, so it cannot starve the machine.`);
+    chrt(['--all-tasks', '--other', '--pid', '0', String(process.pid)]).then(
+      () => {
+        if (applied) applied.realtime = { policy: null, refused: `given back: over ${RUNAWAY_SHARE * 100}% of a core for ${RUNAWAY_SECONDS} s` };
+        said('back to normal scheduling');
+      },
+      (error: unknown) => said(`could not give it back (${chrtRefusal(error)})`),
+    );
   }, everyMs);
   timer.unref();
   return () => clearInterval(timer);

@@ -40,9 +40,12 @@ if (!control) {
   process.stderr.write('The media process must be started by the workbench (it talks to main over an IPC channel).\n');
   process.exit(2);
 }
-// Ahead of ordinary work when the OS allows it (priority.ts): a frame is due every 20 ms.
-control.send({ t: 'log', line: describePriority(raiseMediaPriority(process.env)) });
-watchRealtime((line) => control.send({ t: 'log', line }));
+// Ahead of ordinary work when the OS allows it (priority.ts): a frame is due every 20 ms. chrt
+// answers later (asynchronously): the process starts serving meanwhile.
+void raiseMediaPriority(process.env).then((priority) => {
+  control.send({ t: 'log', line: describePriority(priority) });
+  watchRealtime((line) => control.send({ t: 'log', line }));
+});
 // Said once either way: which unmasking the frame server's ws uses (tests read it).
 void wsMaskActive().then((active) => control.send({ t: 'log', line: `[media-ws] frames unmasked ${active ? 'word-wise' : 'byte by byte (host/ws-mask.ts was not taken)'}` }));
 const audioBackend = testAudioBackend(process.env, (line) => control.send({ t: 'log', line }));

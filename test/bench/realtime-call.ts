@@ -24,7 +24,7 @@
 //
 // Run alone: npx tsx test/bench/run.ts realtimeCall   (needs libasound2, sox, espeak-ng, python3)
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +35,7 @@ import { intervalJitter, percentile } from '../../shared/media-frames/stats';
 import { RealtimeCallInputSchema, initialRealtimeCallSnapshot, realtimeSessionBody } from '../../shared/realtime-call';
 import { FIFO_BYTES_PER_SECOND } from '../audio/speech-output-harness';
 import { startLiveApp } from '../integration/live/harness';
+import { loadProfile, totals, windowReport } from './cpu-profile-window';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const CTX = { sessionId: 'bench', signal: new AbortController().signal };
@@ -44,6 +45,12 @@ const ROUNDS = Number(process.env.REALTIME_CALL_ROUNDS ?? 3);
 /** Diagnosis only (the committed figures use neither): REALTIME_CALL_OUTPUT=none plays nowhere; REALTIME_CALL_MEDIA_ARGS adds node flags to the media process (`--cpu-prof --cpu-prof-dir=/tmp/p`). */
 const OUTPUT = process.env.REALTIME_CALL_OUTPUT === 'none' ? ({ kind: 'none' } as const) : ({ kind: 'native', device: 'ALSA:fifoplay' } as const);
 const MEDIA_ARGS = (process.env.REALTIME_CALL_MEDIA_ARGS ?? '').split(' ').filter(Boolean);
+/**
+ * Diagnosis: REALTIME_CALL_PROFILE=<dir> forks each phase's media process with `--cpu-prof` into
+ * <dir>/<phase>/ and adds `profile` to the phase: for each late capture tick (interval over 25 ms),
+ * what the media process ran in the 25 ms before it (cpu-profile-window.ts), and its top self times.
+ */
+const PROFILE_DIR = process.env.REALTIME_CALL_PROFILE ?? null;
 const round = (n: number) => (Number.isFinite(n) ? Math.round(n * 100) / 100 : null);
 
 function summary(values: number[], p: number) {
@@ -76,7 +83,10 @@ async function phase(home: string, name: string, callMs: number, blockMain: bool
   const sink = spawn('python3', [join(ROOT, 'test/audio/fifo-sink.py'), fifo, sinkLog, String(FIFO_BYTES_PER_SECOND), '64'], { stdio: 'ignore' });
   const rc = readFileSync(join(ROOT, 'test/audio/asoundrc.template'), 'utf8').replaceAll('PLAYBACK_RAW_FILE', join(home, 'played.raw')).replaceAll('CAPTURE_RAW_FILE', join(home, 'capture.raw'));
   writeFileSync(join(home, '.asoundrc'), `${rc}pcm.fifoplay {\n  type plug\n  slave {\n    pcm { type file slave.pcm "null" file "${fifo}" format "raw" }\n    format S32_LE\n    rate 48000\n    channels 16\n  }\n}\n`);
-  const env = await startLiveApp({ mediaEnv: { ...process.env, HOME: home, [AUDIO_INPUT_ENV]: `${callMs}:silence`, ...(priority === 'normal' ? { [MEDIA_PRIORITY_ENV]: 'normal' } : {}) }, mediaExecArgv: MEDIA_ARGS });
+  const profileDir = PROFILE_DIR ? join(PROFILE_DIR, name) : null;
+  if (profileDir) mkdirSync(profileDir, { recursive: true });
+  const execArgv = profileDir ? [...MEDIA_ARGS, '--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=250'] : MEDIA_ARGS;
+  const env = await startLiveApp({ mediaEnv: { ...process.env, HOME: home, [AUDIO_INPUT_ENV]: `${callMs}:silence`, ...(priority === 'normal' ? { [MEDIA_PRIORITY_ENV]: 'normal' } : {}) }, mediaExecArgv: execArgv });
   const stop = blockMain ? startBlockMainHook({ WORKBENCH_TEST_BLOCK_MAIN_MS: String(BLOCK_MS) }, (l) => env.logs.push(l)) : () => {};
   try {
     const { sandbox } = await env.app.handlers.connections.list({}, CTX);
@@ -157,6 +167,7 @@ async function phase(home: string, name: string, callMs: number, blockMain: bool
       sessionStats: stats,
       cardScheduling: readFileSync(`${sinkLog}.sched`, 'utf8'),
       loadAverage: { atStart: load, atEnd: loadAverage() },
+      profileArgs: profileDir ? { dir: profileDir, captured, monoMinusEpoch } : null,
     };
   } finally {
     stop();
@@ -166,14 +177,36 @@ async function phase(home: string, name: string, callMs: number, blockMain: bool
   }
 }
 
+/** The late capture ticks of a phase against its media process's CPU profile (written when the process exited). */
+async function profileReport(dir: string, captured: number[], monoMinusEpoch: number) {
+  let file: string | undefined;
+  for (let i = 0; i < 50 && !file; i++) {
+    file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+    if (!file) await new Promise((r) => setTimeout(r, 100));
+  }
+  if (!file) return { problem: `no .cpuprofile in ${dir}` };
+  const profile = loadProfile(join(dir, file));
+  // Capture times are the media clock (epoch ms); the profile's are CLOCK_MONOTONIC µs.
+  const toUs = (epochMs: number) => (epochMs + monoMinusEpoch) * 1000;
+  const late = captured.slice(1).flatMap((t, i) => (t - captured[i]! > 25 ? [{ atMs: Math.round(t - captured[0]!), intervalMs: round(t - captured[i]!), ...windowReport(profile, toUs(t - 25), toUs(t)) }] : []));
+  return { file: join(dir, file), lateTicks: late.length, late: late.slice(0, 40), top: totals(profile) };
+}
+
+/** The phase with its profile's report in place of the profiling arguments (once the media process has exited and written it). */
+async function withProfile<T extends { profileArgs: { dir: string; captured: number[]; monoMinusEpoch: number } | null }>(result: T) {
+  const { profileArgs, ...rest } = result;
+  if (!profileArgs) return rest;
+  return { ...rest, profile: await profileReport(profileArgs.dir, profileArgs.captured, profileArgs.monoMinusEpoch) };
+}
+
 export async function run(): Promise<Record<string, unknown>> {
   const home = mkdtempSync(join(tmpdir(), 'bench-rtcall-'));
   try {
     const callMs = writeCallAudio(home);
-    const idle = await phase(home, 'rt-idle', callMs, false);
-    const blocked = await phase(home, 'rt-blocked', callMs, true);
+    const idle = await withProfile(await phase(home, 'rt-idle', callMs, false));
+    const blocked = await withProfile(await phase(home, 'rt-blocked', callMs, true));
     // The same at normal priority: what a user without the privilege to raise it gets.
-    const normalPriority = process.env.REALTIME_CALL_NORMAL_PRIORITY === '0' ? null : { idle: await phase(home, 'rt-normal-idle', callMs, false, 'normal'), blocked: await phase(home, 'rt-normal-blocked', callMs, true, 'normal') };
+    const normalPriority = process.env.REALTIME_CALL_NORMAL_PRIORITY === '0' ? null : { idle: await withProfile(await phase(home, 'rt-normal-idle', callMs, false, 'normal')), blocked: await withProfile(await phase(home, 'rt-normal-blocked', callMs, true, 'normal')) };
     return {
       targets: { captureToSendP95Ms: 30, sendIntervalJitterP99Ms: 5, bargeInFlushMs: 50 },
       method: `native microphone (ALSA file device, paced by ${AUDIO_INPUT_ENV}) at 24 kHz PCM16, ${ROUNDS} question/interruption rounds per phase; native output on a paced FIFO card (fifo-sink.py); the embedded sandbox's server VAD and eSpeak answers. The media process raises its priority when the OS lets it (main/media/priority.ts: nice -11 and SCHED_RR 5, which need CAP_SYS_NICE/RLIMIT_RTPRIO; each phase's sessionStats.loop.priority says what it got): idle and blocked ran so; normalPriority repeats both with ${MEDIA_PRIORITY_ENV}=normal (an unprivileged user). sessionStats.loop: the media process's event-loop delay, GC pauses and CPU (main/media/loop-probe.ts)`,

@@ -1,34 +1,50 @@
+import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiClient } from '../../../../main/api/client';
-import { openEventSocket, type CapturedFrame } from '../../../../main/api/event-socket';
+import { openEventSocket, type CapturedFrame, type EventSocketOptions, type SocketEvent } from '../../../../main/api/event-socket';
+import { LazyAudioSummary, summariseAudio } from '../../../../main/api/socket-capture';
 import { parseRealtimeServerEvent, type RealtimeServerEvent } from '../../../../shared/wire/realtime';
 import { startWsServer, until } from './ws-server';
 
-// prepareMessage (its walks, the base64 decode and sha256 of the summary) is watched: an audio append
-// (a microphone's 20 ms frame, 50 a second) must be captured without them.
-const spies = vi.hoisted(() => ({ prepare: 0 }));
-vi.mock('../../../../main/api/socket-capture', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../../../main/api/socket-capture')>();
+// The audio summary's work (the head's decode and its SHA-256) is watched through node:crypto as
+// socket-capture.ts imports it: it must be done only for a frame somebody reads.
+const spies = vi.hoisted(() => ({ hashes: 0 }));
+vi.mock('node:crypto', async (importOriginal) => {
+  const real = await importOriginal<typeof import('node:crypto')>();
   return {
     ...real,
-    prepareMessage: (...args: Parameters<typeof real.prepareMessage>) => {
-      spies.prepare++;
-      return real.prepareMessage(...args);
+    createHash: (...args: Parameters<typeof real.createHash>) => {
+      spies.hashes++;
+      return real.createHash(...args);
     },
   };
 });
 
 const KEY = 'sk-voice-key-123456';
+const PCM = Buffer.alloc(960, 3); // 20 ms at 24 kHz
+const ANSWER = Buffer.from(Array.from({ length: 4800 }, (_, i) => (i * 7) & 255)); // 100 ms at 24 kHz
+const DELTAS = 10;
 
-describe('event socket: audio appends', () => {
+/** The summary as made eagerly before (the hash counted too: call before taking a count). */
+const eager = (bytes: Buffer) => summariseAudio(bytes, { codec: 'pcm', sampleRate: 24000 });
+
+describe('event socket: audio summaries are made only when a frame is read', () => {
   const cleanups: Array<() => Promise<void> | void> = [];
   afterEach(async () => {
     for (const c of cleanups.splice(0).reverse()) await c();
   });
 
-  it('captures an append from its length (bytes, duration, in order) without prepareMessage or a hash; other messages still go through it', async () => {
+  /** A socket whose peer answers `go` with DELTAS audio deltas and one binary frame. */
+  async function open(opts: Pick<EventSocketOptions<RealtimeServerEvent>, 'captures'>) {
     const got: string[] = [];
-    const srv = await startWsServer((ws) => ws.on('message', (d) => got.push(String(d))));
+    const srv = await startWsServer((ws) =>
+      ws.on('message', (d, isBinary) => {
+        got.push(String(d));
+        if (isBinary || JSON.parse(String(d)).type !== 'go') return;
+        for (let i = 0; i < DELTAS; i++) ws.send(JSON.stringify({ type: 'response.output_audio.delta', response_id: 'resp_1', item_id: 'item_1', output_index: 0, content_index: 0, delta: ANSWER.toString('base64') }));
+        ws.send(ANSWER);
+      }),
+    );
     const client = new ApiClient({ baseUrl: srv.baseUrl, apiKey: KEY });
     cleanups.push(() => srv.close(), () => client.dispose());
     const frames: CapturedFrame[] = [];
@@ -36,30 +52,75 @@ describe('event socket: audio appends', () => {
       parse: parseRealtimeServerEvent,
       onFrame: (f) => frames.push(f),
       limits: { keepAliveIntervalMs: 0 },
-      audio: { out: { codec: 'pcm', sampleRate: 24000 } },
+      audio: { in: { codec: 'pcm', sampleRate: 24000 }, out: { codec: 'pcm', sampleRate: 24000 } },
+      ...opts,
     });
     if (!opened.ok) throw new Error(opened.error.message);
     const socket = opened.socket;
     cleanups.push(() => void socket.terminate());
+    /** Sends 50 appends, a binary frame and `go`, and reads the answer (DELTAS deltas and a binary frame). */
+    const exchange = async () => {
+      expect((await socket.sendJson({ type: 'session.update', session: { instructions: `key ${KEY}` } })).ok).toBe(true);
+      for (let i = 0; i < 50; i++) expect((await socket.sendJson({ type: 'input_audio_buffer.append', audio: PCM.toString('base64') })).ok).toBe(true);
+      expect((await socket.sendBinary(PCM)).ok).toBe(true);
+      expect((await socket.sendJson({ type: 'go' })).ok).toBe(true);
+      const read: Array<SocketEvent<RealtimeServerEvent>> = [];
+      while (read.length < DELTAS + 1) read.push((await socket.next())!);
+      await until(() => got.length === 53, 'all 53 messages at the server');
+      return read;
+    };
+    return { socket, frames, got, exchange };
+  }
 
-    const pcm = Buffer.alloc(960, 3); // 20 ms at 24 kHz
-    const mulawLike = Buffer.alloc(161, 5); // a length whose base64 is padded
-    expect((await socket.sendJson({ type: 'session.update', session: { instructions: `key ${KEY}` } })).ok).toBe(true);
-    const before = { ...spies };
-    for (let i = 0; i < 50; i++) expect((await socket.sendJson({ type: 'input_audio_buffer.append', audio: pcm.toString('base64') })).ok).toBe(true);
-    expect((await socket.sendJson({ type: 'input_audio_buffer.append', audio: mulawLike.toString('base64') })).ok).toBe(true);
-    expect(spies).toEqual(before);
-    // An append with anything else in it (a field that could hold a secret) is prepared as any message.
-    expect((await socket.sendJson({ type: 'input_audio_buffer.append', audio: pcm.toString('base64'), note: KEY })).ok).toBe(true);
-    expect(spies.prepare).toBe(before.prepare + 1);
-
-    await until(() => got.length === 53, 'all 53 messages at the server');
-    expect(JSON.parse(got[1]!).audio).toBe(pcm.toString('base64')); // sent as given
+  it('a socket that reads only its control messages makes no summary, for appends out or deltas in; the consumer still gets the exact audio', async () => {
+    const { socket, frames, got, exchange } = await open({ captures: (direction, type) => direction === 'out' && type !== null && type !== 'input_audio_buffer.append' });
+    const before = spies.hashes;
+    const read = await exchange();
     await socket.close();
-    expect(frames.map((f) => f.seq)).toEqual(Array.from({ length: 53 }, (_, i) => i));
-    expect(frames[1]).toMatchObject({ direction: 'out', kind: 'json', type: 'input_audio_buffer.append', data: { type: 'input_audio_buffer.append', audio: { $audio: { bytes: 960, durationMs: 20, head: null } } } });
-    expect(frames[51]).toMatchObject({ data: { audio: { $audio: { bytes: 161 } } } });
-    expect(frames[52]).toMatchObject({ data: { note: '***', audio: { $audio: { bytes: 960, head: expect.stringMatching(/^[0-9a-f]{16}$/) } } } });
+    expect(spies.hashes).toBe(before);
+    // What the consumer and the service see is untouched.
+    expect(JSON.parse(got[1]!).audio).toBe(PCM.toString('base64'));
+    expect(read.slice(0, DELTAS).map((e) => e.kind === 'message' && (e.message as { delta: string }).delta)).toEqual(Array(DELTAS).fill(ANSWER.toString('base64')));
+    expect(read[DELTAS]!.kind === 'binary' && read[DELTAS]!.bytes.equals(ANSWER)).toBe(true);
+    // Only what it reads is captured, numbered in the socket's order of both directions (session.update 0, go 52).
+    expect(frames.map((f) => [f.seq, f.kind === 'json' ? f.type : f.kind])).toEqual([
+      [0, 'session.update'],
+      [52, 'go'],
+    ]);
     expect(JSON.stringify(frames)).not.toContain(KEY);
+  });
+
+  it('a socket that reads every frame gets the same summaries as before, made when logged, plain (no getters)', async () => {
+    const { socket, frames, exchange } = await open({});
+    const [pcm, answer] = [eager(PCM), eager(ANSWER)];
+    await exchange();
+    await socket.close();
+    expect(frames.map((f) => f.seq)).toEqual(Array.from({ length: 64 }, (_, i) => i));
+    const appends = frames.filter((f) => f.kind === 'json' && f.type === 'input_audio_buffer.append');
+    expect(appends).toHaveLength(50);
+    for (const f of appends) expect(f).toMatchObject({ direction: 'out', data: { type: 'input_audio_buffer.append', audio: { $audio: pcm } } });
+    const deltas = frames.filter((f) => f.kind === 'json' && f.type === 'response.output_audio.delta');
+    expect(deltas).toHaveLength(DELTAS);
+    for (const f of deltas) expect(f).toMatchObject({ direction: 'in', data: { item_id: 'item_1', delta: { $audio: answer } } });
+    const binaries = frames.filter((f) => f.kind === 'binary');
+    expect(binaries.map((f) => [f.direction, f.kind === 'binary' && f.audio])).toEqual([
+      ['out', pcm],
+      ['in', answer],
+    ]);
+    // Plain values: what a structured clone (Electron's parentPort) or JSON carries as is.
+    for (const f of binaries) expect(Object.getPrototypeOf(f.kind === 'binary' && f.audio)).toBe(Object.prototype);
+    expect(pcm.head).toBe(createHash('sha256').update(PCM).digest('hex').slice(0, 16));
+  });
+});
+
+describe('LazyAudioSummary', () => {
+  it('computes once, when first read, and serialises as the plain summary', () => {
+    let made = 0;
+    const lazy = new LazyAudioSummary(() => (made++, { bytes: 10, durationMs: 1, head: 'abcd' }));
+    expect(made).toBe(0);
+    expect(lazy.computed).toBe(false);
+    expect(JSON.parse(JSON.stringify({ $audio: lazy }))).toEqual({ $audio: { bytes: 10, durationMs: 1, head: 'abcd' } });
+    expect([lazy.bytes, lazy.durationMs, lazy.head]).toEqual([10, 1, 'abcd']);
+    expect(made).toBe(1);
   });
 });

@@ -147,3 +147,29 @@ describe('Resampler', () => {
     expect(measuredFrequency(out, 16001)).toBeCloseTo(440, 1);
   });
 });
+
+describe('Resampler: PCM16 push without a float copy', () => {
+  it('push(pcm16) gives exactly what pushFloat gives for the same samples, push by push and at flush', () => {
+    const toFloat = (x: Int16Array) => Float32Array.from(x, (v) => v / 32768);
+    const toPcm = (x: Float32Array) => Int16Array.from(x, (v) => Math.max(-32768, Math.min(32767, Math.round(v * 32768))));
+    for (const [from, to, channels] of [[24000, 48000, 1], [48000, 24000, 2], [44100, 16000, 1], [8000, 24000, 2]] as const) {
+      const a = new Resampler(from, to, channels);
+      const b = new Resampler(from, to, channels);
+      const signal = sine(from, 440, from / 2, 20000, channels);
+      let total = 0;
+      // Uneven pushes (a device's periods, an answer's deltas).
+      for (let at = 0, k = 0; at < signal.length; k++) {
+        const frames = [7, 480, 1, 2399, 160][k % 5]!;
+        const piece = signal.subarray(at, Math.min(signal.length, at + frames * channels));
+        at += piece.length;
+        const out = a.push(piece);
+        expect(Array.from(out)).toEqual(Array.from(toPcm(b.pushFloat(toFloat(piece)))));
+        total += out.length;
+      }
+      const last = a.flush();
+      expect(Array.from(last)).toEqual(Array.from(toPcm(b.flushFloat())));
+      // Every input frame accounted for: the output lines up with the input (ceil(frames·to/from)).
+      expect((total + last.length) / channels).toBe(Math.ceil(((signal.length / channels) * to) / from));
+    }
+  });
+});

@@ -4,7 +4,8 @@
  * has nowhere to go. With no window to refuse it to, the call must say it (an error event with
  * code `tool_send_failed`) and History must keep it (an error mark naming the tool), besides the
  * drop itself. Against the embedded sandbox through a TCP proxy that cuts the connection right
- * after forwarding the first `response.done`. Values only.
+ * after forwarding the first `response.done`. Also an auto-reply with a latency, still waiting
+ * when that drop comes: cancelled, and said the same way after the drop. Values only.
  */
 import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

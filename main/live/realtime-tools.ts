@@ -4,8 +4,9 @@
  * call with no saved reply waits for the window's manual answer. Each answer is a
  * `function_call_output` item; once every call of a response is answered the model is asked to go
  * on (`response.create`), as the spec's function-call loop goes. An automatic answer that cannot be
- * sent (the socket closed meanwhile) has no window to refuse it to: it is said (`failed`), in the
- * call's events and History, not only logged.
+ * sent (the socket closed meanwhile), or that was still waiting out its latency when the socket
+ * dropped, has no window to refuse it to: it is said (`failed`), in the call's events and History,
+ * not only logged.
  */
 import { WorkbenchFailure } from '../../shared/contract/errors';
 import type { RealtimeAutoReplies, RealtimeCallEvent, RealtimePendingToolCall } from '../../shared/realtime-call';
@@ -21,7 +22,8 @@ export interface ToolResponderDeps {
 
 export class ToolResponder {
   private readonly pending = new Map<string, RealtimePendingToolCall>();
-  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
+  /** Auto-replies waiting out their latency, with the call each one answers. */
+  private readonly timers = new Map<ReturnType<typeof setTimeout>, { call: RealtimePendingToolCall; latencyMs: number }>();
   /** Calls the auto-responder has taken (answered once, even if the replies change meanwhile). */
   private readonly scheduled = new Set<string>();
 
@@ -55,7 +57,7 @@ export class ToolResponder {
       this.timers.delete(timer);
       run();
     }, reply.latencyMs);
-    this.timers.add(timer);
+    this.timers.set(timer, { call, latencyMs: reply.latencyMs });
   }
 
   /** Sends the output of `callId`; when it was the response's last open call, asks for the next response. */
@@ -70,10 +72,24 @@ export class ToolResponder {
     if (respond && last) await this.deps.send({ type: 'response.create' });
   }
 
-  /** Forgets every waiting call (the socket they belong to is gone). */
+  /** Forgets every waiting call (the socket they belong to is gone): the call was stopped. */
   clear(): void {
     this.pending.clear();
-    for (const timer of this.timers) clearTimeout(timer);
+    for (const timer of this.timers.keys()) clearTimeout(timer);
     this.timers.clear();
+  }
+
+  /**
+   * The socket dropped: every waiting call is forgotten, and each auto-reply still waiting out its
+   * latency is said (`failed`) since the model will never get it, as a send that fails is.
+   */
+  dropped(reason: string): void {
+    const waiting = [...this.timers.values()];
+    this.clear();
+    const why = reason.replace(/[.\s]*$/, '.');
+    for (const { call, latencyMs } of waiting) {
+      this.deps.log(`[realtime] auto reply to ${call.name} (${call.callId}) cancelled by the drop during its ${latencyMs} ms latency`);
+      this.deps.failed(call, `The auto-responder's answer to ${call.name} was never sent: the connection dropped during its ${latencyMs} ms latency (${why}) The model never got the tool's output; reconnect and ask again.`);
+    }
   }
 }

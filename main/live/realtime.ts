@@ -250,15 +250,17 @@ export function realtimeLiveKind(deps: RealtimeKindDeps) {
         }
         if (e.type !== 'session-ended' || stopping) return;
         live = false;
-        tools.clear();
         if (e.error) {
-          // Dropped: said at once; the call (and its recording) stays for a reconnect.
+          // Dropped: said at once; the call (and its recording) stays for a reconnect. A delayed
+          // auto-reply cancelled by the drop is said after it (its own mark and event).
           dropError = e.error;
           rec.mark('error', { data: { message: e.error.message, code: e.error.code } });
           emit({ type: 'dropped', code: e.error.code, message: e.error.message, t: rec.sessionMs() });
           ctx.setState('dropped');
+          tools.dropped(e.error.message);
           return;
         }
+        tools.clear();
         // A clean close from the far side (a SIP caller hung up): the call ended.
         emit({ type: 'status', status: 'ended', message: closeReason ? `The call was ended by the other side: ${closeReason}` : 'The call was ended by the other side.' });
         ctx.end();

@@ -120,7 +120,10 @@ export function updateRun(db: Db, id: string, update: RunUpdate, now: number = D
   if (update.output !== undefined) set('output_json', jsonOrNull(update.output));
   if (update.outputText !== undefined) set('output_text', update.outputText);
   if (update.outputPreview !== undefined) set('output_preview', previewOf(update.outputPreview));
-  else if (update.output !== undefined || update.outputText !== undefined) {
+  else if (update.outputText !== undefined || isChatAnswer(update.output)) {
+    // Derived only from what can say it: the indexed text, or a chat answer's content. Any other
+    // output alone (a realtime call's, an image's) says nothing about its preview, which is kept:
+    // re-pricing a recovered call must not wipe what History lists.
     set('output_preview', outputPreviewOf(update.output as ChatCompletion | null | undefined, update.outputText));
   }
   if (update.error !== undefined) set('error_json', jsonOrNull(update.error));
@@ -191,4 +194,10 @@ export function markInterruptedRuns(db: Db, now: number): number {
          AND id NOT IN (SELECT run_id FROM jobs WHERE run_id IS NOT NULL AND state IN ('queued', 'running', 'retrying'))`,
     ).run(now, JSON.stringify(INTERRUPTED_ERROR)).changes,
   );
+}
+
+/** A chat completion with a text answer in its first choice: the one output a preview is derived from alone. */
+function isChatAnswer(output: RunOutput | null | undefined): boolean {
+  const content = (output as ChatCompletion | null | undefined)?.choices?.[0]?.message?.content;
+  return typeof content === 'string' && content.trim() !== '';
 }

@@ -42,13 +42,22 @@ export function clientSecretRefused(error: WorkbenchError): boolean {
 }
 
 /**
- * The connection's API key refused: a 401/403, or a 400 main words as "refused the API key" (the
- * service answers a wrong key with 400 "Incorrect API key", wire-notes §7). Fixed in Connections;
- * a refused client secret is not.
+ * A 403 whose fix is another key: main says so (main/api/realtime.ts realtimeRefusal: joining a
+ * SIP call "needs the API key of the team that owns its number"). Any other 403 (a file of another
+ * team, a permission or credits the team lacks) is not fixed by editing the key.
+ */
+function otherKeyNeeded(error: WorkbenchError): boolean {
+  return error.status === 403 && /needs the API key of the team/.test(error.message);
+}
+
+/**
+ * The connection's API key is the fix: a 401, a 400 main words as "refused the API key" (the
+ * service answers a wrong key with 400 "Incorrect API key", wire-notes §7), or a 403 main says
+ * needs another team's key. Fixed in Connections; a refused client secret and other 403s are not.
  */
 export function keyRefused(error: WorkbenchError): boolean {
   if (error.code !== 'api_error' || clientSecretRefused(error)) return false;
-  return error.status === 401 || error.status === 403 || /refused the API key/.test(error.message);
+  return error.status === 401 || otherKeyNeeded(error) || /refused the API key/.test(error.message);
 }
 
 /** What to try next, by error code: the message says what went wrong, this says what to do. */
@@ -66,7 +75,9 @@ export function errorHint(error: WorkbenchError): string | null {
       return 'The stream was cut off; the partial output is kept above. Try again.';
     case 'api_error':
       if (clientSecretRefused(error)) return 'Start the call again: a new client secret is minted each time.';
+      if (otherKeyNeeded(error)) return "This needs the API key of another team: set that team's key in Connections.";
       if (keyRefused(error)) return 'The API key was refused: update it in Connections.';
+      if (error.status === 403) return "Access was denied with this key: the resource may belong to another team, or the key's team lacks the permission or credits.";
       if (error.status === 429) return 'Rate limited: wait a moment and try again.';
       if (error.status !== undefined && error.status >= 500) return 'The service failed; try again shortly.';
       return null;

@@ -4,7 +4,8 @@
  * has nowhere to go. With no window to refuse it to, the call must say it (an error event with
  * code `tool_send_failed`) and History must keep it (an error mark naming the tool), besides the
  * drop itself. Against the embedded sandbox through a TCP proxy that cuts the connection right
- * after forwarding the first `response.done`. Values only.
+ * after forwarding the first `response.done`. Also an auto-reply with a latency, still waiting
+ * when that drop comes: cancelled, and said the same way after the drop. Values only.
  */
 import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -97,6 +98,45 @@ describe('an auto-reply the closed socket cannot carry (sandbox)', () => {
       const toolMarks = errors.filter((d) => d.code === 'tool_send_failed');
       expect(toolMarks).toEqual([expect.objectContaining({ tool: 'get_weather', callId, message })]);
       // The drop has its own mark: the failed answer is not folded into it.
+      expect(errors.filter((d) => d.code !== 'tool_send_failed')).toHaveLength(1);
+    } finally {
+      proxy.close();
+    }
+  }, 90_000);
+
+  it('a delayed auto-reply still waiting out its latency when the socket drops is said the same way, after the drop', async () => {
+    const state0 = await env.app.handlers.connections.list({}, CTX);
+    const proxy = await cuttingProxy(state0.sandbox.port);
+    try {
+      const profile = await env.app.handlers.connections.save({ name: 'Cutting proxy (latency)', baseUrl: `http://127.0.0.1:${proxy.port}`, apiKey: state0.sandbox.key }, CTX);
+      // The drop comes right after the function call; the reply waits 60 s, so it is still waiting then.
+      const id = await env.app.live.start(
+        'realtime',
+        { connectionId: profile.id, microphone: { kind: 'none' }, output: { kind: 'none' }, tools: [WEATHER], autoReplies: { get_weather: { output: '{"temp_c":18}', latencyMs: 60_000 } } },
+        { origin: 'window' },
+      );
+      const win = await attachCall(env.app, id);
+      await win.until(() => win.state().status === 'live', 'connected');
+      await win.attachment.control({ type: 'text', text: 'Please call get_weather for Paris.' });
+      await win.until(() => win.state().status === 'dropped', 'the drop after the function call');
+      await win.until(() => win.events().some((e) => e.type === 'error' && e.code === 'tool_send_failed'), 'the cancelled auto-reply said', 20_000);
+      expect(proxy.cuts()).toBe(1);
+
+      const types = win.events().map((e) => (e.type === 'error' ? `error:${e.code}` : e.type));
+      expect(types.indexOf('dropped')).toBeLessThan(types.indexOf('error:tool_send_failed'));
+      const failed = win.events().filter((e) => e.type === 'error' && e.code === 'tool_send_failed');
+      expect(failed).toHaveLength(1);
+      const message = failed[0]!.type === 'error' ? failed[0]!.message : '';
+      expect(message).toMatch(/^The auto-responder's answer to get_weather was never sent: the connection dropped during its 60000 ms latency \(.+\) The model never got the tool's output; reconnect and ask again\.$/);
+      expect(win.events().some((e) => e.type === 'tool-answered')).toBe(false);
+      const calls = win.events().filter((e) => e.type === 'tool-call');
+      const callId = calls[0]?.type === 'tool-call' ? calls[0].call.callId : null;
+      const runId = win.state().runId;
+
+      await env.app.live.stop(id);
+      const session = (await env.app.handlers.history.session({ id: runId }, CTX)) as SessionRecord;
+      const errors = session.marks.filter((m) => m.type === 'error').map((m) => m.data as Record<string, unknown>);
+      expect(errors.filter((d) => d.code === 'tool_send_failed')).toEqual([expect.objectContaining({ tool: 'get_weather', callId, message })]);
       expect(errors.filter((d) => d.code !== 'tool_send_failed')).toHaveLength(1);
     } finally {
       proxy.close();

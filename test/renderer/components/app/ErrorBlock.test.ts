@@ -49,6 +49,19 @@ describe('ErrorBlock', () => {
     expect(w.findAll('button').some((b) => b.text() === 'Open Connections')).toBe(false);
   });
 
+  it("a 403 joining a SIP call (main: it needs the number's team's key) offers Connections; another 403 (a file of another team) does not", async () => {
+    w = mountError({ code: 'api_error', status: 403, message: "The WebSocket to 127.0.0.1:5 was refused. The service denied access (403): This call belongs to another team. Joining a SIP call needs the API key of the team that owns its number." });
+    expect(w.text()).toContain("set that team's key in Connections");
+    const open = w.findAll('button').find((b) => b.text() === 'Open Connections')!;
+    await open.trigger('click');
+    expect(useConnectionsStore().dialogOpen).toBe(true);
+    w.unmount();
+    w = mountError({ code: 'api_error', status: 403, message: "The service denied access (403): file-abc belongs to another team. Check the key's team, permissions and credits." });
+    expect(w.text()).toContain('the resource may belong to another team');
+    expect(w.text()).not.toContain('Connections');
+    expect(w.findAll('button').some((b) => b.text() === 'Open Connections')).toBe(false);
+  });
+
   it('offers no Connections button for errors Connections cannot fix', () => {
     w = mountError({ code: 'api_error', status: 429, message: 'Slow down.' });
     expect(w.findAll('button').some((b) => b.text() === 'Open Connections')).toBe(false);

@@ -146,6 +146,24 @@ describe('runs', () => {
       expect(getRun(db, 'missing')).toBeNull();
     });
 
+    it('keeps the preview when an output that is not a chat answer is updated alone (a re-priced call)', () => {
+      insertRun(db, newRun('r1', 1_000, 'call'));
+      updateRun(db, 'r1', { output: { turns: 2 }, outputText: 'Hello caller. How can I help?', outputPreview: 'Hello caller.' });
+      updateRun(db, 'r1', { output: { turns: 2, cost: 5 }, costTicks: 5 });
+      expect(getRun(db, 'r1')).toMatchObject({ outputPreview: 'Hello caller.', output: { turns: 2, cost: 5 }, costTicks: 5 });
+      updateRun(db, 'r1', { output: null });
+      expect(getRun(db, 'r1')?.outputPreview).toBe('Hello caller.');
+    });
+
+    it('derives the preview from a chat answer given alone, and from new output text', () => {
+      insertRun(db, newRun('r1', 1_000, 'greet'));
+      updateRun(db, 'r1', { outputText: 'partial' });
+      updateRun(db, 'r1', { output: completion('Hi there!') });
+      expect(getRun(db, 'r1')?.outputPreview).toBe('Hi there!');
+      updateRun(db, 'r1', { outputText: 'Bye now' });
+      expect(getRun(db, 'r1')?.outputPreview).toBe('Bye now');
+    });
+
     it('makes the new output searchable and the replaced output unsearchable', () => {
       insertRun(db, newRun('r1', 1_000, 'tell me a colour'));
       updateRun(db, 'r1', { outputText: 'turquoise so far' });

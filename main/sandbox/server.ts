@@ -158,6 +158,13 @@ export function createSandboxHttpServer(opts: HttpServerOptions): SandboxHttpSer
       sendError(res, new SandboxError(500, `The sandbox hit an internal error (request ${requestId}). See the sandbox log.`));
     });
   });
+  // Idle keep-alive connections stay open 65 s (Node's default is 5 s), so a client always closes
+  // one before the server does: clients take their idle limit from the `Keep-Alive: timeout=` hint
+  // minus a margin, and a client whose loop stalled past the server's limit would otherwise reuse
+  // a socket the server is closing at that moment (ECONNRESET on a POST, which is not retried;
+  // reproduced with Node's fetch and a 6 s stall against the 5 s default). As load balancers do.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   const socketRouter = createSocketRouter(opts.socketRoutes ?? [], opts.keyRing, opts.log);
   server.on('upgrade', (req, socket, head) => socketRouter.handleUpgrade(req, socket, head));
   server.on('connection', (socket) => {

@@ -27,6 +27,22 @@ describe('sandbox/server', () => {
     });
   });
 
+  describe('keep-alive', () => {
+    it('keeps idle connections 65 s and says so, so a client closes an idle one before the server does', async () => {
+      // Node's fetch hides the hop-by-hop Keep-Alive header: read it raw.
+      const { request } = await import('node:http');
+      const header = await new Promise<string | undefined>((resolve, reject) => {
+        const req = request(`${h.sandbox.url}/v1/models`, { headers: { authorization: `Bearer ${KEY}`, connection: 'keep-alive' } }, (res) => {
+          res.resume();
+          resolve(res.headers['keep-alive']);
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      expect(header).toBe('timeout=65');
+    });
+  });
+
   describe('routing', () => {
     it('answers 404 for an unknown path and 405 with Allow for a wrong method', async () => {
       const missing = await h.get('/v1/nothing-here');

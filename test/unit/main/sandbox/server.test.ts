@@ -34,7 +34,7 @@ describe('sandbox/server', () => {
       const header = await new Promise<string | undefined>((resolve, reject) => {
         const req = request(`${h.sandbox.url}/v1/models`, { headers: { authorization: `Bearer ${KEY}`, connection: 'keep-alive' } }, (res) => {
           res.resume();
-          resolve(res.headers['keep-alive']);
+          resolve(String(res.headers['keep-alive']));
         });
         req.on('error', reject);
         req.end();

@@ -147,7 +147,7 @@ describe('RealtimeView', () => {
     expect([texts('[data-test="p50-first-audio"]'), texts('[data-test="p95-first-played"]')]).toEqual([['240 ms'], ['300 ms']]);
   });
 
-  it("an answer's transcript deltas and logged messages redraw the transcript and log, not the view's header and controls", async () => {
+  it("an answer's transcript deltas, logged messages and cost redraw those, not the view's header and controls", async () => {
     await mountView(liveSnapshot());
     const id = await startCall();
     emitAll(id, [{ type: 'transcript', itemId: 'item_a1', role: 'assistant', text: 'It', mode: 'delta', final: false, source: 'audio' }]);
@@ -165,12 +165,15 @@ describe('RealtimeView', () => {
       emitAll(id, [
         { type: 'transcript', itemId: 'item_a1', role: 'assistant', text: ` word${i}`, mode: 'delta', final: false, source: 'audio' },
         { type: 'wire', t: 100 + i, direction: 'in', data: { type: 'response.output_audio_transcript.delta', item_id: 'item_a1', delta: ` word${i}` } },
+        // A priced response (tens a second on a busy call answered in text) changes the cost only.
+        { type: 'usage', usage: {}, costTicks: 1_000 },
       ]);
       await flushPromises();
       await frame();
     }
     expect(texts('[data-test="transcript-assistant"]')).toEqual(['Model: It word0 word1 word2 word3 word4']);
     expect(texts('[data-test="log-type"]')).toEqual(['response.output_audio_transcript.delta ×5']);
+    expect(texts('[data-test="call-cost"]')).not.toEqual(['cost: none yet']);
     expect(renders).toBe(0);
     // Something the header shows does redraw it.
     emitAll(id, [{ type: 'muted', muted: true }]);

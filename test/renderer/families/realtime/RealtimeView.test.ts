@@ -164,7 +164,7 @@ describe('RealtimeView', () => {
     for (let i = 0; i < 5; i++) {
       emitAll(id, [
         { type: 'transcript', itemId: 'item_a1', role: 'assistant', text: ` word${i}`, mode: 'delta', final: false, source: 'audio' },
-        { type: 'wire', t: 100 + i, direction: 'in', data: { type: 'response.output_audio_transcript.delta', item_id: 'item_a1', delta: ` word${i}` } },
+        { type: 'wire', t: 100 + i, direction: 'in', eventType: 'response.output_audio_transcript.delta', data: { type: 'response.output_audio_transcript.delta', item_id: 'item_a1', delta: ` word${i}` } },
         // A priced response (tens a second on a busy call answered in text) changes the cost only.
         { type: 'usage', usage: {}, costTicks: 1_000 },
       ]);

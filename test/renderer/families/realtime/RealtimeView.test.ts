@@ -147,6 +147,42 @@ describe('RealtimeView', () => {
     expect([texts('[data-test="p50-first-audio"]'), texts('[data-test="p95-first-played"]')]).toEqual([['240 ms'], ['300 ms']]);
   });
 
+  it("an answer's transcript deltas, logged messages and cost redraw those, not the view's header and controls", async () => {
+    await mountView(liveSnapshot());
+    const id = await startCall();
+    emitAll(id, [{ type: 'transcript', itemId: 'item_a1', role: 'assistant', text: 'It', mode: 'delta', final: false, source: 'audio' }]);
+    await flushPromises();
+    await frame();
+    // Renders of the view itself counted (its header, controls and PrimeVue buttons are in its render).
+    const view = m.wrapper.findComponent(RealtimeView).vm.$ as unknown as { render: (...a: unknown[]) => unknown };
+    const render = view.render;
+    let renders = 0;
+    view.render = function (this: unknown, ...a: unknown[]) {
+      renders++;
+      return render.apply(this, a);
+    };
+    for (let i = 0; i < 5; i++) {
+      emitAll(id, [
+        { type: 'transcript', itemId: 'item_a1', role: 'assistant', text: ` word${i}`, mode: 'delta', final: false, source: 'audio' },
+        { type: 'wire', t: 100 + i, direction: 'in', eventType: 'response.output_audio_transcript.delta', data: { type: 'response.output_audio_transcript.delta', item_id: 'item_a1', delta: ` word${i}` } },
+        // A priced response (tens a second on a busy call answered in text) changes the cost only.
+        { type: 'usage', usage: {}, costTicks: 1_000 },
+      ]);
+      await flushPromises();
+      await frame();
+    }
+    expect(texts('[data-test="transcript-assistant"]')).toEqual(['Model: It word0 word1 word2 word3 word4']);
+    expect(texts('[data-test="log-type"]')).toEqual(['response.output_audio_transcript.delta ×5']);
+    expect(texts('[data-test="call-cost"]')).not.toEqual(['cost: none yet']);
+    expect(renders).toBe(0);
+    // Something the header shows does redraw it.
+    emitAll(id, [{ type: 'muted', muted: true }]);
+    await flushPromises();
+    await frame();
+    expect(texts('[data-test="call-mute"]')).toEqual(['Unmute']);
+    expect(renders).toBeGreaterThan(0);
+  });
+
   it("shows the call's cost as its responses are priced, summed over the call", async () => {
     await mountView(liveSnapshot());
     const id = await startCall();

@@ -96,6 +96,25 @@ describe('EventLog', () => {
     });
   });
 
+  describe('a fold\'s last message', () => {
+    it('is not copied for each delta while the fold is open: bounded once when it closes, and when shown', () => {
+      const log = new EventLog({ maxRows: 10, maxString: 100 });
+      const deltas = [0, 1, 2].map((i) => ({ type: 'response.output_audio.delta', item_id: 'x', delta: `${i}`.repeat(5_000) }));
+      const row = log.push(inMsg(0, deltas[0]));
+      log.push(inMsg(1, deltas[1]));
+      log.push(inMsg(2, deltas[2]));
+      // Open: the message as it came (no bounded copy made per delta)...
+      expect(row.last).toBe(deltas[2]);
+      // ...yet shown bounded (an audio chunk is never shown whole).
+      expect((JSON.parse(rowJson(row)) as { last: { delta: string } }).last.delta).toBe(`${'2'.repeat(32)}… (5,000 chars)`);
+      // Closed by a message that does not fold: bounded, the chunk let go.
+      log.push(inMsg(3, { type: 'response.done' }));
+      expect(row.last).not.toBe(deltas[2]);
+      expect(row.last).toEqual({ type: 'response.output_audio.delta', item_id: 'x', delta: `${'2'.repeat(32)}… (5,000 chars)` });
+      expect(row.count).toBe(3);
+    });
+  });
+
   describe('filterRows()', () => {
     const log = new EventLog({ maxRows: 100 });
     log.push(outMsg(0, { type: 'session.update', session: {} }));

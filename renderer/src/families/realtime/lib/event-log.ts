@@ -26,7 +26,12 @@ export interface LogRow {
   tLast: number;
   /** Messages folded into it (1 for a message that does not fold). */
   count: number;
-  /** The first and the last message folded in, bounded (JSON on demand); `last` is null when count is 1. */
+  /**
+   * The first and the last message folded in, bounded (JSON on demand); `last` is null when count
+   * is 1. While its fold is open `last` is the message itself (bounded when the fold closes, and by
+   * `rowJson` when shown): bounding a copy of every folded delta was most of the page's garbage on
+   * a busy call (minor GC pauses inside its long tasks).
+   */
   first: unknown;
   last: unknown;
   /** What it folds on (type, direction, item): null for a row that never folds. */
@@ -96,7 +101,7 @@ export class EventLog {
   private held: LogRow[] = [];
   private head = 0;
   private nextId = 0;
-  /** Open folds: fold key → its row. Cleared by any message that does not fold. */
+  /** Open folds: fold key → its row. Cleared by any message that does not fold (their `last` bounded then). */
   private open = new Map<string, LogRow>();
   /** rows() until a row is added or dropped (a fold joined changes a row, not the list). */
   private rowsCache: readonly LogRow[] | null = null;
@@ -112,13 +117,13 @@ export class EventLog {
     this.messages++;
     this.typeCounts.set(type, (this.typeCounts.get(type) ?? 0) + 1);
     const key = foldKeyOf(entry.direction, type, entry.message);
-    if (key === null) this.open.clear();
+    if (key === null) this.closeFolds();
     else {
       const row = this.open.get(key);
       if (row) {
         row.count++;
         row.tLast = entry.t;
-        row.last = boundMessage(entry.message, this.maxString);
+        row.last = entry.message;
         return row;
       }
     }
@@ -128,6 +133,13 @@ export class EventLog {
     this.held.push(row);
     if (this.held.length - this.head > this.maxRows) this.dropOldest();
     return row;
+  }
+
+  /** Ends the open runs: each one's last message is bounded once, now that no later one replaces it. */
+  private closeFolds(): void {
+    if (this.open.size === 0) return;
+    for (const row of this.open.values()) if (row.last !== null) row.last = boundMessage(row.last, this.maxString);
+    this.open.clear();
   }
 
   private dropOldest(): void {
@@ -195,7 +207,8 @@ export function rowLabel(row: LogRow): string {
 
 /** A row's JSON on demand: the message, or for a fold the first and the last with the count. */
 export function rowJson(row: LogRow): string {
-  const body = row.count > 1 ? { folded: row.count, from_ms: row.t, to_ms: row.tLast, first: row.first, last: row.last } : row.first;
+  // `last` is bounded again: an open fold holds its last message as it came (bounding is idempotent).
+  const body = row.count > 1 ? { folded: row.count, from_ms: row.t, to_ms: row.tLast, first: row.first, last: boundMessage(row.last) } : row.first;
   return JSON.stringify(body, null, 2);
 }
 

@@ -169,6 +169,9 @@ describe('Images and video (browser mode)', () => {
     await page.getByRole('button', { name: 'Create', exact: true }).click();
     const card = page.getByRole('region', { name: 'Video jobs' }).locator('.job-card').first();
     await expect.poll(() => card.innerText(), SLOW).toContain('a gull that never takes off');
+    // The card shows the prompt while the create is in flight: move the clock only once the sandbox
+    // has the job (under load the clock moved first once, and the job then waited for 10 s more).
+    await expect.poll(() => card.getAttribute('data-state'), SLOW).not.toBe('creating');
     await advanceClock(10);
     await expect.poll(() => card.getAttribute('data-state'), { timeout: 60_000 }).toBe('failed');
     expect(await card.innerText()).toContain('internal_error');

@@ -101,6 +101,23 @@ export const useLiveSessionsStore = defineStore('live-sessions', () => {
   const handles = new Map<string, SessionHandle<unknown, LiveSessionSummary>>();
   const listeners = new Map<string, Set<(chunk: LiveAttachChunk) => void>>();
 
+  /**
+   * Each attachment's error, apart from its view: `views` is triggered by every chunk, and a watcher
+   * of one view's error (stores/call-gone.ts) re-ran for each message of a busy call. This changes
+   * only when an error does.
+   */
+  const errors = shallowRef(new Map<string, WorkbenchError>());
+  function setError(id: string, error: WorkbenchError | null): void {
+    if ((errors.value.get(id) ?? null) === error) return;
+    if (error) errors.value.set(id, error);
+    else errors.value.delete(id);
+    triggerRef(errors);
+  }
+  /** The error that ended (or is reported on) this page's attachment to `id`, or null. */
+  function errorOf(id: string): WorkbenchError | null {
+    return errors.value.get(id) ?? null;
+  }
+
   const attachedIds = computed(() => [...views.value.values()].filter((v) => v.attached).map((v) => v.id));
 
   function upsertRunning(summary: LiveSessionSummary): void {
@@ -134,11 +151,13 @@ export const useLiveSessionsStore = defineStore('live-sessions', () => {
     const view: LiveView = held ?? { id, summary: null, snapshot: null, snapshotSeq: 0, events: [], dropped: 0, seq: 0, snapshots: 0, gaps: 0, attached: true, error: null };
     view.attached = true;
     view.error = null;
+    setError(id, null);
     views.value.set(id, view);
     triggerRef(views);
     remember(id, true);
     const handle = useWorkbench().live.attach({ id }, (chunk) => {
       applyChunk(view, chunk);
+      if (chunk.type === 'error') setError(id, view.error);
       triggerRef(views);
       for (const listener of [...(listeners.get(id) ?? [])]) listener(chunk);
     });
@@ -152,6 +171,7 @@ export const useLiveSessionsStore = defineStore('live-sessions', () => {
       (err: unknown) => {
         if (handles.get(id) !== handle) return;
         view.error = toWorkbenchError(err);
+        setError(id, view.error);
         // Gone from main: nothing to re-attach to after a reload.
         finish(id, view, view.error.code === 'not_found');
       },
@@ -203,5 +223,5 @@ export const useLiveSessionsStore = defineStore('live-sessions', () => {
     return readAttached().map((id) => attach(id));
   }
 
-  return { running, views, attachedIds, load, attach, detach, start, stop, send, restore };
+  return { running, views, errorOf, attachedIds, load, attach, detach, start, stop, send, restore };
 });

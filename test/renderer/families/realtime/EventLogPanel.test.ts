@@ -3,7 +3,7 @@
  * rows no longer held are said (with the way to History's full timeline), and the filters narrow
  * what the list shows.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
 import EventLogPanel from '@/families/realtime/components/EventLogPanel.vue';
 import { EventLog } from '@/families/realtime/lib/event-log';
@@ -55,6 +55,31 @@ describe('EventLogPanel', () => {
     expect(Object.keys(after)).not.toContain('event.0');
     for (let t = 1; t < 10; t++) expect(after[`event.${t}`]).toBe(before[`event.${t}`]);
     expect(after['event.10']).toBe(!after['event.9']);
+  });
+
+  it("builds the type filter's choices only while its list is open, and follows new types then", async () => {
+    const log = new EventLog({ maxRows: 100 });
+    log.push({ t: 0, direction: 'in', message: { type: 'session.updated' } });
+    const entries = vi.spyOn(log.typeCounts, 'entries');
+    m = await mountWithApp(EventLogPanel, { props: { log, version: 1, runId: null, exportJsonl: async () => new Blob([]) } });
+    await flushPromises();
+    // A busy call with the filter closed: messages come, the version moves, the choices are not built.
+    for (let v = 2; v < 12; v++) {
+      log.push({ t: v, direction: 'in', message: { type: `event.${v % 3}` } });
+      await m.wrapper.setProps({ version: v });
+    }
+    await flushPromises();
+    expect(document.querySelectorAll('[data-test="log-row"]')).toHaveLength(11);
+    expect(entries).not.toHaveBeenCalled();
+
+    await m.wrapper.find('[data-test="log-filter-types"]').trigger('click');
+    await flushPromises();
+    const options = () => m.wrapper.find('[data-test="log-filter-types-list"]').findAll('label').map((l) => l.text().replace(/\s+/g, ' '));
+    expect(options()).toEqual(['event.0 (3)', 'event.1 (3)', 'event.2 (4)', 'session.updated (1)']);
+    log.push({ t: 20, direction: 'out', message: { type: 'response.create' } });
+    await m.wrapper.setProps({ version: 20 });
+    await flushPromises();
+    expect(options()).toEqual(['event.0 (3)', 'event.1 (3)', 'event.2 (4)', 'response.create (1)', 'session.updated (1)']);
   });
 
   it('narrows the list by direction and by the chosen types', async () => {

@@ -46,4 +46,28 @@ describe('memoMarksOfTurns()', () => {
     expect(marksOf(turns)).toEqual(marksOfTurns(turns));
     expect(marksOf(turns).some((m) => m.turn === 1)).toBe(false);
   });
+
+  it("keeps a finished turn's marks (the same objects) when a new turn comes, and makes only the new turn's", () => {
+    const marksOf = memoMarksOfTurns();
+    const turns = Array.from({ length: 200 }, (_, i) => turn(i + 1, { speech_started: i * 1000, speech_stopped: i * 1000 + 400, first_audio: i * 1000 + 700, response_done: i * 1000 + 900 }));
+    const first = marksOf(turns);
+    expect(first).toHaveLength(800);
+    turns.push(turn(201, { speech_started: 200_000 }));
+    const second = marksOf(turns);
+    expect(second).toEqual(marksOfTurns(turns));
+    expect(second).toHaveLength(801);
+    for (let i = 0; i < 800; i++) expect(second[i]).toBe(first[i]);
+    // The open turn's new mark: a new mark for it, the finished turns' kept.
+    turns[200]!.marks.speech_stopped = 200_500;
+    const third = marksOf(turns);
+    expect(third).toEqual(marksOfTurns(turns));
+    expect(third[799]).toBe(first[799]);
+    expect(third.slice(800).map((m) => m.type)).toEqual(['speech_started', 'speech_stopped']);
+    // A mark of the turn before (its barge-in) remakes that turn's marks and moves the later ones along; the earlier turns keep theirs.
+    turns[199]!.marks.barge_in = 199_950;
+    const fourth = marksOf(turns);
+    expect(fourth).toEqual(marksOfTurns(turns));
+    expect(fourth[795]).toBe(first[795]);
+    expect(fourth.slice(800).map((m) => [m.turn, m.type])).toEqual([[200, 'barge_in'], [201, 'speech_started'], [201, 'speech_stopped']]);
+  });
 });

@@ -130,21 +130,24 @@ describe('EventLog', () => {
   });
 
   describe('rows()', () => {
-    it('answers the same list while messages fold into held rows, a new one once a row is added or dropped; a list given out never changes', () => {
+    it('answers one array, changed in place: a full log adding a row per message copies none of the held rows', () => {
       const log = new EventLog({ maxRows: 3 });
       log.push(inMsg(0, { type: 'response.created' }));
       const first = log.rows();
       log.push(inMsg(1, { type: 'response.text.delta', item_id: 'i', delta: 'a' }));
-      const second = log.rows();
-      expect(second).not.toBe(first);
-      expect(first.map((r) => r.type)).toEqual(['response.created']);
       log.push(inMsg(2, { type: 'response.text.delta', item_id: 'i', delta: 'b' }));
-      expect(log.rows()).toBe(second);
-      expect(rowLabel(second[1]!)).toBe('response.text.delta ×2');
+      expect(log.rows()).toBe(first);
+      expect(rowLabel(first[1]!)).toBe('response.text.delta ×2');
       log.push(inMsg(3, { type: 'response.done' }));
-      log.push(inMsg(4, { type: 'session.updated' }));
-      expect(log.rows().map((r) => r.type)).toEqual(['response.text.delta', 'response.done', 'session.updated']);
-      expect(second.map((r) => r.type)).toEqual(['response.created', 'response.text.delta']);
+      // Full now: each message adds a row and drops the oldest, in the same array.
+      for (let i = 0; i < 50; i++) log.push(inMsg(4 + i, { type: `event.${i}` }));
+      expect(log.rows()).toBe(first);
+      expect(first.map((r) => r.type)).toEqual(['event.47', 'event.48', 'event.49']);
+      expect(first.map((r) => r.id)).toEqual([50, 51, 52]);
+      expect(log.size).toBe(3);
+      expect(log.at(0)?.type).toBe('event.47');
+      expect(log.droppedRows).toBe(50);
+      expect(log.droppedMessages).toBe(51);
     });
   });
 

@@ -12,7 +12,8 @@ export const CALL_GONE_MESSAGE =
 
 export function onceGone(live: ReturnType<typeof useLiveSessionsStore>, id: string, gone: () => void): void {
   const stop = watch(
-    () => live.views.get(id)?.error ?? null,
+    // The attachment's error alone: its view changes with every message of the call.
+    () => live.errorOf(id),
     (error) => {
       if (!error) return;
       stop();

@@ -44,6 +44,7 @@ import type { MediaPlaneEvent } from '../media/media-plane';
 import type { SessionRecorder } from '../services/recording/session-recorder';
 import { defineLiveKind } from './kind';
 import { RealtimeConversation } from './realtime-conversation';
+import { callPrices } from './realtime-prices';
 import { ToolResponder } from './realtime-tools';
 import type { TranscriptionKindDeps } from './transcription';
 
@@ -107,17 +108,8 @@ export function realtimeLiveKind(deps: RealtimeKindDeps) {
       await rec.openTrack('in', { sampleRate: state.formats.output.rate, name: 'model' });
 
       // The model's prices, for the cost of each response (the catalogue is cached; a failure only leaves the cost unknown).
-      let prices: TokenPrices | null = null;
-      let pricedModel: string | null = null;
-      const loadPrices = async (model: string): Promise<void> => {
-        if (!deps.prices || model === pricedModel) return;
-        pricedModel = model;
-        prices = await deps.prices(connection.id, model).catch((error: unknown) => {
-          ctx.log(`[realtime] no prices for ${model}: ${error instanceof Error ? error.message : String(error)}`);
-          return null;
-        });
-      };
-      await loadPrices(input.model ?? REALTIME_MODELS[0]);
+      const prices = callPrices(deps.prices, connection.id, ctx.log);
+      await prices.load(input.model ?? REALTIME_MODELS[0]);
 
       // Media clock -> session clock: the smallest (arrival - media time) seen.
       let offset = Number.POSITIVE_INFINITY;
@@ -131,7 +123,7 @@ export function realtimeLiveKind(deps: RealtimeKindDeps) {
         onToolCalls: (calls) => tools.take(calls),
         now: () => arrivedAt ?? rec.sessionMs(),
         autoAnswers: (name) => Boolean(state.autoReplies[name]),
-        cost: (usage) => realtimeResponseCost(prices, usage),
+        cost: (usage) => realtimeResponseCost(prices.current, usage),
       });
       /** A tool answered with an error (the auto-responder's injected one, or the window's) is said and marked, as a tool that throws. */
       const toolEmit = (event: RealtimeCallEvent): void => {
@@ -194,7 +186,7 @@ export function realtimeLiveKind(deps: RealtimeKindDeps) {
         if ((message.type === 'session.created' || message.type === 'session.updated') && message.session) {
           const s = message.session;
           // A joined SIP call says its model only here.
-          if (s.model) void loadPrices(s.model);
+          if (s.model) void prices.load(s.model);
           emit({ type: 'connected', sessionId: s.id ?? state.connection.sessionId, model: s.model ?? null, voice: s.audio?.output?.voice ?? s.voice ?? null, connectedAt: state.connection.connectedAt ?? Date.now(), attempt, clientSecretExpiresAt: state.clientSecretExpiresAt });
         }
         conversation.server(message);

@@ -22,11 +22,9 @@
  * Control from main: `send` (a client event as is), `played` (page position), `mute`, `talk`
  * (push-to-talk held or not: appends only while held), `cancel` (flush + `response.cancel` + truncate).
  */
-import { endianness } from 'node:os';
 import { z } from 'zod';
 import type { Reply } from '../../shared/contract/protocol';
 import { WorkbenchFailure } from '../../shared/contract/errors';
-import { decodeAlaw, decodeMulaw, encodeAlaw, encodeMulaw } from '../../shared/audio/g711';
 import { LevelMeter } from '../../shared/audio/levels';
 import { FrameKind } from '../../shared/media-frames/frame';
 import { ApiClient } from '../api/client';
@@ -39,6 +37,7 @@ import { heardAudio } from './realtime-heard';
 import { startLoopProbe } from './loop-probe';
 import { onePerTurn } from './one-per-turn';
 import { inputClock } from './realtime-input-clock';
+import { decode, encode, formatSchema, hint, pcmBase64 } from './realtime-audio-format';
 import { nativeOutput, noOutput, pageOutput, type CallOutput } from './realtime-output';
 import { defineKind } from './session-kinds';
 
@@ -47,8 +46,6 @@ const FRAME_MS = 20;
 const MIC_EVENT_MS = 100;
 /** How often the model audio heard so far goes up to be recorded. */
 const HEARD_TICK_MS = 50;
-
-const formatSchema = z.object({ type: z.enum(['audio/pcm', 'audio/pcmu', 'audio/pcma']), rate: z.number().int().min(8000).max(48000) }).strict();
 
 export const RealtimeCallOptionsSchema = z
   .object({
@@ -91,35 +88,9 @@ export const RealtimeCallMediaControlSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('cancel') }).strict(),
 ]);
 
-type Format = z.infer<typeof formatSchema>;
-
-function encode(format: Format, pcm: Int16Array): Uint8Array {
-  if (format.type === 'audio/pcmu') return encodeMulaw(pcm);
-  if (format.type === 'audio/pcma') return encodeAlaw(pcm);
-  return new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength);
-}
-
-function decode(format: Format, bytes: Buffer): Int16Array {
-  if (format.type === 'audio/pcmu') return decodeMulaw(bytes);
-  if (format.type === 'audio/pcma') return decodeAlaw(bytes);
-  const copy = new Int16Array(Math.floor(bytes.byteLength / 2));
-  // One copy of the bytes on a little-endian host (every platform the app ships on), not a
-  // readInt16LE call per sample (2400 of them per 100 ms delta, on the loop the microphone shares).
-  if (LITTLE_ENDIAN) new Uint8Array(copy.buffer).set(bytes.subarray(0, copy.length * 2));
-  else for (let i = 0; i < copy.length; i++) copy[i] = bytes.readInt16LE(i * 2);
-  return copy;
-}
-
-const LITTLE_ENDIAN = endianness() === 'LE';
 const NO_SAMPLES = new Int16Array(0);
 
 const isAudioDelta = (event: { kind: string; message?: unknown }): boolean => event.kind === 'message' && (event.message as { type?: unknown }).type === 'response.output_audio.delta';
-
-function pcmBase64(pcm: Int16Array): string {
-  return Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength).toString('base64');
-}
-
-const hint = (f: Format) => ({ codec: f.type === 'audio/pcmu' ? ('mulaw' as const) : f.type === 'audio/pcma' ? ('alaw' as const) : ('pcm' as const), sampleRate: f.rate, channels: 1 });
 
 export const realtimeCallKind = defineKind({
   kind: 'realtime-call',

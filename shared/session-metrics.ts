@@ -92,7 +92,11 @@ export function sessionMetrics(marks: readonly SessionMark[]): SessionMetrics {
     else if (mark.type === 'final_transcript') turn.finalTranscriptMs ??= since(mark.t);
     else if (mark.type === 'barge_in') turn.bargedIn = true;
   }
-  const list = [...turns.values()].sort((a, b) => a.turn - b.turn);
+  return summariseTurns([...turns.values()].sort((a, b) => a.turn - b.turn), firstAudioAt);
+}
+
+/** A session's figures from its turns (in order) and when its first audio came. */
+export function summariseTurns(list: TurnMetrics[], firstAudioAt: number | null): SessionMetrics {
   return {
     timeToFirstAudioMs: firstAudioAt,
     turns: list,

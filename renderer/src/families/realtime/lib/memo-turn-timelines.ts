@@ -5,7 +5,7 @@
  * test/bench/realtime-event-log-chromium.ts: this rebuilds the turns whose marks changed, and the
  * summary figures (p50/p95 over the turns' numbers).
  */
-import { spread, type SessionMark, type SessionMetrics, type TurnMetrics } from '@shared/session-metrics';
+import { summariseTurns, type SessionMark, type SessionMetrics, type TurnMetrics } from '@shared/session-metrics';
 import { TIMELINE_MARGIN_MS, turnTimelines, type TurnTimeline } from './latency-timeline';
 
 interface HeldTurn {
@@ -90,14 +90,7 @@ export function memoTurnTimelines(): (marks: readonly SessionMark[]) => TurnTime
     const list: TurnMetrics[] = turns.map((t) => t.metrics);
     let firstAudioAt: number | null = null;
     for (const t of kept) if (t.firstAudioAt !== null && (firstAudioAt === null || t.firstAudioAt < firstAudioAt)) firstAudioAt = t.firstAudioAt;
-    const metrics: SessionMetrics = {
-      timeToFirstAudioMs: firstAudioAt,
-      turns: list,
-      firstAudio: spread(list.map((t) => t.firstAudioMs)),
-      firstPlayed: spread(list.map((t) => t.firstPlayedMs)),
-      finalTranscript: spread(list.map((t) => t.finalTranscriptMs)),
-      bargeIns: list.filter((t) => t.bargedIn).length,
-    };
+    const metrics: SessionMetrics = summariseTurns(list, firstAudioAt);
     return (last = { turns, metrics });
   };
 }

@@ -5,8 +5,8 @@
  * API (POST /sandbox/calls, a `say` script) while another view is open, see it ring in the shell's
  * banner, Answer, press DTMF keys as the caller (the sandbox's control API: the pad is the built-in
  * sandbox's only) and see the digits the service reported, transfer it
- * (refer to tel:+1…); then, with the sandbox stopped, find the call in History and play its
- * recording.
+ * (refer to tel:+1…) once the caller has heard the model answer the keys; then, with the sandbox
+ * stopped, find the call in History and play the model's track of its recording.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +16,22 @@ import { closeAppPage, openAppPage, screenshot, useServiceConnection, type AppPa
 const SLOW = { timeout: 60_000 };
 const NUMBER = '+18005550142';
 const TARGET = 'tel:+14155550123';
+
+/**
+ * Runs `step`; when it fails, keeps a screenshot and puts what the page's Audio region lists (each
+ * track's name, length and note, each player's clock) in the error, so a failure in CI says which
+ * track was there and what it held.
+ */
+async function explained<T>(page: Page, shot: string, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    await screenshot(page, shot).catch(() => undefined);
+    const audio = await page.getByRole('region', { name: 'Audio' }).innerText({ timeout: 2_000 }).catch((e: unknown) => `(no Audio region: ${String(e)})`);
+    if (error instanceof Error) error.message += `\nAudio region (screenshot ${shot}.png):\n${audio}`;
+    throw error;
+  }
+}
 
 function clockOf(text: string): [number, number] {
   const m = /(\d+):(\d+\.\d) \/ (\d+):(\d+\.\d)/.exec(text);
@@ -89,6 +105,14 @@ describe('SIP call: ring, answer, keys, transfer, History offline (browser mode)
     await expect.poll(() => page.locator('[data-test="phone-call-state"]').innerText().catch(() => ''), SLOW).toBe('Answered');
     await nav('Phone (SIP)').click();
 
+    // The caller hears the model answer the keys (the '#' hands them to the model) before the
+    // transfer: the call's recording (the model's side; the caller's audio never reaches the
+    // app) then holds speech. Transferred sooner, the model has not spoken and that track is
+    // empty, as History then says.
+    await expect
+      .poll(async () => ((await (await control(`/sandbox/calls/${callId}`)).json()) as { caller: { heard: { ms: number } } }).caller.heard.ms, SLOW)
+      .toBeGreaterThan(1_500);
+
     // Transfer: a bad target is refused before sending, a good one ends the call.
     await row.getByLabel(`Transfer target for ${callId}`).fill('tel:4155550123');
     await row.getByRole('button', { name: 'Transfer' }).click();
@@ -110,12 +134,15 @@ describe('SIP call: ring, answer, keys, transfer, History offline (browser mode)
     await expect.poll(() => call.isVisible(), SLOW).toBe(true);
     expect(await page.getByRole('row').filter({ hasText: 'Incoming call from +14155550100' }).count()).toBeGreaterThan(0);
     await call.getByRole('link').first().click();
-    const audio = page.getByRole('region', { name: 'Audio' });
-    const player = audio.locator('.waveform-player').first();
-    await player.waitFor(SLOW);
-    await expect.poll(async () => clockOf(await player.locator('.wf-clock').innerText())[1], SLOW).toBeGreaterThan(1);
-    await player.getByRole('button', { name: /^Play / }).click();
-    await expect.poll(async () => clockOf(await player.locator('.wf-clock').innerText())[0], SLOW).toBeGreaterThan(0.3);
+    // The model's track (a call answered here has no microphone track: its caller is the far side).
+    const model = page.getByRole('region', { name: 'Audio' }).getByRole('group', { name: 'model, received' });
+    const player = model.locator('.waveform-player');
+    await explained(page, 'sip-fail-history', async () => {
+      await player.waitFor(SLOW);
+      await expect.poll(async () => clockOf(await player.locator('.wf-clock').innerText())[1], SLOW).toBeGreaterThan(1);
+      await player.getByRole('button', { name: /^Play / }).click();
+      await expect.poll(async () => clockOf(await player.locator('.wf-clock').innerText())[0], SLOW).toBeGreaterThan(0.3);
+    });
     await screenshot(page, 'sip-03-history-offline');
   }, 300_000);
 });

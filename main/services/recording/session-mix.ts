@@ -18,13 +18,18 @@ export interface KeptMix {
   sampleRate: number;
 }
 
-/** The finalised track of `direction` (the first, when there are several), as the mixer reads it. */
+/**
+ * The finalised track of `direction` with audio in it (the first, when there are several), as the
+ * mixer reads it. An empty track (nothing came that way: a SIP call transferred before the model
+ * spoke) is no input: a session with no audio at all gets no mix, rather than a 0:00 WAV in the
+ * gallery that no player can decode.
+ */
 export function mixInputOf(db: Db, runId: string, direction: 'in' | 'out'): MixInput | null {
-  const row = tracksOfRun(db, runId).find((t) => t.direction === direction && t.hash !== null && t.frames !== null);
+  const row = tracksOfRun(db, runId).find((t) => t.direction === direction && t.hash !== null && t.frames !== null && t.frames > 0);
   return row ? { hash: row.hash!, sampleRate: row.sampleRate, channels: row.channels, frames: row.frames!, startMs: row.startMs } : null;
 }
 
-/** Writes the mix and adds it to the gallery; null when the session has no finalised track. */
+/** Writes the mix and adds it to the gallery; null when the session has no finalised track with audio. */
 export async function keepSessionMix(db: Db, blobs: BlobStore, runId: string, name: string, now: number): Promise<KeptMix | null> {
   const left = mixInputOf(db, runId, 'out');
   const right = mixInputOf(db, runId, 'in');

@@ -54,6 +54,53 @@ describe('HistoryEntryView (live sessions)', () => {
     expect(tracks[2]!.querySelector('a')?.getAttribute('href')).toBe('/gallery?open=gal_callmix01');
   });
 
+  it('a call transferred before the model spoke: its empty track says it has no audio (no 0:00 player that never loads); each track is a group named by its track', async () => {
+    const transferred = makeFakeSession({
+      kind: 'realtime',
+      tracks: [
+        // As main lists a SIP call whose model never spoke: a closed track of 0 frames, its WAV a bare header.
+        makeTrack({ id: 'trk_model', direction: 'in', name: 'model', sampleRate: 8_000, durationMs: 0, media: { url: '/media/trk_model?t=fake', expiresAt: null, mime: 'audio/wav', size: 44 } }),
+        makeTrack({ id: 'trk_mic', direction: 'out', name: 'microphone', durationMs: 2_000 }),
+      ],
+    });
+    m = await mountWithApp(HistoryEntryView, { route: '/history/run-call', props: { id: 'run-call' }, fake: { history: [callRun], sessions: { 'run-call': transferred } } });
+    await flushPromises();
+    const group = (name: string) => document.querySelector<HTMLElement>(`[role="group"][aria-label="${name}"]`);
+    expect(group('model, received')?.textContent).toContain('No audio: nothing was received from the service on this track before the session ended.');
+    expect(group('model, received')?.querySelector('.waveform-player')).toBeNull();
+    // The track with audio still plays, and is the only player made.
+    expect(group('microphone, sent')?.querySelector('.waveform-player')).not.toBeNull();
+    expect(FakeWaveSurfer.instances.map((w) => w.options.url)).toEqual(['/media/trk_mic?t=fake']);
+  });
+
+  it('an entry opened while its call is still stopping is read again when a live session ends: the player replaces "Still recording"', async () => {
+    const stopping = makeFakeSession({ kind: 'realtime', state: 'recording', tracks: [makeTrack({ id: 'trk_model', direction: 'in', name: 'model', state: 'recording', durationMs: null, media: null })] });
+    const sessions = { 'run-call': stopping };
+    m = await mountWithApp(HistoryEntryView, { route: '/history/run-call', props: { id: 'run-call' }, fake: { history: [callRun], sessions } });
+    await flushPromises();
+    const model = () => document.querySelector<HTMLElement>('[role="group"][aria-label="model, received"]')!;
+    expect(model().textContent).toContain('Still recording: playable once the session ends.');
+    expect(FakeWaveSurfer.instances).toHaveLength(0);
+    const reads = () => m.fake.controls.calls.filter((c) => c.method === 'history.session').length;
+    const before = reads();
+
+    // Its stop finalises the track, then main says the live session ended.
+    sessions['run-call'] = makeFakeSession({ kind: 'realtime', tracks: [makeTrack({ id: 'trk_model', direction: 'in', name: 'model', durationMs: 1_700 })] });
+    const live = m.fake.controls.live;
+    live.sessions.set('live_call', { summary: { id: 'live_call', kind: 'realtime', origin: 'main', status: 'stopping', state: null, startedAt: 0, endedAt: null, endReason: null, error: null, attachments: 0 }, snapshot: null, seq: 0, attachments: [] });
+    live.end('live_call');
+    await flushPromises();
+    expect(reads()).toBe(before + 1);
+    expect(model().textContent).not.toContain('Still recording');
+    expect(FakeWaveSurfer.instances.map((w) => w.options.url)).toEqual(['/media/trk_model?t=fake']);
+
+    // A finished entry is not read again for every other session that ends.
+    live.sessions.set('live_other', { summary: { id: 'live_other', kind: 'transcription', origin: 'window', status: 'running', state: null, startedAt: 0, endedAt: null, endReason: null, error: null, attachments: 0 }, snapshot: null, seq: 0, attachments: [] });
+    live.end('live_other');
+    await flushPromises();
+    expect(reads()).toBe(before + 1);
+  });
+
   it('a live transcription run (its family has an entry of its own) shows as a session: the microphone track plays, the timeline lists', async () => {
     const live = makeRecord({ id: 'run-live', endpoint: 'transcription.live' as Endpoint, model: 'default', events: [] });
     const session = makeFakeSession({ kind: 'transcription', tracks: [makeTrack({ id: 'trk_livemic', direction: 'out', name: 'microphone', durationMs: 6_000 })] });

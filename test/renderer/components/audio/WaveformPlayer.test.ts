@@ -29,6 +29,19 @@ afterEach(() => {
 });
 
 describe('WaveformPlayer', () => {
+  it('audio known to be empty (duration 0) is said so: no wavesurfer to fail decoding it, no 0:00 clock waiting, play disabled', async () => {
+    mountPlayer({ duration: 0, label: 'model' });
+    await nextTick();
+    expect(FakeWaveSurfer.instances).toHaveLength(0);
+    expect(wrapper.get('[data-test="wf-empty"]').text()).toBe('No audio: model is empty (0:00), there is nothing to play.');
+    expect(wrapper.get('button').attributes('disabled')).toBeDefined();
+    expect(slider().attributes('aria-busy')).toBe('false');
+    // Given its length later (a track now known), it loads as any other.
+    await wrapper.setProps({ duration: 1.5 });
+    expect(FakeWaveSurfer.instances.map((w) => w.options.url)).toEqual(['/media/abc?t=1']);
+    expect(wrapper.find('[data-test="wf-empty"]').exists()).toBe(false);
+  });
+
   it('plays the URL it is given, shows the clock, and is destroyed with the component', async () => {
     mountPlayer({});
     expect(FakeWaveSurfer.instances).toHaveLength(1);

@@ -198,6 +198,27 @@ describe('stereo mix', () => {
     expect(item).toMatchObject([{ id: end.mix!.galleryId, origin: 'recorded', runId: 'sess1', name: 'call.wav', duration: 0.3, hash: end.mix!.hash }]);
   });
 
+  it('a call with no audio either way (transferred before the model spoke) gets no stereo mix; one empty side leaves the other alone', async () => {
+    const silent = open('silent');
+    await silent.openTrack('in', { sampleRate: 8_000, name: 'model', startMs: 0 });
+    clockMs = 1_400;
+    const none = await silent.close({}, { stereoMix: { name: 'call.wav' } });
+    // The track is kept as what it is (an empty WAV, 0 frames: History says it has no audio)...
+    expect(tracksOfRun(db, 'silent')).toMatchObject([{ name: 'model', state: 'closed', frames: 0 }]);
+    // ...but no 0:00 mix goes to the gallery.
+    expect(none.mix).toBeNull();
+    expect(listGallery(db, { kind: 'audio', limit: 5 }).items).toEqual([]);
+
+    const oneWay = open('oneway');
+    await oneWay.openTrack('out', { sampleRate: 8_000, name: 'microphone', startMs: 0 });
+    await oneWay.openTrack('in', { sampleRate: 8_000, name: 'model', startMs: 0 });
+    oneWay.audio('in', new Uint8Array(new Int16Array(800).fill(500).buffer));
+    const end = await oneWay.close({}, { stereoMix: { name: 'call.wav' } });
+    const wav = readPcm16Wav(blobBytes(end.mix!.hash));
+    expect(wav).toMatchObject({ channels: 2, frames: 800 });
+    expect([wav.samples[0], wav.samples[1], wav.samples[1_599]]).toEqual([0, 500, 500]);
+  });
+
   it('streams a long mix block by block without a seam: a 300 Hz tone at 8 kHz comes out as the same tone at 24 kHz', async () => {
     const rec = open();
     await rec.openTrack('out', { sampleRate: 8_000, startMs: 0 });

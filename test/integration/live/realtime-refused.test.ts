@@ -33,7 +33,7 @@ describe('a refused realtime socket (sandbox)', () => {
     const wrongKey = 'sk-wrong-key-fedcba9876543210';
     const profile = await env.app.handlers.connections.save({ name: 'Wrong key', baseUrl: `http://127.0.0.1:${sandbox.port}`, apiKey: wrongKey }, CTX);
     const error = await refusal({ connectionId: profile.id });
-    expect(error).toMatchObject({ code: 'api_error', status: 400 });
+    expect(error).toMatchObject({ code: 'api_error', status: 400, reason: 'key_refused' });
     expect(error.message).toMatch(/^The WebSocket to 127\.0\.0\.1:\d+ was refused\. The service refused the API key \(400\): Incorrect API key provided: sk\*\*\*10\. .* Check the key in Connections\.$/);
     expect(error.message).not.toContain('rejected the request');
     expect(JSON.stringify(error)).not.toContain(wrongKey);
@@ -42,6 +42,7 @@ describe('a refused realtime socket (sandbox)', () => {
   it('an unknown call_id (404): the call has ended or its id is wrong, not "check the model id"', async () => {
     const error = await refusal({ callId: 'rtc_no_such_call' });
     expect(error).toMatchObject({ code: 'api_error', status: 404 });
+    expect(error.reason).toBeUndefined();
     expect(error.message).toMatch(/No live call rtc_no_such_call.* The call has ended or its call_id is wrong: a call can be joined only while it rings or is connected\.$/);
     expect(error.message).not.toMatch(/Check the model id|Connections/);
   }, 60_000);

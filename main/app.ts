@@ -35,6 +35,7 @@ import { createLiveHandlers } from './live/handlers';
 import { liveKinds } from './live/kinds';
 import { recoveredRealtimeOutput } from './live/realtime-recovered';
 import { priceRecoveredCalls } from './live/realtime-recovered-cost';
+import { modelPrices } from './live/realtime-prices';
 import { sipCallDeps } from './live/sip-call';
 import { realtimeAnswerer } from './live/sip-answer';
 import { REALTIME_CALL_KIND } from '../shared/realtime-call/input';
@@ -248,17 +249,18 @@ export async function createApp(options: AppOptions): Promise<App> {
 
     // Made last so it is disposed first: quitting finalises every live session while the store is open.
     const plane = options.mediaPlane;
-    const modelPrices = async (connectionId: string, model: string) => (await models.catalogue({ connectionId })).entries.find((e) => e.id === model || e.aliases.includes(model))?.prices ?? null;
+    // One lookup for live calls and recovered calls: concurrent askers share one catalogue request.
+    const prices = modelPrices((connectionId) => models.catalogue({ connectionId }));
     // Calls a crash cut short get their cost once the catalogue can be asked (start-up could not).
     // Not awaited by disposal (a request may hang): it stops by itself once the database is closed.
     if (recordings.recovered.rebuilt.length > 0) {
-      void recordings.settled().then(() => priceRecoveredCalls({ db, prices: modelPrices, log: options.log }, recordings.recovered.rebuilt)).catch((error: unknown) => options.log(`recording: pricing interrupted calls failed: ${error instanceof Error ? error.message : String(error)}`));
+      void recordings.settled().then(() => priceRecoveredCalls({ db, prices, log: options.log }, recordings.recovered.rebuilt)).catch((error: unknown) => options.log(`recording: pricing interrupted calls failed: ${error instanceof Error ? error.message : String(error)}`));
     }
     const liveDeps = plane?.startSession && plane.stopSession && plane.controlSession && plane.onEvent
       ? { media: { startSession: plane.startSession.bind(plane), stopSession: plane.stopSession.bind(plane), controlSession: plane.controlSession.bind(plane), onEvent: plane.onEvent.bind(plane) }, recordings, resolveFile: (ref: string) => userFiles.resolve(ref), connection: (id?: string) => {
           const c = connections.credentials(id);
           return { id: c.profile.id, name: c.profile.name, isSandbox: c.isSandbox, baseUrl: c.profile.baseUrl, apiKey: c.apiKey, scrubber: c.scrubber };
-        }, prices: modelPrices }
+        }, prices }
       : null;
     // A SIP call's Answer starts the realtime call kind joined to it; while the app has none, Answer says the console is missing.
     const answerer = realtimeAnswerer({ registry: () => liveRef.current, available: () => kinds.some((k) => k.id === REALTIME_CALL_KIND) });

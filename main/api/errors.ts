@@ -3,7 +3,7 @@
  * HTTP status, the service's own code and the request id, and a message a person can act on.
  * toWorkbenchError() turns it into the contract's WorkbenchError at the services boundary.
  */
-import type { WorkbenchError } from '../../shared/contract/errors';
+import type { ErrorReason, WorkbenchError } from '../../shared/contract/errors';
 import { parseErrorBody } from '../../shared/wire/errors';
 
 /**
@@ -21,6 +21,8 @@ export interface ApiError {
   message: string;
   requestId: string | null;
   body?: unknown;
+  /** Why the service refused, when the fix depends on it (the renderer advises on this, not the words). */
+  reason?: ErrorReason;
 }
 
 /** A refused key (a 401, or wire-notes §7's 400 "Incorrect API key"): fixed in Connections. */
@@ -82,7 +84,8 @@ export function isKeyRefusal(status: number, serviceMessage: string): boolean {
 export function apiErrorFromResponse(status: number, headers: Record<string, string>, body: unknown): ApiError {
   const parsed = parseErrorBody(body);
   const serviceMessage = (parsed?.message ?? describeBody(body)) || 'no details given';
-  const advice = isKeyRefusal(status, serviceMessage) ? (m: string) => keyRefused(status, m) : STATUS_ADVICE[status];
+  const refusedKey = isKeyRefusal(status, serviceMessage);
+  const advice = refusedKey ? (m: string) => keyRefused(status, m) : STATUS_ADVICE[status];
   const message = advice
     ? advice(serviceMessage.replace(/\.$/, ''))
     : `The service answered HTTP ${status}: ${serviceMessage}`;
@@ -93,6 +96,7 @@ export function apiErrorFromResponse(status: number, headers: Record<string, str
     message,
     requestId: requestIdFromHeaders(headers),
     body,
+    ...(refusedKey ? { reason: 'key_refused' as const } : {}),
   };
 }
 
@@ -114,6 +118,7 @@ export function toWorkbenchError(e: ApiError): WorkbenchError {
   if (e.status !== null) out.status = e.status;
   if (e.requestId !== null) out.requestId = e.requestId;
   if (e.code !== null) out.serviceCode = e.code;
+  if (e.reason !== undefined) out.reason = e.reason;
   return out;
 }
 

@@ -80,8 +80,9 @@ export async function openRealtimeSocket(client: ApiClient, opts: RealtimeSocket
 export function realtimeRefusal(error: ApiError, offered: { secret: boolean; callId: boolean }): ApiError {
   if (error.kind !== 'http') return error;
   if (offered.secret && error.status === 401) return secretRefusal(error);
-  if (/refused the API key/.test(error.message)) return error;
+  if (error.reason === 'key_refused') return error;
   let message = error.message;
+  let reason = error.reason;
   if (error.status === 404) {
     message = message.replace(
       / Check the model id or resource id\.$/,
@@ -91,10 +92,11 @@ export function realtimeRefusal(error: ApiError, offered: { secret: boolean; cal
     );
   } else if (error.status === 403 && offered.callId) {
     message = message.replace(/ Check the key's team, permissions and credits\.$/, ' Joining a SIP call needs the API key of the team that owns its number.');
+    reason = 'team_key_needed';
   } else if (error.status === 400) {
     message = `${message.replace(/[.\s]*$/, '')}. Check the call's settings sent when the socket opens (model, reasoning effort${offered.callId ? ', call_id' : ''}).`;
   }
-  return { ...error, message };
+  return { ...error, message, ...(reason ? { reason } : {}) };
 }
 
 /**
@@ -107,5 +109,5 @@ export function secretRefusal(error: ApiError): ApiError {
   const message = error.message
     .replace('The service refused the API key (401)', 'The service refused the client secret (401)')
     .replace(/ Check the key in Connections\.$/, ' A client secret is short-lived: start the call again and a new one is minted (the API key was not used, and is not at fault).');
-  return { ...error, message };
+  return { ...error, message, reason: 'secret_refused' };
 }

@@ -12,12 +12,13 @@ import type { Db } from '../store/db';
 import { getRun, updateRun } from '../store/runs';
 import { recordedEvents } from '../services/recording/recover';
 import { REALTIME_MODELS } from '../../shared/wire/realtime';
+import type { PriceLookup } from './realtime-prices';
 import { recordedSessionModels, recoveredRealtimeOutput } from './realtime-recovered';
 
 export interface PriceRecoveredDeps {
   db: Db;
-  /** A model's catalogue prices on a connection (null: unknown); may reject. */
-  prices(connectionId: string, model: string): Promise<TokenPrices | null>;
+  /** A model's catalogue prices on a connection (null: unknown); may reject. The lookup live calls share (realtime-prices.ts modelPrices). */
+  prices: PriceLookup;
   log?(line: string): void;
 }
 

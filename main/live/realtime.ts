@@ -37,20 +37,19 @@ import {
   type RealtimeCallSnapshot,
 } from '../../shared/realtime-call';
 import { REALTIME_MODELS } from '../../shared/wire/realtime';
-import type { TokenPrices } from '../../shared/cost';
 import { ApiClient } from '../api/client';
 import { createClientSecret } from '../api/realtime';
 import type { MediaPlaneEvent } from '../media/media-plane';
 import type { SessionRecorder } from '../services/recording/session-recorder';
 import { defineLiveKind } from './kind';
 import { RealtimeConversation } from './realtime-conversation';
-import { callPrices } from './realtime-prices';
+import { callPrices, type PriceLookup } from './realtime-prices';
 import { ToolResponder } from './realtime-tools';
 import type { TranscriptionKindDeps } from './transcription';
 
 export type RealtimeKindDeps = TranscriptionKindDeps & {
-  /** A model's catalogue prices on a connection (main/app.ts: the models service), for the cost per call; null when unknown. */
-  prices?(connectionId: string, model: string): Promise<TokenPrices | null>;
+  /** A model's catalogue prices on a connection (main/app.ts: modelPrices over the models service, shared with recovered calls), for the cost per call; null when unknown. */
+  prices?: PriceLookup;
 };
 
 /** History's endpoint for realtime calls (the realtime family registers it). */

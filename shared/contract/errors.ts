@@ -22,6 +22,19 @@ export const ERROR_CODES = [
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
+/**
+ * Why a service refused, when the fix depends on it and the code and status do not say: the
+ * renderer picks its advice (and whether Connections can help) from this, never from the
+ * message's words, which main is free to reword.
+ */
+export const ERROR_REASONS = [
+  'key_refused', // the connection's API key was refused (a 401, or the 400 "Incorrect API key"): fixed in Connections
+  'secret_refused', // a realtime call's short-lived client secret was refused: start the call again, the key is not at fault
+  'team_key_needed', // joining a SIP call needs the API key of the team that owns its number: another key in Connections
+] as const;
+
+export type ErrorReason = (typeof ERROR_REASONS)[number];
+
 export const WorkbenchErrorSchema = z.object({
   code: z.enum(ERROR_CODES),
   message: z.string(),
@@ -29,6 +42,8 @@ export const WorkbenchErrorSchema = z.object({
   requestId: z.string().optional(),
   /** The service's own error code (`invalid-argument`, `Client specified ...`), when there is one. */
   serviceCode: z.string().optional(),
+  /** Why it was refused, when the advice depends on it (ERROR_REASONS). */
+  reason: z.enum(ERROR_REASONS).optional(),
   /** For invalid_input: which fields and why. */
   issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
 });

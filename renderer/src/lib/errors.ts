@@ -35,29 +35,30 @@ export function errorFacts(error: WorkbenchError): string {
 
 /**
  * A realtime call's short-lived client secret refused (expired or unknown; main/api/realtime.ts
- * says "refused the client secret"), not the connection's key: nothing to fix in Connections.
+ * marks it `secret_refused`), not the connection's key: nothing to fix in Connections.
+ * Every check here reads the error's `reason`, never its words: main may reword the message.
  */
 export function clientSecretRefused(error: WorkbenchError): boolean {
-  return error.code === 'api_error' && error.status === 401 && /refused the client secret/.test(error.message);
+  return error.reason === 'secret_refused';
 }
 
 /**
- * A 403 whose fix is another key: main says so (main/api/realtime.ts realtimeRefusal: joining a
- * SIP call "needs the API key of the team that owns its number"). Any other 403 (a file of another
- * team, a permission or credits the team lacks) is not fixed by editing the key.
+ * A refusal whose fix is another key: main marks it `team_key_needed` (main/api/realtime.ts
+ * realtimeRefusal: joining a SIP call needs the API key of the team that owns its number). Any
+ * other 403 (a file of another team, a permission or credits the team lacks) is not fixed by
+ * editing the key.
  */
 function otherKeyNeeded(error: WorkbenchError): boolean {
-  return error.status === 403 && /needs the API key of the team/.test(error.message);
+  return error.reason === 'team_key_needed';
 }
 
 /**
- * The connection's API key is the fix: a 401, a 400 main words as "refused the API key" (the
- * service answers a wrong key with 400 "Incorrect API key", wire-notes §7), or a 403 main says
- * needs another team's key. Fixed in Connections; a refused client secret and other 403s are not.
+ * The connection's API key is the fix: main marks the refused key `key_refused` (a 401, or the
+ * service's 400 "Incorrect API key", wire-notes §7), or says another team's key is needed. Fixed
+ * in Connections; a refused client secret and other 403s are not.
  */
 export function keyRefused(error: WorkbenchError): boolean {
-  if (error.code !== 'api_error' || clientSecretRefused(error)) return false;
-  return error.status === 401 || otherKeyNeeded(error) || /refused the API key/.test(error.message);
+  return error.reason === 'key_refused' || otherKeyNeeded(error);
 }
 
 /** What to try next, by error code: the message says what went wrong, this says what to do. */

@@ -109,8 +109,11 @@ export interface VideoJob {
   updatedAt: number;
   finishedAt: number | null;
   costTicks: number | null;
-  /** The service's `error.code` (or the app's for a refused create) and a plain-language reason. */
-  error: (WorkbenchError & { serviceCode?: string; reason: string }) | null;
+  /**
+   * The service's `error.code` (or the app's for a refused create) and a plain-language reason:
+   * this `reason` is words for the card, in place of WorkbenchError's machine-readable one.
+   */
+  error: (Omit<WorkbenchError, 'reason'> & { serviceCode?: string; reason: string }) | null;
   storageError: string | null;
   fileOutput: VideoFileOutput | null;
   /** The downloaded video, once in the gallery. */

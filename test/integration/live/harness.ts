@@ -2,9 +2,12 @@
  * A whole app (browser mode's composition: createApp with its embedded sandbox) with a real media
  * process, for the live transcription tests: speech from eSpeak NG resampled to 16 kHz, a page's
  * microphone in a child process (mic-client.ts), and a fake window attached to the live session.
+ * startRealtimeHarness() is the same app for the realtime call tests, with the ways they reach the
+ * sandbox: its key, a call started with no devices, a profile, a TCP proxy that drops or cuts.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -75,6 +78,90 @@ export async function startLiveApp(options: { mediaEnv?: NodeJS.ProcessEnv; /** 
     await plane.dispose();
   };
   return { app, plane, dataDir, logs, close };
+}
+
+/** A handler call's context (the IPC host's, for a test that calls handlers directly). */
+export const CTX = { sessionId: 'test', signal: new AbortController().signal };
+
+export type RealtimeHarness = Awaited<ReturnType<typeof startRealtimeHarness>>;
+
+/**
+ * The app of startLiveApp() for the realtime call tests, with what each of them did for itself:
+ * the embedded sandbox's port and key, a call started (no microphone, no output unless `input`
+ * says), a connection profile to the sandbox (its key unless another is given), and a TCP proxy in
+ * front of the sandbox with a profile through it.
+ */
+export async function startRealtimeHarness(options: Parameters<typeof startLiveApp>[0] = {}) {
+  const env = await startLiveApp(options);
+  const sandbox = async () => (await env.app.handlers.connections.list({}, CTX)).sandbox;
+  const startCall = (input: Record<string, unknown> = {}, origin: 'window' | 'main' = 'window') =>
+    env.app.live.start('realtime', { microphone: { kind: 'none' }, output: { kind: 'none' }, ...input }, { origin });
+  /** A profile named `name` to 127.0.0.1:`port` (the sandbox's) with `apiKey` (the sandbox's); its id. */
+  const profile = async (name: string, to: { port?: number; apiKey?: string } = {}) => {
+    const sb = await sandbox();
+    return (await env.app.handlers.connections.save({ name, baseUrl: `http://127.0.0.1:${to.port ?? sb.port}`, apiKey: to.apiKey ?? sb.key }, CTX)).id;
+  };
+  /** A TCP proxy in front of the sandbox and a profile (`name`) through it; close() it when done. */
+  const proxy = async (name: string, proxyOptions: ProxyOptions = {}) => {
+    const opened = await sandboxProxy((await sandbox()).port, proxyOptions);
+    try {
+      return { ...opened, profileId: await profile(name, { port: opened.port }) };
+    } catch (error) {
+      opened.close();
+      throw error;
+    }
+  };
+  return { ...env, sandbox, startCall, profile, proxy };
+}
+
+interface ProxyOptions {
+  /**
+   * Once a chunk holding this text has gone through to the client, destroy both sides (the client
+   * reads it, then finds the socket closed). Server frames are unmasked text, so an event type is
+   * visible in the bytes; the tail of the previous chunk is kept in case it straddles two reads.
+   */
+  cutAfter?: string;
+}
+
+/** A TCP proxy to the sandbox's `port`: drop() destroying its sockets is the network dropping. */
+async function sandboxProxy(port: number, options: ProxyOptions) {
+  const sockets = new Set<Socket>();
+  let cuts = 0;
+  const server = createServer((client) => {
+    const upstream = connect(port, '127.0.0.1');
+    for (const sock of [client, upstream]) {
+      sockets.add(sock);
+      sock.on('error', () => undefined);
+      sock.on('close', () => sockets.delete(sock));
+    }
+    const cutAfter = options.cutAfter;
+    if (cutAfter === undefined) return void client.pipe(upstream).pipe(client);
+    client.pipe(upstream);
+    let tail = '';
+    upstream.on('data', (chunk: Buffer) => {
+      const seen = tail + chunk.toString('latin1');
+      tail = seen.slice(-Math.max(32, cutAfter.length));
+      client.write(chunk, () => {
+        if (!seen.includes(cutAfter)) return;
+        cuts++;
+        client.destroy();
+        upstream.destroy();
+      });
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const drop = () => {
+    for (const sock of sockets) sock.destroy();
+  };
+  return {
+    port: (server.address() as AddressInfo).port,
+    drop,
+    cuts: () => cuts,
+    close() {
+      drop();
+      server.close();
+    },
+  };
 }
 
 /** A fake window: attaches, folds chunks onto the snapshot as the page's store does. */

@@ -9,21 +9,19 @@ import type { SessionRecord, SessionTimelinePage, TimelineItem } from '../../../
 import type { RunRecord } from '../../../shared/contract/runs';
 import { recordedCallInput } from '../../../shared/families/realtime/codegen';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer, connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
 import { createMediaChannel, webSocketFramePort } from '../../../renderer/src/bridge/media-channel';
 import type { SocketLike } from '../../../renderer/src/bridge/ws-transport';
 import { FrameKind } from '../../../shared/media-frames/frame';
 import { PAGE_ORIGIN } from '../media/harness';
-import { speechPcm, startLiveApp } from './harness';
+import { CTX, speechPcm, startRealtimeHarness, type RealtimeHarness } from './harness';
 import { attachCall, pollState } from './realtime-harness';
 
-const CTX = { sessionId: 'test', signal: new AbortController().signal };
-let env: Awaited<ReturnType<typeof startLiveApp>>;
+let env: RealtimeHarness;
 
 beforeAll(async () => {
-  env = await startLiveApp();
+  env = await startRealtimeHarness();
 }, 60_000);
 afterAll(() => env?.close());
 
@@ -31,11 +29,7 @@ const WEATHER = { name: 'get_weather', description: 'The weather in a city', par
 
 describe('realtime call live session (sandbox)', () => {
   it('answers a function call through the auto-responder with no window attached, then speaks the answer using it', async () => {
-    const id = await env.app.live.start(
-      'realtime',
-      { model: 'svc-voice-latest', microphone: { kind: 'none' }, output: { kind: 'none' }, tools: [WEATHER], autoReplies: { get_weather: { output: '{"temp":21,"unit":"C"}', latencyMs: 300 } } },
-      { origin: 'window' },
-    );
+    const id = await env.startCall({ model: 'svc-voice-latest', tools: [WEATHER], autoReplies: { get_weather: { output: '{"temp":21,"unit":"C"}', latencyMs: 300 } } });
     const win = await attachCall(env.app, id);
     await win.until(() => win.state().status === 'live' && win.state().connection.sessionId !== null, 'connected');
     await win.attachment.control({ type: 'text', text: 'Please call get_weather for Paris.' });
@@ -83,7 +77,7 @@ describe('realtime call live session (sandbox)', () => {
   }, 120_000);
 
   it('barge-in with page playback: speech over the answer flushes the page at once and truncates the answer at the ms the page played', async () => {
-    const id = await env.app.live.start('realtime', { microphone: { kind: 'page' }, output: { kind: 'page' } }, { origin: 'window' });
+    const id = await env.startCall({ microphone: { kind: 'page' }, output: { kind: 'page' } });
     const win = await attachCall(env.app, id);
     await win.until(() => win.state().status === 'live' && win.state().streams.playback >= 0, 'connected');
     const { mic, playback } = win.state().streams;
@@ -196,24 +190,10 @@ describe('realtime call live session (sandbox)', () => {
 
   it('a dropped connection is said at once and the call stays; reconnect seeds the conversation back from the transcript', async () => {
     // A TCP proxy in front of the sandbox: destroying its sockets is the network dropping.
-    const state0 = await env.app.handlers.connections.list({}, CTX);
-    const sockets = new Set<Socket>();
-    const proxy = createServer((client) => {
-      const upstream = connect(state0.sandbox.port, '127.0.0.1');
-      client.pipe(upstream).pipe(client);
-      for (const s of [client, upstream]) {
-        sockets.add(s);
-        s.on('error', () => undefined);
-        s.on('close', () => sockets.delete(s));
-      }
-    });
-    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
-    const drop = () => {
-      for (const s of sockets) s.destroy();
-    };
+    const proxy = await env.proxy('Through a proxy');
+    const drop = proxy.drop;
     try {
-      const profile = await env.app.handlers.connections.save({ name: 'Through a proxy', baseUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, apiKey: state0.sandbox.key }, CTX);
-      const id = await env.app.live.start('realtime', { connectionId: profile.id, microphone: { kind: 'none' }, output: { kind: 'none' } }, { origin: 'window' });
+      const id = await env.startCall({ connectionId: proxy.profileId });
       const win = await attachCall(env.app, id);
       await win.until(() => win.state().status === 'live', 'connected');
       await win.attachment.control({ type: 'text', text: 'Say The first answer.' });
@@ -261,13 +241,12 @@ describe('realtime call live session (sandbox)', () => {
       expect(session.marks.filter((m) => m.type === 'error').length).toBe(2);
       expect(session.marks.filter((m) => m.type === 'reconnected').length).toBe(1);
     } finally {
-      drop();
       proxy.close();
     }
   }, 150_000);
 
   it('a kill -9 of the media process mid-call: the drop is said, the recording up to then is kept and History has it', async () => {
-    const id = await env.app.live.start('realtime', { microphone: { kind: 'none' }, output: { kind: 'none' } }, { origin: 'window' });
+    const id = await env.startCall();
     const win = await attachCall(env.app, id);
     await win.until(() => win.state().status === 'live', 'connected');
     await win.attachment.control({ type: 'text', text: 'Say This answer is recorded before the crash.' });
@@ -299,7 +278,7 @@ describe('realtime call live session (sandbox)', () => {
   }, 150_000);
 
   it('with a minted client secret (its expiry in the snapshot, the secret nowhere in History) and push-to-talk: a manual commit is answered', async () => {
-    const id = await env.app.live.start('realtime', { auth: 'client-secret', clientSecretSeconds: 120, turnDetection: null, microphone: { kind: 'page' }, output: { kind: 'none' } }, { origin: 'window' });
+    const id = await env.startCall({ auth: 'client-secret', clientSecretSeconds: 120, turnDetection: null, microphone: { kind: 'page' } });
     const win = await attachCall(env.app, id);
     await win.until(() => win.state().status === 'live', 'connected');
     const expires = win.state().clientSecretExpiresAt!;
@@ -334,7 +313,7 @@ describe('realtime call live session (sandbox)', () => {
   }, 150_000);
 
   it('joins a SIP call by call_id with the key (µ-law 8 kHz), answers the caller, and ends when the far side hangs up', async () => {
-    const { sandbox } = await env.app.handlers.connections.list({}, CTX);
+    const sandbox = await env.sandbox();
     const base = `http://127.0.0.1:${sandbox.port}`;
     const receiver = createHttpServer((req, res) => req.resume().on('end', () => res.writeHead(204).end()));
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
@@ -346,8 +325,8 @@ describe('realtime call live session (sandbox)', () => {
       const placed = await post('/sandbox/calls', { to: number, from: '+14155550100', script: { say: 'Hello, I would like to check my order please.', hangup_after_ms: null } });
       const callId = ((await placed.json()) as { call_id: string }).call_id;
 
-      await expect(env.app.live.start('realtime', { callId, auth: 'client-secret', microphone: { kind: 'none' }, output: { kind: 'none' } }, { origin: 'main' })).rejects.toThrow(/API key only/);
-      const id = await env.app.live.start('realtime', { callId, microphone: { kind: 'none' }, output: { kind: 'none' } }, { origin: 'main' });
+      await expect(env.startCall({ callId, auth: 'client-secret' }, 'main')).rejects.toThrow(/API key only/);
+      const id = await env.startCall({ callId }, 'main');
       const win = await attachCall(env.app, id);
       await win.until(() => win.state().status === 'live', 'joined');
       expect(win.state().formats).toEqual({ input: { type: 'audio/pcmu', rate: 8000 }, output: { type: 'audio/pcmu', rate: 8000 } });
@@ -369,7 +348,7 @@ describe('realtime call live session (sandbox)', () => {
   }, 150_000);
 
   it('response.cancel stops the answer (cancelled in the transcript); hang-up ends the call from the console', async () => {
-    const id = await env.app.live.start('realtime', { microphone: { kind: 'none' }, output: { kind: 'none' } }, { origin: 'window' });
+    const id = await env.startCall();
     const win = await attachCall(env.app, id);
     await win.until(() => win.state().status === 'live', 'connected');
     await win.attachment.control({ type: 'text', text: 'Say This is a long answer that goes on and on, sentence after sentence, so that there is time to cancel it before it ends.' });

@@ -3,18 +3,16 @@
  * media process: each explained to the console (the start's refusal or the snapshot's lastError)
  * and in History (the run's error or an error mark), the recording and log kept. Values only.
  */
-import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionRecord } from '../../../shared/contract/history';
 import type { RunRecord } from '../../../shared/contract/runs';
-import { startLiveApp } from './harness';
+import { CTX, startRealtimeHarness, type RealtimeHarness } from './harness';
 import { attachCall, pollState } from './realtime-harness';
 
-const CTX = { sessionId: 'test', signal: new AbortController().signal };
-let env: Awaited<ReturnType<typeof startLiveApp>>;
+let env: RealtimeHarness;
 
 beforeAll(async () => {
-  env = await startLiveApp();
+  env = await startRealtimeHarness();
 }, 60_000);
 afterAll(() => env?.close());
 
@@ -22,11 +20,10 @@ const WEATHER = { name: 'get_weather', description: 'The weather in a city', par
 
 describe('realtime call failures (sandbox)', () => {
   it('a wrong key: the start is refused with the service\'s reason, and History keeps the failed run with it', async () => {
-    const state0 = await env.app.handlers.connections.list({}, CTX);
-    const profile = await env.app.handlers.connections.save({ name: 'Wrong key', baseUrl: `http://127.0.0.1:${state0.sandbox.port}`, apiKey: 'sk-wrong-key-0123456789abcdef' }, CTX);
-    await expect(env.app.live.start('realtime', { connectionId: profile.id, microphone: { kind: 'none' }, output: { kind: 'none' } }, { origin: 'window' })).rejects.toThrow(/API key/i);
+    const profileId = await env.profile('Wrong key', { apiKey: 'sk-wrong-key-0123456789abcdef' });
+    await expect(env.startCall({ connectionId: profileId })).rejects.toThrow(/API key/i);
     const page = await env.app.handlers.history.search({ endpoint: 'realtime.call', status: 'error', limit: 50 }, CTX);
-    const failed = page.items.find((r) => r.connectionId === profile.id);
+    const failed = page.items.find((r) => r.connectionId === profileId);
     expect(failed).toBeDefined();
     const run = (await env.app.handlers.history.get({ id: failed!.id }, CTX)) as RunRecord;
     expect(run.error?.message).toMatch(/API key/i);
@@ -36,11 +33,7 @@ describe('realtime call failures (sandbox)', () => {
   }, 60_000);
 
   it('a tool that throws (auto-responder error): said in the snapshot and marked in History; the model answers with the error and the call goes on', async () => {
-    const id = await env.app.live.start(
-      'realtime',
-      { microphone: { kind: 'none' }, output: { kind: 'none' }, tools: [WEATHER], autoReplies: { get_weather: { output: '', error: 'weather service unreachable' } } },
-      { origin: 'window' },
-    );
+    const id = await env.startCall({ tools: [WEATHER], autoReplies: { get_weather: { output: '', error: 'weather service unreachable' } } });
     const win = await attachCall(env.app, id);
     await win.until(() => win.state().status === 'live', 'connected');
     await win.attachment.control({ type: 'text', text: 'Please call get_weather for Paris.' });
@@ -60,28 +53,16 @@ describe('realtime call failures (sandbox)', () => {
   }, 90_000);
 
   it('the socket closing mid-turn (while the answer streams): the drop is said at once, the partial answer and the recording up to then are kept in History', async () => {
-    const state0 = await env.app.handlers.connections.list({}, CTX);
-    const sockets = new Set<Socket>();
-    const proxy = createServer((client) => {
-      const upstream = connect(state0.sandbox.port, '127.0.0.1');
-      client.pipe(upstream).pipe(client);
-      for (const sock of [client, upstream]) {
-        sockets.add(sock);
-        sock.on('error', () => undefined);
-        sock.on('close', () => sockets.delete(sock));
-      }
-    });
-    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    const proxy = await env.proxy('Dropping proxy');
     try {
-      const profile = await env.app.handlers.connections.save({ name: 'Dropping proxy', baseUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, apiKey: state0.sandbox.key }, CTX);
-      const id = await env.app.live.start('realtime', { connectionId: profile.id, microphone: { kind: 'none' }, output: { kind: 'none' } }, { origin: 'window' });
+      const id = await env.startCall({ connectionId: proxy.profileId });
       const win = await attachCall(env.app, id);
       await win.until(() => win.state().status === 'live', 'connected');
       await win.attachment.control({ type: 'text', text: 'Say This answer is long enough to be cut off in the middle of a sentence by the network going away.' });
       // Mid-turn: the answer has begun streaming and is not done.
       await win.until(() => win.state().transcript.some((e) => e.role === 'assistant' && e.text.length > 0), 'the answer streaming');
       expect(win.state().usage.responses).toBe(0); // not done yet: the drop comes mid-turn
-      for (const sock of sockets) sock.destroy();
+      proxy.drop();
       await win.until(() => win.state().status === 'dropped', 'the drop');
       const state = win.state();
       expect(state.lastError?.code).toBe('network');
@@ -101,7 +82,6 @@ describe('realtime call failures (sandbox)', () => {
       expect(session.tracks.find((t) => t.name === 'model')?.state).toBe('closed');
       expect(session.timelineTotal).toBeGreaterThan(0);
     } finally {
-      for (const sock of sockets) sock.destroy();
       proxy.close();
     }
   }, 90_000);

@@ -7,19 +7,18 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkbenchFailure, type WorkbenchError } from '../../../shared/contract/errors';
-import { startLiveApp } from './harness';
+import { startRealtimeHarness, type RealtimeHarness } from './harness';
 
-const CTX = { sessionId: 'test', signal: new AbortController().signal };
-let env: Awaited<ReturnType<typeof startLiveApp>>;
+let rt: RealtimeHarness;
 
 beforeAll(async () => {
-  env = await startLiveApp();
+  rt = await startRealtimeHarness();
 }, 60_000);
-afterAll(() => env?.close());
+afterAll(() => rt?.close());
 
 async function refusal(input: Record<string, unknown>): Promise<WorkbenchError> {
   try {
-    await env.app.live.start('realtime', { microphone: { kind: 'none' }, output: { kind: 'none' }, ...input }, { origin: 'window' });
+    await rt.startCall(input);
   } catch (error) {
     if (error instanceof WorkbenchFailure) return error.error;
     throw error;
@@ -29,11 +28,9 @@ async function refusal(input: Record<string, unknown>): Promise<WorkbenchError> 
 
 describe('a refused realtime socket (sandbox)', () => {
   it("a wrong key: said as the key refused (the service's 400), with Connections as the fix", async () => {
-    const { sandbox } = await env.app.handlers.connections.list({}, CTX);
     const wrongKey = 'sk-wrong-key-fedcba9876543210';
-    const profile = await env.app.handlers.connections.save({ name: 'Wrong key', baseUrl: `http://127.0.0.1:${sandbox.port}`, apiKey: wrongKey }, CTX);
-    const error = await refusal({ connectionId: profile.id });
-    expect(error).toMatchObject({ code: 'api_error', status: 400 });
+    const error = await refusal({ connectionId: await rt.profile('Wrong key', { apiKey: wrongKey }) });
+    expect(error).toMatchObject({ code: 'api_error', status: 400, reason: 'key_refused' });
     expect(error.message).toMatch(/^The WebSocket to 127\.0\.0\.1:\d+ was refused\. The service refused the API key \(400\): Incorrect API key provided: sk\*\*\*10\. .* Check the key in Connections\.$/);
     expect(error.message).not.toContain('rejected the request');
     expect(JSON.stringify(error)).not.toContain(wrongKey);
@@ -42,6 +39,7 @@ describe('a refused realtime socket (sandbox)', () => {
   it('an unknown call_id (404): the call has ended or its id is wrong, not "check the model id"', async () => {
     const error = await refusal({ callId: 'rtc_no_such_call' });
     expect(error).toMatchObject({ code: 'api_error', status: 404 });
+    expect(error.reason).toBeUndefined();
     expect(error.message).toMatch(/No live call rtc_no_such_call.* The call has ended or its call_id is wrong: a call can be joined only while it rings or is connected\.$/);
     expect(error.message).not.toMatch(/Check the model id|Connections/);
   }, 60_000);

@@ -7,72 +7,30 @@
  * after forwarding the first `response.done`. Also an auto-reply with a latency, still waiting
  * when that drop comes: cancelled, and said the same way after the drop. Values only.
  */
-import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionRecord } from '../../../shared/contract/history';
-import { startLiveApp } from './harness';
+import { CTX, startRealtimeHarness, type RealtimeHarness } from './harness';
 import { attachCall } from './realtime-harness';
 
-const CTX = { sessionId: 'test', signal: new AbortController().signal };
 const WEATHER = { name: 'get_weather', description: 'The weather in a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
-let env: Awaited<ReturnType<typeof startLiveApp>>;
+let env: RealtimeHarness;
 
 beforeAll(async () => {
-  env = await startLiveApp();
+  env = await startRealtimeHarness();
 }, 60_000);
 afterAll(() => env?.close());
 
 /**
  * A proxy to the sandbox that, once the service's first `response.done` has gone through to the
  * client, destroys both sides: the client reads the function call, then finds the socket closed.
- * (Server frames are unmasked text, so the event type is visible in the bytes; the tail of the
- * previous chunk is kept in case the name straddles two reads.)
  */
-async function cuttingProxy(port: number) {
-  const sockets = new Set<Socket>();
-  let cut = 0;
-  const server = createServer((client) => {
-    const upstream = connect(port, '127.0.0.1');
-    for (const sock of [client, upstream]) {
-      sockets.add(sock);
-      sock.on('error', () => undefined);
-      sock.on('close', () => sockets.delete(sock));
-    }
-    client.pipe(upstream);
-    let tail = '';
-    upstream.on('data', (chunk: Buffer) => {
-      const seen = tail + chunk.toString('latin1');
-      tail = seen.slice(-32);
-      client.write(chunk, () => {
-        if (!seen.includes('"response.done"')) return;
-        cut++;
-        client.destroy();
-        upstream.destroy();
-      });
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    port: (server.address() as AddressInfo).port,
-    cuts: () => cut,
-    close() {
-      for (const sock of sockets) sock.destroy();
-      server.close();
-    },
-  };
-}
+const cuttingProxy = (name: string) => env.proxy(name, { cutAfter: '"response.done"' });
 
 describe('an auto-reply the closed socket cannot carry (sandbox)', () => {
   it('is said as a tool_send_failed error in the call and marked in History, apart from the drop', async () => {
-    const state0 = await env.app.handlers.connections.list({}, CTX);
-    const proxy = await cuttingProxy(state0.sandbox.port);
+    const proxy = await cuttingProxy('Cutting proxy');
     try {
-      const profile = await env.app.handlers.connections.save({ name: 'Cutting proxy', baseUrl: `http://127.0.0.1:${proxy.port}`, apiKey: state0.sandbox.key }, CTX);
-      const id = await env.app.live.start(
-        'realtime',
-        { connectionId: profile.id, microphone: { kind: 'none' }, output: { kind: 'none' }, tools: [WEATHER], autoReplies: { get_weather: { output: '{"temp_c":18}' } } },
-        { origin: 'window' },
-      );
+      const id = await env.startCall({ connectionId: proxy.profileId, tools: [WEATHER], autoReplies: { get_weather: { output: '{"temp_c":18}' } } });
       const win = await attachCall(env.app, id);
       await win.until(() => win.state().status === 'live', 'connected');
       await win.attachment.control({ type: 'text', text: 'Please call get_weather for Paris.' });
@@ -105,16 +63,10 @@ describe('an auto-reply the closed socket cannot carry (sandbox)', () => {
   }, 90_000);
 
   it('a delayed auto-reply still waiting out its latency when the socket drops is said the same way, after the drop', async () => {
-    const state0 = await env.app.handlers.connections.list({}, CTX);
-    const proxy = await cuttingProxy(state0.sandbox.port);
+    const proxy = await cuttingProxy('Cutting proxy (latency)');
     try {
-      const profile = await env.app.handlers.connections.save({ name: 'Cutting proxy (latency)', baseUrl: `http://127.0.0.1:${proxy.port}`, apiKey: state0.sandbox.key }, CTX);
       // The drop comes right after the function call; the reply waits 60 s, so it is still waiting then.
-      const id = await env.app.live.start(
-        'realtime',
-        { connectionId: profile.id, microphone: { kind: 'none' }, output: { kind: 'none' }, tools: [WEATHER], autoReplies: { get_weather: { output: '{"temp_c":18}', latencyMs: 60_000 } } },
-        { origin: 'window' },
-      );
+      const id = await env.startCall({ connectionId: proxy.profileId, tools: [WEATHER], autoReplies: { get_weather: { output: '{"temp_c":18}', latencyMs: 60_000 } } });
       const win = await attachCall(env.app, id);
       await win.until(() => win.state().status === 'live', 'connected');
       await win.attachment.control({ type: 'text', text: 'Please call get_weather for Paris.' });

@@ -13,6 +13,7 @@ vi.mock('@/bridge/media', () => ({ mediaChannel: () => ({ onFrame: () => () => u
 const capture = vi.hoisted(() => ({ start: vi.fn() }));
 vi.mock('@/audio/page-capture', () => ({ PageCapture: { start: capture.start } }));
 const { default: LiveTranscription } = await import('@/families/transcription/live/LiveTranscription.vue');
+const { useLiveTranscriptionStore } = await import('@/families/transcription/live/live-transcription-store');
 
 let m: Mounted;
 afterEach(() => {
@@ -71,6 +72,17 @@ async function mountPanel(first: LiveTranscriptionSnapshot): Promise<void> {
 const text = (sel: string) => [...document.querySelectorAll(sel)].map((e) => e.textContent!.trim());
 
 describe('LiveTranscription panel', () => {
+  it("draws the microphone's level in the shared level meter (-60..0 dBFS across the bar)", async () => {
+    await mountPanel(snapshot());
+    const meter = () => m.wrapper.find('[role="meter"]');
+    expect(meter().attributes('aria-label')).toBe('Microphone level');
+    expect((meter().find('.meter-fill').element as HTMLElement).style.width).toBe('0%');
+    useLiveTranscriptionStore().levelDbfs = -30;
+    await flushPromises();
+    expect(meter().attributes('aria-valuenow')).toBe('-30');
+    expect(parseFloat((meter().find('.meter-fill').element as HTMLElement).style.width)).toBeCloseTo(50, 5);
+  });
+
   it('shows interim words apart from finals; a socket closed mid-utterance is said, the transcript kept', async () => {
     await mountPanel(snapshot());
     m.wrapper.find('[data-test="live-start"]').trigger('click');

@@ -16,6 +16,17 @@ describe('errors', () => {
       expect(apiErrorFromResponse(status, {}, body).message).toBe(message);
     });
 
+    it.each([
+      [401, { error: 'Missing bearer token.' }, 'key_refused'],
+      [400, { error: 'Incorrect API key provided: sk***yz.' }, 'key_refused'],
+      [400, { error: 'temperature must be at most 2' }, undefined],
+      [403, { error: 'Team out of credits' }, undefined],
+    ] as const)('marks HTTP %i (%o) with reason %s, which the WorkbenchError keeps', (status, body, reason) => {
+      const e = apiErrorFromResponse(status, {}, body);
+      expect(e.reason).toBe(reason);
+      expect(toWorkbenchError(e).reason).toBe(reason);
+    });
+
     it('keeps the status, the service code, the request id and the body', () => {
       const body = { code: 'Some requested entity was not found', error: 'No such model' };
       expect(apiErrorFromResponse(404, { 'x-request-id': 'r-1' }, body)).toEqual({

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../../main/api/client';
 import type { CapturedFrame } from '../../../../main/api/event-socket';
-import { apiErrorFromResponse } from '../../../../main/api/errors';
+import { apiErrorFromResponse, toWorkbenchError } from '../../../../main/api/errors';
 import { createClientSecret, openRealtimeSocket, realtimeRefusal } from '../../../../main/api/realtime';
 import { useLocalClient } from './local-client';
 import { sendJson } from './local-server';
@@ -73,25 +73,31 @@ describe('realtimeRefusal(): the advice for a refused /v1/realtime upgrade', () 
     [401, 'Missing Authorization header.', 'The service refused the API key (401): Missing Authorization header. Check the key in Connections.'],
     [400, 'Incorrect API key provided: sk***yz.', 'The service refused the API key (400): Incorrect API key provided: sk***yz. Check the key in Connections.'],
   ])('a refused key (%i) says the key was refused and sends the user to Connections', (status, error, message) => {
-    expect(realtimeRefusal(refused(status, error), key).message).toBe(message);
+    const out = realtimeRefusal(refused(status, error), key);
+    expect(out.message).toBe(message);
+    expect(out.reason).toBe('key_refused');
   });
 
   it('a refused client secret is not the key: start again (a new secret is minted), not Connections', () => {
-    const message = realtimeRefusal(refused(401, 'The client secret expired.'), { secret: true, callId: false }).message;
+    const out = realtimeRefusal(refused(401, 'The client secret expired.'), { secret: true, callId: false });
+    expect(out.reason).toBe('secret_refused');
+    expect(toWorkbenchError(out).reason).toBe('secret_refused');
+    const message = out.message;
     expect(message).toMatch(/^The service refused the client secret \(401\): The client secret expired\. A client secret is short-lived: start the call again/);
     expect(message).not.toContain('Connections');
   });
 
   it.each([
-    [404, 'No live call c1', true, "Not found (404): No live call c1. The call has ended or its call_id is wrong: a call can be joined only while it rings or is connected."],
-    [404, 'Unknown model svc-9', false, "Not found (404): Unknown model svc-9. Check the call's model and the connection's base URL (the socket opens at <base URL>/v1/realtime)."],
-    [403, 'Joining a SIP call needs the API key', true, "The service denied access (403): Joining a SIP call needs the API key. Joining a SIP call needs the API key of the team that owns its number."],
-    [403, 'Team out of credits', false, "The service denied access (403): Team out of credits. Check the key's team, permissions and credits."],
-    [400, 'reasoning.effort must be "high" or "none"', false, 'The service rejected the request (400): reasoning.effort must be "high" or "none". Check the call\'s settings sent when the socket opens (model, reasoning effort).'],
-  ])('a %i (%s) gets its own advice, never the key\'s', (status, error, callId, message) => {
+    [404, 'No live call c1', true, "Not found (404): No live call c1. The call has ended or its call_id is wrong: a call can be joined only while it rings or is connected.", undefined],
+    [404, 'Unknown model svc-9', false, "Not found (404): Unknown model svc-9. Check the call's model and the connection's base URL (the socket opens at <base URL>/v1/realtime).", undefined],
+    [403, 'Joining a SIP call needs the API key', true, "The service denied access (403): Joining a SIP call needs the API key. Joining a SIP call needs the API key of the team that owns its number.", 'team_key_needed'],
+    [403, 'Team out of credits', false, "The service denied access (403): Team out of credits. Check the key's team, permissions and credits.", undefined],
+    [400, 'reasoning.effort must be "high" or "none"', false, 'The service rejected the request (400): reasoning.effort must be "high" or "none". Check the call\'s settings sent when the socket opens (model, reasoning effort).', undefined],
+  ])('a %i (%s) gets its own advice, never the key\'s', (status, error, callId, message, reason) => {
     const out = realtimeRefusal(refused(status, error), { secret: false, callId });
     expect(out.message).toBe(message);
     expect(out.status).toBe(status);
+    expect(out.reason).toBe(reason);
   });
 
   it('leaves what is not an HTTP refusal alone', () => {

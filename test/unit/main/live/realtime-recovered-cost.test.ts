@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { recoveredRealtimeOutput } from '../../../../main/live/realtime-recovered';
+import { callPrices, modelPrices } from '../../../../main/live/realtime-prices';
 import { priceRecoveredCalls } from '../../../../main/live/realtime-recovered-cost';
 import { recoverRecordings } from '../../../../main/services/recording/recover';
 import { SessionRecorder } from '../../../../main/services/recording/session-recorder';
@@ -18,6 +19,7 @@ import { BlobStore } from '../../../../main/store/blobs';
 import { closeDatabase, openDatabase, type Db } from '../../../../main/store/db';
 import { getRun } from '../../../../main/store/runs';
 import type { TokenPrices } from '../../../../shared/cost';
+import type { CatalogueEntry } from '../../../../shared/families/models/contract';
 import { newRun } from '../store/run-fixtures';
 
 let dir: string;
@@ -97,5 +99,68 @@ describe('the cost of a recovered realtime call', () => {
     // The run's own model (no session model recorded) is priced once the catalogue answers.
     expect(await priceRecoveredCalls({ db, prices: async (_c, model) => PRICES[model] ?? null }, report.rebuilt)).toBe(1);
     expect(getRun(db, 'unpriced')!.costTicks).toBe(10 * 40_000 + 5 * 160_000);
+  });
+});
+
+describe('one price lookup for live and recovered calls (modelPrices)', () => {
+  const entries = Object.entries(PRICES).map(([id, prices]) => ({ id, aliases: id === 'svc-voice-latest' ? ['svc-voice'] : [], prices }) as unknown as CatalogueEntry);
+
+  /**
+   * The models service's catalogue as far as prices care: a fetch answers only when told (a real
+   * request takes a while), and once answered the catalogue is held (the service's cache).
+   * `fetched` counts the requests that went to the service.
+   */
+  function gatedCatalogue() {
+    const fetched: string[] = [];
+    const held = new Map<string, { entries: CatalogueEntry[] }>();
+    const waiting: Array<(answer: { entries: CatalogueEntry[] } | Error) => void> = [];
+    const catalogue = async (connectionId: string) => {
+      const cached = held.get(connectionId);
+      if (cached) return cached;
+      fetched.push(connectionId);
+      return new Promise<{ entries: CatalogueEntry[] }>((resolve, reject) =>
+        waiting.push((a) => (a instanceof Error ? reject(a) : (held.set(connectionId, a), resolve(a)))),
+      );
+    };
+    const answer = (a: { entries: CatalogueEntry[] } | Error) => waiting.splice(0).forEach((w) => w(a));
+    return { fetched, catalogue, answer };
+  }
+
+  it('a call starting while the recovered calls are priced shares their one catalogue request', async () => {
+    recordCall('call1', [
+      { type: 'session.created', session: { id: 's1', model: 'svc-voice-latest' } },
+      { type: 'session.updated', session: { id: 's1', model: 'svc-voice-fast-1.0' } },
+      done('r1', { input_tokens: 100, output_tokens: 40, input_token_details: { cached_tokens: 0 } }),
+    ]);
+    const report = await recover();
+    const gate = gatedCatalogue();
+    const prices = modelPrices(gate.catalogue);
+    const recovered = priceRecoveredCalls({ db, prices }, report.rebuilt);
+    const live = callPrices(prices, 'sandbox', () => {});
+    const loaded = live.load('svc-voice'); // an alias: found by the same lookup
+    await new Promise((r) => setImmediate(r));
+    expect(gate.fetched).toEqual(['sandbox']);
+    gate.answer({ entries });
+    await loaded;
+    expect(await recovered).toBe(1);
+    expect(gate.fetched).toEqual(['sandbox']);
+    expect(live.current).toEqual(PRICES['svc-voice-latest']);
+    expect(getRun(db, 'call1')!.costTicks).toBe(100 * 10_000 + 40 * 50_000);
+  });
+
+  it('keeps no failed request: the next asker asks again; another connection asks its own', async () => {
+    const gate = gatedCatalogue();
+    const prices = modelPrices(gate.catalogue);
+    const first = prices('sandbox', 'svc-voice-latest');
+    const other = prices('team-b', 'svc-voice-latest');
+    await new Promise((r) => setImmediate(r));
+    gate.answer(new Error('connect ECONNREFUSED'));
+    await expect(first).rejects.toThrow('ECONNREFUSED');
+    await expect(other).rejects.toThrow('ECONNREFUSED');
+    const again = prices('sandbox', 'svc-unknown');
+    await new Promise((r) => setImmediate(r));
+    gate.answer({ entries });
+    expect(await again).toBeNull();
+    expect(gate.fetched).toEqual(['sandbox', 'team-b', 'sandbox']);
   });
 });

@@ -79,6 +79,49 @@ function longTaskBreakdown(trace: Buffer): string[] {
   return out;
 }
 
+/** The trace's Paint events by the element painted (named through CDP): which boxes a frame repaints, and what that costs. */
+async function paintedNodes(page: Page, trace: Buffer): Promise<string[]> {
+  type Ev = { name: string; ph: string; tdur?: number; dur?: number; args?: { data?: { nodeId?: number } } };
+  const events = (JSON.parse(trace.toString('utf8')) as { traceEvents: Ev[] }).traceEvents;
+  const byNode = new Map<number, { n: number; us: number; maxUs: number }>();
+  for (const e of events) {
+    if (e.name !== 'Paint' || e.ph !== 'X' || e.args?.data?.nodeId === undefined) continue;
+    const us = e.tdur ?? e.dur ?? 0;
+    const o = byNode.get(e.args.data.nodeId) ?? { n: 0, us: 0, maxUs: 0 };
+    byNode.set(e.args.data.nodeId, { n: o.n + 1, us: o.us + us, maxUs: Math.max(o.maxUs, us) });
+  }
+  const cdp = await page.context().newCDPSession(page);
+  const out: string[] = [];
+  try {
+    await cdp.send('DOM.getDocument', { depth: 0 });
+    for (const [id, o] of [...byNode.entries()].sort((a, b) => b[1].us - a[1].us).slice(0, 8)) {
+      const node = await cdp.send('DOM.describeNode', { backendNodeId: id }).then((r) => r.node, () => null);
+      const attrs = node?.attributes ?? [];
+      const cls = attrs[attrs.indexOf('class') + 1] ?? '';
+      const what = node ? `${node.nodeName}${attrs.includes('class') ? `.${cls.split(' ').join('.')}` : ''}` : '?';
+      out.push(`paint ${what} (#${id}): ${o.n}× ${round(o.us / 1000)} ms CPU, max ${round(o.maxUs / 1000)} (nested paints count in their parent too)`);
+    }
+  } finally {
+    await cdp.detach();
+  }
+  return out;
+}
+
+/** What invalidated style, layout and paint in the trace (invalidation tracking), most often first. */
+function invalidations(trace: Buffer): string[] {
+  type Ev = { name: string; args?: { data?: { nodeName?: string; reason?: string; changedAttribute?: string; changedClass?: string } } };
+  const events = (JSON.parse(trace.toString('utf8')) as { traceEvents: Ev[] }).traceEvents;
+  const counts = new Map<string, number>();
+  for (const e of events) {
+    if (!e.name.endsWith('InvalidationTracking')) continue;
+    const d = e.args?.data ?? {};
+    // Node names carry the node's id for list rows: drop it, so that rows of one kind add up.
+    const k = `${e.name.replace('InvalidationTracking', '')} ${(d.nodeName ?? '').replace(/ id='[^']*'/, '')} ${d.reason ?? ''} ${d.changedAttribute ?? d.changedClass ?? ''}`.trim();
+    counts.set(k, (counts.get(k) ?? 0) + 1);
+  }
+  return [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([k, n]) => `invalidated ${n}×: ${k}`);
+}
+
 /** Collects long tasks and event timings from the first script on (before the app's own code). */
 const OBSERVE = `
   window.__perf = { long: [], events: [] };
@@ -108,7 +151,7 @@ async function phase(page: Page, name: string, work: () => Promise<void>): Promi
   // EVENT_LOG_TRACE=<phase>: the phase's trace with the timeline's events (layout, style, script)
   // written beside the CPU profiles, and each task over 50 ms CPU broken down on stderr.
   const traced = process.env.EVENT_LOG_TRACE?.split(',').includes(name) ?? false;
-  await browser.startTracing(page, { categories: traced ? ['toplevel', 'devtools.timeline', 'v8'] : ['toplevel'] });
+  await browser.startTracing(page, { categories: traced ? ['toplevel', 'devtools.timeline', 'v8', 'disabled-by-default-devtools.timeline.invalidationTracking'] : ['toplevel'] });
   const from = await now(page);
   await work();
   // Let a task the work queued finish, then read what the observers saw.
@@ -119,6 +162,8 @@ async function phase(page: Page, name: string, work: () => Promise<void>): Promi
   if (traced) {
     writeFileSync(join(tmpdir(), `event-log-${name}.trace.json`), trace);
     for (const line of longTaskBreakdown(trace)) log(`  ${line}`);
+    for (const line of await paintedNodes(page, trace)) log(`  ${line}`);
+    for (const line of invalidations(trace)) log(`  ${line}`);
   }
   if (profile) {
     const { profile: data } = (await profile.send('Profiler.stop')) as { profile: unknown };

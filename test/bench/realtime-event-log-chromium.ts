@@ -25,7 +25,8 @@
 // Run alone: npx tsx test/bench/realtime-event-log-chromium.ts   (or `npx tsx test/bench/run.ts realtimeEventLogChromium`)
 // EVENT_LOG_EVENTS=5000 for a short run; EVENT_LOG_PROFILE=arrive,scroll writes those phases' CPU
 // profiles (Chromium's, with the built bundle's source maps beside it) to the temp folder;
-// EVENT_LOG_TRACE=arrive writes that phase's timeline trace and breaks each task over 50 ms CPU down.
+// EVENT_LOG_TRACE=arrive writes that phase's timeline trace and breaks each task over 50 ms CPU down,
+// and names the boxes painted (with EVENT_LOG_INVALIDATIONS=1 also what invalidated them).
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -110,7 +111,7 @@ async function paintedNodes(page: Page, trace: Buffer): Promise<string[]> {
 }
 
 /** What invalidated style, layout and paint in the trace (invalidation tracking), most often first. */
-function invalidations(trace: Buffer): string[] {
+function invalidationCounts(trace: Buffer): string[] {
   type Ev = { name: string; args?: { data?: { nodeName?: string; reason?: string; changedAttribute?: string; changedClass?: string } } };
   const events = (JSON.parse(trace.toString('utf8')) as { traceEvents: Ev[] }).traceEvents;
   const counts = new Map<string, number>();
@@ -153,7 +154,12 @@ async function phase(page: Page, name: string, work: () => Promise<void>): Promi
   // EVENT_LOG_TRACE=<phase>: the phase's trace with the timeline's events (layout, style, script)
   // written beside the CPU profiles, and each task over 50 ms CPU broken down on stderr.
   const traced = process.env.EVENT_LOG_TRACE?.split(',').includes(name) ?? false;
-  await browser.startTracing(page, { categories: traced ? ['toplevel', 'devtools.timeline', 'v8', 'disabled-by-default-devtools.timeline.invalidationTracking'] : ['toplevel'] });
+// EVENT_LOG_INVALIDATIONS=1 adds invalidation tracking (what made style, layout and paint run
+  // again): it slows every DOM change several-fold (script per frame 2 -> 12 ms), so its task figures
+  // are not comparable.
+  const invalidations = traced && process.env.EVENT_LOG_INVALIDATIONS === '1';
+  const categories = ['toplevel', 'devtools.timeline', 'v8', ...(invalidations ? ['disabled-by-default-devtools.timeline.invalidationTracking'] : [])];
+  await browser.startTracing(page, { categories: traced ? categories : ['toplevel'] });
   const from = await now(page);
   await work();
   // Let a task the work queued finish, then read what the observers saw.
@@ -165,7 +171,7 @@ async function phase(page: Page, name: string, work: () => Promise<void>): Promi
     writeFileSync(join(tmpdir(), `event-log-${name}.trace.json`), trace);
     for (const line of longTaskBreakdown(trace)) log(`  ${line}`);
     for (const line of await paintedNodes(page, trace)) log(`  ${line}`);
-    for (const line of invalidations(trace)) log(`  ${line}`);
+    if (invalidations) for (const line of invalidationCounts(trace)) log(`  ${line}`);
   }
   if (profile) {
     const { profile: data } = (await profile.send('Profiler.stop')) as { profile: unknown };

@@ -272,7 +272,7 @@ export async function run(): Promise<Record<string, unknown>> {
 
     // The same, at the rate of a real spoken call: ~150 messages a second (20 ms appends sent, 50/s;
     // the answer's audio deltas, ~50/s; its transcript deltas and the turn's other events), on the
-    // log and latency panel of the long call above (log full, thousands of turns). The turns are
+    // log and latency panel of the long call above (log full, hundreds of turns). The turns are
     // text answers at token delay 0, each ~60 messages at once, started so that the phase's mean rate
     // is PACED_RATE: burstier than a call's even spread, so no kinder to the page. Reported apart
     // (`arrivePaced`); the full-speed `arrive` stays the headline.

@@ -12,6 +12,8 @@
 // In the page a PerformanceObserver records every 'longtask' (> 50 ms) and every 'event' timing
 // entry (input to next paint >= 16 ms). Phases, each timed in the page's clock:
 // - arrive: the 50,000 messages coming in (the console following the newest row);
+// - arrivePaced: then EVENT_LOG_PACED_S (20) seconds more at a real spoken call's ~150 messages/s
+//   (reported apart as `arrivePaced`; `arrive`, at full speed, is the headline);
 // - fold: five spoken answers (audio and transcript deltas folded ×N) arriving;
 // - scroll: the list scrolled top to bottom, a screen per frame;
 // - filter: by text (`delta`, `response.done`, cleared), by direction, by type (the list of checkboxes, EventTypeFilter);
@@ -23,7 +25,8 @@
 // Run alone: npx tsx test/bench/realtime-event-log-chromium.ts   (or `npx tsx test/bench/run.ts realtimeEventLogChromium`)
 // EVENT_LOG_EVENTS=5000 for a short run; EVENT_LOG_PROFILE=arrive,scroll writes those phases' CPU
 // profiles (Chromium's, with the built bundle's source maps beside it) to the temp folder;
-// EVENT_LOG_TRACE=arrive writes that phase's timeline trace and breaks each task over 50 ms CPU down.
+// EVENT_LOG_TRACE=arrive writes that phase's timeline trace and breaks each task over 50 ms CPU down,
+// and names the boxes painted (with EVENT_LOG_INVALIDATIONS=1 also what invalidated them).
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -79,6 +82,49 @@ function longTaskBreakdown(trace: Buffer): string[] {
   return out;
 }
 
+/** The trace's Paint events by the element painted (named through CDP): which boxes a frame repaints, and what that costs. */
+async function paintedNodes(page: Page, trace: Buffer): Promise<string[]> {
+  type Ev = { name: string; ph: string; tdur?: number; dur?: number; args?: { data?: { nodeId?: number } } };
+  const events = (JSON.parse(trace.toString('utf8')) as { traceEvents: Ev[] }).traceEvents;
+  const byNode = new Map<number, { n: number; us: number; maxUs: number }>();
+  for (const e of events) {
+    if (e.name !== 'Paint' || e.ph !== 'X' || e.args?.data?.nodeId === undefined) continue;
+    const us = e.tdur ?? e.dur ?? 0;
+    const o = byNode.get(e.args.data.nodeId) ?? { n: 0, us: 0, maxUs: 0 };
+    byNode.set(e.args.data.nodeId, { n: o.n + 1, us: o.us + us, maxUs: Math.max(o.maxUs, us) });
+  }
+  const cdp = await page.context().newCDPSession(page);
+  const out: string[] = [];
+  try {
+    await cdp.send('DOM.getDocument', { depth: 0 });
+    for (const [id, o] of [...byNode.entries()].sort((a, b) => b[1].us - a[1].us).slice(0, 8)) {
+      const node = await cdp.send('DOM.describeNode', { backendNodeId: id }).then((r) => r.node, () => null);
+      const attrs = node?.attributes ?? [];
+      const cls = attrs[attrs.indexOf('class') + 1] ?? '';
+      const what = node ? `${node.nodeName}${attrs.includes('class') ? `.${cls.split(' ').join('.')}` : ''}` : '?';
+      out.push(`paint ${what} (#${id}): ${o.n}× ${round(o.us / 1000)} ms CPU, max ${round(o.maxUs / 1000)} (nested paints count in their parent too)`);
+    }
+  } finally {
+    await cdp.detach();
+  }
+  return out;
+}
+
+/** What invalidated style, layout and paint in the trace (invalidation tracking), most often first. */
+function invalidationCounts(trace: Buffer): string[] {
+  type Ev = { name: string; args?: { data?: { nodeName?: string; reason?: string; changedAttribute?: string; changedClass?: string } } };
+  const events = (JSON.parse(trace.toString('utf8')) as { traceEvents: Ev[] }).traceEvents;
+  const counts = new Map<string, number>();
+  for (const e of events) {
+    if (!e.name.endsWith('InvalidationTracking')) continue;
+    const d = e.args?.data ?? {};
+    // Node names carry the node's id for list rows: drop it, so that rows of one kind add up.
+    const k = `${e.name.replace('InvalidationTracking', '')} ${(d.nodeName ?? '').replace(/ id='[^']*'/, '')} ${d.reason ?? ''} ${d.changedAttribute ?? d.changedClass ?? ''}`.trim();
+    counts.set(k, (counts.get(k) ?? 0) + 1);
+  }
+  return [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([k, n]) => `invalidated ${n}×: ${k}`);
+}
+
 /** Collects long tasks and event timings from the first script on (before the app's own code). */
 const OBSERVE = `
   window.__perf = { long: [], events: [] };
@@ -108,7 +154,12 @@ async function phase(page: Page, name: string, work: () => Promise<void>): Promi
   // EVENT_LOG_TRACE=<phase>: the phase's trace with the timeline's events (layout, style, script)
   // written beside the CPU profiles, and each task over 50 ms CPU broken down on stderr.
   const traced = process.env.EVENT_LOG_TRACE?.split(',').includes(name) ?? false;
-  await browser.startTracing(page, { categories: traced ? ['toplevel', 'devtools.timeline', 'v8'] : ['toplevel'] });
+// EVENT_LOG_INVALIDATIONS=1 adds invalidation tracking (what made style, layout and paint run
+  // again): it slows every DOM change several-fold (script per frame 2 -> 12 ms), so its task figures
+  // are not comparable.
+  const invalidations = traced && process.env.EVENT_LOG_INVALIDATIONS === '1';
+  const categories = ['toplevel', 'devtools.timeline', 'v8', ...(invalidations ? ['disabled-by-default-devtools.timeline.invalidationTracking'] : [])];
+  await browser.startTracing(page, { categories: traced ? categories : ['toplevel'] });
   const from = await now(page);
   await work();
   // Let a task the work queued finish, then read what the observers saw.
@@ -119,6 +170,8 @@ async function phase(page: Page, name: string, work: () => Promise<void>): Promi
   if (traced) {
     writeFileSync(join(tmpdir(), `event-log-${name}.trace.json`), trace);
     for (const line of longTaskBreakdown(trace)) log(`  ${line}`);
+    for (const line of await paintedNodes(page, trace)) log(`  ${line}`);
+    if (invalidations) for (const line of invalidationCounts(trace)) log(`  ${line}`);
   }
   if (profile) {
     const { profile: data } = (await profile.send('Profiler.stop')) as { profile: unknown };
@@ -217,6 +270,27 @@ export async function run(): Promise<Record<string, unknown>> {
     load.push(loadavg().map(round));
     const afterArrive = await logCount(page);
 
+    // The same, at the rate of a real spoken call: ~150 messages a second (20 ms appends sent, 50/s;
+    // the answer's audio deltas, ~50/s; its transcript deltas and the turn's other events), on the
+    // log and latency panel of the long call above (log full, hundreds of turns). The turns are
+    // text answers at token delay 0, each ~60 messages at once, started so that the phase's mean rate
+    // is PACED_RATE: burstier than a call's even spread, so no kinder to the page. Reported apart
+    // (`arrivePaced`); the full-speed `arrive` stays the headline.
+    const PACED_RATE = 150;
+    const pacedSeconds = Number(process.env.EVENT_LOG_PACED_S ?? 20);
+    const pacedFrom = wire;
+    const arrivePaced = await phase(page, 'arrivePaced', async () => {
+      const start = Date.now();
+      while (Date.now() - start < pacedSeconds * 1000) {
+        await turn(turns++, false);
+        const due = start + ((wire - pacedFrom) / PACED_RATE) * 1000;
+        if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
+      }
+      await until(async () => (await logCount(page)).messages >= wire, 'the console to show every paced message');
+    });
+    const pacedMessages = wire - pacedFrom;
+    const pacedRate = round(pacedMessages / (arrivePaced.wallMs / 1000));
+
     const fold = await phase(page, 'fold', async () => {
       for (let i = 0; i < 5; i++) await turn(turns++, true);
       await until(async () => (await logCount(page)).messages >= wire, 'the console to show the spoken answers');
@@ -291,6 +365,8 @@ export async function run(): Promise<Record<string, unknown>> {
       exportedLines,
       pageHeapMiB: heap === null ? null : round(heap / 2 ** 20),
       phases,
+      /** The arrive phase again at a real call's rate (messages a second measured over it), on the long call. */
+      arrivePaced: { ...arrivePaced, messages: pacedMessages, ratePerS: pacedRate },
       longestTaskMs: Math.max(...Object.values(phases).map((p) => p.longestTaskMs)),
       longestTaskCpuMs: Math.max(...Object.values(phases).map((p) => p.longestTaskCpuMs)),
       load,

@@ -4,7 +4,7 @@
  * microphone in a child process (mic-client.ts), and a fake window attached to the live session.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -73,6 +73,8 @@ export async function startLiveApp(options: { mediaEnv?: NodeJS.ProcessEnv; /** 
   const close = async () => {
     await app.dispose();
     await plane.dispose();
+    // Every run made one of these and left it (hundreds in /tmp); nothing reads it after close.
+    rmSync(dataDir, { recursive: true, force: true });
   };
   return { app, plane, dataDir, logs, close };
 }

@@ -1,13 +1,24 @@
 // Unit, integration and conformance tests run in Node; renderer tests in happy-dom.
 // End-to-end tests have their own config (vitest.e2e.config.ts).
+//
+// Workers: vitest's default in `run` mode is availableParallelism() - 1, which is ONE worker on a
+// 2-core machine (CI's), so the whole suite ran file after file on one core. The node and renderer
+// projects ask for 2. Tests that pace audio in real time (a media process, an ALSA file device, the
+// sandbox's realtime socket, a blocked main loop) stay in their own project run afterwards with one
+// worker, as the whole suite used to: they are not made to share the cores with other test files.
 import { fileURLToPath } from 'node:url';
 import vue from '@vitejs/plugin-vue';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 const alias = {
   '@': fileURLToPath(new URL('./renderer/src', import.meta.url)),
   '@shared': fileURLToPath(new URL('./shared', import.meta.url)),
 };
+
+/** Real-time tests: one file at a time, after the others (sequence.groupOrder 1). */
+const REAL_TIME = ['test/audio/**/*.test.ts', 'test/integration/live/**/*.test.ts', 'test/integration/sandbox/realtime/**/*.test.ts', 'test/integration/media/**/*.test.ts'];
+/** The parallel projects' workers. */
+const WORKERS = 2;
 
 export default defineConfig({
   plugins: [vue()],
@@ -19,8 +30,21 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/conformance/**/*.test.ts', 'test/audio/**/*.test.ts'],
+          include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/conformance/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...REAL_TIME],
           testTimeout: 30_000,
+          maxWorkers: WORKERS,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'real-time',
+          environment: 'node',
+          include: REAL_TIME,
+          testTimeout: 30_000,
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -30,6 +54,7 @@ export default defineConfig({
           environment: 'happy-dom',
           include: ['test/renderer/**/*.test.ts'],
           setupFiles: ['test/renderer/setup.ts'],
+          maxWorkers: WORKERS,
         },
       },
     ],

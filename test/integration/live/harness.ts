@@ -6,7 +6,7 @@
  * sandbox: its key, a call started with no devices, a profile, a TCP proxy that drops or cuts.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -76,6 +76,8 @@ export async function startLiveApp(options: { mediaEnv?: NodeJS.ProcessEnv; /** 
   const close = async () => {
     await app.dispose();
     await plane.dispose();
+    // Every run made one of these and left it (hundreds in /tmp); nothing reads it after close.
+    rmSync(dataDir, { recursive: true, force: true });
   };
   return { app, plane, dataDir, logs, close };
 }

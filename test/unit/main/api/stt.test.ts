@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { transcribe } from '../../../../main/api/stt';
 import { useLocalClient } from './local-client';
 import { sendJson, type ReceivedRequest } from './local-server';
@@ -26,6 +26,7 @@ function parts(req: ReceivedRequest): Array<{ name: string; filename?: string; v
 describe('api/stt REST', () => {
   const setup = useLocalClient();
   const dir = mkdtempSync(join(tmpdir(), 'stt-test-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const wav = join(dir, 'clip.raw');
   writeFileSync(wav, Buffer.from('RAWAUDIOBYTES'));
 

@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createCustomVoice, deleteCustomVoice, getCustomVoice, getCustomVoiceAudio, listCustomVoices, updateCustomVoice } from '../../../../main/api/voices';
 import { useLocalClient } from './local-client';
 import { sendJson } from './local-server';
@@ -11,6 +11,7 @@ const VOICE = { voice_id: 'abc123xy', name: 'My Narrator', description: null, ge
 describe('api/voices (custom voices)', () => {
   const setup = useLocalClient();
   const dir = mkdtempSync(join(tmpdir(), 'voices-test-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const clip = join(dir, 'me.wav');
   writeFileSync(clip, Buffer.from('RIFF....WAVEfmt '));
 

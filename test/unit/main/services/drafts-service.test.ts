@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { closeDatabase, openDatabase, type Db } from '../../../../main/store/db';
 import { DraftsService } from '../../../../main/services/drafts-service';
@@ -106,8 +107,12 @@ describe('DraftsService', () => {
       new DraftsService({ db: first, emitChanged: () => undefined }).put('compare', { user: 'Name three owls' }, 'p');
       closeDatabase(first);
       const second = openDatabase(path);
-      expect(new DraftsService({ db: second, emitChanged: () => undefined }).get('compare')).toMatchObject({ revision: 1, state: { user: 'Name three owls' } });
-      closeDatabase(second);
+      try {
+        expect(new DraftsService({ db: second, emitChanged: () => undefined }).get('compare')).toMatchObject({ revision: 1, state: { user: 'Name three owls' } });
+      } finally {
+        closeDatabase(second);
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
   });
 

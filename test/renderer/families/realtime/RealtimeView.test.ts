@@ -291,14 +291,16 @@ describe('RealtimeView', () => {
   });
 
   it("exports the whole call as JSONL from its recording, page by page (not only the rows the log still holds)", async () => {
-    // 1,200 messages recorded (three timeline pages) and two marks, which are not messages.
+    // 1,200 events recorded (three timeline pages) and two marks, which are not messages; every fifth
+    // event is the recorder's audio event (where a span of audio went in its track), not a message either.
     const recorded = makeFakeSession({ events: 1_200 });
     await mountView(liveSnapshot(), { sessions: { run_call1: recorded } });
     await startCall();
     const lines = (await (await useRealtimeCallStore().exportJsonl()).text()).trim().split('\n').map((l) => JSON.parse(l) as { t: number; direction: string; message: { seq?: number } });
-    expect(lines).toHaveLength(1_200);
+    expect(lines).toHaveLength(960);
     expect(lines[3]).toEqual({ t: 60, direction: 'in', message: { type: 'transcript.partial', seq: 3, text: 'word 3' } });
-    expect(lines.at(-1)!.t).toBe(1_199 * 20);
+    expect(lines.filter((l) => (l.message as { type?: string }).type === 'audio.delta')).toEqual([]);
+    expect(lines.at(-1)!.t).toBe(1_198 * 20);
     expect(m.fake.controls.calls.filter((c) => c.method === 'history.timeline').map((c) => (c.input as { offset: number }).offset)).toEqual([0, 500, 1_000]);
   });
 

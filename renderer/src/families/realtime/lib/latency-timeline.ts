@@ -204,7 +204,9 @@ export function memoLanes(): (turns: readonly TurnTimeline[], events: readonly T
       let entry: Seen;
       if (before && before.turn === turn && sameEvents(before, inWindow) && before.levelsCount === hi - lo && before.levelsFrom === levels[lo] && before.levelsTo === levels[hi - 1]) entry = before;
       else {
-        const built: TurnTimeline = { ...turn, events: inWindow, levels: decimateLevels(levels.slice(lo, hi)) };
+        // The same levels array when no sample came (a fold grew): the level trace is not drawn again.
+        const sameLevels = before && before.turn.from === turn.from && before.turn.to === turn.to && before.levelsCount === hi - lo && before.levelsFrom === levels[lo] && before.levelsTo === levels[hi - 1];
+        const built: TurnTimeline = { ...turn, events: inWindow, levels: sameLevels ? before.out.levels : decimateLevels(levels.slice(lo, hi)) };
         entry = { turn, events: inWindow, folds: inWindow.flatMap((e) => [e.count, e.tLast]), levelsFrom: levels[lo], levelsTo: levels[hi - 1], levelsCount: hi - lo, out: built };
       }
       next.set(turn.turn, entry);

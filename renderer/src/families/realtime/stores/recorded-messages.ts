@@ -9,9 +9,16 @@ import { toJsonl, type EventLog, type LogMessage } from '../lib/event-log';
 
 const PAGE = 500;
 
-/** One timeline item as a log message (a mark is not a message: null). */
+/**
+ * One timeline item as a log message (a mark is not a message: null). Nor is an audio event: the
+ * recorder's pointer to where a span of the call's audio went in its track (each model audio delta,
+ * each microphone frame), written beside the message itself. The live log never shows them; the
+ * export had a line more per span of audio than the call's messages (54,678 lines for 53,633
+ * messages on the Chromium bench's 50,000-message call, whose fold phase speaks five answers), and
+ * a reload's backfill of the first N messages counted them as messages.
+ */
 export function messageOfItem(item: TimelineItem): LogMessage | null {
-  if (!('event' in item)) return null;
+  if (!('event' in item) || item.event.kind === 'audio') return null;
   let message: unknown = item.event.data;
   try {
     message = JSON.parse(item.event.data);

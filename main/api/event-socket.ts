@@ -21,7 +21,7 @@ import type { ApiError } from './errors';
 import type { SecretScrubber } from './secret-scrubber';
 import { lazyAudioSummary, prepareMessage, summariseLongBase64, type AudioFormatHint, type CapturedFrame, type FrameBody, type FrameDirection } from './socket-capture';
 import { closeError, type CloseCause } from './socket-close';
-import { CapturedFrameLog } from './socket-frame-log';
+import { CapturedFrameLog, HELD_FRAME_MAX_MS } from './socket-frame-log';
 import { KeepAlive } from './socket-keepalive';
 import { SendQueue } from './socket-send-queue';
 import { connectWebSocket, type WebSocketConnectOptions } from './websocket';
@@ -132,6 +132,8 @@ export class EventSocket<In> implements AsyncIterable<SocketEvent<In>> {
   private onAbort: (() => void) | null = null;
   /** Masks keys spread over several frames before they reach onFrame (null when nothing captures). */
   private readonly frameLog: CapturedFrameLog | null;
+  /** Lets held frames go when no next frame of their direction came in time (socket-frame-log.ts). */
+  private heldTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
     private readonly ws: WebSocket,
@@ -350,12 +352,22 @@ export class EventSocket<In> implements AsyncIterable<SocketEvent<In>> {
       return;
     }
     const onFrame = this.opts.onFrame;
-    for (const settled of this.frameLog!.push({ direction, at, seq: this.seq++, bytes, ...frame } as CapturedFrame)) onFrame(settled);
+    const log = this.frameLog!;
+    for (const settled of log.push({ direction, at, seq: this.seq++, bytes, ...frame } as CapturedFrame)) onFrame(settled);
+    if (log.holding() && !this.heldTimer) {
+      this.heldTimer = setTimeout(() => {
+        this.heldTimer = null;
+        if (!this.closedValue) for (const settled of log.flushHeld()) onFrame(settled);
+      }, HELD_FRAME_MAX_MS);
+      this.heldTimer.unref?.();
+    }
   }
 
   private finish(code: number, reason: string): void {
     if (this.closedValue) return;
     this.keepAlive.stop();
+    if (this.heldTimer) clearTimeout(this.heldTimer);
+    this.heldTimer = null;
     if (this.onAbort) this.opts.signal?.removeEventListener('abort', this.onAbort);
     if (this.frameLog && this.opts.onFrame) for (const settled of this.frameLog.end()) this.opts.onFrame(settled);
     const error = closeError({ code, reason, host: this.host, cause: this.cause });

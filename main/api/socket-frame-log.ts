@@ -13,11 +13,20 @@
  * after a tool call). So when the next frame of a direction leaves an older one still held, the
  * direction is flushed: a held tail of PARTIAL_TAIL_MIN characters or more is masked, and the
  * tails stay joined with later frames, so the rest of a key that comes later is masked there.
+ *
+ * And not for long: a socket whose next frame of a direction is not captured (a realtime call
+ * captures its control messages but not the appends between them) may send no other captured
+ * frame for a minute, which held its last message (a barge-in's truncate) out of the console's
+ * log that long. `flushHeld()` lets every held frame go (the owner calls it HELD_FRAME_MAX_MS
+ * after a push left one held), masked as the flush above.
  */
 import type { CapturedEvent } from '../../shared/contract/runs';
 import { EventLogScrubber } from './event-log-scrubber';
 import type { SecretScrubber } from './secret-scrubber';
 import type { CapturedFrame, FrameDirection } from './socket-capture';
+
+/** How long a frame may wait for its direction's next frame before it is let go anyway. */
+export const HELD_FRAME_MAX_MS = 100;
 
 export class CapturedFrameLog {
   private readonly logs: Record<FrameDirection, EventLogScrubber>;
@@ -41,6 +50,16 @@ export class CapturedFrameLog {
   private holdsOlder(frame: CapturedFrame): boolean {
     for (const [seq, held] of this.waiting) if (seq < frame.seq && held.direction === frame.direction) return true;
     return false;
+  }
+
+  /** Whether a frame is still held for its direction's next frame. */
+  holding(): boolean {
+    return this.waiting.size > 0;
+  }
+
+  /** Lets every held frame go (no next frame came in time), masked, in seq order; the tails stay joined with later frames. */
+  flushHeld(): CapturedFrame[] {
+    return [...this.settle(this.logs.out.flush()), ...this.settle(this.logs.in.flush())].sort((a, b) => a.seq - b.seq);
   }
 
   /** The socket ended: every held frame, masked. */

@@ -156,7 +156,7 @@ describe('realtime call on native audio (ALSA file device)', () => {
       const win = await attachCall(env.app, id);
       await win.until(() => win.state().turns.some((t) => t.bargedIn && t.truncatedAtMs !== null), 'a barge-in with its truncate', 90_000);
       await win.until(() => win.state().transcript.some((e) => e.status === 'truncated'), 'the truncated answer');
-      // Our messages reach the log as captured, possibly a frame late.
+      // Our messages reach the log as captured, possibly a frame (at most HELD_FRAME_MAX_MS) late.
       await win.until(() => win.events().some((e) => e.type === 'wire' && e.direction === 'out' && e.eventType === 'conversation.item.truncate'), 'the truncate in the log');
       await env.app.live.stop(id);
       const state = win.state();

@@ -90,6 +90,20 @@ describe('event socket: audio summaries are made only when a frame is read', () 
     expect(JSON.stringify(frames)).not.toContain(KEY);
   });
 
+  it('a captured message that could hold a key’s start is not held back by the uncaptured appends after it (a barge-in’s truncate reached the log only with the next control message)', async () => {
+    const { socket, frames, got } = await open({ captures: (direction, type) => direction === 'out' && type !== null && type !== 'input_audio_buffer.append' });
+    // Its last string ends in `s`: a key could start there, so the log holds it for its direction's next frame.
+    expect((await socket.sendJson({ type: 'conversation.item.truncate', item_id: 'item_abcs', content_index: 0, audio_end_ms: 2332 })).ok).toBe(true);
+    for (let i = 0; i < 20; i++) expect((await socket.sendJson({ type: 'input_audio_buffer.append', audio: PCM.toString('base64') })).ok).toBe(true);
+    await until(() => got.length === 21, 'the truncate and the appends at the server');
+    // The socket stays open and sends no other captured frame: the truncate is let go on its own.
+    await until(() => frames.some((f) => f.kind === 'json' && f.type === 'conversation.item.truncate'), 'the truncate in the captured frames');
+    expect(frames.map((f) => [f.seq, f.kind === 'json' ? f.type : f.kind])).toEqual([[0, 'conversation.item.truncate']]);
+    expect(frames[0]).toMatchObject({ data: { item_id: 'item_abcs', audio_end_ms: 2332 } });
+    await socket.close();
+    expect(frames).toHaveLength(1);
+  });
+
   it('a socket that reads every frame gets the same summaries as before, made when logged, plain (no getters)', async () => {
     const { socket, frames, exchange } = await open({});
     const [pcm, answer] = [eager(PCM), eager(ANSWER)];

@@ -4,22 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { EventLog } from '@/families/realtime/lib/event-log';
-import { eventsInWindow, memoLanes, withLanes, type LevelSample, type TurnTimeline } from '@/families/realtime/lib/latency-timeline';
+import { eventsInWindow, memoLanes, withLanes, type LevelSample } from '@/families/realtime/lib/latency-timeline';
+import { emptyTurn } from './turn-fixture';
 
-const turn = (n: number, from: number, to: number): TurnTimeline => ({
-  turn: n,
-  metrics: { turn: n, inputEndMs: null, firstAudioMs: null, firstPlayedMs: null } as unknown as TurnTimeline['metrics'],
-  from,
-  to,
-  speech: { start: null, end: null },
-  firstAudio: null,
-  firstPlayed: null,
-  playback: null,
-  bargeIn: null,
-  truncate: null,
-  events: [],
-  levels: [],
-});
+const turn = emptyTurn;
 
 /** A call's log: per turn a typed message out, an answer whose audio and transcript deltas interleave (two folds open at once), done. */
 function callLog(turns: number): EventLog {

@@ -9,6 +9,7 @@ import TurnTimeline from '@/families/realtime/components/TurnTimeline.vue';
 import { EventLog } from '@/families/realtime/lib/event-log';
 import { memoLanes, type LevelSample, type TurnTimeline as Turn } from '@/families/realtime/lib/latency-timeline';
 import { mountWithApp, type Mounted } from '../../mount-app';
+import { emptyTurn } from './turn-fixture';
 
 // Positions and level heights worked out, counted: a tick or a trace drawn again asks for them again.
 const calls = vi.hoisted(() => ({ percentAt: 0, levelHeight: 0 }));
@@ -30,20 +31,7 @@ vi.mock('@/families/realtime/lib/latency-timeline', async (importOriginal) => {
 let m: Mounted;
 afterEach(() => m?.wrapper.unmount());
 
-const turn: Turn = {
-  turn: 1,
-  metrics: { turn: 1, inputEndMs: null, firstAudioMs: null, firstPlayedMs: null } as unknown as Turn['metrics'],
-  from: 0,
-  to: 10_000,
-  speech: { start: null, end: null },
-  firstAudio: null,
-  firstPlayed: null,
-  playback: null,
-  bargeIn: null,
-  truncate: null,
-  events: [],
-  levels: [],
-};
+const turn: Turn = emptyTurn(1, 0, 10_000);
 
 describe('TurnTimeline on a busy call', () => {
   it("redraws only the growing fold's tick, not the other ticks nor the level trace", async () => {

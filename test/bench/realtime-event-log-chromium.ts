@@ -23,7 +23,7 @@
 // timing, and the page's JS heap at the end. Reports; does not assert.
 //
 // Run alone: npx tsx test/bench/realtime-event-log-chromium.ts   (or `npx tsx test/bench/run.ts realtimeEventLogChromium`)
-// EVENT_LOG_EVENTS=5000 for a short run; EVENT_LOG_PROFILE=arrive,scroll writes those phases' CPU
+// EVENT_LOG_EVENTS=5000 for a short run; EVENT_LOG_ONLY=arrive stops after the two arrive phases; EVENT_LOG_PROFILE=arrive,scroll writes those phases' CPU
 // profiles (Chromium's, with the built bundle's source maps beside it) to the temp folder;
 // EVENT_LOG_TRACE=arrive writes that phase's timeline trace and breaks each task over 50 ms CPU down,
 // and names the boxes painted (with EVENT_LOG_INVALIDATIONS=1 also what invalidated them).
@@ -82,32 +82,50 @@ function longTaskBreakdown(trace: Buffer): string[] {
   return out;
 }
 
-/** The trace's Paint events by the element painted (named through CDP): which boxes a frame repaints, and what that costs. */
-async function paintedNodes(page: Page, trace: Buffer): Promise<string[]> {
-  type Ev = { name: string; ph: string; tdur?: number; dur?: number; args?: { data?: { nodeId?: number } } };
-  const events = (JSON.parse(trace.toString('utf8')) as { traceEvents: Ev[] }).traceEvents;
-  const byNode = new Map<number, { n: number; us: number; maxUs: number }>();
-  for (const e of events) {
-    if (e.name !== 'Paint' || e.ph !== 'X' || e.args?.data?.nodeId === undefined) continue;
-    const us = e.tdur ?? e.dur ?? 0;
-    const o = byNode.get(e.args.data.nodeId) ?? { n: 0, us: 0, maxUs: 0 };
-    byNode.set(e.args.data.nodeId, { n: o.n + 1, us: o.us + us, maxUs: Math.max(o.maxUs, us) });
-  }
+/** Names DOM nodes by their backend id (through CDP): `DIV.class.names`, or `?` for one gone. */
+async function nameNodes(page: Page, ids: number[]): Promise<Map<number, string>> {
   const cdp = await page.context().newCDPSession(page);
-  const out: string[] = [];
+  const names = new Map<number, string>();
   try {
     await cdp.send('DOM.getDocument', { depth: 0 });
-    for (const [id, o] of [...byNode.entries()].sort((a, b) => b[1].us - a[1].us).slice(0, 8)) {
+    for (const id of ids) {
       const node = await cdp.send('DOM.describeNode', { backendNodeId: id }).then((r) => r.node, () => null);
       const attrs = node?.attributes ?? [];
       const cls = attrs[attrs.indexOf('class') + 1] ?? '';
-      const what = node ? `${node.nodeName}${attrs.includes('class') ? `.${cls.split(' ').join('.')}` : ''}` : '?';
-      out.push(`paint ${what} (#${id}): ${o.n}× ${round(o.us / 1000)} ms CPU, max ${round(o.maxUs / 1000)} (nested paints count in their parent too)`);
+      names.set(id, node ? `${node.nodeName}${attrs.includes('class') ? `.${cls.split(' ').join('.')}` : ''}` : '?');
     }
   } finally {
     await cdp.detach();
   }
-  return out;
+  return names;
+}
+
+/**
+ * Where the trace's paints and layouts were: Paint events by the element painted, and Layout events
+ * by their layout roots (#document: something outside every relayout boundary changed, and the
+ * layout began at the page's root), each with its count and CPU.
+ */
+async function paintsAndLayouts(page: Page, trace: Buffer): Promise<string[]> {
+  type Ev = { name: string; ph: string; tdur?: number; dur?: number; args?: { data?: { nodeId?: number }; endData?: { layoutRoots?: Array<{ nodeId: number }> } } };
+  const events = (JSON.parse(trace.toString('utf8')) as { traceEvents: Ev[] }).traceEvents;
+  const add = (map: Map<number, { n: number; us: number; maxUs: number }>, id: number, us: number) => {
+    const o = map.get(id) ?? { n: 0, us: 0, maxUs: 0 };
+    map.set(id, { n: o.n + 1, us: o.us + us, maxUs: Math.max(o.maxUs, us) });
+  };
+  const paints = new Map<number, { n: number; us: number; maxUs: number }>();
+  const layouts = new Map<number, { n: number; us: number; maxUs: number }>();
+  for (const e of events) {
+    if (e.ph !== 'X') continue;
+    const us = e.tdur ?? e.dur ?? 0;
+    if (e.name === 'Paint' && e.args?.data?.nodeId !== undefined) add(paints, e.args.data.nodeId, us);
+    if (e.name === 'Layout') for (const root of e.args?.endData?.layoutRoots ?? []) add(layouts, root.nodeId, us);
+  }
+  const top = (map: typeof paints) => [...map.entries()].sort((a, b) => b[1].us - a[1].us).slice(0, 8);
+  const names = await nameNodes(page, [...top(paints), ...top(layouts)].map(([id]) => id));
+  return [
+    ...top(paints).map(([id, o]) => `paint ${names.get(id)} (#${id}): ${o.n}× ${round(o.us / 1000)} ms CPU, max ${round(o.maxUs / 1000)} (nested paints count in their parent too)`),
+    ...top(layouts).map(([id, o]) => `layout from ${names.get(id)} (#${id}): ${o.n}× ${round(o.us / 1000)} ms CPU, max ${round(o.maxUs / 1000)}`),
+  ];
 }
 
 /** What invalidated style, layout and paint in the trace (invalidation tracking), most often first. */
@@ -170,7 +188,7 @@ async function phase(page: Page, name: string, work: () => Promise<void>): Promi
   if (traced) {
     writeFileSync(join(tmpdir(), `event-log-${name}.trace.json`), trace);
     for (const line of longTaskBreakdown(trace)) log(`  ${line}`);
-    for (const line of await paintedNodes(page, trace)) log(`  ${line}`);
+    for (const line of await paintsAndLayouts(page, trace)) log(`  ${line}`);
     if (invalidations) for (const line of invalidationCounts(trace)) log(`  ${line}`);
   }
   if (profile) {
@@ -290,6 +308,11 @@ export async function run(): Promise<Record<string, unknown>> {
     });
     const pacedMessages = wire - pacedFrom;
     const pacedRate = round(pacedMessages / (arrivePaced.wallMs / 1000));
+    if (process.env.EVENT_LOG_ONLY === 'arrive') {
+      await driver.cancel().catch(() => undefined);
+      await api.live.stop({ id }).catch(() => undefined);
+      return { events: wire, turns, arrive, arrivePaced: { ...arrivePaced, messages: pacedMessages, ratePerS: pacedRate }, load };
+    }
 
     const fold = await phase(page, 'fold', async () => {
       for (let i = 0; i < 5; i++) await turn(turns++, true);

@@ -103,5 +103,5 @@ describe('the event log on a busy call', () => {
     // One row added (the fold, now of 5); of the rows drawn, only the fold's row changed since (its count).
     expect(added.map((e) => e.querySelector('[data-test="log-type"]')?.textContent)).toEqual(['response.output_audio.delta ×5']);
     expect([...changed].map((e) => e.querySelector('[data-test="log-type"]')?.textContent)).toEqual(['response.output_audio.delta ×5']);
-  });
+  }, 30_000);
 });

@@ -18,15 +18,28 @@ const { useRealtimeCallStore } = await import('@/families/realtime/stores/realti
 
 let m: Mounted;
 afterEach(() => {
+  vi.unstubAllGlobals();
   m?.wrapper.unmount();
   window.sessionStorage.clear();
 });
 
 const entry = (i: number): RealtimeTranscriptEntry => ({ itemId: `item_${i}`, role: i % 2 ? 'assistant' : 'user', text: `words ${i}`, interim: false, status: 'done', truncatedAtMs: null, source: 'text' });
+/** Animation frames held until run() (each run is one frame: the callbacks queued before it). */
+function holdFrames(): { queue: FrameRequestCallback[]; run: () => Promise<void> } {
+  const queue: FrameRequestCallback[] = [];
+  vi.stubGlobal('requestAnimationFrame', (cb: FrameRequestCallback) => queue.push(cb));
+  return {
+    queue,
+    run: async () => {
+      for (const cb of queue.splice(0)) cb(performance.now());
+      await flushPromises();
+    },
+  };
+}
 const texts = (sel: string) => [...document.querySelectorAll(sel)].map((e) => e.textContent!.replace(/\s+/g, ' ').trim());
 
 describe('a long call', () => {
-  it('the store draws once a frame: a burst of 100 messages is one update of the view', async () => {
+  it('the store draws once a frame, the log and the state in turns: a burst of 100 messages is one update of each', async () => {
     m = await mountWithApp(RealtimeView, { route: '/realtime' });
     const start = m.fake.live.start;
     const input = RealtimeCallInputSchema.parse({ microphone: { kind: 'native' }, output: { kind: 'native' } });
@@ -39,6 +52,7 @@ describe('a long call', () => {
     await flushPromises();
     const id = [...m.fake.controls.live.sessions.keys()][0]!;
     const store = useRealtimeCallStore();
+    const frames = holdFrames();
     const versions = [store.stateVersion, store.logVersion];
     for (let i = 0; i < 100; i++) {
       const events: RealtimeCallEvent[] = [
@@ -48,6 +62,14 @@ describe('a long call', () => {
       for (const e of events) m.fake.controls.live.emit(id, e);
     }
     await flushPromises();
+    expect(frames.queue).toHaveLength(1);
+    // The first frame draws the log only; the state (the transcript) comes in the next one.
+    await frames.run();
+    expect([store.stateVersion - versions[0]!, store.logVersion - versions[1]!]).toEqual([0, 1]);
+    await frames.run();
+    expect([store.stateVersion - versions[0]!, store.logVersion - versions[1]!]).toEqual([1, 1]);
+    // Nothing more to draw (the frame after is the transcript's scroll to its end).
+    await frames.run();
     expect([store.stateVersion - versions[0]!, store.logVersion - versions[1]!]).toEqual([1, 1]);
     // Everything that came is drawn.
     expect(texts('[data-test="transcript-assistant"]')[0]).toContain('w0 w1');

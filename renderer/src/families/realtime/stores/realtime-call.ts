@@ -70,6 +70,8 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
   const log = shallowRef(markRaw(new EventLog({ maxRows: DEFAULT_MAX_ROWS })));
   /** Bumped on every change of the log (the log itself is not reactive: 5,000 rows). */
   const logVersion = ref(0);
+  /** Bumped on the state's frames after the log changed: what follows the log's rows beside the state (the latency lanes). */
+  const rowsVersion = ref(0);
   const error = shallowRef<WorkbenchError | null>(null);
   const starting = ref(false);
   /** Push-to-talk held (the key or the button). */
@@ -102,27 +104,54 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
     offPhoneCall?.();
     offPhoneCall = null;
     logVersion.value++;
+    rowsVersion.value++;
   }
 
   /**
    * The log and the folded state are drawn once a frame at most: a call sends hundreds of messages
    * a second, each its own task in the page, and re-rendering the console for each one made tasks
    * of 100 ms and more under load (test/bench/realtime-event-log-chromium.ts).
+   *
+   * And one of the two a frame: when both changed, the log is drawn in one frame and the state (the
+   * transcript, the latency panel, the call bar) in the next, taking turns. A frame that re-rendered
+   * all of them had the whole page's style, layout and paint to do at once: at a thousand messages a
+   * second its rendering alone reached 25-50 ms, and with the script over 50 (the bench's "arrive").
+   * Each half is drawn at 30 frames a second at worst, which the eye does not tell from 60 in a log.
+   * The latency panel's lanes read the log's rows: they follow `rowsVersion`, moved on the state's
+   * frames, so a log frame does not redraw them.
    */
+  let logDrawnLast = false;
+  /** The log's rows ever made as of the last log frame, and whether the lanes have yet to follow it. */
+  let rowsMade = 0;
+  let rowsMoved = false;
   function scheduleDraw(): void {
     if (drawQueued) return;
     drawQueued = true;
     const flush = () => {
       drawQueued = false;
-      if (logDirty) {
+      const stateDue = stateDirty || rowsMoved;
+      if (logDirty && !(stateDue && logDrawnLast)) {
         logDirty = false;
+        logDrawnLast = true;
+        const made = log.value.size + log.value.droppedRows;
+        if (made !== rowsMade) {
+          rowsMade = made;
+          rowsMoved = true;
+        }
         logVersion.value++;
+      } else if (stateDue) {
+        logDrawnLast = false;
+        if (rowsMoved) {
+          rowsMoved = false;
+          rowsVersion.value++;
+        }
+        if (stateDirty) {
+          stateDirty = false;
+          stateVersion.value++;
+          triggerRef(state);
+        }
       }
-      if (stateDirty) {
-        stateDirty = false;
-        stateVersion.value++;
-        triggerRef(state);
-      }
+      if (logDirty || stateDirty || rowsMoved) scheduleDraw();
     };
     if (typeof requestAnimationFrame === 'function') requestAnimationFrame(flush);
     else queueMicrotask(flush);
@@ -193,6 +222,7 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
     sinceAttach = null;
     log.value = next;
     logVersion.value++;
+    rowsVersion.value++;
   }
 
   /** Who called whom, and the SIP call's state as it changes, for a call joined with `callId` (the SIP family's calls of this run). */
@@ -324,6 +354,7 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
     startedAt,
     log,
     logVersion,
+    rowsVersion,
     levelDbfs,
     levels,
     error,

@@ -54,7 +54,7 @@ async function mountView(first: RealtimeCallSnapshot, fake?: FakeWorkbenchOption
 /** Starts a call from the form; answers its id. */
 async function startCall(): Promise<string> {
   await m.wrapper.find('[data-test="call-start"]').trigger('click');
-  await flushPromises();
+  await drawn();
   return [...m.fake.controls.live.sessions.keys()][0]!;
 }
 
@@ -69,6 +69,13 @@ function sent(id: string): unknown[] {
 
 const texts = (sel: string) => [...document.querySelectorAll(sel)].map((e) => e.textContent!.replace(/\s+/g, ' ').trim());
 const frame = () => new Promise((r) => setTimeout(r, 20));
+/**
+ * Promises settled and the console drawn: the store draws one part of it a frame (the log, the
+ * state, the latency panel in turns), so what came is on screen within three frames.
+ */
+async function drawn(): Promise<void> {
+  for (let i = 0; i < 4; i++) await flushPromises();
+}
 
 describe('RealtimeView', () => {
   it('is a view with a heading, and starts a call with an input the realtime kind accepts', async () => {
@@ -80,7 +87,7 @@ describe('RealtimeView', () => {
     const parsed = RealtimeCallInputSchema.safeParse(session.input);
     expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
     expect(parsed.data).toMatchObject({ auth: 'key', model: 'svc-voice-latest', turnDetection: { type: 'server_vad', threshold: 0.5 }, microphone: { kind: 'page' } });
-    await flushPromises();
+    await drawn();
     expect(document.querySelector('[data-test="call-status"]')?.textContent).toBe('Live');
   });
 
@@ -89,7 +96,7 @@ describe('RealtimeView', () => {
     await m.wrapper.find('[data-test="rt-instructions"]').setValue('Answer like a pirate.');
     await m.wrapper.find('[data-test="turn-ptt"]').setValue(true);
     await m.wrapper.find('[data-test="tab-code"]').trigger('click');
-    await flushPromises();
+    await drawn();
     const ts = m.wrapper.find('[data-test="call-code-text"]').text();
     expect(ts).toContain('new WebSocket');
     expect(ts).toContain('Answer like a pirate.');
@@ -97,7 +104,7 @@ describe('RealtimeView', () => {
     expect(ts).toContain('client_secrets');
     expect(ts).not.toMatch(/^curl /m);
     await m.wrapper.find('[data-lang="python"]').trigger('click');
-    await flushPromises();
+    await drawn();
     const py = m.wrapper.find('[data-test="call-code-text"]').text();
     expect(py).toContain('import');
     expect(py).toContain('Answer like a pirate.');
@@ -107,7 +114,7 @@ describe('RealtimeView', () => {
     expect((m.wrapper.find('[data-test="rt-instructions"]').element as HTMLTextAreaElement).value).toBe('Answer like a pirate.');
     await m.wrapper.find('[data-test="rt-instructions"]').setValue('Speak French.');
     await m.wrapper.find('[data-test="tab-code"]').trigger('click');
-    await flushPromises();
+    await drawn();
     expect(m.wrapper.find('[data-test="call-code-text"]').text()).toContain('Speak French.');
   });
 
@@ -119,7 +126,7 @@ describe('RealtimeView', () => {
       { type: 'mark', turn: 1, mark: 'speech_started', t: 1_000 },
       { type: 'transcript', itemId: 'item_u1', role: 'user', text: 'what is the', mode: 'replace', final: false, source: 'audio' },
     ]);
-    await flushPromises();
+    await drawn();
     expect(texts('[data-test="transcript-user"]')).toEqual(['You: what is the']);
     expect(document.querySelector('[data-test="transcript-user"]')!.getAttribute('data-interim')).toBe('true');
 
@@ -131,14 +138,14 @@ describe('RealtimeView', () => {
       { type: 'mark', turn: 1, mark: 'first_played', t: 2_300 },
       { type: 'transcript', itemId: 'item_a1', role: 'assistant', text: 'sunny.', mode: 'delta', final: false, source: 'audio' },
     ]);
-    await flushPromises();
+    await drawn();
     expect(document.querySelector('[data-test="transcript-assistant"]')!.getAttribute('data-interim')).toBe('true');
     // The answer's transcript done: the same words, now final (only the flag changes).
     emitAll(id, [
       { type: 'transcript', itemId: 'item_a1', role: 'assistant', text: '', mode: 'delta', final: true, source: 'audio' },
       { type: 'mark', turn: 1, mark: 'response_done', t: 3_000 },
     ]);
-    await flushPromises();
+    await drawn();
     expect(texts('[data-test="transcript-user"]')).toEqual(['You: what is the weather']);
     expect(texts('[data-test="transcript-assistant"]')).toEqual(['Model: It is sunny.']);
     expect([...document.querySelectorAll('[data-test^="transcript-"]')].map((e) => e.getAttribute('data-interim'))).toEqual(['false', 'false']);
@@ -151,7 +158,7 @@ describe('RealtimeView', () => {
     await mountView(liveSnapshot());
     const id = await startCall();
     emitAll(id, [{ type: 'transcript', itemId: 'item_a1', role: 'assistant', text: 'It', mode: 'delta', final: false, source: 'audio' }]);
-    await flushPromises();
+    await drawn();
     await frame();
     // Renders of the view itself counted (its header, controls and PrimeVue buttons are in its render).
     const view = m.wrapper.findComponent(RealtimeView).vm.$ as unknown as { render: (...a: unknown[]) => unknown };
@@ -168,7 +175,7 @@ describe('RealtimeView', () => {
         // A priced response (tens a second on a busy call answered in text) changes the cost only.
         { type: 'usage', usage: {}, costTicks: 1_000 },
       ]);
-      await flushPromises();
+      await drawn();
       await frame();
     }
     expect(texts('[data-test="transcript-assistant"]')).toEqual(['Model: It word0 word1 word2 word3 word4']);
@@ -177,7 +184,7 @@ describe('RealtimeView', () => {
     expect(renders).toBe(0);
     // Something the header shows does redraw it.
     emitAll(id, [{ type: 'muted', muted: true }]);
-    await flushPromises();
+    await drawn();
     await frame();
     expect(texts('[data-test="call-mute"]')).toEqual(['Unmute']);
     expect(renders).toBeGreaterThan(0);
@@ -188,10 +195,10 @@ describe('RealtimeView', () => {
     const id = await startCall();
     expect(texts('[data-test="call-cost"]')).toEqual(['cost: none yet']);
     emitAll(id, [{ type: 'usage', usage: { responses: 1, inputTokens: 1200, outputTokens: 1425 }, costTicks: 27_596_000 }]);
-    await flushPromises();
+    await drawn();
     expect(texts('[data-test="call-cost"]')).toEqual(['cost $0.00276']);
     emitAll(id, [{ type: 'usage', usage: { responses: 2 }, costTicks: 10_000_000 }]);
-    await flushPromises();
+    await drawn();
     expect(texts('[data-test="call-cost"]')).toEqual(['cost $0.00376']);
   });
 
@@ -206,7 +213,7 @@ describe('RealtimeView', () => {
       wire(40, 'in', { type: 'response.done', response: { status: 'completed' } }),
     ]);
     await frame();
-    await flushPromises();
+    await drawn();
     expect(texts('[data-test="log-type"]')).toEqual(['session.update', 'session.updated', 'response.output_audio.delta ×12', 'response.done']);
     await m.wrapper.findAll('[data-test="log-row"]')[0]!.trigger('click');
     expect(JSON.parse(document.querySelector('[data-test="log-json"]')!.textContent!)).toEqual({ type: 'session.update', session: { voice: 'eve' } });
@@ -218,15 +225,15 @@ describe('RealtimeView', () => {
     await mountView(liveSnapshot());
     const id = await startCall();
     emitAll(id, [{ type: 'transcript', itemId: 'item_u1', role: 'user', text: 'hello', mode: 'replace', final: true, source: 'audio' }]);
-    await flushPromises();
+    await drawn();
     expect(document.querySelector('[data-test="call-dropped"]')).toBeNull();
     emitAll(id, [{ type: 'dropped', code: 'connection_closed', message: 'The service closed the socket (1006).', t: 5_000 }]);
-    await flushPromises();
+    await drawn();
     const alert = document.querySelector('[role="alert"][data-test="call-dropped"]');
     expect(alert?.textContent).toContain('The service closed the socket (1006).');
     expect(texts('[data-test="transcript-user"]')).toEqual(['You: hello']);
     await m.wrapper.find('[data-test="call-reconnect"]').trigger('click');
-    await flushPromises();
+    await drawn();
     expect(sent(id)).toEqual([{ type: 'reconnect' }]);
   });
 
@@ -235,13 +242,13 @@ describe('RealtimeView', () => {
     const id = await startCall();
     expect(document.querySelector('[data-test="call-error"]')).toBeNull();
     emitAll(id, [{ type: 'error', code: 'tool_error', message: 'The tool get_weather failed (auto-responder): down.', t: 1_000 }]);
-    await flushPromises();
+    await drawn();
     expect(document.querySelector('[role="alert"][data-test="call-error"]')?.textContent).toContain('The tool get_weather failed (auto-responder): down.');
     emitAll(id, [{ type: 'dropped', code: 'network', message: 'The connection dropped (1006).', t: 5_000 }]);
-    await flushPromises();
+    await drawn();
     expect(document.querySelector('[data-test="call-error"]')).toBeNull(); // the drop has its own alert
     emitAll(id, [{ type: 'connected', sessionId: 'sess_2', model: null, voice: null, connectedAt: Date.now() + 60_000, attempt: 2, clientSecretExpiresAt: null }]);
-    await flushPromises();
+    await drawn();
     expect(document.querySelector('[data-test="call-dropped"]')).toBeNull();
     expect(document.querySelector('[data-test="call-error"]')).toBeNull();
   });
@@ -250,14 +257,14 @@ describe('RealtimeView', () => {
     await mountView(liveSnapshot({ turnDetection: 'manual' }));
     const id = await startCall();
     window.dispatchEvent(new KeyboardEvent('keydown', { code: 'Space', key: ' ' }));
-    await flushPromises();
+    await drawn();
     expect(document.querySelector('[data-test="call-ptt"]')?.textContent).toContain('Talking');
     window.dispatchEvent(new KeyboardEvent('keyup', { code: 'Space', key: ' ' }));
-    await flushPromises();
+    await drawn();
     const field = document.querySelector<HTMLInputElement>('[data-test="call-text"]')!;
     field.dispatchEvent(new KeyboardEvent('keydown', { code: 'Space', key: ' ', bubbles: true }));
     field.dispatchEvent(new KeyboardEvent('keyup', { code: 'Space', key: ' ', bubbles: true }));
-    await flushPromises();
+    await drawn();
     expect(sent(id)).toEqual([{ type: 'clear' }, { type: 'commit', respond: true }]);
   });
 
@@ -269,7 +276,7 @@ describe('RealtimeView', () => {
       await startCall();
       expect(document.querySelector('[data-test="secret-countdown"]')?.textContent).toBe('client secret 2:05');
       vi.advanceTimersByTime(6_000);
-      await flushPromises();
+      await drawn();
       expect(document.querySelector('[data-test="secret-countdown"]')?.textContent).toBe('client secret 1:59');
     } finally {
       vi.useRealTimers();
@@ -280,13 +287,13 @@ describe('RealtimeView', () => {
     await mountView(liveSnapshot());
     const id = await startCall();
     emitAll(id, [{ type: 'tool-call', call: { callId: 'call_1', name: 'lookup', arguments: '{"city":"Oslo"}', itemId: null, responseId: null, at: 10, answeredBy: 'window' } }]);
-    await flushPromises();
+    await drawn();
     await m.wrapper.find('[data-test="tool-output"]').setValue('{"temp":3}');
     await m.wrapper.find('form.answer').trigger('submit');
-    await flushPromises();
+    await drawn();
     expect(sent(id)).toEqual([{ type: 'tool-output', callId: 'call_1', output: '{"temp":3}', respond: true }]);
     emitAll(id, [{ type: 'tool-answered', callId: 'call_1', output: '{"temp":3}', by: 'window', error: null }]);
-    await flushPromises();
+    await drawn();
     expect(document.querySelector('[data-test="tool-call"]')).toBeNull();
   });
 
@@ -312,7 +319,7 @@ describe('RealtimeView', () => {
       { type: 'error', code: 'invalid_api_key', message: 'The service refused the key (401): check the connection.', t: 10 },
       { type: 'status', status: 'failed' },
     ]);
-    await flushPromises();
+    await drawn();
     expect(document.querySelector('[data-test="call-ended"]')?.textContent).toBe('Failed: The service refused the key (401): check the connection.');
     expect(texts('[data-test="transcript-user"]')).toEqual(['You: hi']);
     expect(m.wrapper.find('[data-test="call-start"]').exists()).toBe(true);
@@ -332,7 +339,7 @@ describe('RealtimeView', () => {
   it("moves the meter from the levels main's media process sends (a native microphone the page never hears)", async () => {
     await mountView(liveSnapshot({ streams: { mic: -1, levels: 7, playback: -1 } }));
     await startCall();
-    await flushPromises();
+    await drawn();
     await expect.poll(() => media.handlers.has(7)).toBe(true);
     expect(capture.start).not.toHaveBeenCalled();
     const level = (rms: number) => {
@@ -342,13 +349,13 @@ describe('RealtimeView', () => {
       media.handlers.get(7)!({ payload });
     };
     level(-20);
-    await flushPromises();
+    await drawn();
     const meter = m.wrapper.find('[role="meter"]');
     expect(meter.attributes('aria-valuenow')).toBe('-20');
     // -60..0 dBFS across the bar: -20 is two thirds.
     expect(parseFloat((meter.find('.meter-fill').element as HTMLElement).style.width)).toBeCloseTo(66.67, 1);
     level(-100);
-    await flushPromises();
+    await drawn();
     expect(meter.attributes('aria-valuenow')).toBe('-100');
     expect((meter.find('.meter-fill').element as HTMLElement).style.width).toBe('0%');
   });
@@ -363,13 +370,13 @@ describe('RealtimeView', () => {
     ];
     expect(m.wrapper.find('[data-test="phone-call"]').exists()).toBe(false);
     const id = await startCall();
-    await flushPromises();
+    await drawn();
     expect(m.wrapper.find('[data-test="phone-call-title"]').text()).toBe('Phone call from +15551234567 to +15557654321');
     expect(m.wrapper.find('[data-test="phone-call"]').text()).toContain('rtc_sip1');
     expect(m.wrapper.find('[data-test="dtmf-digits"]').text()).toBe('none yet');
     const key = (digit: string, t: number): RealtimeCallEvent => ({ type: 'wire', direction: 'in', t, eventType: 'input_audio_buffer.dtmf_event_received', data: { type: 'input_audio_buffer.dtmf_event_received', event: digit, received_at: t } });
     emitAll(id, [key('1', 100), key('2', 200), { type: 'wire', direction: 'in', t: 250, eventType: 'response.created', data: { type: 'response.created' } }, key('#', 300)]);
-    await flushPromises();
+    await drawn();
     expect(m.wrapper.find('[data-test="dtmf-digits"]').text()).toBe('12#');
   });
 
@@ -386,21 +393,21 @@ describe('RealtimeView', () => {
     });
     const call = { callId: 'rtc_sip2', from: '+15551234567', to: '+15557654321', at: 2, state: 'ringing' as const, liveSessionId: 'live_s', mediaSessionId: null, problem: null, sandbox: true, digits: '', endReason: null };
     m.fake.controls.sip.ring(call);
-    await flushPromises();
+    await drawn();
     expect(m.wrapper.find('[data-test="phone-call"]').exists()).toBe(false);
     m.fake.controls.sip.ring({ ...call, state: 'answered', mediaSessionId: 'live_rt_sip2' });
-    await flushPromises();
+    await drawn();
     expect(m.fake.controls.live.attaches).toContain('live_rt_sip2');
     expect(m.wrapper.find('[data-test="phone-call-title"]').text()).toBe('Phone call from +15551234567 to +15557654321');
     const state = () => m.wrapper.find('[data-test="phone-call-state"]');
     expect(state().text()).toBe('Answered');
     // Another call answered meanwhile does not take the console from this one.
     m.fake.controls.sip.ring({ ...call, callId: 'rtc_other', state: 'answered', mediaSessionId: 'live_rt_other' });
-    await flushPromises();
+    await drawn();
     expect(m.fake.controls.live.attaches).not.toContain('live_rt_other');
     expect(state().text()).toBe('Answered');
     m.fake.controls.sip.ring({ ...call, state: 'ended', mediaSessionId: 'live_rt_sip2', endReason: 'The call was ended by the other side: The caller hung up.' });
-    await flushPromises();
+    await drawn();
     expect(state().attributes('data-state')).toBe('ended');
     expect(state().text()).toBe('Ended · The call was ended by the other side: The caller hung up.');
   });
@@ -408,7 +415,7 @@ describe('RealtimeView', () => {
   it('after the app was restarted, says the call this tab followed is no longer running (History has it) and offers a new call', async () => {
     window.sessionStorage.setItem(REALTIME_CALL_KEY, 'live_gonewiththerestart');
     m = await mountWithApp(RealtimeView, { route: '/realtime' });
-    await flushPromises();
+    await drawn();
     expect(m.fake.controls.live.attaches).toEqual(['live_gonewiththerestart']);
     expect(m.wrapper.find('[role="alert"]').text()).toMatch(/no longer running: the app was restarted.*History keeps its recording/);
     expect(m.wrapper.find('[data-test="call-start"]').exists()).toBe(true);
@@ -418,7 +425,7 @@ describe('RealtimeView', () => {
   it('a call without callId is not a phone call', async () => {
     await mountView(liveSnapshot());
     await startCall();
-    await flushPromises();
+    await drawn();
     expect(m.wrapper.find('[data-test="phone-call"]').exists()).toBe(false);
   });
 });

@@ -70,8 +70,8 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
   const log = shallowRef(markRaw(new EventLog({ maxRows: DEFAULT_MAX_ROWS })));
   /** Bumped on every change of the log (the log itself is not reactive: 5,000 rows). */
   const logVersion = ref(0);
-  /** Bumped on the state's frames after the log changed: what follows the log's rows beside the state (the latency lanes). */
-  const rowsVersion = ref(0);
+  /** Bumped when the latency panel is to be drawn (the turns' marks or the log's rows changed): it reads the call on this, not on `state`. */
+  const latencyVersion = ref(0);
   const error = shallowRef<WorkbenchError | null>(null);
   const starting = ref(false);
   /** Push-to-talk held (the key or the button). */
@@ -86,8 +86,6 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
   let offAnswered: (() => void) | null = null;
   const media = useCallMedia({ state, startedAt, error, control: (message) => control(message), hangUp: () => hangUp() });
   const { levelDbfs, levels } = media;
-  let logDirty = false;
-  let stateDirty = false;
   let drawQueued = false;
   /** While the log is being filled from the recording: the live messages that came meanwhile (null otherwise). */
   let sinceAttach: LogMessage[] | null = null;
@@ -104,7 +102,7 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
     offPhoneCall?.();
     offPhoneCall = null;
     logVersion.value++;
-    rowsVersion.value++;
+    latencyVersion.value++;
   }
 
   /**
@@ -112,56 +110,60 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
    * a second, each its own task in the page, and re-rendering the console for each one made tasks
    * of 100 ms and more under load (test/bench/realtime-event-log-chromium.ts).
    *
-   * And one of the two a frame: when both changed, the log is drawn in one frame and the state (the
-   * transcript, the latency panel, the call bar) in the next, taking turns. A frame that re-rendered
-   * all of them had the whole page's style, layout and paint to do at once: at a thousand messages a
-   * second its rendering alone reached 25-50 ms, and with the script over 50 (the bench's "arrive").
-   * Each half is drawn at 30 frames a second at worst, which the eye does not tell from 60 in a log.
-   * The latency panel's lanes read the log's rows: they follow `rowsVersion`, moved on the state's
-   * frames, so a log frame does not redraw them.
+   * And one part a frame, in turns: the log, then the state (the transcript, the call bar), then the
+   * latency panel, each drawn when it changed. A frame that re-rendered all of them had the whole
+   * console's style, layout and paint to do at once: at a thousand messages a second its rendering
+   * alone reached 25-50 ms, and with the script over 50 (the bench's "arrive"). At that rate each part
+   * is drawn 20 times a second; at a spoken call's rate they are seldom all changed in one frame.
+   * The latency panel reads the turns' marks and the log's rows: it follows `latencyVersion`, not the
+   * state or the log.
    */
-  let logDrawnLast = false;
-  /** The log's rows ever made as of the last log frame, and whether the lanes have yet to follow it. */
+  type Part = 'log' | 'state' | 'latency';
+  const PARTS: readonly Part[] = ['log', 'state', 'latency'];
+  const dirty: Record<Part, boolean> = { log: false, state: false, latency: false };
+  let lastDrawn = 2;
+  /** The log's rows ever made as of the last log frame: new rows are new ticks on the latency lanes. */
   let rowsMade = 0;
-  let rowsMoved = false;
+  function draw(part: Part): void {
+    dirty[part] = false;
+    if (part === 'log') {
+      const made = log.value.size + log.value.droppedRows;
+      if (made !== rowsMade) {
+        rowsMade = made;
+        dirty.latency = true;
+      }
+      logVersion.value++;
+    } else if (part === 'state') {
+      stateVersion.value++;
+      triggerRef(state);
+    } else {
+      latencyVersion.value++;
+    }
+  }
   function scheduleDraw(): void {
     if (drawQueued) return;
     drawQueued = true;
     const flush = () => {
       drawQueued = false;
-      const stateDue = stateDirty || rowsMoved;
-      if (logDirty && !(stateDue && logDrawnLast)) {
-        logDirty = false;
-        logDrawnLast = true;
-        const made = log.value.size + log.value.droppedRows;
-        if (made !== rowsMade) {
-          rowsMade = made;
-          rowsMoved = true;
-        }
-        logVersion.value++;
-      } else if (stateDue) {
-        logDrawnLast = false;
-        if (rowsMoved) {
-          rowsMoved = false;
-          rowsVersion.value++;
-        }
-        if (stateDirty) {
-          stateDirty = false;
-          stateVersion.value++;
-          triggerRef(state);
-        }
+      for (let i = 1; i <= PARTS.length; i++) {
+        const next = (lastDrawn + i) % PARTS.length;
+        if (!dirty[PARTS[next]!]) continue;
+        lastDrawn = next;
+        draw(PARTS[next]!);
+        break;
       }
-      if (logDirty || stateDirty || rowsMoved) scheduleDraw();
+      if (PARTS.some((part) => dirty[part])) scheduleDraw();
     };
     if (typeof requestAnimationFrame === 'function') requestAnimationFrame(flush);
     else queueMicrotask(flush);
   }
   function logChanged(): void {
-    logDirty = true;
+    dirty.log = true;
     scheduleDraw();
   }
   function stateChanged(): void {
-    stateDirty = true;
+    dirty.state = true;
+    dirty.latency = true;
     scheduleDraw();
   }
 
@@ -187,6 +189,7 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
       startedAt.value = chunk.session.startedAt;
       state.value = structuredClone(chunk.snapshot as RealtimeCallSnapshot);
       stateVersion.value++;
+      latencyVersion.value++;
       void backfill(state.value.runId, state.value.wireEvents);
       void media.wire();
       lookUpPhoneCall(state.value.connection.callId);
@@ -222,7 +225,7 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
     sinceAttach = null;
     log.value = next;
     logVersion.value++;
-    rowsVersion.value++;
+    latencyVersion.value++;
   }
 
   /** Who called whom, and the SIP call's state as it changes, for a call joined with `callId` (the SIP family's calls of this run). */
@@ -284,6 +287,7 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
       state.value = structuredClone(view.snapshot as RealtimeCallSnapshot);
       for (const event of view.events) onEvent(event as RealtimeCallEvent);
       triggerRef(state);
+      latencyVersion.value++;
       void media.wire();
     }
   }
@@ -354,7 +358,7 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
     startedAt,
     log,
     logVersion,
-    rowsVersion,
+    latencyVersion,
     levelDbfs,
     levels,
     error,

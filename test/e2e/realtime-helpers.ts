@@ -38,6 +38,24 @@ export async function openConsole(page: Page): Promise<void> {
   await page.getByRole('heading', { level: 1, name: 'Realtime call console' }).waitFor();
 }
 
+/**
+ * Opens the connect form's collapsible section (`details.tools`) with a click on its summary, and
+ * waits until it is open. The form moves while it settles (each device picker adds its "no native
+ * device" note when the device list arrives): a click whose pointer-down and pointer-up land on
+ * different boxes toggles nothing, though Playwright reports it done. So the click is made again
+ * until the section is open, as a user would.
+ */
+export async function openSection(page: Page, selector: string): Promise<void> {
+  const details = page.locator(selector);
+  const isOpen = async () => (await details.getAttribute('open')) !== null;
+  await expect
+    .poll(async () => {
+      if (!(await isOpen())) await details.locator(':scope > summary').click();
+      return isOpen();
+    }, { timeout: 10_000 })
+    .toBe(true);
+}
+
 /** Start call, then wait for `Live`. */
 export async function startCall(page: Page): Promise<void> {
   await page.locator('[data-test="call-start"]').click();

@@ -36,6 +36,13 @@ export function silenceWav(seconds: number): Buffer {
 export async function openConsole(page: Page): Promise<void> {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Realtime', exact: true }).click();
   await page.getByRole('heading', { level: 1, name: 'Realtime call console' }).waitFor();
+  // The form settles once the device lists have arrived: each picker then offers the native devices
+  // or says (a note on a line of its own) why there are none. A click before that can land while
+  // the form moves under it, and be lost (see openSection).
+  const settled = page
+    .locator('[data-test="connect-form"] .audio-device-picker')
+    .filter({ has: page.locator('option[value^="native:"], small[data-test^="audio-device-"]') });
+  await expect.poll(() => settled.count(), SLOW).toBe(2);
 }
 
 /**

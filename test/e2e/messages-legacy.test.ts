@@ -59,8 +59,9 @@ describe('Messages and legacy playgrounds in the browser', () => {
     expect(stop).toMatch(/stop_reason\s*end_turn/);
     const timeline = page.getByRole('region', { name: 'Streaming events' });
     await expect.poll(() => timeline.isVisible()).toBe(true);
+    // The timeline loads the run's events after it shows ("Loading events…" first).
+    await expect.poll(() => timeline.innerText(), { timeout: 10_000 }).toContain('message_start');
     const lines = await timeline.innerText();
-    expect(lines).toContain('message_start');
     // The reasoning model thinks first (block 0), then writes (block 1); its thinking is in the output.
     expect(lines).toMatch(/block 0 · thinking/);
     expect(lines).toMatch(/block 1 · text/);

@@ -36,6 +36,31 @@ export function silenceWav(seconds: number): Buffer {
 export async function openConsole(page: Page): Promise<void> {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Realtime', exact: true }).click();
   await page.getByRole('heading', { level: 1, name: 'Realtime call console' }).waitFor();
+  // The form settles once the device lists have arrived: each picker then offers the native devices
+  // or says (a note on a line of its own) why there are none. A click before that can land while
+  // the form moves under it, and be lost (see openSection).
+  const settled = page
+    .locator('[data-test="connect-form"] .audio-device-picker')
+    .filter({ has: page.locator('option[value^="native:"], small[data-test^="audio-device-"]') });
+  await expect.poll(() => settled.count(), SLOW).toBe(2);
+}
+
+/**
+ * Opens the connect form's collapsible section (`details.tools`) with a click on its summary, and
+ * waits until it is open. The form moves while it settles (each device picker adds its "no native
+ * device" note when the device list arrives): a click whose pointer-down and pointer-up land on
+ * different boxes toggles nothing, though Playwright reports it done. So the click is made again
+ * until the section is open, as a user would.
+ */
+export async function openSection(page: Page, selector: string): Promise<void> {
+  const details = page.locator(selector);
+  const isOpen = async () => (await details.getAttribute('open')) !== null;
+  await expect
+    .poll(async () => {
+      if (!(await isOpen())) await details.locator(':scope > summary').click();
+      return isOpen();
+    }, { timeout: 10_000 })
+    .toBe(true);
 }
 
 /** Start call, then wait for `Live`. */

@@ -13,7 +13,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { screenshot } from './harness';
-import { hangUp, logJson, logRows, openConsole, say, silenceWav, SLOW, startCall, transcript } from './realtime-helpers';
+import { hangUp, logJson, logRows, openConsole, openSection, say, silenceWav, SLOW, startCall, transcript } from './realtime-helpers';
 import { useRealtimeApp } from './realtime-app';
 
 const SCHEMA = JSON.stringify({ type: 'object', properties: { city: { type: 'string' } }, required: ['city'] });
@@ -28,7 +28,7 @@ describe('Realtime call: tools answered by the auto-responder (browser mode)', (
 
   it('a question naming the tool: the call and its saved reply are in the log, the spoken answer uses it', async () => {
     await openConsole(page);
-    await page.locator('details.tools > summary').click();
+    await openSection(page, 'details.tools');
     const tools = page.getByRole('region', { name: 'Tools' });
     await tools.getByRole('button', { name: 'Add tool' }).click();
     await tools.getByRole('textbox', { name: 'Name' }).fill('get_weather');
@@ -63,7 +63,7 @@ describe('Realtime call: tools answered by the auto-responder (browser mode)', (
     // On its own even when the test before stopped mid-call.
     if (await page.locator('[data-test="call-hangup"]').isVisible()) await hangUp(page);
     // The form is back as it was (the tool kept in main); its tools section opens again.
-    await page.locator('details.tools > summary').click();
+    await openSection(page, 'details.tools');
     expect(await page.locator('details.tools > summary').innerText()).toBe('Tools (1, 1 with a saved reply)');
     await page.locator('[data-test="reply-error"]').fill(FAILURE);
     await startCall(page);

@@ -52,10 +52,12 @@ export function useVirtualRows(options: VirtualRowsOptions) {
     return out;
   });
 
-  // Following scrolls in the next frame's callbacks, not in this post-flush watcher: reading or
+  // Following scrolls once the next frame is drawn, not in this post-flush watcher: reading or
   // writing scrollTop right after the update forced a layout of the whole page inside the task
-  // that changed it (a busy call's event log, test/bench/realtime-event-log-chromium.ts); by the
-  // next frame the page is laid out already.
+  // that changed it (a busy call's event log, test/bench/realtime-event-log-chromium.ts). Nor in the
+  // next frame's callbacks: another callback before it may change the page (the call console draws
+  // a part of itself in one each frame), and the read forced that layout too. A task queued from a
+  // frame callback runs after the frame's rendering, when the page is laid out.
   let followQueued = false;
   /** Where following last scrolled to (null: it has not yet): a scroll above it is the user's. */
   let ownTop: number | null = null;
@@ -80,7 +82,7 @@ export function useVirtualRows(options: VirtualRowsOptions) {
       else if (typeof requestAnimationFrame !== 'function') followEnd();
       else if (!followQueued) {
         followQueued = true;
-        requestAnimationFrame(followEnd);
+        requestAnimationFrame(() => setTimeout(followEnd, 0));
       }
     },
     { flush: 'post' },

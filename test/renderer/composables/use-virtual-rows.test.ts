@@ -21,10 +21,11 @@ function rows(initial: number, follow = false) {
   return { el, count, list, reads };
 }
 
-/** The update, then the next frame (following scrolls there, off the updating task). */
+/** The update, then the next frame drawn (following scrolls after it, off the updating task and the frame's callbacks). */
 async function updateAndFrame(): Promise<void> {
   await nextTick();
-  await new Promise((resolve) => requestAnimationFrame(() => resolve(undefined)));
+  await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  await new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 describe('useVirtualRows', () => {

@@ -99,7 +99,8 @@ describe('the event log on a busy call', () => {
 
     // The fold's row, once a frame: the 10 rows before it are not patched again.
     expect(labels.calls).toBe(5);
-    expect(Object.fromEntries(renders)).toEqual({ EventLogPanel: 5, EventLogList: 5 });
+    // (LiveLine: the count's line, its text new each frame.)
+    expect(Object.fromEntries(renders)).toEqual({ EventLogPanel: 5, EventLogList: 5, LiveLine: 5 });
     // One row added (the fold, now of 5); of the rows drawn, only the fold's row changed since (its count).
     expect(added.map((e) => e.querySelector('[data-test="log-type"]')?.textContent)).toEqual(['response.output_audio.delta ×5']);
     expect([...changed].map((e) => e.querySelector('[data-test="log-type"]')?.textContent)).toEqual(['response.output_audio.delta ×5']);

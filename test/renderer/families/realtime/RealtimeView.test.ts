@@ -149,7 +149,8 @@ describe('RealtimeView', () => {
     expect(texts('[data-test="transcript-user"]')).toEqual(['You: what is the weather']);
     expect(texts('[data-test="transcript-assistant"]')).toEqual(['Model: It is sunny.']);
     expect([...document.querySelectorAll('[data-test^="transcript-"]')].map((e) => e.getAttribute('data-interim'))).toEqual(['false', 'false']);
-    expect(texts('[data-test="turn-first-audio"]')).toEqual(['end of speech → first audio byte 240 ms']);
+    // The latency panel is drawn at most every LATENCY_MIN_MS (200 ms) on a busy call.
+    await vi.waitFor(() => expect(texts('[data-test="turn-first-audio"]')).toEqual(['end of speech → first audio byte 240 ms']));
     expect(texts('[data-test="turn-first-played"]')).toEqual(['→ first sample played 300 ms']);
     expect([texts('[data-test="p50-first-audio"]'), texts('[data-test="p95-first-played"]')]).toEqual([['240 ms'], ['300 ms']]);
   });

@@ -23,6 +23,7 @@ import {
 } from '@shared/realtime-call';
 import { toWorkbenchError } from '../../../lib/errors';
 import { useLiveSessionsStore } from '../../../stores/live-sessions';
+import { drawInTurns } from '../lib/draw-in-turns';
 import { DEFAULT_MAX_ROWS, EventLog, type LogMessage } from '../lib/event-log';
 import { dtmfKeys, dtmfOf, type DtmfKey } from '../lib/phone-call';
 import { CALL_GONE_MESSAGE, onceGone } from './call-gone';
@@ -40,6 +41,8 @@ export const REALTIME_CALL_KEY = 'workbench.realtime.call';
  * a longer call's earlier messages are left to History's timeline (the log says how many).
  */
 export const BACKFILL_MAX = 2_000;
+/** The latency panel is drawn at most this often (ms) on a busy call: its figures are read, not watched. */
+export const LATENCY_MIN_MS = 200;
 
 function remembered(): string | null {
   try {
@@ -86,7 +89,6 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
   let offAnswered: (() => void) | null = null;
   const media = useCallMedia({ state, startedAt, error, control: (message) => control(message), hangUp: () => hangUp() });
   const { levelDbfs, levels } = media;
-  let drawQueued = false;
   /** While the log is being filled from the recording: the live messages that came meanwhile (null otherwise). */
   let sinceAttach: LogMessage[] | null = null;
   let backfills = 0;
@@ -110,61 +112,44 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
    * a second, each its own task in the page, and re-rendering the console for each one made tasks
    * of 100 ms and more under load (test/bench/realtime-event-log-chromium.ts).
    *
-   * And one part a frame, in turns: the log, then the state (the transcript, the call bar), then the
-   * latency panel, each drawn when it changed. A frame that re-rendered all of them had the whole
-   * console's style, layout and paint to do at once: at a thousand messages a second its rendering
-   * alone reached 25-50 ms, and with the script over 50 (the bench's "arrive"). At that rate each part
-   * is drawn 20 times a second; at a spoken call's rate they are seldom all changed in one frame.
-   * The latency panel reads the turns' marks and the log's rows: it follows `latencyVersion`, not the
-   * state or the log.
+   * And one part a frame, in turns (lib/draw-in-turns.ts): the log, then the state (the transcript,
+   * the call bar), then the latency panel, each drawn when it changed. A frame that re-rendered all of
+   * them had the whole console's style, layout and paint to do at once: at a thousand messages a
+   * second, over 50 ms (the bench's "arrive"). The latency panel, the costliest part to draw (a new
+   * turn mounts its timeline) and figures nobody reads at frame rate, is drawn at most every
+   * LATENCY_MIN_MS. It reads the turns' marks and the log's rows on its own frames (`latencyVersion`),
+   * not on the state's or the log's.
    */
-  type Part = 'log' | 'state' | 'latency';
-  const PARTS: readonly Part[] = ['log', 'state', 'latency'];
-  const dirty: Record<Part, boolean> = { log: false, state: false, latency: false };
-  let lastDrawn = 2;
   /** The log's rows ever made as of the last log frame: new rows are new ticks on the latency lanes. */
   let rowsMade = 0;
-  function draw(part: Part): void {
-    dirty[part] = false;
-    if (part === 'log') {
-      const made = log.value.size + log.value.droppedRows;
-      if (made !== rowsMade) {
-        rowsMade = made;
-        dirty.latency = true;
+  const drawer = drawInTurns<'log' | 'state' | 'latency'>({
+    parts: ['log', 'state', 'latency'],
+    minIntervalMs: { latency: LATENCY_MIN_MS },
+    draw(part) {
+      if (part === 'log') {
+        const made = log.value.size + log.value.droppedRows;
+        if (made !== rowsMade) {
+          rowsMade = made;
+          drawer.changed('latency');
+        }
+        logVersion.value++;
+      } else if (part === 'state') {
+        stateVersion.value++;
+        triggerRef(state);
+      } else {
+        latencyVersion.value++;
       }
-      logVersion.value++;
-    } else if (part === 'state') {
-      stateVersion.value++;
-      triggerRef(state);
-    } else {
-      latencyVersion.value++;
-    }
-  }
-  function scheduleDraw(): void {
-    if (drawQueued) return;
-    drawQueued = true;
-    const flush = () => {
-      drawQueued = false;
-      for (let i = 1; i <= PARTS.length; i++) {
-        const next = (lastDrawn + i) % PARTS.length;
-        if (!dirty[PARTS[next]!]) continue;
-        lastDrawn = next;
-        draw(PARTS[next]!);
-        break;
-      }
-      if (PARTS.some((part) => dirty[part])) scheduleDraw();
-    };
-    if (typeof requestAnimationFrame === 'function') requestAnimationFrame(flush);
-    else queueMicrotask(flush);
-  }
+    },
+    now: () => performance.now(),
+    frame: (fn) => (typeof requestAnimationFrame === 'function' ? void requestAnimationFrame(fn) : queueMicrotask(fn)),
+    later: (fn, ms) => void setTimeout(fn, ms),
+  });
   function logChanged(): void {
-    dirty.log = true;
-    scheduleDraw();
+    drawer.changed('log');
   }
   function stateChanged(): void {
-    dirty.state = true;
-    dirty.latency = true;
-    scheduleDraw();
+    drawer.changed('state');
+    drawer.changed('latency');
   }
 
   function onEvent(event: RealtimeCallEvent): void {

@@ -21,6 +21,27 @@ import { createNaudiodonBackend } from '../../main/audio/naudiodon-backend';
 import { INTERRUPTIBLE_OUTPUT, Playback } from '../../main/audio/playback';
 import { flushItem } from './flush-items';
 
+/**
+ * Waits until the stretch is played out: the jitter buffer idle, then the device's own queue played
+ * (`playedMs` counts only what left it, and `idle` comes once the last period is written, not
+ * played: read at once, a loaded machine's run saw the last 23 frames still queued). Settled when
+ * `playedMs` has not moved for 100 ms, or after 5 s.
+ */
+async function playedOut(playback: Playback, errors: unknown[]): Promise<void> {
+  while (playback.stats.state !== 'idle' && errors.length === 0) await new Promise((r) => setTimeout(r, 5));
+  const deadline = Date.now() + 5000;
+  let last = -1;
+  let since = Date.now();
+  while (Date.now() < deadline && errors.length === 0) {
+    const now = playback.stats.playedMs;
+    if (now !== last) {
+      last = now;
+      since = Date.now();
+    } else if (Date.now() - since >= 100) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
 async function main(): Promise<void> {
   const [mode, ...args] = process.argv.slice(2);
   const backend = await createNaudiodonBackend();
@@ -38,7 +59,7 @@ async function main(): Promise<void> {
     const delta = (wav.value.sampleRate / 50) * wav.value.channels;
     for (let at = 0; at < wav.value.samples.length; at += delta) playback.enqueue(wav.value.samples.subarray(at, at + delta));
     playback.end();
-    while (playback.stats.state !== 'idle' && errors.length === 0) await new Promise((r) => setTimeout(r, 5));
+    await playedOut(playback, errors);
     const stats = playback.stats;
     await playback.dispose();
     writeFileSync(args[1], JSON.stringify({ stats, errors }));
@@ -61,7 +82,7 @@ async function main(): Promise<void> {
     playback.markItem();
     playback.enqueue(flushItem(bFrames, -1));
     playback.end();
-    while (playback.stats.state !== 'idle' && errors.length === 0) await new Promise((r) => setTimeout(r, 5));
+    await playedOut(playback, errors);
     const stats = playback.stats;
     await playback.dispose();
     writeFileSync(args[0], JSON.stringify({ heardMs, afterFlush, stats, aFrames, bFrames, periodMs: INTERRUPTIBLE_OUTPUT.periodMs, errors }));

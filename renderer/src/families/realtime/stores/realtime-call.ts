@@ -116,7 +116,7 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
    * the call bar), then the latency panel, each drawn when it changed. A frame that re-rendered all of
    * them had the whole console's style, layout and paint to do at once: at a thousand messages a
    * second, over 50 ms (the bench's "arrive"). The latency panel, the costliest part to draw (a new
-   * turn mounts its timeline) and figures nobody reads at frame rate, is drawn at most every
+   * turn moves every drawn timeline) and figures nobody reads at frame rate, is drawn at most every
    * LATENCY_MIN_MS. It reads the turns' marks and the log's rows on its own frames (`latencyVersion`),
    * not on the state's or the log's.
    */

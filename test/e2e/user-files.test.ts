@@ -110,6 +110,9 @@ describe('Files from the user and the log (browser mode)', () => {
         // The header's Connections button appears once the WebSocket answered the first calls.
         await tab.getByRole('button', { name: 'Connections' }).waitFor();
         await tab.getByRole('navigation').getByRole('link', { name: 'Files' }).click();
+        // The drop goes to the view on screen: wait for the Files view (its chunk loads beside the
+        // 300 sockets' requests; dropped on the view before it, the file went nowhere).
+        await tab.getByRole('heading', { level: 1, name: 'Files' }).waitFor();
         await dropMade(tab, 'small.bin', 64 * 1024);
         await expect.poll(() => tab.getByRole('listitem', { name: 'Upload of small.bin' }).innerText(), { timeout: 30_000 }).toContain('uploaded');
         console.log(`[e2e user-files] new tab loaded, connected and uploaded 64 KiB in ${Date.now() - started} ms beside 600 sockets without the token`);

@@ -62,8 +62,9 @@ describe('sandbox state folder: owner-only modes, one sandbox at a time', () => 
   });
 
   it.runIf(process.platform === 'linux')('takes over a lock whose process was killed but not yet reaped (a zombie, as after kill -9 of the app and an immediate start)', async () => {
-    // `sleep 0` exits at once, and its parent (exec'd into `sleep 30`) never waits for it: a zombie.
-    const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 30']);
+    // The forked child exits at once, and its parent never waits for it: a zombie. (Perl, not `sh`:
+    // dash may reap a finished background job before it execs, which left no zombie in a CI run.)
+    const parent = spawn('perl', ['-e', '$| = 1; my $pid = fork(); if ($pid == 0) { exit 0 } print "$pid\\n"; sleep 30']);
     try {
       const zombiePid = Number(await new Promise<string>((resolve) => parent.stdout.once('data', (d: Buffer) => resolve(d.toString().trim()))));
       await expect.poll(() => readFileSync(`/proc/${zombiePid}/stat`, 'utf8').split(') ')[1]?.[0]).toBe('Z');

@@ -16,6 +16,7 @@
  */
 import { computed, ref, watch, type Ref } from 'vue';
 import { useVirtualGrid } from './use-virtual-grid';
+import { afterNextFrame } from '../lib/frame';
 
 export interface VirtualRowsOptions {
   container: Ref<HTMLElement | null>;
@@ -79,10 +80,9 @@ export function useVirtualRows(options: VirtualRowsOptions) {
       // read (reading scrollTop here forced a layout of the page per frame of a busy call).
       if (n < before || (n > 0 && !following.value && before === 0)) grid.onScroll();
       else if (!(following.value && n > 0)) return;
-      else if (typeof requestAnimationFrame !== 'function') followEnd();
       else if (!followQueued) {
         followQueued = true;
-        requestAnimationFrame(() => setTimeout(followEnd, 0));
+        afterNextFrame(followEnd);
       }
     },
     { flush: 'post' },

@@ -46,7 +46,7 @@ describe('drawInTurns', () => {
     expect(h.drawn.map(([, part]) => part)).toEqual(['log', 'state', 'latency']);
     // Nothing left: no frame asked for.
     expect(h.frames).toHaveLength(0);
-    expect(h.d.pending()).toEqual([]);
+    expect(h.timers).toHaveLength(0);
   });
 
   it('takes turns while every part keeps changing (none waits behind another), and draws a lone change in the next frame', () => {
@@ -80,7 +80,7 @@ describe('drawInTurns', () => {
     h.d.changed('latency');
     expect(h.frames).toHaveLength(0);
     expect(h.timers).toHaveLength(1);
-    while (h.d.pending().length) h.frame();
+    while (h.frames.length || h.timers.length) h.frame();
     expect(h.drawn.at(-1)![1]).toBe('latency');
     expect(h.drawn.at(-1)![0] - latency.at(-1)!).toBeGreaterThanOrEqual(200);
   });

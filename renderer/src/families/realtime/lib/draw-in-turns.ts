@@ -25,8 +25,6 @@ export interface DrawInTurnsOptions<P extends string> {
 export interface DrawInTurns<P extends string> {
   /** `part` changed: it is drawn in a frame to come, in its turn. */
   changed: (part: P) => void;
-  /** Parts changed and not drawn yet. */
-  pending: () => P[];
 }
 
 export function drawInTurns<P extends string>(options: DrawInTurnsOptions<P>): DrawInTurns<P> {
@@ -79,6 +77,5 @@ export function drawInTurns<P extends string>(options: DrawInTurnsOptions<P>): D
       dirty.add(part);
       schedule();
     },
-    pending: () => parts.filter((part) => dirty.has(part)),
   };
 }

@@ -169,6 +169,11 @@ export class EventLog {
     return this.held.length;
   }
 
+  /** Rows ever made (held and dropped): it moves when a row is added, not when a message folds into one. */
+  get rowsMade(): number {
+    return this.held.length + this.droppedRows;
+  }
+
   /** The held row at `index` (0 = the oldest held). */
   at(index: number): LogRow | undefined {
     return index < 0 ? undefined : this.held[index];

@@ -127,7 +127,7 @@ export const useRealtimeCallStore = defineStore('realtime-call', () => {
     minIntervalMs: { latency: LATENCY_MIN_MS },
     draw(part) {
       if (part === 'log') {
-        const made = log.value.size + log.value.droppedRows;
+        const made = log.value.rowsMade;
         if (made !== rowsMade) {
           rowsMade = made;
           drawer.changed('latency');

@@ -20,8 +20,16 @@ afterEach(() => {
 const calls = (method: string) => m.fake.controls.calls.filter((c) => c.method === method).map((c) => c.input);
 const alerts = () => [...document.querySelectorAll('[role="alert"]')].map((a) => a.textContent?.trim());
 
+/** The control a label names, as assistive technology finds it: its <label for>, or its aria-label. */
+function control(label: string): HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement {
+  const byLabel = [...document.querySelectorAll('label')].find((l) => l.textContent?.trim() === label);
+  const el = (byLabel?.htmlFor ? document.getElementById(byLabel.htmlFor) : null) ?? document.querySelector(`[aria-label="${label}"]`);
+  if (!el) throw new Error(`no control labelled ${label}`);
+  return el as HTMLInputElement;
+}
+
 async function type(label: string, value: string): Promise<void> {
-  const el = document.querySelector(`[aria-label="${label}"]`) as HTMLInputElement | HTMLTextAreaElement;
+  const el = control(label);
   el.value = value;
   el.dispatchEvent(new Event('input'));
   await flushPromises();
@@ -45,13 +53,13 @@ describe('SipView', { timeout: 30_000 }, () => {
 
     await type('Name', 'Front desk');
     await type('Phone number', '+1 800 555 0199');
-    await type('Allowed addresses', '203.0.113.7/24');
+    await type('Allowed addresses (CIDR)', '203.0.113.7/24');
     expect(alerts()).toEqual(expect.arrayContaining([expect.stringMatching(/did you mean "\+18005550199"/), expect.stringMatching(/host bits set: the network of that block is "203.0.113.0\/24"/)]));
     await press('Register');
     expect(calls('sip.register')).toEqual([]);
 
     await type('Phone number', '+18005550199');
-    await type('Allowed addresses', '203.0.113.0/24');
+    await type('Allowed addresses (CIDR)', '203.0.113.0/24');
     await press('Register');
     expect(calls('sip.register')).toEqual([{ origin: 'byo_trunk', name: 'Front desk', phoneNumber: '+18005550199', allowedAddresses: ['203.0.113.0/24'] }]);
     expect(document.querySelector('[data-test="signing-secret"]')?.textContent).toBe('whsec_fakesecret1');
@@ -77,12 +85,12 @@ describe('SipView', { timeout: 30_000 }, () => {
     await press('Register');
     expect(calls('sip.register')).toEqual([{ origin: 'byo_trunk', name: 'Trunk', phoneNumber: '+18005550198', allowedAddresses: [], digest: { username: 'trunk-user', password: 's3cret pass' } }]);
     // Sent: the form forgets the password.
-    expect((document.querySelector('[aria-label="Digest password"]') as HTMLInputElement).value).toBe('');
+    expect(control('Digest password').value).toBe('');
     await press('Done');
 
     await type('Name', 'Both');
     await type('Phone number', '+18005550197');
-    await type('Allowed addresses', '203.0.113.0/24');
+    await type('Allowed addresses (CIDR)', '203.0.113.0/24');
     await type('Digest user name', 'u');
     await type('Digest password', 'p');
     await press('Register');
@@ -112,7 +120,7 @@ describe('SipView', { timeout: 30_000 }, () => {
     // A number registered here shows the blocks it was registered with.
     await type('Name', 'Front desk');
     await type('Phone number', '+18005550199');
-    await type('Allowed addresses', '203.0.113.0/24');
+    await type('Allowed addresses (CIDR)', '203.0.113.0/24');
     await press('Register');
     expect([...authCell('+18005550199').querySelectorAll('.cidr')].map((c) => c.textContent)).toEqual(['203.0.113.0/24']);
   });
@@ -137,7 +145,7 @@ describe('SipView', { timeout: 30_000 }, () => {
     expect(document.querySelector('tr[data-number="+18005550199"]')).toBeNull();
     await type('Name', 'Again');
     await type('Phone number', '+18005550199');
-    await type('Allowed addresses', '203.0.113.0/24');
+    await type('Allowed addresses (CIDR)', '203.0.113.0/24');
     await press('Register');
     expect(document.querySelector('[data-test="register-error"]')?.textContent).toBe(said);
     expect(document.querySelector('tr[data-number="+18005550199"]')).not.toBeNull();

@@ -216,7 +216,7 @@ async function phase(page: Page, name: string, work: () => Promise<void>): Promi
 /** The log's "N messages · M rows shown" as numbers. */
 async function logCount(page: Page): Promise<{ messages: number; rows: number }> {
   const text = (await page.locator('[data-test="log-count"]').textContent({ timeout: 1000 }).catch(() => '')) ?? '';
-  const m = /([\d,]+) messages · ([\d,]+) rows/.exec(text);
+  const m = /([\d,]+) messages? · ([\d,]+) rows?/.exec(text);
   return m ? { messages: Number(m[1]!.replace(/,/g, '')), rows: Number(m[2]!.replace(/,/g, '')) } : { messages: 0, rows: 0 };
 }
 

@@ -40,7 +40,9 @@ async function upload(url: string, bytes: Uint8Array, deps: DeliveryDeps): Promi
   try {
     const res = await (deps.fetch ?? fetch)(url, {
       method: 'PUT',
-      headers: { 'content-type': 'video/mp4', 'content-length': String(bytes.length) },
+      // No content-length by hand: fetch sets it from the bytes, and Node 20's fetch refuses one given
+      // (UND_ERR_INVALID_ARG) once the npm undici is loaded, as it is in main.
+      headers: { 'content-type': 'video/mp4' },
       body: bytes,
       signal: AbortSignal.timeout(timeoutMs),
     });

@@ -9,9 +9,9 @@
 //
 // Renderer tests run in two projects. Most of them share their worker's modules and happy-dom
 // window from one file to the next (`isolate: false`): set up afresh for every file, Vue,
-// PrimeVue, the app's modules and the window cost more than the tests themselves (159 files:
-// about 155 s of the run alone, 30 s shared). setup.ts gives each file a clean window (body,
-// storage, timers, stubbed globals). The files that mock modules (vi.mock / vi.doMock) stay
+// PrimeVue, the app's modules and the window cost more than the tests themselves (the 159 files
+// alone, beside the lead's benches: 157 s isolated, 76 s so). setup.ts gives each file a clean
+// window (body, storages, timers, stubbed globals). The files that mock modules (vi.mock / vi.doMock) stay
 // isolated in `renderer-isolated`: a mocked module would reach the files after them in a worker.
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
